@@ -1,0 +1,94 @@
+# Shoebox build. `make run` installs what is missing and starts the app;
+# `make test` runs every test. Both need Go 1.26 on PATH.
+
+GO        ?= go
+TAGS      := migrated_fynedo
+BIN       := build/bin/shoebox
+# llama.cpp loads GPU back-ends from <exe dir>/../lib/ollama.
+BACKENDS  := build/lib/ollama
+
+# The ollama module zip lacks llama.cpp's vendor/ folder. nlohmann/json and
+# stb_image come from Debian; miniaudio.h is our own stub (audio is never used).
+# It is copied to a fixed folder so the cgo build cache does not depend on
+# where the repository is checked out.
+CINCLUDE  := $(or $(XDG_CACHE_HOME),$(HOME)/.cache)/shoebox/cinclude
+STUB      := $(CINCLUDE)/miniaudio/miniaudio.h
+
+# AVX2/FMA builds of ggml are several times faster; PORTABLE=1 (or a CPU
+# without AVX2) gives a build that runs on any x86-64.
+ifeq ($(PORTABLE),1)
+MARCH     :=
+else
+MARCH     := $(shell grep -qw avx2 /proc/cpuinfo 2>/dev/null && echo -march=x86-64-v3)
+endif
+
+export CGO_ENABLED  := 1
+export CGO_CPPFLAGS := -I$(CINCLUDE)
+export CGO_CFLAGS   := -O2 -g $(MARCH) -Wno-deprecated-declarations
+export CGO_CXXFLAGS := -O2 -g $(MARCH)
+
+# Debian packages: build tools, llama.cpp's missing headers, Fyne's X11/GL
+# headers, Tesseract for the OCR engine, poppler for PDFs.
+DEB_BUILD := gcc g++ make pkg-config git ca-certificates \
+	nlohmann-json3-dev libstb-dev \
+	libgl1-mesa-dev libx11-dev libxcursor-dev libxrandr-dev libxinerama-dev \
+	libxi-dev libxxf86vm-dev libwayland-dev libxkbcommon-dev \
+	tesseract-ocr tesseract-ocr-eng libtesseract-dev libleptonica-dev \
+	poppler-utils
+# Only for `make screenshot`: a virtual display and a screen grabber.
+DEB_SCREEN := xvfb imagemagick xdotool
+
+.PHONY: all deps deps-screen build run test bench screenshot cuda clean version
+
+all: build
+
+$(STUB): inference/llamacpp/cinclude/miniaudio/miniaudio.h
+	@mkdir -p $(dir $@)
+	cp $< $@
+
+deps:
+	@scripts/install-deps.sh $(DEB_BUILD)
+	@scripts/check-go.sh
+
+deps-screen:
+	@scripts/install-deps.sh $(DEB_SCREEN)
+
+build: deps $(STUB)
+	$(GO) build -tags $(TAGS) -o $(BIN) .
+
+run: build
+	$(BIN)
+
+version: build
+	$(BIN) version
+
+test: deps $(STUB)
+	$(GO) vet -tags $(TAGS) ./...
+	$(GO) test -tags $(TAGS) -timeout 45m ./...
+
+bench: deps $(STUB)
+	$(GO) test -tags $(TAGS) -run '^$$' -bench . -benchmem ./...
+
+# The CUDA back-end: libggml-cuda.so built with CMake from the pinned ollama
+# module's own ggml sources and a CUDA toolkit (12.8 or newer) that you
+# install from NVIDIA. CUDA_ARCH picks GPU generations (default: this
+# machine's GPUs); e.g. CUDA_ARCH="75;80;86;89;90".
+CUDA_ARCH ?= native
+cuda: $(STUB)
+	@command -v nvcc >/dev/null 2>&1 || { \
+	  echo "make cuda: nvcc not found. Install NVIDIA's CUDA toolkit 12.8+ (https://developer.nvidia.com/cuda-downloads)"; \
+	  echo "and put its bin folder on PATH, e.g. export PATH=/usr/local/cuda/bin:\$$PATH. Shoebox runs on the CPU without it."; \
+	  exit 1; }
+	@command -v cmake >/dev/null 2>&1 || { echo "make cuda: cmake not found: sudo apt-get install cmake"; exit 1; }
+	src=$$($(GO) list -m -f '{{.Dir}}' github.com/ollama/ollama) && \
+	cmake -S "$$src" -B build/cuda -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES="$(CUDA_ARCH)" && \
+	cmake --build build/cuda --target ggml-cuda --parallel
+	@mkdir -p $(BACKENDS)
+	cp -P build/cuda/lib/ollama/libggml-*.so* $(BACKENDS)/
+	@echo "CUDA back-end installed in $(BACKENDS); $(BIN) loads it at start (shoebox gpus shows the plan)."
+
+screenshot: deps deps-screen build
+	scripts/screenshot.sh
+
+clean:
+	rm -rf build

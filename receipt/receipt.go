@@ -1,0 +1,147 @@
+// Package receipt is Shoebox's domain: a Receipt and its fields, each with a
+// confidence, a source and an optional box on the page image; money as
+// decimals with a currency; normalisers for the forms dates, amounts and tax
+// IDs take on real receipts; and the validation findings a reviewer sees.
+// It imports nothing else of ours, so every other package can depend on it.
+package receipt
+
+import (
+	"time"
+
+	"github.com/shopspring/decimal"
+)
+
+// DocType is what kind of document a receipt is.
+type DocType string
+
+const (
+	DocReceipt    DocType = "receipt"
+	DocTaxInvoice DocType = "tax_invoice"
+	DocInvoice    DocType = "invoice"
+	DocCreditNote DocType = "credit_note"
+	DocOther      DocType = "other"
+)
+
+// DocTypes lists every DocType in the order a form offers them.
+var DocTypes = []DocType{DocReceipt, DocTaxInvoice, DocInvoice, DocCreditNote, DocOther}
+
+// Source says who produced a value.
+type Source string
+
+const (
+	SourceModel Source = "model" // a vision-language model
+	SourceOCR   Source = "ocr"   // the OCR engine's layout rules
+	SourceUser  Source = "user"  // typed or confirmed by a person
+	SourceRule  Source = "rule"  // filled in from supplier memory or a default
+)
+
+// Box is a rectangle on a page image, in pixels of that page as ingested
+// (after EXIF orientation), with Page counting from 0.
+type Box struct {
+	Page int `json:"page"`
+	X    int `json:"x"`
+	Y    int `json:"y"`
+	W    int `json:"w"`
+	H    int `json:"h"`
+}
+
+// Union returns the smallest box on b's page that holds both boxes.
+func (b Box) Union(o Box) Box {
+	x0, y0 := min(b.X, o.X), min(b.Y, o.Y)
+	x1, y1 := max(b.X+b.W, o.X+o.W), max(b.Y+b.H, o.Y+o.H)
+	return Box{Page: b.Page, X: x0, Y: y0, W: x1 - x0, H: y1 - y0}
+}
+
+// Field is one extracted value with its provenance. The zero Field is
+// "not present"; Set distinguishes an empty value that was read from one that
+// was never found.
+type Field[T any] struct {
+	Value      T       `json:"value"`
+	Set        bool    `json:"set"`
+	Confidence float64 `json:"confidence,omitempty"` // 0–1
+	Source     Source  `json:"source,omitempty"`
+	Box        *Box    `json:"box,omitempty"`
+}
+
+// Of returns a set field with the given value and provenance.
+func Of[T any](v T, src Source, confidence float64) Field[T] {
+	return Field[T]{Value: v, Set: true, Source: src, Confidence: confidence}
+}
+
+// Text is a string-valued field.
+type Text = Field[string]
+
+// Amount is a decimal-valued field; its currency is the receipt's.
+type Amount = Field[decimal.Decimal]
+
+// TaxScheme names the register a supplier's tax ID belongs to.
+type TaxScheme string
+
+const (
+	SchemeNone  TaxScheme = ""
+	SchemeABN   TaxScheme = "AU_ABN"
+	SchemeNZGST TaxScheme = "NZ_GST"
+	SchemeUKVAT TaxScheme = "UK_VAT"
+	SchemeEUVAT TaxScheme = "EU_VAT"
+	SchemeUSEIN TaxScheme = "US_EIN"
+	SchemeMYGST TaxScheme = "MY_GST"
+	SchemeMYSST TaxScheme = "MY_SST"
+	SchemeOther TaxScheme = "other"
+)
+
+// TaxID is a supplier's tax registration number.
+type TaxID struct {
+	Scheme TaxScheme `json:"scheme,omitempty"`
+	Value  string    `json:"value"` // as normalised by NormalizeTaxID
+}
+
+// LineItem is one purchased line.
+type LineItem struct {
+	Description Text   `json:"description"`
+	Quantity    Amount `json:"quantity"`
+	UnitPrice   Amount `json:"unit_price"`
+	LineTotal   Amount `json:"line_total"`
+	TaxCode     Text   `json:"tax_code"`
+}
+
+// TaxLine is one tax rate's share of a receipt: "GST 10% on 90.91 = 9.09".
+type TaxLine struct {
+	Label Text   `json:"label"` // GST, VAT, SST, Sales tax…
+	Rate  Amount `json:"rate"`  // percent: 10 means 10%
+	Net   Amount `json:"net"`
+	Tax   Amount `json:"tax"`
+}
+
+// Receipt is everything Shoebox knows about one document.
+type Receipt struct {
+	DocType         Field[DocType]   `json:"doc_type"`
+	SupplierName    Text             `json:"supplier_name"`
+	SupplierTaxID   Field[TaxID]     `json:"supplier_tax_id"`
+	SupplierAddress Text             `json:"supplier_address"`
+	SupplierPhone   Text             `json:"supplier_phone"`
+	PayerName       Text             `json:"payer_name"`
+	PayerAddress    Text             `json:"payer_address"`
+	DocumentNumber  Text             `json:"document_number"`
+	Date            Field[time.Time] `json:"date"` // calendar date at 00:00 UTC
+	Time            Text             `json:"time"` // "HH:MM" or "HH:MM:SS", local to the receipt
+	Currency        Text             `json:"currency"`
+	LineItems       []LineItem       `json:"line_items"`
+	Subtotal        Amount           `json:"subtotal"`
+	TaxLines        []TaxLine        `json:"tax_lines"`
+	TotalTax        Amount           `json:"total_tax"`
+	TaxInclusive    Field[bool]      `json:"tax_inclusive"`
+	Tip             Amount           `json:"tip"`
+	Discount        Amount           `json:"discount"` // a positive amount taken off
+	Rounding        Amount           `json:"rounding"` // signed: -0.02 rounds down
+	Total           Amount           `json:"total"`
+	AmountPaid      Amount           `json:"amount_paid"`
+	PaymentMethod   Text             `json:"payment_method"`
+	CardLastFour    Text             `json:"card_last_four"`
+	Category        Text             `json:"category"`
+	Notes           Text             `json:"notes"`
+}
+
+// Date returns the calendar date y-m-d at midnight UTC, the form Receipt.Date holds.
+func Date(y int, m time.Month, d int) time.Time {
+	return time.Date(y, m, d, 0, 0, 0, 0, time.UTC)
+}

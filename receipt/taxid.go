@@ -1,0 +1,247 @@
+package receipt
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+)
+
+// euVATFormats is each EU member state's VAT number shape after its
+// two-letter prefix (Greece uses EL).
+var euVATFormats = map[string]*regexp.Regexp{
+	"AT": regexp.MustCompile(`^U\d{8}$`),
+	"BE": regexp.MustCompile(`^[01]\d{9}$`),
+	"BG": regexp.MustCompile(`^\d{9,10}$`),
+	"CY": regexp.MustCompile(`^\d{8}[A-Z]$`),
+	"CZ": regexp.MustCompile(`^\d{8,10}$`),
+	"DE": regexp.MustCompile(`^\d{9}$`),
+	"DK": regexp.MustCompile(`^\d{8}$`),
+	"EE": regexp.MustCompile(`^\d{9}$`),
+	"EL": regexp.MustCompile(`^\d{9}$`),
+	"ES": regexp.MustCompile(`^([A-Z]\d{7}[A-Z0-9]|\d{8}[A-Z])$`),
+	"FI": regexp.MustCompile(`^\d{8}$`),
+	"FR": regexp.MustCompile(`^[0-9A-HJ-NP-Z]{2}\d{9}$`),
+	"HR": regexp.MustCompile(`^\d{11}$`),
+	"HU": regexp.MustCompile(`^\d{8}$`),
+	"IE": regexp.MustCompile(`^(\d{7}[A-W][A-I]?|\d[A-Z+*]\d{5}[A-W])$`),
+	"IT": regexp.MustCompile(`^\d{11}$`),
+	"LT": regexp.MustCompile(`^(\d{9}|\d{12})$`),
+	"LU": regexp.MustCompile(`^\d{8}$`),
+	"LV": regexp.MustCompile(`^\d{11}$`),
+	"MT": regexp.MustCompile(`^\d{8}$`),
+	"NL": regexp.MustCompile(`^\d{9}B\d{2}$`),
+	"PL": regexp.MustCompile(`^\d{10}$`),
+	"PT": regexp.MustCompile(`^\d{9}$`),
+	"RO": regexp.MustCompile(`^\d{2,10}$`),
+	"SE": regexp.MustCompile(`^\d{10}01$`),
+	"SI": regexp.MustCompile(`^\d{8}$`),
+	"SK": regexp.MustCompile(`^\d{10}$`),
+}
+
+// NormalizeTaxID strips spaces, dots and dashes and upper-cases the ID, the
+// form in which it is stored and compared.
+func NormalizeTaxID(s string) string {
+	s = strings.ToUpper(s)
+	return strings.Map(func(r rune) rune {
+		switch r {
+		case ' ', '.', '-', '/', '\u00a0':
+			return -1
+		}
+		return r
+	}, s)
+}
+
+// ValidateTaxID checks id against its scheme's format and checksum. It
+// returns nil when the ID is valid, or an error saying what is wrong.
+// Schemes without a published checksum are checked for shape only.
+func ValidateTaxID(id TaxID) error {
+	v := NormalizeTaxID(id.Value)
+	switch id.Scheme {
+	case SchemeABN:
+		return validateABN(v)
+	case SchemeUKVAT:
+		return validateUKVAT(v)
+	case SchemeEUVAT:
+		return validateEUVAT(v)
+	case SchemeNZGST:
+		return validateNZGST(v)
+	case SchemeUSEIN:
+		return validateEIN(v)
+	case SchemeMYGST:
+		if !regexp.MustCompile(`^\d{12}$`).MatchString(v) {
+			return fmt.Errorf("Malaysian GST ID %q must have 12 digits", id.Value)
+		}
+	case SchemeMYSST:
+		if !regexp.MustCompile(`^[A-Z]\d{2}\d{4}\d{8}$`).MatchString(v) {
+			return fmt.Errorf("Malaysian SST ID %q must look like W10-1808-32000123", id.Value)
+		}
+	}
+	return nil
+}
+
+func allDigits(s string, n int) bool {
+	if len(s) != n {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+// validateABN applies the ATO's modulus 89 check: subtract 1 from the first
+// digit, weight the digits 10,1,3,5,…,19 and the sum divides by 89.
+func validateABN(v string) error {
+	if !allDigits(v, 11) {
+		return fmt.Errorf("ABN %q must have 11 digits", v)
+	}
+	weights := [11]int{10, 1, 3, 5, 7, 9, 11, 13, 15, 17, 19}
+	sum := 0
+	for i := 0; i < 11; i++ {
+		d := int(v[i] - '0')
+		if i == 0 {
+			d--
+		}
+		sum += d * weights[i]
+	}
+	if sum%89 != 0 {
+		return fmt.Errorf("ABN %s fails its checksum (modulus 89): check for a misread digit", v)
+	}
+	return nil
+}
+
+// validateUKVAT applies HMRC's modulus 97 and 9755 checks to a 9-digit
+// number (a 12-digit branch number is checked on its first 9 digits).
+// Government departments (GD) and health authorities (HA) are shape-checked.
+func validateUKVAT(v string) error {
+	v = strings.TrimPrefix(strings.TrimPrefix(v, "GB"), "XI")
+	if strings.HasPrefix(v, "GD") || strings.HasPrefix(v, "HA") {
+		if allDigits(v[2:], 3) {
+			return nil
+		}
+		return fmt.Errorf("UK VAT number %q: GD/HA numbers have three digits", v)
+	}
+	if allDigits(v, 12) {
+		v = v[:9]
+	}
+	if !allDigits(v, 9) {
+		return fmt.Errorf("UK VAT number %q must have 9 or 12 digits", v)
+	}
+	sum := 0
+	for i := 0; i < 7; i++ {
+		sum += int(v[i]-'0') * (8 - i)
+	}
+	check := int(v[7]-'0')*10 + int(v[8]-'0')
+	if (sum+check)%97 == 0 || (sum+55+check)%97 == 0 {
+		return nil
+	}
+	return fmt.Errorf("UK VAT number GB%s fails its checksum (modulus 97/9755): check for a misread digit", v)
+}
+
+func validateEUVAT(v string) error {
+	if len(v) < 4 {
+		return fmt.Errorf("EU VAT number %q is too short", v)
+	}
+	cc := v[:2]
+	if cc == "GR" {
+		cc = "EL"
+	}
+	re, ok := euVATFormats[cc]
+	if !ok {
+		return fmt.Errorf("EU VAT number %q: %q is not an EU country prefix", v, v[:2])
+	}
+	if !re.MatchString(v[2:]) {
+		return fmt.Errorf("EU VAT number %q does not have the format used in %s", v, cc)
+	}
+	return nil
+}
+
+// validateNZGST checks an IRD number, which NZ GST numbers are, with Inland
+// Revenue's modulus 11 check and its secondary weights.
+func validateNZGST(v string) error {
+	if len(v) == 8 {
+		v = "0" + v
+	}
+	if !allDigits(v, 9) {
+		return fmt.Errorf("NZ GST number %q must have 8 or 9 digits", v)
+	}
+	base := v[:8]
+	n := atoi(base)
+	if n < 1000000 || n > 15000000 {
+		return fmt.Errorf("NZ GST number %s is outside the range Inland Revenue issues", v)
+	}
+	calc := func(w [8]int) int {
+		sum := 0
+		for i := 0; i < 8; i++ {
+			sum += int(base[i]-'0') * w[i]
+		}
+		r := sum % 11
+		if r == 0 {
+			return 0
+		}
+		return 11 - r
+	}
+	check := calc([8]int{3, 2, 7, 6, 5, 4, 3, 2})
+	if check == 10 {
+		check = calc([8]int{7, 4, 3, 2, 5, 2, 7, 6})
+	}
+	if check == 10 || check != int(v[8]-'0') {
+		return fmt.Errorf("NZ GST number %s fails its checksum (modulus 11): check for a misread digit", v)
+	}
+	return nil
+}
+
+// einPrefixes are the two-digit prefixes the IRS assigns to EINs.
+var einPrefixes = func() map[string]bool {
+	m := map[string]bool{}
+	for _, r := range [][2]int{{1, 6}, {10, 16}, {20, 27}, {30, 48}, {50, 68}, {71, 77}, {80, 88}, {90, 95}, {98, 99}} {
+		for p := r[0]; p <= r[1]; p++ {
+			m[fmt.Sprintf("%02d", p)] = true
+		}
+	}
+	return m
+}()
+
+func validateEIN(v string) error {
+	if !allDigits(v, 9) {
+		return fmt.Errorf("EIN %q must have 9 digits (XX-XXXXXXX)", v)
+	}
+	if !einPrefixes[v[:2]] {
+		return fmt.Errorf("EIN %s has prefix %s, which the IRS does not assign", v, v[:2])
+	}
+	return nil
+}
+
+// DetectTaxID guesses the scheme of a tax ID from its shape and the country
+// setting: "ABN 51 824 753 556" is an ABN, "GB123456789" a UK VAT number.
+// It returns SchemeOther when the shape fits nothing known.
+func DetectTaxID(s string, country Country) TaxID {
+	v := NormalizeTaxID(s)
+	for _, p := range []string{"ABN", "GSTNO", "GSTREGNO", "GSTID", "GST", "VATNO", "VATREGNO", "VAT", "EIN", "SST", "NO:", "NO", ":", "#"} {
+		v = strings.TrimPrefix(v, p)
+	}
+	v = strings.TrimLeft(v, ":#")
+	switch {
+	case allDigits(v, 11) && (country == CountryAU || country == "" || country == CountryOther) && validateABN(v) == nil:
+		return TaxID{Scheme: SchemeABN, Value: v}
+	case strings.HasPrefix(v, "GB") || strings.HasPrefix(v, "XI"):
+		return TaxID{Scheme: SchemeUKVAT, Value: v}
+	case len(v) > 4 && euVATFormats[v[:2]] != nil:
+		return TaxID{Scheme: SchemeEUVAT, Value: v}
+	case country == CountryUK && (allDigits(v, 9) || allDigits(v, 12)):
+		return TaxID{Scheme: SchemeUKVAT, Value: v}
+	case country == CountryAU && allDigits(v, 11):
+		return TaxID{Scheme: SchemeABN, Value: v}
+	case country == CountryNZ && (allDigits(v, 8) || allDigits(v, 9)):
+		return TaxID{Scheme: SchemeNZGST, Value: v}
+	case country == CountryUS && allDigits(v, 9):
+		return TaxID{Scheme: SchemeUSEIN, Value: v}
+	case allDigits(v, 12) && (country == CountryMY || country == "" || country == CountryOther):
+		return TaxID{Scheme: SchemeMYGST, Value: v}
+	case regexp.MustCompile(`^[A-Z]\d{14}$`).MatchString(v):
+		return TaxID{Scheme: SchemeMYSST, Value: v}
+	}
+	return TaxID{Scheme: SchemeOther, Value: v}
+}

@@ -1,0 +1,87 @@
+package receipt
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestValidateTaxID(t *testing.T) {
+	tests := []struct {
+		scheme TaxScheme
+		value  string
+		valid  bool
+	}{
+		{SchemeABN, "51 824 753 556", true}, // the ATO's example ABN
+		{SchemeABN, "53 004 085 616", true},
+		{SchemeABN, "51 824 753 557", false},
+		{SchemeABN, "5182475355", false},
+		{SchemeUKVAT, "GB 980 7806 84", true}, // modulus 97
+		{SchemeUKVAT, "GB 100 1950 75", true}, // modulus 9755
+		{SchemeUKVAT, "GB 980 7806 85", false},
+		{SchemeUKVAT, "GB980780684001", true}, // branch number
+		{SchemeUKVAT, "GBGD001", true},
+		{SchemeEUVAT, "DE123456789", true},
+		{SchemeEUVAT, "DE12345678", false},
+		{SchemeEUVAT, "NL123456789B01", true},
+		{SchemeEUVAT, "FRXX123456789", true},
+		{SchemeEUVAT, "ATU12345678", true},
+		{SchemeEUVAT, "AT12345678", false},
+		{SchemeEUVAT, "EL123456789", true},
+		{SchemeEUVAT, "XX123456789", false},
+		{SchemeNZGST, "49-091-850", true}, // Inland Revenue's examples
+		{SchemeNZGST, "35-901-981", true},
+		{SchemeNZGST, "49-098-576", true},
+		{SchemeNZGST, "136-410-132", true},
+		{SchemeNZGST, "136-410-133", false},
+		{SchemeNZGST, "9-125-568", false},
+		{SchemeUSEIN, "12-3456789", true},
+		{SchemeUSEIN, "07-3456789", false},
+		{SchemeUSEIN, "12-345678", false},
+		{SchemeMYGST, "000306020352", true},
+		{SchemeMYGST, "0003060203", false},
+		{SchemeMYSST, "W10-1808-32000123", true},
+		{SchemeOther, "anything", true},
+	}
+	for _, tt := range tests {
+		t.Run(string(tt.scheme)+"/"+tt.value, func(t *testing.T) {
+			err := ValidateTaxID(TaxID{Scheme: tt.scheme, Value: tt.value})
+			if (err == nil) != tt.valid {
+				t.Errorf("ValidateTaxID = %v, want valid=%v", err, tt.valid)
+			}
+		})
+	}
+}
+
+func TestDetectTaxID(t *testing.T) {
+	tests := []struct {
+		in      string
+		country Country
+		scheme  TaxScheme
+		value   string
+	}{
+		{"ABN 51 824 753 556", CountryAU, SchemeABN, "51824753556"},
+		{"ABN: 51 824 753 556", "", SchemeABN, "51824753556"},
+		{"VAT No: GB 980 7806 84", CountryUK, SchemeUKVAT, "GB980780684"},
+		{"980 7806 84", CountryUK, SchemeUKVAT, "980780684"},
+		{"DE123456789", CountryEU, SchemeEUVAT, "DE123456789"},
+		{"GST No. 49-091-850", CountryNZ, SchemeNZGST, "49091850"},
+		{"EIN 12-3456789", CountryUS, SchemeUSEIN, "123456789"},
+		{"GST ID: 000306020352", CountryMY, SchemeMYGST, "000306020352"},
+		{"GST REG NO: 001092886528", "", SchemeMYGST, "001092886528"},
+		{"SST No: W10-1808-32000123", CountryMY, SchemeMYSST, "W10180832000123"},
+		{"XYZ-1", CountryAU, SchemeOther, "XYZ1"},
+	}
+	for _, tt := range tests {
+		got := DetectTaxID(tt.in, tt.country)
+		if got.Scheme != tt.scheme || got.Value != tt.value {
+			t.Errorf("DetectTaxID(%q, %s) = %+v, want %s %s", tt.in, tt.country, got, tt.scheme, tt.value)
+		}
+	}
+}
+
+func TestTaxIDErrorsNameTheProblem(t *testing.T) {
+	err := ValidateTaxID(TaxID{Scheme: SchemeABN, Value: "51 824 753 557"})
+	if err == nil || !strings.Contains(err.Error(), "modulus 89") {
+		t.Fatalf("want a checksum error naming modulus 89, got %v", err)
+	}
+}

@@ -1,0 +1,236 @@
+package receipt
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/shopspring/decimal"
+)
+
+// Severity ranks a Finding.
+type Severity string
+
+const (
+	Info    Severity = "info"
+	Warning Severity = "warning"
+	Error   Severity = "error"
+)
+
+// Finding is one thing a reviewer should look at, naming the fields it
+// involves by their JSON names ("total", "line_items[2].line_total").
+type Finding struct {
+	Code     string   `json:"code"`
+	Severity Severity `json:"severity"`
+	Fields   []string `json:"fields"`
+	Message  string   `json:"message"`
+}
+
+// Finding codes, stable for tests and for the UI to attach icons.
+const (
+	FindMissingTotal      = "missing_total"
+	FindMissingDate       = "missing_date"
+	FindLinesVsSubtotal   = "lines_vs_subtotal"
+	FindSumVsTotal        = "sum_vs_total"
+	FindTaxRate           = "tax_rate_implausible"
+	FindTaxLineArithmetic = "tax_line_arithmetic"
+	FindGSTFraction       = "gst_fraction"
+	FindFutureDate        = "future_date"
+	FindOldDate           = "old_date"
+	FindTaxIDChecksum     = "tax_id_invalid"
+	FindCurrency          = "currency_unknown"
+)
+
+// plausibleRates are the tax rates (percent) each country charges. The EU
+// list is the union of member states' standard and reduced rates; US sales
+// tax is checked as a range instead.
+var plausibleRates = map[Country][]string{
+	CountryAU: {"10", "0"},
+	CountryNZ: {"15", "0"},
+	CountryUK: {"20", "5", "0"},
+	CountryMY: {"6", "8", "10", "5", "0"},
+	CountryEU: {"0", "2.1", "3", "4", "5", "5.5", "6", "7", "8", "9", "10", "12", "13", "14", "15", "16", "17", "18", "19", "20", "21", "22", "23", "24", "25", "25.5", "27"},
+}
+
+// Validate checks a receipt's arithmetic, dates, rates and tax ID against the
+// locale's rules and returns what a reviewer should look at. now is passed in
+// so tests are deterministic. Comparisons allow one minor unit of the
+// receipt's currency per rounded quantity.
+func Validate(r Receipt, loc Locale, now time.Time) []Finding {
+	var out []Finding
+	add := func(code string, sev Severity, msg string, fields ...string) {
+		out = append(out, Finding{Code: code, Severity: sev, Fields: fields, Message: msg})
+	}
+	cur := r.Currency.Value
+	if cur == "" {
+		cur = loc.Currency
+	}
+	unit := MinorUnit(cur)
+	money := func(d decimal.Decimal) string { return d.StringFixed(int32(MinorDigits(cur))) }
+	near := func(a, b decimal.Decimal, units int64) bool {
+		return a.Sub(b).Abs().LessThanOrEqual(unit.Mul(decimal.NewFromInt(units)))
+	}
+
+	if r.Currency.Set && r.Currency.Value != "" && !ValidCurrency(r.Currency.Value) {
+		add(FindCurrency, Warning, fmt.Sprintf("currency %q is not an ISO 4217 code Shoebox knows", r.Currency.Value), "currency")
+	}
+	if !r.Total.Set {
+		add(FindMissingTotal, Error, "no total was found: enter the amount paid", "total")
+	}
+	if !r.Date.Set {
+		add(FindMissingDate, Error, "no date was found: enter the receipt date", "date")
+	} else {
+		today := Date(now.Year(), now.Month(), now.Day())
+		switch {
+		case r.Date.Value.After(today):
+			add(FindFutureDate, Warning, fmt.Sprintf("date %s is in the future: day and month may be swapped", r.Date.Value.Format("2006-01-02")), "date")
+		case r.Date.Value.Before(today.AddDate(-10, 0, 0)):
+			add(FindOldDate, Warning, fmt.Sprintf("date %s is more than 10 years old", r.Date.Value.Format("2006-01-02")), "date")
+		}
+	}
+
+	// Line items against the subtotal (or the total when no subtotal).
+	if len(r.LineItems) > 0 {
+		sum, complete := decimal.Zero, true
+		for _, li := range r.LineItems {
+			if !li.LineTotal.Set {
+				complete = false
+				break
+			}
+			sum = sum.Add(li.LineTotal.Value)
+		}
+		target, name := r.Subtotal, "subtotal"
+		if !target.Set {
+			target, name = r.Total, "total"
+		}
+		tol := int64(len(r.LineItems))
+		if complete && target.Set && !near(sum, target.Value, tol) {
+			// On a tax-exclusive receipt without a subtotal, lines plus tax may make the total.
+			plusTax := sum.Add(r.TotalTax.Value).Add(r.Tip.Value).Sub(r.Discount.Value).Add(r.Rounding.Value)
+			if !(name == "total" && near(plusTax, target.Value, tol)) {
+				add(FindLinesVsSubtotal, Warning, fmt.Sprintf("line items add up to %s but the %s is %s", money(sum), name, money(target.Value)), "line_items", name)
+			}
+		}
+		for i, li := range r.LineItems {
+			if li.Quantity.Set && li.UnitPrice.Set && li.LineTotal.Set {
+				want := li.Quantity.Value.Mul(li.UnitPrice.Value)
+				if !near(want, li.LineTotal.Value, 1) {
+					f := fmt.Sprintf("line_items[%d]", i)
+					add(FindLinesVsSubtotal, Warning, fmt.Sprintf("line %d: %s × %s is %s, not %s", i+1, li.Quantity.Value, money(li.UnitPrice.Value), money(want), money(li.LineTotal.Value)), f+".quantity", f+".unit_price", f+".line_total")
+				}
+			}
+		}
+	}
+
+	// Subtotal + tax + tip − discount ± rounding = total.
+	if r.Subtotal.Set && r.Total.Set {
+		base := r.Subtotal.Value.Add(r.Tip.Value).Sub(r.Discount.Value).Add(r.Rounding.Value)
+		exclusive := base.Add(r.TotalTax.Value)
+		inclusive := r.TaxInclusive.Set && r.TaxInclusive.Value
+		var ok bool
+		switch {
+		case inclusive:
+			ok = near(base, r.Total.Value, 1)
+			if !ok && r.TotalTax.Set && near(exclusive, r.Total.Value, 1) {
+				add(FindSumVsTotal, Warning, fmt.Sprintf("the total %s is the subtotal plus tax, so the prices do not include tax: untick \"tax inclusive\"", money(r.Total.Value)), "tax_inclusive", "subtotal", "total_tax", "total")
+				ok = true
+			}
+		case !r.TotalTax.Set || !r.TaxInclusive.Set:
+			ok = near(exclusive, r.Total.Value, 1) || near(base, r.Total.Value, 1)
+		default:
+			ok = near(exclusive, r.Total.Value, 1)
+		}
+		if !ok {
+			fields := []string{"subtotal", "total"}
+			for _, f := range []struct {
+				name string
+				a    Amount
+			}{{"total_tax", r.TotalTax}, {"tip", r.Tip}, {"discount", r.Discount}, {"rounding", r.Rounding}} {
+				if f.a.Set {
+					fields = append(fields, f.name)
+				}
+			}
+			want := exclusive
+			if inclusive {
+				want = base
+			}
+			add(FindSumVsTotal, Warning, fmt.Sprintf("subtotal and adjustments come to %s but the total is %s", money(want), money(r.Total.Value)), fields...)
+		}
+	}
+
+	// Tax lines: declared rate plausible for the country, and tax ≈ net × rate.
+	for i, tl := range r.TaxLines {
+		f := fmt.Sprintf("tax_lines[%d]", i)
+		if tl.Rate.Set {
+			if !ratePlausible(loc.Country, tl.Rate.Value) {
+				add(FindTaxRate, Warning, fmt.Sprintf("a %s%% tax rate is unusual in %s", tl.Rate.Value.String(), loc.Country), f+".rate")
+			}
+			if tl.Net.Set && tl.Tax.Set {
+				want := tl.Net.Value.Mul(tl.Rate.Value).Div(decimal.NewFromInt(100))
+				if !near(want, tl.Tax.Value, 1) {
+					add(FindTaxLineArithmetic, Warning, fmt.Sprintf("%s%% of %s is %s, not %s", tl.Rate.Value, money(tl.Net.Value), money(want), money(tl.Tax.Value)), f+".net", f+".tax")
+				}
+			}
+		} else if tl.Net.Set && tl.Tax.Set && tl.Net.Value.IsPositive() {
+			rate := tl.Tax.Value.Mul(decimal.NewFromInt(100)).Div(tl.Net.Value).Round(1)
+			if !ratePlausible(loc.Country, rate) && !anyRateNear(loc.Country, tl.Net.Value, tl.Tax.Value, unit) {
+				add(FindTaxRate, Warning, fmt.Sprintf("tax %s on %s is a %s%% rate, unusual in %s", money(tl.Tax.Value), money(tl.Net.Value), rate, loc.Country), f+".net", f+".tax")
+			}
+		}
+	}
+
+	// AU: GST in a tax-inclusive total is one eleventh of the taxable part.
+	if loc.Country == CountryAU && r.TaxInclusive.Set && r.TaxInclusive.Value && r.Total.Set && r.TotalTax.Set {
+		eleventh := r.Total.Value.Div(decimal.NewFromInt(11))
+		switch {
+		case r.TotalTax.Value.GreaterThan(eleventh.Add(unit)):
+			add(FindGSTFraction, Warning, fmt.Sprintf("GST %s is more than 1/11 of the total %s (%s)", money(r.TotalTax.Value), money(r.Total.Value), money(eleventh)), "total_tax", "total")
+		case r.TotalTax.Value.LessThan(eleventh.Sub(unit)):
+			add(FindGSTFraction, Info, fmt.Sprintf("GST %s is less than 1/11 of the total %s (%s): some items may be GST-free", money(r.TotalTax.Value), money(r.Total.Value), money(eleventh)), "total_tax", "total")
+		}
+	}
+
+	if r.SupplierTaxID.Set && r.SupplierTaxID.Value.Value != "" {
+		if err := ValidateTaxID(r.SupplierTaxID.Value); err != nil {
+			add(FindTaxIDChecksum, Warning, err.Error(), "supplier_tax_id")
+		}
+	}
+	return out
+}
+
+func ratePlausible(c Country, rate decimal.Decimal) bool {
+	if c == CountryUS {
+		return !rate.IsNegative() && rate.LessThanOrEqual(decimal.NewFromFloat(11.5))
+	}
+	rates, ok := plausibleRates[c]
+	if !ok {
+		return !rate.IsNegative() && rate.LessThanOrEqual(decimal.NewFromInt(30))
+	}
+	for _, s := range rates {
+		if decimal.RequireFromString(s).Sub(rate).Abs().LessThan(decimal.NewFromFloat(0.05)) {
+			return true
+		}
+	}
+	return false
+}
+
+// anyRateNear reports whether some plausible rate explains tax on net within
+// a minor unit: small amounts give rough effective rates.
+func anyRateNear(c Country, net, tax, unit decimal.Decimal) bool {
+	for _, s := range plausibleRates[c] {
+		want := net.Mul(decimal.RequireFromString(s)).Div(decimal.NewFromInt(100))
+		if want.Sub(tax).Abs().LessThanOrEqual(unit) {
+			return true
+		}
+	}
+	return false
+}
+
+// HasError reports whether any finding is an Error.
+func HasError(fs []Finding) bool {
+	for _, f := range fs {
+		if f.Severity == Error {
+			return true
+		}
+	}
+	return false
+}
