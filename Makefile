@@ -34,7 +34,7 @@ DEB_BUILD := gcc g++ make pkg-config git ca-certificates \
 	libgl1-mesa-dev libx11-dev libxcursor-dev libxrandr-dev libxinerama-dev \
 	libxi-dev libxxf86vm-dev libwayland-dev libxkbcommon-dev \
 	tesseract-ocr tesseract-ocr-eng libtesseract-dev libleptonica-dev \
-	poppler-utils
+	poppler-utils libheif-examples
 # Only for `make screenshot`: a virtual display and a screen grabber.
 DEB_SCREEN := xvfb imagemagick xdotool
 

@@ -1,0 +1,296 @@
+package ingest
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"image"
+	_ "image/jpeg" // decoders register themselves with image.Decode
+	_ "image/png"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	_ "golang.org/x/image/bmp"
+	_ "golang.org/x/image/tiff"
+	_ "golang.org/x/image/webp"
+)
+
+// Limits are the guards against hostile or mistaken input.
+type Limits struct {
+	MaxBytes    int64 // larger files are refused before they are read
+	MaxPixels   int   // images (and rendered PDF pages) above this are refused: decompression bombs
+	MaxPDFPages int
+	PDFDPI      int // resolution PDF pages are rendered at
+}
+
+// DefaultLimits suit receipts: 80 megapixels, 200 MB, 50-page PDFs at 200 dpi.
+func DefaultLimits() Limits {
+	return Limits{MaxBytes: 200 << 20, MaxPixels: 80_000_000, MaxPDFPages: 50, PDFDPI: 200}
+}
+
+// Refusal is the error for a file that will not be imported, with a reason a
+// bookkeeper can act on.
+type Refusal struct {
+	Path   string
+	Reason string
+	Err    error // the underlying error, if any
+}
+
+func (r *Refusal) Error() string { return filepath.Base(r.Path) + ": " + r.Reason }
+func (r *Refusal) Unwrap() error { return r.Err }
+
+func refuse(path string, err error, format string, args ...any) *Refusal {
+	return &Refusal{Path: path, Reason: fmt.Sprintf(format, args...), Err: err}
+}
+
+// File is a probed file: what it is, its identity, and its page count.
+type File struct {
+	Path   string
+	Size   int64
+	SHA256 string
+	Kind   Kind
+	Pages  int
+	Width  int // of an image as stored, before EXIF orientation; 0 for PDF and HEIC
+	Height int
+}
+
+// Page is one page ready for an engine.
+type Page struct {
+	Index int
+	Image image.Image
+	// Text is the PDF text layer of the page ("" for images and scanned PDFs).
+	Text string
+}
+
+// Probe identifies a file by content, hashes it and checks the limits,
+// without decoding whole images. A file that passes may still fail to
+// decode: LoadPage finds truncation.
+func Probe(ctx context.Context, path string, lim Limits) (File, error) {
+	f := File{Path: path}
+	fh, err := os.Open(path)
+	if err != nil {
+		return f, refuse(path, err, "cannot be read: %v", unwrapPathError(err))
+	}
+	defer fh.Close()
+	st, err := fh.Stat()
+	if err != nil {
+		return f, refuse(path, err, "cannot be read: %v", err)
+	}
+	if st.IsDir() {
+		return f, refuse(path, nil, "is a folder")
+	}
+	f.Size = st.Size()
+	if f.Size == 0 {
+		return f, refuse(path, nil, "is empty (0 bytes)")
+	}
+	if lim.MaxBytes > 0 && f.Size > lim.MaxBytes {
+		return f, refuse(path, nil, "is %s, over the %s limit for one receipt", humanBytes(f.Size), humanBytes(lim.MaxBytes))
+	}
+	h := sha256.New()
+	head := make([]byte, 1024)
+	n, _ := io.ReadFull(fh, head)
+	head = head[:n]
+	h.Write(head)
+	if _, err := io.Copy(h, fh); err != nil {
+		return f, refuse(path, err, "cannot be read: %v", err)
+	}
+	f.SHA256 = hex.EncodeToString(h.Sum(nil))
+	f.Kind, err = Sniff(head)
+	if err != nil {
+		return f, refuse(path, err, "is not a receipt Shoebox can open (JPEG, PNG, WebP, TIFF, BMP, HEIC or PDF)%s", describeContent(head))
+	}
+	switch f.Kind {
+	case PDF:
+		pages, err := pdfPageCount(ctx, path)
+		if err != nil {
+			return f, refuse(path, err, "is a damaged PDF: %v", err)
+		}
+		if pages == 0 {
+			return f, refuse(path, nil, "is a PDF with no pages")
+		}
+		if lim.MaxPDFPages > 0 && pages > lim.MaxPDFPages {
+			return f, refuse(path, nil, "is a PDF of %d pages, over the limit of %d: split it or raise the limit", pages, lim.MaxPDFPages)
+		}
+		f.Pages = pages
+	case HEIC:
+		f.Pages = 1
+	default:
+		if _, err := fh.Seek(0, io.SeekStart); err != nil {
+			return f, refuse(path, err, "cannot be read: %v", err)
+		}
+		cfg, _, err := image.DecodeConfig(fh)
+		if err != nil {
+			return f, refuse(path, err, "is a damaged %s image: %v", strings.TrimPrefix(string(f.Kind), "image/"), err)
+		}
+		if err := checkPixels(cfg.Width, cfg.Height, lim); err != nil {
+			return f, refuse(path, err, "%v", err)
+		}
+		f.Pages, f.Width, f.Height = 1, cfg.Width, cfg.Height
+	}
+	return f, nil
+}
+
+func checkPixels(w, h int, lim Limits) error {
+	if w <= 0 || h <= 0 {
+		return fmt.Errorf("has no pixels (%d×%d)", w, h)
+	}
+	if lim.MaxPixels > 0 && int64(w)*int64(h) > int64(lim.MaxPixels) {
+		return fmt.Errorf("is %d×%d pixels (%.0f megapixels), over the %d-megapixel limit: scan at a lower resolution", w, h, float64(w)*float64(h)/1e6, lim.MaxPixels/1_000_000)
+	}
+	return nil
+}
+
+// LoadPage decodes page index (from 0) of a probed file, with EXIF
+// orientation applied and, for PDFs, rendered at lim.PDFDPI with its text layer.
+func LoadPage(ctx context.Context, f File, index int, lim Limits) (Page, error) {
+	return loadPage(ctx, f, index, lim, lim.PDFDPI)
+}
+
+// LoadPreview decodes the first page at low resolution for a thumbnail.
+func LoadPreview(ctx context.Context, f File, lim Limits) (image.Image, error) {
+	p, err := loadPage(ctx, f, 0, lim, 50)
+	return p.Image, err
+}
+
+func loadPage(ctx context.Context, f File, index int, lim Limits, dpi int) (Page, error) {
+	p := Page{Index: index}
+	if index < 0 || index >= max(f.Pages, 1) {
+		return p, fmt.Errorf("%s has no page %d", filepath.Base(f.Path), index+1)
+	}
+	switch f.Kind {
+	case PDF:
+		img, err := renderPDFPage(ctx, f.Path, index, dpi, lim)
+		if err != nil {
+			return p, refuse(f.Path, err, "page %d could not be rendered: %v", index+1, err)
+		}
+		p.Image = img
+		if dpi == lim.PDFDPI || dpi >= 150 {
+			p.Text, _ = pdfPageText(ctx, f.Path, index) // a page without text is fine
+		}
+		return p, nil
+	case HEIC:
+		img, err := decodeHEIC(ctx, f.Path, lim)
+		if err != nil {
+			return p, refuse(f.Path, err, "is a HEIC photo that could not be decoded: %v", err)
+		}
+		p.Image = img
+		return p, nil
+	}
+	data, err := os.ReadFile(f.Path)
+	if err != nil {
+		return p, refuse(f.Path, err, "cannot be read: %v", unwrapPathError(err))
+	}
+	img, _, err := image.Decode(bytes.NewReader(data))
+	if err != nil {
+		return p, refuse(f.Path, err, "is a damaged %s image: %v", strings.TrimPrefix(string(f.Kind), "image/"), err)
+	}
+	o := 1
+	switch f.Kind {
+	case JPEG:
+		o = jpegOrientation(data)
+	case TIFF:
+		o = tiffOrientation(data)
+	}
+	p.Image = orient(img, o)
+	return p, nil
+}
+
+// Walk expands paths into the files to import: folders recursively (hidden
+// files and folders skipped), in a stable order. Paths that cannot be read
+// come back as refusals.
+func Walk(paths []string) ([]string, []error) {
+	var files []string
+	var errs []error
+	seen := map[string]bool{}
+	add := func(p string) {
+		if abs, err := filepath.Abs(p); err == nil {
+			p = abs
+		}
+		if !seen[p] {
+			seen[p] = true
+			files = append(files, p)
+		}
+	}
+	for _, root := range paths {
+		st, err := os.Stat(root)
+		if err != nil {
+			errs = append(errs, refuse(root, err, "cannot be read: %v", unwrapPathError(err)))
+			continue
+		}
+		if !st.IsDir() {
+			add(root)
+			continue
+		}
+		var found []string
+		err = filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+			if err != nil {
+				errs = append(errs, refuse(p, err, "cannot be read: %v", unwrapPathError(err)))
+				if d != nil && d.IsDir() {
+					return fs.SkipDir
+				}
+				return nil
+			}
+			if p != root && strings.HasPrefix(d.Name(), ".") {
+				if d.IsDir() {
+					return fs.SkipDir
+				}
+				return nil
+			}
+			if d.Type().IsRegular() {
+				found = append(found, p)
+			}
+			return nil
+		})
+		if err != nil {
+			errs = append(errs, refuse(root, err, "cannot be read: %v", err))
+		}
+		sort.Strings(found)
+		for _, p := range found {
+			add(p)
+		}
+	}
+	return files, errs
+}
+
+func unwrapPathError(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
+}
+
+func describeContent(head []byte) string {
+	if len(head) == 0 {
+		return ""
+	}
+	printable := 0
+	for _, b := range head {
+		if b == '\n' || b == '\r' || b == '\t' || (b >= 0x20 && b < 0x7f) {
+			printable++
+		}
+	}
+	if printable*10 >= len(head)*9 {
+		return ": it holds plain text"
+	}
+	return ""
+}
+
+func humanBytes(n int64) string {
+	switch {
+	case n >= 1<<30:
+		return fmt.Sprintf("%.1f GB", float64(n)/(1<<30))
+	case n >= 1<<20:
+		return fmt.Sprintf("%.1f MB", float64(n)/(1<<20))
+	case n >= 1<<10:
+		return fmt.Sprintf("%.1f KB", float64(n)/(1<<10))
+	}
+	return fmt.Sprintf("%d bytes", n)
+}
