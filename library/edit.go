@@ -1,0 +1,514 @@
+package library
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"time"
+	"unicode"
+
+	"github.com/shopspring/decimal"
+
+	"github.com/shoebox-app/shoebox/receipt"
+)
+
+// LowConfidence is the confidence under which a key field sends a receipt to review.
+const LowConfidence = 0.6
+
+// FindDuplicate is the finding code of a probable duplicate.
+const FindDuplicate = "probable_duplicate"
+
+// SupplierKey is the form supplier names are matched by: lower-case letters
+// and digits only, so "SOON HUAT SDN. BHD." and "Soon Huat Sdn Bhd" agree.
+func SupplierKey(name string) string {
+	var b strings.Builder
+	for _, r := range strings.ToLower(name) {
+		if unicode.IsLetter(r) || unicode.IsDigit(r) {
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
+
+// SetStatus moves a receipt to another status, recording who did it; reason
+// is kept for failed receipts.
+func (l *Library) SetStatus(ctx context.Context, id int64, to Status, who receipt.Source, reason string) error {
+	return l.write(ctx, func(tx *sql.Tx) error { return l.setStatusTx(tx, id, to, who, reason) })
+}
+
+func (l *Library) setStatusTx(tx *sql.Tx, id int64, to Status, who receipt.Source, reason string) error {
+	var from string
+	if err := tx.QueryRow(`SELECT status FROM receipts WHERE id = ?`, id).Scan(&from); err == sql.ErrNoRows {
+		return fmt.Errorf("receipt %d: %w", id, ErrNotFound)
+	} else if err != nil {
+		return err
+	}
+	if Status(from) == to {
+		return nil
+	}
+	if !CanMove(Status(from), to) {
+		return fmt.Errorf("receipt %d is %s and cannot become %s", id, from, to)
+	}
+	at := l.stamp()
+	if to != StatusFailed {
+		reason = ""
+	}
+	if _, err := tx.Exec(`UPDATE receipts SET status = ?, fail_reason = ?, updated_at = ? WHERE id = ?`, string(to), reason, at, id); err != nil {
+		return err
+	}
+	note := string(to)
+	if reason != "" {
+		note += ": " + reason
+	}
+	return addHistory(tx, id, at, who, "status", "", from, note)
+}
+
+// Enqueue queues receipts for extraction: new and failed ones, and, when
+// again is set, already-read ones (re-extract). It returns how many moved.
+func (l *Library) Enqueue(ctx context.Context, ids []int64, again bool) (int, error) {
+	n := 0
+	err := l.write(ctx, func(tx *sql.Tx) error {
+		for _, id := range ids {
+			var st string
+			if err := tx.QueryRow(`SELECT status FROM receipts WHERE id = ?`, id).Scan(&st); err != nil {
+				return fmt.Errorf("receipt %d: %w", id, ErrNotFound)
+			}
+			s := Status(st)
+			if s == StatusQueued || s == StatusExtracting || (!again && s != StatusNew && s != StatusFailed) {
+				continue
+			}
+			if err := l.setStatusTx(tx, id, StatusQueued, "user", ""); err != nil {
+				return err
+			}
+			n++
+		}
+		return nil
+	})
+	return n, err
+}
+
+// ResumeInterrupted puts receipts left "extracting" by a crash or a closed
+// window back in the queue; the app calls it at start.
+func (l *Library) ResumeInterrupted(ctx context.Context) (int, error) {
+	ids, err := l.ids(`SELECT id FROM receipts WHERE status = ?`, string(StatusExtracting))
+	if err != nil {
+		return 0, err
+	}
+	err = l.write(ctx, func(tx *sql.Tx) error {
+		for _, id := range ids {
+			if err := l.setStatusTx(tx, id, StatusQueued, "system", ""); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	return len(ids), err
+}
+
+// NextQueued claims the oldest queued receipt, marking it extracting.
+func (l *Library) NextQueued(ctx context.Context) (int64, bool, error) {
+	var id int64
+	found := false
+	err := l.write(ctx, func(tx *sql.Tx) error {
+		err := tx.QueryRow(`SELECT id FROM receipts WHERE status = ? ORDER BY id LIMIT 1`, string(StatusQueued)).Scan(&id)
+		if err == sql.ErrNoRows {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		found = true
+		return l.setStatusTx(tx, id, StatusExtracting, "system", "")
+	})
+	return id, found, err
+}
+
+func (l *Library) ids(q string, args ...any) ([]int64, error) {
+	rows, err := l.db.Query(q, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []int64
+	for rows.Next() {
+		var id int64
+		if err := rows.Scan(&id); err != nil {
+			return nil, err
+		}
+		out = append(out, id)
+	}
+	return out, rows.Err()
+}
+
+// NextForReview returns the first receipt after afterID (wrapping round)
+// that is waiting for a person: needs review, then extracted.
+func (l *Library) NextForReview(afterID int64) (int64, bool, error) {
+	for _, q := range []string{
+		`SELECT id FROM receipts WHERE status = ? AND id > ? ORDER BY id LIMIT 1`,
+		`SELECT id FROM receipts WHERE status = ? AND id <= ? ORDER BY id LIMIT 1`,
+	} {
+		for _, st := range []Status{StatusNeedsReview, StatusExtracted} {
+			var id int64
+			err := l.db.QueryRow(q, string(st), afterID).Scan(&id)
+			if err == nil {
+				return id, true, nil
+			}
+			if err != sql.ErrNoRows {
+				return 0, false, err
+			}
+		}
+	}
+	return 0, false, nil
+}
+
+// SaveExtraction stores what an engine read for a receipt that is being
+// extracted: supplier memory fills category and tax ID where the engine left
+// them empty, every field is recorded in history, findings are computed, and
+// the receipt moves to extracted or needs review.
+func (l *Library) SaveExtraction(ctx context.Context, id int64, r receipt.Receipt, engine string, who receipt.Source) error {
+	loc := l.Locale()
+	return l.write(ctx, func(tx *sql.Tx) error {
+		rec, err := getTx(tx, id)
+		if err != nil {
+			return err
+		}
+		applySupplierMemory(tx, &r)
+		at := l.stamp()
+		for _, path := range changedPaths(&rec.Receipt, &r) {
+			oldV, _ := receipt.Get(&rec.Receipt, path)
+			newV, _ := receipt.Get(&r, path)
+			src := who
+			if _, _, s, _, _ := receipt.Meta(&r, path); s == receipt.SourceRule {
+				src = receipt.SourceRule
+			}
+			if err := addHistory(tx, id, at, src, "field", path, oldV, newV); err != nil {
+				return err
+			}
+		}
+		if _, err := tx.Exec(`UPDATE receipts SET engine = ? WHERE id = ?`, engine, id); err != nil {
+			return err
+		}
+		findings, err := l.storeReceiptTx(tx, id, r, loc, at)
+		if err != nil {
+			return err
+		}
+		to := StatusExtracted
+		if needsReview(r, findings) {
+			to = StatusNeedsReview
+		}
+		if rec.Status != StatusExtracting && rec.Status != to && !CanMove(rec.Status, to) {
+			// Saved without a claim (e.g. the CLI): go through the queue states.
+			for _, step := range []Status{StatusQueued, StatusExtracting} {
+				if CanMove(rec.Status, step) {
+					if err := l.setStatusTx(tx, id, step, "system", ""); err != nil {
+						return err
+					}
+					rec.Status = step
+				}
+			}
+		}
+		return l.setStatusTx(tx, id, to, "system", "")
+	})
+}
+
+// Fail marks a receipt as failed with a reason the user can read.
+func (l *Library) Fail(ctx context.Context, id int64, reason string) error {
+	return l.SetStatus(ctx, id, StatusFailed, "system", reason)
+}
+
+func needsReview(r receipt.Receipt, findings []receipt.Finding) bool {
+	for _, f := range findings {
+		if f.Severity != receipt.Info {
+			return true
+		}
+	}
+	for _, path := range []string{"supplier_name", "date", "total"} {
+		if set, conf, src, _, _ := receipt.Meta(&r, path); !set || (src != receipt.SourceUser && conf < LowConfidence) {
+			return true
+		}
+	}
+	return false
+}
+
+// changedPaths lists the fields (top level and table cells) whose text differs.
+func changedPaths(a, b *receipt.Receipt) []string {
+	var out []string
+	for _, f := range receipt.Fields {
+		x, _ := receipt.Get(a, f.Path)
+		y, _ := receipt.Get(b, f.Path)
+		if x != y {
+			out = append(out, f.Path)
+		}
+	}
+	cells := func(table string, n int, specs []receipt.FieldSpec) {
+		for i := 0; i < n; i++ {
+			for _, s := range specs {
+				p := fmt.Sprintf("%s[%d].%s", table, i, s.Path)
+				x, _ := receipt.Get(a, p)
+				y, _ := receipt.Get(b, p)
+				if x != y {
+					out = append(out, p)
+				}
+			}
+		}
+	}
+	cells("line_items", max(len(a.LineItems), len(b.LineItems)), receipt.LineItemFields)
+	cells("tax_lines", max(len(a.TaxLines), len(b.TaxLines)), receipt.TaxLineFields)
+	return out
+}
+
+// storeReceiptTx writes the receipt, its findings (validation plus probable
+// duplicate) and the columns lists and queries use.
+func (l *Library) storeReceiptTx(tx *sql.Tx, id int64, r receipt.Receipt, loc receipt.Locale, at string) ([]receipt.Finding, error) {
+	findings := receipt.Validate(r, loc, l.now())
+	if findings == nil {
+		findings = []receipt.Finding{}
+	}
+	key := SupplierKey(r.SupplierName.Value)
+	date := ""
+	if r.Date.Set {
+		date = r.Date.Value.Format(time.DateOnly)
+	}
+	total := ""
+	if r.Total.Set {
+		total = r.Total.Value.String()
+	}
+	cur := r.Currency.Value
+	if cur == "" {
+		cur = loc.Currency
+	}
+	var dupOf any
+	if key != "" && date != "" && total != "" {
+		other, err := probableDuplicate(tx, id, key, date, r.Total.Value, cur)
+		if err != nil {
+			return nil, err
+		}
+		if other != 0 {
+			dupOf = other
+			findings = append(findings, receipt.Finding{Code: FindDuplicate, Severity: receipt.Warning,
+				Fields:  []string{"supplier_name", "date", "total"},
+				Message: fmt.Sprintf("probably the same purchase as receipt %d (same supplier, date and total)", other)})
+		}
+	}
+	data, err := json.Marshal(r)
+	if err != nil {
+		return nil, err
+	}
+	fj, _ := json.Marshal(findings)
+	warnings := 0
+	for _, f := range findings {
+		if f.Severity != receipt.Info {
+			warnings++
+		}
+	}
+	_, err = tx.Exec(`UPDATE receipts SET data = ?, findings = ?, supplier = ?, supplier_key = ?, date = ?, total = ?, currency = ?,
+		category = ?, warnings = ?, duplicate_of = ?, updated_at = ? WHERE id = ?`,
+		string(data), string(fj), r.SupplierName.Value, key, date, total, cur, r.Category.Value, warnings, dupOf, at, id)
+	return findings, err
+}
+
+// probableDuplicate finds an earlier-imported receipt with the same supplier
+// and date whose total is within one minor unit.
+func probableDuplicate(tx *sql.Tx, id int64, key, date string, total decimal.Decimal, cur string) (int64, error) {
+	rows, err := tx.Query(`SELECT id, total FROM receipts WHERE supplier_key = ? AND date = ? AND id != ? AND total != '' ORDER BY id`, key, date, id)
+	if err != nil {
+		return 0, err
+	}
+	defer rows.Close()
+	unit := receipt.MinorUnit(cur)
+	for rows.Next() {
+		var other int64
+		var t string
+		if err := rows.Scan(&other, &t); err != nil {
+			return 0, err
+		}
+		if d, err := decimal.NewFromString(t); err == nil && d.Sub(total).Abs().LessThanOrEqual(unit) {
+			return other, nil
+		}
+	}
+	return 0, rows.Err()
+}
+
+// EditField sets one field from text a person typed, saving at once with
+// history; findings are recomputed. A confirmed receipt that is edited goes
+// back to review.
+func (l *Library) EditField(ctx context.Context, id int64, path, value string) error {
+	return l.editField(ctx, id, path, value, receipt.SourceUser, "field")
+}
+
+func (l *Library) editField(ctx context.Context, id int64, path, value string, who receipt.Source, kind string) error {
+	loc := l.Locale()
+	return l.write(ctx, func(tx *sql.Tx) error {
+		rec, err := getTx(tx, id)
+		if err != nil {
+			return err
+		}
+		oldV, err := receipt.Get(&rec.Receipt, path)
+		if err != nil {
+			return err
+		}
+		if err := ensureRow(&rec.Receipt, path); err != nil {
+			return err
+		}
+		if err := receipt.Set(&rec.Receipt, path, value, who, loc); err != nil {
+			return fmt.Errorf("%s: %w", path, err)
+		}
+		newV, _ := receipt.Get(&rec.Receipt, path)
+		if newV == oldV {
+			return nil
+		}
+		at := l.stamp()
+		if err := addHistory(tx, id, at, who, kind, path, oldV, newV); err != nil {
+			return err
+		}
+		if _, err := l.storeReceiptTx(tx, id, rec.Receipt, loc, at); err != nil {
+			return err
+		}
+		if rec.Status == StatusConfirmed {
+			return l.setStatusTx(tx, id, StatusNeedsReview, who, "")
+		}
+		return nil
+	})
+}
+
+// ensureRow grows line items or tax lines so that path's row exists: typing
+// into the first cell of a new row creates it.
+func ensureRow(r *receipt.Receipt, path string) error {
+	var table string
+	var i int
+	if n, _ := fmt.Sscanf(path, "line_items[%d]", &i); n == 1 {
+		table = "line_items"
+	} else if n, _ := fmt.Sscanf(path, "tax_lines[%d]", &i); n == 1 {
+		table = "tax_lines"
+	} else {
+		return nil
+	}
+	switch {
+	case table == "line_items" && i == len(r.LineItems):
+		r.LineItems = append(r.LineItems, receipt.LineItem{})
+	case table == "tax_lines" && i == len(r.TaxLines):
+		r.TaxLines = append(r.TaxLines, receipt.TaxLine{})
+	}
+	return nil
+}
+
+// RemoveRow deletes line item or tax line i, with history.
+func (l *Library) RemoveRow(ctx context.Context, id int64, table string, i int) error {
+	loc := l.Locale()
+	return l.write(ctx, func(tx *sql.Tx) error {
+		rec, err := getTx(tx, id)
+		if err != nil {
+			return err
+		}
+		r := &rec.Receipt
+		var old []byte
+		switch {
+		case table == "line_items" && i >= 0 && i < len(r.LineItems):
+			old, _ = json.Marshal(r.LineItems[i])
+			r.LineItems = append(r.LineItems[:i], r.LineItems[i+1:]...)
+		case table == "tax_lines" && i >= 0 && i < len(r.TaxLines):
+			old, _ = json.Marshal(r.TaxLines[i])
+			r.TaxLines = append(r.TaxLines[:i], r.TaxLines[i+1:]...)
+		default:
+			return fmt.Errorf("receipt %d has no %s row %d", id, table, i+1)
+		}
+		at := l.stamp()
+		if err := addHistory(tx, id, at, receipt.SourceUser, "remove_row", fmt.Sprintf("%s[%d]", table, i), string(old), ""); err != nil {
+			return err
+		}
+		_, err = l.storeReceiptTx(tx, id, *r, loc, at)
+		return err
+	})
+}
+
+// Undo reverts the last field edit a person made to a receipt (itself
+// recorded as an edit) and returns the field it restored.
+func (l *Library) Undo(ctx context.Context, id int64) (string, error) {
+	var field, old string
+	err := l.db.QueryRow(`SELECT field, old FROM history WHERE receipt_id = ? AND who = 'user' AND kind = 'field' ORDER BY id DESC LIMIT 1`, id).Scan(&field, &old)
+	if err == sql.ErrNoRows {
+		return "", fmt.Errorf("receipt %d has no edit to undo", id)
+	}
+	if err != nil {
+		return "", err
+	}
+	return field, l.editField(ctx, id, field, old, receipt.SourceUser, "undo")
+}
+
+// Confirm marks a receipt as checked by a person and teaches supplier memory
+// its category and tax ID.
+func (l *Library) Confirm(ctx context.Context, id int64) error {
+	return l.write(ctx, func(tx *sql.Tx) error {
+		rec, err := getTx(tx, id)
+		if err != nil {
+			return err
+		}
+		if rec.Status == StatusConfirmed {
+			return nil
+		}
+		if !CanMove(rec.Status, StatusConfirmed) {
+			return fmt.Errorf("receipt %d is %s: it can be confirmed once it has been read", id, rec.Status)
+		}
+		if err := l.setStatusTx(tx, id, StatusConfirmed, receipt.SourceUser, ""); err != nil {
+			return err
+		}
+		return l.rememberSupplier(tx, rec.Receipt)
+	})
+}
+
+func (l *Library) rememberSupplier(tx *sql.Tx, r receipt.Receipt) error {
+	key := SupplierKey(r.SupplierName.Value)
+	if key == "" {
+		return nil
+	}
+	_, err := tx.Exec(`INSERT INTO suppliers (key, name, category, tax_scheme, tax_value, confirmed, updated_at) VALUES (?, ?, ?, ?, ?, 1, ?)
+		ON CONFLICT(key) DO UPDATE SET name = excluded.name,
+			category = CASE WHEN excluded.category != '' THEN excluded.category ELSE suppliers.category END,
+			tax_scheme = CASE WHEN excluded.tax_value != '' THEN excluded.tax_scheme ELSE suppliers.tax_scheme END,
+			tax_value = CASE WHEN excluded.tax_value != '' THEN excluded.tax_value ELSE suppliers.tax_value END,
+			confirmed = suppliers.confirmed + 1, updated_at = excluded.updated_at`,
+		key, r.SupplierName.Value, r.Category.Value, string(r.SupplierTaxID.Value.Scheme), r.SupplierTaxID.Value.Value, l.stamp())
+	return err
+}
+
+// applySupplierMemory pre-fills category and tax ID from the supplier's
+// last confirmed receipt, marked as coming from a rule.
+func applySupplierMemory(tx *sql.Tx, r *receipt.Receipt) {
+	key := SupplierKey(r.SupplierName.Value)
+	if key == "" {
+		return
+	}
+	var category, scheme, value string
+	if err := tx.QueryRow(`SELECT category, tax_scheme, tax_value FROM suppliers WHERE key = ?`, key).Scan(&category, &scheme, &value); err != nil {
+		return
+	}
+	if !r.Category.Set && category != "" {
+		r.Category = receipt.Of(category, receipt.SourceRule, 0.9)
+	}
+	if !r.SupplierTaxID.Set && value != "" {
+		r.SupplierTaxID = receipt.Of(receipt.TaxID{Scheme: receipt.TaxScheme(scheme), Value: value}, receipt.SourceRule, 0.9)
+	}
+}
+
+// MarkDuplicate records that a person judged id to be a copy of other.
+func (l *Library) MarkDuplicate(ctx context.Context, id, other int64) error {
+	if id == other {
+		return fmt.Errorf("a receipt cannot be a duplicate of itself")
+	}
+	return l.write(ctx, func(tx *sql.Tx) error {
+		if _, err := getTx(tx, other); err != nil {
+			return err
+		}
+		var old sql.NullInt64
+		if err := tx.QueryRow(`SELECT duplicate_of FROM receipts WHERE id = ?`, id).Scan(&old); err != nil {
+			return fmt.Errorf("receipt %d: %w", id, ErrNotFound)
+		}
+		at := l.stamp()
+		if _, err := tx.Exec(`UPDATE receipts SET duplicate_of = ?, updated_at = ? WHERE id = ?`, other, at, id); err != nil {
+			return err
+		}
+		return addHistory(tx, id, at, receipt.SourceUser, "field", "duplicate_of", fmt.Sprint(old.Int64), fmt.Sprint(other))
+	})
+}

@@ -1,0 +1,250 @@
+package library
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"image"
+	"image/jpeg"
+	"io"
+	"os"
+	"path/filepath"
+	"runtime"
+	"sync"
+
+	"github.com/shoebox-app/shoebox/ingest"
+)
+
+// Outcome is what happened to one file given to Import.
+type Outcome string
+
+const (
+	Added     Outcome = "added"
+	Duplicate Outcome = "duplicate" // the same file (by SHA-256) is already in the library
+	Refused   Outcome = "refused"
+)
+
+// ImportResult reports one file.
+type ImportResult struct {
+	Path    string
+	Outcome Outcome
+	ID      int64  // the new receipt, or the existing one for a duplicate
+	Reason  string // why it was refused
+	Pages   int
+}
+
+// ThumbSize is the longest side of a thumbnail, in pixels.
+const ThumbSize = 256
+
+// Import walks paths (files and folders) and imports every file, going on
+// past refusals, and returns the results in the order of the walk. progress,
+// if not nil, is called after each file (one call at a time).
+func (l *Library) Import(ctx context.Context, paths []string, lim ingest.Limits, progress func(ImportResult)) []ImportResult {
+	files, walkErrs := ingest.Walk(paths)
+	var out []ImportResult
+	for _, err := range walkErrs {
+		var ref *ingest.Refusal
+		if errors.As(err, &ref) {
+			r := ImportResult{Path: ref.Path, Outcome: Refused, Reason: ref.Reason}
+			out = append(out, r)
+			if progress != nil {
+				progress(r)
+			}
+		}
+	}
+	// Decoding and thumbnails run on every core; database writes take turns.
+	results := make([]ImportResult, len(files))
+	next := make(chan int)
+	var mu sync.Mutex
+	var wg sync.WaitGroup
+	for w := 0; w < min(runtime.NumCPU(), max(1, len(files))); w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				r := l.ImportFile(ctx, files[i], lim)
+				mu.Lock()
+				results[i] = r
+				if progress != nil {
+					progress(r)
+				}
+				mu.Unlock()
+			}
+		}()
+	}
+	for i := range files {
+		if ctx.Err() != nil {
+			break
+		}
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	for _, r := range results {
+		if r.Path != "" {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// ImportFile imports one file: probe, decode (to refuse damaged files),
+// store the original by SHA-256, make a thumbnail, insert the receipt.
+func (l *Library) ImportFile(ctx context.Context, path string, lim ingest.Limits) ImportResult {
+	res := ImportResult{Path: path}
+	refused := func(err error) ImportResult {
+		res.Outcome = Refused
+		var ref *ingest.Refusal
+		if errors.As(err, &ref) {
+			res.Reason = ref.Reason
+		} else {
+			res.Reason = err.Error()
+		}
+		return res
+	}
+	f, err := ingest.Probe(ctx, path, lim)
+	if err != nil {
+		return refused(err)
+	}
+	res.Pages = f.Pages
+	if id, ok, err := l.idBySHA(f.SHA256); err != nil {
+		return refused(err)
+	} else if ok {
+		res.Outcome, res.ID = Duplicate, id
+		return res
+	}
+	preview, err := ingest.LoadPreview(ctx, f, lim)
+	if err != nil {
+		return refused(err)
+	}
+	stored, err := l.storeOriginal(f)
+	if err != nil {
+		return refused(err)
+	}
+	if err := l.writeThumb(f.SHA256, preview); err != nil {
+		return refused(err)
+	}
+	at := l.stamp()
+	err = l.write(ctx, func(tx *sql.Tx) error {
+		r, err := tx.Exec(`INSERT INTO receipts (sha256, original_name, source_path, stored_path, kind, size, pages, status, imported_at, updated_at)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+			f.SHA256, filepath.Base(path), path, stored, string(f.Kind), f.Size, f.Pages, string(StatusNew), at, at)
+		if err != nil {
+			return err
+		}
+		res.ID, _ = r.LastInsertId()
+		return addHistory(tx, res.ID, at, "system", "status", "", "", string(StatusNew))
+	})
+	if err != nil {
+		// Another import of the same file may have won the race.
+		if id, ok, _ := l.idBySHA(f.SHA256); ok {
+			res.Outcome, res.ID = Duplicate, id
+			return res
+		}
+		return refused(fmt.Errorf("could not be saved to the library: %w", err))
+	}
+	res.Outcome = Added
+	return res
+}
+
+func (l *Library) idBySHA(sha string) (int64, bool, error) {
+	var id int64
+	err := l.db.QueryRow(`SELECT id FROM receipts WHERE sha256 = ?`, sha).Scan(&id)
+	if err == sql.ErrNoRows {
+		return 0, false, nil
+	}
+	return id, err == nil, err
+}
+
+// storeOriginal copies the file to originals/ab/<sha><ext> durably: copy to a
+// temporary file, fsync, rename, fsync the folder. It returns the path
+// relative to the library folder.
+func (l *Library) storeOriginal(f ingest.File) (string, error) {
+	rel := filepath.Join("originals", f.SHA256[:2], f.SHA256+f.Kind.Ext())
+	dst := filepath.Join(l.dir, rel)
+	if st, err := os.Stat(dst); err == nil && st.Size() == f.Size {
+		return rel, nil // left by an import that died before its insert
+	}
+	if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
+		return "", err
+	}
+	src, err := os.Open(f.Path)
+	if err != nil {
+		return "", err
+	}
+	defer src.Close()
+	if err := writeAtomic(dst, func(w io.Writer) error {
+		_, err := io.Copy(w, src)
+		return err
+	}); err != nil {
+		return "", fmt.Errorf("could not copy into the library (is the disk full?): %w", err)
+	}
+	return rel, nil
+}
+
+func (l *Library) thumbPath(sha string) string {
+	return filepath.Join(l.dir, "thumbs", sha+".jpg")
+}
+
+func (l *Library) writeThumb(sha string, img image.Image) error {
+	thumb := shrink(img, ThumbSize)
+	// A thumbnail can always be made again, so it skips writeAtomic's fsyncs.
+	p := l.thumbPath(sha)
+	tmp := p + ".tmp"
+	f, err := os.Create(tmp)
+	if err != nil {
+		return err
+	}
+	if err := jpeg.Encode(f, thumb, &jpeg.Options{Quality: 82}); err != nil {
+		f.Close()
+		os.Remove(tmp)
+		return err
+	}
+	if err := f.Close(); err != nil {
+		os.Remove(tmp)
+		return err
+	}
+	return os.Rename(tmp, p)
+}
+
+// writeAtomic writes a file through a temporary file in the same folder,
+// fsyncs it and renames it into place, so a crash leaves the old file or the
+// new one, never half of one.
+func writeAtomic(dst string, fill func(io.Writer) error) error {
+	tmp, err := os.CreateTemp(filepath.Dir(dst), ".tmp-"+filepath.Base(dst)+"-*")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp.Name())
+	if err := fill(tmp); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Sync(); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		return err
+	}
+	if err := os.Rename(tmp.Name(), dst); err != nil {
+		return err
+	}
+	if d, err := os.Open(filepath.Dir(dst)); err == nil {
+		d.Sync()
+		d.Close()
+	}
+	return nil
+}
+
+// Thumbnail returns the path of a receipt's thumbnail JPEG.
+func (l *Library) Thumbnail(rec Record) string { return l.thumbPath(rec.SHA256) }
+
+// OriginalPath returns the absolute path of a receipt's stored original.
+func (l *Library) OriginalPath(rec Record) string { return filepath.Join(l.dir, rec.StoredPath) }
+
+// File describes the stored original for ingest, to load its pages.
+func (l *Library) File(rec Record) ingest.File {
+	return ingest.File{Path: l.OriginalPath(rec), Size: rec.Size, SHA256: rec.SHA256, Kind: ingest.Kind(rec.Kind), Pages: rec.Pages}
+}

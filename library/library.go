@@ -1,0 +1,185 @@
+package library
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"time"
+
+	_ "modernc.org/sqlite" // pure-Go SQLite: no cgo, same file format
+
+	"github.com/shoebox-app/shoebox/receipt"
+)
+
+// Status is where a receipt is in its lifecycle.
+type Status string
+
+const (
+	StatusNew         Status = "new"
+	StatusQueued      Status = "queued"
+	StatusExtracting  Status = "extracting"
+	StatusExtracted   Status = "extracted"    // read with no findings: ready to confirm
+	StatusNeedsReview Status = "needs_review" // read, with findings or unsure fields
+	StatusConfirmed   Status = "confirmed"
+	StatusFailed      Status = "failed"
+)
+
+// Statuses lists every Status in lifecycle order.
+var Statuses = []Status{StatusNew, StatusQueued, StatusExtracting, StatusExtracted, StatusNeedsReview, StatusConfirmed, StatusFailed}
+
+// transitions are the allowed status changes.
+var transitions = map[Status][]Status{
+	StatusNew:         {StatusQueued, StatusFailed},
+	StatusQueued:      {StatusExtracting, StatusNew, StatusFailed},
+	StatusExtracting:  {StatusExtracted, StatusNeedsReview, StatusFailed, StatusQueued},
+	StatusExtracted:   {StatusNeedsReview, StatusConfirmed, StatusQueued},
+	StatusNeedsReview: {StatusExtracted, StatusConfirmed, StatusQueued},
+	StatusConfirmed:   {StatusNeedsReview, StatusQueued},
+	StatusFailed:      {StatusQueued},
+}
+
+// CanMove reports whether a receipt may go from one status to another.
+func CanMove(from, to Status) bool {
+	for _, s := range transitions[from] {
+		if s == to {
+			return true
+		}
+	}
+	return false
+}
+
+// ParseStatus accepts a status name ("needs-review" too).
+func ParseStatus(s string) (Status, error) {
+	s = strings.ReplaceAll(strings.ToLower(strings.TrimSpace(s)), "-", "_")
+	for _, st := range Statuses {
+		if string(st) == s {
+			return st, nil
+		}
+	}
+	return "", fmt.Errorf("unknown status %q: use one of new, queued, extracting, extracted, needs_review, confirmed, failed", s)
+}
+
+// ErrNotFound is returned for an unknown receipt ID.
+var ErrNotFound = errors.New("no such receipt")
+
+// Library is an open receipt library folder.
+type Library struct {
+	dir string
+	db  *sql.DB
+	// writeMu serialises write transactions so that none waits on SQLite's lock.
+	writeMu sync.Mutex
+	now     func() time.Time
+}
+
+// DefaultDir is where the library lives: $SHOEBOX_HOME, else
+// $XDG_DATA_HOME/shoebox, else ~/.local/share/shoebox.
+func DefaultDir() (string, error) {
+	if d := os.Getenv("SHOEBOX_HOME"); d != "" {
+		return d, nil
+	}
+	if d := os.Getenv("XDG_DATA_HOME"); d != "" {
+		return filepath.Join(d, "shoebox"), nil
+	}
+	home, err := os.UserHomeDir()
+	if err != nil {
+		return "", fmt.Errorf("no home folder to keep the library in: set SHOEBOX_HOME or use --library DIR")
+	}
+	return filepath.Join(home, ".local", "share", "shoebox"), nil
+}
+
+// Open opens (creating if needed) the library in dir.
+func Open(dir string) (*Library, error) {
+	for _, sub := range []string{"", "originals", "thumbs"} {
+		if err := os.MkdirAll(filepath.Join(dir, sub), 0o755); err != nil {
+			return nil, fmt.Errorf("cannot create the library folder %s: %w", dir, err)
+		}
+	}
+	dsn := "file:" + filepath.Join(dir, "library.db") +
+		"?_pragma=busy_timeout(10000)&_pragma=journal_mode(WAL)&_pragma=foreign_keys(1)&_pragma=synchronous(FULL)"
+	db, err := sql.Open("sqlite", dsn)
+	if err != nil {
+		return nil, err
+	}
+	// Two connections: a reader is never blocked by the writer under WAL.
+	db.SetMaxOpenConns(2)
+	if err := db.Ping(); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("cannot open the library database in %s: %w", dir, err)
+	}
+	if err := migrate(db); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("cannot upgrade the library database in %s: %w", dir, err)
+	}
+	return &Library{dir: dir, db: db, now: time.Now}, nil
+}
+
+// Dir is the library folder.
+func (l *Library) Dir() string { return l.dir }
+
+// Close closes the database.
+func (l *Library) Close() error { return l.db.Close() }
+
+// IntegrityCheck runs SQLite's integrity_check and returns its verdict.
+func (l *Library) IntegrityCheck() error {
+	var res string
+	if err := l.db.QueryRow(`PRAGMA integrity_check`).Scan(&res); err != nil {
+		return err
+	}
+	if res != "ok" {
+		return fmt.Errorf("library database is damaged: %s", res)
+	}
+	return nil
+}
+
+func (l *Library) stamp() string { return l.now().UTC().Format(time.RFC3339Nano) }
+
+// write runs fn in one write transaction.
+func (l *Library) write(ctx context.Context, fn func(tx *sql.Tx) error) error {
+	l.writeMu.Lock()
+	defer l.writeMu.Unlock()
+	tx, err := l.db.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	if err := fn(tx); err != nil {
+		tx.Rollback()
+		return err
+	}
+	if err := tx.Commit(); err != nil {
+		return fmt.Errorf("saving to the library failed (is the disk full?): %w", err)
+	}
+	return nil
+}
+
+func addHistory(tx *sql.Tx, id int64, at string, who receipt.Source, kind, field, old, new string) error {
+	_, err := tx.Exec(`INSERT INTO history (receipt_id, at, who, kind, field, old, new) VALUES (?, ?, ?, ?, ?, ?, ?)`,
+		id, at, string(who), kind, field, old, new)
+	return err
+}
+
+// Locale returns the library's locale settings (AU defaults until set).
+func (l *Library) Locale() receipt.Locale {
+	var v string
+	if err := l.db.QueryRow(`SELECT value FROM settings WHERE key = 'locale'`).Scan(&v); err == nil {
+		var loc receipt.Locale
+		if json.Unmarshal([]byte(v), &loc) == nil && loc.Country != "" {
+			return loc
+		}
+	}
+	return receipt.DefaultLocale(receipt.CountryAU)
+}
+
+// SetLocale stores the library's locale settings.
+func (l *Library) SetLocale(loc receipt.Locale) error {
+	b, _ := json.Marshal(loc)
+	return l.write(context.Background(), func(tx *sql.Tx) error {
+		_, err := tx.Exec(`INSERT INTO settings (key, value) VALUES ('locale', ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value`, string(b))
+		return err
+	})
+}

@@ -1,0 +1,102 @@
+package library
+
+import (
+	"database/sql"
+	"fmt"
+)
+
+// migrations are applied in order; the schema_version table records how many
+// have run. Never edit one that has shipped: add another.
+var migrations = []string{
+	// 1: receipts, their history, supplier memory, settings.
+	`CREATE TABLE receipts (
+		id            INTEGER PRIMARY KEY,
+		sha256        TEXT NOT NULL UNIQUE,
+		original_name TEXT NOT NULL,
+		source_path   TEXT NOT NULL,
+		stored_path   TEXT NOT NULL,
+		kind          TEXT NOT NULL,
+		size          INTEGER NOT NULL,
+		pages         INTEGER NOT NULL,
+		status        TEXT NOT NULL,
+		fail_reason   TEXT NOT NULL DEFAULT '',
+		imported_at   TEXT NOT NULL,
+		updated_at    TEXT NOT NULL,
+		engine        TEXT NOT NULL DEFAULT '',
+		data          TEXT NOT NULL DEFAULT '{}',
+		findings      TEXT NOT NULL DEFAULT '[]',
+		supplier      TEXT NOT NULL DEFAULT '',
+		supplier_key  TEXT NOT NULL DEFAULT '',
+		date          TEXT NOT NULL DEFAULT '',
+		total         TEXT NOT NULL DEFAULT '',
+		currency      TEXT NOT NULL DEFAULT '',
+		category      TEXT NOT NULL DEFAULT '',
+		warnings      INTEGER NOT NULL DEFAULT 0,
+		duplicate_of  INTEGER REFERENCES receipts(id) ON DELETE SET NULL
+	);
+	CREATE INDEX receipts_status ON receipts(status, id);
+	CREATE INDEX receipts_date ON receipts(date);
+	CREATE INDEX receipts_supplier ON receipts(supplier_key, date);
+	CREATE INDEX receipts_category ON receipts(category);
+	CREATE TABLE history (
+		id         INTEGER PRIMARY KEY,
+		receipt_id INTEGER NOT NULL REFERENCES receipts(id) ON DELETE CASCADE,
+		at         TEXT NOT NULL,
+		who        TEXT NOT NULL,
+		kind       TEXT NOT NULL,
+		field      TEXT NOT NULL DEFAULT '',
+		old        TEXT NOT NULL DEFAULT '',
+		new        TEXT NOT NULL DEFAULT ''
+	);
+	CREATE INDEX history_receipt ON history(receipt_id, id);
+	CREATE TABLE suppliers (
+		key         TEXT PRIMARY KEY,
+		name        TEXT NOT NULL,
+		category    TEXT NOT NULL DEFAULT '',
+		tax_scheme  TEXT NOT NULL DEFAULT '',
+		tax_value   TEXT NOT NULL DEFAULT '',
+		confirmed   INTEGER NOT NULL DEFAULT 0,
+		updated_at  TEXT NOT NULL
+	);
+	CREATE TABLE settings (
+		key   TEXT PRIMARY KEY,
+		value TEXT NOT NULL
+	);`,
+}
+
+// migrate brings the schema up to date inside one transaction per step.
+func migrate(db *sql.DB) error {
+	if _, err := db.Exec(`CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)`); err != nil {
+		return err
+	}
+	var v int
+	err := db.QueryRow(`SELECT version FROM schema_version`).Scan(&v)
+	if err == sql.ErrNoRows {
+		if _, err := db.Exec(`INSERT INTO schema_version (version) VALUES (0)`); err != nil {
+			return err
+		}
+	} else if err != nil {
+		return err
+	}
+	if v > len(migrations) {
+		return fmt.Errorf("the library was written by a newer Shoebox (schema %d, this one knows %d): update Shoebox", v, len(migrations))
+	}
+	for i := v; i < len(migrations); i++ {
+		tx, err := db.Begin()
+		if err != nil {
+			return err
+		}
+		if _, err := tx.Exec(migrations[i]); err != nil {
+			tx.Rollback()
+			return fmt.Errorf("migration %d: %w", i+1, err)
+		}
+		if _, err := tx.Exec(`UPDATE schema_version SET version = ?`, i+1); err != nil {
+			tx.Rollback()
+			return err
+		}
+		if err := tx.Commit(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
