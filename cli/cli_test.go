@@ -49,3 +49,35 @@ func TestPinnedOllamaMatchesGoMod(t *testing.T) {
 		t.Fatalf("go.mod does not pin github.com/ollama/ollama %s; update pinnedOllama", pinnedOllama)
 	}
 }
+
+func TestImportListShow(t *testing.T) {
+	lib := t.TempDir()
+	src := "../../shared/data/sroie-dev"
+	if _, err := os.Stat(src); err != nil {
+		t.Skip("shared receipts not present")
+	}
+	code, out, _ := run(t, "import", "--library", lib, src+"/006.jpg", src+"/006.json", src+"/040.jpg")
+	if code != 0 || !strings.Contains(out, "2 added, 0 already in the library, 1 refused") || !strings.Contains(out, "006.json: is not a receipt") {
+		t.Fatalf("import: exit %d\n%s", code, out)
+	}
+	code, out, _ = run(t, "import", "--library", lib, src+"/006.jpg")
+	if code != 0 || !strings.Contains(out, "0 added, 1 already in the library") {
+		t.Fatalf("re-import: exit %d\n%s", code, out)
+	}
+	code, out, _ = run(t, "list", "--library", lib, "--status", "new")
+	if code != 0 || !strings.Contains(out, "(006.jpg)") || !strings.Contains(out, "2 shown; library: 2 new") {
+		t.Fatalf("list: exit %d\n%s", code, out)
+	}
+	code, out, _ = run(t, "show", "--library", lib, "1")
+	if code != 0 || !strings.Contains(out, "Receipt #1  new  (006.jpg") || !strings.Contains(out, "History:") {
+		t.Fatalf("show: exit %d\n%s", code, out)
+	}
+	code, _, errOut := run(t, "show", "--library", lib, "99")
+	if code != 1 || !strings.Contains(errOut, "receipt 99: no such receipt") {
+		t.Fatalf("show 99: exit %d %s", code, errOut)
+	}
+	code, _, errOut = run(t, "list", "--library", lib, "--status", "done")
+	if code != 2 || !strings.Contains(errOut, `unknown status "done"`) {
+		t.Fatalf("bad status: exit %d %s", code, errOut)
+	}
+}
