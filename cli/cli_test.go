@@ -2,9 +2,14 @@ package cli
 
 import (
 	"bytes"
+	"context"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/shoebox-app/shoebox/library"
+	"github.com/shoebox-app/shoebox/receipt"
 )
 
 func run(t *testing.T, args ...string) (int, string, string) {
@@ -79,5 +84,47 @@ func TestImportListShow(t *testing.T) {
 	code, _, errOut = run(t, "list", "--library", lib, "--status", "done")
 	if code != 2 || !strings.Contains(errOut, `unknown status "done"`) {
 		t.Fatalf("bad status: exit %d %s", code, errOut)
+	}
+}
+
+func TestExportFromLibrary(t *testing.T) {
+	src := "../../shared/data/sroie-dev"
+	if _, err := os.Stat(src); err != nil {
+		t.Skip("shared receipts not present")
+	}
+	lib := t.TempDir()
+	if code, out, _ := run(t, "import", "--library", lib, src+"/006.jpg", src+"/040.jpg"); code != 0 {
+		t.Fatal(out)
+	}
+	l, err := library.Open(lib)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	for id, v := range map[int64][3]string{1: {"SOON HUAT", "11/01/2019", "327.00"}, 2: {"SANYU", "15/02/2019", "12.00"}} {
+		l.Enqueue(ctx, []int64{id}, false)
+		l.NextQueued(ctx)
+		var r receipt.Receipt
+		receipt.Set(&r, "supplier_name", v[0], receipt.SourceOCR, l.Locale())
+		receipt.Set(&r, "date", v[1], receipt.SourceOCR, l.Locale())
+		receipt.Set(&r, "total", v[2], receipt.SourceOCR, l.Locale())
+		receipt.Set(&r, "currency", "MYR", receipt.SourceOCR, l.Locale())
+		if err := l.SaveExtraction(ctx, id, r, "ocr", receipt.SourceOCR); err != nil {
+			t.Fatal(err)
+		}
+	}
+	l.Confirm(ctx, 1)
+	l.Close()
+	out := filepath.Join(t.TempDir(), "tax.xlsx")
+	code, stdout, stderr := run(t, "export", "--library", lib, "-o", out)
+	if code != 0 || !strings.Contains(stdout, "1 receipts, 0 line items; totals MYR 327.00") {
+		t.Fatalf("export: %d %s %s", code, stdout, stderr)
+	}
+	code, stdout, _ = run(t, "export", "--library", lib, "--all", "--split", "month", "-o", strings.Replace(out, ".xlsx", ".csv", 1))
+	if code != 0 || !strings.Contains(stdout, "tax-2019-01.csv: 1 receipts") || !strings.Contains(stdout, "tax-2019-02.csv: 1 receipts") {
+		t.Fatalf("split export: %d %s", code, stdout)
+	}
+	if code, _, stderr := run(t, "export", "--library", lib, "-o", "x.pdf"); code != 2 || !strings.Contains(stderr, "must end in .xlsx or .csv") {
+		t.Fatalf("bad extension: %d %s", code, stderr)
 	}
 }

@@ -14,6 +14,7 @@ import (
 	"sync"
 
 	"github.com/shoebox-app/shoebox/ingest"
+	"github.com/shoebox-app/shoebox/internal/fsutil"
 )
 
 // Outcome is what happened to one file given to Import.
@@ -174,7 +175,7 @@ func (l *Library) storeOriginal(f ingest.File) (string, error) {
 		return "", err
 	}
 	defer src.Close()
-	if err := writeAtomic(dst, func(w io.Writer) error {
+	if err := fsutil.WriteAtomic(dst, func(w io.Writer) error {
 		_, err := io.Copy(w, src)
 		return err
 	}); err != nil {
@@ -206,36 +207,6 @@ func (l *Library) writeThumb(sha string, img image.Image) error {
 		return err
 	}
 	return os.Rename(tmp, p)
-}
-
-// writeAtomic writes a file through a temporary file in the same folder,
-// fsyncs it and renames it into place, so a crash leaves the old file or the
-// new one, never half of one.
-func writeAtomic(dst string, fill func(io.Writer) error) error {
-	tmp, err := os.CreateTemp(filepath.Dir(dst), ".tmp-"+filepath.Base(dst)+"-*")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(tmp.Name())
-	if err := fill(tmp); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Sync(); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	if err := os.Rename(tmp.Name(), dst); err != nil {
-		return err
-	}
-	if d, err := os.Open(filepath.Dir(dst)); err == nil {
-		d.Sync()
-		d.Close()
-	}
-	return nil
 }
 
 // Thumbnail returns the path of a receipt's thumbnail JPEG.

@@ -4,6 +4,7 @@ import (
 	"database/sql"
 	"encoding/json"
 	"fmt"
+	"iter"
 	"strings"
 	"time"
 
@@ -165,23 +166,27 @@ func (l *Library) List(f Filter) ([]Summary, error) {
 	return out, rows.Err()
 }
 
-// Records returns full records matching f, for export.
-func (l *Library) Records(f Filter) ([]Record, error) {
-	where, args := f.where()
-	rows, err := l.db.Query(`SELECT `+recordColumns+` FROM receipts`+where+` ORDER BY date, id`, args...)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []Record
-	for rows.Next() {
-		r, err := scanRecord(rows)
+// Records returns full records matching f, ordered by date, for export. It
+// streams: memory stays flat however large the library.
+func (l *Library) Records(f Filter) iter.Seq2[Record, error] {
+	return func(yield func(Record, error) bool) {
+		where, args := f.where()
+		rows, err := l.db.Query(`SELECT `+recordColumns+` FROM receipts`+where+` ORDER BY date, id`, args...)
 		if err != nil {
-			return nil, err
+			yield(Record{}, err)
+			return
 		}
-		out = append(out, r)
+		defer rows.Close()
+		for rows.Next() {
+			r, err := scanRecord(rows)
+			if !yield(r, err) || err != nil {
+				return
+			}
+		}
+		if err := rows.Err(); err != nil {
+			yield(Record{}, err)
+		}
 	}
-	return out, rows.Err()
 }
 
 // Counts returns how many receipts are in each status (all statuses present).

@@ -1,0 +1,154 @@
+package cli
+
+import (
+	"fmt"
+	"iter"
+	"path/filepath"
+	"strings"
+
+	"github.com/shoebox-app/shoebox/export"
+	"github.com/shoebox-app/shoebox/library"
+	"github.com/shoebox-app/shoebox/receipt"
+)
+
+func init() {
+	register("export", "write receipts from the library to an Excel workbook or CSV", runExport)
+}
+
+func runExport(env Env, args []string) int {
+	fs, libDir := newFlags(env, "export", "")
+	out := fs.String("o", "", "output file: FILE.xlsx, or FILE.csv (line items go to FILE.lines.csv)")
+	period := fs.String("period", "", "only receipts dated in 2025-07, 2025-Q3, FY2025 or 2025")
+	all := fs.Bool("all", false, "include receipts not yet confirmed (their status is in the Status column)")
+	split := fs.String("split", "", "one file per month, quarter or fy: FILE-2025-07.xlsx …")
+	by := fs.String("summary", "quarter", "tax summary by month, quarter or fy")
+	bom := fs.Bool("bom", false, "start CSV files with a byte order mark (Excel on Windows needs it for accents)")
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	if *out == "" || fs.NArg() > 0 {
+		fs.Usage()
+		return 2
+	}
+	ext := strings.ToLower(filepath.Ext(*out))
+	if ext != ".xlsx" && ext != ".csv" {
+		fmt.Fprintf(env.Stderr, "shoebox: %s: the output must end in .xlsx or .csv\n", *out)
+		return 2
+	}
+	gran, ok := parseGranularity(*by)
+	if !ok {
+		fmt.Fprintf(env.Stderr, "shoebox: --summary %q: use month, quarter or fy\n", *by)
+		return 2
+	}
+	var splitBy receipt.Granularity
+	if *split != "" {
+		if splitBy, ok = parseGranularity(*split); !ok {
+			fmt.Fprintf(env.Stderr, "shoebox: --split %q: use month, quarter or fy\n", *split)
+			return 2
+		}
+	}
+	l, ok := openLibrary(env, *libDir)
+	if !ok {
+		return 1
+	}
+	defer l.Close()
+	loc := l.Locale()
+	f := library.Filter{}
+	if !*all {
+		f.Statuses = []library.Status{library.StatusConfirmed}
+	}
+	if *period != "" {
+		p, err := receipt.ParsePeriod(*period, loc.FYStartMonth)
+		if err != nil {
+			fmt.Fprintln(env.Stderr, "shoebox:", err)
+			return 2
+		}
+		f.Period = &p
+	}
+	opt := export.Options{Locale: loc, SummaryBy: gran, BOM: *bom}
+
+	// Group into files: one, or one per period.
+	targets := map[string]*receipt.Period{*out: f.Period}
+	if splitBy != "" {
+		targets = map[string]*receipt.Period{}
+		for rec, err := range l.Records(f) {
+			if err != nil {
+				fmt.Fprintln(env.Stderr, "shoebox:", err)
+				return 1
+			}
+			if !rec.Receipt.Date.Set {
+				continue
+			}
+			p := receipt.PeriodOf(rec.Receipt.Date.Value, splitBy, loc.FYStartMonth)
+			name := strings.TrimSuffix(*out, filepath.Ext(*out)) + "-" + p.Label + filepath.Ext(*out)
+			if _, seen := targets[name]; !seen {
+				pc := p
+				if f.Period != nil { // both the split period and the --period filter apply
+					pc.Start, pc.End = later(p.Start, f.Period.Start), earlier(p.End, f.Period.End)
+				}
+				targets[name] = &pc
+			}
+		}
+	}
+	if len(targets) == 0 {
+		fmt.Fprintln(env.Stderr, "shoebox: no dated receipts to split")
+		return 1
+	}
+	for name, p := range targets {
+		ff := f
+		ff.Period = p
+		var iterErr error
+		rows := func(yield func(export.Row) bool) {
+			for rec, err := range l.Records(ff) {
+				if err != nil {
+					iterErr = err
+					return
+				}
+				if !yield(export.Row{ID: rec.ID, Status: string(rec.Status), Receipt: rec.Receipt, Findings: rec.Findings, Original: l.OriginalPath(rec)}) {
+					return
+				}
+			}
+		}
+		st, err := write(name, rows, opt)
+		if err == nil {
+			err = iterErr
+		}
+		if err != nil {
+			fmt.Fprintln(env.Stderr, "shoebox:", err)
+			return 1
+		}
+		fmt.Fprintf(env.Stdout, "wrote %s: %d receipts, %d line items%s\n", name, st.Receipts, st.Lines, totalsText(st))
+	}
+	return 0
+}
+
+// write picks the writer by extension: the one writer `export` and `extract` share.
+func write(path string, rows iter.Seq[export.Row], opt export.Options) (export.Stats, error) {
+	if strings.ToLower(filepath.Ext(path)) == ".csv" {
+		return export.WriteCSV(path, rows, opt)
+	}
+	return export.WriteXLSX(path, rows, opt)
+}
+
+func totalsText(st export.Stats) string {
+	var parts []string
+	for cur, t := range st.Totals {
+		parts = append(parts, receipt.Money{Amount: t, Currency: cur}.String())
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return "; totals " + strings.Join(parts, ", ")
+}
+
+func parseGranularity(s string) (receipt.Granularity, bool) {
+	switch strings.ToLower(s) {
+	case "month":
+		return receipt.ByMonth, true
+	case "quarter":
+		return receipt.ByQuarter, true
+	case "fy", "year":
+		return receipt.ByFY, true
+	}
+	return "", false
+}

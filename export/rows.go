@@ -1,0 +1,256 @@
+package export
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/shopspring/decimal"
+
+	"github.com/shoebox-app/shoebox/receipt"
+)
+
+// Row is one receipt to export.
+type Row struct {
+	ID       int64 // library ID; 0 for receipts read without a library
+	Status   string
+	Receipt  receipt.Receipt
+	Findings []receipt.Finding
+	Original string // path of the original file, linked from the workbook
+}
+
+// Options shape an export.
+type Options struct {
+	Locale receipt.Locale
+	// SummaryBy groups the tax summary: by month, quarter or financial year.
+	SummaryBy receipt.Granularity
+	// BOM starts CSV files with a UTF-8 byte order mark, which Excel needs to
+	// read them as UTF-8.
+	BOM bool
+}
+
+// LowConfidence is the confidence under which a field is flagged for checking.
+const LowConfidence = 0.6
+
+// currencyOf is the receipt's currency, else the locale's.
+func currencyOf(r *receipt.Receipt, loc receipt.Locale) string {
+	if r.Currency.Value != "" {
+		return r.Currency.Value
+	}
+	if loc.Currency != "" {
+		return loc.Currency
+	}
+	return "XXX" // ISO 4217's "no currency": never summed with a real one
+}
+
+// taxOf is the tax a receipt carries: its total tax, else the sum of its tax
+// lines. The Receipts sheet and the tax summary both use it, so they agree.
+func taxOf(r *receipt.Receipt) decimal.Decimal {
+	if r.TotalTax.Set {
+		return r.TotalTax.Value
+	}
+	sum := decimal.Zero
+	for _, tl := range r.TaxLines {
+		sum = sum.Add(tl.Tax.Value)
+	}
+	return sum
+}
+
+// flags lists what a reviewer should know about a row: unconfirmed, low
+// confidence fields, findings, probable duplicate.
+func flags(row Row) string {
+	var out []string
+	var low []string
+	for _, f := range []string{"supplier_name", "date", "total", "total_tax", "subtotal"} {
+		set, conf, src, _, _ := receipt.Meta(&row.Receipt, f)
+		if set && src != receipt.SourceUser && conf < LowConfidence {
+			low = append(low, f)
+		}
+	}
+	if len(low) > 0 {
+		out = append(out, "low confidence: "+strings.Join(low, ", "))
+	}
+	for _, f := range row.Findings {
+		if f.Severity != receipt.Info {
+			out = append(out, f.Message)
+		}
+	}
+	return strings.Join(out, "; ")
+}
+
+func taxIDText(r *receipt.Receipt) string {
+	if !r.SupplierTaxID.Set || r.SupplierTaxID.Value.Value == "" {
+		return ""
+	}
+	id := r.SupplierTaxID.Value
+	switch id.Scheme {
+	case receipt.SchemeABN:
+		return "ABN " + id.Value
+	case receipt.SchemeNZGST:
+		return "GST " + id.Value
+	case receipt.SchemeUKVAT, receipt.SchemeEUVAT:
+		return "VAT " + id.Value
+	case receipt.SchemeUSEIN:
+		return "EIN " + id.Value
+	case receipt.SchemeMYGST:
+		return "GST " + id.Value
+	case receipt.SchemeMYSST:
+		return "SST " + id.Value
+	}
+	return id.Value
+}
+
+// Neutralize makes untrusted text safe for spreadsheets: text that begins
+// with =, +, -, @, a tab or a carriage return is prefixed with an apostrophe
+// so no spreadsheet reads it as a formula (OWASP CSV injection).
+func Neutralize(s string) string {
+	if s == "" {
+		return s
+	}
+	switch s[0] {
+	case '=', '+', '-', '@', '\t', '\r':
+		return "'" + s
+	}
+	return s
+}
+
+// summaryKey groups the tax summary.
+type summaryKey struct {
+	Currency, Period, Label, Category string
+	Rate                              string // percent, "" when unknown
+	start                             time.Time
+}
+
+type summaryValue struct {
+	Net, Tax, Gross decimal.Decimal
+	Receipts        int
+}
+
+// summary accumulates the tax summary one receipt at a time.
+type summary struct {
+	opt  Options
+	rows map[summaryKey]*summaryValue
+}
+
+func newSummary(opt Options) *summary {
+	return &summary{opt: opt, rows: map[summaryKey]*summaryValue{}}
+}
+
+// add splits a receipt into tax-rate lines whose gross adds up to its total
+// exactly: its tax lines when they account for all its tax, else one line;
+// whatever the total holds beyond them (tips, rounding, tax-free items) is a
+// line of its own with no tax.
+func (s *summary) add(r *receipt.Receipt) {
+	if !r.Total.Set {
+		return
+	}
+	period := "(no date)"
+	var start time.Time
+	if r.Date.Set {
+		p := receipt.PeriodOf(r.Date.Value, s.opt.SummaryBy, s.opt.Locale.FYStartMonth)
+		period, start = p.Label, p.Start
+	}
+	cur := currencyOf(r, s.opt.Locale)
+	cat := r.Category.Value
+	if cat == "" {
+		cat = "(uncategorised)"
+	}
+	put := func(label, rate string, net, tax decimal.Decimal) {
+		k := summaryKey{Currency: cur, Period: period, Label: label, Category: cat, Rate: rate, start: start}
+		v := s.rows[k]
+		if v == nil {
+			v = &summaryValue{}
+			s.rows[k] = v
+		}
+		v.Net, v.Tax, v.Gross = v.Net.Add(net), v.Tax.Add(tax), v.Gross.Add(net.Add(tax))
+		v.Receipts++
+	}
+	tax := taxOf(r)
+	lineTax := decimal.Zero
+	for _, tl := range r.TaxLines {
+		lineTax = lineTax.Add(tl.Tax.Value)
+	}
+	remaining := r.Total.Value
+	if len(r.TaxLines) > 0 && lineTax.Equal(tax) {
+		for _, tl := range r.TaxLines {
+			net := tl.Net.Value
+			if !tl.Net.Set && tl.Rate.Set && tl.Rate.Value.IsPositive() {
+				net = tl.Tax.Value.Mul(decimal.NewFromInt(100)).Div(tl.Rate.Value).Round(int32(receipt.MinorDigits(cur)))
+			}
+			rate := ""
+			if tl.Rate.Set {
+				rate = tl.Rate.Value.String()
+			}
+			put(labelOr(tl.Label.Value, s.opt.Locale), rate, net, tl.Tax.Value)
+			remaining = remaining.Sub(net).Sub(tl.Tax.Value)
+		}
+		if !remaining.IsZero() {
+			put("no tax", "0", remaining, decimal.Zero)
+		}
+		return
+	}
+	if tax.IsZero() {
+		put("no tax", "0", remaining, decimal.Zero)
+		return
+	}
+	rate := ""
+	if len(r.TaxLines) == 1 && r.TaxLines[0].Rate.Set {
+		rate = r.TaxLines[0].Rate.Value.String()
+	}
+	label := ""
+	if len(r.TaxLines) > 0 {
+		label = r.TaxLines[0].Label.Value
+	}
+	put(labelOr(label, s.opt.Locale), rate, remaining.Sub(tax), tax)
+}
+
+func labelOr(label string, loc receipt.Locale) string {
+	if label != "" {
+		return strings.ToUpper(label)
+	}
+	switch loc.Country {
+	case receipt.CountryAU, receipt.CountryNZ, receipt.CountryMY:
+		return "GST"
+	case receipt.CountryUK, receipt.CountryEU:
+		return "VAT"
+	case receipt.CountryUS:
+		return "SALES TAX"
+	}
+	return "TAX"
+}
+
+// sorted returns the summary lines by currency, period, label, rate, category.
+func (s *summary) sorted() []summaryKey {
+	keys := make([]summaryKey, 0, len(s.rows))
+	for k := range s.rows {
+		keys = append(keys, k)
+	}
+	sort.Slice(keys, func(i, j int) bool {
+		a, b := keys[i], keys[j]
+		if a.Currency != b.Currency {
+			return a.Currency < b.Currency
+		}
+		if !a.start.Equal(b.start) {
+			return a.start.Before(b.start)
+		}
+		if a.Period != b.Period {
+			return a.Period < b.Period
+		}
+		if a.Label != b.Label {
+			return a.Label < b.Label
+		}
+		if a.Rate != b.Rate {
+			return a.Rate < b.Rate
+		}
+		return a.Category < b.Category
+	})
+	return keys
+}
+
+func (k summaryKey) rateText() string {
+	if k.Rate == "" {
+		return ""
+	}
+	return fmt.Sprintf("%s%%", k.Rate)
+}

@@ -1,0 +1,342 @@
+package export
+
+import (
+	"fmt"
+	"io"
+	"iter"
+	"path/filepath"
+	"strings"
+
+	"github.com/shopspring/decimal"
+	"github.com/xuri/excelize/v2"
+
+	"github.com/shoebox-app/shoebox/internal/fsutil"
+	"github.com/shoebox-app/shoebox/receipt"
+)
+
+// Sheet names, fixed so formulas and readers can rely on them.
+const (
+	SheetReceipts = "Receipts"
+	SheetLines    = "Line items"
+	SheetSummary  = "Tax summary"
+)
+
+// ReceiptColumns are the Receipts sheet's (and CSV's) columns.
+var ReceiptColumns = []string{"ID", "Date", "Supplier", "Tax ID", "Document number", "Category", "Currency",
+	"Subtotal", "Tax", "Total", "Payment method", "Status", "Flags", "Original"}
+
+// LineColumns are the Line items sheet's (and CSV's) columns.
+var LineColumns = []string{"Receipt ID", "Date", "Supplier", "Description", "Quantity", "Unit price", "Line total", "Tax code", "Currency"}
+
+// Stats says what an export wrote.
+type Stats struct {
+	Receipts, Lines int
+	Totals          map[string]decimal.Decimal // gross per currency
+}
+
+// styles holds the workbook's cell styles.
+type styles struct {
+	f       *excelize.File
+	header  int
+	date    int
+	text    int
+	qty     int
+	bold    int
+	money   map[string]int // per currency
+	boldMon map[string]int
+	link    int
+}
+
+func newStyles(f *excelize.File) (*styles, error) {
+	s := &styles{f: f, money: map[string]int{}, boldMon: map[string]int{}}
+	var err error
+	mk := func(st *excelize.Style) int {
+		if err != nil {
+			return 0
+		}
+		var id int
+		id, err = f.NewStyle(st)
+		return id
+	}
+	dateFmt := "yyyy-mm-dd"
+	qtyFmt := "#,##0.###"
+	s.header = mk(&excelize.Style{Font: &excelize.Font{Bold: true}, Fill: excelize.Fill{Type: "pattern", Pattern: 1, Color: []string{"DDE7F0"}},
+		Border: []excelize.Border{{Type: "bottom", Color: "7F8C99", Style: 1}}})
+	s.date = mk(&excelize.Style{CustomNumFmt: &dateFmt})
+	s.text = mk(&excelize.Style{NumFmt: 49}) // "@": text
+	s.qty = mk(&excelize.Style{CustomNumFmt: &qtyFmt})
+	s.bold = mk(&excelize.Style{Font: &excelize.Font{Bold: true}})
+	s.link = mk(&excelize.Style{Font: &excelize.Font{Color: "1F5FBF", Underline: "single"}})
+	return s, err
+}
+
+// moneyStyle is a number format that shows the currency code and the
+// currency's minor digits: AUD 1,530.00, JPY 1,200.
+func (s *styles) moneyStyle(cur string, bold bool) (int, error) {
+	m := s.money
+	if bold {
+		m = s.boldMon
+	}
+	if id, ok := m[cur]; ok {
+		return id, nil
+	}
+	digits := receipt.MinorDigits(cur)
+	num := "#,##0"
+	if digits > 0 {
+		num += "." + strings.Repeat("0", digits)
+	}
+	code := strings.NewReplacer(`"`, "", `\`, "").Replace(cur)
+	format := fmt.Sprintf(`"%s "%s;"%s "-%s`, code, num, code, num)
+	st := &excelize.Style{CustomNumFmt: &format}
+	if bold {
+		st.Font = &excelize.Font{Bold: true}
+	}
+	id, err := s.f.NewStyle(st)
+	m[cur] = id
+	return id, err
+}
+
+func money(d decimal.Decimal) float64 {
+	f, _ := d.Float64()
+	return f
+}
+
+// text returns a neutralised string cell: untrusted text is never a formula.
+func (s *styles) textCell(v string) excelize.Cell {
+	return excelize.Cell{StyleID: s.text, Value: Neutralize(v)}
+}
+
+// WriteXLSX writes the workbook to path atomically, streaming rows so memory
+// stays flat however many receipts there are.
+func WriteXLSX(path string, rows iter.Seq[Row], opt Options) (Stats, error) {
+	st := Stats{Totals: map[string]decimal.Decimal{}}
+	err := fsutil.WriteAtomic(path, func(w io.Writer) error {
+		var err error
+		st, err = writeWorkbook(w, rows, opt)
+		return err
+	})
+	return st, err
+}
+
+func writeWorkbook(w io.Writer, rows iter.Seq[Row], opt Options) (Stats, error) {
+	stats := Stats{Totals: map[string]decimal.Decimal{}}
+	f := excelize.NewFile()
+	defer f.Close()
+	if err := f.SetSheetName("Sheet1", SheetReceipts); err != nil {
+		return stats, err
+	}
+	for _, name := range []string{SheetLines, SheetSummary} {
+		if _, err := f.NewSheet(name); err != nil {
+			return stats, err
+		}
+	}
+	f.SetDocProps(&excelize.DocProperties{Creator: "Shoebox", Title: "Receipts"})
+	s, err := newStyles(f)
+	if err != nil {
+		return stats, err
+	}
+	rs, err := f.NewStreamWriter(SheetReceipts)
+	if err != nil {
+		return stats, err
+	}
+	ls, err := f.NewStreamWriter(SheetLines)
+	if err != nil {
+		return stats, err
+	}
+	for i, wdt := range []float64{7, 11, 32, 18, 16, 16, 9, 14, 13, 14, 14, 13, 40, 12} {
+		rs.SetColWidth(i+1, i+1, wdt)
+	}
+	for i, wdt := range []float64{10, 11, 28, 40, 9, 13, 13, 9, 9} {
+		ls.SetColWidth(i+1, i+1, wdt)
+	}
+	freeze := &excelize.Panes{Freeze: true, YSplit: 1, TopLeftCell: "A2", ActivePane: "bottomLeft"}
+	rs.SetPanes(freeze)
+	ls.SetPanes(freeze)
+	if err := rs.SetRow("A1", headerCells(ReceiptColumns, s.header)); err != nil {
+		return stats, err
+	}
+	if err := ls.SetRow("A1", headerCells(LineColumns, s.header)); err != nil {
+		return stats, err
+	}
+	sum := newSummary(opt)
+	rr, lr := 2, 2
+	var currencies []string
+	seen := map[string]bool{}
+	for row := range rows {
+		r := &row.Receipt
+		cur := currencyOf(r, opt.Locale)
+		if !seen[cur] {
+			seen[cur] = true
+			currencies = append(currencies, cur)
+		}
+		mon, err := s.moneyStyle(cur, false)
+		if err != nil {
+			return stats, err
+		}
+		var date any
+		if r.Date.Set {
+			date = excelize.Cell{StyleID: s.date, Value: r.Date.Value}
+		}
+		amount := func(a receipt.Amount) any {
+			if !a.Set {
+				return nil
+			}
+			return excelize.Cell{StyleID: mon, Value: money(a.Value)}
+		}
+		tax := any(nil)
+		if r.TotalTax.Set || len(r.TaxLines) > 0 {
+			tax = excelize.Cell{StyleID: mon, Value: money(taxOf(r))}
+		}
+		var link any
+		if row.Original != "" {
+			abs, _ := filepath.Abs(row.Original)
+			link = excelize.Cell{StyleID: s.link, Formula: fmt.Sprintf(`HYPERLINK("file://%s","%s")`, escapeFormula(abs), escapeFormula(filepath.Base(abs))), Value: filepath.Base(abs)}
+		}
+		var id any
+		if row.ID != 0 {
+			id = row.ID
+		}
+		cells := []any{id, date, s.textCell(r.SupplierName.Value), s.textCell(taxIDText(r)), s.textCell(r.DocumentNumber.Value),
+			s.textCell(r.Category.Value), cur, amount(r.Subtotal), tax, amount(r.Total), s.textCell(r.PaymentMethod.Value),
+			row.Status, s.textCell(flags(row)), link}
+		if err := rs.SetRow(fmt.Sprintf("A%d", rr), cells); err != nil {
+			return stats, err
+		}
+		rr++
+		stats.Receipts++
+		if r.Total.Set {
+			stats.Totals[cur] = stats.Totals[cur].Add(r.Total.Value)
+		}
+		sum.add(r)
+		for _, li := range r.LineItems {
+			var qty any
+			if li.Quantity.Set {
+				qty = excelize.Cell{StyleID: s.qty, Value: money(li.Quantity.Value)}
+			}
+			lc := []any{id, date, s.textCell(r.SupplierName.Value), s.textCell(li.Description.Value), qty,
+				amount(li.UnitPrice), amount(li.LineTotal), s.textCell(li.TaxCode.Value), cur}
+			if err := ls.SetRow(fmt.Sprintf("A%d", lr), lc); err != nil {
+				return stats, err
+			}
+			lr++
+			stats.Lines++
+		}
+	}
+	last := max(rr-1, 2)
+	if rr > 2 {
+		if err := rs.AddTable(&excelize.Table{Range: fmt.Sprintf("A1:N%d", rr-1), Name: "Receipts", StyleName: "TableStyleLight1", ShowRowStripes: boolPtr(false)}); err != nil {
+			return stats, err
+		}
+	}
+	// Totals per currency: SUMIF, so currencies are never added together.
+	rr++
+	for _, cur := range currencies {
+		bm, err := s.moneyStyle(cur, true)
+		if err != nil {
+			return stats, err
+		}
+		sumif := func(col string) excelize.Cell {
+			return excelize.Cell{StyleID: bm, Formula: fmt.Sprintf(`SUMIF($G$2:$G$%d,"%s",%s$2:%s$%d)`, last, escapeFormula(cur), col, col, last)}
+		}
+		total := sumif("J")
+		total.Value = money(stats.Totals[cur])
+		cells := []any{nil, nil, excelize.Cell{StyleID: s.bold, Value: "Total " + cur}, nil, nil, nil, cur, sumif("H"), sumif("I"), total}
+		if err := rs.SetRow(fmt.Sprintf("A%d", rr), cells); err != nil {
+			return stats, err
+		}
+		rr++
+	}
+	if lr > 2 {
+		if err := ls.AddTable(&excelize.Table{Range: fmt.Sprintf("A1:I%d", lr-1), Name: "LineItems", StyleName: "TableStyleLight1", ShowRowStripes: boolPtr(false)}); err != nil {
+			return stats, err
+		}
+	}
+	if err := rs.Flush(); err != nil {
+		return stats, err
+	}
+	if err := ls.Flush(); err != nil {
+		return stats, err
+	}
+	if err := writeSummary(f, s, sum, currencies, last, opt); err != nil {
+		return stats, err
+	}
+	f.SetActiveSheet(0)
+	_, err = f.WriteTo(w)
+	return stats, err
+}
+
+func writeSummary(f *excelize.File, s *styles, sum *summary, currencies []string, lastReceiptRow int, opt Options) error {
+	ss, err := f.NewStreamWriter(SheetSummary)
+	if err != nil {
+		return err
+	}
+	for i, wdt := range []float64{10, 14, 14, 9, 24, 16, 16, 16, 10} {
+		ss.SetColWidth(i+1, i+1, wdt)
+	}
+	ss.SetPanes(&excelize.Panes{Freeze: true, YSplit: 1, TopLeftCell: "A2", ActivePane: "bottomLeft"})
+	head := []string{"Currency", "Period", "Tax", "Rate", "Category", "Net", "Tax amount", "Gross", "Receipts"}
+	if err := ss.SetRow("A1", headerCells(head, s.header)); err != nil {
+		return err
+	}
+	r := 2
+	keys := sum.sorted()
+	for _, cur := range currencies {
+		first := r
+		net, tax, gross := decimal.Zero, decimal.Zero, decimal.Zero
+		mon, _ := s.moneyStyle(cur, false)
+		bm, _ := s.moneyStyle(cur, true)
+		for _, k := range keys {
+			if k.Currency != cur {
+				continue
+			}
+			v := sum.rows[k]
+			cells := []any{cur, k.Period, k.Label, k.rateText(), s.textCell(k.Category),
+				excelize.Cell{StyleID: mon, Value: money(v.Net)}, excelize.Cell{StyleID: mon, Value: money(v.Tax)},
+				excelize.Cell{StyleID: mon, Value: money(v.Gross)}, v.Receipts}
+			if err := ss.SetRow(fmt.Sprintf("A%d", r), cells); err != nil {
+				return err
+			}
+			net, tax, gross = net.Add(v.Net), tax.Add(v.Tax), gross.Add(v.Gross)
+			r++
+		}
+		if r == first {
+			continue
+		}
+		total := []any{cur, excelize.Cell{StyleID: s.bold, Value: "Total " + cur}, nil, nil, nil,
+			excelize.Cell{StyleID: bm, Formula: fmt.Sprintf("SUM(F%d:F%d)", first, r-1), Value: money(net)},
+			excelize.Cell{StyleID: bm, Formula: fmt.Sprintf("SUM(G%d:G%d)", first, r-1), Value: money(tax)},
+			excelize.Cell{StyleID: bm, Formula: fmt.Sprintf("SUM(H%d:H%d)", first, r-1), Value: money(gross)}}
+		if err := ss.SetRow(fmt.Sprintf("A%d", r), total); err != nil {
+			return err
+		}
+		// The check a bookkeeper can see: this summary's gross against the Receipts sheet.
+		check := []any{cur, "Receipts sheet", nil, nil, nil, nil,
+			excelize.Cell{StyleID: mon, Formula: fmt.Sprintf(`SUMIF(%s!$G$2:$G$%d,"%s",%s!$I$2:$I$%d)`, quoteSheet(SheetReceipts), lastReceiptRow, escapeFormula(cur), quoteSheet(SheetReceipts), lastReceiptRow), Value: money(tax)},
+			excelize.Cell{StyleID: mon, Formula: fmt.Sprintf(`SUMIF(%s!$G$2:$G$%d,"%s",%s!$J$2:$J$%d)`, quoteSheet(SheetReceipts), lastReceiptRow, escapeFormula(cur), quoteSheet(SheetReceipts), lastReceiptRow), Value: money(gross)}}
+		if err := ss.SetRow(fmt.Sprintf("A%d", r+1), check); err != nil {
+			return err
+		}
+		r += 3
+	}
+	by := map[receipt.Granularity]string{receipt.ByMonth: "month", receipt.ByQuarter: "quarter", receipt.ByFY: "financial year"}[opt.SummaryBy]
+	note := fmt.Sprintf("Grouped by %s (financial year starts in %s). Amounts in each currency are summed separately. Gross that no tax line accounts for (tips, rounding, tax-free items) is listed as \"no tax\".",
+		by, opt.Locale.FYStartMonth)
+	if err := ss.SetRow(fmt.Sprintf("A%d", r), []any{note}); err != nil {
+		return err
+	}
+	return ss.Flush()
+}
+
+func headerCells(names []string, style int) []any {
+	out := make([]any, len(names))
+	for i, n := range names {
+		out[i] = excelize.Cell{StyleID: style, Value: n}
+	}
+	return out
+}
+
+func escapeFormula(s string) string { return strings.ReplaceAll(s, `"`, `""`) }
+
+func quoteSheet(name string) string { return "'" + strings.ReplaceAll(name, "'", "''") + "'" }
+
+func boolPtr(b bool) *bool { return &b }
