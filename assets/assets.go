@@ -9,3 +9,11 @@ import _ "embed"
 //
 //go:embed icon.png
 var Icon []byte
+
+// ReferenceModels holds planner facts (layer counts, head shapes, approximate
+// file sizes) of the seeds' InternVL3 2B and 8B models, for `shoebox gpus`
+// when no model file is given. Sizes are rounded; the model catalogue holds
+// the exact ones.
+//
+//go:embed models/reference.json
+var ReferenceModels []byte

@@ -128,3 +128,31 @@ func TestExportFromLibrary(t *testing.T) {
 		t.Fatalf("bad extension: %d %s", code, stderr)
 	}
 }
+
+func TestGPUsOnThisMachine(t *testing.T) {
+	code, out, _ := run(t, "gpus")
+	if code != 0 || !strings.Contains(out, "CPU: ") || !strings.Contains(out, "InternVL3-8B (reference): ") || !strings.Contains(out, "Why:") {
+		t.Fatalf("gpus: %d\n%s", code, out)
+	}
+}
+
+func TestGPUsSimulated(t *testing.T) {
+	dir := t.TempDir()
+	devices := filepath.Join(dir, "devices.json")
+	os.WriteFile(devices, []byte(`{"gpus": [
+	  {"index": 0, "name": "NVIDIA GeForce RTX 3090", "cc_major": 8, "cc_minor": 6, "total_mib": 24576, "free_mib": 23600},
+	  {"index": 1, "name": "NVIDIA GeForce RTX 4090", "cc_major": 8, "cc_minor": 9, "total_mib": 24576, "free_mib": 23800}],
+	  "p2p": [[true, false], [false, true]], "cpu_cores": 16, "avx2": true, "free_ram_mib": 60000}`), 0o644)
+	facts := filepath.Join(dir, "facts.json")
+	os.WriteFile(facts, []byte(`{"name": "Big-32B", "layers": 64, "embed_dim": 5120, "heads_kv": 8, "head_dim_k": 128, "head_dim_v": 128,
+	  "projector_bytes": 1363148800, "variants": [{"name": "Q4_K_M", "bytes": 19900000000}, {"name": "BF16", "bytes": 65500000000}]}`), 0o644)
+	code, out, errOut := run(t, "gpus", "--simulate", devices, "--model-facts", facts)
+	if code != 0 || !strings.Contains(out, "Big-32B: Q4_K_M on NVIDIA GeForce RTX 4090 + NVIDIA GeForce RTX 3090") ||
+		!strings.Contains(out, "GGML_CUDA_P2P is left unset") || !strings.Contains(out, "Peer access: 0↔1 no") {
+		t.Fatalf("simulate: %d %s\n%s", code, errOut, out)
+	}
+	os.WriteFile(devices, []byte(`{"gpuz": []}`), 0o644)
+	if code, _, errOut := run(t, "gpus", "--simulate", devices); code != 2 || !strings.Contains(errOut, `unknown field "gpuz"`) {
+		t.Fatalf("bad file: %d %s", code, errOut)
+	}
+}
