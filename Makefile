@@ -23,6 +23,8 @@ MARCH     := $(shell grep -qw avx2 /proc/cpuinfo 2>/dev/null && echo -march=x86-
 endif
 
 export CGO_ENABLED  := 1
+# Tesseract's OpenMP threads fight our worker pool (see main.go).
+export OMP_THREAD_LIMIT := 1
 export CGO_CPPFLAGS := -I$(CINCLUDE)
 export CGO_CFLAGS   := -O2 -g $(MARCH) -Wno-deprecated-declarations
 export CGO_CXXFLAGS := -O2 -g $(MARCH)

@@ -6,6 +6,7 @@ import (
 	_ "embed"
 	"os"
 	"regexp"
+	"syscall"
 
 	"github.com/shoebox-app/shoebox/cli"
 	"github.com/shoebox-app/shoebox/ui"
@@ -15,6 +16,7 @@ import (
 var fyneAppTOML string
 
 func main() {
+	limitOpenMP()
 	b := buildInfo()
 	if len(os.Args) > 1 && cli.IsCommand(os.Args[1]) {
 		os.Exit(cli.Run(cli.DefaultEnv(b), os.Args[1:]))
@@ -32,4 +34,21 @@ func buildInfo() cli.Build {
 		return m[1]
 	}
 	return cli.Build{Version: find("Version"), Number: find("Build")}
+}
+
+// limitOpenMP restarts the process with OMP_THREAD_LIMIT=1 when it is unset.
+// Debian's Tesseract is built with OpenMP, whose threads spin against each
+// other and against our own worker pool: 43 receipts/minute on 2 cores with
+// it, 226 without. libgomp reads the variable when it is loaded, before any
+// Go code runs, hence the exec.
+func limitOpenMP() {
+	if os.Getenv("OMP_THREAD_LIMIT") != "" {
+		return
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		return
+	}
+	syscall.Exec(exe, os.Args, append(os.Environ(), "OMP_THREAD_LIMIT=1"))
+	// Exec only returns on failure: carry on with OpenMP's default.
 }

@@ -3,6 +3,7 @@
 package cli
 
 import (
+	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -86,4 +87,29 @@ func earlier(a, b time.Time) time.Time {
 		return a
 	}
 	return b
+}
+
+// timeNow is the clock commands judge dates by.
+var timeNow = time.Now
+
+// parseArgs parses flags wherever they stand among the positional arguments
+// ("extract a.jpg b.jpg -o out.xlsx"); "--" ends the flags.
+func parseArgs(fs *flag.FlagSet, args []string) error {
+	var positional []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			return err
+		}
+		rest := fs.Args()
+		if len(rest) == 0 {
+			break
+		}
+		if len(args) > 0 && len(rest) < len(args) && args[len(args)-len(rest)-1] == "--" {
+			positional = append(positional, rest...)
+			break
+		}
+		positional = append(positional, rest[0])
+		args = rest[1:]
+	}
+	return fs.Parse(append([]string{"--"}, positional...))
 }

@@ -23,7 +23,7 @@ func runExport(env Env, args []string) int {
 	split := fs.String("split", "", "one file per month, quarter or fy: FILE-2025-07.xlsx …")
 	by := fs.String("summary", "quarter", "tax summary by month, quarter or fy")
 	bom := fs.Bool("bom", false, "start CSV files with a byte order mark (Excel on Windows needs it for accents)")
-	if err := fs.Parse(args); err != nil {
+	if err := parseArgs(fs, args); err != nil {
 		return 2
 	}
 	if *out == "" || fs.NArg() > 0 {

@@ -26,7 +26,7 @@ func runGPUs(env Env, args []string) int {
 	factsPath := fs.String("model-facts", "", "plan for the model described in this JSON file")
 	ctxLen := fs.Int("context", 4096, "context length per sequence")
 	parallel := fs.Int("parallel", 1, "sequences in flight")
-	if err := fs.Parse(args); err != nil {
+	if err := parseArgs(fs, args); err != nil {
 		return 2
 	}
 	var m hw.Machine

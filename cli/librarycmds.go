@@ -59,7 +59,7 @@ func runImport(env Env, args []string) int {
 	fs, libDir := newFlags(env, "import", "PATH...")
 	maxPages := fs.Int("max-pdf-pages", ingest.DefaultLimits().MaxPDFPages, "refuse PDFs with more pages")
 	asJSON := fs.Bool("json", false, "print results as JSON")
-	if err := fs.Parse(args); err != nil {
+	if err := parseArgs(fs, args); err != nil {
 		return 2
 	}
 	if fs.NArg() == 0 {
@@ -116,7 +116,7 @@ func runList(env Env, args []string) int {
 	supplier := fs.String("supplier", "", "only suppliers whose name contains this")
 	category := fs.String("category", "", "only this category")
 	asJSON := fs.Bool("json", false, "print JSON")
-	if err := fs.Parse(args); err != nil {
+	if err := parseArgs(fs, args); err != nil {
 		return 2
 	}
 	l, ok := openLibrary(env, *libDir)
@@ -193,7 +193,7 @@ func runList(env Env, args []string) int {
 func runShow(env Env, args []string) int {
 	fs, libDir := newFlags(env, "show", "ID")
 	asJSON := fs.Bool("json", false, "print JSON")
-	if err := fs.Parse(args); err != nil {
+	if err := parseArgs(fs, args); err != nil {
 		return 2
 	}
 	if fs.NArg() != 1 {

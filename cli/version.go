@@ -21,7 +21,7 @@ func init() {
 func runVersion(env Env, args []string) int {
 	fs := flag.NewFlagSet("version", flag.ContinueOnError)
 	fs.SetOutput(env.Stderr)
-	if err := fs.Parse(args); err != nil {
+	if err := parseArgs(fs, args); err != nil {
 		return 2
 	}
 	w := env.Stdout

@@ -312,3 +312,30 @@ func knownDocType(d DocType) bool {
 	}
 	return false
 }
+
+// CopyField copies the field at path, value and provenance, from src to dst.
+func CopyField(dst, src *Receipt, path string) error {
+	d, err := fieldPtr(dst, path)
+	if err != nil {
+		return err
+	}
+	s, err := fieldPtr(src, path)
+	if err != nil {
+		return err
+	}
+	switch d := d.(type) {
+	case *Text:
+		*d = *s.(*Text)
+	case *Amount:
+		*d = *s.(*Amount)
+	case *Field[time.Time]:
+		*d = *s.(*Field[time.Time])
+	case *Field[bool]:
+		*d = *s.(*Field[bool])
+	case *Field[TaxID]:
+		*d = *s.(*Field[TaxID])
+	case *Field[DocType]:
+		*d = *s.(*Field[DocType])
+	}
+	return nil
+}

@@ -1,0 +1,362 @@
+package cli
+
+import (
+	"context"
+	"encoding/csv"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/shoebox-app/shoebox/inference"
+	"github.com/shoebox-app/shoebox/ingest"
+	"github.com/shoebox-app/shoebox/receipt"
+)
+
+func init() {
+	register("eval", "measure extraction accuracy on labelled receipts", runEval)
+}
+
+// labelled is one receipt image with its label.
+type labelled struct {
+	Image string
+	Label inference.Label
+}
+
+// findLabelled lists the images in dir with a label: NNN.json beside
+// NNN.jpg (the SROIE layout), or rows of labels.csv (file,company,date,address,total).
+func findLabelled(dir string) ([]labelled, error) {
+	var out []labelled
+	if f, err := os.Open(filepath.Join(dir, "labels.csv")); err == nil {
+		defer f.Close()
+		rows, err := csv.NewReader(f).ReadAll()
+		if err != nil {
+			return nil, fmt.Errorf("labels.csv: %w", err)
+		}
+		for i, row := range rows {
+			if i == 0 && strings.EqualFold(row[0], "file") {
+				continue
+			}
+			if len(row) < 5 {
+				return nil, fmt.Errorf("labels.csv row %d: want file,company,date,address,total", i+1)
+			}
+			out = append(out, labelled{filepath.Join(dir, row[0]), inference.Label{Company: row[1], Date: row[2], Address: row[3], Total: row[4]}})
+		}
+		return out, nil
+	}
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return nil, err
+	}
+	for _, e := range entries {
+		name := e.Name()
+		ext := strings.ToLower(filepath.Ext(name))
+		if ext != ".jpg" && ext != ".jpeg" && ext != ".png" && ext != ".pdf" {
+			continue
+		}
+		data, err := os.ReadFile(filepath.Join(dir, strings.TrimSuffix(name, filepath.Ext(name))+".json"))
+		if err != nil {
+			continue
+		}
+		var l inference.Label
+		if err := json.Unmarshal(data, &l); err != nil {
+			return nil, fmt.Errorf("%s: %w", name, err)
+		}
+		out = append(out, labelled{filepath.Join(dir, name), l})
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Image < out[j].Image })
+	return out, nil
+}
+
+type evalReport struct {
+	Engine     string                  `json:"engine"`
+	Receipts   int                     `json:"receipts"`
+	Seconds    float64                 `json:"seconds"`
+	PerMinute  float64                 `json:"receipts_per_minute"`
+	Fields     map[string]*fieldReport `json:"fields"`
+	Overall    fieldReport             `json:"overall"`
+	Misses     []miss                  `json:"worst_misses"`
+	Failures   []string                `json:"failures,omitempty"`
+	Preprocess inference.Preprocess    `json:"preprocess"`
+	CLISeconds float64                 `json:"tesseract_cli_seconds,omitempty"`
+	CLIPerMin  float64                 `json:"tesseract_cli_receipts_per_minute,omitempty"`
+}
+
+type fieldReport struct {
+	Exact                               float64 `json:"exact_match"`
+	Precision                           float64 `json:"precision"`
+	Recall                              float64 `json:"recall"`
+	F1                                  float64 `json:"f1"`
+	correct, predicted, labelled, total int
+}
+
+type miss struct {
+	Receipt string `json:"receipt"`
+	Field   string `json:"field"`
+	Want    string `json:"want"`
+	Got     string `json:"got"`
+}
+
+func (f *fieldReport) finish() {
+	if f.total > 0 {
+		f.Exact = float64(f.correct) / float64(f.total)
+	}
+	if f.predicted > 0 {
+		f.Precision = float64(f.correct) / float64(f.predicted)
+	}
+	if f.labelled > 0 {
+		f.Recall = float64(f.correct) / float64(f.labelled)
+	}
+	if f.Precision+f.Recall > 0 {
+		f.F1 = 2 * f.Precision * f.Recall / (f.Precision + f.Recall)
+	}
+}
+
+func runEval(env Env, args []string) int {
+	fs, _ := newFlags(env, "eval", "")
+	labels := fs.String("labels", "", "folder of receipts with labels (NNN.jpg + NNN.json, or labels.csv)")
+	engineName := fs.String("engine", "ocr", "engine: ocr (vlm arrives with the model engine)")
+	asJSON := fs.Bool("json", false, "print JSON")
+	country := fs.String("country", "MY", "country rules for dates and amounts (SROIE is Malaysian)")
+	pre := fs.String("preprocess", "default", "page clean-up: default, none, or a comma list of contrast, upscale, deskew")
+	compare := fs.Bool("compare-cli", false, "also time the raw tesseract CLI (--psm 4, one process per core) on the same images")
+	limit := fs.Int("n", 0, "only the first n receipts")
+	if err := parseArgs(fs, args); err != nil {
+		return 2
+	}
+	if *labels == "" {
+		fs.Usage()
+		return 2
+	}
+	items, err := findLabelled(*labels)
+	if err != nil {
+		fmt.Fprintln(env.Stderr, "shoebox:", err)
+		return 1
+	}
+	if *limit > 0 && *limit < len(items) {
+		items = items[:*limit]
+	}
+	if len(items) == 0 {
+		fmt.Fprintf(env.Stderr, "shoebox: no labelled receipts in %s\n", *labels)
+		return 1
+	}
+	c, err := receipt.ParseCountry(*country)
+	if err != nil {
+		fmt.Fprintln(env.Stderr, "shoebox:", err)
+		return 2
+	}
+	loc := receipt.DefaultLocale(c)
+	pp, err := parsePreprocess(*pre)
+	if err != nil {
+		fmt.Fprintln(env.Stderr, "shoebox:", err)
+		return 2
+	}
+	if *engineName != "ocr" {
+		fmt.Fprintf(env.Stderr, "shoebox: engine %q is not available yet: use --engine ocr\n", *engineName)
+		return 2
+	}
+	eng, err := inference.NewOCR(inference.OCROptions{Locale: loc, Preprocess: pp})
+	if err != nil {
+		fmt.Fprintln(env.Stderr, "shoebox:", err)
+		return 1
+	}
+	defer eng.Close()
+
+	ctx, stop := interruptible()
+	defer stop()
+	results := make([]map[string]inference.FieldScore, len(items))
+	failures := make([]string, len(items))
+	bar := newProgress(env.Stderr, len(items))
+	start := time.Now()
+	runPool(ctx, len(items), runtime.NumCPU(), func(i int) {
+		res, err := extractFile(ctx, eng, items[i].Image)
+		if err != nil {
+			failures[i] = err.Error()
+		} else {
+			results[i] = inference.Score(items[i].Label, &res.Receipt, loc)
+		}
+		bar.done()
+	})
+	elapsed := time.Since(start)
+	bar.finish()
+
+	rep := evalReport{Engine: eng.Name(), Receipts: len(items), Seconds: elapsed.Seconds(), Fields: map[string]*fieldReport{}, Preprocess: pp}
+	rep.PerMinute = float64(len(items)) / elapsed.Minutes()
+	for _, f := range inference.ScoredFields {
+		rep.Fields[f] = &fieldReport{}
+	}
+	for i, res := range results {
+		if res == nil {
+			rep.Failures = append(rep.Failures, filepath.Base(items[i].Image)+": "+failures[i])
+		}
+		for _, f := range inference.ScoredFields {
+			fr := rep.Fields[f]
+			s := res[f]
+			fr.total++
+			rep.Overall.total++
+			if s.Want != "" {
+				fr.labelled++
+				rep.Overall.labelled++
+			}
+			if s.Got != "" {
+				fr.predicted++
+				rep.Overall.predicted++
+			}
+			if s.Correct {
+				fr.correct++
+				rep.Overall.correct++
+			} else if res != nil {
+				rep.Misses = append(rep.Misses, miss{filepath.Base(items[i].Image), f, s.Want, s.Got})
+			}
+		}
+	}
+	for _, f := range rep.Fields {
+		f.finish()
+	}
+	rep.Overall.finish()
+	sort.SliceStable(rep.Misses, func(i, j int) bool { return missRank(rep.Misses[i]) > missRank(rep.Misses[j]) })
+	if *compare {
+		rep.CLISeconds = timeTesseractCLI(ctx, items)
+		if rep.CLISeconds > 0 {
+			rep.CLIPerMin = float64(len(items)) / rep.CLISeconds * 60
+		}
+	}
+	if *asJSON {
+		enc := json.NewEncoder(env.Stdout)
+		enc.SetIndent("", "  ")
+		enc.Encode(rep)
+		return 0
+	}
+	printEval(env.Stdout, rep)
+	return 0
+}
+
+// missRank puts totals and dates (money and periods) first, then blanks.
+func missRank(m miss) int {
+	r := map[string]int{"total": 4, "date": 3, "company": 2, "address": 1}[m.Field] * 2
+	if m.Got == "" {
+		r++
+	}
+	return r
+}
+
+func printEval(w io.Writer, rep evalReport) {
+	fmt.Fprintf(w, "%s engine on %d receipts: %.1f s, %.0f receipts/minute\n", rep.Engine, rep.Receipts, rep.Seconds, rep.PerMinute)
+	if rep.CLISeconds > 0 {
+		fmt.Fprintf(w, "raw tesseract CLI (--psm 4, %d processes): %.1f s, %.0f receipts/minute; engine time per receipt is %.2f× the CLI's\n",
+			runtime.NumCPU(), rep.CLISeconds, rep.CLIPerMin, rep.Seconds/rep.CLISeconds)
+	}
+	fmt.Fprintf(w, "\n%-8s %7s %9s %7s %6s\n", "FIELD", "EXACT", "PRECISION", "RECALL", "F1")
+	for _, f := range inference.ScoredFields {
+		r := rep.Fields[f]
+		fmt.Fprintf(w, "%-8s %6.1f%% %8.1f%% %6.1f%% %6.3f\n", f, r.Exact*100, r.Precision*100, r.Recall*100, r.F1)
+	}
+	fmt.Fprintf(w, "%-8s %6.1f%% %8.1f%% %6.1f%% %6.3f\n", "overall", rep.Overall.Exact*100, rep.Overall.Precision*100, rep.Overall.Recall*100, rep.Overall.F1)
+	for _, f := range rep.Failures {
+		fmt.Fprintln(w, "failed:", f)
+	}
+	if len(rep.Misses) > 0 {
+		fmt.Fprintln(w, "\nWorst misses:")
+		for i, m := range rep.Misses {
+			if i == 25 {
+				fmt.Fprintf(w, "… and %d more\n", len(rep.Misses)-25)
+				break
+			}
+			fmt.Fprintf(w, "  %s %-8s want %q got %q\n", m.Receipt, m.Field, m.Want, m.Got)
+		}
+	}
+}
+
+func parsePreprocess(s string) (inference.Preprocess, error) {
+	switch s {
+	case "default", "":
+		return inference.DefaultPreprocess, nil
+	case "none":
+		return inference.Preprocess{}, nil
+	}
+	var p inference.Preprocess
+	for _, part := range strings.Split(s, ",") {
+		switch strings.TrimSpace(part) {
+		case "contrast":
+			p.Contrast = true
+		case "upscale":
+			p.MinWidth = 1000
+		case "deskew":
+			p.Deskew = true
+		default:
+			return p, fmt.Errorf("--preprocess: unknown step %q (contrast, upscale, deskew)", part)
+		}
+	}
+	return p, nil
+}
+
+// extractFile reads every page of a file and keeps the first page's fields,
+// filling gaps from later pages.
+func extractFile(ctx context.Context, eng inference.Engine, path string) (inference.Result, error) {
+	lim := ingest.DefaultLimits()
+	f, err := ingest.Probe(ctx, path, lim)
+	if err != nil {
+		return inference.Result{}, err
+	}
+	var first inference.Result
+	for i := 0; i < f.Pages; i++ {
+		p, err := ingest.LoadPage(ctx, f, i, lim)
+		if err != nil {
+			return first, err
+		}
+		res, err := eng.Extract(ctx, inference.Page{Image: p.Image, Index: i, Text: p.Text})
+		if err != nil {
+			return first, fmt.Errorf("%s page %d: %w", filepath.Base(path), i+1, err)
+		}
+		if i == 0 {
+			first = res
+			continue
+		}
+		inference.FillGaps(&first.Receipt, res.Receipt)
+		first.Words = append(first.Words, res.Words...)
+		first.Raw += "\f" + res.Raw
+	}
+	return first, nil
+}
+
+// runPool calls fn(i) for i in [0,n) on workers goroutines.
+func runPool(ctx context.Context, n, workers int, fn func(i int)) {
+	next := make(chan int)
+	var wg sync.WaitGroup
+	for w := 0; w < max(1, min(workers, n)); w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				fn(i)
+			}
+		}()
+	}
+	for i := 0; i < n && ctx.Err() == nil; i++ {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+}
+
+// timeTesseractCLI runs `tesseract IMAGE - --psm 4` over the images, one
+// process per core, and returns the wall time in seconds.
+func timeTesseractCLI(ctx context.Context, items []labelled) float64 {
+	if _, err := exec.LookPath("tesseract"); err != nil {
+		return 0
+	}
+	start := time.Now()
+	runPool(ctx, len(items), runtime.NumCPU(), func(i int) {
+		cmd := exec.CommandContext(ctx, "tesseract", items[i].Image, "-", "--psm", "4")
+		cmd.Env = append(os.Environ(), "OMP_THREAD_LIMIT=1")
+		cmd.Run()
+	})
+	return time.Since(start).Seconds()
+}

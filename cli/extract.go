@@ -1,0 +1,138 @@
+package cli
+
+import (
+	"encoding/json"
+	"fmt"
+	"path/filepath"
+	"runtime"
+	"strings"
+
+	"github.com/shoebox-app/shoebox/export"
+	"github.com/shoebox-app/shoebox/inference"
+	"github.com/shoebox-app/shoebox/ingest"
+	"github.com/shoebox-app/shoebox/receipt"
+)
+
+func init() {
+	register("extract", "read receipts without a library and print or save the fields", runExtract)
+}
+
+type extracted struct {
+	File     string             `json:"file"`
+	Engine   string             `json:"engine,omitempty"`
+	Error    string             `json:"error,omitempty"`
+	Receipt  *receipt.Receipt   `json:"receipt,omitempty"`
+	Findings []receipt.Finding  `json:"findings,omitempty"`
+	Timings  *inference.Timings `json:"timings,omitempty"`
+}
+
+func runExtract(env Env, args []string) int {
+	fs, _ := newFlags(env, "extract", "PATH...")
+	engineName := fs.String("engine", "auto", "auto, ocr or vlm (auto: the vision model when one is installed, else OCR)")
+	out := fs.String("o", "", "also write FILE.xlsx or FILE.csv")
+	asJSON := fs.Bool("json", false, "print JSON")
+	country := fs.String("country", "AU", "country rules: AU, NZ, UK, EU, US, MY, other")
+	if err := parseArgs(fs, args); err != nil {
+		return 2
+	}
+	if fs.NArg() == 0 {
+		fs.Usage()
+		return 2
+	}
+	c, err := receipt.ParseCountry(*country)
+	if err != nil {
+		fmt.Fprintln(env.Stderr, "shoebox:", err)
+		return 2
+	}
+	loc := receipt.DefaultLocale(c)
+	switch *engineName {
+	case "auto", "ocr":
+	case "vlm":
+		fmt.Fprintln(env.Stderr, "shoebox: the vision-model engine is not built yet; use --engine ocr (auto picks it)")
+		return 2
+	default:
+		fmt.Fprintf(env.Stderr, "shoebox: unknown engine %q: use auto, ocr or vlm\n", *engineName)
+		return 2
+	}
+	eng, err := inference.NewOCR(inference.OCROptions{Locale: loc, Preprocess: inference.DefaultPreprocess})
+	if err != nil {
+		fmt.Fprintln(env.Stderr, "shoebox: the OCR engine could not start:", err)
+		return 1
+	}
+	defer eng.Close()
+	files, walkErrs := ingest.Walk(fs.Args())
+	results := make([]extracted, len(files))
+	ctx, stop := interruptible()
+	defer stop()
+	bar := newProgress(env.Stderr, len(files))
+	runPool(ctx, len(files), runtime.NumCPU(), func(i int) {
+		results[i].File = files[i]
+		res, err := extractFile(ctx, eng, files[i])
+		if err != nil {
+			results[i].Error = err.Error()
+		} else {
+			results[i].Engine = res.Engine
+			results[i].Receipt = &res.Receipt
+			results[i].Findings = receipt.Validate(res.Receipt, loc, timeNow())
+			t := res.Timings
+			results[i].Timings = &t
+		}
+		bar.done()
+	})
+	bar.finish()
+	failed := len(walkErrs)
+	for _, e := range walkErrs {
+		fmt.Fprintln(env.Stderr, "shoebox:", e)
+	}
+	for _, r := range results {
+		if r.Error != "" {
+			failed++
+		}
+	}
+	if *asJSON {
+		enc := json.NewEncoder(env.Stdout)
+		enc.SetIndent("", "  ")
+		enc.Encode(results)
+	} else {
+		for _, r := range results {
+			printExtracted(env, r)
+		}
+	}
+	if *out != "" {
+		rows := func(yield func(export.Row) bool) {
+			for _, r := range results {
+				if r.Receipt != nil && !yield(export.Row{Status: "extracted", Receipt: *r.Receipt, Findings: r.Findings, Original: r.File}) {
+					return
+				}
+			}
+		}
+		st, err := write(*out, rows, export.Options{Locale: loc, SummaryBy: receipt.ByQuarter})
+		if err != nil {
+			fmt.Fprintln(env.Stderr, "shoebox:", err)
+			return 1
+		}
+		fmt.Fprintf(env.Stderr, "wrote %s: %d receipts\n", *out, st.Receipts)
+	}
+	if failed == len(files)+len(walkErrs) {
+		return 1
+	}
+	return 0
+}
+
+func printExtracted(env Env, r extracted) {
+	w := env.Stdout
+	if r.Error != "" {
+		fmt.Fprintf(w, "%s: %s\n", filepath.Base(r.File), r.Error)
+		return
+	}
+	var parts []string
+	for _, f := range []string{"supplier_name", "date", "total", "currency", "supplier_tax_id"} {
+		if v, _ := receipt.Get(r.Receipt, f); v != "" {
+			parts = append(parts, v)
+		}
+	}
+	fmt.Fprintf(w, "%s: %s\n", filepath.Base(r.File), strings.Join(parts, " | "))
+	for _, f := range r.Findings {
+		fmt.Fprintf(w, "  %s: %s\n", f.Severity, f.Message)
+	}
+}

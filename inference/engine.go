@@ -1,0 +1,58 @@
+package inference
+
+import (
+	"context"
+	"image"
+	"time"
+
+	"github.com/shoebox-app/shoebox/receipt"
+)
+
+// Page is what an engine reads: the page image, the PDF text layer when the
+// page has one, and OCR words when they were already read (the vision
+// engine uses them as a hint and to ground its answers).
+type Page struct {
+	Image image.Image
+	Index int    // page number from 0, for boxes
+	Text  string // PDF text layer; "" for scans and photos
+	Words []Word
+}
+
+// Word is one OCR word with its box on the page and Tesseract's confidence (0–1).
+type Word struct {
+	Text string      `json:"text"`
+	Box  receipt.Box `json:"box"`
+	Conf float64     `json:"conf"`
+	Line int         `json:"line"` // words with the same Line are on one text line
+}
+
+// Timings are where an extraction's time went.
+type Timings struct {
+	Load         time.Duration `json:"load"`
+	Preprocess   time.Duration `json:"preprocess"`
+	OCR          time.Duration `json:"ocr"`
+	ImageEncode  time.Duration `json:"image_encode"`
+	Prefill      time.Duration `json:"prefill"`
+	Decode       time.Duration `json:"decode"`
+	Total        time.Duration `json:"total"`
+	PromptTokens int           `json:"prompt_tokens,omitempty"`
+	OutputTokens int           `json:"output_tokens,omitempty"`
+	TokensPerSec float64       `json:"tokens_per_sec,omitempty"`
+}
+
+// Result is an engine's reading of one page.
+type Result struct {
+	Receipt receipt.Receipt `json:"receipt"`
+	Raw     string          `json:"raw"`   // the engine's own output: OCR text or model JSON
+	Words   []Word          `json:"words"` // OCR words, for grounding and the review UI
+	Timings Timings         `json:"timings"`
+	Engine  string          `json:"engine"`
+}
+
+// Engine reads receipt pages. Implementations must honour ctx cancellation
+// and be safe for use by one goroutine at a time; pools run several.
+type Engine interface {
+	Name() string
+	Extract(ctx context.Context, page Page) (Result, error)
+	Close() error
+}

@@ -1,0 +1,675 @@
+package inference
+
+import (
+	"regexp"
+	"sort"
+	"strings"
+	"time"
+	"unicode"
+
+	"github.com/shopspring/decimal"
+
+	"github.com/shoebox-app/shoebox/receipt"
+)
+
+// Line is one text line of a page: its words, their union box and mean confidence.
+type Line struct {
+	Text  string
+	Box   receipt.Box
+	Conf  float64
+	Words []Word
+}
+
+// GroupLines joins OCR words into lines in reading order.
+func GroupLines(words []Word) []Line {
+	var lines []Line
+	index := map[int]int{}
+	for _, w := range words {
+		i, ok := index[w.Line]
+		if !ok {
+			i = len(lines)
+			index[w.Line] = i
+			lines = append(lines, Line{Box: w.Box})
+		}
+		l := &lines[i]
+		if len(l.Words) > 0 {
+			l.Text += " "
+			l.Box = l.Box.Union(w.Box)
+		}
+		l.Text += w.Text
+		l.Words = append(l.Words, w)
+	}
+	for i := range lines {
+		sum := 0.0
+		for _, w := range lines[i].Words {
+			sum += w.Conf
+		}
+		lines[i].Conf = sum / float64(len(lines[i].Words))
+	}
+	return lines
+}
+
+// linesFromText makes lines from a PDF text layer (no boxes; full confidence).
+func linesFromText(text string) []Line {
+	var out []Line
+	for _, l := range strings.Split(text, "\n") {
+		l = strings.Join(strings.Fields(l), " ")
+		if l != "" {
+			out = append(out, Line{Text: l, Conf: 1})
+		}
+	}
+	return out
+}
+
+var (
+	reAmount    = regexp.MustCompile(`-?\d{1,3}(?:[,.' ]\d{3})*[.,]\d{2}\b|-?\d+[.,]\d{2}\b`)
+	reDateNum   = regexp.MustCompile(`\b(\d{1,2}[/\-.]\d{1,2}[/\-.](?:\d{4}|\d{2})|\d{4}[/\-.]\d{1,2}[/\-.]\d{1,2})\b`)
+	reDateWord  = regexp.MustCompile(`(?i)\b(\d{1,2}(?:st|nd|rd|th)?[\s\-/.]*(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?[\s\-/.,]*(?:\d{4}|\d{2}))\b|\b((?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?\s*\d{1,2}(?:st|nd|rd|th)?,?\s*\d{4})\b`)
+	reTime      = regexp.MustCompile(`\b([01]?\d|2[0-3]):([0-5]\d)(?::([0-5]\d))?\s*([AaPp][Mm])?\b`)
+	reRegNo     = regexp.MustCompile(`\([^)]*\d{3,}[^)]*\)`)
+	reOwnedBy   = regexp.MustCompile(`(?i)^\W*(OWNED|OWN|OPERATED|MANAGED)\s+BY\s*:?\s*`)
+	reStrongCo  = regexp.MustCompile(`\b(SDN\.?\s*BHD|SDN|BHD|BERHAD|S/B|PTY\.?\s*LTD|PTY|LTD|LIMITED|INC|LLC|PLC|GMBH|ENTERPRISES?|TRADING|CORPORATION|CORP)\b\.?`)
+	reHeading   = regexp.MustCompile(`^(TAX INVOICE|SIMPLIFIED TAX INVOICE|INVOICE|RECEIPT|OFFICIAL RECEIPT|CASH BILL|CASH SALES?|SALES RECEIPT|WELCOME.*|THANK YOU.*|COPY|DUPLICATE|ORIGINAL|CUSTOMER COPY|MERCHANT COPY)$`)
+	reStopAddr  = regexp.MustCompile(`\b(TEL|TELEPHONE|PHONE|PH|FAX|GST|SST|REG|ROC|INVOICE|RECEIPT|E-?MAIL|WWW|HTTP|DATE|CASHIER|DOC|DOCUMENT|BILL|TABLE|ABN|VAT|MOBILE|HP|H/P|CO NO|COMPANY NO|TAX|OPEN|BUSINESS HOURS)\b|@`)
+	reMoney      = regexp.MustCompile(`\d[.,]\d{2}\b`)
+	reStreetWord = regexp.MustCompile(`\b(JALAN|JLN|LORONG|TAMAN|TMN|LOT|BLOCK|LEVEL|ROAD|STREET|AVENUE|KAWASAN|BANDAR|PERSIARAN)\b`)
+	reAddrHint  = regexp.MustCompile(`\d|\b(JALAN|JLN|JL|LORONG|TAMAN|TMN|LOT|NO|BLOCK|BLK|LEVEL|ROAD|RD|STREET|ST|AVENUE|AVE|KAWASAN|BANDAR|PERSIARAN|SELANGOR|JOHOR|KUALA|LUMPUR|PUCHONG|MALL|PLAZA)\b`)
+	reRegLine   = regexp.MustCompile(`^\(?\s*(CO\.?\s*)?(REG|ROC|COMPANY|CO)?\.?\s*(NO)?\.?\s*:?\s*[A-Z]{0,3}\d{4,}[\s-]*[A-Z]?\s*\)?$`)
+	reGSTID     = regexp.MustCompile(`(?i)\b(?:GST|SST|ABN|VAT|TAX)\s*(?:REG(?:ISTRATION)?\.?\s*)?(?:ID|NO|NUMBER|#)?\.?\s*[:.]?\s*([A-Z]{0,2}[\d][\d\s\-]{6,18}\d)`)
+	reDocNo     = regexp.MustCompile(`(?i)\b(?:INVOICE|INV|RECEIPT|RCPT|BILL|DOC(?:UMENT)?|TRANS(?:ACTION)?|ORDER|CHECK|SLIP|REF)\s*(?:NO|NUMBER|#)?\.?\s*[:#]?\s*([A-Z0-9][A-Z0-9\-/]{3,})`)
+)
+
+// totalRule is a keyword pattern for total-like lines and the weight a match gives.
+type totalRule struct {
+	re     *regexp.Regexp
+	weight float64
+}
+
+var (
+	totalRules = []totalRule{
+		{regexp.MustCompile(`ROUND\w*\s*TOTAL|TOTAL\s*ROUND|NET+\s*TOTAL|GRAND\s*TOTAL|TOTAL\s*(AMOUNT|AMT)?\s*(DUE|PAYABLE)|AMOUNT\s*DUE|BALANCE\s*DUE|TOTAL\s*(INCL|INCLUSIVE)|TOTAL\s*SALES\s*\(?\s*INCL|TOTAL\s*\(?\s*(RM|MYR|AUD|USD|SGD|\$)`), 3},
+		{regexp.MustCompile(`\bTOTAL\b|\bTOTAL\s*AMOUNT|\bAMOUNT\b|\bNETT\b`), 2},
+		{regexp.MustCompile(`\bCASH\b|\bPAID\b|\bPAYMENT\b|\bVISA\b|\bMASTER|\bCARD\b|\bEFTPOS\b|\bCREDIT\b|\bDEBIT\b`), 0.5},
+	}
+	reNotTotal = regexp.MustCompile(`SUB\s*-?\s*TOTAL|TOTAL\s*(QTY|QUANTITY|ITEMS?|NO|DISC\w*|SAVING\w*|GST|TAX|SST|VAT|EXCL\w*|POINTS?)|TOTAL\s*SALES\s*\(?\s*EXCL|CHANGE|TENDER|ROUNDING\s*ADJ|\bROUNDING\b\s*$|\bQTY\b|GST\s*SUMMARY|DISCOUNT|SAVINGS|SUPPL(Y|IES)|\bEXCL`)
+	reChange   = regexp.MustCompile(`CHANGE|BALANCE(?:\s*DUE)?\s*$`)
+	reCashLine = regexp.MustCompile(`\bCASH\b|TENDER`)
+)
+
+// keywordText is a line's letters for keyword matching: amounts removed,
+// upper case, digits that OCR puts for letters mapped back (T0TAL).
+func keywordText(s string) string {
+	s = reAmount.ReplaceAllString(s, " ")
+	s = strings.ToUpper(s)
+	s = strings.Map(func(r rune) rune {
+		switch r {
+		case '0':
+			return 'O'
+		case '1', '|':
+			return 'I'
+		case '5':
+			return 'S'
+		}
+		if unicode.IsLetter(r) || r == ' ' || r == '(' || r == ')' || r == '$' {
+			return r
+		}
+		return ' '
+	}, s)
+	return strings.Join(strings.Fields(s), " ")
+}
+
+func amountsIn(s string) []decimal.Decimal {
+	var out []decimal.Decimal
+	for _, m := range reAmount.FindAllString(s, -1) {
+		if a, err := receipt.ParseAmount(strings.ReplaceAll(m, " ", "")); err == nil {
+			out = append(out, a.Value)
+		}
+	}
+	return out
+}
+
+// ExtractFields finds a receipt's fields in its text lines by layout rules:
+// supplier in the top lines (legal suffixes first), the address block below
+// it, the date, totals by weighted keyword votes, tax, tax ID, document
+// number, payment method and, when they add up, line items.
+func ExtractFields(lines []Line, loc receipt.Locale) receipt.Receipt {
+	var r receipt.Receipt
+	src := receipt.SourceOCR
+	set := func(f *receipt.Text, v string, conf float64, box *receipt.Box) {
+		if v != "" {
+			*f = receipt.Text{Value: v, Set: true, Source: src, Confidence: clamp(conf), Box: box}
+		}
+	}
+	boxOf := func(l Line) *receipt.Box {
+		if l.Box.W == 0 && l.Box.H == 0 {
+			return nil
+		}
+		b := l.Box
+		return &b
+	}
+
+	// Supplier and address.
+	coIdx, coLast, coName, coConf := findCompany(lines)
+	if coIdx >= 0 {
+		b := boxOf(lines[coIdx])
+		if coIdx > 0 && strings.Contains(coName, lines[coIdx-1].Text) && b != nil && lines[coIdx-1].Box.W > 0 {
+			u := b.Union(lines[coIdx-1].Box)
+			b = &u
+		}
+		set(&r.SupplierName, coName, coConf, b)
+		if addr, conf, box := findAddress(lines, coLast); addr != "" {
+			set(&r.SupplierAddress, addr, conf, box)
+		}
+	}
+
+	// Date and time.
+	if d, t, conf, box := findDate(lines, loc); !d.IsZero() {
+		r.Date = receipt.Field[time.Time]{Value: d, Set: true, Source: src, Confidence: clamp(conf), Box: box}
+		if t != "" {
+			r.Time = receipt.Text{Value: t, Set: true, Source: src, Confidence: clamp(conf)}
+		}
+	}
+
+	// Money.
+	upper := make([]string, len(lines))
+	for i, l := range lines {
+		upper[i] = keywordText(l.Text)
+	}
+	if total, conf, box := findTotal(lines, upper); total.Set {
+		total.Confidence, total.Box, total.Source = clamp(conf), box, src
+		r.Total = total
+	}
+	for i, l := range lines {
+		amts := amountsIn(l.Text)
+		if len(amts) == 0 {
+			continue
+		}
+		last := amts[len(amts)-1]
+		k := upper[i]
+		switch {
+		case !r.Subtotal.Set && regexp.MustCompile(`SUB\s*-?\s*TOTAL`).MatchString(k):
+			r.Subtotal = receipt.Amount{Value: last, Set: true, Source: src, Confidence: clamp(l.Conf * 0.9), Box: boxOf(l)}
+		case !r.Rounding.Set && strings.Contains(k, "ROUNDING") && !strings.Contains(k, "TOTAL"):
+			r.Rounding = receipt.Amount{Value: last, Set: true, Source: src, Confidence: clamp(l.Conf * 0.8), Box: boxOf(l)}
+		case !r.TotalTax.Set && regexp.MustCompile(`\b(GST|SST|VAT|TAX)\b`).MatchString(k) &&
+			!regexp.MustCompile(`\bID\b|REG|\bNO\b|TOTAL|EXCL|SUMMARY|INVOICE|AMOUNT\s*\(`).MatchString(k):
+			r.TotalTax = receipt.Amount{Value: last, Set: true, Source: src, Confidence: clamp(l.Conf * 0.7), Box: boxOf(l)}
+		case !r.AmountPaid.Set && reCashLine.MatchString(k) && !reChange.MatchString(k):
+			r.AmountPaid = receipt.Amount{Value: last, Set: true, Source: src, Confidence: clamp(l.Conf * 0.7), Box: boxOf(l)}
+		}
+	}
+	if r.TotalTax.Set && r.Total.Set && r.TotalTax.Value.GreaterThanOrEqual(r.Total.Value) {
+		r.TotalTax = receipt.Amount{} // a tax-exclusive subtotal read as tax
+	}
+
+	// Identifiers.
+	for _, l := range lines {
+		if !r.SupplierTaxID.Set {
+			if m := reGSTID.FindStringSubmatch(l.Text); m != nil {
+				id := receipt.DetectTaxID(m[0], loc.Country)
+				if id.Value != "" && len(id.Value) >= 8 {
+					r.SupplierTaxID = receipt.Field[receipt.TaxID]{Value: id, Set: true, Source: src, Confidence: clamp(l.Conf * 0.9), Box: boxOf(l)}
+				}
+			}
+		}
+		if !r.DocumentNumber.Set {
+			if m := reDocNo.FindStringSubmatch(strings.ToUpper(l.Text)); m != nil && strings.ContainsAny(m[1], "0123456789") {
+				set(&r.DocumentNumber, m[1], l.Conf*0.8, boxOf(l))
+			}
+		}
+	}
+
+	// Currency and payment method.
+	joined := strings.ToUpper(strings.Join(upper, "\n"))
+	switch {
+	case regexp.MustCompile(`\bRM\b|\bMYR\b|RINGGIT`).MatchString(joined) || regexp.MustCompile(`\bRM\s?\d`).MatchString(rawUpper(lines)):
+		set(&r.Currency, "MYR", 0.9, nil)
+	case loc.Currency != "":
+		set(&r.Currency, loc.Currency, 0.6, nil)
+	}
+	for _, pm := range []struct{ re, name string }{
+		{`\bVISA\b`, "card (Visa)"}, {`\bMASTER\s*CARD|\bMASTERCARD\b`, "card (Mastercard)"}, {`\bAMEX\b`, "card (Amex)"},
+		{`\bEFTPOS\b|\bDEBIT\b`, "card (debit)"}, {`\bCREDIT\s*CARD\b`, "card"}, {`\bCASH\b`, "cash"},
+	} {
+		if regexp.MustCompile(pm.re).MatchString(joined) {
+			set(&r.PaymentMethod, pm.name, 0.7, nil)
+			break
+		}
+	}
+	r.LineItems = findLineItems(lines, upper, r)
+	return r
+}
+
+func rawUpper(lines []Line) string {
+	var b strings.Builder
+	for _, l := range lines {
+		b.WriteString(strings.ToUpper(l.Text))
+		b.WriteByte('\n')
+	}
+	return b.String()
+}
+
+func clamp(c float64) float64 { return min(1, max(0, c)) }
+
+// findCompany picks the supplier line among the top of the receipt.
+// It returns the name's first and last line, the name and a confidence.
+func findCompany(lines []Line) (int, int, string, float64) {
+	top := min(len(lines), 12)
+	for i := 0; i < len(lines) && i < top; i++ {
+		if reDateNum.MatchString(lines[i].Text) || strings.Contains(keywordText(lines[i].Text), "TOTAL") {
+			top = i
+			break
+		}
+	}
+	clean := func(s string) string {
+		s = reRegNo.ReplaceAllString(s, " ")
+		s = fixLegalSuffix(s)
+		s = reOwnedBy.ReplaceAllString(s, "")
+		fields := strings.Fields(s)
+		// Drop stray marks OCR puts before and after the name: "|", "#000002".
+		for len(fields) > 1 && letterCount(fields[0]) == 0 {
+			fields = fields[1:]
+		}
+		for len(fields) > 1 && letterCount(fields[len(fields)-1]) == 0 && fields[len(fields)-1] != "&" {
+			fields = fields[:len(fields)-1]
+		}
+		return strings.Trim(strings.Join(fields, " "), " .,:;-*|_")
+	}
+	// A name that ends in "&" or "AND" goes on to the next line.
+	joinNext := func(i int, name string) (int, string) {
+		if i+1 < len(lines) && regexp.MustCompile(`(&|\bAND)$`).MatchString(name) && !reStopAddr.MatchString(strings.ToUpper(lines[i+1].Text)) {
+			return i + 1, name + " " + clean(lines[i+1].Text)
+		}
+		return i, name
+	}
+	// A line with a legal suffix; a bare "SDN BHD" joins the line above.
+	for i := 0; i < top; i++ {
+		u := strings.ToUpper(lines[i].Text)
+		if !reStrongCo.MatchString(u) || isLowerCase(lines[i].Text) {
+			continue
+		}
+		name := clean(lines[i].Text)
+		letters := letterCount(reStrongCo.ReplaceAllString(strings.ToUpper(name), ""))
+		if letters < 3 && i > 0 {
+			name = clean(lines[i-1].Text) + " " + name
+		}
+		if letterCount(name) >= 3 {
+			last, full := joinNext(i, name)
+			return i, last, strings.ToUpper(full), lines[i].Conf * 0.95
+		}
+	}
+	for i := 0; i < top; i++ {
+		t := clean(lines[i].Text)
+		u := strings.ToUpper(t)
+		if letterCount(t) < 4 || isLowerCase(t) || reHeading.MatchString(keywordText(u)) || reStopAddr.MatchString(u) ||
+			strings.ContainsAny(t, "0123456789") && letterCount(t) < len(t)/2 {
+			continue
+		}
+		if upperShare(t) < 0.6 && lines[i].Conf < 0.8 {
+			continue
+		}
+		last, full := joinNext(i, t)
+		return i, last, strings.ToUpper(full), lines[i].Conf * 0.7
+	}
+	return -1, -1, "", 0
+}
+
+func letterCount(s string) int {
+	n := 0
+	for _, r := range s {
+		if unicode.IsLetter(r) {
+			n++
+		}
+	}
+	return n
+}
+
+func isLowerCase(s string) bool {
+	letters, lower := 0, 0
+	for _, r := range s {
+		if unicode.IsLetter(r) {
+			letters++
+			if unicode.IsLower(r) {
+				lower++
+			}
+		}
+	}
+	return letters > 0 && lower == letters
+}
+
+func upperShare(s string) float64 {
+	letters, up := 0, 0
+	for _, r := range s {
+		if unicode.IsLetter(r) {
+			letters++
+			if unicode.IsUpper(r) {
+				up++
+			}
+		}
+	}
+	if letters == 0 {
+		return 0
+	}
+	return float64(up) / float64(letters)
+}
+
+// findAddress collects the lines below the supplier until a phone, tax or
+// document line, or a gap.
+func findAddress(lines []Line, coIdx int) (string, float64, *receipt.Box) {
+	var parts []string
+	var box *receipt.Box
+	conf := 0.0
+	hints := 0
+	heights := make([]int, 0, len(lines))
+	for _, l := range lines {
+		if l.Box.H > 0 {
+			heights = append(heights, l.Box.H)
+		}
+	}
+	lineH := median(heights)
+	prevBottom := -1
+	skipped := 0
+	if lines[coIdx].Box.H > 0 {
+		prevBottom = lines[coIdx].Box.Y + lines[coIdx].Box.H
+	}
+	for i := coIdx + 1; i < len(lines) && len(parts) < 6; i++ {
+		l := lines[i]
+		u := strings.ToUpper(strings.TrimSpace(l.Text))
+		if len(parts) == 0 && (reRegLine.MatchString(strings.ReplaceAll(u, " ", "")) || reRegNo.MatchString(u) && letterCount(reRegNo.ReplaceAllString(u, "")) < 3) {
+			prevBottom = l.Box.Y + l.Box.H
+			continue // the company registration number
+		}
+		if reStopAddr.MatchString(u) || reDateNum.MatchString(u) || reMoney.MatchString(u) && !reStreetWord.MatchString(u) {
+			break
+		}
+		if len(parts) == 0 && !reAddrHint.MatchString(u) && skipped < 2 {
+			skipped++ // a branch name or slogan under the supplier: "IKEA CHERAS", "BISTRO & CAFE"
+			prevBottom = l.Box.Y + l.Box.H
+			continue
+		}
+		if lineH > 0 && prevBottom >= 0 && l.Box.H > 0 && l.Box.Y-prevBottom > 2*lineH && len(parts) > 0 {
+			break
+		}
+		if letterCount(u) < 2 {
+			if len(parts) > 0 {
+				break
+			}
+			continue
+		}
+		if reAddrHint.MatchString(u) {
+			hints++
+		}
+		parts = append(parts, strings.Trim(u, " "))
+		conf += l.Conf
+		if l.Box.W > 0 {
+			if box == nil {
+				b := l.Box
+				box = &b
+			} else {
+				u := box.Union(l.Box)
+				box = &u
+			}
+		}
+		prevBottom = l.Box.Y + l.Box.H
+	}
+	if len(parts) == 0 || hints == 0 {
+		return "", 0, nil
+	}
+	addr := parts[0]
+	for _, p := range parts[1:] {
+		if strings.HasSuffix(addr, ",") {
+			addr += " " + p
+		} else {
+			addr += ", " + p
+		}
+	}
+	return addr, conf / float64(len(parts)) * 0.8, box
+}
+
+// findDate returns the most plausible date on the page, preferring lines
+// that say DATE.
+func findDate(lines []Line, loc receipt.Locale) (time.Time, string, float64, *receipt.Box) {
+	type cand struct {
+		d     time.Time
+		t     string
+		score float64
+		conf  float64
+		box   *receipt.Box
+	}
+	var cands []cand
+	now := time.Now()
+	for i, l := range lines {
+		var found []string
+		found = append(found, reDateNum.FindAllString(l.Text, -1)...)
+		for _, m := range reDateWord.FindAllString(l.Text, -1) {
+			found = append(found, m)
+		}
+		for _, s := range found {
+			pd, err := receipt.ParseDate(s, loc.DateOrder)
+			if err != nil || pd.Date.Year() < 1990 || pd.Date.After(now.AddDate(1, 0, 0)) {
+				continue
+			}
+			score := 1.0
+			k := strings.ToUpper(l.Text)
+			if strings.Contains(k, "DATE") || strings.Contains(k, "TARIKH") {
+				score += 2
+			}
+			if regexp.MustCompile(`EXP|VALID|BEST BEFORE|DUE`).MatchString(k) {
+				score -= 1.5
+			}
+			if pd.Ambiguous {
+				score -= 0.1
+			}
+			score -= float64(i) * 0.01 // earlier wins ties
+			t := ""
+			if m := reTime.FindStringSubmatch(l.Text); m != nil {
+				if p2, err := receipt.ParseDate(pd.Date.Format("2006-01-02")+" "+m[0], loc.DateOrder); err == nil {
+					t = p2.Time
+				}
+			}
+			b := l.Box
+			conf := l.Conf * 0.9
+			if pd.Ambiguous {
+				conf *= 0.8
+			}
+			cands = append(cands, cand{pd.Date, t, score, conf, &b})
+		}
+	}
+	if len(cands) == 0 {
+		return time.Time{}, "", 0, nil
+	}
+	sort.SliceStable(cands, func(i, j int) bool { return cands[i].score > cands[j].score })
+	c := cands[0]
+	if c.box.W == 0 {
+		c.box = nil
+	}
+	return c.d, c.t, c.conf, c.box
+}
+
+// findTotal votes for the total: every total-like line gives its amount a
+// weight by keyword (rounded/grand/net totals most), cash less change adds
+// to its value, and the heaviest value wins.
+func findTotal(lines []Line, upper []string) (receipt.Amount, float64, *receipt.Box) {
+	type vote struct {
+		value  decimal.Decimal
+		weight float64
+		conf   float64
+		box    receipt.Box
+	}
+	votes := map[string]*vote{}
+	add := func(value decimal.Decimal, w, conf float64, box receipt.Box) {
+		if !value.IsPositive() {
+			return
+		}
+		k := value.StringFixed(2)
+		if votes[k] == nil {
+			votes[k] = &vote{value: value, box: box}
+		}
+		// The strongest keyword counts in full, each further mention a little:
+		// repetition confirms a value but must not outvote a "TOTAL PAYABLE".
+		v := votes[k]
+		v.weight = max(v.weight, w) + min(v.weight, w)*0.25
+		v.conf = max(v.conf, conf)
+		if w >= 2 || v.box.W == 0 {
+			v.box = box
+		}
+	}
+	var cash, change *decimal.Decimal
+	for i, l := range lines {
+		k := upper[i]
+		amts := amountsIn(l.Text)
+		amtLine := l
+		if len(amts) == 0 && i+1 < len(lines) && letterCount(reAmount.ReplaceAllString(lines[i+1].Text, "")) <= 3 {
+			amts = amountsIn(lines[i+1].Text) // the amount printed under its label
+			amtLine = lines[i+1]
+		}
+		if len(amts) == 0 {
+			continue
+		}
+		last := amts[len(amts)-1]
+		if reChange.MatchString(k) && !strings.Contains(k, "TOTAL") {
+			v := last
+			change = &v
+			continue
+		}
+		if reCashLine.MatchString(k) && cash == nil {
+			v := last
+			cash = &v
+		}
+		if reNotTotal.MatchString(k) {
+			continue
+		}
+		for _, rule := range totalRules {
+			if rule.re.MatchString(k) {
+				add(last, rule.weight, amtLine.Conf, amtLine.Box)
+				break
+			}
+		}
+	}
+	if cash != nil && change != nil && !change.IsNegative() && cash.GreaterThan(*change) {
+		add(cash.Sub(*change), 1.5, 0.8, receipt.Box{})
+	}
+	var best *vote
+	for _, v := range votes {
+		if best == nil || v.weight > best.weight || v.weight == best.weight && v.value.GreaterThan(best.value) {
+			best = v
+		}
+	}
+	if best == nil {
+		return receipt.Amount{}, 0, nil
+	}
+	conf := best.conf * min(1, 0.55+best.weight/8)
+	var box *receipt.Box
+	if best.box.W > 0 {
+		b := best.box
+		box = &b
+	}
+	return receipt.Amount{Value: best.value, Set: true}, conf, box
+}
+
+var reLeadQty = regexp.MustCompile(`^\s*(\d{1,3})\s*[xX×*@]\s+`)
+
+var reQtyPrice = regexp.MustCompile(`(?i)(\d+(?:\.\d+)?)\s*(?:PCS?|X|\*|@|UNIT|EA)\s*(?:RM|\$)?\s*(\d+[.,]\d{2})`)
+
+// findLineItems reads item lines (a description ending in an amount) between
+// the header and the first total, and keeps them only when they add up to
+// the subtotal or total: a wrong table is worse than none.
+func findLineItems(lines []Line, upper []string, r receipt.Receipt) []receipt.LineItem {
+	target := r.Subtotal
+	if !target.Set {
+		target = r.Total
+	}
+	if !target.Set {
+		return nil
+	}
+	var items []receipt.LineItem
+	sum := decimal.Zero
+	started := false
+	var pendingDesc string
+	for i, l := range lines {
+		k := upper[i]
+		if strings.Contains(k, "TOTAL") || regexp.MustCompile(`\bGST\b|\bTAX\b|ROUNDING|\bCASH\b`).MatchString(k) && started {
+			break
+		}
+		if regexp.MustCompile(`\b(QTY|DESC|DESCRIPTION|ITEM|PRICE|AMOUNT|AMT)\b`).MatchString(k) {
+			started = true
+			pendingDesc = ""
+			continue
+		}
+		amts := amountsIn(l.Text)
+		lead := reLeadQty.FindStringSubmatch(l.Text)
+		if lead != nil && len(amts) > 0 {
+			started = true
+		}
+		if len(amts) == 0 {
+			if started && letterCount(l.Text) >= 3 {
+				pendingDesc = strings.TrimSpace(l.Text)
+			}
+			continue
+		}
+		if !started || reStopAddr.MatchString(k) {
+			continue
+		}
+		desc := strings.TrimSpace(reAmount.ReplaceAllString(reQtyPrice.ReplaceAllString(l.Text, ""), ""))
+		if letterCount(desc) < 2 {
+			desc = pendingDesc
+		}
+		if letterCount(desc) < 2 {
+			continue
+		}
+		li := receipt.LineItem{
+			Description: receipt.Text{Value: strings.Trim(desc, " :*-"), Set: true, Source: receipt.SourceOCR, Confidence: clamp(l.Conf * 0.7)},
+			LineTotal:   receipt.Amount{Value: amts[len(amts)-1], Set: true, Source: receipt.SourceOCR, Confidence: clamp(l.Conf * 0.7)},
+		}
+		if b := l.Box; b.W > 0 {
+			li.LineTotal.Box = &b
+		}
+		if lead != nil {
+			desc = strings.TrimSpace(reAmount.ReplaceAllString(l.Text[len(lead[0]):], ""))
+			desc = strings.TrimRight(desc, " $€£")
+			li.Description.Value = desc
+			if q, err := decimal.NewFromString(lead[1]); err == nil && q.IsPositive() {
+				li.Quantity = receipt.Amount{Value: q, Set: true, Source: receipt.SourceOCR, Confidence: 0.6}
+				li.UnitPrice = receipt.Amount{Value: li.LineTotal.Value.Div(q).Round(2), Set: true, Source: receipt.SourceOCR, Confidence: 0.5}
+			}
+		} else if m := reQtyPrice.FindStringSubmatch(l.Text); m != nil {
+			q, _ := decimal.NewFromString(m[1])
+			if p, err := receipt.ParseAmount(m[2]); err == nil && q.IsPositive() {
+				li.Quantity = receipt.Amount{Value: q, Set: true, Source: receipt.SourceOCR, Confidence: 0.6}
+				li.UnitPrice = receipt.Amount{Value: p.Value, Set: true, Source: receipt.SourceOCR, Confidence: 0.6}
+			}
+		}
+		items = append(items, li)
+		sum = sum.Add(li.LineTotal.Value)
+		pendingDesc = ""
+	}
+	if len(items) == 0 || sum.Sub(target.Value).Abs().GreaterThan(decimal.New(1, -2)) {
+		return nil
+	}
+	return items
+}
+
+// legalSuffixFixes undo the OCR misreadings of Malaysian legal suffixes
+// that the shapes of the letters make likely: SDN read as SON or SDR, BHD as
+// EHD or BHO, S/B as 5/B or 5/8.
+var legalSuffixFixes = []struct {
+	re   *regexp.Regexp
+	with string
+}{
+	{regexp.MustCompile(`\b(S[O0D]N|SDR|5DN|SUN)(\.?\s*)(BHD|EHD|BED|BILD|BHO|8HD|BND|B\.H\.D)\b`), "SDN${2}BHD"},
+	{regexp.MustCompile(`\bSDN(\.?\s*)(EHD|BED|BILD|BHO|8HD|BND|AVO)\b`), "SDN${1}BHD"},
+	{regexp.MustCompile(`(\s)[S5$][/|][B8]\b`), "${1}S/B"},
+	{regexp.MustCompile(`\bPTY(\.?\s*)L[I1l]D\b`), "PTY${1}LTD"},
+	{regexp.MustCompile(`¥`), "Y"},
+}
+
+func fixLegalSuffix(s string) string {
+	u := strings.ToUpper(s)
+	for _, f := range legalSuffixFixes {
+		u = f.re.ReplaceAllString(u, f.with)
+	}
+	if u == strings.ToUpper(s) {
+		return s
+	}
+	return u
+}

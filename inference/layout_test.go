@@ -1,0 +1,81 @@
+package inference
+
+import (
+	"testing"
+
+	"github.com/shoebox-app/shoebox/receipt"
+)
+
+func lines(texts ...string) []Line {
+	out := make([]Line, len(texts))
+	for i, t := range texts {
+		out[i] = Line{Text: t, Conf: 0.9, Box: receipt.Box{X: 10, Y: 10 + 30*i, W: 300, H: 24}}
+	}
+	return out
+}
+
+func TestExtractFieldsRules(t *testing.T) {
+	my := receipt.DefaultLocale(receipt.CountryMY)
+	tests := []struct {
+		name   string
+		lines  []Line
+		field  string
+		want   string
+	}{
+		{"legal suffix beats a name stamp", lines("tan woon yann", "BOOK TA.K (TAMAN DAYA) SDN BHD", "NO.53 JALAN SAGU 18,", "81100 JOHOR BAHRU"), "supplier_name", "BOOK TA.K (TAMAN DAYA) SDN BHD"},
+		{"registration number dropped", lines("SOON HUAT MACHINERY ENTERPRISE (JM0352019-K)", "NO.53 JALAN PUTRA 1,"), "supplier_name", "SOON HUAT MACHINERY ENTERPRISE"},
+		{"OCR-misread suffix mended", lines("SUN WONG KUT SON BHD", "176 JLN SUNGEI BESI"), "supplier_name", "SUN WONG KUT SDN BHD"},
+		{"heading skipped", lines("TAX INVOICE", "THREE STOOGES", "109, SS21/1A, DAMANSARA UTAMA"), "supplier_name", "THREE STOOGES"},
+		{"name continues after &", lines("HOME MASTER HARDWARE &", "ELECTRICAL", "NO.113G & 115G, JALAN SETIA"), "supplier_name", "HOME MASTER HARDWARE & ELECTRICAL"},
+		{"owned by prefix", lines("OWN BY: CHEF LEE SDN BHD", "LOT 1, JALAN 2"), "supplier_name", "CHEF LEE SDN BHD"},
+		{"address block stops at phone", lines("ACME SDN BHD", "(123456-X)", "NO 37, JALAN MANIS 7,", "TAMAN SEGAR,", "56100 CHERAS", "TEL: 03-1234 5678"), "supplier_address", "NO 37, JALAN MANIS 7, TAMAN SEGAR, 56100 CHERAS"},
+		{"branch name before the street skipped", lines("IKEA (M) SDN BHD", "IKEA CHERAS", "NO 2A JALAN COCHRANE", "55100 KUALA LUMPUR", "GST ID: 000123456789"), "supplier_address", "NO 2A JALAN COCHRANE, 55100 KUALA LUMPUR"},
+		{"rounded total beats total", lines("TOTAL 9.02", "ROUNDING ADJ -0.02", "ROUNDED TOTAL (RM) 9.00", "CASH 10.00", "CHANGE 1.00"), "total", "9"},
+		{"payable beats repeated supplies lines", lines("Total 6% supplies: 7.61", "Total 6% supplies: 7.61", "Total Payable: 33.05"), "total", "33.05"},
+		{"subtotal and tax totals ignored", lines("SUB TOTAL 40.00", "TOTAL GST 2.40", "TOTAL QTY 3.00", "TOTAL 42.40"), "total", "42.4"},
+		{"amount on the line below its label", lines("GRAND TOTAL", "RM 21.20"), "total", "21.2"},
+		{"cash less change when no total keyword", lines("ITEM A 3.00", "CASH 50.00", "CHANGE 21.30"), "total", "28.7"},
+		{"OCR digit for letter in TOTAL", lines("T0TAL: 12.50"), "total", "12.5"},
+		{"date line preferred over expiry", lines("VALID UNTIL 31/12/2019", "DATE: 25/12/2018 8:13:39 PM"), "date", "2018-12-25"},
+		{"time from the date line", lines("DATE: 25/12/2018 8:13:39 PM"), "time", "20:13:39"},
+		{"month names", lines("18 APR 2018 14:02"), "date", "2018-04-18"},
+		{"MY GST ID", lines("ACME SDN BHD", "GST ID: 000306020352"), "supplier_tax_id", "MY_GST:000306020352"},
+		{"invoice number", lines("INVOICE NO: 18299/182/T6230"), "document_number", "18299/182/T6230"},
+		{"ringgit", lines("TOTAL RM 5.00"), "currency", "MYR"},
+		{"subtotal", lines("SUB TOTAL 40.00", "TOTAL 42.40"), "subtotal", "40"},
+		{"gst amount but not GST ID", lines("GST REG NO: 000306020352", "GST 6% 2.40", "TOTAL 42.40"), "total_tax", "2.4"},
+		{"no total at all", lines("HELLO", "WORLD"), "total", ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := ExtractFields(tt.lines, my)
+			if got, _ := receipt.Get(&r, tt.field); got != tt.want {
+				t.Errorf("%s = %q, want %q", tt.field, got, tt.want)
+			}
+		})
+	}
+}
+
+func TestLineItemsOnlyWhenTheyAddUp(t *testing.T) {
+	my := receipt.DefaultLocale(receipt.CountryMY)
+	good := ExtractFields(lines("QTY DESC AMOUNT", "2 x TEA 5.00", "1 x CAKE 7.50", "TOTAL 12.50"), my)
+	if len(good.LineItems) != 2 || good.LineItems[0].Quantity.Value.String() != "2" || good.LineItems[0].UnitPrice.Value.String() != "2.5" {
+		t.Errorf("items = %+v", good.LineItems)
+	}
+	bad := ExtractFields(lines("QTY DESC AMOUNT", "2 x TEA 5.00", "1 x CAKE 7.50", "TOTAL 99.00"), my)
+	if len(bad.LineItems) != 0 {
+		t.Errorf("items that do not add up were kept: %+v", bad.LineItems)
+	}
+}
+
+func TestScore(t *testing.T) {
+	loc := receipt.DefaultLocale(receipt.CountryMY)
+	var r receipt.Receipt
+	receipt.Set(&r, "supplier_name", "BOOK TA.K (TAMAN DAYA) SDN BHD", receipt.SourceOCR, loc)
+	receipt.Set(&r, "date", "2018-12-25", receipt.SourceOCR, loc)
+	receipt.Set(&r, "total", "9.00", receipt.SourceOCR, loc)
+	s := Score(Label{Company: "BOOK TA .K (TAMAN DAYA) SDN BHD", Date: "25/12/2018", Total: "RM9.00", Address: "X"}, &r, loc)
+	if !s["company"].Correct || !s["date"].Correct || !s["total"].Correct || s["address"].Correct {
+		t.Errorf("score = %+v", s)
+	}
+}

@@ -1,0 +1,203 @@
+package inference
+
+import (
+	"bytes"
+	"fmt"
+	"image"
+	"image/draw"
+	"sort"
+)
+
+// Preprocess holds the page clean-up steps, each switchable so `shoebox
+// eval` can measure what it buys.
+type Preprocess struct {
+	Contrast bool // stretch the 1st–99th percentile of grey levels to full range
+	// MinHeightPx scales pages whose text is likely small up until their
+	// width reaches MinWidth (0: never).
+	MinWidth int
+	Deskew   bool
+}
+
+// DefaultPreprocess is the combination chosen by measurement on SROIE (see
+// the eval notes in the package tests).
+var DefaultPreprocess = Preprocess{Contrast: true, MinWidth: 0, Deskew: false}
+
+// toGray takes the luma of an image: for JPEG pages (YCbCr) it is the Y plane itself.
+func toGray(img image.Image) *image.Gray {
+	b := img.Bounds()
+	if y, ok := img.(*image.YCbCr); ok {
+		g := image.NewGray(image.Rect(0, 0, b.Dx(), b.Dy()))
+		for row := 0; row < b.Dy(); row++ {
+			copy(g.Pix[row*g.Stride:row*g.Stride+b.Dx()], y.Y[y.YOffset(b.Min.X, b.Min.Y+row):])
+		}
+		return g
+	}
+	if g, ok := img.(*image.Gray); ok && b.Min == (image.Point{}) {
+		return g
+	}
+	g := image.NewGray(image.Rect(0, 0, b.Dx(), b.Dy()))
+	draw.Draw(g, g.Bounds(), img, b.Min, draw.Src)
+	return g
+}
+
+// stretchContrast maps the 1st and 99th percentile grey levels to 0 and 255:
+// faded thermal paper and grey phone photos come out black on white.
+func stretchContrast(g *image.Gray) {
+	var hist [256]int
+	for _, p := range g.Pix {
+		hist[p]++
+	}
+	n := len(g.Pix)
+	lo, hi := 0, 255
+	for acc := 0; lo < 255; lo++ {
+		acc += hist[lo]
+		if acc > n/100 {
+			break
+		}
+	}
+	for acc := 0; hi > 0; hi-- {
+		acc += hist[hi]
+		if acc > n/100 {
+			break
+		}
+	}
+	if hi-lo < 16 || (lo == 0 && hi == 255) {
+		return
+	}
+	var lut [256]byte
+	for i := range lut {
+		v := (i - lo) * 255 / (hi - lo)
+		lut[i] = byte(min(255, max(0, v)))
+	}
+	for i, p := range g.Pix {
+		g.Pix[i] = lut[p]
+	}
+}
+
+// upscale doubles (or more) a page by bilinear interpolation.
+func upscale(g *image.Gray, factor int) *image.Gray {
+	if factor <= 1 {
+		return g
+	}
+	w, h := g.Bounds().Dx(), g.Bounds().Dy()
+	out := image.NewGray(image.Rect(0, 0, w*factor, h*factor))
+	for y := 0; y < h*factor; y++ {
+		sy := float64(y)/float64(factor) - 0.5 + 0.5/float64(factor)
+		y0 := max(0, min(h-1, int(sy)))
+		y1 := min(h-1, y0+1)
+		fy := sy - float64(y0)
+		if fy < 0 {
+			fy = 0
+		}
+		for x := 0; x < w*factor; x++ {
+			sx := float64(x)/float64(factor) - 0.5 + 0.5/float64(factor)
+			x0 := max(0, min(w-1, int(sx)))
+			x1 := min(w-1, x0+1)
+			fx := sx - float64(x0)
+			if fx < 0 {
+				fx = 0
+			}
+			a := float64(g.Pix[y0*g.Stride+x0])*(1-fx) + float64(g.Pix[y0*g.Stride+x1])*fx
+			b := float64(g.Pix[y1*g.Stride+x0])*(1-fx) + float64(g.Pix[y1*g.Stride+x1])*fx
+			out.Pix[y*out.Stride+x] = byte(a*(1-fy) + b*fy + 0.5)
+		}
+	}
+	return out
+}
+
+// skewAngle estimates the text skew in tenths of a degree (−50…50) by the
+// projection profile: rows of text give the sharpest profile when level.
+func skewAngle(g *image.Gray) int {
+	w, h := g.Bounds().Dx(), g.Bounds().Dy()
+	// Work on dark pixels of a sparse sample.
+	type pt struct{ x, y int }
+	var dark []pt
+	step := max(1, w/400)
+	for y := 0; y < h; y += step {
+		for x := 0; x < w; x += step {
+			if g.Pix[y*g.Stride+x] < 110 {
+				dark = append(dark, pt{x, y})
+			}
+		}
+	}
+	if len(dark) < 200 {
+		return 0
+	}
+	best, bestScore := 0, -1.0
+	bins := make([]int, h+w)
+	for a := -50; a <= 50; a += 5 {
+		slope := float64(a) / 10 * 3.14159265 / 180
+		for i := range bins {
+			bins[i] = 0
+		}
+		for _, p := range dark {
+			r := int(float64(p.y) - float64(p.x)*slope)
+			if r >= 0 && r < len(bins) {
+				bins[r]++
+			}
+		}
+		score := 0.0
+		for _, c := range bins {
+			score += float64(c * c)
+		}
+		if score > bestScore {
+			best, bestScore = a, score
+		}
+	}
+	return best
+}
+
+// rotateSmall rotates a grey page by tenths of a degree around its centre,
+// filling with white.
+func rotateSmall(g *image.Gray, tenths int) *image.Gray {
+	if tenths == 0 {
+		return g
+	}
+	w, h := g.Bounds().Dx(), g.Bounds().Dy()
+	out := image.NewGray(image.Rect(0, 0, w, h))
+	th := float64(tenths) / 10 * 3.14159265 / 180
+	sin, cos := sinCos(th)
+	cx, cy := float64(w)/2, float64(h)/2
+	for y := 0; y < h; y++ {
+		for x := 0; x < w; x++ {
+			dx, dy := float64(x)-cx, float64(y)-cy
+			sx := int(cos*dx - sin*dy + cx)
+			sy := int(sin*dx + cos*dy + cy)
+			if sx >= 0 && sx < w && sy >= 0 && sy < h {
+				out.Pix[y*out.Stride+x] = g.Pix[sy*g.Stride+sx]
+			} else {
+				out.Pix[y*out.Stride+x] = 255
+			}
+		}
+	}
+	return out
+}
+
+func sinCos(t float64) (float64, float64) {
+	// Small angles only: a short series is exact to well below a pixel.
+	t2 := t * t
+	return t - t*t2/6 + t*t2*t2/120, 1 - t2/2 + t2*t2/24
+}
+
+// encodePGM writes a grey image as binary PGM, which Leptonica reads without
+// any decompression: far cheaper than PNG for a page handed straight on.
+func encodePGM(g *image.Gray) []byte {
+	w, h := g.Bounds().Dx(), g.Bounds().Dy()
+	var b bytes.Buffer
+	fmt.Fprintf(&b, "P5\n%d %d\n255\n", w, h)
+	b.Grow(w * h)
+	for y := 0; y < h; y++ {
+		b.Write(g.Pix[y*g.Stride : y*g.Stride+w])
+	}
+	return b.Bytes()
+}
+
+// median is used by the layout rules for typical line heights.
+func median(xs []int) int {
+	if len(xs) == 0 {
+		return 0
+	}
+	s := append([]int(nil), xs...)
+	sort.Ints(s)
+	return s[len(s)/2]
+}

@@ -1,0 +1,64 @@
+package inference
+
+import (
+	"strings"
+	"unicode"
+
+	"github.com/shopspring/decimal"
+
+	"github.com/shoebox-app/shoebox/receipt"
+)
+
+// Label is a receipt's ground truth for the fields SROIE labels (and our own
+// CSV labels). Values are as printed; Score normalises them.
+type Label struct {
+	Company string `json:"company"`
+	Date    string `json:"date"`
+	Address string `json:"address"`
+	Total   string `json:"total"`
+}
+
+// ScoredFields are the fields eval scores, in report order.
+var ScoredFields = []string{"company", "date", "address", "total"}
+
+// FieldScore is one field of one receipt.
+type FieldScore struct {
+	Want, Got string
+	Correct   bool
+}
+
+// NormalizeText is how names and addresses are compared: upper-case letters
+// and digits only, so spacing and punctuation that OCR moves do not count.
+func NormalizeText(s string) string {
+	var b strings.Builder
+	for _, r := range strings.ToUpper(s) {
+		if unicode.IsLetter(r) || unicode.IsDigit(r) {
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
+
+// Score compares an extraction with a label, field by field, after
+// normalisation: dates as calendar dates, totals as decimals.
+func Score(l Label, r *receipt.Receipt, loc receipt.Locale) map[string]FieldScore {
+	out := map[string]FieldScore{}
+	got := func(path string) string { v, _ := receipt.Get(r, path); return v }
+	out["company"] = FieldScore{Want: l.Company, Got: got("supplier_name"),
+		Correct: l.Company != "" && NormalizeText(l.Company) == NormalizeText(got("supplier_name"))}
+	out["address"] = FieldScore{Want: l.Address, Got: got("supplier_address"),
+		Correct: l.Address != "" && NormalizeText(l.Address) == NormalizeText(got("supplier_address"))}
+	fd := FieldScore{Want: l.Date, Got: got("date")}
+	if d, err := receipt.ParseDate(l.Date, loc.DateOrder); err == nil && r.Date.Set {
+		fd.Correct = d.Date.Equal(r.Date.Value)
+	}
+	out["date"] = fd
+	ft := FieldScore{Want: l.Total, Got: got("total")}
+	if a, err := receipt.ParseAmount(l.Total); err == nil && r.Total.Set {
+		ft.Correct = a.Value.Equal(r.Total.Value)
+	} else if d, err := decimal.NewFromString(l.Total); err == nil && r.Total.Set {
+		ft.Correct = d.Equal(r.Total.Value)
+	}
+	out["total"] = ft
+	return out
+}
