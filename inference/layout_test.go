@@ -17,10 +17,10 @@ func lines(texts ...string) []Line {
 func TestExtractFieldsRules(t *testing.T) {
 	my := receipt.DefaultLocale(receipt.CountryMY)
 	tests := []struct {
-		name   string
-		lines  []Line
-		field  string
-		want   string
+		name  string
+		lines []Line
+		field string
+		want  string
 	}{
 		{"legal suffix beats a name stamp", lines("tan woon yann", "BOOK TA.K (TAMAN DAYA) SDN BHD", "NO.53 JALAN SAGU 18,", "81100 JOHOR BAHRU"), "supplier_name", "BOOK TA.K (TAMAN DAYA) SDN BHD"},
 		{"registration number dropped", lines("SOON HUAT MACHINERY ENTERPRISE (JM0352019-K)", "NO.53 JALAN PUTRA 1,"), "supplier_name", "SOON HUAT MACHINERY ENTERPRISE"},

@@ -1,0 +1,166 @@
+// Package pipeline runs the extraction queue: it claims queued receipts from
+// the library, reads their pages with an engine and saves what was read,
+// one receipt at a time per worker. The desktop app and the CLI share it.
+package pipeline
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/shoebox-app/shoebox/inference"
+	"github.com/shoebox-app/shoebox/ingest"
+	"github.com/shoebox-app/shoebox/library"
+	"github.com/shoebox-app/shoebox/receipt"
+)
+
+// Progress is a snapshot of a batch for progress bars.
+type Progress struct {
+	Done, Failed, Total int
+	Started             time.Time
+	PerMinute           float64
+	ETA                 time.Duration
+	Current             int64 // receipt being read, 0 when idle
+	LastError           string
+}
+
+// Runner drains the library's queue with an engine.
+type Runner struct {
+	Lib     *library.Library
+	Engine  inference.Engine
+	Limits  ingest.Limits
+	Workers int
+	// PageTimeout bounds one page; a hung engine fails the receipt, not the batch.
+	PageTimeout time.Duration
+	// OnProgress is called after every receipt (from a worker goroutine).
+	OnProgress func(Progress)
+
+	mu   sync.Mutex
+	prog Progress
+}
+
+// Run processes queued receipts until the queue is empty or ctx is
+// cancelled (a receipt being read when cancelled goes back to the queue).
+func (r *Runner) Run(ctx context.Context) error {
+	counts, err := r.Lib.Counts()
+	if err != nil {
+		return err
+	}
+	r.mu.Lock()
+	r.prog = Progress{Total: counts[library.StatusQueued], Started: time.Now()}
+	r.mu.Unlock()
+	workers := max(1, r.Workers)
+	var wg sync.WaitGroup
+	errs := make(chan error, workers)
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for ctx.Err() == nil {
+				id, ok, err := r.Lib.NextQueued(context.Background())
+				if err != nil {
+					errs <- err
+					return
+				}
+				if !ok {
+					return
+				}
+				r.one(ctx, id)
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	return <-errs
+}
+
+func (r *Runner) one(ctx context.Context, id int64) {
+	r.update(func(p *Progress) { p.Current = id })
+	err := r.read(ctx, id)
+	switch {
+	case err == nil:
+		r.update(func(p *Progress) { p.Done++; p.Current = 0 })
+	case ctx.Err() != nil:
+		// Cancelled or the window closed: back in the queue for next time.
+		r.Lib.SetStatus(context.Background(), id, library.StatusQueued, "system", "")
+		r.update(func(p *Progress) { p.Current = 0 })
+	default:
+		r.Lib.Fail(context.Background(), id, err.Error())
+		r.update(func(p *Progress) { p.Failed++; p.Current = 0; p.LastError = err.Error() })
+	}
+}
+
+func (r *Runner) read(ctx context.Context, id int64) error {
+	rec, err := r.Lib.Get(id)
+	if err != nil {
+		return err
+	}
+	lim := r.Limits
+	if lim.MaxPixels == 0 {
+		lim = ingest.DefaultLimits()
+	}
+	f := r.Lib.File(rec)
+	var merged receipt.Receipt
+	for i := 0; i < max(1, f.Pages); i++ {
+		page, err := ingest.LoadPage(ctx, f, i, lim)
+		if err != nil {
+			var ref *ingest.Refusal
+			if errors.As(err, &ref) {
+				return errors.New(ref.Reason)
+			}
+			return err
+		}
+		pctx := ctx
+		if r.PageTimeout > 0 {
+			var cancel context.CancelFunc
+			pctx, cancel = context.WithTimeout(ctx, r.PageTimeout)
+			defer cancel()
+		}
+		res, err := r.Engine.Extract(pctx, inference.Page{Image: page.Image, Index: i, Text: page.Text})
+		if err != nil {
+			if pctx.Err() == context.DeadlineExceeded && ctx.Err() == nil {
+				return fmt.Errorf("page %d took longer than %s to read", i+1, r.PageTimeout)
+			}
+			return fmt.Errorf("page %d: %w", i+1, err)
+		}
+		if i == 0 {
+			merged = res.Receipt
+		} else {
+			inference.FillGaps(&merged, res.Receipt)
+		}
+	}
+	if ctx.Err() != nil {
+		return ctx.Err()
+	}
+	src := receipt.SourceModel
+	if r.Engine.Name() == "ocr" {
+		src = receipt.SourceOCR
+	}
+	return r.Lib.SaveExtraction(context.Background(), id, merged, r.Engine.Name(), src)
+}
+
+func (r *Runner) update(fn func(*Progress)) {
+	r.mu.Lock()
+	fn(&r.prog)
+	p := r.prog
+	if el := time.Since(p.Started); p.Done+p.Failed > 0 && el > 0 {
+		p.PerMinute = float64(p.Done+p.Failed) / el.Minutes()
+		left := p.Total - p.Done - p.Failed
+		p.ETA = time.Duration(float64(el) / float64(p.Done+p.Failed) * float64(max(0, left)))
+	}
+	r.prog = p
+	cb := r.OnProgress
+	r.mu.Unlock()
+	if cb != nil {
+		cb(p)
+	}
+}
+
+// Progress returns the latest snapshot.
+func (r *Runner) Snapshot() Progress {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.prog
+}
