@@ -1,0 +1,367 @@
+// Package ui is Shoebox's desktop app in Fyne: the window a bookkeeper works
+// in. It holds no business logic of its own: it drives the library, the
+// extraction pipeline and the export writers that the CLI uses too.
+package ui
+
+import (
+	"context"
+	"fmt"
+	"sync"
+	"time"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/widget"
+
+	"github.com/shoebox-app/shoebox/hw"
+	"github.com/shoebox-app/shoebox/inference"
+	"github.com/shoebox-app/shoebox/ingest"
+	"github.com/shoebox-app/shoebox/library"
+	"github.com/shoebox-app/shoebox/pipeline"
+)
+
+// Services are what the window drives.
+type Services struct {
+	Lib    *library.Library
+	Engine inference.Engine
+	// EngineLabel says what reads receipts: "OCR on CPU", "InternVL3-8B Q4_K_M on 2× L40S".
+	EngineLabel string
+	// Machine and Plan fill the Hardware page; nil Machine means "not probed".
+	Machine *hw.Machine
+	Plans   []ModelPlan
+}
+
+// ModelPlan is a model and how it would run here, for the Models and Hardware pages.
+type ModelPlan struct {
+	Model hw.ModelFacts
+	Plan  hw.Plan
+}
+
+// UI is the main window's state.
+type UI struct {
+	app fyne.App
+	win fyne.Window
+	svc Services
+
+	list     *receiptList
+	viewer   *viewer
+	form     *form
+	filter   *filterBar
+	status   *widget.Label
+	counts   *widget.Label
+	progress *widget.ProgressBar
+	refused  *widget.Label
+
+	mu      sync.Mutex
+	current int64
+	runner  *pipeline.Runner
+	cancel  context.CancelFunc
+	running bool
+}
+
+// New builds the main window's content into w.
+func New(a fyne.App, w fyne.Window, svc Services) *UI {
+	u := &UI{app: a, win: w, svc: svc}
+	if u.svc.EngineLabel == "" {
+		u.svc.EngineLabel = svc.Engine.Name()
+	}
+	u.list = newReceiptList(u)
+	u.viewer = newViewer()
+	u.form = newForm(u)
+	u.filter = newFilterBar(u)
+	u.status = widget.NewLabel("")
+	u.counts = widget.NewLabel("")
+	u.progress = widget.NewProgressBar()
+	u.refused = widget.NewLabel("")
+	u.refused.Wrapping = fyne.TextWrapWord
+	u.refused.Hide()
+
+	toolbar := container.NewHBox(
+		widget.NewButton("Add files…", u.showAddFiles),
+		widget.NewButton("Add folder…", u.showAddFolder),
+		widget.NewSeparator(),
+		widget.NewButton("Extract all", u.ExtractAll),
+		widget.NewButton("Pause", u.Pause),
+		widget.NewSeparator(),
+		widget.NewButton("Export…", u.showExport),
+		widget.NewButton("Settings", u.showSettings),
+	)
+	left := container.NewBorder(container.NewVBox(u.filter.object(), u.counts), nil, nil, nil, u.list.widget)
+	centre := u.viewer.object()
+	right := u.form.object()
+	split := container.NewHSplit(left, container.NewHSplit(centre, right))
+	split.Offset = 0.26
+	split.Trailing.(*container.Split).Offset = 0.55
+	statusBar := container.NewBorder(nil, nil, nil, u.status, u.progress)
+	w.SetContent(container.NewBorder(container.NewVBox(toolbar, u.refused), statusBar, nil, nil, split))
+	w.SetOnDropped(func(_ fyne.Position, uris []fyne.URI) {
+		var paths []string
+		for _, uri := range uris {
+			paths = append(paths, uri.Path())
+		}
+		go u.AddPaths(paths)
+	})
+	u.addShortcuts()
+	u.setStatus(pipeline.Progress{})
+	u.Reload()
+	return u
+}
+
+func (u *UI) addShortcuts() {
+	c := u.win.Canvas()
+	add := func(key fyne.KeyName, mod fyne.KeyModifier, fn func()) {
+		c.AddShortcut(&desktopShortcut{key: key, mod: mod}, func(fyne.Shortcut) { fn() })
+	}
+	add(fyne.KeyReturn, fyne.KeyModifierShortcutDefault, u.ConfirmCurrent)
+	add(fyne.KeyEnter, fyne.KeyModifierShortcutDefault, u.ConfirmCurrent)
+	add(fyne.KeyDown, fyne.KeyModifierShortcutDefault, func() { u.Step(1) })
+	add(fyne.KeyUp, fyne.KeyModifierShortcutDefault, func() { u.Step(-1) })
+	add(fyne.KeyE, fyne.KeyModifierShortcutDefault, u.showExport)
+	add(fyne.KeyO, fyne.KeyModifierShortcutDefault, u.showAddFiles)
+	add(fyne.KeyZ, fyne.KeyModifierShortcutDefault, u.Undo)
+}
+
+// desktopShortcut is a key with modifiers, for Canvas.AddShortcut.
+type desktopShortcut struct {
+	key fyne.KeyName
+	mod fyne.KeyModifier
+}
+
+func (s *desktopShortcut) ShortcutName() string  { return fmt.Sprintf("shoebox-%s-%d", s.key, s.mod) }
+func (s *desktopShortcut) Key() fyne.KeyName     { return s.key }
+func (s *desktopShortcut) Mod() fyne.KeyModifier { return s.mod }
+
+// AddPaths imports files and folders (the drop handler and the Add buttons
+// call it) and lists the refused files with their reasons.
+func (u *UI) AddPaths(paths []string) []library.ImportResult {
+	res := u.svc.Lib.Import(context.Background(), paths, ingest.DefaultLimits(), nil)
+	var added, dups int
+	var refused []string
+	for _, r := range res {
+		switch r.Outcome {
+		case library.Added:
+			added++
+		case library.Duplicate:
+			dups++
+		case library.Refused:
+			refused = append(refused, fmt.Sprintf("%s: %s", shortPath(r.Path), r.Reason))
+		}
+	}
+	fyne.Do(func() {
+		msg := fmt.Sprintf("Added %d receipt(s)", added)
+		if dups > 0 {
+			msg += fmt.Sprintf(", %d already in the library", dups)
+		}
+		if len(refused) > 0 {
+			msg += fmt.Sprintf(". Not added (%d):\n%s", len(refused), joinMax(refused, 8))
+		}
+		u.refused.SetText(msg)
+		u.refused.Show()
+		u.Reload()
+	})
+	return res
+}
+
+// Reload re-reads the list and counts from the library.
+func (u *UI) Reload() {
+	rows, err := u.svc.Lib.List(u.filter.value())
+	if err != nil {
+		u.showError(err)
+		return
+	}
+	u.list.set(rows)
+	counts, _ := u.svc.Lib.Counts()
+	u.counts.SetText(countsText(counts))
+	if u.current == 0 && len(rows) > 0 {
+		u.Select(rows[0].ID)
+	}
+}
+
+// Select shows a receipt in the viewer and form, saving pending edits first.
+func (u *UI) Select(id int64) {
+	u.form.flush()
+	rec, err := u.svc.Lib.Get(id)
+	if err != nil {
+		u.showError(err)
+		return
+	}
+	u.mu.Lock()
+	u.current = id
+	u.mu.Unlock()
+	u.list.selectID(id)
+	u.form.show(rec)
+	u.viewer.load(u.svc.Lib, rec)
+}
+
+// Current is the receipt on screen (0 for none).
+func (u *UI) Current() int64 {
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	return u.current
+}
+
+// Step moves to the next (1) or previous (-1) receipt in the list.
+func (u *UI) Step(dir int) {
+	if id, ok := u.list.neighbour(u.Current(), dir); ok {
+		u.Select(id)
+	}
+}
+
+// ConfirmCurrent confirms the receipt on screen and moves to the next that
+// needs review.
+func (u *UI) ConfirmCurrent() {
+	id := u.Current()
+	if id == 0 {
+		return
+	}
+	u.form.flush()
+	if err := u.svc.Lib.Confirm(context.Background(), id); err != nil {
+		u.showError(err)
+		return
+	}
+	next, ok, _ := u.svc.Lib.NextForReview(id)
+	u.Reload()
+	if ok {
+		u.Select(next)
+	} else {
+		u.Select(id)
+	}
+}
+
+// Undo reverts the last edit to the receipt on screen.
+func (u *UI) Undo() {
+	id := u.Current()
+	if id == 0 {
+		return
+	}
+	u.form.flush()
+	if _, err := u.svc.Lib.Undo(context.Background(), id); err != nil {
+		u.showError(err)
+		return
+	}
+	u.Select(id)
+	u.Reload()
+}
+
+// ExtractAll queues every new or failed receipt and reads the queue in the
+// background; the progress bar follows it.
+func (u *UI) ExtractAll() {
+	rows, err := u.svc.Lib.List(library.Filter{Statuses: []library.Status{library.StatusNew, library.StatusFailed}})
+	if err != nil {
+		u.showError(err)
+		return
+	}
+	ids := make([]int64, len(rows))
+	for i, r := range rows {
+		ids[i] = r.ID
+	}
+	if _, err := u.svc.Lib.Enqueue(context.Background(), ids, false); err != nil {
+		u.showError(err)
+		return
+	}
+	u.startRunner()
+}
+
+// Reextract queues the receipt on screen again.
+func (u *UI) Reextract() {
+	id := u.Current()
+	if id == 0 {
+		return
+	}
+	u.form.flush()
+	if _, err := u.svc.Lib.Enqueue(context.Background(), []int64{id}, true); err != nil {
+		u.showError(err)
+		return
+	}
+	u.startRunner()
+}
+
+func (u *UI) startRunner() {
+	u.mu.Lock()
+	if u.running {
+		u.mu.Unlock()
+		return
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	u.cancel, u.running = cancel, true
+	r := &pipeline.Runner{Lib: u.svc.Lib, Engine: u.svc.Engine, Workers: 1, PageTimeout: 5 * time.Minute}
+	r.OnProgress = func(p pipeline.Progress) {
+		fyne.Do(func() {
+			u.setStatus(p)
+			u.Reload()
+			if p.Current == 0 && u.Current() != 0 {
+				if rec, err := u.svc.Lib.Get(u.Current()); err == nil && !u.form.dirty() {
+					u.form.show(rec)
+				}
+			}
+		})
+	}
+	u.runner = r
+	u.mu.Unlock()
+	go func() {
+		err := r.Run(ctx)
+		fyne.Do(func() {
+			u.mu.Lock()
+			u.running = false
+			u.mu.Unlock()
+			if err != nil {
+				u.showError(err)
+			}
+			u.setStatus(r.Snapshot())
+			u.Reload()
+		})
+	}()
+}
+
+// Pause stops the batch after the receipt being read (which goes back to the queue).
+func (u *UI) Pause() {
+	u.mu.Lock()
+	if u.cancel != nil {
+		u.cancel()
+	}
+	u.mu.Unlock()
+}
+
+// Wait blocks until the background batch has stopped (for tests and closing).
+func (u *UI) Wait(timeout time.Duration) bool {
+	deadline := time.Now().Add(timeout)
+	for time.Now().Before(deadline) {
+		u.mu.Lock()
+		running := u.running
+		u.mu.Unlock()
+		if !running {
+			return true
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	return false
+}
+
+func (u *UI) setStatus(p pipeline.Progress) {
+	if p.Total > 0 {
+		u.progress.Max = float64(p.Total)
+		u.progress.SetValue(float64(p.Done + p.Failed))
+	} else {
+		u.progress.Max = 1
+		u.progress.SetValue(0)
+	}
+	text := u.svc.EngineLabel
+	if p.Total > 0 {
+		text = fmt.Sprintf("%d/%d read", p.Done+p.Failed, p.Total)
+		if p.Failed > 0 {
+			text += fmt.Sprintf(" (%d failed)", p.Failed)
+		}
+		if p.PerMinute > 0 {
+			text += fmt.Sprintf(" · %.0f/min · ETA %s", p.PerMinute, p.ETA.Round(time.Second))
+		}
+		text += " · " + u.svc.EngineLabel
+	}
+	u.status.SetText(text)
+}
+
+// Close stops the batch (receipts in flight return to the queue) and saves edits.
+func (u *UI) Close() {
+	u.Pause()
+	u.Wait(10 * time.Second)
+	u.form.flush()
+}

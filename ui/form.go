@@ -1,0 +1,383 @@
+package ui
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/widget"
+
+	"github.com/shoebox-app/shoebox/library"
+	"github.com/shoebox-app/shoebox/receipt"
+)
+
+// saveDelay is how long typing must pause before a field is saved; leaving
+// the receipt, confirming or closing saves at once.
+const saveDelay = 600 * time.Millisecond
+
+// DefaultCategories seed the category list; supplier memory and the user add more.
+var DefaultCategories = []string{"Advertising", "Bank fees", "Computer & software", "Entertainment", "Fuel", "Hardware & tools",
+	"Meals", "Motor vehicle", "Office supplies", "Postage", "Professional fees", "Rent", "Repairs", "Stationery",
+	"Subscriptions", "Telephone & internet", "Travel", "Utilities", "Other"}
+
+// fieldEntry is an entry that says when it gets focus, so the viewer can
+// outline the field's box.
+type fieldEntry struct {
+	widget.Entry
+	onFocus func()
+}
+
+func newFieldEntry(onFocus func()) *fieldEntry {
+	e := &fieldEntry{onFocus: onFocus}
+	e.ExtendBaseWidget(e)
+	return e
+}
+
+func (e *fieldEntry) FocusGained() {
+	e.Entry.FocusGained()
+	if e.onFocus != nil {
+		e.onFocus()
+	}
+}
+
+type fieldRow struct {
+	spec  receipt.FieldSpec
+	label *widget.Label
+	entry *fieldEntry   // text-like fields
+	check *widget.Check // tax_inclusive
+	sel   *widget.Select
+}
+
+// form is the right-hand panel: every field as the right input, findings
+// beside the fields they involve, line items, and the review buttons.
+type form struct {
+	u        *UI
+	rows     map[string]*fieldRow
+	order    []string
+	findings *widget.Label
+	title    *widget.Label
+	lines    *fyne.Container
+	root     fyne.CanvasObject
+
+	mu      sync.Mutex
+	rec     library.Record
+	loading bool
+	pending map[string]string
+	timer   *time.Timer
+	lineEnt map[string]*fieldEntry
+}
+
+func newForm(u *UI) *form {
+	f := &form{u: u, rows: map[string]*fieldRow{}, pending: map[string]string{}, lineEnt: map[string]*fieldEntry{}}
+	f.title = widget.NewLabelWithStyle("No receipt selected", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
+	f.title.Wrapping = fyne.TextWrapWord
+	f.findings = widget.NewLabel("")
+	f.findings.Wrapping = fyne.TextWrapWord
+	grid := container.New(newFormLayout())
+	for _, spec := range receipt.Fields {
+		spec := spec
+		row := &fieldRow{spec: spec, label: widget.NewLabel(spec.Label)}
+		var input fyne.CanvasObject
+		switch spec.Kind {
+		case receipt.KindBool:
+			row.check = widget.NewCheck("", func(b bool) { f.edited(spec.Path, strconv.FormatBool(b)) })
+			input = row.check
+		case receipt.KindDocType:
+			var opts []string
+			for _, d := range receipt.DocTypes {
+				opts = append(opts, string(d))
+			}
+			row.sel = widget.NewSelect(opts, func(s string) { f.edited(spec.Path, s) })
+			input = row.sel
+		default:
+			row.entry = newFieldEntry(func() { f.focused(spec.Path) })
+			row.entry.OnChanged = func(s string) { f.edited(spec.Path, s) }
+			row.entry.Validator = validatorFor(spec)
+			if spec.Path == "notes" || spec.Path == "supplier_address" {
+				row.entry.MultiLine = true
+				row.entry.Wrapping = fyne.TextWrapWord
+				row.entry.SetMinRowsVisible(2)
+			}
+			input = row.entry
+			if spec.Path == "category" || spec.Path == "currency" {
+				choices := DefaultCategories
+				if spec.Path == "currency" {
+					choices = receipt.KnownCurrencies
+				}
+				menu := widget.NewSelect(choices, func(s string) {
+					if s != "" {
+						row.entry.SetText(s)
+					}
+				})
+				menu.PlaceHolder = "…"
+				input = container.NewBorder(nil, nil, nil, menu, row.entry)
+			}
+		}
+		f.rows[spec.Path] = row
+		f.order = append(f.order, spec.Path)
+		grid.Add(row.label)
+		grid.Add(input)
+	}
+	f.lines = container.NewVBox()
+	buttons := container.NewGridWithColumns(2,
+		widget.NewButton("Confirm  (Ctrl+Enter)", u.ConfirmCurrent),
+		widget.NewButton("Re-extract", u.Reextract),
+		widget.NewButton("Mark duplicate…", f.markDuplicate),
+		widget.NewButton("Undo  (Ctrl+Z)", u.Undo),
+	)
+	body := container.NewVBox(f.title, f.findings, grid,
+		widget.NewLabelWithStyle("Line items", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}), f.lines,
+		widget.NewButton("Add line", f.addLine))
+	f.root = container.NewBorder(nil, buttons, nil, nil, container.NewVScroll(body))
+	return f
+}
+
+func (f *form) object() fyne.CanvasObject { return f.root }
+
+func validatorFor(spec receipt.FieldSpec) fyne.StringValidator {
+	switch spec.Kind {
+	case receipt.KindAmount:
+		return func(s string) error {
+			if strings.TrimSpace(s) == "" {
+				return nil
+			}
+			_, err := receipt.ParseAmount(s)
+			return err
+		}
+	case receipt.KindDate:
+		return func(s string) error {
+			if strings.TrimSpace(s) == "" {
+				return nil
+			}
+			_, err := receipt.ParseDate(s, receipt.DMY)
+			return err
+		}
+	}
+	return nil
+}
+
+// show fills the form with a receipt, discarding nothing: pending edits were flushed by Select.
+func (f *form) show(rec library.Record) {
+	f.mu.Lock()
+	f.rec = rec
+	f.loading = true
+	f.mu.Unlock()
+	defer func() { f.mu.Lock(); f.loading = false; f.mu.Unlock() }()
+
+	name := rec.Receipt.SupplierName.Value
+	if name == "" {
+		name = rec.OriginalName
+	}
+	f.title.SetText(fmt.Sprintf("#%d  %s — %s", rec.ID, name, statusText(rec.Status)))
+	for _, path := range f.order {
+		row := f.rows[path]
+		v, _ := receipt.Get(&rec.Receipt, path)
+		switch {
+		case row.check != nil:
+			row.check.SetChecked(v == "true")
+		case row.sel != nil:
+			row.sel.SetSelected(v)
+		default:
+			if path == "supplier_tax_id" {
+				if _, after, ok := strings.Cut(v, ":"); ok {
+					v = after // the scheme shows in the label
+				}
+			}
+			row.entry.SetText(v)
+		}
+	}
+	f.markFields(rec)
+	f.showLines(rec)
+}
+
+// markFields puts findings and low-confidence marks on the labels.
+func (f *form) markFields(rec library.Record) {
+	flagged := map[string][]string{}
+	var msgs []string
+	for _, fd := range rec.Findings {
+		for _, p := range fd.Fields {
+			flagged[p] = append(flagged[p], fd.Message)
+		}
+		icon := "•"
+		if fd.Severity != receipt.Info {
+			icon = "⚠"
+		}
+		msgs = append(msgs, icon+" "+fd.Message)
+	}
+	if rec.FailReason != "" {
+		msgs = append([]string{"✖ Reading failed: " + rec.FailReason}, msgs...)
+	}
+	f.findings.SetText(strings.Join(msgs, "\n"))
+	for _, path := range f.order {
+		row := f.rows[path]
+		text := row.spec.Label
+		set, conf, src, _, _ := receipt.Meta(&rec.Receipt, path)
+		switch {
+		case len(flagged[path]) > 0:
+			text = "⚠ " + text
+		case set && src != receipt.SourceUser && src != receipt.SourceRule && conf < library.LowConfidence:
+			text = "? " + text // unsure: check it
+		}
+		if set && src == receipt.SourceRule {
+			text += " (remembered)"
+		}
+		if path == "supplier_tax_id" && rec.Receipt.SupplierTaxID.Value.Scheme != "" {
+			text += " [" + string(rec.Receipt.SupplierTaxID.Value.Scheme) + "]"
+		}
+		row.label.SetText(text)
+	}
+}
+
+func (f *form) showLines(rec library.Record) {
+	f.lines.RemoveAll()
+	f.lineEnt = map[string]*fieldEntry{}
+	for i := range rec.Receipt.LineItems {
+		f.lines.Add(f.lineRow(i, rec.Receipt.LineItems[i]))
+	}
+	if len(rec.Receipt.LineItems) == 0 {
+		f.lines.Add(widget.NewLabel("No line items were read. Add lines if you need them."))
+	}
+	f.lines.Refresh()
+}
+
+func (f *form) lineRow(i int, li receipt.LineItem) fyne.CanvasObject {
+	var cells []fyne.CanvasObject
+	for _, spec := range receipt.LineItemFields[:4] {
+		path := fmt.Sprintf("line_items[%d].%s", i, spec.Path)
+		e := newFieldEntry(func() { f.focused(path) })
+		v, _ := receipt.Get(&receipt.Receipt{LineItems: []receipt.LineItem{li}}, fmt.Sprintf("line_items[0].%s", spec.Path))
+		e.SetText(v)
+		e.SetPlaceHolder(spec.Label)
+		e.OnChanged = func(s string) { f.edited(path, s) }
+		f.lineEnt[path] = e
+		cells = append(cells, e)
+	}
+	remove := widget.NewButton("✕", func() {
+		f.flush()
+		if err := f.u.svc.Lib.RemoveRow(context.Background(), f.rec.ID, "line_items", i); err != nil {
+			f.u.showError(err)
+			return
+		}
+		f.u.Select(f.rec.ID)
+	})
+	return container.NewBorder(nil, nil, nil, remove, container.New(&lineLayout{}, cells...))
+}
+
+func (f *form) addLine() {
+	f.flush()
+	id := f.rec.ID
+	if id == 0 {
+		return
+	}
+	n := len(f.rec.Receipt.LineItems)
+	if err := f.u.svc.Lib.EditField(context.Background(), id, fmt.Sprintf("line_items[%d].description", n), "New item"); err != nil {
+		f.u.showError(err)
+		return
+	}
+	f.u.Select(id)
+}
+
+func (f *form) focused(path string) {
+	_, _, _, box, _ := receipt.Meta(&f.rec.Receipt, path)
+	f.u.viewer.highlight(box)
+}
+
+// edited records a change and saves it when typing pauses.
+func (f *form) edited(path, value string) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.loading || f.rec.ID == 0 {
+		return
+	}
+	if path == "supplier_tax_id" && f.rec.Receipt.SupplierTaxID.Value.Scheme != "" && !strings.Contains(value, ":") && value != "" {
+		value = string(f.rec.Receipt.SupplierTaxID.Value.Scheme) + ":" + value
+	}
+	f.pending[path] = value
+	if f.timer != nil {
+		f.timer.Stop()
+	}
+	f.timer = time.AfterFunc(saveDelay, f.flush)
+}
+
+func (f *form) dirty() bool {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return len(f.pending) > 0
+}
+
+// flush saves every pending edit now. A value that does not parse is kept
+// on screen (the entry shows why) and not saved.
+func (f *form) flush() {
+	f.mu.Lock()
+	if f.timer != nil {
+		f.timer.Stop()
+	}
+	pending, id := f.pending, f.rec.ID
+	f.pending = map[string]string{}
+	f.mu.Unlock()
+	if len(pending) == 0 || id == 0 {
+		return
+	}
+	var errs []string
+	for path, v := range pending {
+		if err := f.u.svc.Lib.EditField(context.Background(), id, path, v); err != nil {
+			errs = append(errs, err.Error())
+		}
+	}
+	rec, err := f.u.svc.Lib.Get(id)
+	if err != nil {
+		return
+	}
+	fyne.Do(func() {
+		f.mu.Lock()
+		same := f.rec.ID == id
+		if same {
+			f.rec = rec
+		}
+		f.mu.Unlock()
+		if same {
+			f.markFields(rec)
+			if len(errs) > 0 {
+				f.findings.SetText("Not saved: " + strings.Join(errs, "; ") + "\n" + f.findings.Text)
+			}
+		}
+		f.u.list.refreshRow(id)
+	})
+}
+
+func (f *form) markDuplicate() {
+	id := f.rec.ID
+	if id == 0 {
+		return
+	}
+	e := widget.NewEntry()
+	e.SetPlaceHolder("receipt number, e.g. 12")
+	if f.rec.DuplicateOf != 0 {
+		e.SetText(strconv.FormatInt(f.rec.DuplicateOf, 10))
+	}
+	dialog.ShowForm("Mark as a duplicate", "Mark", "Cancel", []*widget.FormItem{widget.NewFormItem("Same purchase as #", e)}, func(ok bool) {
+		if !ok {
+			return
+		}
+		other, err := strconv.ParseInt(strings.TrimPrefix(strings.TrimSpace(e.Text), "#"), 10, 64)
+		if err != nil {
+			f.u.showError(fmt.Errorf("%q is not a receipt number", e.Text))
+			return
+		}
+		if err := f.u.svc.Lib.MarkDuplicate(context.Background(), id, other); err != nil {
+			f.u.showError(err)
+			return
+		}
+		f.u.Reload()
+		f.u.Select(id)
+	}, f.u.win)
+}
+
+// entry returns the input of a top-level field, for tests.
+func (f *form) entry(path string) *fieldEntry { return f.rows[path].entry }

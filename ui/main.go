@@ -1,0 +1,102 @@
+package ui
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"os"
+	"time"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/app"
+	"github.com/NVIDIA/go-nvml/pkg/nvml"
+
+	"github.com/shoebox-app/shoebox/assets"
+	"github.com/shoebox-app/shoebox/hw"
+	"github.com/shoebox-app/shoebox/inference"
+	"github.com/shoebox-app/shoebox/library"
+)
+
+// Main starts the desktop app with the GUI's own flags and returns the exit code.
+func Main(args []string, version string) int {
+	fs := flag.NewFlagSet("shoebox", flag.ContinueOnError)
+	libraryDir := fs.String("library", "", "library folder (default: $SHOEBOX_HOME, else $XDG_DATA_HOME/shoebox)")
+	// For `make screenshot`: open straight on a receipt, a field or a settings page.
+	showID := fs.Int64("show", 0, "open this receipt")
+	focus := fs.String("focus", "", "with --show: focus this field (its box is outlined on the page)")
+	page := fs.String("settings", "", "open the settings window on this page (Models, Hardware)")
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	dir := *libraryDir
+	if dir == "" {
+		d, err := library.DefaultDir()
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "shoebox:", err)
+			return 1
+		}
+		dir = d
+	}
+	lib, err := library.Open(dir)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "shoebox:", err)
+		return 1
+	}
+	defer lib.Close()
+	if n, err := lib.ResumeInterrupted(context.Background()); err == nil && n > 0 {
+		fmt.Fprintf(os.Stderr, "shoebox: %d receipt(s) left mid-reading last time are back in the queue\n", n)
+	}
+	eng, err := inference.NewOCR(inference.OCROptions{Locale: lib.Locale(), Preprocess: inference.DefaultPreprocess})
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "shoebox: the OCR engine could not start:", err)
+		return 1
+	}
+	defer eng.Close()
+	m := hw.Discover(nvml.New())
+	svc := Services{Lib: lib, Engine: eng, EngineLabel: "OCR (Tesseract) on CPU", Machine: &m, Plans: referencePlans(m)}
+
+	a := app.NewWithID("app.shoebox.desktop")
+	a.SetIcon(fyne.NewStaticResource("icon.png", assets.Icon))
+	w := a.NewWindow("Shoebox " + version + " — " + dir)
+	u := New(a, w, svc)
+	w.Resize(fyne.NewSize(1280, 800))
+	w.SetMaster()
+	w.SetCloseIntercept(func() {
+		u.Close()
+		w.Close()
+	})
+	if *showID != 0 {
+		u.Select(*showID)
+		if *focus != "" {
+			go func() {
+				time.Sleep(700 * time.Millisecond)
+				fyne.Do(func() { u.FocusField(*focus) })
+			}()
+		}
+	}
+	if *page != "" {
+		u.ShowSettings(*page)
+	}
+	w.ShowAndRun()
+	return 0
+}
+
+// FocusField puts the cursor in a field, outlining its box on the page.
+func (u *UI) FocusField(path string) {
+	if e := u.form.entry(path); e != nil {
+		u.win.Canvas().Focus(e)
+	}
+}
+
+func referencePlans(m hw.Machine) []ModelPlan {
+	var models []hw.ModelFacts
+	if err := json.Unmarshal(assets.ReferenceModels, &models); err != nil {
+		return nil
+	}
+	var out []ModelPlan
+	for _, md := range models {
+		out = append(out, ModelPlan{Model: md, Plan: hw.MakePlan(hw.Request{Machine: m, Model: md})})
+	}
+	return out
+}
