@@ -29,6 +29,8 @@ type Services struct {
 	// Machine and Plan fill the Hardware page; nil Machine means "not probed".
 	Machine *hw.Machine
 	Plans   []ModelPlan
+	// Workers is how many receipts are read at once (the OCR engine uses a core each).
+	Workers int
 }
 
 // ModelPlan is a model and how it would run here, for the Models and Hardware pages.
@@ -284,7 +286,7 @@ func (u *UI) startRunner() {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	u.cancel, u.running = cancel, true
-	r := &pipeline.Runner{Lib: u.svc.Lib, Engine: u.svc.Engine, Workers: 1, PageTimeout: 5 * time.Minute}
+	r := &pipeline.Runner{Lib: u.svc.Lib, Engine: u.svc.Engine, Workers: u.svc.Workers, PageTimeout: 5 * time.Minute}
 	r.OnProgress = func(p pipeline.Progress) {
 		fyne.Do(func() {
 			u.setStatus(p)

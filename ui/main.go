@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"runtime"
 	"time"
 
 	"fyne.io/fyne/v2"
@@ -54,7 +55,7 @@ func Main(args []string, version string) int {
 	}
 	defer eng.Close()
 	m := hw.Discover(nvml.New())
-	svc := Services{Lib: lib, Engine: eng, EngineLabel: "OCR (Tesseract) on CPU", Machine: &m, Plans: referencePlans(m)}
+	svc := Services{Lib: lib, Engine: eng, EngineLabel: "OCR (Tesseract) on CPU", Machine: &m, Plans: referencePlans(m), Workers: runtime.NumCPU()}
 
 	a := app.NewWithID("app.shoebox.desktop")
 	a.SetIcon(fyne.NewStaticResource("icon.png", assets.Icon))
@@ -76,7 +77,10 @@ func Main(args []string, version string) int {
 		}
 	}
 	if *page != "" {
-		u.ShowSettings(*page)
+		go func() {
+			time.Sleep(500 * time.Millisecond) // after the main window is up
+			fyne.Do(func() { u.ShowSettings(*page) })
+		}()
 	}
 	w.ShowAndRun()
 	return 0

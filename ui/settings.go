@@ -73,7 +73,7 @@ func machineOr(m *hw.Machine) hw.Machine {
 func (u *UI) hardwarePage() fyne.CanvasObject {
 	m := machineOr(u.svc.Machine)
 	var b strings.Builder
-	fmt.Fprintf(&b, "CPU: %d cores, AVX2 %v, %.1f GB memory free\n", m.CPUCores, m.AVX2, float64(m.FreeRAMMiB)/1024)
+	fmt.Fprintf(&b, "CPU: %d cores%s, %.1f GB memory free\n", m.CPUCores, map[bool]string{true: " with AVX2", false: " without AVX2"}[m.AVX2], float64(m.FreeRAMMiB)/1024)
 	if len(m.GPUs) == 0 {
 		b.WriteString("GPUs: none found\n")
 	}
@@ -84,7 +84,7 @@ func (u *UI) hardwarePage() fyne.CanvasObject {
 		b.WriteString(n + "\n")
 	}
 	for _, mp := range u.svc.Plans {
-		fmt.Fprintf(&b, "\n%s → %s (%s)\n", mp.Model.Name, mp.Plan.Summary(m), mp.Plan.SpeedText())
+		fmt.Fprintf(&b, "\n%s: %s (%s)\n", mp.Model.Name, mp.Plan.Summary(m), mp.Plan.SpeedText())
 		for _, r := range mp.Plan.Reasons {
 			b.WriteString("  • " + r + "\n")
 		}

@@ -1,0 +1,89 @@
+package cli
+
+import (
+	"fmt"
+	"runtime"
+	"time"
+
+	"github.com/shoebox-app/shoebox/inference"
+	"github.com/shoebox-app/shoebox/library"
+	"github.com/shoebox-app/shoebox/pipeline"
+	"github.com/shoebox-app/shoebox/receipt"
+)
+
+func init() {
+	register("process", "read the library's new (and queued) receipts, as Extract all does in the app", runProcess)
+}
+
+func runProcess(env Env, args []string) int {
+	fs, libDir := newFlags(env, "process", "")
+	country := fs.String("country", "", "set the library's country rules first: AU, NZ, UK, EU, US, MY, other")
+	again := fs.Bool("again", false, "read every receipt again, not only new and failed ones")
+	if err := parseArgs(fs, args); err != nil {
+		return 2
+	}
+	l, ok := openLibrary(env, *libDir)
+	if !ok {
+		return 1
+	}
+	defer l.Close()
+	if *country != "" {
+		c, err := receipt.ParseCountry(*country)
+		if err != nil {
+			fmt.Fprintln(env.Stderr, "shoebox:", err)
+			return 2
+		}
+		if err := l.SetLocale(receipt.DefaultLocale(c)); err != nil {
+			fmt.Fprintln(env.Stderr, "shoebox:", err)
+			return 1
+		}
+	}
+	f := library.Filter{Statuses: []library.Status{library.StatusNew, library.StatusFailed}}
+	if *again {
+		f = library.Filter{}
+	}
+	rows, err := l.List(f)
+	if err != nil {
+		fmt.Fprintln(env.Stderr, "shoebox:", err)
+		return 1
+	}
+	ids := make([]int64, len(rows))
+	for i, r := range rows {
+		ids[i] = r.ID
+	}
+	ctx, stop := interruptible()
+	defer stop()
+	if _, err := l.Enqueue(ctx, ids, *again); err != nil {
+		fmt.Fprintln(env.Stderr, "shoebox:", err)
+		return 1
+	}
+	eng, err := inference.NewOCR(inference.OCROptions{Locale: l.Locale(), Preprocess: inference.DefaultPreprocess})
+	if err != nil {
+		fmt.Fprintln(env.Stderr, "shoebox: the OCR engine could not start:", err)
+		return 1
+	}
+	defer eng.Close()
+	counts, _ := l.Counts()
+	bar := newProgress(env.Stderr, counts[library.StatusQueued])
+	r := &pipeline.Runner{Lib: l, Engine: eng, Workers: runtime.NumCPU(), PageTimeout: 5 * time.Minute, OnProgress: func(p pipeline.Progress) {
+		if p.Current == 0 {
+			bar.done()
+		}
+	}}
+	err = r.Run(ctx)
+	bar.finish()
+	if err != nil {
+		fmt.Fprintln(env.Stderr, "shoebox:", err)
+		return 1
+	}
+	p := r.Snapshot()
+	fmt.Fprintf(env.Stdout, "read %d receipts, %d failed", p.Done, p.Failed)
+	if p.LastError != "" {
+		fmt.Fprintf(env.Stdout, " (last: %s)", p.LastError)
+	}
+	fmt.Fprintln(env.Stdout)
+	if ctx.Err() != nil {
+		fmt.Fprintln(env.Stdout, "interrupted: the rest stay queued for next time")
+	}
+	return 0
+}
