@@ -15,7 +15,7 @@ func TestOCRReadsASyntheticTaxInvoice(t *testing.T) {
 		Address:  []string{"12 GEORGE STREET", "SYDNEY NSW 2000"},
 		TaxID:    "ABN 51 824 753 556",
 		Date:     "16/07/2025",
-		Items:    []synth.Item{{"HAMMER", 1, 2495}, {"NAILS 1KG", 2, 1250}},
+		Items:    []synth.Item{{Desc: "HAMMER", Qty: 1, UnitCents: 2495}, {Desc: "NAILS 1KG", Qty: 2, UnitCents: 1250}},
 		TaxLabel: "GST", TaxRate: 10, Inclusive: true, Currency: "$",
 	}
 	img, err := synth.Render(r)
