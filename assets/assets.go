@@ -17,3 +17,11 @@ var Icon []byte
 //
 //go:embed models/reference.json
 var ReferenceModels []byte
+
+// Catalogue lists the vision models Shoebox offers to download: files per
+// variant with their sources. Sizes and SHA-256s are recorded only once they
+// have been read from the publisher; until then Verify checks structure only
+// and says so.
+//
+//go:embed models/catalogue.json
+var Catalogue []byte

@@ -156,3 +156,18 @@ func TestGPUsSimulated(t *testing.T) {
 		t.Fatalf("bad file: %d %s", code, errOut)
 	}
 }
+
+func TestModelsListAndVerify(t *testing.T) {
+	t.Setenv("SHOEBOX_MODELS", t.TempDir())
+	t.Setenv("OLLAMA_MODELS", t.TempDir())
+	code, out, _ := run(t, "models", "list")
+	if code != 0 || !strings.Contains(out, "internvl3-8b") || !strings.Contains(out, "downloads go to") {
+		t.Fatalf("list: %d\n%s", code, out)
+	}
+	bad := filepath.Join(t.TempDir(), "model.gguf")
+	os.WriteFile(bad, []byte("GGML not a gguf file at all"), 0o644)
+	code, _, errOut := run(t, "models", "verify", bad)
+	if code != 1 || !strings.Contains(errOut, `model file model.gguf is damaged: not a GGUF file: it starts with "GGML"`) {
+		t.Fatalf("verify: %d %s", code, errOut)
+	}
+}

@@ -1,0 +1,172 @@
+package cli
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/NVIDIA/go-nvml/pkg/nvml"
+
+	"github.com/shoebox-app/shoebox/hw"
+	"github.com/shoebox-app/shoebox/inference/models"
+	"github.com/shoebox-app/shoebox/library"
+)
+
+func init() {
+	register("models", "list, verify and download vision models: models list|verify FILE|download ID|path", runModels)
+}
+
+// modelsDir is where downloads go: $SHOEBOX_MODELS, else <data folder>/models.
+func modelsDir() (string, error) {
+	if d := os.Getenv("SHOEBOX_MODELS"); d != "" {
+		return d, nil
+	}
+	d, err := library.DefaultDir()
+	if err != nil {
+		return "", err
+	}
+	return filepath.Join(d, "models"), nil
+}
+
+func runModels(env Env, args []string) int {
+	fs, _ := newFlags(env, "models", "list|verify FILE [--mmproj FILE]|download ID[:VARIANT]|path")
+	mmproj := fs.String("mmproj", "", "with verify: also check this projector file")
+	if err := parseArgs(fs, args); err != nil {
+		return 2
+	}
+	verb := "list"
+	if fs.NArg() > 0 {
+		verb = fs.Arg(0)
+	}
+	dir, err := modelsDir()
+	if err != nil {
+		fmt.Fprintln(env.Stderr, "shoebox:", err)
+		return 1
+	}
+	cat, err := models.Catalogue()
+	if err != nil {
+		fmt.Fprintln(env.Stderr, "shoebox:", err)
+		return 1
+	}
+	switch verb {
+	case "path":
+		fmt.Fprintln(env.Stdout, dir)
+		return 0
+	case "list":
+		m := hw.Discover(nvml.New())
+		tw := tabwriter.NewWriter(env.Stdout, 0, 4, 2, ' ', 0)
+		fmt.Fprintln(tw, "ID\tVARIANT\tSIZE\tMEMORY NEED\tON THIS MACHINE\tLICENCE")
+		for _, e := range cat {
+			for _, v := range e.Variants {
+				size, need, fit := "not recorded", "—", "unknown until the file size is recorded"
+				if v.Model.Size > 0 {
+					facts := hw.ModelFacts{Name: e.Name, Layers: e.Layers, EmbedDim: e.EmbedDim, HeadsKV: e.HeadsKV, HeadDimK: e.HeadDim, HeadDimV: e.HeadDim,
+						ProjectorBytes: uint64(v.Projector.Size), Variants: []hw.Variant{{Name: v.Name, Bytes: uint64(v.Model.Size)}}}
+					p := hw.MakePlan(hw.Request{Machine: m, Model: facts})
+					size = fmt.Sprintf("%.1f GB", float64(v.Model.Size+v.Projector.Size)/1e9)
+					need = fmt.Sprintf("%.1f GB", float64(sum(p.EstimateMiB)+p.CPUMiB)/1024)
+					fit = p.Summary(m) + ", " + p.SpeedText()
+				}
+				fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", e.ID, v.Name, size, need, fit, e.Licence)
+			}
+		}
+		tw.Flush()
+		for _, f := range append(models.FindOllama(models.OllamaDir()), models.FindInFolder(dir)...) {
+			fmt.Fprintf(env.Stdout, "found (%s): %s\n  model %s\n  projector %s\n", f.Where, f.Name, f.Model, f.Projector)
+		}
+		fmt.Fprintf(env.Stdout, "downloads go to %s\n", dir)
+		return 0
+	case "verify":
+		if fs.NArg() < 2 {
+			fs.Usage()
+			return 2
+		}
+		code := 0
+		for _, p := range append([]string{fs.Arg(1)}, nonEmpty(*mmproj)...) {
+			ref := refByName(cat, filepath.Base(p))
+			v, err := models.Verify(p, ref, models.OpenHashCache(filepath.Join(dir, "verified.json")))
+			if err != nil {
+				fmt.Fprintln(env.Stderr, "shoebox:", err)
+				code = 1
+				continue
+			}
+			fmt.Fprintf(env.Stdout, "%s: OK (%d tensors, %s)\n", p, len(v.Header.Tensors), humanBytes(v.Size))
+			for _, w := range v.Warnings {
+				fmt.Fprintln(env.Stdout, "  warning:", w)
+			}
+		}
+		return code
+	case "download":
+		if fs.NArg() < 2 {
+			fs.Usage()
+			return 2
+		}
+		_, v, err := models.Find(cat, fs.Arg(1))
+		if err != nil {
+			fmt.Fprintln(env.Stderr, "shoebox:", err)
+			return 1
+		}
+		ctx, stop := interruptible()
+		defer stop()
+		for _, ref := range []models.FileRef{v.Model, v.Projector} {
+			path, err := models.Download(ctx, nil, ref, dir, func(p models.DownloadProgress) {
+				total := "?"
+				if p.Total > 0 {
+					total = humanBytes(p.Total)
+				}
+				fmt.Fprintf(env.Stderr, "\r%s: %s of %s  %s/s  ETA %s   ", ref.Name, humanBytes(p.Done), total, humanBytes(int64(p.BytesPerSec)), p.ETA.Round(1e9))
+			})
+			fmt.Fprintln(env.Stderr)
+			if err != nil {
+				fmt.Fprintln(env.Stderr, "shoebox:", err)
+				return 1
+			}
+			fmt.Fprintln(env.Stdout, "downloaded", path)
+		}
+		return 0
+	}
+	fmt.Fprintf(env.Stderr, "shoebox: models %s: use list, verify FILE, download ID or path\n", verb)
+	return 2
+}
+
+func refByName(cat []models.Entry, name string) *models.FileRef {
+	for _, e := range cat {
+		for _, v := range e.Variants {
+			for _, r := range []models.FileRef{v.Model, v.Projector} {
+				if strings.EqualFold(r.Name, name) {
+					return &r
+				}
+			}
+		}
+	}
+	return nil
+}
+
+func nonEmpty(s string) []string {
+	if s == "" {
+		return nil
+	}
+	return []string{s}
+}
+
+func sum(xs []uint64) uint64 {
+	var t uint64
+	for _, x := range xs {
+		t += x
+	}
+	return t
+}
+
+func humanBytes(n int64) string {
+	switch {
+	case n >= 1e9:
+		return fmt.Sprintf("%.2f GB", float64(n)/1e9)
+	case n >= 1e6:
+		return fmt.Sprintf("%.1f MB", float64(n)/1e6)
+	case n >= 1e3:
+		return fmt.Sprintf("%.0f KB", float64(n)/1e3)
+	}
+	return fmt.Sprintf("%d B", n)
+}

@@ -1,0 +1,58 @@
+package gguf
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/ollama/ollama/fs/ggml"
+)
+
+func TestWriteThenReadAgreesWithOllamasReader(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "t.gguf")
+	var w Writer
+	w.Set("general.architecture", "llama")
+	w.Set("llama.block_count", uint32(2))
+	w.Set("llama.embedding_length", uint32(64))
+	w.Set("tokenizer.ggml.tokens", []string{"<s>", "</s>", "a"})
+	w.Set("tokenizer.ggml.scores", []float32{0, 0, -1})
+	w.AddF32("token_embd.weight", []uint64{64, 3}, make([]float32, 192))
+	w.AddF32("output_norm.weight", []uint64{64}, make([]float32, 64))
+	if err := w.Write(p); err != nil {
+		t.Fatal(err)
+	}
+	f, err := Read(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f.Version != 3 || len(f.Tensors) != 2 || f.KV["llama.block_count"] != uint32(2) || f.Tensors[1].Offset != 768 || f.Tensors[1].Size != 256 {
+		t.Fatalf("read back: %+v", f)
+	}
+	fh, _ := os.Open(p)
+	defer fh.Close()
+	g, err := ggml.Decode(fh, -1)
+	if err != nil {
+		t.Fatalf("ollama's reader rejects our file: %v", err)
+	}
+	if g.KV().BlockCount() != 2 || len(g.Tensors().Items()) != 2 {
+		t.Fatalf("ollama reads %d blocks, %d tensors", g.KV().BlockCount(), len(g.Tensors().Items()))
+	}
+}
+
+func TestTensorSizes(t *testing.T) {
+	for _, tt := range []struct {
+		typ  TensorType
+		n    uint64
+		want uint64
+	}{{F32, 10, 40}, {F16, 10, 20}, {Q8_0, 64, 68}, {Q4_0, 32, 18}, {12, 256, 144}, {BF16, 3, 6}} {
+		if got, err := tt.typ.Size(tt.n); err != nil || got != tt.want {
+			t.Errorf("type %d × %d = %d (%v), want %d", tt.typ, tt.n, got, err, tt.want)
+		}
+	}
+	if _, err := TensorType(99).Size(1); err == nil {
+		t.Error("unknown type accepted")
+	}
+	if _, err := Q8_0.Size(33); err == nil {
+		t.Error("partial block accepted")
+	}
+}

@@ -1,0 +1,167 @@
+package gguf
+
+import (
+	"bufio"
+	"encoding/binary"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"sort"
+)
+
+// Writer builds a GGUF file: metadata, then tensors with their data.
+type Writer struct {
+	kv      []kv
+	tensors []wtensor
+}
+
+type kv struct {
+	key string
+	val any
+}
+
+type wtensor struct {
+	name string
+	dims []uint64
+	typ  TensorType
+	data []byte
+}
+
+// Set adds a metadata value: string, bool, uint32, int32, float32, uint64,
+// []string, []int32, []float32 or []uint32.
+func (w *Writer) Set(key string, v any) { w.kv = append(w.kv, kv{key, v}) }
+
+// AddF32 adds an F32 tensor. dims are ggml's order: the fastest-moving first.
+func (w *Writer) AddF32(name string, dims []uint64, values []float32) {
+	b := make([]byte, 4*len(values))
+	for i, v := range values {
+		binary.LittleEndian.PutUint32(b[4*i:], math.Float32bits(v))
+	}
+	w.tensors = append(w.tensors, wtensor{name, dims, F32, b})
+}
+
+// Write saves the file at path.
+func (w *Writer) Write(path string) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	bw := bufio.NewWriter(f)
+	err = w.write(bw)
+	if err == nil {
+		err = bw.Flush()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}
+
+const alignment = 32
+
+func (w *Writer) write(out io.Writer) error {
+	var n uint64
+	put := func(v any) {
+		binary.Write(out, binary.LittleEndian, v)
+		n += uint64(binary.Size(v))
+	}
+	str := func(s string) {
+		put(uint64(len(s)))
+		io.WriteString(out, s)
+		n += uint64(len(s))
+	}
+	io.WriteString(out, Magic)
+	n += 4
+	put(uint32(3))
+	put(uint64(len(w.tensors)))
+	put(uint64(len(w.kv)))
+	for _, e := range w.kv {
+		str(e.key)
+		switch v := e.val.(type) {
+		case string:
+			put(uint32(TypeString))
+			str(v)
+		case bool:
+			put(uint32(TypeBool))
+			b := uint8(0)
+			if v {
+				b = 1
+			}
+			put(b)
+		case uint32:
+			put(uint32(TypeUint32))
+			put(v)
+		case int32:
+			put(uint32(TypeInt32))
+			put(v)
+		case float32:
+			put(uint32(TypeFloat32))
+			put(v)
+		case uint64:
+			put(uint32(TypeUint64))
+			put(v)
+		case []string:
+			put(uint32(TypeArray))
+			put(uint32(TypeString))
+			put(uint64(len(v)))
+			for _, s := range v {
+				str(s)
+			}
+		case []int32:
+			put(uint32(TypeArray))
+			put(uint32(TypeInt32))
+			put(uint64(len(v)))
+			for _, x := range v {
+				put(x)
+			}
+		case []uint32:
+			put(uint32(TypeArray))
+			put(uint32(TypeUint32))
+			put(uint64(len(v)))
+			for _, x := range v {
+				put(x)
+			}
+		case []float32:
+			put(uint32(TypeArray))
+			put(uint32(TypeFloat32))
+			put(uint64(len(v)))
+			for _, x := range v {
+				put(x)
+			}
+		default:
+			return fmt.Errorf("gguf: metadata %q has unsupported type %T", e.key, e.val)
+		}
+	}
+	var offset uint64
+	for _, t := range w.tensors {
+		str(t.name)
+		put(uint32(len(t.dims)))
+		for _, d := range t.dims {
+			put(d)
+		}
+		put(uint32(t.typ))
+		put(offset)
+		offset += (uint64(len(t.data)) + alignment - 1) / alignment * alignment
+	}
+	pad := func() {
+		for n%alignment != 0 {
+			out.Write([]byte{0})
+			n++
+		}
+	}
+	pad()
+	for _, t := range w.tensors {
+		out.Write(t.data)
+		n += uint64(len(t.data))
+		pad()
+	}
+	return nil
+}
+
+// SortedKeys lists metadata keys alphabetically, for stable output.
+func (f *File) SortedKeys() []string {
+	k := append([]string(nil), f.Keys...)
+	sort.Strings(k)
+	return k
+}

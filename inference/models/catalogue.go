@@ -1,0 +1,80 @@
+// Package models knows the vision models Shoebox can run: the catalogue
+// (embedded from assets), the integrity check run before every load (size,
+// SHA-256 with a cache, GGUF structure), downloads with resume, and the
+// models a user already has in an Ollama store or a folder.
+package models
+
+import (
+	"encoding/json"
+	"fmt"
+
+	"github.com/shoebox-app/shoebox/assets"
+)
+
+// FileRef is one downloadable file.
+type FileRef struct {
+	Name   string `json:"name"`
+	URL    string `json:"url"`
+	Size   int64  `json:"size,omitempty"`   // exact bytes, 0 when not recorded
+	SHA256 string `json:"sha256,omitempty"` // hex, "" when not recorded
+}
+
+// Variant is one weights precision of a model with its projector.
+type Variant struct {
+	Name      string  `json:"name"` // Q4_K_M, Q8_0, F16, BF16
+	Model     FileRef `json:"model"`
+	Projector FileRef `json:"projector"`
+}
+
+// Entry is one catalogue model.
+type Entry struct {
+	ID           string    `json:"id"`
+	Name         string    `json:"name"`
+	Family       string    `json:"family"` // prompt family: internvl, minicpmv, smolvlm, qwen25vl, gemma3
+	Licence      string    `json:"licence"`
+	Source       string    `json:"source"` // the publisher page the data comes from
+	Layers       int       `json:"layers"`
+	EmbedDim     int       `json:"embed_dim"`
+	HeadsKV      int       `json:"heads_kv"`
+	HeadDim      int       `json:"head_dim"`
+	Variants     []Variant `json:"variants"`
+	EngineStatus string    `json:"engine_status"` // "supported", or why not yet
+}
+
+// Catalogue is the embedded list of models.
+func Catalogue() ([]Entry, error) {
+	var out []Entry
+	if err := json.Unmarshal(assets.Catalogue, &out); err != nil {
+		return nil, fmt.Errorf("the model catalogue is damaged: %w", err)
+	}
+	return out, nil
+}
+
+// Find returns the catalogue entry and variant for "id" or "id:variant".
+func Find(cat []Entry, ref string) (Entry, Variant, error) {
+	id, variant := ref, ""
+	for i := len(ref) - 1; i >= 0; i-- {
+		if ref[i] == ':' {
+			id, variant = ref[:i], ref[i+1:]
+			break
+		}
+	}
+	for _, e := range cat {
+		if e.ID != id {
+			continue
+		}
+		if len(e.Variants) == 0 {
+			return e, Variant{}, fmt.Errorf("%s lists no files", id)
+		}
+		if variant == "" {
+			return e, e.Variants[0], nil
+		}
+		for _, v := range e.Variants {
+			if v.Name == variant {
+				return e, v, nil
+			}
+		}
+		return e, Variant{}, fmt.Errorf("%s has no variant %s", id, variant)
+	}
+	return Entry{}, Variant{}, fmt.Errorf("no model %q in the catalogue (shoebox models list shows them)", id)
+}
