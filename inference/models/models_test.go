@@ -62,10 +62,10 @@ func TestVerifyFailures(t *testing.T) {
 	good := tinyGGUF(t, filepath.Join(dir, "good.gguf"))
 	ref := refFor(good, "model.gguf")
 	tests := []struct {
-		name  string
-		data  func() []byte
-		ref   *FileRef
-		want  string
+		name string
+		data func() []byte
+		ref  *FileRef
+		want string
 	}{
 		{"truncated", func() []byte { return good[:len(good)-100] }, &ref,
 			fmt.Sprintf("model file model.gguf is truncated: %s of %s — download it again (a download resumes where it stopped)", human(int64(len(good)-100)), human(int64(len(good))))},
