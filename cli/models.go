@@ -20,14 +20,11 @@ func init() {
 
 // modelsDir is where downloads go: $SHOEBOX_MODELS, else <data folder>/models.
 func modelsDir() (string, error) {
-	if d := os.Getenv("SHOEBOX_MODELS"); d != "" {
-		return d, nil
-	}
 	d, err := library.DefaultDir()
-	if err != nil {
+	if err != nil && os.Getenv("SHOEBOX_MODELS") == "" {
 		return "", err
 	}
-	return filepath.Join(d, "models"), nil
+	return models.Dir(d), nil
 }
 
 func runModels(env Env, args []string) int {

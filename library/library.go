@@ -183,3 +183,18 @@ func (l *Library) SetLocale(loc receipt.Locale) error {
 		return err
 	})
 }
+
+// Setting returns a stored setting ("" when unset).
+func (l *Library) Setting(key string) string {
+	var v string
+	l.db.QueryRow(`SELECT value FROM settings WHERE key = ?`, key).Scan(&v)
+	return v
+}
+
+// SetSetting stores a setting.
+func (l *Library) SetSetting(key, value string) error {
+	return l.write(context.Background(), func(tx *sql.Tx) error {
+		_, err := tx.Exec(`INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value`, key, value)
+		return err
+	})
+}

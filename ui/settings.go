@@ -1,15 +1,22 @@
 package ui
 
 import (
+	"context"
 	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
 	"strings"
 	"time"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/shoebox-app/shoebox/hw"
+	"github.com/shoebox-app/shoebox/inference/models"
+	"github.com/shoebox-app/shoebox/library"
 	"github.com/shoebox-app/shoebox/receipt"
 )
 
@@ -41,26 +48,162 @@ func (u *UI) ShowSettings(page string) fyne.Window {
 	return w
 }
 
+// Settings keys for the chosen vision model.
+const (
+	SettingModel     = "vlm.model"
+	SettingProjector = "vlm.projector"
+)
+
 func (u *UI) modelsPage() fyne.CanvasObject {
-	head := widget.NewLabel(fmt.Sprintf("Reading receipts with: %s.\n\nNo vision model is installed, so Shoebox uses its built-in OCR engine (Tesseract), which needs no download and no GPU. A vision model reads difficult receipts better; the models below are what this machine could run.", u.svc.EngineLabel))
+	head := widget.NewLabel(fmt.Sprintf("Reading receipts with: %s. The built-in OCR engine (Tesseract) needs no download and no GPU. "+
+		"A vision model reads difficult receipts better; the vision engine that runs it is being built, so a model chosen here is checked and remembered, and OCR reads receipts meanwhile.", u.svc.EngineLabel))
 	head.Wrapping = fyne.TextWrapWord
-	items := []fyne.CanvasObject{head}
+	chosen := widget.NewLabel(u.chosenModelText())
+	chosen.Wrapping = fyne.TextWrapWord
+	items := []fyne.CanvasObject{head, chosen}
+
+	use := func(model, projector string) {
+		msgs, ok := verifyPair(model, projector)
+		if ok {
+			u.svc.Lib.SetSetting(SettingModel, model)
+			u.svc.Lib.SetSetting(SettingProjector, projector)
+		}
+		chosen.SetText(u.chosenModelText() + "\n" + msgs)
+	}
+	pick := widget.NewButton("Use a GGUF file…", func() {
+		dialog.ShowFileOpen(func(r fyne.URIReadCloser, err error) {
+			if err != nil || r == nil {
+				return
+			}
+			model := r.URI().Path()
+			r.Close()
+			projector := ""
+			if found := models.FindInFolder(filepath.Dir(model)); len(found) > 0 {
+				projector = found[0].Projector
+			}
+			use(model, projector)
+		}, u.win)
+	})
+	items = append(items, pick)
+
+	for _, f := range models.FindOllama(models.OllamaDir()) {
+		f := f
+		items = append(items, widget.NewCard(f.Name, "found in your Ollama models: used where it is, not copied",
+			widget.NewButton("Use this model", func() { use(f.Model, f.Projector) })))
+	}
+
+	cat, err := models.Catalogue()
+	if err != nil {
+		items = append(items, widget.NewLabel(err.Error()))
+	}
+	dir, _ := modelsDir()
+	for _, e := range cat {
+		e := e
+		var rows []fyne.CanvasObject
+		plan := u.planFor(e)
+		for _, v := range e.Variants {
+			v := v
+			size := "size not yet recorded"
+			if v.Model.Size > 0 {
+				size = fmt.Sprintf("%.1f GB", float64(v.Model.Size+v.Projector.Size)/1e9)
+			}
+			bar := widget.NewProgressBar()
+			bar.Hide()
+			status := widget.NewLabel("")
+			status.Wrapping = fyne.TextWrapWord
+			var btn *widget.Button
+			btn = widget.NewButton("Download "+v.Name+" ("+size+")", func() {
+				btn.Disable()
+				bar.Show()
+				go func() {
+					var paths []string
+					for _, ref := range []models.FileRef{v.Model, v.Projector} {
+						path, err := models.Download(context.Background(), nil, ref, dir, func(p models.DownloadProgress) {
+							fyne.Do(func() {
+								if p.Total > 0 {
+									bar.SetValue(float64(p.Done) / float64(p.Total))
+								}
+								status.SetText(fmt.Sprintf("%s: %.0f MB, %.1f MB/s, ETA %s", ref.Name, float64(p.Done)/1e6, p.BytesPerSec/1e6, p.ETA.Round(time.Second)))
+							})
+						})
+						if err != nil {
+							fyne.Do(func() { status.SetText(err.Error()); btn.Enable() })
+							return
+						}
+						paths = append(paths, path)
+					}
+					fyne.Do(func() { use(paths[0], paths[1]); status.SetText("Downloaded and checked."); btn.Enable() })
+				}()
+			})
+			rows = append(rows, btn, bar, status)
+		}
+		detail := fmt.Sprintf("Licence: %s · source: %s\n%s", e.Licence, e.Source, plan)
+		lbl := widget.NewLabel(detail)
+		lbl.Wrapping = fyne.TextWrapWord
+		items = append(items, widget.NewCard(e.Name, e.EngineStatus, container.NewVBox(append([]fyne.CanvasObject{lbl}, rows...)...)))
+	}
+	return container.NewVScroll(container.NewVBox(items...))
+}
+
+// planFor says how a catalogue model would run here, from the reference facts when sizes are not recorded.
+func (u *UI) planFor(e models.Entry) string {
 	for _, mp := range u.svc.Plans {
-		var smallest hw.Variant
-		for _, v := range mp.Model.Variants {
-			if smallest.Bytes == 0 || v.Bytes < smallest.Bytes {
-				smallest = v
+		if strings.HasPrefix(mp.Model.Name, e.Name+" ") || mp.Model.Name == e.Name {
+			return fmt.Sprintf("On this machine: %s, %s.", mp.Plan.Summary(machineOr(u.svc.Machine)), mp.Plan.SpeedText())
+		}
+	}
+	return "Fit for this machine: shown once the file sizes are recorded."
+}
+
+func (u *UI) chosenModelText() string {
+	m := u.svc.Lib.Setting(SettingModel)
+	if m == "" {
+		return "No vision model chosen."
+	}
+	return fmt.Sprintf("Chosen vision model: %s (projector %s).", filepath.Base(m), filepath.Base(u.svc.Lib.Setting(SettingProjector)))
+}
+
+// verifyPair checks a model and its projector and says what was found.
+func verifyPair(model, projector string) (string, bool) {
+	cat, _ := models.Catalogue()
+	var out []string
+	ok := true
+	for _, p := range []string{model, projector} {
+		if p == "" {
+			out = append(out, "No projector (mmproj-*.gguf) was found beside the model: a vision model needs one.")
+			ok = false
+			continue
+		}
+		var ref *models.FileRef
+		for _, e := range cat {
+			for _, v := range e.Variants {
+				for _, r := range []models.FileRef{v.Model, v.Projector} {
+					if strings.EqualFold(r.Name, filepath.Base(p)) {
+						r := r
+						ref = &r
+					}
+				}
 			}
 		}
-		fit := mp.Plan.Summary(machineOr(u.svc.Machine))
-		card := widget.NewCard(mp.Model.Name, fmt.Sprintf("From %.1f GB (%s) plus a %.1f GB projector", float64(smallest.Bytes)/1e9, smallest.Name, float64(mp.Model.ProjectorBytes)/1e9),
-			widget.NewLabel(fmt.Sprintf("On this machine: %s, %s.", fit, mp.Plan.SpeedText())))
-		items = append(items, card)
+		v, err := models.Verify(p, ref, nil)
+		if err != nil {
+			out = append(out, err.Error())
+			ok = false
+			continue
+		}
+		out = append(out, fmt.Sprintf("%s: sound (%d tensors).", filepath.Base(p), len(v.Header.Tensors)))
+		out = append(out, v.Warnings...)
 	}
-	note := widget.NewLabel("Downloads, integrity checks and models found in your Ollama folder are not available in this version: point the command line at a GGUF file with `shoebox gpus --model FILE` to see how it would run.")
-	note.Wrapping = fyne.TextWrapWord
-	items = append(items, note)
-	return container.NewVScroll(container.NewVBox(items...))
+	return strings.Join(out, "\n"), ok
+}
+
+// modelsDir is where downloads go: $SHOEBOX_MODELS, else <data folder>/models.
+func modelsDir() (string, error) {
+	d, err := library.DefaultDir()
+	if err != nil && os.Getenv("SHOEBOX_MODELS") == "" {
+		return "", err
+	}
+	return models.Dir(d), nil
 }
 
 func machineOr(m *hw.Machine) hw.Machine {
@@ -94,9 +237,7 @@ func (u *UI) hardwarePage() fyne.CanvasObject {
 	}
 	text := widget.NewLabel(b.String())
 	text.Wrapping = fyne.TextWrapWord
-	overrides := widget.NewLabel("Expert overrides (GPU choice, layers, precision) are taken by `shoebox gpus` today; the planner warns there when one is risky.")
-	overrides.Wrapping = fyne.TextWrapWord
-	return container.NewVScroll(container.NewVBox(text, widget.NewSeparator(), overrides))
+	return container.NewVScroll(container.NewVBox(text, widget.NewSeparator(), u.overridesForm(m)))
 }
 
 func (u *UI) localePage(w fyne.Window) fyne.CanvasObject {
@@ -145,4 +286,55 @@ func (u *UI) localePage(w fyne.Window) fyne.CanvasObject {
 		widget.NewFormItem("Categories", widget.NewLabel(strings.Join(DefaultCategories, ", "))),
 		widget.NewFormItem("", container.NewHBox(save, saved)),
 	)
+}
+
+// overridesForm lets an expert try a GPU choice, layer count or precision
+// and shows the plan with the planner's warnings.
+func (u *UI) overridesForm(m hw.Machine) fyne.CanvasObject {
+	if len(u.svc.Plans) == 0 {
+		return widget.NewLabel("")
+	}
+	model := u.svc.Plans[len(u.svc.Plans)-1].Model
+	var variants []string
+	for _, v := range model.Variants {
+		variants = append(variants, v.Name)
+	}
+	variant := widget.NewSelect(append([]string{"automatic"}, variants...), nil)
+	variant.SetSelected("automatic")
+	var gpuOpts []string
+	gpuOpts = append(gpuOpts, "automatic")
+	for _, g := range m.GPUs {
+		gpuOpts = append(gpuOpts, fmt.Sprintf("%d: %s", g.Index, g.Name))
+	}
+	gpu := widget.NewSelect(gpuOpts, nil)
+	gpu.SetSelected("automatic")
+	layers := widget.NewEntry()
+	layers.SetPlaceHolder("automatic")
+	cpu := widget.NewCheck("CPU only", nil)
+	result := widget.NewLabel("")
+	result.Wrapping = fyne.TextWrapWord
+	try := widget.NewButton("Show the plan", func() {
+		var o hw.Overrides
+		if variant.Selected != "automatic" {
+			o.Variant = variant.Selected
+		}
+		if gpu.Selected != "automatic" {
+			var idx int
+			fmt.Sscanf(gpu.Selected, "%d:", &idx)
+			o.GPUs = []int{idx}
+		}
+		if n, err := strconv.Atoi(strings.TrimSpace(layers.Text)); err == nil {
+			o.GPULayers = &n
+		}
+		o.CPUOnly = cpu.Checked
+		p := hw.MakePlan(hw.Request{Machine: m, Model: model, Overrides: o})
+		text := fmt.Sprintf("%s: %s, %s", model.Name, p.Summary(m), p.SpeedText())
+		for _, w := range p.Warnings {
+			text += "\n⚠ " + w
+		}
+		result.SetText(text)
+	})
+	return widget.NewCard("Expert overrides", "for "+model.Name+"; the plan above is what Shoebox chooses by itself",
+		container.NewVBox(widget.NewForm(widget.NewFormItem("Precision", variant), widget.NewFormItem("GPU", gpu),
+			widget.NewFormItem("GPU layers", layers), widget.NewFormItem("", cpu)), try, result))
 }

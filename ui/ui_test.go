@@ -17,6 +17,7 @@ import (
 	"github.com/xuri/excelize/v2"
 
 	"github.com/shoebox-app/shoebox/inference"
+	"github.com/shoebox-app/shoebox/inference/gguf"
 	"github.com/shoebox-app/shoebox/library"
 	"github.com/shoebox-app/shoebox/receipt"
 )
@@ -190,5 +191,32 @@ func TestFocusedFieldIsOutlined(t *testing.T) {
 	u.FocusField("total")
 	if u.viewer.box == nil || u.viewer.box.W != 20 {
 		t.Fatalf("viewer box = %+v", u.viewer.box)
+	}
+}
+
+func TestSettingsPagesAndChoosingAModel(t *testing.T) {
+	u := newTestUI(t)
+	for _, page := range []string{PageModels, PageHardware, PageLocale} {
+		w := u.ShowSettings(page)
+		w.Close()
+	}
+	dir := t.TempDir()
+	var mw, pw gguf.Writer
+	mw.Set("general.architecture", "llama")
+	mw.AddF32("token_embd.weight", []uint64{32, 4}, make([]float32, 128))
+	pw.Set("general.architecture", "clip")
+	pw.AddF32("mm.0.weight", []uint64{32, 32}, make([]float32, 1024))
+	model, proj := filepath.Join(dir, "Mine-Q8_0.gguf"), filepath.Join(dir, "mmproj-Mine.gguf")
+	if err := mw.Write(model); err != nil {
+		t.Fatal(err)
+	}
+	pw.Write(proj)
+	msg, ok := verifyPair(model, proj)
+	if !ok || !strings.Contains(msg, "Mine-Q8_0.gguf: sound (1 tensors)") || !strings.Contains(msg, "not in Shoebox's catalogue") {
+		t.Fatalf("verify: %v %s", ok, msg)
+	}
+	os.WriteFile(proj, []byte("GGUF"), 0o644)
+	if msg, ok := verifyPair(model, proj); ok || !strings.Contains(msg, "mmproj-Mine.gguf is damaged") {
+		t.Fatalf("damaged projector accepted: %s", msg)
 	}
 }

@@ -7,6 +7,8 @@ package models
 import (
 	"encoding/json"
 	"fmt"
+	"os"
+	"path/filepath"
 
 	"github.com/shoebox-app/shoebox/assets"
 )
@@ -77,4 +79,12 @@ func Find(cat []Entry, ref string) (Entry, Variant, error) {
 		return e, Variant{}, fmt.Errorf("%s has no variant %s", id, variant)
 	}
 	return Entry{}, Variant{}, fmt.Errorf("no model %q in the catalogue (shoebox models list shows them)", id)
+}
+
+// Dir is where downloaded models go: $SHOEBOX_MODELS, else dataDir/models.
+func Dir(dataDir string) string {
+	if d := os.Getenv("SHOEBOX_MODELS"); d != "" {
+		return d
+	}
+	return filepath.Join(dataDir, "models")
 }
