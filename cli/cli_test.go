@@ -171,3 +171,15 @@ func TestModelsListAndVerify(t *testing.T) {
 		t.Fatalf("verify: %d %s", code, errOut)
 	}
 }
+
+func TestTestModelWritesALoadableGGUF(t *testing.T) {
+	dir := t.TempDir()
+	code, out, _ := run(t, "testmodel", "--out", dir)
+	if code != 0 || !strings.Contains(out, "shoebox-tiny-llm.gguf") {
+		t.Fatalf("%d %s", code, out)
+	}
+	code, out, errOut := run(t, "models", "verify", filepath.Join(dir, "shoebox-tiny-llm.gguf"))
+	if code != 0 || !strings.Contains(out, "OK (21 tensors") {
+		t.Fatalf("verify: %d %s %s", code, out, errOut)
+	}
+}

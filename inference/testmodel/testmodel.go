@@ -1,0 +1,96 @@
+// Package testmodel writes tiny random-weight GGUF models that the real
+// llama.cpp loads and runs on the CPU in milliseconds: a llama-architecture
+// language model with a byte-level SentencePiece vocabulary, so any text,
+// and any grammar-constrained JSON, can be produced. Tests and
+// `shoebox testmodel` use them; no weights are downloaded.
+package testmodel
+
+import (
+	"fmt"
+	"math/rand"
+
+	"github.com/shoebox-app/shoebox/inference/gguf"
+)
+
+// LLM describes the tiny language model.
+type LLM struct {
+	Embed, Heads, Layers, FFN, Context int
+	Seed                               int64
+}
+
+// Tiny is small enough to load and decode in well under a second.
+var Tiny = LLM{Embed: 64, Heads: 4, Layers: 2, FFN: 128, Context: 2048, Seed: 1}
+
+// Vocabulary: <unk>, <s>, </s>, then the 256 byte tokens.
+const (
+	tokUnk   = 0
+	tokBOS   = 1
+	tokEOS   = 2
+	vocabLen = 3 + 256
+)
+
+// WriteLLM writes the model to path.
+func WriteLLM(path string, m LLM) error {
+	rng := rand.New(rand.NewSource(m.Seed))
+	var w gguf.Writer
+	w.Set("general.architecture", "llama")
+	w.Set("general.name", "shoebox-tiny-llm")
+	w.Set("general.file_type", uint32(0)) // all F32
+	w.Set("llama.context_length", uint32(m.Context))
+	w.Set("llama.embedding_length", uint32(m.Embed))
+	w.Set("llama.block_count", uint32(m.Layers))
+	w.Set("llama.feed_forward_length", uint32(m.FFN))
+	w.Set("llama.attention.head_count", uint32(m.Heads))
+	w.Set("llama.attention.head_count_kv", uint32(m.Heads))
+	w.Set("llama.rope.dimension_count", uint32(m.Embed/m.Heads))
+	w.Set("llama.attention.layer_norm_rms_epsilon", float32(1e-5))
+	w.Set("llama.vocab_size", uint32(vocabLen))
+
+	tokens := []string{"<unk>", "<s>", "</s>"}
+	types := []int32{2, 3, 3} // unknown, control, control
+	for b := 0; b < 256; b++ {
+		tokens = append(tokens, fmt.Sprintf("<0x%02X>", b))
+		types = append(types, 6) // byte
+	}
+	scores := make([]float32, vocabLen)
+	w.Set("tokenizer.ggml.model", "llama")
+	w.Set("tokenizer.ggml.tokens", tokens)
+	w.Set("tokenizer.ggml.scores", scores)
+	w.Set("tokenizer.ggml.token_type", types)
+	w.Set("tokenizer.ggml.bos_token_id", uint32(tokBOS))
+	w.Set("tokenizer.ggml.eos_token_id", uint32(tokEOS))
+	w.Set("tokenizer.ggml.unknown_token_id", uint32(tokUnk))
+	w.Set("tokenizer.ggml.add_bos_token", true)
+	w.Set("tokenizer.chat_template", "{% for m in messages %}{{ m['role'] }}: {{ m['content'] }}\n{% endfor %}assistant: ")
+
+	randn := func(n int, scale float32) []float32 {
+		out := make([]float32, n)
+		for i := range out {
+			out[i] = float32(rng.NormFloat64()) * scale
+		}
+		return out
+	}
+	ones := func(n int) []float32 {
+		out := make([]float32, n)
+		for i := range out {
+			out[i] = 1
+		}
+		return out
+	}
+	e, f := uint64(m.Embed), uint64(m.FFN)
+	w.AddF32("token_embd.weight", []uint64{e, vocabLen}, randn(m.Embed*vocabLen, 0.5))
+	w.AddF32("output_norm.weight", []uint64{e}, ones(m.Embed))
+	w.AddF32("output.weight", []uint64{e, vocabLen}, randn(m.Embed*vocabLen, 0.5))
+	for i := 0; i < m.Layers; i++ {
+		p := fmt.Sprintf("blk.%d.", i)
+		w.AddF32(p+"attn_norm.weight", []uint64{e}, ones(m.Embed))
+		for _, n := range []string{"attn_q", "attn_k", "attn_v", "attn_output"} {
+			w.AddF32(p+n+".weight", []uint64{e, e}, randn(m.Embed*m.Embed, 0.1))
+		}
+		w.AddF32(p+"ffn_norm.weight", []uint64{e}, ones(m.Embed))
+		w.AddF32(p+"ffn_gate.weight", []uint64{e, f}, randn(m.Embed*m.FFN, 0.1))
+		w.AddF32(p+"ffn_up.weight", []uint64{e, f}, randn(m.Embed*m.FFN, 0.1))
+		w.AddF32(p+"ffn_down.weight", []uint64{f, e}, randn(m.FFN*m.Embed, 0.1))
+	}
+	return w.Write(path)
+}
