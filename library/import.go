@@ -11,7 +11,6 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
-	"sync"
 
 	"github.com/shoebox-app/shoebox/ingest"
 	"github.com/shoebox-app/shoebox/internal/fsutil"
@@ -54,83 +53,109 @@ func (l *Library) Import(ctx context.Context, paths []string, lim ingest.Limits,
 			}
 		}
 	}
-	// Decoding and thumbnails run on every core; database writes take turns.
-	results := make([]ImportResult, len(files))
+	// Decoding, copying and thumbnails run on every core; the inserts go in
+	// walk order, so receipt numbers follow the order the files were given.
+	ready := make([]chan prepared, len(files))
+	for i := range ready {
+		ready[i] = make(chan prepared, 1)
+	}
 	next := make(chan int)
-	var mu sync.Mutex
-	var wg sync.WaitGroup
 	for w := 0; w < min(runtime.NumCPU(), max(1, len(files))); w++ {
-		wg.Add(1)
 		go func() {
-			defer wg.Done()
 			for i := range next {
-				r := l.ImportFile(ctx, files[i], lim)
-				mu.Lock()
-				results[i] = r
-				if progress != nil {
-					progress(r)
-				}
-				mu.Unlock()
+				ready[i] <- l.prepare(ctx, files[i], lim)
 			}
 		}()
 	}
-	for i := range files {
-		if ctx.Err() != nil {
-			break
+	go func() {
+		defer close(next)
+		for i := range files {
+			if ctx.Err() != nil {
+				for j := i; j < len(files); j++ {
+					ready[j] <- prepared{res: ImportResult{Path: files[j]}, skip: true}
+				}
+				return
+			}
+			next <- i
 		}
-		next <- i
-	}
-	close(next)
-	wg.Wait()
-	for _, r := range results {
-		if r.Path != "" {
-			out = append(out, r)
+	}()
+	for i := range files {
+		p := <-ready[i]
+		if p.skip {
+			continue
+		}
+		r := l.commit(ctx, p)
+		out = append(out, r)
+		if progress != nil {
+			progress(r)
 		}
 	}
 	return out
 }
 
+// prepared is a file made ready for its insert.
+type prepared struct {
+	res    ImportResult
+	file   ingest.File
+	stored string
+	done   bool // res is final (refused or duplicate)
+	skip   bool // cancelled before it was read
+}
+
 // ImportFile imports one file: probe, decode (to refuse damaged files),
 // store the original by SHA-256, make a thumbnail, insert the receipt.
 func (l *Library) ImportFile(ctx context.Context, path string, lim ingest.Limits) ImportResult {
-	res := ImportResult{Path: path}
-	refused := func(err error) ImportResult {
-		res.Outcome = Refused
+	return l.commit(ctx, l.prepare(ctx, path, lim))
+}
+
+func (l *Library) prepare(ctx context.Context, path string, lim ingest.Limits) prepared {
+	p := prepared{res: ImportResult{Path: path}, done: true}
+	refused := func(err error) prepared {
+		p.res.Outcome = Refused
 		var ref *ingest.Refusal
 		if errors.As(err, &ref) {
-			res.Reason = ref.Reason
+			p.res.Reason = ref.Reason
 		} else {
-			res.Reason = err.Error()
+			p.res.Reason = err.Error()
 		}
-		return res
+		return p
 	}
 	f, err := ingest.Probe(ctx, path, lim)
 	if err != nil {
 		return refused(err)
 	}
-	res.Pages = f.Pages
+	p.file, p.res.Pages = f, f.Pages
 	if id, ok, err := l.idBySHA(f.SHA256); err != nil {
 		return refused(err)
 	} else if ok {
-		res.Outcome, res.ID = Duplicate, id
-		return res
+		p.res.Outcome, p.res.ID = Duplicate, id
+		return p
 	}
 	preview, err := ingest.LoadPreview(ctx, f, lim)
 	if err != nil {
 		return refused(err)
 	}
-	stored, err := l.storeOriginal(f)
-	if err != nil {
+	if p.stored, err = l.storeOriginal(f); err != nil {
 		return refused(err)
 	}
 	if err := l.writeThumb(f.SHA256, preview); err != nil {
 		return refused(err)
 	}
+	p.done = false
+	return p
+}
+
+func (l *Library) commit(ctx context.Context, p prepared) ImportResult {
+	res := p.res
+	if p.done {
+		return res
+	}
+	f := p.file
 	at := l.stamp()
-	err = l.write(ctx, func(tx *sql.Tx) error {
+	err := l.write(ctx, func(tx *sql.Tx) error {
 		r, err := tx.Exec(`INSERT INTO receipts (sha256, original_name, source_path, stored_path, kind, size, pages, status, imported_at, updated_at)
 			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-			f.SHA256, filepath.Base(path), path, stored, string(f.Kind), f.Size, f.Pages, string(StatusNew), at, at)
+			f.SHA256, filepath.Base(res.Path), res.Path, p.stored, string(f.Kind), f.Size, f.Pages, string(StatusNew), at, at)
 		if err != nil {
 			return err
 		}
@@ -138,12 +163,13 @@ func (l *Library) ImportFile(ctx context.Context, path string, lim ingest.Limits
 		return addHistory(tx, res.ID, at, "system", "status", "", "", string(StatusNew))
 	})
 	if err != nil {
-		// Another import of the same file may have won the race.
+		// The same file given twice in one batch: the first insert won.
 		if id, ok, _ := l.idBySHA(f.SHA256); ok {
 			res.Outcome, res.ID = Duplicate, id
 			return res
 		}
-		return refused(fmt.Errorf("could not be saved to the library: %w", err))
+		res.Outcome, res.Reason = Refused, fmt.Sprintf("could not be saved to the library: %v", err)
+		return res
 	}
 	res.Outcome = Added
 	return res
