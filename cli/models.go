@@ -89,7 +89,7 @@ func runModels(env Env, args []string) int {
 				code = 1
 				continue
 			}
-			fmt.Fprintf(env.Stdout, "%s: OK (%d tensors, %s)\n", p, len(v.Header.Tensors), humanBytes(v.Size))
+			fmt.Fprintf(env.Stdout, "%s: OK (%d tensors, %s)\n", p, len(v.Header.Tensors), models.HumanSize(v.Size))
 			for _, w := range v.Warnings {
 				fmt.Fprintln(env.Stdout, "  warning:", w)
 			}
@@ -111,9 +111,9 @@ func runModels(env Env, args []string) int {
 			path, err := models.Download(ctx, nil, ref, dir, func(p models.DownloadProgress) {
 				total := "?"
 				if p.Total > 0 {
-					total = humanBytes(p.Total)
+					total = models.HumanSize(p.Total)
 				}
-				fmt.Fprintf(env.Stderr, "\r%s: %s of %s  %s/s  ETA %s   ", ref.Name, humanBytes(p.Done), total, humanBytes(int64(p.BytesPerSec)), p.ETA.Round(1e9))
+				fmt.Fprintf(env.Stderr, "\r%s: %s of %s  %s/s  ETA %s   ", ref.Name, models.HumanSize(p.Done), total, models.HumanSize(int64(p.BytesPerSec)), p.ETA.Round(1e9))
 			})
 			fmt.Fprintln(env.Stderr)
 			if err != nil {
@@ -154,16 +154,4 @@ func sum(xs []uint64) uint64 {
 		t += x
 	}
 	return t
-}
-
-func humanBytes(n int64) string {
-	switch {
-	case n >= 1e9:
-		return fmt.Sprintf("%.2f GB", float64(n)/1e9)
-	case n >= 1e6:
-		return fmt.Sprintf("%.1f MB", float64(n)/1e6)
-	case n >= 1e3:
-		return fmt.Sprintf("%.0f KB", float64(n)/1e3)
-	}
-	return fmt.Sprintf("%d B", n)
 }

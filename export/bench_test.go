@@ -1,12 +1,10 @@
 package export
 
 import (
-	"bufio"
 	"fmt"
+	"github.com/shoebox-app/shoebox/internal/benchutil"
 	"os"
 	"path/filepath"
-	"strconv"
-	"strings"
 	"testing"
 	"time"
 
@@ -58,7 +56,7 @@ func BenchmarkXLSX100k(b *testing.B) {
 			b.ReportMetric(float64(fi.Size())/1e6, "MB_file")
 		}
 	}
-	b.ReportMetric(peakRSSMB(), "peakRSS_MB")
+	b.ReportMetric(benchutil.PeakRSSMB(), "peakRSS_MB")
 }
 
 // BenchmarkCSV100k does the same for CSV.
@@ -69,21 +67,5 @@ func BenchmarkCSV100k(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
-	b.ReportMetric(peakRSSMB(), "peakRSS_MB")
-}
-
-func peakRSSMB() float64 {
-	f, err := os.Open("/proc/self/status")
-	if err != nil {
-		return 0
-	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		if rest, ok := strings.CutPrefix(sc.Text(), "VmHWM:"); ok {
-			kb, _ := strconv.Atoi(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(rest), "kB")))
-			return float64(kb) / 1024
-		}
-	}
-	return 0
+	b.ReportMetric(benchutil.PeakRSSMB(), "peakRSS_MB")
 }

@@ -1,12 +1,10 @@
 package library
 
 import (
-	"bufio"
 	"fmt"
+	"github.com/shoebox-app/shoebox/internal/benchutil"
 	"os"
 	"path/filepath"
-	"strconv"
-	"strings"
 	"testing"
 	"time"
 
@@ -48,22 +46,5 @@ func BenchmarkImport1000(b *testing.B) {
 		l.Close()
 	}
 	b.ReportMetric(float64(1000*b.N)/elapsed.Seconds(), "receipts/s")
-	b.ReportMetric(peakRSSMB(), "peakRSS_MB")
-}
-
-// peakRSSMB reads the process's high-water resident set size.
-func peakRSSMB() float64 {
-	f, err := os.Open("/proc/self/status")
-	if err != nil {
-		return 0
-	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		if rest, ok := strings.CutPrefix(sc.Text(), "VmHWM:"); ok {
-			kb, _ := strconv.Atoi(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(rest), "kB")))
-			return float64(kb) / 1024
-		}
-	}
-	return 0
+	b.ReportMetric(benchutil.PeakRSSMB(), "peakRSS_MB")
 }

@@ -52,7 +52,7 @@ func Download(ctx context.Context, client *http.Client, ref FileRef, dir string,
 		return "", err
 	}
 	if ref.Size > 0 && st.Size() != ref.Size {
-		return "", fmt.Errorf("%s: the server sent %s, the catalogue lists %s; the partial file is kept, try again", ref.Name, human(st.Size()), human(ref.Size))
+		return "", fmt.Errorf("%s: the server sent %s, the catalogue lists %s; the partial file is kept, try again", ref.Name, HumanSize(st.Size()), HumanSize(ref.Size))
 	}
 	if ref.SHA256 != "" {
 		sum, err := hashFile(part)
@@ -147,7 +147,7 @@ func fetch(ctx context.Context, client *http.Client, ref FileRef, part, meta str
 			break
 		}
 		if rerr != nil {
-			return fmt.Errorf("%s: the download stopped at %s (%v) — run it again to resume", ref.Name, human(done), rerr)
+			return fmt.Errorf("%s: the download stopped at %s (%v) — run it again to resume", ref.Name, HumanSize(done), rerr)
 		}
 	}
 	if progress != nil {
@@ -157,7 +157,7 @@ func fetch(ctx context.Context, client *http.Client, ref FileRef, part, meta str
 		return explainIO(ref.Name, err)
 	}
 	if total > 0 && done < total {
-		return fmt.Errorf("%s: the download stopped at %s of %s — run it again to resume", ref.Name, human(done), human(total))
+		return fmt.Errorf("%s: the download stopped at %s of %s — run it again to resume", ref.Name, HumanSize(done), HumanSize(total))
 	}
 	return nil
 }

@@ -68,7 +68,7 @@ func TestVerifyFailures(t *testing.T) {
 		want string
 	}{
 		{"truncated", func() []byte { return good[:len(good)-100] }, &ref,
-			fmt.Sprintf("model file model.gguf is truncated: %s of %s — download it again (a download resumes where it stopped)", human(int64(len(good)-100)), human(int64(len(good))))},
+			fmt.Sprintf("model file model.gguf is truncated: %s of %s — download it again (a download resumes where it stopped)", HumanSize(int64(len(good)-100)), HumanSize(int64(len(good))))},
 		{"flipped byte", func() []byte { b := append([]byte(nil), good...); b[len(b)-10] ^= 0x40; return b }, &ref,
 			"model file model.gguf has SHA-256 "},
 		{"wrong magic", func() []byte { b := append([]byte(nil), good...); copy(b, "GGML"); return b }, &ref,

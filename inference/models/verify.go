@@ -97,10 +97,10 @@ func Verify(path string, ref *FileRef, cache *HashCache) (Verdict, error) {
 		switch {
 		case v.Size < ref.Size:
 			return v, fmt.Errorf("%w: model file %s is truncated: %s of %s — download it again (a download resumes where it stopped)",
-				ErrIntegrity, name, human(v.Size), human(ref.Size))
+				ErrIntegrity, name, HumanSize(v.Size), HumanSize(ref.Size))
 		case v.Size > ref.Size:
 			return v, fmt.Errorf("%w: model file %s is %s, but the catalogue lists %s — it is not the file the catalogue names; download it again",
-				ErrIntegrity, name, human(v.Size), human(ref.Size))
+				ErrIntegrity, name, HumanSize(v.Size), HumanSize(ref.Size))
 		}
 	}
 	h, err := gguf.Read(path)
@@ -146,7 +146,8 @@ func hashFile(path string) (string, error) {
 	return hex.EncodeToString(h.Sum(nil)), nil
 }
 
-func human(n int64) string {
+// HumanSize writes a byte count as people read it: "4.7 GB".
+func HumanSize(n int64) string {
 	switch {
 	case n >= 1e9:
 		return fmt.Sprintf("%.1f GB", float64(n)/1e9)
