@@ -63,6 +63,9 @@ func Main(args []string, version string) int {
 	u := New(a, w, svc)
 	w.Resize(fyne.NewSize(1280, 800))
 	w.SetMaster()
+	if counts, err := lib.Counts(); err == nil && counts[library.StatusQueued] > 0 {
+		u.startRunner() // the batch a closed window left off goes on
+	}
 	w.SetCloseIntercept(func() {
 		u.Close()
 		w.Close()
