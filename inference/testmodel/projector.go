@@ -1,0 +1,84 @@
+package testmodel
+
+import (
+	"fmt"
+	"math/rand"
+
+	"github.com/shoebox-app/shoebox/inference/gguf"
+)
+
+// Projector describes a tiny LLaVA-type vision projector (CLIP encoder plus
+// a two-layer MLP into the language model's embedding space).
+type Projector struct {
+	ImageSize, PatchSize, Embed, Heads, Layers, FFN, Hidden int
+	TextEmbed                                               int // the language model's embedding size
+	Seed                                                    int64
+}
+
+// TinyProjector pairs with Tiny.
+var TinyProjector = Projector{ImageSize: 32, PatchSize: 8, Embed: 32, Heads: 2, Layers: 2, FFN: 64, Hidden: 64, TextEmbed: 64, Seed: 2}
+
+// WriteProjector writes the projector (an mmproj file) to path.
+func WriteProjector(path string, p Projector) error {
+	rng := rand.New(rand.NewSource(p.Seed))
+	var w gguf.Writer
+	w.Set("general.architecture", "clip")
+	w.Set("general.name", "shoebox-tiny-mmproj")
+	w.Set("general.file_type", uint32(0))
+	w.Set("clip.has_vision_encoder", true)
+	w.Set("clip.projector_type", "mlp")
+	w.Set("clip.use_gelu", true)
+	w.Set("clip.vision.image_size", uint32(p.ImageSize))
+	w.Set("clip.vision.patch_size", uint32(p.PatchSize))
+	w.Set("clip.vision.embedding_length", uint32(p.Embed))
+	w.Set("clip.vision.feed_forward_length", uint32(p.FFN))
+	w.Set("clip.vision.block_count", uint32(p.Layers))
+	w.Set("clip.vision.projection_dim", uint32(p.TextEmbed))
+	w.Set("clip.vision.attention.head_count", uint32(p.Heads))
+	w.Set("clip.vision.attention.layer_norm_epsilon", float32(1e-5))
+	w.Set("clip.vision.image_mean", []float32{0.48, 0.46, 0.41})
+	w.Set("clip.vision.image_std", []float32{0.27, 0.26, 0.28})
+
+	randn := func(n int, scale float32) []float32 {
+		out := make([]float32, n)
+		for i := range out {
+			out[i] = float32(rng.NormFloat64()) * scale
+		}
+		return out
+	}
+	fill := func(n int, v float32) []float32 {
+		out := make([]float32, n)
+		for i := range out {
+			out[i] = v
+		}
+		return out
+	}
+	e, f, h, t := uint64(p.Embed), uint64(p.FFN), uint64(p.Hidden), uint64(p.TextEmbed)
+	ps := uint64(p.PatchSize)
+	nPos := uint64((p.ImageSize/p.PatchSize)*(p.ImageSize/p.PatchSize) + 1)
+	w.AddF32("v.patch_embd.weight", []uint64{ps, ps, 3, e}, randn(int(ps*ps*3*e), 0.05))
+	w.AddF32("v.class_embd", []uint64{e}, randn(int(e), 0.1))
+	w.AddF32("v.position_embd.weight", []uint64{e, nPos}, randn(int(e*nPos), 0.1))
+	w.AddF32("v.pre_ln.weight", []uint64{e}, fill(int(e), 1))
+	w.AddF32("v.pre_ln.bias", []uint64{e}, fill(int(e), 0))
+	for i := 0; i < p.Layers; i++ {
+		b := fmt.Sprintf("v.blk.%d.", i)
+		for _, n := range []string{"attn_q", "attn_k", "attn_v", "attn_out"} {
+			w.AddF32(b+n+".weight", []uint64{e, e}, randn(int(e*e), 0.1))
+			w.AddF32(b+n+".bias", []uint64{e}, fill(int(e), 0))
+		}
+		w.AddF32(b+"ln1.weight", []uint64{e}, fill(int(e), 1))
+		w.AddF32(b+"ln1.bias", []uint64{e}, fill(int(e), 0))
+		w.AddF32(b+"ln2.weight", []uint64{e}, fill(int(e), 1))
+		w.AddF32(b+"ln2.bias", []uint64{e}, fill(int(e), 0))
+		w.AddF32(b+"ffn_up.weight", []uint64{e, f}, randn(int(e*f), 0.1))
+		w.AddF32(b+"ffn_up.bias", []uint64{f}, fill(int(f), 0))
+		w.AddF32(b+"ffn_down.weight", []uint64{f, e}, randn(int(f*e), 0.1))
+		w.AddF32(b+"ffn_down.bias", []uint64{e}, fill(int(e), 0))
+	}
+	w.AddF32("mm.0.weight", []uint64{e, h}, randn(int(e*h), 0.1))
+	w.AddF32("mm.0.bias", []uint64{h}, fill(int(h), 0))
+	w.AddF32("mm.2.weight", []uint64{h, t}, randn(int(h*t), 0.1))
+	w.AddF32("mm.2.bias", []uint64{t}, fill(int(t), 0))
+	return w.Write(path)
+}
