@@ -25,3 +25,14 @@ var ReferenceModels []byte
 //
 //go:embed models/catalogue.json
 var Catalogue []byte
+
+// ReceiptPrompt is the business-context instruction given to vision models.
+//
+//go:embed prompts/receipt.txt
+var ReceiptPrompt string
+
+// ReceiptSchema is the JSON schema model output is constrained to (amounts
+// as strings: a number grammar let a tiny model write 46E7107108).
+//
+//go:embed prompts/schema.json
+var ReceiptSchema string

@@ -7,8 +7,12 @@ import (
 	"runtime"
 	"strings"
 
+	"github.com/NVIDIA/go-nvml/pkg/nvml"
+
 	"github.com/shoebox-app/shoebox/export"
+	"github.com/shoebox-app/shoebox/hw"
 	"github.com/shoebox-app/shoebox/inference"
+	"github.com/shoebox-app/shoebox/inference/models"
 	"github.com/shoebox-app/shoebox/ingest"
 	"github.com/shoebox-app/shoebox/receipt"
 )
@@ -32,6 +36,8 @@ func runExtract(env Env, args []string) int {
 	out := fs.String("o", "", "also write FILE.xlsx or FILE.csv")
 	asJSON := fs.Bool("json", false, "print JSON")
 	country := fs.String("country", "AU", "country rules: AU, NZ, UK, EU, US, MY, other")
+	modelPath := fs.String("model", "", "with --engine vlm: the GGUF model file")
+	mmproj := fs.String("mmproj", "", "with --engine vlm: its vision projector (mmproj) file")
 	if err := parseArgs(fs, args); err != nil {
 		return 2
 	}
@@ -45,19 +51,24 @@ func runExtract(env Env, args []string) int {
 		return 2
 	}
 	loc := receipt.DefaultLocale(c)
-	switch *engineName {
-	case "auto", "ocr":
-	case "vlm":
-		fmt.Fprintln(env.Stderr, "shoebox: the vision-model engine is not built yet; use --engine ocr (auto picks it)")
-		return 2
+	var eng inference.Engine
+	switch {
+	case *engineName == "vlm" || (*engineName == "auto" && *modelPath != ""):
+		v, code := startVLM(env, *modelPath, *mmproj, loc)
+		if v == nil {
+			return code
+		}
+		eng = v
+	case *engineName == "auto" || *engineName == "ocr":
+		o, err := inference.NewOCR(inference.OCROptions{Locale: loc, Preprocess: inference.DefaultPreprocess})
+		if err != nil {
+			fmt.Fprintln(env.Stderr, "shoebox: the OCR engine could not start:", err)
+			return 1
+		}
+		eng = o
 	default:
 		fmt.Fprintf(env.Stderr, "shoebox: unknown engine %q: use auto, ocr or vlm\n", *engineName)
 		return 2
-	}
-	eng, err := inference.NewOCR(inference.OCROptions{Locale: loc, Preprocess: inference.DefaultPreprocess})
-	if err != nil {
-		fmt.Fprintln(env.Stderr, "shoebox: the OCR engine could not start:", err)
-		return 1
 	}
 	defer eng.Close()
 	files, walkErrs := ingest.Walk(fs.Args())
@@ -136,3 +147,36 @@ func printExtracted(env Env, r extracted) {
 		fmt.Fprintf(w, "  %s: %s\n", f.Severity, f.Message)
 	}
 }
+
+// startVLM checks the model files, plans for this machine and starts the
+// vision engine's worker. It prints why and returns an exit code on failure.
+func startVLM(env Env, model, projector string, loc receipt.Locale) (*inference.VLM, int) {
+	if model == "" || projector == "" {
+		fmt.Fprintln(env.Stderr, "shoebox: --engine vlm needs --model FILE.gguf and --mmproj FILE.gguf")
+		return nil, 2
+	}
+	for _, p := range []string{model, projector} {
+		if _, err := models.Verify(p, nil, nil); err != nil {
+			fmt.Fprintln(env.Stderr, "shoebox:", err)
+			return nil, 1
+		}
+	}
+	facts, err := hw.FactsFromGGUF(model, projector)
+	if err != nil {
+		fmt.Fprintln(env.Stderr, "shoebox:", err)
+		return nil, 1
+	}
+	m := hw.Discover(nvml.New())
+	plan := hw.MakePlan(hw.Request{Machine: m, Model: facts})
+	v, err := inference.NewVLM(inference.VLMOptions{Model: model, Projector: projector, Plan: plan, Locale: loc, Worker: workerCommand,
+		OnEvent: func(s string) { fmt.Fprintln(env.Stderr, "shoebox:", s) }})
+	if err != nil {
+		fmt.Fprintln(env.Stderr, "shoebox:", err)
+		return nil, 1
+	}
+	fmt.Fprintf(env.Stderr, "reading with %s (%s)\n", filepath.Base(model), plan.Summary(m))
+	return v, 0
+}
+
+// workerCommand starts the model worker; nil means this executable's "worker".
+var workerCommand []string

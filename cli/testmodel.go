@@ -14,7 +14,7 @@ func init() {
 
 func runTestModel(env Env, args []string) int {
 	fs, _ := newFlags(env, "testmodel", "")
-	out := fs.String("out", ".", "folder to write shoebox-tiny-llm.gguf into")
+	out := fs.String("out", ".", "folder to write shoebox-tiny-llm.gguf and its projector into")
 	if err := parseArgs(fs, args); err != nil {
 		return 2
 	}
@@ -27,6 +27,12 @@ func runTestModel(env Env, args []string) int {
 		fmt.Fprintln(env.Stderr, "shoebox:", err)
 		return 1
 	}
-	fmt.Fprintln(env.Stdout, "wrote", p, "(a language model only: its vision projector comes with the vision engine)")
+	pp := filepath.Join(*out, "mmproj-shoebox-tiny.gguf")
+	if err := testmodel.WriteProjector(pp, testmodel.TinyProjector); err != nil {
+		fmt.Fprintln(env.Stderr, "shoebox:", err)
+		return 1
+	}
+	fmt.Fprintf(env.Stdout, "wrote %s and %s: random weights, so the fields it reads are nonsense, but every step\n(image encoding, grammar-constrained decoding, the worker) is the real one.\n", p, pp)
+	fmt.Fprintf(env.Stdout, "try: shoebox extract --engine vlm --model %s --mmproj %s RECEIPT.jpg\n", p, pp)
 	return 0
 }

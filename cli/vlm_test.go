@@ -1,0 +1,89 @@
+package cli
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/shoebox-app/shoebox/inference/testmodel"
+)
+
+// TestMain lets this test binary serve as the model worker: the VLM engine
+// starts os.Args[0] with SHOEBOX_TEST_WORKER=1.
+func TestMain(m *testing.M) {
+	if os.Getenv("SHOEBOX_TEST_WORKER") == "1" {
+		os.Exit(runWorker(DefaultEnv(Build{}), nil))
+	}
+	workerCommand = []string{os.Args[0]}
+	os.Setenv("SHOEBOX_TEST_WORKER_PARENT", "1")
+	os.Exit(m.Run())
+}
+
+func tinyPair(t *testing.T) (string, string) {
+	dir := t.TempDir()
+	m, p := filepath.Join(dir, "tiny.gguf"), filepath.Join(dir, "mmproj-tiny.gguf")
+	if err := testmodel.WriteLLM(m, testmodel.Tiny); err != nil {
+		t.Fatal(err)
+	}
+	if err := testmodel.WriteProjector(p, testmodel.TinyProjector); err != nil {
+		t.Fatal(err)
+	}
+	return m, p
+}
+
+func TestExtractWithTheVisionEngine(t *testing.T) {
+	model, proj := tinyPair(t)
+	src := "../../shared/data/sroie-dev"
+	files, _ := filepath.Glob(src + "/0[0-4]*.jpg")
+	if len(files) == 0 {
+		t.Skip("shared receipts not present")
+	}
+	os.Setenv("SHOEBOX_TEST_WORKER", "1") // for the child only: TestMain already ran
+	defer os.Unsetenv("SHOEBOX_TEST_WORKER")
+	args := append([]string{"extract", "--engine", "vlm", "--model", model, "--mmproj", proj, "--json"}, files...)
+	code, out, errOut := run(t, args...)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	var res []extracted
+	if err := json.Unmarshal([]byte(out), &res); err != nil {
+		t.Fatalf("output is not JSON: %v\n%s", err, out)
+	}
+	for _, r := range res {
+		if r.Error != "" || r.Receipt == nil || r.Engine != "vlm" || !r.Receipt.Total.Set && !r.Receipt.SupplierName.Set {
+			t.Errorf("%s: %+v", r.File, r)
+		}
+	}
+}
+
+func TestWorkerCrashIsRetried(t *testing.T) {
+	model, proj := tinyPair(t)
+	files, _ := filepath.Glob("../../shared/data/sroie-dev/00*.jpg")
+	if len(files) < 2 {
+		t.Skip("shared receipts not present")
+	}
+	marker := filepath.Join(t.TempDir(), "crashed")
+	os.Setenv("SHOEBOX_TEST_WORKER", "1")
+	os.Setenv("SHOEBOX_WORKER_CRASH_ONCE", marker)
+	defer os.Unsetenv("SHOEBOX_TEST_WORKER")
+	defer os.Unsetenv("SHOEBOX_WORKER_CRASH_ONCE")
+	code, out, errOut := run(t, append([]string{"extract", "--engine", "vlm", "--model", model, "--mmproj", proj}, files[:2]...)...)
+	if code != 0 || !strings.Contains(errOut, "the model worker stopped on page 1") || !strings.Contains(errOut, "restarting the model worker") {
+		t.Fatalf("exit %d\nstdout %s\nstderr %s", code, out, errOut)
+	}
+	if _, err := os.Stat(marker); err != nil {
+		t.Fatal("the worker never crashed")
+	}
+}
+
+func TestTruncatedModelIsAClearError(t *testing.T) {
+	model, proj := tinyPair(t)
+	data, _ := os.ReadFile(model)
+	os.WriteFile(model, data[:len(data)/2], 0o644)
+	code, _, errOut := run(t, "extract", "--engine", "vlm", "--model", model, "--mmproj", proj, "x.jpg")
+	if code != 1 || !strings.Contains(errOut, "model file tiny.gguf is damaged: tensor") || !strings.Contains(errOut, "the file is truncated") {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+}

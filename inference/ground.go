@@ -1,0 +1,93 @@
+package inference
+
+import (
+	"strings"
+
+	"github.com/shoebox-app/shoebox/receipt"
+)
+
+// groundedFields are checked against the page's OCR words.
+var groundedFields = []string{"supplier_name", "supplier_tax_id", "document_number", "date", "subtotal", "total_tax", "total"}
+
+// Ground finds the OCR words that support each value an engine read and
+// attaches their box, so the review screen can outline it. A value with no
+// support on the page has its confidence halved: models invent, and a
+// total that is not printed anywhere is the first thing to check.
+func Ground(r *receipt.Receipt, words []Word) {
+	lines := GroupLines(words)
+	for _, path := range groundedFields {
+		set, conf, src, box, _ := receipt.Meta(r, path)
+		if !set || box != nil {
+			continue
+		}
+		v, _ := receipt.Get(r, path)
+		if i := strings.IndexByte(v, ':'); i >= 0 && path == "supplier_tax_id" {
+			v = v[i+1:]
+		}
+		if b, ok := findSupport(lines, path, v); ok {
+			setBox(r, path, &b)
+		} else if src != receipt.SourceUser {
+			setMeta(r, path, conf*0.5)
+		}
+	}
+}
+
+// findSupport looks for a line that holds the value: amounts as numbers,
+// the rest as normalised text.
+func findSupport(lines []Line, path, v string) (receipt.Box, bool) {
+	switch path {
+	case "total", "subtotal", "total_tax":
+		want, err := receipt.ParseAmount(v)
+		if err != nil {
+			return receipt.Box{}, false
+		}
+		for i := len(lines) - 1; i >= 0; i-- { // totals sit low on the page
+			for _, a := range amountsIn(lines[i].Text) {
+				if a.Equal(want.Value) {
+					return lines[i].Box, true
+				}
+			}
+		}
+	case "date":
+		for _, l := range lines {
+			for _, s := range append(reDateNum.FindAllString(l.Text, -1), reDateWord.FindAllString(l.Text, -1)...) {
+				if d, err := receipt.ParseDate(s, receipt.DMY); err == nil && d.Date.Format("2006-01-02") == v {
+					return l.Box, true
+				}
+				if d, err := receipt.ParseDate(s, receipt.MDY); err == nil && d.Date.Format("2006-01-02") == v {
+					return l.Box, true
+				}
+			}
+		}
+	default:
+		want := NormalizeText(v)
+		if len(want) < 3 {
+			return receipt.Box{}, false
+		}
+		for _, l := range lines {
+			if strings.Contains(NormalizeText(l.Text), want) || len(want) > 8 && strings.Contains(want, NormalizeText(l.Text)) && len(NormalizeText(l.Text)) > len(want)/2 {
+				return l.Box, true
+			}
+		}
+	}
+	return receipt.Box{}, false
+}
+
+func setBox(r *receipt.Receipt, path string, b *receipt.Box) {
+	switch path {
+	case "supplier_name":
+		r.SupplierName.Box = b
+	case "supplier_tax_id":
+		r.SupplierTaxID.Box = b
+	case "document_number":
+		r.DocumentNumber.Box = b
+	case "date":
+		r.Date.Box = b
+	case "subtotal":
+		r.Subtotal.Box = b
+	case "total_tax":
+		r.TotalTax.Box = b
+	case "total":
+		r.Total.Box = b
+	}
+}

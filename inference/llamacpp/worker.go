@@ -1,0 +1,266 @@
+package llamacpp
+
+import (
+	"bufio"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"time"
+
+	"github.com/ollama/ollama/llama"
+	"github.com/ollama/ollama/ml"
+
+	"github.com/shoebox-app/shoebox/inference"
+)
+
+// Serve runs the worker loop: requests on in, responses on out, until in
+// closes. It holds one loaded model between requests.
+func Serve(in io.Reader, out io.Writer) error {
+	llama.BackendInit()
+	s := &session{}
+	defer s.free()
+	sc := bufio.NewScanner(in)
+	sc.Buffer(make([]byte, 1<<20), 256<<20)
+	enc := json.NewEncoder(out)
+	for sc.Scan() {
+		var req inference.WorkerRequest
+		resp := inference.WorkerResponse{V: inference.ProtocolVersion}
+		if err := json.Unmarshal(sc.Bytes(), &req); err != nil {
+			resp.Error = "bad request: " + err.Error()
+			enc.Encode(resp)
+			continue
+		}
+		resp.ID = req.ID
+		if req.V != inference.ProtocolVersion {
+			resp.Error = fmt.Sprintf("protocol version %d, this worker speaks %d", req.V, inference.ProtocolVersion)
+			enc.Encode(resp)
+			continue
+		}
+		testFault(req.Op)
+		var err error
+		switch req.Op {
+		case "ping":
+		case "load":
+			err = s.load(req, &resp)
+		case "extract":
+			err = s.extract(req, &resp)
+		default:
+			err = fmt.Errorf("unknown operation %q", req.Op)
+		}
+		resp.OK = err == nil
+		if err != nil {
+			resp.Error = err.Error()
+		}
+		if err := enc.Encode(resp); err != nil {
+			return err
+		}
+	}
+	return sc.Err()
+}
+
+// testFault lets tests make a worker die or hang once, as llama.cpp can.
+func testFault(op string) {
+	if op != "extract" {
+		return
+	}
+	for env, act := range map[string]func(){
+		"SHOEBOX_WORKER_CRASH_ONCE": func() { os.Exit(134) },
+		"SHOEBOX_WORKER_HANG_ONCE":  func() { time.Sleep(time.Hour) },
+	} {
+		if marker := os.Getenv(env); marker != "" {
+			if _, err := os.Stat(marker); os.IsNotExist(err) {
+				os.WriteFile(marker, nil, 0o644)
+				act()
+			}
+		}
+	}
+}
+
+type session struct {
+	model *llama.Model
+	ctx   *llama.Context
+	mtmd  *llama.MtmdContext
+	batch int
+}
+
+func (s *session) free() {
+	if s.mtmd != nil {
+		s.mtmd.Free()
+	}
+	if s.model != nil {
+		llama.FreeModel(s.model)
+	}
+	*s = session{}
+}
+
+func (s *session) load(req inference.WorkerRequest, resp *inference.WorkerResponse) error {
+	start := time.Now()
+	s.free()
+	m, err := llama.LoadModelFromFile(req.Model, llama.ModelParams{NumGpuLayers: req.GPULayers, MainGpu: req.MainGPU, TensorSplit: req.TensorSplit, UseMmap: true})
+	if err != nil {
+		return fmt.Errorf("llama.cpp could not load %s: %w", req.Model, err)
+	}
+	s.model = m
+	fa := ml.FlashAttentionAuto
+	switch req.FlashAttention {
+	case "on":
+		fa = ml.FlashAttentionEnabled
+	case "off":
+		fa = ml.FlashAttentionDisabled
+	}
+	s.batch = max(req.Batch, 64)
+	c, err := llama.NewContextWithModel(m, llama.NewContextParams(max(req.Context, 512), s.batch, 1, max(req.Threads, 1), fa, req.KVType))
+	if err != nil {
+		return fmt.Errorf("llama.cpp could not make a context: %w", err)
+	}
+	s.ctx = c
+	if req.Projector != "" {
+		mt, err := llama.NewMtmdContext(c, req.Projector)
+		if err != nil {
+			return fmt.Errorf("the projector %s does not fit the model: %w", req.Projector, err)
+		}
+		s.mtmd = mt
+	}
+	resp.LoadMS = ms(time.Since(start))
+	return nil
+}
+
+func (s *session) extract(req inference.WorkerRequest, resp *inference.WorkerResponse) error {
+	if s.ctx == nil {
+		return errors.New("no model is loaded")
+	}
+	s.ctx.KvCacheClear()
+	type item struct {
+		tok   int
+		embed []float32
+	}
+	var items []item
+	add := func(toks []int) {
+		for _, t := range toks {
+			items = append(items, item{tok: t})
+		}
+	}
+	pre, err := s.model.Tokenize(req.Prefix, true, true)
+	if err != nil {
+		return err
+	}
+	add(pre)
+	if len(req.Image) > 0 {
+		if s.mtmd == nil {
+			return errors.New("the model has no projector: it cannot read images")
+		}
+		t0 := time.Now()
+		chunks, err := s.mtmd.MultimodalTokenize(s.ctx, req.Image)
+		if err != nil {
+			return fmt.Errorf("the image could not be encoded: %w", err)
+		}
+		for _, c := range chunks {
+			if c.Embed != nil {
+				items = append(items, item{embed: c.Embed})
+				resp.ImageTokens++
+			} else {
+				for _, t := range c.Tokens {
+					if t != 1 || len(items) == 0 { // the marker's own BOS
+						items = append(items, item{tok: t})
+					}
+				}
+			}
+		}
+		resp.EncodeMS = ms(time.Since(t0))
+	}
+	suf, err := s.model.Tokenize(req.Suffix, false, true)
+	if err != nil {
+		return err
+	}
+	add(suf)
+	resp.PromptTokens = len(items)
+
+	t1 := time.Now()
+	tokBatch, err := llama.NewBatch(s.batch, 1, 0)
+	if err != nil {
+		return err
+	}
+	defer tokBatch.Free()
+	embBatch, err := llama.NewBatch(s.batch, 1, s.model.NEmbd())
+	if err != nil {
+		return err
+	}
+	defer embBatch.Free()
+	// Feed runs of tokens and runs of embeddings, each in batch-sized pieces.
+	var last *llama.Batch
+	for i := 0; i < len(items); {
+		b := tokBatch
+		if items[i].embed != nil {
+			b = embBatch
+		}
+		b.Clear()
+		for ; i < len(items) && b.NumTokens() < s.batch && (items[i].embed != nil) == b.IsEmbedding(); i++ {
+			b.Add(items[i].tok, items[i].embed, i, i == len(items)-1, 0)
+		}
+		if err := s.ctx.Decode(b); err != nil {
+			return fmt.Errorf("prefill failed at position %d: %w", i, err)
+		}
+		last = b
+	}
+	resp.PrefillMS = ms(time.Since(t1))
+
+	grammar := ""
+	if req.Schema != "" {
+		g := llama.SchemaToGrammar([]byte(req.Schema))
+		if g == nil {
+			return errors.New("the output schema could not be turned into a grammar")
+		}
+		grammar = string(g)
+	}
+	sampler, err := llama.NewSamplingContext(s.model, llama.SamplingParams{Temp: 0, Seed: 1, Grammar: grammar})
+	if err != nil {
+		return err
+	}
+	t2 := time.Now()
+	idx := last.NumTokens() - 1
+	pos := len(items)
+	maxTok := max(req.MaxTokens, 16)
+	var out []byte
+	for n := 0; n < maxTok; n++ {
+		tok := sampler.Sample(s.ctx, idx)
+		p := tokenProb(s.ctx.GetLogitsIth(idx), tok)
+		sampler.Accept(tok, true)
+		if s.model.TokenIsEog(tok) {
+			break
+		}
+		piece := s.model.TokenToPiece(tok)
+		out = append(out, piece...)
+		resp.Pieces = append(resp.Pieces, inference.Piece{Text: piece, P: p})
+		tokBatch.Clear()
+		tokBatch.Add(tok, nil, pos, true, 0)
+		pos++
+		if err := s.ctx.Decode(tokBatch); err != nil {
+			return fmt.Errorf("decode failed after %d tokens: %w", n, err)
+		}
+		idx = 0
+	}
+	resp.DecodeMS = ms(time.Since(t2))
+	resp.Output = string(out)
+	return nil
+}
+
+// tokenProb is the softmax probability of tok under logits; NaN logits give NaN.
+func tokenProb(logits []float32, tok int) float32 {
+	if tok < 0 || tok >= len(logits) {
+		return 0
+	}
+	maxL := float32(math.Inf(-1))
+	for _, l := range logits {
+		maxL = max(maxL, l)
+	}
+	var sum float64
+	for _, l := range logits {
+		sum += math.Exp(float64(l - maxL))
+	}
+	return float32(math.Exp(float64(logits[tok]-maxL)) / sum)
+}
+
+func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }

@@ -1,0 +1,58 @@
+package inference
+
+// The worker protocol: one JSON object per line on the worker's stdin
+// (requests) and stdout (responses), each carrying the protocol version.
+// llama.cpp's own logging goes to stderr, which the parent keeps the tail
+// of for crash reports.
+
+// ProtocolVersion changes whenever a field changes meaning.
+const ProtocolVersion = 1
+
+// WorkerRequest is sent to `shoebox worker`.
+type WorkerRequest struct {
+	V  int    `json:"v"`
+	ID int64  `json:"id"`
+	Op string `json:"op"` // "load", "extract", "ping"
+
+	// load
+	Model          string    `json:"model,omitempty"`
+	Projector      string    `json:"projector,omitempty"`
+	Threads        int       `json:"threads,omitempty"`
+	GPULayers      int       `json:"gpu_layers,omitempty"`
+	MainGPU        int       `json:"main_gpu,omitempty"`
+	TensorSplit    []float32 `json:"tensor_split,omitempty"`
+	Context        int       `json:"context,omitempty"`
+	Batch          int       `json:"batch,omitempty"`
+	FlashAttention string    `json:"flash_attention,omitempty"`
+	KVType         string    `json:"kv_type,omitempty"`
+
+	// extract
+	Image     []byte `json:"image,omitempty"`  // PNG or JPEG bytes of the page
+	Prefix    string `json:"prefix,omitempty"` // prompt text before the image
+	Suffix    string `json:"suffix,omitempty"` // prompt text after the image
+	Schema    string `json:"schema,omitempty"` // JSON schema the output must fit
+	MaxTokens int    `json:"max_tokens,omitempty"`
+}
+
+// WorkerResponse answers one request.
+type WorkerResponse struct {
+	V      int     `json:"v"`
+	ID     int64   `json:"id"`
+	OK     bool    `json:"ok"`
+	Error  string  `json:"error,omitempty"`
+	Output string  `json:"output,omitempty"`
+	Pieces []Piece `json:"pieces,omitempty"` // the output token by token, with probabilities
+
+	LoadMS       float64 `json:"load_ms,omitempty"`
+	EncodeMS     float64 `json:"encode_ms,omitempty"`
+	PrefillMS    float64 `json:"prefill_ms,omitempty"`
+	DecodeMS     float64 `json:"decode_ms,omitempty"`
+	PromptTokens int     `json:"prompt_tokens,omitempty"`
+	ImageTokens  int     `json:"image_tokens,omitempty"`
+}
+
+// Piece is one generated token's text and the probability the model gave it.
+type Piece struct {
+	Text string  `json:"t"`
+	P    float32 `json:"p"`
+}

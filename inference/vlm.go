@@ -1,0 +1,319 @@
+package inference
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"image/png"
+	"io"
+	"os"
+	"os/exec"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/shoebox-app/shoebox/assets"
+	"github.com/shoebox-app/shoebox/hw"
+	"github.com/shoebox-app/shoebox/receipt"
+)
+
+// VLMOptions configure the vision-language-model engine.
+type VLMOptions struct {
+	Model, Projector string
+	Plan             hw.Plan // threads, layers, split, flash attention, KV type, environment
+	Locale           receipt.Locale
+	// Worker is the command that starts a worker; default: this executable with "worker".
+	Worker      []string
+	WorkerEnv   []string
+	PageTimeout time.Duration // default 5 minutes
+	MaxTokens   int           // default 512
+	// OnEvent hears about restarts and retries, for logs and the UI.
+	OnEvent func(string)
+}
+
+// VLM reads receipts with a vision-language model in a `shoebox worker`
+// child process: a crash, abort or hang in llama.cpp kills only the worker,
+// which is restarted and the page retried once.
+type VLM struct {
+	opt VLMOptions
+
+	mu     sync.Mutex
+	cmd    *exec.Cmd
+	in     io.WriteCloser
+	out    *bufio.Reader
+	stderr *tailBuffer
+	nextID int64
+	done   chan struct{}
+}
+
+// NewVLM starts a worker and loads the model.
+func NewVLM(opt VLMOptions) (*VLM, error) {
+	if opt.PageTimeout <= 0 {
+		opt.PageTimeout = 5 * time.Minute
+	}
+	if opt.MaxTokens <= 0 {
+		opt.MaxTokens = 512
+	}
+	if len(opt.Worker) == 0 {
+		exe, err := os.Executable()
+		if err != nil {
+			return nil, err
+		}
+		opt.Worker = []string{exe, "worker"}
+	}
+	v := &VLM{opt: opt}
+	if err := v.start(); err != nil {
+		return nil, err
+	}
+	return v, nil
+}
+
+// Name is "vlm".
+func (v *VLM) Name() string { return "vlm" }
+
+func (v *VLM) event(format string, args ...any) {
+	if v.opt.OnEvent != nil {
+		v.opt.OnEvent(fmt.Sprintf(format, args...))
+	}
+}
+
+// start launches the worker and loads the model in it.
+func (v *VLM) start() error {
+	cmd := exec.Command(v.opt.Worker[0], v.opt.Worker[1:]...)
+	env := os.Environ()
+	for _, u := range v.opt.Plan.UnsetEnv {
+		env = withoutVar(env, u)
+	}
+	env = withoutVar(env, "GGML_CUDA_P2P") // set only when the plan says so: llama.cpp reads its mere presence
+	cmd.Env = append(append(env, v.opt.Plan.Env...), v.opt.WorkerEnv...)
+	in, err := cmd.StdinPipe()
+	if err != nil {
+		return err
+	}
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		return err
+	}
+	v.stderr = &tailBuffer{max: 8 << 10}
+	cmd.Stderr = v.stderr
+	if err := cmd.Start(); err != nil {
+		return fmt.Errorf("the model worker could not start: %w", err)
+	}
+	v.cmd, v.in, v.out, v.done = cmd, in, bufio.NewReaderSize(out, 1<<20), make(chan struct{})
+	go func(done chan struct{}) { cmd.Wait(); close(done) }(v.done)
+	p := v.opt.Plan
+	split := make([]float32, 0, len(p.TensorSplit))
+	for _, n := range p.TensorSplit {
+		split = append(split, float32(n))
+	}
+	_, err = v.call(context.Background(), WorkerRequest{Op: "load", Model: v.opt.Model, Projector: v.opt.Projector, Threads: max(p.Threads, 1),
+		GPULayers: p.GPULayers, MainGPU: p.MainGPU, TensorSplit: split, Context: max(p.Context, 4096), Batch: max(p.Batch, 512),
+		FlashAttention: p.FlashAttention, KVType: p.KVType}, 10*time.Minute)
+	if err != nil {
+		v.kill()
+		return err
+	}
+	return nil
+}
+
+func (v *VLM) kill() {
+	if v.cmd != nil && v.cmd.Process != nil {
+		v.cmd.Process.Kill()
+		<-v.done
+	}
+	v.cmd = nil
+}
+
+// errWorkerDied marks a crash or hang, after which the worker is restarted.
+var errWorkerDied = errors.New("the model worker stopped")
+
+// call sends one request and waits for its answer, the worker's death, the
+// timeout or ctx.
+func (v *VLM) call(ctx context.Context, req WorkerRequest, timeout time.Duration) (WorkerResponse, error) {
+	v.nextID++
+	req.V, req.ID = ProtocolVersion, v.nextID
+	line, _ := json.Marshal(req)
+	if _, err := v.in.Write(append(line, '\n')); err != nil {
+		return WorkerResponse{}, fmt.Errorf("%w: %v", errWorkerDied, err)
+	}
+	type answer struct {
+		resp WorkerResponse
+		err  error
+	}
+	ch := make(chan answer, 1)
+	go func() {
+		b, err := v.out.ReadBytes('\n')
+		if err != nil {
+			ch <- answer{err: fmt.Errorf("%w (%s)", errWorkerDied, lastLine(v.stderr.String()))}
+			return
+		}
+		var r WorkerResponse
+		if err := json.Unmarshal(b, &r); err != nil {
+			ch <- answer{err: fmt.Errorf("the model worker answered nonsense: %v", err)}
+			return
+		}
+		ch <- answer{resp: r}
+	}()
+	timer := time.NewTimer(timeout)
+	defer timer.Stop()
+	select {
+	case a := <-ch:
+		if a.err != nil {
+			v.kill()
+			return a.resp, a.err
+		}
+		if !a.resp.OK {
+			return a.resp, errors.New(a.resp.Error)
+		}
+		return a.resp, nil
+	case <-timer.C:
+		v.kill()
+		return WorkerResponse{}, fmt.Errorf("%w: no answer within %s", errWorkerDied, timeout)
+	case <-ctx.Done():
+		v.kill() // the only way to stop llama.cpp mid-page
+		return WorkerResponse{}, ctx.Err()
+	}
+}
+
+// Extract reads one page, restarting the worker and retrying once if it
+// crashes or hangs.
+func (v *VLM) Extract(ctx context.Context, page Page) (Result, error) {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	start := time.Now()
+	var img bytes.Buffer
+	if err := png.Encode(&img, page.Image); err != nil {
+		return Result{}, err
+	}
+	req := WorkerRequest{Op: "extract", Image: img.Bytes(), Prefix: v.prefix(page), Suffix: "\nJSON:", Schema: assets.ReceiptSchema, MaxTokens: v.opt.MaxTokens}
+	var resp WorkerResponse
+	var err error
+	for attempt := 0; attempt < 2; attempt++ {
+		if v.cmd == nil {
+			v.event("restarting the model worker")
+			if err = v.start(); err != nil {
+				return Result{}, err
+			}
+		}
+		resp, err = v.call(ctx, req, v.opt.PageTimeout)
+		if !errors.Is(err, errWorkerDied) || ctx.Err() != nil {
+			break
+		}
+		v.event("the model worker stopped on page %d (%v): retrying", page.Index+1, err)
+	}
+	if err != nil {
+		return Result{}, err
+	}
+	if fault := JudgeOutput(resp.Output); fault != nil {
+		return Result{Raw: resp.Output}, fault
+	}
+	r, err := ParseModelJSON(resp.Output, resp.Pieces, v.opt.Locale)
+	if err != nil {
+		return Result{Raw: resp.Output}, err
+	}
+	t := Timings{ImageEncode: msDur(resp.EncodeMS), Prefill: msDur(resp.PrefillMS), Decode: msDur(resp.DecodeMS),
+		PromptTokens: resp.PromptTokens, OutputTokens: len(resp.Pieces), Total: time.Since(start)}
+	if resp.DecodeMS > 0 {
+		t.TokensPerSec = float64(len(resp.Pieces)) / (resp.DecodeMS / 1000)
+	}
+	if len(page.Words) > 0 {
+		Ground(&r, page.Words)
+	}
+	return Result{Receipt: r, Raw: resp.Output, Words: page.Words, Timings: t, Engine: "vlm"}, nil
+}
+
+func (v *VLM) prefix(page Page) string {
+	var b strings.Builder
+	b.WriteString(assets.ReceiptPrompt)
+	if page.Text != "" {
+		b.WriteString("\nThe document's own text layer reads:\n")
+		b.WriteString(page.Text)
+	} else if len(page.Words) > 0 {
+		b.WriteString("\nOCR of the image (may contain mistakes):\n")
+		for _, l := range GroupLines(page.Words) {
+			b.WriteString(l.Text)
+			b.WriteByte('\n')
+		}
+	}
+	b.WriteString("\n")
+	return b.String()
+}
+
+// Close stops the worker.
+func (v *VLM) Close() error {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	if v.in != nil {
+		v.in.Close()
+	}
+	if v.cmd != nil {
+		select {
+		case <-v.done:
+		case <-time.After(5 * time.Second):
+			v.kill()
+		}
+	}
+	return nil
+}
+
+// JudgeOutput rejects output that broken arithmetic produces: empty, or one
+// character over and over ("!!!!").
+func JudgeOutput(out string) error {
+	if err := hw.JudgeCanary(out, nil); err != nil {
+		return fmt.Errorf("%w: %v", ErrHardwareFault, err)
+	}
+	return nil
+}
+
+// ErrHardwareFault marks output that says the device computes wrongly; the
+// caller steps the plan down (hw.StepDown) and tries again.
+var ErrHardwareFault = errors.New("hardware or precision fault")
+
+func msDur(ms float64) time.Duration { return time.Duration(ms * float64(time.Millisecond)) }
+
+func withoutVar(env []string, name string) []string {
+	out := env[:0:0]
+	for _, e := range env {
+		if !strings.HasPrefix(e, name+"=") {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+func lastLine(s string) string {
+	s = strings.TrimSpace(s)
+	if i := strings.LastIndexByte(s, '\n'); i >= 0 {
+		s = s[i+1:]
+	}
+	if s == "" {
+		return "no message"
+	}
+	return s
+}
+
+// tailBuffer keeps the last max bytes written to it.
+type tailBuffer struct {
+	mu  sync.Mutex
+	max int
+	b   []byte
+}
+
+func (t *tailBuffer) Write(p []byte) (int, error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.b = append(t.b, p...)
+	if len(t.b) > t.max {
+		t.b = t.b[len(t.b)-t.max:]
+	}
+	return len(p), nil
+}
+
+func (t *tailBuffer) String() string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return string(t.b)
+}
