@@ -87,3 +87,24 @@ func TestTruncatedModelIsAClearError(t *testing.T) {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
 }
+
+func TestBenchReportsStages(t *testing.T) {
+	model, proj := tinyPair(t)
+	files, _ := filepath.Glob("../../shared/data/sroie-dev/00*.jpg")
+	if len(files) == 0 {
+		t.Skip("shared receipts not present")
+	}
+	os.Setenv("SHOEBOX_TEST_WORKER", "1")
+	defer os.Unsetenv("SHOEBOX_TEST_WORKER")
+	code, out, errOut := run(t, append([]string{"bench", "--model", model, "--mmproj", proj, "-n", "2", "--json"}, files[0])...)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	var rep benchReport
+	if err := json.Unmarshal([]byte(out), &rep); err != nil {
+		t.Fatal(err)
+	}
+	if rep.Pages != 2 || rep.PrefillMS <= 0 || rep.DecodeMS <= 0 || rep.OutputTokens <= 0 || rep.TokensPerSec <= 0 || rep.BareMSPerToken <= 0 || rep.PagesPerMinute <= 0 {
+		t.Errorf("report = %+v", rep)
+	}
+}

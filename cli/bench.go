@@ -1,0 +1,113 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"path/filepath"
+	"time"
+
+	"github.com/shoebox-app/shoebox/inference"
+	"github.com/shoebox-app/shoebox/inference/llamacpp"
+	"github.com/shoebox-app/shoebox/ingest"
+	"github.com/shoebox-app/shoebox/receipt"
+)
+
+func init() {
+	register("bench", "time the vision engine stage by stage on receipts (and against a bare llama.cpp decode loop)", runBench)
+}
+
+type benchReport struct {
+	Model          string  `json:"model"`
+	Pages          int     `json:"pages"`
+	LoadS          float64 `json:"load_s"`
+	EncodeMS       float64 `json:"image_encode_ms_per_page"`
+	PrefillMS      float64 `json:"prefill_ms_per_page"`
+	DecodeMS       float64 `json:"decode_ms_per_page"`
+	PromptTokens   float64 `json:"prompt_tokens_per_page"`
+	OutputTokens   float64 `json:"output_tokens_per_page"`
+	TokensPerSec   float64 `json:"decode_tokens_per_s"`
+	PagesPerMinute float64 `json:"pages_per_minute"`
+	BareMSPerToken float64 `json:"bare_decode_ms_per_token"`
+	EngineMSPerTok float64 `json:"engine_decode_ms_per_token"`
+	OverheadPct    float64 `json:"engine_overhead_pct"`
+}
+
+func runBench(env Env, args []string) int {
+	fs, _ := newFlags(env, "bench", "RECEIPT...")
+	model := fs.String("model", "", "GGUF model")
+	mmproj := fs.String("mmproj", "", "its projector")
+	n := fs.Int("n", 5, "pages to read (receipts are reused in turn)")
+	asJSON := fs.Bool("json", false, "print JSON")
+	if err := parseArgs(fs, args); err != nil {
+		return 2
+	}
+	if fs.NArg() == 0 {
+		fs.Usage()
+		return 2
+	}
+	loc := receipt.DefaultLocale(receipt.CountryOther)
+	t0 := time.Now()
+	v, code := startVLM(env, *model, *mmproj, loc)
+	if v == nil {
+		return code
+	}
+	defer v.Close()
+	rep := benchReport{Model: filepath.Base(*model), LoadS: time.Since(t0).Seconds()}
+	var pages []inference.Page
+	for _, p := range fs.Args() {
+		f, err := ingest.Probe(context.Background(), p, ingest.DefaultLimits())
+		if err != nil {
+			fmt.Fprintln(env.Stderr, "shoebox:", err)
+			return 1
+		}
+		pg, err := ingest.LoadPage(context.Background(), f, 0, ingest.DefaultLimits())
+		if err != nil {
+			fmt.Fprintln(env.Stderr, "shoebox:", err)
+			return 1
+		}
+		pages = append(pages, inference.Page{Image: pg.Image})
+	}
+	start := time.Now()
+	for i := 0; i < *n; i++ {
+		res, err := v.Extract(context.Background(), pages[i%len(pages)])
+		if err != nil {
+			fmt.Fprintln(env.Stderr, "shoebox:", err)
+			return 1
+		}
+		t := res.Timings
+		rep.EncodeMS += ms(t.ImageEncode)
+		rep.PrefillMS += ms(t.Prefill)
+		rep.DecodeMS += ms(t.Decode)
+		rep.PromptTokens += float64(t.PromptTokens)
+		rep.OutputTokens += float64(t.OutputTokens)
+	}
+	wall := time.Since(start)
+	k := float64(*n)
+	rep.Pages = *n
+	rep.EncodeMS, rep.PrefillMS, rep.DecodeMS = rep.EncodeMS/k, rep.PrefillMS/k, rep.DecodeMS/k
+	rep.PromptTokens, rep.OutputTokens = rep.PromptTokens/k, rep.OutputTokens/k
+	if rep.DecodeMS > 0 {
+		rep.TokensPerSec = rep.OutputTokens / (rep.DecodeMS / 1000)
+		rep.EngineMSPerTok = rep.DecodeMS / rep.OutputTokens
+	}
+	rep.PagesPerMinute = k / wall.Minutes()
+	if bare, err := llamacpp.BareDecode(*model, max(int(rep.OutputTokens), 32), 1); err == nil && bare > 0 {
+		rep.BareMSPerToken = ms(bare)
+		rep.OverheadPct = (rep.EngineMSPerTok/rep.BareMSPerToken - 1) * 100
+	}
+	if *asJSON {
+		enc := json.NewEncoder(env.Stdout)
+		enc.SetIndent("", "  ")
+		enc.Encode(rep)
+		return 0
+	}
+	w := env.Stdout
+	fmt.Fprintf(w, "%s: %d pages, load %.2f s, %.1f pages/minute\n", rep.Model, rep.Pages, rep.LoadS, rep.PagesPerMinute)
+	fmt.Fprintf(w, "per page: image encode %.1f ms, prefill %.1f ms (%.0f tokens), decode %.1f ms (%.0f tokens, %.0f tokens/s)\n",
+		rep.EncodeMS, rep.PrefillMS, rep.PromptTokens, rep.DecodeMS, rep.OutputTokens, rep.TokensPerSec)
+	fmt.Fprintf(w, "decode per token: engine %.3f ms, bare llama.cpp loop %.3f ms: overhead %.1f%%\n", rep.EngineMSPerTok, rep.BareMSPerToken, rep.OverheadPct)
+	return 0
+}
+
+func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
