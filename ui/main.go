@@ -6,7 +6,9 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"path/filepath"
 	"runtime"
+	"strings"
 	"time"
 
 	"fyne.io/fyne/v2"
@@ -48,14 +50,14 @@ func Main(args []string, version string) int {
 	if n, err := lib.ResumeInterrupted(context.Background()); err == nil && n > 0 {
 		fmt.Fprintf(os.Stderr, "shoebox: %d receipt(s) left mid-reading last time are back in the queue\n", n)
 	}
-	eng, err := inference.NewOCR(inference.OCROptions{Locale: lib.Locale(), Preprocess: inference.DefaultPreprocess})
+	m := hw.Discover(nvml.New())
+	eng, label, workers, err := chooseEngine(lib, m)
 	if err != nil {
-		fmt.Fprintln(os.Stderr, "shoebox: the OCR engine could not start:", err)
+		fmt.Fprintln(os.Stderr, "shoebox:", err)
 		return 1
 	}
 	defer eng.Close()
-	m := hw.Discover(nvml.New())
-	svc := Services{Lib: lib, Engine: eng, EngineLabel: "OCR (Tesseract) on CPU", Machine: &m, Plans: referencePlans(m), Workers: runtime.NumCPU()}
+	svc := Services{Lib: lib, Engine: eng, EngineLabel: label, Machine: &m, Plans: referencePlans(m), Workers: workers}
 
 	a := app.NewWithID("app.shoebox.desktop")
 	a.SetIcon(fyne.NewStaticResource("icon.png", assets.Icon))
@@ -106,4 +108,34 @@ func referencePlans(m hw.Machine) []ModelPlan {
 		out = append(out, ModelPlan{Model: md, Plan: hw.MakePlan(hw.Request{Machine: m, Model: md})})
 	}
 	return out
+}
+
+// chooseEngine starts the vision engine when a model has been chosen and
+// passes its checks, else the OCR engine; a model that fails to start is
+// reported in the label and OCR reads meanwhile.
+func chooseEngine(lib *library.Library, m hw.Machine) (inference.Engine, string, int, error) {
+	ocr := func(note string) (inference.Engine, string, int, error) {
+		o, err := inference.NewOCR(inference.OCROptions{Locale: lib.Locale(), Preprocess: inference.DefaultPreprocess})
+		if err != nil {
+			return nil, "", 0, fmt.Errorf("the OCR engine could not start: %w", err)
+		}
+		return o, "OCR (Tesseract) on CPU" + note, runtime.NumCPU(), nil
+	}
+	model, proj := lib.Setting(SettingModel), lib.Setting(SettingProjector)
+	if model == "" {
+		return ocr("")
+	}
+	if _, ok := verifyPair(model, proj); !ok {
+		return ocr(" — the chosen model failed its check (Settings → Models)")
+	}
+	facts, err := hw.FactsFromGGUF(model, proj)
+	if err != nil {
+		return ocr(" — " + err.Error())
+	}
+	plan := hw.MakePlan(hw.Request{Machine: m, Model: facts})
+	v, err := inference.NewVLM(inference.VLMOptions{Model: model, Projector: proj, Plan: plan, Locale: lib.Locale()})
+	if err != nil {
+		return ocr(" — the vision model did not start: " + err.Error())
+	}
+	return v, fmt.Sprintf("%s %s", strings.TrimSuffix(filepath.Base(model), ".gguf"), strings.TrimPrefix(plan.Summary(m), plan.Variant+" ")), 1, nil
 }
