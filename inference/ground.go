@@ -25,9 +25,9 @@ func Ground(r *receipt.Receipt, words []Word) {
 			v = v[i+1:]
 		}
 		if b, ok := findSupport(lines, path, v); ok {
-			setBox(r, path, &b)
+			receipt.SetProvenance(r, path, -1, &b)
 		} else if src != receipt.SourceUser {
-			setMeta(r, path, conf*0.5)
+			receipt.SetProvenance(r, path, conf*0.5, nil)
 		}
 	}
 }
@@ -71,23 +71,4 @@ func findSupport(lines []Line, path, v string) (receipt.Box, bool) {
 		}
 	}
 	return receipt.Box{}, false
-}
-
-func setBox(r *receipt.Receipt, path string, b *receipt.Box) {
-	switch path {
-	case "supplier_name":
-		r.SupplierName.Box = b
-	case "supplier_tax_id":
-		r.SupplierTaxID.Box = b
-	case "document_number":
-		r.DocumentNumber.Box = b
-	case "date":
-		r.Date.Box = b
-	case "subtotal":
-		r.Subtotal.Box = b
-	case "total_tax":
-		r.TotalTax.Box = b
-	case "total":
-		r.Total.Box = b
-	}
 }

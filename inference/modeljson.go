@@ -54,7 +54,7 @@ func ParseModelJSON(out string, pieces []Piece, loc receipt.Locale) (receipt.Rec
 			continue
 		}
 		conf := confOf(spans[key])
-		setMeta(&r, key, conf)
+		receipt.SetProvenance(&r, key, conf, nil)
 	}
 	return r, nil
 }
@@ -90,29 +90,4 @@ func valueSpans(out string) (map[string]span, map[string]string, error) {
 		spans[key] = span{before, after}
 	}
 	return spans, values, nil
-}
-
-func setMeta(r *receipt.Receipt, path string, conf float64) {
-	switch path {
-	case "supplier_name":
-		r.SupplierName.Confidence = conf
-	case "supplier_tax_id":
-		r.SupplierTaxID.Confidence = conf
-	case "supplier_address":
-		r.SupplierAddress.Confidence = conf
-	case "document_number":
-		r.DocumentNumber.Confidence = conf
-	case "date":
-		r.Date.Confidence = conf
-	case "currency":
-		r.Currency.Confidence = conf
-	case "subtotal":
-		r.Subtotal.Confidence = conf
-	case "total_tax":
-		r.TotalTax.Confidence = conf
-	case "total":
-		r.Total.Confidence = conf
-	case "payment_method":
-		r.PaymentMethod.Confidence = conf
-	}
 }

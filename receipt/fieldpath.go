@@ -339,3 +339,35 @@ func CopyField(dst, src *Receipt, path string) error {
 	}
 	return nil
 }
+
+// SetProvenance changes a set field's confidence (when conf >= 0) and box
+// (when box is not nil), keeping its value and source.
+func SetProvenance(r *Receipt, path string, conf float64, box *Box) error {
+	p, err := fieldPtr(r, path)
+	if err != nil {
+		return err
+	}
+	apply := func(c *float64, b **Box) {
+		if conf >= 0 {
+			*c = conf
+		}
+		if box != nil {
+			*b = box
+		}
+	}
+	switch f := p.(type) {
+	case *Text:
+		apply(&f.Confidence, &f.Box)
+	case *Amount:
+		apply(&f.Confidence, &f.Box)
+	case *Field[time.Time]:
+		apply(&f.Confidence, &f.Box)
+	case *Field[bool]:
+		apply(&f.Confidence, &f.Box)
+	case *Field[TaxID]:
+		apply(&f.Confidence, &f.Box)
+	case *Field[DocType]:
+		apply(&f.Confidence, &f.Box)
+	}
+	return nil
+}
