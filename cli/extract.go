@@ -167,14 +167,15 @@ func startVLM(env Env, model, projector string, loc receipt.Locale) (*inference.
 		return nil, 1
 	}
 	m := hw.Discover(nvml.New())
-	plan := hw.MakePlan(hw.Request{Machine: m, Model: facts})
-	v, err := inference.NewVLM(inference.VLMOptions{Model: model, Projector: projector, Plan: plan, Locale: loc, Worker: workerCommand,
+	req := hw.Request{Machine: m, Model: facts}
+	plan := hw.MakePlan(req)
+	v, err := inference.NewVLM(inference.VLMOptions{Model: model, Projector: projector, Plan: plan, Request: &req, Locale: loc, Worker: workerCommand,
 		OnEvent: func(s string) { fmt.Fprintln(env.Stderr, "shoebox:", s) }})
 	if err != nil {
 		fmt.Fprintln(env.Stderr, "shoebox:", err)
 		return nil, 1
 	}
-	fmt.Fprintf(env.Stderr, "reading with %s (%s)\n", filepath.Base(model), plan.Summary(m))
+	fmt.Fprintf(env.Stderr, "reading with %s (%s)\n", filepath.Base(model), v.Plan().Summary(m))
 	return v, 0
 }
 

@@ -108,3 +108,20 @@ func TestBenchReportsStages(t *testing.T) {
 		t.Errorf("report = %+v", rep)
 	}
 }
+
+func TestBangingModelIsRejectedAtLoad(t *testing.T) {
+	dir := t.TempDir()
+	m, p := filepath.Join(dir, "bang.gguf"), filepath.Join(dir, "mmproj-bang.gguf")
+	bang := testmodel.Tiny
+	bang.Bang = true
+	if err := testmodel.WriteLLM(m, bang); err != nil {
+		t.Fatal(err)
+	}
+	testmodel.WriteProjector(p, testmodel.TinyProjector)
+	os.Setenv("SHOEBOX_TEST_WORKER", "1")
+	defer os.Unsetenv("SHOEBOX_TEST_WORKER")
+	code, _, errOut := run(t, "extract", "--engine", "vlm", "--model", m, "--mmproj", p, "../../shared/data/sroie-dev/006.jpg")
+	if code != 1 || !strings.Contains(errOut, "hardware or precision fault") || !strings.Contains(errOut, `only '!' repeated`) || !strings.Contains(errOut, "on every configuration, the CPU included") {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+}

@@ -12,7 +12,7 @@ const ProtocolVersion = 1
 type WorkerRequest struct {
 	V  int    `json:"v"`
 	ID int64  `json:"id"`
-	Op string `json:"op"` // "load", "extract", "ping"
+	Op string `json:"op"` // "load", "canary", "extract", "ping"
 
 	// load
 	Model          string    `json:"model,omitempty"`
@@ -42,6 +42,8 @@ type WorkerResponse struct {
 	Error  string  `json:"error,omitempty"`
 	Output string  `json:"output,omitempty"`
 	Pieces []Piece `json:"pieces,omitempty"` // the output token by token, with probabilities
+	// BadLogits is set when a canary step saw NaN or infinite logits.
+	BadLogits bool `json:"bad_logits,omitempty"`
 
 	LoadMS       float64 `json:"load_ms,omitempty"`
 	EncodeMS     float64 `json:"encode_ms,omitempty"`

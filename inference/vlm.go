@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"image/png"
 	"io"
+	"math"
 	"os"
 	"os/exec"
 	"strings"
@@ -24,7 +25,10 @@ import (
 type VLMOptions struct {
 	Model, Projector string
 	Plan             hw.Plan // threads, layers, split, flash attention, KV type, environment
-	Locale           receipt.Locale
+	// Request is what Plan was made from; with it, a load that fails the
+	// canary steps down (split, one GPU, fewer layers, CPU) and tries again.
+	Request *hw.Request
+	Locale  receipt.Locale
 	// Worker is the command that starts a worker; default: this executable with "worker".
 	Worker      []string
 	WorkerEnv   []string
@@ -65,11 +69,25 @@ func NewVLM(opt VLMOptions) (*VLM, error) {
 		opt.Worker = []string{exe, "worker"}
 	}
 	v := &VLM{opt: opt}
-	if err := v.start(); err != nil {
-		return nil, err
+	for {
+		err := v.start()
+		if err == nil {
+			return v, nil
+		}
+		if !errors.Is(err, ErrHardwareFault) || opt.Request == nil {
+			return nil, err
+		}
+		next, ok := hw.StepDown(*opt.Request, v.opt.Plan, err.Error())
+		if !ok {
+			return nil, fmt.Errorf("%w on every configuration, the CPU included: the model file may be damaged", err)
+		}
+		v.event("%s", next.Steps[len(next.Steps)-1])
+		v.opt.Plan = next
 	}
-	return v, nil
 }
+
+// Plan is the plan the engine runs with (after any load-time step-down).
+func (v *VLM) Plan() hw.Plan { return v.opt.Plan }
 
 // Name is "vlm".
 func (v *VLM) Name() string { return "vlm" }
@@ -112,6 +130,21 @@ func (v *VLM) start() error {
 	_, err = v.call(context.Background(), WorkerRequest{Op: "load", Model: v.opt.Model, Projector: v.opt.Projector, Threads: max(p.Threads, 1),
 		GPULayers: p.GPULayers, MainGPU: p.MainGPU, TensorSplit: split, Context: max(p.Context, 4096), Batch: max(p.Batch, 512),
 		FlashAttention: p.FlashAttention, KVType: p.KVType}, 10*time.Minute)
+	if err != nil {
+		v.kill()
+		return err
+	}
+	// The canary: a sound model answers a fixed prompt with ordinary text.
+	c, err := v.call(context.Background(), WorkerRequest{Op: "canary"}, 5*time.Minute)
+	if err == nil {
+		var bad []float32
+		if c.BadLogits {
+			bad = []float32{float32(math.NaN())}
+		}
+		if fault := hw.JudgeCanary(c.Output, bad); fault != nil {
+			err = fmt.Errorf("%w: %v", ErrHardwareFault, fault)
+		}
+	}
 	if err != nil {
 		v.kill()
 		return err

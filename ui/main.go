@@ -132,10 +132,11 @@ func chooseEngine(lib *library.Library, m hw.Machine) (inference.Engine, string,
 	if err != nil {
 		return ocr(" — " + err.Error())
 	}
-	plan := hw.MakePlan(hw.Request{Machine: m, Model: facts})
-	v, err := inference.NewVLM(inference.VLMOptions{Model: model, Projector: proj, Plan: plan, Locale: lib.Locale()})
+	req := hw.Request{Machine: m, Model: facts}
+	v, err := inference.NewVLM(inference.VLMOptions{Model: model, Projector: proj, Plan: hw.MakePlan(req), Request: &req, Locale: lib.Locale()})
 	if err != nil {
 		return ocr(" — the vision model did not start: " + err.Error())
 	}
+	plan := v.Plan()
 	return v, fmt.Sprintf("%s %s", strings.TrimSuffix(filepath.Base(model), ".gguf"), strings.TrimPrefix(plan.Summary(m), plan.Variant+" ")), 1, nil
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/ollama/ollama/llama"
 	"github.com/ollama/ollama/ml"
 
+	"github.com/shoebox-app/shoebox/hw"
 	"github.com/shoebox-app/shoebox/inference"
 )
 
@@ -47,6 +48,8 @@ func Serve(in io.Reader, out io.Writer) error {
 			err = s.load(req, &resp)
 		case "extract":
 			err = s.extract(req, &resp)
+		case "canary":
+			err = s.canary(&resp)
 		default:
 			err = fmt.Errorf("unknown operation %q", req.Op)
 		}
@@ -264,3 +267,54 @@ func tokenProb(logits []float32, tok int) float32 {
 }
 
 func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
+
+// canary decodes hw.CanaryPrompt greedily with no grammar, reporting the text
+// and whether any step's logits were NaN or infinite.
+func (s *session) canary(resp *inference.WorkerResponse) error {
+	if s.ctx == nil {
+		return errors.New("no model is loaded")
+	}
+	s.ctx.KvCacheClear()
+	toks, err := s.model.Tokenize(hw.CanaryPrompt, true, true)
+	if err != nil {
+		return err
+	}
+	b, err := llama.NewBatch(max(len(toks), 16), 1, 0)
+	if err != nil {
+		return err
+	}
+	defer b.Free()
+	for i, t := range toks {
+		b.Add(t, nil, i, i == len(toks)-1, 0)
+	}
+	if err := s.ctx.Decode(b); err != nil {
+		return err
+	}
+	idx, pos := b.NumTokens()-1, len(toks)
+	var out []byte
+	for n := 0; n < 12; n++ {
+		logits := s.ctx.GetLogitsIth(idx)
+		best := 0
+		for j, l := range logits {
+			if math.IsNaN(float64(l)) || math.IsInf(float64(l), 0) {
+				resp.BadLogits = true
+			}
+			if l > logits[best] {
+				best = j
+			}
+		}
+		if s.model.TokenIsEog(best) {
+			break
+		}
+		out = append(out, s.model.TokenToPiece(best)...)
+		b.Clear()
+		b.Add(best, nil, pos, true, 0)
+		pos++
+		if err := s.ctx.Decode(b); err != nil {
+			return err
+		}
+		idx = 0
+	}
+	resp.Output = string(out)
+	return nil
+}

@@ -16,6 +16,9 @@ import (
 type LLM struct {
 	Embed, Heads, Layers, FFN, Context int
 	Seed                               int64
+	// Bang makes the model say "!" whatever it is asked, as a GPU with
+	// broken arithmetic does: for testing the guards.
+	Bang bool
 }
 
 // Tiny is small enough to load and decode in well under a second.
@@ -52,6 +55,13 @@ func WriteLLM(path string, m LLM) error {
 		tokens = append(tokens, fmt.Sprintf("<0x%02X>", b))
 		types = append(types, 6) // byte
 	}
+	unk := uint32(tokUnk)
+	if m.Bang { // swap "<unk>" and the byte token of '!' so that '!' is token 0
+		bang := 3 + int('!')
+		tokens[0], tokens[bang] = tokens[bang], tokens[0]
+		types[0], types[bang] = types[bang], types[0]
+		unk = uint32(bang)
+	}
 	scores := make([]float32, vocabLen)
 	w.Set("tokenizer.ggml.model", "llama")
 	w.Set("tokenizer.ggml.tokens", tokens)
@@ -59,7 +69,7 @@ func WriteLLM(path string, m LLM) error {
 	w.Set("tokenizer.ggml.token_type", types)
 	w.Set("tokenizer.ggml.bos_token_id", uint32(tokBOS))
 	w.Set("tokenizer.ggml.eos_token_id", uint32(tokEOS))
-	w.Set("tokenizer.ggml.unknown_token_id", uint32(tokUnk))
+	w.Set("tokenizer.ggml.unknown_token_id", unk)
 	w.Set("tokenizer.ggml.add_bos_token", true)
 	w.Set("tokenizer.chat_template", "{% for m in messages %}{{ m['role'] }}: {{ m['content'] }}\n{% endfor %}assistant: ")
 
@@ -79,7 +89,11 @@ func WriteLLM(path string, m LLM) error {
 	}
 	e, f := uint64(m.Embed), uint64(m.FFN)
 	w.AddF32("token_embd.weight", []uint64{e, vocabLen}, randn(m.Embed*vocabLen, 0.5))
-	w.AddF32("output_norm.weight", []uint64{e}, ones(m.Embed))
+	outNorm := ones(m.Embed)
+	if m.Bang {
+		outNorm = make([]float32, m.Embed) // every logit is 0: greedy picks token 0, which is "!"
+	}
+	w.AddF32("output_norm.weight", []uint64{e}, outNorm)
 	w.AddF32("output.weight", []uint64{e, vocabLen}, randn(m.Embed*vocabLen, 0.5))
 	for i := 0; i < m.Layers; i++ {
 		p := fmt.Sprintf("blk.%d.", i)
