@@ -27,9 +27,12 @@ type WorkerRequest struct {
 	KVType         string    `json:"kv_type,omitempty"`
 
 	// extract
-	Image     []byte `json:"image,omitempty"`  // PNG or JPEG bytes of the page
-	Prefix    string `json:"prefix,omitempty"` // prompt text before the image
-	Suffix    string `json:"suffix,omitempty"` // prompt text after the image
+	Image []byte `json:"image,omitempty"` // PNG or JPEG bytes of the page
+	// System and User are laid out with the model's chat template, the
+	// image first in the user's turn; models whose template llama.cpp does
+	// not know get "System\n<image>\nUser\n".
+	System    string `json:"system,omitempty"`
+	User      string `json:"user,omitempty"`
 	Schema    string `json:"schema,omitempty"` // JSON schema the output must fit
 	MaxTokens int    `json:"max_tokens,omitempty"`
 }

@@ -221,7 +221,8 @@ func (v *VLM) Extract(ctx context.Context, page Page) (Result, error) {
 	if err := png.Encode(&img, page.Image); err != nil {
 		return Result{}, err
 	}
-	req := WorkerRequest{Op: "extract", Image: img.Bytes(), Prefix: v.prefix(page), Suffix: "\nJSON:", Schema: assets.ReceiptSchema, MaxTokens: v.opt.MaxTokens}
+	req := WorkerRequest{Op: "extract", Image: img.Bytes(), System: v.system(page), User: "Read this receipt. Answer with the JSON only.",
+		Schema: assets.ReceiptSchema, MaxTokens: v.opt.MaxTokens}
 	var resp WorkerResponse
 	var err error
 	for attempt := 0; attempt < 2; attempt++ {
@@ -258,7 +259,9 @@ func (v *VLM) Extract(ctx context.Context, page Page) (Result, error) {
 	return Result{Receipt: r, Raw: resp.Output, Words: page.Words, Timings: t, Engine: "vlm"}, nil
 }
 
-func (v *VLM) prefix(page Page) string {
+// system is the business-context instruction, with the page's own text
+// (PDF text layer) or OCR as a hint when there is one.
+func (v *VLM) system(page Page) string {
 	var b strings.Builder
 	b.WriteString(assets.ReceiptPrompt)
 	if page.Text != "" {
@@ -271,8 +274,7 @@ func (v *VLM) prefix(page Page) string {
 			b.WriteByte('\n')
 		}
 	}
-	b.WriteString("\n")
-	return b.String()
+	return strings.TrimRight(b.String(), "\n")
 }
 
 // Close stops the worker.

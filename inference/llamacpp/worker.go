@@ -8,6 +8,7 @@ import (
 	"io"
 	"math"
 	"os"
+	"strings"
 	"time"
 
 	"github.com/ollama/ollama/llama"
@@ -146,7 +147,13 @@ func (s *session) extract(req inference.WorkerRequest, resp *inference.WorkerRes
 			items = append(items, item{tok: t})
 		}
 	}
-	pre, err := s.model.Tokenize(req.Prefix, true, true)
+	prefix, suffix := req.System+"\n", "\n"+req.User+"\n"
+	if text, ok := ApplyChatTemplate(s.model, []Message{{"system", req.System}, {"user", ImageMarker + "\n" + req.User}}); ok {
+		if i := strings.Index(text, ImageMarker); i >= 0 {
+			prefix, suffix = text[:i], text[i+len(ImageMarker):]
+		}
+	}
+	pre, err := s.model.Tokenize(prefix, true, true)
 	if err != nil {
 		return err
 	}
@@ -174,7 +181,7 @@ func (s *session) extract(req inference.WorkerRequest, resp *inference.WorkerRes
 		}
 		resp.EncodeMS = ms(time.Since(t0))
 	}
-	suf, err := s.model.Tokenize(req.Suffix, false, true)
+	suf, err := s.model.Tokenize(suffix, false, true)
 	if err != nil {
 		return err
 	}

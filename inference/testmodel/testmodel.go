@@ -19,6 +19,8 @@ type LLM struct {
 	// Bang makes the model say "!" whatever it is asked, as a GPU with
 	// broken arithmetic does: for testing the guards.
 	Bang bool
+	// ChatTemplate replaces the default (plain, unknown to llama.cpp) template.
+	ChatTemplate string
 }
 
 // Tiny is small enough to load and decode in well under a second.
@@ -71,7 +73,11 @@ func WriteLLM(path string, m LLM) error {
 	w.Set("tokenizer.ggml.eos_token_id", uint32(tokEOS))
 	w.Set("tokenizer.ggml.unknown_token_id", unk)
 	w.Set("tokenizer.ggml.add_bos_token", true)
-	w.Set("tokenizer.chat_template", "{% for m in messages %}{{ m['role'] }}: {{ m['content'] }}\n{% endfor %}assistant: ")
+	tmpl := m.ChatTemplate
+	if tmpl == "" {
+		tmpl = "{% for m in messages %}{{ m['role'] }}: {{ m['content'] }}\n{% endfor %}assistant: "
+	}
+	w.Set("tokenizer.chat_template", tmpl)
 
 	randn := func(n int, scale float32) []float32 {
 		out := make([]float32, n)
