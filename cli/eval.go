@@ -126,6 +126,8 @@ func runEval(env Env, args []string) int {
 	asJSON := fs.Bool("json", false, "print JSON")
 	country := fs.String("country", "MY", "country rules for dates and amounts (SROIE is Malaysian)")
 	pre := fs.String("preprocess", "default", "page clean-up: default, none, or a comma list of contrast, upscale, deskew")
+	determ := fs.Bool("deterministic", false, "turn off Tesseract's adaptive classifier (reproducible, slightly less accurate)")
+	sparse := fs.Bool("sparse-fallback", false, "read pages again in sparse-text mode when no date or total was found")
 	compare := fs.Bool("compare-cli", false, "also time the raw tesseract CLI (--psm 4, one process per core) on the same images")
 	limit := fs.Int("n", 0, "only the first n receipts")
 	if err := parseArgs(fs, args); err != nil {
@@ -162,7 +164,9 @@ func runEval(env Env, args []string) int {
 		fmt.Fprintf(env.Stderr, "shoebox: engine %q is not available yet: use --engine ocr\n", *engineName)
 		return 2
 	}
-	eng, err := inference.NewOCR(inference.OCROptions{Locale: loc, Preprocess: pp})
+	opts := inference.DefaultOCROptions(loc)
+	opts.Preprocess, opts.SparseFallback, opts.Deterministic = pp, *sparse, *determ
+	eng, err := inference.NewOCR(opts)
 	if err != nil {
 		fmt.Fprintln(env.Stderr, "shoebox:", err)
 		return 1

@@ -60,7 +60,7 @@ func runExtract(env Env, args []string) int {
 		}
 		eng = v
 	case *engineName == "auto" || *engineName == "ocr":
-		o, err := inference.NewOCR(inference.OCROptions{Locale: loc, Preprocess: inference.DefaultPreprocess})
+		o, err := inference.NewOCR(inference.DefaultOCROptions(loc))
 		if err != nil {
 			fmt.Fprintln(env.Stderr, "shoebox: the OCR engine could not start:", err)
 			return 1

@@ -57,7 +57,7 @@ func runProcess(env Env, args []string) int {
 		fmt.Fprintln(env.Stderr, "shoebox:", err)
 		return 1
 	}
-	eng, err := inference.NewOCR(inference.OCROptions{Locale: l.Locale(), Preprocess: inference.DefaultPreprocess})
+	eng, err := inference.NewOCR(inference.DefaultOCROptions(l.Locale()))
 	if err != nil {
 		fmt.Fprintln(env.Stderr, "shoebox: the OCR engine could not start:", err)
 		return 1

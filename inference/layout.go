@@ -267,8 +267,8 @@ func findCompany(lines []Line) (int, int, string, float64) {
 		s = reOwnedBy.ReplaceAllString(s, "")
 		fields := strings.Fields(s)
 		// Drop stray marks OCR puts before and after the name: "|", "#000002".
-		for len(fields) > 1 && letterCount(fields[0]) == 0 {
-			fields = fields[1:]
+		for len(fields) > 1 && letterCount(fields[0]) == 0 && (!hasDigit(fields[0]) || strings.HasPrefix(fields[0], "#")) {
+			fields = fields[1:] // "|", "#000002"; a leading number stays: "99 SPEED MART"
 		}
 		for len(fields) > 1 && letterCount(fields[len(fields)-1]) == 0 && fields[len(fields)-1] != "&" {
 			fields = fields[:len(fields)-1]
@@ -673,3 +673,5 @@ func fixLegalSuffix(s string) string {
 	}
 	return u
 }
+
+func hasDigit(s string) bool { return strings.ContainsAny(s, "0123456789") }

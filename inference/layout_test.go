@@ -27,6 +27,7 @@ func TestExtractFieldsRules(t *testing.T) {
 		{"OCR-misread suffix mended", lines("SUN WONG KUT SON BHD", "176 JLN SUNGEI BESI"), "supplier_name", "SUN WONG KUT SDN BHD"},
 		{"heading skipped", lines("TAX INVOICE", "THREE STOOGES", "109, SS21/1A, DAMANSARA UTAMA"), "supplier_name", "THREE STOOGES"},
 		{"name continues after &", lines("HOME MASTER HARDWARE &", "ELECTRICAL", "NO.113G & 115G, JALAN SETIA"), "supplier_name", "HOME MASTER HARDWARE & ELECTRICAL"},
+		{"stray marks dropped, a leading number kept", lines("| 99 SPEED MART S/B", "LOT P.T. 2811, JALAN ANGSA"), "supplier_name", "99 SPEED MART S/B"},
 		{"owned by prefix", lines("OWN BY: CHEF LEE SDN BHD", "LOT 1, JALAN 2"), "supplier_name", "CHEF LEE SDN BHD"},
 		{"address block stops at phone", lines("ACME SDN BHD", "(123456-X)", "NO 37, JALAN MANIS 7,", "TAMAN SEGAR,", "56100 CHERAS", "TEL: 03-1234 5678"), "supplier_address", "NO 37, JALAN MANIS 7, TAMAN SEGAR, 56100 CHERAS"},
 		{"branch name before the street skipped", lines("IKEA (M) SDN BHD", "IKEA CHERAS", "NO 2A JALAN COCHRANE", "55100 KUALA LUMPUR", "GST ID: 000123456789"), "supplier_address", "NO 2A JALAN COCHRANE, 55100 KUALA LUMPUR"},

@@ -115,7 +115,7 @@ func referencePlans(m hw.Machine) []ModelPlan {
 // reported in the label and OCR reads meanwhile.
 func chooseEngine(lib *library.Library, m hw.Machine) (inference.Engine, string, int, error) {
 	ocr := func(note string) (inference.Engine, string, int, error) {
-		o, err := inference.NewOCR(inference.OCROptions{Locale: lib.Locale(), Preprocess: inference.DefaultPreprocess})
+		o, err := inference.NewOCR(inference.DefaultOCROptions(lib.Locale()))
 		if err != nil {
 			return nil, "", 0, fmt.Errorf("the OCR engine could not start: %w", err)
 		}
