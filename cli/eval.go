@@ -127,7 +127,7 @@ func runEval(env Env, args []string) int {
 	country := fs.String("country", "MY", "country rules for dates and amounts (SROIE is Malaysian)")
 	pre := fs.String("preprocess", "default", "page clean-up: default, none, or a comma list of contrast, upscale, deskew")
 	determ := fs.Bool("deterministic", false, "turn off Tesseract's adaptive classifier (reproducible, slightly less accurate)")
-	sparse := fs.Bool("sparse-fallback", false, "read pages again in sparse-text mode when no date or total was found")
+	sparse := fs.Bool("sparse-fallback", true, "read pages again in sparse-text mode when no date or total was found")
 	compare := fs.Bool("compare-cli", false, "also time the raw tesseract CLI (--psm 4, one process per core) on the same images")
 	limit := fs.Int("n", 0, "only the first n receipts")
 	if err := parseArgs(fs, args); err != nil {
