@@ -1,12 +1,16 @@
 package cli
 
 import (
+	"context"
 	"encoding/json"
+	"image"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/shoebox-app/shoebox/inference"
 	"github.com/shoebox-app/shoebox/inference/testmodel"
 )
 
@@ -70,7 +74,7 @@ func TestWorkerCrashIsRetried(t *testing.T) {
 	defer os.Unsetenv("SHOEBOX_TEST_WORKER")
 	defer os.Unsetenv("SHOEBOX_WORKER_CRASH_ONCE")
 	code, out, errOut := run(t, append([]string{"extract", "--engine", "vlm", "--model", model, "--mmproj", proj}, files[:2]...)...)
-	if code != 0 || !strings.Contains(errOut, "the model worker stopped on page 1") || !strings.Contains(errOut, "restarting the model worker") {
+	if code != 0 || !strings.Contains(errOut, "the model worker stopped on page 1") || !strings.Contains(errOut, "starting the model worker") {
 		t.Fatalf("exit %d\nstdout %s\nstderr %s", code, out, errOut)
 	}
 	if _, err := os.Stat(marker); err != nil {
@@ -123,5 +127,32 @@ func TestBangingModelIsRejectedAtLoad(t *testing.T) {
 	code, _, errOut := run(t, "extract", "--engine", "vlm", "--model", m, "--mmproj", p, "../../shared/data/sroie-dev/006.jpg")
 	if code != 1 || !strings.Contains(errOut, "hardware or precision fault") || !strings.Contains(errOut, `only '!' repeated`) || !strings.Contains(errOut, "on every configuration, the CPU included") {
 		t.Fatalf("exit %d: %s", code, errOut)
+	}
+}
+
+func TestIdleWorkerIsUnloadedAndComesBack(t *testing.T) {
+	model, proj := tinyPair(t)
+	os.Setenv("SHOEBOX_TEST_WORKER", "1")
+	defer os.Unsetenv("SHOEBOX_TEST_WORKER")
+	var events []string
+	v, err := inference.NewVLM(inference.VLMOptions{Model: model, Projector: proj, Worker: workerCommand, IdleUnload: 200 * time.Millisecond,
+		OnEvent: func(s string) { events = append(events, s) }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer v.Close()
+	page := inference.Page{Image: image.NewGray(image.Rect(0, 0, 64, 64))}
+	if _, err := v.Extract(context.Background(), page); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(time.Second)
+	if v.Loaded() {
+		t.Fatal("the worker is still loaded after the idle time")
+	}
+	if _, err := v.Extract(context.Background(), page); err != nil || !v.Loaded() {
+		t.Fatalf("after unloading: %v, loaded %v", err, v.Loaded())
+	}
+	if len(events) < 2 || !strings.HasPrefix(events[0], "unloading the model after") || events[1] != "starting the model worker" {
+		t.Errorf("events = %q", events)
 	}
 }

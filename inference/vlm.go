@@ -36,6 +36,10 @@ type VLMOptions struct {
 	MaxTokens   int           // default 512
 	// OnEvent hears about restarts and retries, for logs and the UI.
 	OnEvent func(string)
+	// IdleUnload stops the worker (freeing GPU and RAM) after this long
+	// without a page; the next page loads the model again. 0: 10 minutes;
+	// negative: never.
+	IdleUnload time.Duration
 }
 
 // VLM reads receipts with a vision-language model in a `shoebox worker`
@@ -51,6 +55,7 @@ type VLM struct {
 	stderr *tailBuffer
 	nextID int64
 	done   chan struct{}
+	idle   *time.Timer
 }
 
 // NewVLM starts a worker and loads the model.
@@ -60,6 +65,9 @@ func NewVLM(opt VLMOptions) (*VLM, error) {
 	}
 	if opt.MaxTokens <= 0 {
 		opt.MaxTokens = 512
+	}
+	if opt.IdleUnload == 0 {
+		opt.IdleUnload = 10 * time.Minute
 	}
 	if len(opt.Worker) == 0 {
 		exe, err := os.Executable()
@@ -216,6 +224,7 @@ func (v *VLM) call(ctx context.Context, req WorkerRequest, timeout time.Duration
 func (v *VLM) Extract(ctx context.Context, page Page) (Result, error) {
 	v.mu.Lock()
 	defer v.mu.Unlock()
+	defer v.armIdle()
 	start := time.Now()
 	var img bytes.Buffer
 	// Lossless and quick: the default PNG compression took most of the
@@ -230,7 +239,7 @@ func (v *VLM) Extract(ctx context.Context, page Page) (Result, error) {
 	var err error
 	for attempt := 0; attempt < 2; attempt++ {
 		if v.cmd == nil {
-			v.event("restarting the model worker")
+			v.event("starting the model worker")
 			if err = v.start(); err != nil {
 				return Result{}, err
 			}
@@ -284,6 +293,9 @@ func (v *VLM) system(page Page) string {
 func (v *VLM) Close() error {
 	v.mu.Lock()
 	defer v.mu.Unlock()
+	if v.idle != nil {
+		v.idle.Stop()
+	}
 	if v.in != nil {
 		v.in.Close()
 	}
@@ -354,4 +366,34 @@ func (t *tailBuffer) String() string {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	return string(t.b)
+}
+
+// armIdle (re)starts the idle timer after a page; called with mu held.
+func (v *VLM) armIdle() {
+	if v.opt.IdleUnload < 0 {
+		return
+	}
+	if v.idle != nil {
+		v.idle.Stop()
+	}
+	v.idle = time.AfterFunc(v.opt.IdleUnload, func() {
+		v.mu.Lock()
+		defer v.mu.Unlock()
+		if v.cmd != nil {
+			v.event("unloading the model after %s idle", v.opt.IdleUnload)
+			v.in.Close()
+			select {
+			case <-v.done:
+			case <-time.After(5 * time.Second):
+			}
+			v.kill()
+		}
+	})
+}
+
+// Loaded reports whether a worker holds the model now.
+func (v *VLM) Loaded() bool {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	return v.cmd != nil
 }
