@@ -1,8 +1,6 @@
 package inference
 
 import (
-	"strings"
-	"unicode"
 
 	"github.com/shopspring/decimal"
 
@@ -27,17 +25,9 @@ type FieldScore struct {
 	Correct   bool
 }
 
-// NormalizeText is how names and addresses are compared: upper-case letters
-// and digits only, so spacing and punctuation that OCR moves do not count.
-func NormalizeText(s string) string {
-	var b strings.Builder
-	for _, r := range strings.ToUpper(s) {
-		if unicode.IsLetter(r) || unicode.IsDigit(r) {
-			b.WriteRune(r)
-		}
-	}
-	return b.String()
-}
+// NormalizeText is how names and addresses are compared: letters and digits
+// only, so case, spacing and punctuation that OCR moves do not count.
+func NormalizeText(s string) string { return receipt.Fold(s) }
 
 // Score compares an extraction with a label, field by field, after
 // normalisation: dates as calendar dates, totals as decimals.

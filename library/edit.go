@@ -5,9 +5,7 @@ import (
 	"database/sql"
 	"encoding/json"
 	"fmt"
-	"strings"
 	"time"
-	"unicode"
 
 	"github.com/shopspring/decimal"
 
@@ -22,15 +20,7 @@ const FindDuplicate = "probable_duplicate"
 
 // SupplierKey is the form supplier names are matched by: lower-case letters
 // and digits only, so "SOON HUAT SDN. BHD." and "Soon Huat Sdn Bhd" agree.
-func SupplierKey(name string) string {
-	var b strings.Builder
-	for _, r := range strings.ToLower(name) {
-		if unicode.IsLetter(r) || unicode.IsDigit(r) {
-			b.WriteRune(r)
-		}
-	}
-	return b.String()
-}
+func SupplierKey(name string) string { return receipt.Fold(name) }
 
 // SetStatus moves a receipt to another status, recording who did it; reason
 // is kept for failed receipts.

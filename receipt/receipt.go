@@ -6,7 +6,9 @@
 package receipt
 
 import (
+	"strings"
 	"time"
+	"unicode"
 
 	"github.com/shopspring/decimal"
 )
@@ -144,4 +146,16 @@ type Receipt struct {
 // Date returns the calendar date y-m-d at midnight UTC, the form Receipt.Date holds.
 func Date(y int, m time.Month, d int) time.Time {
 	return time.Date(y, m, d, 0, 0, 0, 0, time.UTC)
+}
+
+// Fold reduces text to lower-case letters and digits, the form names are
+// compared in: "SOON HUAT SDN. BHD." and "Soon Huat Sdn Bhd" fold alike.
+func Fold(s string) string {
+	var b strings.Builder
+	for _, r := range strings.ToLower(s) {
+		if unicode.IsLetter(r) || unicode.IsDigit(r) {
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
 }
