@@ -1,7 +1,6 @@
 package inference
 
 import (
-
 	"github.com/shopspring/decimal"
 
 	"github.com/shoebox-app/shoebox/receipt"
