@@ -104,8 +104,12 @@ func runBench(env Env, args []string) int {
 	}
 	w := env.Stdout
 	fmt.Fprintf(w, "%s: %d pages, load %.2f s, %.1f pages/minute\n", rep.Model, rep.Pages, rep.LoadS, rep.PagesPerMinute)
-	fmt.Fprintf(w, "per page: image encode %.1f ms, prefill %.1f ms (%.0f tokens), decode %.1f ms (%.0f tokens, %.0f tokens/s)\n",
-		rep.EncodeMS, rep.PrefillMS, rep.PromptTokens, rep.DecodeMS, rep.OutputTokens, rep.TokensPerSec)
+	stage := fmt.Sprintf("image encode %.1f ms, prefill %.1f ms", rep.EncodeMS, rep.PrefillMS)
+	if rep.EncodeMS == 0 {
+		stage = fmt.Sprintf("image encode + prefill %.1f ms", rep.PrefillMS) // mtmd's helper does both
+	}
+	fmt.Fprintf(w, "per page: %s (%.0f tokens), decode %.1f ms (%.0f tokens, %.0f tokens/s)\n",
+		stage, rep.PromptTokens, rep.DecodeMS, rep.OutputTokens, rep.TokensPerSec)
 	fmt.Fprintf(w, "decode per token: engine %.3f ms, bare llama.cpp loop %.3f ms: overhead %.1f%%\n", rep.EngineMSPerTok, rep.BareMSPerToken, rep.OverheadPct)
 	return 0
 }

@@ -137,85 +137,52 @@ func (s *session) extract(req inference.WorkerRequest, resp *inference.WorkerRes
 		return errors.New("no model is loaded")
 	}
 	s.ctx.KvCacheClear()
-	type item struct {
-		tok   int
-		embed []float32
-	}
-	var items []item
-	add := func(toks []int) {
-		for _, t := range toks {
-			items = append(items, item{tok: t})
-		}
-	}
 	prefix, suffix := req.System+"\n", "\n"+req.User+"\n"
 	if text, ok := ApplyChatTemplate(s.model, []Message{{"system", req.System}, {"user", ImageMarker + "\n" + req.User}}); ok {
 		if i := strings.Index(text, ImageMarker); i >= 0 {
 			prefix, suffix = text[:i], text[i+len(ImageMarker):]
 		}
 	}
-	pre, err := s.model.Tokenize(prefix, true, true)
-	if err != nil {
-		return err
-	}
-	add(pre)
+	t1 := time.Now()
+	var pos, idx int
 	if len(req.Image) > 0 {
 		if s.mtmd == nil {
 			return errors.New("the model has no projector: it cannot read images")
 		}
-		t0 := time.Now()
-		chunks, err := s.mtmd.MultimodalTokenize(s.ctx, req.Image)
+		// mtmd's helper encodes the image and lays out positions for the
+		// model's family (M-RoPE, non-causal image attention) itself.
+		nPast, nTok, err := EvalPrompt(s.mtmd, s.ctx, prefix+ImageMarker+suffix, req.Image, s.batch)
 		if err != nil {
-			return fmt.Errorf("the image could not be encoded: %w", err)
+			return err
 		}
-		for _, c := range chunks {
-			if c.Embed != nil {
-				items = append(items, item{embed: c.Embed})
-				resp.ImageTokens++
-			} else {
-				for _, t := range c.Tokens {
-					if t != 1 || len(items) == 0 { // the marker's own BOS
-						items = append(items, item{tok: t})
-					}
-				}
+		pos, idx, resp.PromptTokens = nPast, -1, nTok
+	} else {
+		toks, err := s.model.Tokenize(prefix+suffix, true, true)
+		if err != nil {
+			return err
+		}
+		b, err := llama.NewBatch(s.batch, 1, 0)
+		if err != nil {
+			return err
+		}
+		defer b.Free()
+		for i := 0; i < len(toks); i += s.batch {
+			b.Clear()
+			for j := i; j < min(i+s.batch, len(toks)); j++ {
+				b.Add(toks[j], nil, j, j == len(toks)-1, 0)
+			}
+			if err := s.ctx.Decode(b); err != nil {
+				return fmt.Errorf("prefill failed at token %d: %w", i, err)
 			}
 		}
-		resp.EncodeMS = ms(time.Since(t0))
+		pos, idx, resp.PromptTokens = len(toks), -1, len(toks)
 	}
-	suf, err := s.model.Tokenize(suffix, false, true)
-	if err != nil {
-		return err
-	}
-	add(suf)
-	resp.PromptTokens = len(items)
-
-	t1 := time.Now()
+	resp.PrefillMS = ms(time.Since(t1)) // image encoding included
 	tokBatch, err := llama.NewBatch(s.batch, 1, 0)
 	if err != nil {
 		return err
 	}
 	defer tokBatch.Free()
-	embBatch, err := llama.NewBatch(s.batch, 1, s.model.NEmbd())
-	if err != nil {
-		return err
-	}
-	defer embBatch.Free()
-	// Feed runs of tokens and runs of embeddings, each in batch-sized pieces.
-	var last *llama.Batch
-	for i := 0; i < len(items); {
-		b := tokBatch
-		if items[i].embed != nil {
-			b = embBatch
-		}
-		b.Clear()
-		for ; i < len(items) && b.NumTokens() < s.batch && (items[i].embed != nil) == b.IsEmbedding(); i++ {
-			b.Add(items[i].tok, items[i].embed, i, i == len(items)-1, 0)
-		}
-		if err := s.ctx.Decode(b); err != nil {
-			return fmt.Errorf("prefill failed at position %d: %w", i, err)
-		}
-		last = b
-	}
-	resp.PrefillMS = ms(time.Since(t1))
 
 	grammar := ""
 	if req.Schema != "" {
@@ -230,8 +197,6 @@ func (s *session) extract(req inference.WorkerRequest, resp *inference.WorkerRes
 		return err
 	}
 	t2 := time.Now()
-	idx := last.NumTokens() - 1
-	pos := len(items)
 	maxTok := max(req.MaxTokens, 16)
 	var out []byte
 	for n := 0; n < maxTok; n++ {
