@@ -195,10 +195,9 @@ func (o *OCR) read(ctx context.Context, page Page, psm int) ([]Word, Timings, er
 		}
 		stretchContrast(g)
 	}
-	angle := 0
 	if pre.Deskew {
-		angle = skewAngle(g)
-		g = rotateSmall(g, angle)
+		// Boxes stay in deskewed coordinates: a few tenths of a degree move them by pixels.
+		g = rotateSmall(g, skewAngle(g))
 	}
 	factor := 1
 	if pre.MinWidth > 0 {
@@ -240,7 +239,6 @@ func (o *OCR) read(ctx context.Context, page Page, psm int) ([]Word, Timings, er
 			Line: id,
 		})
 	}
-	_ = angle // boxes stay in deskewed coordinates; a few tenths of a degree move them by pixels
 	return words, t, nil
 }
 

@@ -134,11 +134,11 @@ func joinMax(lines []string, n int) string {
 	return strings.Join(lines[:n], "\n") + fmt.Sprintf("\n… and %d more", len(lines)-n)
 }
 
-func (l *receiptList) refreshRow(id int64) {
+// reload re-reads the rows under the current filter (after an edit changed one).
+func (l *receiptList) reload() {
 	rows, err := l.u.svc.Lib.List(l.u.filter.value())
 	if err != nil {
 		return
 	}
 	l.set(rows)
-	_ = id
 }

@@ -347,7 +347,7 @@ func (f *form) flush() {
 				f.findings.SetText("Not saved: " + strings.Join(errs, "; ") + "\n" + f.findings.Text)
 			}
 		}
-		f.u.list.refreshRow(id)
+		f.u.list.reload()
 	})
 }
 
