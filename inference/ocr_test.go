@@ -60,3 +60,61 @@ func decimalText(cents int64) string {
 	s := receipt.Money{Amount: centsToDecimal(cents)}.Amount.String()
 	return s
 }
+
+func TestOCRReadsSyntheticReceiptsFromSeveralCountries(t *testing.T) {
+	eng, err := NewOCR(OCROptions{Preprocess: DefaultPreprocess, Workers: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer eng.Close()
+	tests := []struct {
+		country receipt.Country
+		r       synth.Receipt
+		taxID   string
+		date    string
+	}{
+		{receipt.CountryUK, synth.Receipt{Supplier: "CORNER STATIONERS LTD", Address: []string{"4 HIGH STREET", "LEEDS LS1 4AB"},
+			TaxID: "VAT No GB 980 7806 84", Date: "03/09/2025", Items: []synth.Item{{Desc: "PRINTER PAPER", Qty: 2, UnitCents: 650}, {Desc: "TONER", Qty: 1, UnitCents: 3999}},
+			TaxLabel: "VAT", TaxRate: 20, Inclusive: false, Currency: "£"}, "UK_VAT:GB980780684", "2025-09-03"},
+		{receipt.CountryUS, synth.Receipt{Supplier: "MAIN STREET HARDWARE INC", Address: []string{"120 MAIN ST", "AUSTIN TX 78701"},
+			TaxID: "EIN 12-3456789", Date: "09/03/2025", Items: []synth.Item{{Desc: "DRILL BITS", Qty: 1, UnitCents: 1899}, {Desc: "SCREWS", Qty: 3, UnitCents: 450}},
+			TaxLabel: "SALES TAX", TaxRate: 8, Inclusive: false, Currency: "$"}, "US_EIN:123456789", "2025-09-03"},
+		{receipt.CountryAU, synth.Receipt{Supplier: "HARBOUR HARDWARE PTY LTD", Address: []string{"12 GEORGE STREET", "SYDNEY NSW 2000"},
+			TaxID: "ABN 51 824 753 556", Date: "3 Sep 2025", Items: []synth.Item{{Desc: "HAMMER", Qty: 1, UnitCents: 2495}},
+			TaxLabel: "GST", TaxRate: 10, Inclusive: true, Currency: "$"}, "AU_ABN:51824753556", "2025-09-03"},
+	}
+	for _, tt := range tests {
+		t.Run(string(tt.country), func(t *testing.T) {
+			img, err := synth.Render(tt.r)
+			if err != nil {
+				t.Fatal(err)
+			}
+			eng.opt.Locale = receipt.DefaultLocale(tt.country)
+			res, err := eng.Extract(context.Background(), Page{Image: img})
+			if err != nil {
+				t.Fatal(err)
+			}
+			sub, tax, total := tt.r.Totals()
+			got := res.Receipt
+			for field, want := range map[string]string{
+				"supplier_name": tt.r.Supplier, "supplier_tax_id": tt.taxID, "date": tt.date,
+				"total": decimalText(total), "total_tax": decimalText(tax),
+			} {
+				if v, _ := receipt.Get(&got, field); v != want {
+					t.Errorf("%s = %q, want %q", field, v, want)
+				}
+			}
+			if !tt.r.Inclusive {
+				if v, _ := receipt.Get(&got, "subtotal"); v != decimalText(sub) {
+					t.Errorf("subtotal = %q, want %q", v, decimalText(sub))
+				}
+			}
+			if len(got.LineItems) != len(tt.r.Items) {
+				t.Errorf("%d line items, want %d\n%s", len(got.LineItems), len(tt.r.Items), res.Raw)
+			}
+			if fs := receipt.Validate(got, eng.opt.Locale, time.Date(2025, 10, 1, 0, 0, 0, 0, time.UTC)); len(fs) != 0 {
+				t.Errorf("findings on a consistent receipt: %+v", fs)
+			}
+		})
+	}
+}
