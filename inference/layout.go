@@ -62,15 +62,18 @@ func linesFromText(text string) []Line {
 }
 
 var (
-	reAmount     = regexp.MustCompile(`-?\d{1,3}(?:[,.' ]\d{3})*[.,]\d{2}\b|-?\d+[.,]\d{2}\b`)
-	reDateNum    = regexp.MustCompile(`\b(\d{1,2}[/\-.]\d{1,2}[/\-.](?:\d{4}|\d{2})|\d{4}[/\-.]\d{1,2}[/\-.]\d{1,2})\b`)
-	reDateWord   = regexp.MustCompile(`(?i)\b(\d{1,2}(?:st|nd|rd|th)?[\s\-/.]*(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?[\s\-/.,]*(?:\d{4}|\d{2}))\b|\b((?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?\s*\d{1,2}(?:st|nd|rd|th)?,?\s*\d{4})\b`)
-	reTime       = regexp.MustCompile(`\b([01]?\d|2[0-3]):([0-5]\d)(?::([0-5]\d))?\s*([AaPp][Mm])?\b`)
-	reRegNo      = regexp.MustCompile(`\([^)]*\d{3,}[^)]*\)`)
-	reOwnedBy    = regexp.MustCompile(`(?i)^\W*(OWNED|OWN|OPERATED|MANAGED)\s+BY\s*:?\s*`)
-	reStrongCo   = regexp.MustCompile(`\b(SDN\.?\s*BHD|SDN|BHD|BERHAD|S/B|PTY\.?\s*LTD|PTY|LTD|LIMITED|INC|LLC|PLC|GMBH|ENTERPRISES?|TRADING|CORPORATION|CORP)\b\.?`)
-	reHeading    = regexp.MustCompile(`^(TAX INVOICE|SIMPLIFIED TAX INVOICE|INVOICE|RECEIPT|OFFICIAL RECEIPT|CASH BILL|CASH SALES?|SALES RECEIPT|WELCOME.*|THANK YOU.*|COPY|DUPLICATE|ORIGINAL|CUSTOMER COPY|MERCHANT COPY)$`)
-	reStopAddr   = regexp.MustCompile(`\b(TEL|TELEPHONE|PHONE|PH|FAX|GST|SST|REG|ROC|INVOICE|RECEIPT|E-?MAIL|WWW|HTTP|DATE|CASHIER|DOC|DOCUMENT|BILL|TABLE|ABN|VAT|MOBILE|HP|H/P|CO NO|COMPANY NO|TAX|OPEN|BUSINESS HOURS)\b|@`)
+	reAmount   = regexp.MustCompile(`-?\d{1,3}(?:[,.' ]\d{3})*[.,]\d{2}\b|-?\d+[.,]\d{2}\b`)
+	reDateNum  = regexp.MustCompile(`\b(\d{1,2}[/\-.]\d{1,2}[/\-.](?:\d{4}|\d{2})|\d{4}[/\-.]\d{1,2}[/\-.]\d{1,2})\b`)
+	reDateWord = regexp.MustCompile(`(?i)\b(\d{1,2}(?:st|nd|rd|th)?[\s\-/.]*(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?[\s\-/.,]*(?:\d{4}|\d{2}))\b|\b((?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?\s*\d{1,2}(?:st|nd|rd|th)?,?\s*\d{4})\b`)
+	reTime     = regexp.MustCompile(`\b([01]?\d|2[0-3]):([0-5]\d)(?::([0-5]\d))?\s*([AaPp][Mm])?\b`)
+	reRegNo    = regexp.MustCompile(`\([^)]*\d{3,}[^)]*\)`)
+	reOwnedBy  = regexp.MustCompile(`(?i)^\W*(OWNED|OWN|OPERATED|MANAGED)\s+BY\s*:?\s*`)
+	reStrongCo = regexp.MustCompile(`\b(SDN\.?\s*BHD|SDN|BHD|BERHAD|S/B|PTY\.?\s*LTD|PTY|LTD|LIMITED|INC|LLC|PLC|GMBH|ENTERPRISES?|TRADING|CORPORATION|CORP)\b\.?`)
+	reHeading  = regexp.MustCompile(`^(TAX INVOICE|SIMPLIFIED TAX INVOICE|INVOICE|RECEIPT|OFFICIAL RECEIPT|CASH BILL|CASH SALES?|SALES RECEIPT|WELCOME.*|THANK YOU.*|COPY|DUPLICATE|ORIGINAL|CUSTOMER COPY|MERCHANT COPY)$`)
+	reStopAddr = regexp.MustCompile(`\b(TEL|TELEPHONE|PHONE|PH|FAX|GST|SST|REG|ROC|INVOICE|RECEIPT|E-?MAIL|WWW|HTTP|DATE|CASHIER|DOC|DOCUMENT|BILL|TABLE|ABN|VAT|MOBILE|HP|H/P|CO NO|COMPANY NO|TAX|OPEN|BUSINESS HOURS)\b|@`)
+	// reTaxWord names sales taxes: GST, VAT and its European names (MwSt, USt,
+	// TVA, IVA, BTW, moms, ALV, DPH, FPA…), US sales tax.
+	reTaxWord    = regexp.MustCompile(`\b(GST|SST|VAT|TAX|MWST|UST|TVA|IVA|BTW|MOMS|ALV|DPH|FPA|PVM|PDV|DDV|KDV|PVN)\b`)
 	reMoney      = regexp.MustCompile(`\d[.,]\d{2}\b`)
 	reStreetWord = regexp.MustCompile(`\b(JALAN|JLN|LORONG|TAMAN|TMN|LOT|BLOCK|LEVEL|ROAD|STREET|AVENUE|KAWASAN|BANDAR|PERSIARAN)\b`)
 	reAddrHint   = regexp.MustCompile(`\d|\b(JALAN|JLN|JL|LORONG|TAMAN|TMN|LOT|NO|BLOCK|BLK|LEVEL|ROAD|RD|STREET|ST|AVENUE|AVE|KAWASAN|BANDAR|PERSIARAN|SELANGOR|JOHOR|KUALA|LUMPUR|PUCHONG|MALL|PLAZA)\b`)
@@ -191,7 +194,7 @@ func ExtractFields(lines []Line, loc receipt.Locale) receipt.Receipt {
 			r.Subtotal = receipt.Amount{Value: last, Set: true, Source: src, Confidence: clamp(l.Conf * 0.9), Box: boxOf(l)}
 		case !r.Rounding.Set && strings.Contains(k, "ROUNDING") && !strings.Contains(k, "TOTAL"):
 			r.Rounding = receipt.Amount{Value: last, Set: true, Source: src, Confidence: clamp(l.Conf * 0.8), Box: boxOf(l)}
-		case !r.TotalTax.Set && regexp.MustCompile(`\b(GST|SST|VAT|TAX)\b`).MatchString(k) &&
+		case !r.TotalTax.Set && reTaxWord.MatchString(k) &&
 			!regexp.MustCompile(`\bID\b|REG|\bNO\b|TOTAL|EXCL|SUMMARY|INVOICE|AMOUNT\s*\(`).MatchString(k):
 			r.TotalTax = receipt.Amount{Value: last, Set: true, Source: src, Confidence: clamp(l.Conf * 0.7), Box: boxOf(l)}
 		case !r.AmountPaid.Set && reCashLine.MatchString(k) && !reChange.MatchString(k):
