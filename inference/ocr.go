@@ -196,8 +196,11 @@ func (o *OCR) read(ctx context.Context, page Page, psm int) ([]Word, Timings, er
 		stretchContrast(g)
 	}
 	if pre.Deskew {
-		// Boxes stay in deskewed coordinates: a few tenths of a degree move them by pixels.
-		g = rotateSmall(g, skewAngle(g))
+		// Tesseract copes with a degree or so; resampling a straight scan only
+		// blurs its digits. Boxes stay in deskewed coordinates (pixels off).
+		if a := skewAngle(g); a <= -15 || a >= 15 {
+			g = rotateSmall(g, a)
+		}
 	}
 	factor := 1
 	if pre.MinWidth > 0 {

@@ -121,3 +121,42 @@ func TestOCRReadsSyntheticReceiptsFromSeveralCountries(t *testing.T) {
 		})
 	}
 }
+
+func TestOCROnPhotographedReceipts(t *testing.T) {
+	r := synth.Receipt{Supplier: "HARBOUR HARDWARE PTY LTD", Address: []string{"12 GEORGE STREET", "SYDNEY NSW 2000"},
+		TaxID: "ABN 51 824 753 556", Date: "16/07/2025", Items: []synth.Item{{Desc: "HAMMER", Qty: 1, UnitCents: 2495}, {Desc: "NAILS 1KG", Qty: 2, UnitCents: 1250}},
+		TaxLabel: "GST", TaxRate: 10, Inclusive: true, Currency: "$"}
+	clean, err := synth.Render(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, _, total := r.Totals()
+	tests := []struct {
+		name  string
+		photo synth.Photo
+		pre   Preprocess
+	}{
+		{"noise and dim paper", synth.Photo{Noise: 25, Dim: 60, Seed: 1}, DefaultPreprocess},
+		{"slight blur", synth.Photo{Blur: 1, Seed: 2}, DefaultPreprocess},
+		{"tilted 2 degrees, deskewed", synth.Photo{RotateDeg: 2, Seed: 3}, Preprocess{Contrast: true, Deskew: true}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			eng, err := NewOCR(OCROptions{Locale: receipt.DefaultLocale(receipt.CountryAU), Preprocess: tt.pre, Workers: 1})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer eng.Close()
+			res, err := eng.Extract(context.Background(), Page{Image: synth.Degrade(clean, tt.photo)})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if v, _ := receipt.Get(&res.Receipt, "total"); v != decimalText(total) {
+				t.Errorf("total = %q, want %s\n%s", v, decimalText(total), res.Raw)
+			}
+			if v, _ := receipt.Get(&res.Receipt, "date"); v != "2025-07-16" {
+				t.Errorf("date = %q\n%s", v, res.Raw)
+			}
+		})
+	}
+}
