@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"image"
 	"image/draw"
+	"math"
 	"sort"
 )
 
@@ -18,9 +19,11 @@ type Preprocess struct {
 	Deskew   bool
 }
 
-// DefaultPreprocess is the combination chosen by measurement on SROIE (see
-// the eval notes in the package tests).
-var DefaultPreprocess = Preprocess{Contrast: true, MinWidth: 0, Deskew: false}
+// DefaultPreprocess is the combination chosen by measurement (`shoebox eval
+// --preprocess`): contrast stretch, and deskew from 1.5 degrees on, which a
+// 4-degree phone photo needs for its date to be read and which moved SROIE
+// scans by company +1.2, date +1.3, total -1.2 points (one receipt).
+var DefaultPreprocess = Preprocess{Contrast: true, MinWidth: 0, Deskew: true}
 
 // toGray takes the luma of an image: for JPEG pages (YCbCr) it is the Y plane itself.
 func toGray(img image.Image) *image.Gray {
@@ -155,28 +158,28 @@ func rotateSmall(g *image.Gray, tenths int) *image.Gray {
 	}
 	w, h := g.Bounds().Dx(), g.Bounds().Dy()
 	out := image.NewGray(image.Rect(0, 0, w, h))
-	th := float64(tenths) / 10 * 3.14159265 / 180
-	sin, cos := sinCos(th)
+	th := float64(tenths) / 10 * math.Pi / 180
+	sin, cos := math.Sin(th), math.Cos(th)
 	cx, cy := float64(w)/2, float64(h)/2
+	// Bilinear: nearest-neighbour resampling broke the strokes of small digits.
+	at := func(x, y int) float64 {
+		if x < 0 || x >= w || y < 0 || y >= h {
+			return 255
+		}
+		return float64(g.Pix[y*g.Stride+x])
+	}
 	for y := 0; y < h; y++ {
 		for x := 0; x < w; x++ {
 			dx, dy := float64(x)-cx, float64(y)-cy
-			sx := int(cos*dx - sin*dy + cx)
-			sy := int(sin*dx + cos*dy + cy)
-			if sx >= 0 && sx < w && sy >= 0 && sy < h {
-				out.Pix[y*out.Stride+x] = g.Pix[sy*g.Stride+sx]
-			} else {
-				out.Pix[y*out.Stride+x] = 255
-			}
+			fx := cos*dx - sin*dy + cx
+			fy := sin*dx + cos*dy + cy
+			x0, y0 := int(math.Floor(fx)), int(math.Floor(fy))
+			ax, ay := fx-float64(x0), fy-float64(y0)
+			v := at(x0, y0)*(1-ax)*(1-ay) + at(x0+1, y0)*ax*(1-ay) + at(x0, y0+1)*(1-ax)*ay + at(x0+1, y0+1)*ax*ay
+			out.Pix[y*out.Stride+x] = uint8(v + 0.5)
 		}
 	}
 	return out
-}
-
-func sinCos(t float64) (float64, float64) {
-	// Small angles only: a short series is exact to well below a pixel.
-	t2 := t * t
-	return t - t*t2/6 + t*t2*t2/120, 1 - t2/2 + t2*t2/24
 }
 
 // encodePGM writes a grey image as binary PGM, which Leptonica reads without
