@@ -155,8 +155,9 @@ func startVLM(env Env, model, projector string, loc receipt.Locale) (*inference.
 		fmt.Fprintln(env.Stderr, "shoebox: --engine vlm needs --model FILE.gguf and --mmproj FILE.gguf")
 		return nil, 2
 	}
+	cat, _ := models.Catalogue()
 	for _, p := range []string{model, projector} {
-		if _, err := models.Verify(p, nil, nil); err != nil {
+		if _, err := models.Verify(p, models.RefByName(cat, filepath.Base(p)), nil); err != nil {
 			fmt.Fprintln(env.Stderr, "shoebox:", err)
 			return nil, 1
 		}

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"strings"
 	"text/tabwriter"
 
 	"github.com/NVIDIA/go-nvml/pkg/nvml"
@@ -82,7 +81,7 @@ func runModels(env Env, args []string) int {
 		}
 		code := 0
 		for _, p := range append([]string{fs.Arg(1)}, nonEmpty(*mmproj)...) {
-			ref := refByName(cat, filepath.Base(p))
+			ref := models.RefByName(cat, filepath.Base(p))
 			v, err := models.Verify(p, ref, models.OpenHashCache(filepath.Join(dir, "verified.json")))
 			if err != nil {
 				fmt.Fprintln(env.Stderr, "shoebox:", err)
@@ -126,19 +125,6 @@ func runModels(env Env, args []string) int {
 	}
 	fmt.Fprintf(env.Stderr, "shoebox: models %s: use list, verify FILE, download ID or path\n", verb)
 	return 2
-}
-
-func refByName(cat []models.Entry, name string) *models.FileRef {
-	for _, e := range cat {
-		for _, v := range e.Variants {
-			for _, r := range []models.FileRef{v.Model, v.Projector} {
-				if strings.EqualFold(r.Name, name) {
-					return &r
-				}
-			}
-		}
-	}
-	return nil
 }
 
 func nonEmpty(s string) []string {

@@ -174,18 +174,7 @@ func verifyPair(model, projector string) (string, bool) {
 			ok = false
 			continue
 		}
-		var ref *models.FileRef
-		for _, e := range cat {
-			for _, v := range e.Variants {
-				for _, r := range []models.FileRef{v.Model, v.Projector} {
-					if strings.EqualFold(r.Name, filepath.Base(p)) {
-						r := r
-						ref = &r
-					}
-				}
-			}
-		}
-		v, err := models.Verify(p, ref, nil)
+		v, err := models.Verify(p, models.RefByName(cat, filepath.Base(p)), nil)
 		if err != nil {
 			out = append(out, err.Error())
 			ok = false

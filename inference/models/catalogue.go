@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/shoebox-app/shoebox/assets"
 )
@@ -87,4 +88,20 @@ func Dir(dataDir string) string {
 		return d
 	}
 	return filepath.Join(dataDir, "models")
+}
+
+// RefByName finds the catalogue record of a model or projector file by its
+// file name, so a file the user points at is checked against its size and
+// hash when the catalogue knows it. nil when it does not.
+func RefByName(cat []Entry, name string) *FileRef {
+	for _, e := range cat {
+		for _, v := range e.Variants {
+			for _, r := range []FileRef{v.Model, v.Projector} {
+				if strings.EqualFold(r.Name, name) {
+					return &r
+				}
+			}
+		}
+	}
+	return nil
 }
