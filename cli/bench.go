@@ -21,8 +21,7 @@ type benchReport struct {
 	Model          string  `json:"model"`
 	Pages          int     `json:"pages"`
 	LoadS          float64 `json:"load_s"`
-	EncodeMS       float64 `json:"image_encode_ms_per_page"`
-	PrefillMS      float64 `json:"prefill_ms_per_page"`
+	PrefillMS      float64 `json:"prefill_ms_per_page"` // image encoding included
 	DecodeMS       float64 `json:"decode_ms_per_page"`
 	PromptTokens   float64 `json:"prompt_tokens_per_page"`
 	OutputTokens   float64 `json:"output_tokens_per_page"`
@@ -76,7 +75,6 @@ func runBench(env Env, args []string) int {
 			return 1
 		}
 		t := res.Timings
-		rep.EncodeMS += ms(t.ImageEncode)
 		rep.PrefillMS += ms(t.Prefill)
 		rep.DecodeMS += ms(t.Decode)
 		rep.PromptTokens += float64(t.PromptTokens)
@@ -85,7 +83,7 @@ func runBench(env Env, args []string) int {
 	wall := time.Since(start)
 	k := float64(*n)
 	rep.Pages = *n
-	rep.EncodeMS, rep.PrefillMS, rep.DecodeMS = rep.EncodeMS/k, rep.PrefillMS/k, rep.DecodeMS/k
+	rep.PrefillMS, rep.DecodeMS = rep.PrefillMS/k, rep.DecodeMS/k
 	rep.PromptTokens, rep.OutputTokens = rep.PromptTokens/k, rep.OutputTokens/k
 	if rep.DecodeMS > 0 {
 		rep.TokensPerSec = rep.OutputTokens / (rep.DecodeMS / 1000)
@@ -104,12 +102,8 @@ func runBench(env Env, args []string) int {
 	}
 	w := env.Stdout
 	fmt.Fprintf(w, "%s: %d pages, load %.2f s, %.1f pages/minute\n", rep.Model, rep.Pages, rep.LoadS, rep.PagesPerMinute)
-	stage := fmt.Sprintf("image encode %.1f ms, prefill %.1f ms", rep.EncodeMS, rep.PrefillMS)
-	if rep.EncodeMS == 0 {
-		stage = fmt.Sprintf("image encode + prefill %.1f ms", rep.PrefillMS) // mtmd's helper does both
-	}
-	fmt.Fprintf(w, "per page: %s (%.0f tokens), decode %.1f ms (%.0f tokens, %.0f tokens/s)\n",
-		stage, rep.PromptTokens, rep.DecodeMS, rep.OutputTokens, rep.TokensPerSec)
+	fmt.Fprintf(w, "per page: image encode + prefill %.1f ms (%.0f tokens), decode %.1f ms (%.0f tokens, %.0f tokens/s)\n",
+		rep.PrefillMS, rep.PromptTokens, rep.DecodeMS, rep.OutputTokens, rep.TokensPerSec)
 	fmt.Fprintf(w, "decode per token: engine %.3f ms, bare llama.cpp loop %.3f ms: overhead %.1f%%\n", rep.EngineMSPerTok, rep.BareMSPerToken, rep.OverheadPct)
 	return 0
 }

@@ -31,8 +31,7 @@ type Timings struct {
 	Load         time.Duration `json:"load"`
 	Preprocess   time.Duration `json:"preprocess"`
 	OCR          time.Duration `json:"ocr"`
-	ImageEncode  time.Duration `json:"image_encode"`
-	Prefill      time.Duration `json:"prefill"`
+	Prefill      time.Duration `json:"prefill"` // for the vision engine, image encoding included
 	Decode       time.Duration `json:"decode"`
 	Total        time.Duration `json:"total"`
 	PromptTokens int           `json:"prompt_tokens,omitempty"`

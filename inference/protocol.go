@@ -49,7 +49,6 @@ type WorkerResponse struct {
 	BadLogits bool `json:"bad_logits,omitempty"`
 
 	LoadMS       float64 `json:"load_ms,omitempty"`
-	EncodeMS     float64 `json:"encode_ms,omitempty"`
 	PrefillMS    float64 `json:"prefill_ms,omitempty"`
 	DecodeMS     float64 `json:"decode_ms,omitempty"`
 	PromptTokens int     `json:"prompt_tokens,omitempty"`

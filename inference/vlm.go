@@ -260,7 +260,7 @@ func (v *VLM) Extract(ctx context.Context, page Page) (Result, error) {
 	if err != nil {
 		return Result{Raw: resp.Output}, err
 	}
-	t := Timings{ImageEncode: msDur(resp.EncodeMS), Prefill: msDur(resp.PrefillMS), Decode: msDur(resp.DecodeMS),
+	t := Timings{Prefill: msDur(resp.PrefillMS), Decode: msDur(resp.DecodeMS),
 		PromptTokens: resp.PromptTokens, OutputTokens: len(resp.Pieces), Total: time.Since(start)}
 	if resp.DecodeMS > 0 {
 		t.TokensPerSec = float64(len(resp.Pieces)) / (resp.DecodeMS / 1000)
