@@ -39,20 +39,7 @@ func WriteProjector(path string, p Projector) error {
 	w.Set("clip.vision.image_mean", []float32{0.48, 0.46, 0.41})
 	w.Set("clip.vision.image_std", []float32{0.27, 0.26, 0.28})
 
-	randn := func(n int, scale float32) []float32 {
-		out := make([]float32, n)
-		for i := range out {
-			out[i] = float32(rng.NormFloat64()) * scale
-		}
-		return out
-	}
-	fill := func(n int, v float32) []float32 {
-		out := make([]float32, n)
-		for i := range out {
-			out[i] = v
-		}
-		return out
-	}
+	randn := func(n int, scale float32) []float32 { return randn(rng, n, scale) }
 	e, f, h, t := uint64(p.Embed), uint64(p.FFN), uint64(p.Hidden), uint64(p.TextEmbed)
 	ps := uint64(p.PatchSize)
 	nPos := uint64((p.ImageSize/p.PatchSize)*(p.ImageSize/p.PatchSize) + 1)

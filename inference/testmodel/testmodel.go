@@ -79,20 +79,8 @@ func WriteLLM(path string, m LLM) error {
 	}
 	w.Set("tokenizer.chat_template", tmpl)
 
-	randn := func(n int, scale float32) []float32 {
-		out := make([]float32, n)
-		for i := range out {
-			out[i] = float32(rng.NormFloat64()) * scale
-		}
-		return out
-	}
-	ones := func(n int) []float32 {
-		out := make([]float32, n)
-		for i := range out {
-			out[i] = 1
-		}
-		return out
-	}
+	randn := func(n int, scale float32) []float32 { return randn(rng, n, scale) }
+	ones := func(n int) []float32 { return fill(n, 1) }
 	e, f := uint64(m.Embed), uint64(m.FFN)
 	w.AddF32("token_embd.weight", []uint64{e, vocabLen}, randn(m.Embed*vocabLen, 0.5))
 	outNorm := ones(m.Embed)
@@ -113,4 +101,22 @@ func WriteLLM(path string, m LLM) error {
 		w.AddF32(p+"ffn_down.weight", []uint64{f, e}, randn(m.FFN*m.Embed, 0.1))
 	}
 	return w.Write(path)
+}
+
+// randn is n normal random weights of the given scale.
+func randn(rng *rand.Rand, n int, scale float32) []float32 {
+	out := make([]float32, n)
+	for i := range out {
+		out[i] = float32(rng.NormFloat64()) * scale
+	}
+	return out
+}
+
+// fill is n copies of v.
+func fill(n int, v float32) []float32 {
+	out := make([]float32, n)
+	for i := range out {
+		out[i] = v
+	}
+	return out
 }
