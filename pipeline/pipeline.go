@@ -112,15 +112,15 @@ func (r *Runner) read(ctx context.Context, id int64) error {
 			}
 			return err
 		}
-		pctx := ctx
+		pctx, cancel := ctx, context.CancelFunc(func() {})
 		if r.PageTimeout > 0 {
-			var cancel context.CancelFunc
 			pctx, cancel = context.WithTimeout(ctx, r.PageTimeout)
-			defer cancel()
 		}
 		res, err := r.Engine.Extract(pctx, inference.Page{Image: page.Image, Index: i, Text: page.Text})
+		timedOut := pctx.Err() == context.DeadlineExceeded
+		cancel()
 		if err != nil {
-			if pctx.Err() == context.DeadlineExceeded && ctx.Err() == nil {
+			if timedOut && ctx.Err() == nil {
 				return fmt.Errorf("page %d took longer than %s to read", i+1, r.PageTimeout)
 			}
 			return fmt.Errorf("page %d: %w", i+1, err)
