@@ -150,16 +150,16 @@ func checkPixels(w, h int, lim Limits) error {
 // LoadPage decodes page index (from 0) of a probed file, with EXIF
 // orientation applied and, for PDFs, rendered at lim.PDFDPI with its text layer.
 func LoadPage(ctx context.Context, f File, index int, lim Limits) (Page, error) {
-	return loadPage(ctx, f, index, lim, lim.PDFDPI)
+	return loadPage(ctx, f, index, lim, lim.PDFDPI, true)
 }
 
 // LoadPreview decodes the first page at low resolution for a thumbnail.
 func LoadPreview(ctx context.Context, f File, lim Limits) (image.Image, error) {
-	p, err := loadPage(ctx, f, 0, lim, 50)
+	p, err := loadPage(ctx, f, 0, lim, 50, false)
 	return p.Image, err
 }
 
-func loadPage(ctx context.Context, f File, index int, lim Limits, dpi int) (Page, error) {
+func loadPage(ctx context.Context, f File, index int, lim Limits, dpi int, withText bool) (Page, error) {
 	p := Page{Index: index}
 	if index < 0 || index >= max(f.Pages, 1) {
 		return p, fmt.Errorf("%s has no page %d", filepath.Base(f.Path), index+1)
@@ -171,7 +171,7 @@ func loadPage(ctx context.Context, f File, index int, lim Limits, dpi int) (Page
 			return p, refuse(f.Path, err, "page %d could not be rendered: %v", index+1, err)
 		}
 		p.Image = img
-		if dpi == lim.PDFDPI || dpi >= 150 {
+		if withText {
 			p.Text, _ = pdfPageText(ctx, f.Path, index) // a page without text is fine
 		}
 		return p, nil
