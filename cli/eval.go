@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/csv"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -307,12 +308,20 @@ func extractFile(ctx context.Context, eng inference.Engine, path string) (infere
 	lim := ingest.DefaultLimits()
 	f, err := ingest.Probe(ctx, path, lim)
 	if err != nil {
+		var ref *ingest.Refusal
+		if errors.As(err, &ref) { // callers print the file name themselves
+			return inference.Result{}, errors.New(ref.Reason)
+		}
 		return inference.Result{}, err
 	}
 	var first inference.Result
 	for i := 0; i < f.Pages; i++ {
 		p, err := ingest.LoadPage(ctx, f, i, lim)
 		if err != nil {
+			var ref *ingest.Refusal
+			if errors.As(err, &ref) {
+				return first, errors.New(ref.Reason)
+			}
 			return first, err
 		}
 		res, err := eng.Extract(ctx, inference.Page{Image: p.Image, Index: i, Text: p.Text})
