@@ -31,6 +31,12 @@ var Catalogue []byte
 //go:embed prompts/receipt.txt
 var ReceiptPrompt string
 
+// ReceiptPromptStrict replaces ReceiptPrompt for one retry when a model
+// declines to read a receipt (some refuse anything with a name or address on it).
+//
+//go:embed prompts/receipt-strict.txt
+var ReceiptPromptStrict string
+
 // ReceiptSchema is the JSON schema model output is constrained to (amounts
 // as strings: a number grammar let a tiny model write 46E7107108).
 //

@@ -156,3 +156,30 @@ func TestIdleWorkerIsUnloadedAndComesBack(t *testing.T) {
 		t.Errorf("events = %q", events)
 	}
 }
+
+func TestRefusalIsAskedAgainWithTheStrictPrompt(t *testing.T) {
+	model, proj := tinyPair(t)
+	files, _ := filepath.Glob("../../shared/data/sroie-dev/00*.jpg")
+	if len(files) == 0 {
+		t.Skip("shared receipts not present")
+	}
+	os.Setenv("SHOEBOX_TEST_WORKER", "1")
+	defer os.Unsetenv("SHOEBOX_TEST_WORKER")
+	defer os.Unsetenv("SHOEBOX_WORKER_REFUSE")
+
+	os.Setenv("SHOEBOX_WORKER_REFUSE", "ordinary")
+	code, out, errOut := run(t, "extract", "--engine", "vlm", "--model", model, "--mmproj", proj, "--json", files[0])
+	if code != 0 || !strings.Contains(errOut, "the model declined page 1") || !strings.Contains(errOut, "strict bookkeeping prompt") {
+		t.Fatalf("exit %d\nstdout %s\nstderr %s", code, out, errOut)
+	}
+	var res []extracted
+	if err := json.Unmarshal([]byte(out), &res); err != nil || len(res) != 1 || res[0].Error != "" || res[0].Receipt == nil {
+		t.Fatalf("the retry's reading should be kept: %v\n%s", err, out)
+	}
+
+	os.Setenv("SHOEBOX_WORKER_REFUSE", "always")
+	code, out, errOut = run(t, "extract", "--engine", "vlm", "--model", model, "--mmproj", proj, "--json", files[0])
+	if code != 1 || !strings.Contains(out, "declined to read the page") || !strings.Contains(out, "twice, the second time with the strict prompt") {
+		t.Fatalf("a second refusal must be the page's error: exit %d\nstdout %s\nstderr %s", code, out, errOut)
+	}
+}

@@ -233,30 +233,20 @@ func (v *VLM) Extract(ctx context.Context, page Page) (Result, error) {
 	if err := enc.Encode(&img, page.Image); err != nil {
 		return Result{}, err
 	}
-	req := WorkerRequest{Op: "extract", Image: img.Bytes(), System: v.system(page), User: "Read this receipt. Answer with the JSON only.",
+	req := WorkerRequest{Op: "extract", Image: img.Bytes(), System: v.system(assets.ReceiptPrompt, page), User: "Read this receipt. Answer with the JSON only.",
 		Schema: assets.ReceiptSchema, MaxTokens: v.opt.MaxTokens}
-	var resp WorkerResponse
-	var err error
-	for attempt := 0; attempt < 2; attempt++ {
-		if v.cmd == nil {
-			v.event("starting the model worker")
-			if err = v.start(); err != nil {
-				return Result{}, err
-			}
+	resp, r, err := v.read(ctx, req, page)
+	if err == nil && Refused(&r) {
+		// Some models decline anything with a name or address on it; the
+		// stricter prompt spells out that this is the business's own tax
+		// record. One retry: a second refusal is the page's answer.
+		v.event("the model declined page %d (%q): asking again with the strict bookkeeping prompt", page.Index+1, clip(resp.Output, 80))
+		req.System = v.system(assets.ReceiptPromptStrict, page)
+		resp, r, err = v.read(ctx, req, page)
+		if err == nil && Refused(&r) {
+			return Result{Raw: resp.Output, Engine: "vlm"}, fmt.Errorf("%w twice, the second time with the strict prompt: %s", ErrRefused, clip(resp.Output, 120))
 		}
-		resp, err = v.call(ctx, req, v.opt.PageTimeout)
-		if !errors.Is(err, errWorkerDied) || ctx.Err() != nil {
-			break
-		}
-		v.event("the model worker stopped on page %d (%v): retrying", page.Index+1, err)
 	}
-	if err != nil {
-		return Result{}, err
-	}
-	if fault := JudgeOutput(resp.Output); fault != nil {
-		return Result{Raw: resp.Output}, fault
-	}
-	r, err := ParseModelJSON(resp.Output, resp.Pieces, v.opt.Locale)
 	if err != nil {
 		return Result{Raw: resp.Output}, err
 	}
@@ -271,11 +261,50 @@ func (v *VLM) Extract(ctx context.Context, page Page) (Result, error) {
 	return Result{Receipt: r, Raw: resp.Output, Words: page.Words, Timings: t, Engine: "vlm"}, nil
 }
 
+// read sends one extract request, restarting the worker and retrying once
+// if it crashes or hangs, and parses the answer; called with mu held.
+func (v *VLM) read(ctx context.Context, req WorkerRequest, page Page) (WorkerResponse, receipt.Receipt, error) {
+	var resp WorkerResponse
+	var err error
+	for attempt := 0; attempt < 2; attempt++ {
+		if v.cmd == nil {
+			v.event("starting the model worker")
+			if err = v.start(); err != nil {
+				return resp, receipt.Receipt{}, err
+			}
+		}
+		resp, err = v.call(ctx, req, v.opt.PageTimeout)
+		if !errors.Is(err, errWorkerDied) || ctx.Err() != nil {
+			break
+		}
+		v.event("the model worker stopped on page %d (%v): retrying", page.Index+1, err)
+	}
+	if err != nil {
+		return resp, receipt.Receipt{}, err
+	}
+	if fault := JudgeOutput(resp.Output); fault != nil {
+		return resp, receipt.Receipt{}, fault
+	}
+	r, err := ParseModelJSON(resp.Output, resp.Pieces, v.opt.Locale)
+	return resp, r, err
+}
+
+// ErrRefused marks a page the model declined to read.
+var ErrRefused = errors.New("the model declined to read the page (or read nothing on it)")
+
+func clip(s string, n int) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if len(s) > n {
+		return s[:n] + "…"
+	}
+	return s
+}
+
 // system is the business-context instruction, with the page's own text
 // (PDF text layer) or OCR as a hint when there is one.
-func (v *VLM) system(page Page) string {
+func (v *VLM) system(prompt string, page Page) string {
 	var b strings.Builder
-	b.WriteString(assets.ReceiptPrompt)
+	b.WriteString(prompt)
 	if page.Text != "" {
 		b.WriteString("\nThe document's own text layer reads:\n")
 		b.WriteString(page.Text)

@@ -14,6 +14,7 @@ import (
 	"github.com/ollama/ollama/llama"
 	"github.com/ollama/ollama/ml"
 
+	"github.com/shoebox-app/shoebox/assets"
 	"github.com/shoebox-app/shoebox/hw"
 	"github.com/shoebox-app/shoebox/inference"
 )
@@ -42,6 +43,11 @@ func Serve(in io.Reader, out io.Writer) error {
 			continue
 		}
 		testFault(req.Op)
+		if refusal, ok := testRefusal(req); ok {
+			resp.OK, resp.Output = true, refusal
+			enc.Encode(resp)
+			continue
+		}
 		var err error
 		switch req.Op {
 		case "ping":
@@ -81,6 +87,17 @@ func testFault(op string) {
 			}
 		}
 	}
+}
+
+// testRefusal lets tests make a worker answer like a model that declines:
+// always (SHOEBOX_WORKER_REFUSE=always) or only to the ordinary prompt
+// (=ordinary), as the engine's retry with the strict prompt expects.
+func testRefusal(req inference.WorkerRequest) (string, bool) {
+	mode := os.Getenv("SHOEBOX_WORKER_REFUSE")
+	if req.Op != "extract" || mode == "" || mode == "ordinary" && strings.HasPrefix(req.System, strings.TrimSpace(assets.ReceiptPromptStrict)) {
+		return "", false
+	}
+	return `{"supplier_name": "I'm sorry, but I can't help with personal information.", "date": "", "total": "0.00"}`, true
 }
 
 type session struct {
