@@ -131,6 +131,8 @@ func runEval(env Env, args []string) int {
 	sparse := fs.Bool("sparse-fallback", true, "read pages again in sparse-text mode when no date or total was found")
 	compare := fs.Bool("compare-cli", false, "also time the raw tesseract CLI (--psm 4, one process per core) on the same images")
 	limit := fs.Int("n", 0, "only the first n receipts")
+	psm := fs.Int("psm", 0, "Tesseract page segmentation mode (default: the engine's choice)")
+	dump := fs.String("dump", "", "write each receipt's OCR text, fields found and label to DIR/NAME.txt (for reading misses)")
 	if err := parseArgs(fs, args); err != nil {
 		return 2
 	}
@@ -167,6 +169,9 @@ func runEval(env Env, args []string) int {
 	}
 	opts := inference.DefaultOCROptions(loc)
 	opts.Preprocess, opts.SparseFallback, opts.Deterministic = pp, *sparse, *determ
+	if *psm > 0 {
+		opts.PSM = *psm
+	}
 	eng, err := inference.NewOCR(opts)
 	if err != nil {
 		fmt.Fprintln(env.Stderr, "shoebox:", err)
@@ -186,6 +191,11 @@ func runEval(env Env, args []string) int {
 			failures[i] = err.Error()
 		} else {
 			results[i] = inference.Score(items[i].Label, &res.Receipt, loc)
+		}
+		if *dump != "" {
+			if err := dumpReading(*dump, items[i], res, results[i]); err != nil {
+				failures[i] = err.Error()
+			}
 		}
 		bar.done()
 	})
@@ -241,6 +251,32 @@ func runEval(env Env, args []string) int {
 	}
 	printEval(env.Stdout, rep)
 	return 0
+}
+
+// dumpReading writes what the engine read and found on one receipt beside
+// its label, so a miss can be traced to the OCR or to the rules.
+func dumpReading(dir string, item labelled, res inference.Result, scores map[string]inference.FieldScore) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	var b strings.Builder
+	for _, f := range inference.ScoredFields {
+		s := scores[f]
+		mark := "ok  "
+		if !s.Correct {
+			mark = "MISS"
+		}
+		fmt.Fprintf(&b, "%s %-8s want %q got %q\n", mark, f, s.Want, s.Got)
+	}
+	b.WriteString("\n")
+	if len(res.Words) == 0 {
+		b.WriteString(res.Raw)
+	}
+	for _, l := range inference.GroupLines(res.Words) { // with each line's mean confidence
+		fmt.Fprintf(&b, "%3.0f %s\n", l.Conf*100, l.Text)
+	}
+	name := strings.TrimSuffix(filepath.Base(item.Image), filepath.Ext(item.Image)) + ".txt"
+	return os.WriteFile(filepath.Join(dir, name), []byte(b.String()), 0o644)
 }
 
 // missRank puts totals and dates (money and periods) first, then blanks.

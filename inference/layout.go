@@ -66,11 +66,16 @@ var (
 	reDateNum  = regexp.MustCompile(`\b(\d{1,2}[/\-.]\d{1,2}[/\-.](?:\d{4}|\d{2})|\d{4}[/\-.]\d{1,2}[/\-.]\d{1,2})\b`)
 	reDateWord = regexp.MustCompile(`(?i)\b(\d{1,2}(?:st|nd|rd|th)?[\s\-/.]*(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?[\s\-/.,]*(?:\d{4}|\d{2}))\b|\b((?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?\s*\d{1,2}(?:st|nd|rd|th)?,?\s*\d{4})\b`)
 	reTime     = regexp.MustCompile(`\b([01]?\d|2[0-3]):([0-5]\d)(?::([0-5]\d))?\s*([AaPp][Mm])?\b`)
-	reRegNo    = regexp.MustCompile(`\([^)]*\d{3,}[^)]*\)`)
-	reOwnedBy  = regexp.MustCompile(`(?i)^\W*(OWNED|OWN|OPERATED|MANAGED)\s+BY\s*:?\s*`)
-	reStrongCo = regexp.MustCompile(`\b(SDN\.?\s*BHD|SDN|BHD|BERHAD|S/B|PTY\.?\s*LTD|PTY|LTD|LIMITED|INC|LLC|PLC|GMBH|ENTERPRISES?|TRADING|CORPORATION|CORP)\b\.?`)
-	reHeading  = regexp.MustCompile(`^(TAX INVOICE|SIMPLIFIED TAX INVOICE|INVOICE|RECEIPT|OFFICIAL RECEIPT|CASH BILL|CASH SALES?|SALES RECEIPT|WELCOME.*|THANK YOU.*|COPY|DUPLICATE|ORIGINAL|CUSTOMER COPY|MERCHANT COPY)$`)
-	reStopAddr = regexp.MustCompile(`\b(TEL|TELEPHONE|PHONE|PH|FAX|GST|SST|REG|ROC|INVOICE|RECEIPT|E-?MAIL|WWW|HTTP|DATE|CASHIER|DOC|DOCUMENT|BILL|TABLE|ABN|VAT|MOBILE|HP|H/P|CO NO|COMPANY NO|TAX|OPEN|BUSINESS HOURS)\b|@`)
+	reRegNo    = regexp.MustCompile(`[({][^)}]*\d{3,}[^)}]*[)}]|\(\s*\d{4,}[^)]*$`)
+	// rePostcodeLine is an address line with a postcode and a place: "43300 SERI KEMBANGAN".
+	rePostcodeLine = regexp.MustCompile(`(^|[\s,])\d{4,6}\s*,?\s+[A-Z]{3,}|\b(SELANGOR|JOHOR|KUALA LUMPUR|PENANG|PERAK|KEDAH|SABAH|SARAWAK|MELAKA|PAHANG|NEGERI SEMBILAN|DARUL EHSAN)\b`)
+	reIDWord       = regexp.MustCompile(`\b(REG|ROC|CO|COMPANY|CAMPANY|COMPARY|GST|SST|TAX|ID|NO|NA|BRN)\b`)
+	rePhone        = regexp.MustCompile(`(^|[^\d/])\+?\(?\d{2,4}\)?[\s-]{1,2}\d{3,4}[\s-]?\d{3,5}\b|\b1[38]00[\s-]?\d{2}[\s-]?\d{4}\b`)
+	reSlogan       = regexp.MustCompile(`FOR SHOPPING|RETURNABLE|EXCHANGEABLE|WITH ORIGINAL RECEIPT|THANK|COME AGAIN|PLEASE`)
+	reOwnedBy      = regexp.MustCompile(`(?i)^\W*(OWNED|OWN|OPERATED|MANAGED)\s+BY\s*:?\s*`)
+	reStrongCo     = regexp.MustCompile(`\b(SDN\.?\s*BHD|SDN|BHD|BERHAD|S/B|PTY\.?\s*LTD|PTY|LTD|LIMITED|INC|LLC|PLC|GMBH|ENTERPRISES?|TRADING|CORPORATION|CORP)\b\.?`)
+	reHeading      = regexp.MustCompile(`^(TAX INVOICE|SIMPLIFIED TAX INVOICE|INVOICE|RECEIPT|OFFICIAL RECEIPT|CASH BILL|CASH SALES?|SALES RECEIPT|WELCOME.*|THANK YOU.*|COPY|DUPLICATE|ORIGINAL|CUSTOMER COPY|MERCHANT COPY)$`)
+	reStopAddr     = regexp.MustCompile(`\b(TEL|TELEPHONE|PHONE|PH|FAX|GST|SST|REG|ROC|INVOICE|RECEIPT|E-?MAIL|WWW|HTTP|DATE|CASHIER|DOC|DOCUMENT|BILL|TABLE|ABN|VAT|MOBILE|HP|H/P|CO NO|COMPANY NO|TAX|OPEN|BUSINESS HOURS)\b|@`)
 	// reTaxWord names sales taxes: GST, VAT and its European names (MwSt, USt,
 	// TVA, IVA, BTW, moms, ALV, DPH, FPA…), US sales tax.
 	reTaxWord    = regexp.MustCompile(`\b(GST|SST|VAT|TAX|MWST|UST|TVA|IVA|BTW|MOMS|ALV|DPH|FPA|PVM|PDV|DDV|KDV|PVN)\b`)
@@ -254,8 +259,12 @@ func rawUpper(lines []Line) string {
 
 func clamp(c float64) float64 { return min(1, max(0, c)) }
 
-// findCompany picks the supplier line among the top of the receipt.
-// It returns the name's first and last line, the name and a confidence.
+// findCompany picks the supplier line among the top of the receipt: the
+// first line that reads like a name, or a line with a legal suffix (SDN BHD,
+// PTY LTD…) just below it, the registered company under a logo or trading
+// name. A legal name further down ("Owned by: … SDN BHD" under the shop's
+// address) does not displace the shop's name. It returns the name's first
+// and last line, the name and a confidence.
 func findCompany(lines []Line) (int, int, string, float64) {
 	top := min(len(lines), 12)
 	for i := 0; i < len(lines) && i < top; i++ {
@@ -268,7 +277,7 @@ func findCompany(lines []Line) (int, int, string, float64) {
 		s = reRegNo.ReplaceAllString(s, " ")
 		s = fixLegalSuffix(s)
 		s = reOwnedBy.ReplaceAllString(s, "")
-		fields := strings.Fields(s)
+		fields := dropLowercaseJunk(strings.Fields(s))
 		// Drop stray marks OCR puts before and after the name: "|", "#000002".
 		for len(fields) > 1 && letterCount(fields[0]) == 0 && (!hasDigit(fields[0]) || strings.HasPrefix(fields[0], "#")) {
 			fields = fields[1:] // "|", "#000002"; a leading number stays: "99 SPEED MART"
@@ -285,36 +294,88 @@ func findCompany(lines []Line) (int, int, string, float64) {
 		}
 		return i, name
 	}
-	// A line with a legal suffix; a bare "SDN BHD" joins the line above.
-	for i := 0; i < top; i++ {
+	// legalName returns the name on line i when it carries a legal suffix;
+	// a bare "SDN BHD" joins the line above.
+	legalName := func(i int) string {
 		u := strings.ToUpper(lines[i].Text)
-		if !reStrongCo.MatchString(u) || isLowerCase(lines[i].Text) {
-			continue
+		if !reStrongCo.MatchString(fixLegalSuffix(u)) || isLowerCase(lines[i].Text) || isNoiseLine(lines[i]) {
+			return ""
 		}
 		name := clean(lines[i].Text)
 		letters := letterCount(reStrongCo.ReplaceAllString(strings.ToUpper(name), ""))
 		if letters < 3 && i > 0 {
 			name = clean(lines[i-1].Text) + " " + name
 		}
-		if letterCount(name) >= 3 {
+		if letterCount(name) < 3 {
+			return ""
+		}
+		return name
+	}
+	plainName := func(i int) string {
+		t := clean(lines[i].Text)
+		u := strings.ToUpper(t)
+		if isNoiseLine(lines[i]) || letterCount(t) < 4 || isLowerCase(t) || reHeading.MatchString(keywordText(u)) ||
+			reStopAddr.MatchString(u) || reSlogan.MatchString(u) || reStreetWord.MatchString(u) || rePostcodeLine.MatchString(u) ||
+			strings.ContainsAny(t, "0123456789") && letterCount(t) < len(t)/2 {
+			return ""
+		}
+		if upperShare(t) < 0.6 && lines[i].Conf < 0.8 {
+			return ""
+		}
+		return t
+	}
+	first, firstName := -1, ""
+	for i := 0; i < top; i++ {
+		if name := legalName(i); name != "" {
 			last, full := joinNext(i, name)
 			return i, last, strings.ToUpper(full), lines[i].Conf * 0.95
 		}
-	}
-	for i := 0; i < top; i++ {
-		t := clean(lines[i].Text)
-		u := strings.ToUpper(t)
-		if letterCount(t) < 4 || isLowerCase(t) || reHeading.MatchString(keywordText(u)) || reStopAddr.MatchString(u) ||
-			strings.ContainsAny(t, "0123456789") && letterCount(t) < len(t)/2 {
-			continue
+		if name := plainName(i); name != "" {
+			first, firstName = i, name
+			break
 		}
-		if upperShare(t) < 0.6 && lines[i].Conf < 0.8 {
-			continue
-		}
-		last, full := joinNext(i, t)
-		return i, last, strings.ToUpper(full), lines[i].Conf * 0.7
 	}
-	return -1, -1, "", 0
+	if first < 0 {
+		return -1, -1, "", 0
+	}
+	for i := first + 1; i < min(top, first+3); i++ {
+		if name := legalName(i); name != "" {
+			last, full := joinNext(i, name)
+			return i, last, strings.ToUpper(full), lines[i].Conf * 0.9
+		}
+	}
+	last, full := joinNext(first, firstName)
+	return first, last, strings.ToUpper(full), lines[first].Conf * 0.7
+}
+
+// isNoiseLine says a line is what Tesseract makes of a logo, a stamp or
+// scanner speckle: a low mean confidence, or many short fragments.
+func isNoiseLine(l Line) bool {
+	if l.Conf > 0 && l.Conf < 0.45 {
+		return true
+	}
+	words := strings.Fields(l.Text)
+	short := 0
+	for _, w := range words {
+		if letterCount(w) <= 3 {
+			short++
+		}
+	}
+	return len(words) >= 5 && short*10 >= len(words)*6 && l.Conf < 0.6 && upperShare(l.Text) < 0.8
+}
+
+// dropLowercaseJunk removes lower-case fragments before an upper-case name
+// ("bee. PAGOH REST AND SERVICE AREA"): receipts print names in capitals,
+// and OCR reads speckle as short lower-case words.
+func dropLowercaseJunk(fields []string) []string {
+	rest := strings.Join(fields, " ")
+	if upperShare(rest) < 0.5 {
+		return fields
+	}
+	for len(fields) > 1 && letterCount(fields[0]) > 0 && letterCount(fields[0]) <= 4 && isLowerCase(fields[0]) {
+		fields = fields[1:]
+	}
+	return fields
 }
 
 func letterCount(s string) int {
@@ -371,18 +432,20 @@ func findAddress(lines []Line, coIdx int) (string, float64, *receipt.Box) {
 	}
 	lineH := median(heights)
 	prevBottom := -1
-	skipped := 0
+	skipped, idLines := 0, 0
 	if lines[coIdx].Box.H > 0 {
 		prevBottom = lines[coIdx].Box.Y + lines[coIdx].Box.H
 	}
 	for i := coIdx + 1; i < len(lines) && len(parts) < 6; i++ {
 		l := lines[i]
 		u := strings.ToUpper(strings.TrimSpace(l.Text))
-		if len(parts) == 0 && (reRegLine.MatchString(strings.ReplaceAll(u, " ", "")) || reRegNo.MatchString(u) && letterCount(reRegNo.ReplaceAllString(u, "")) < 3) {
+		if len(parts) == 0 && idLines < 3 && isIdentifierLine(u) {
+			idLines++
 			prevBottom = l.Box.Y + l.Box.H
-			continue // the company registration number
+			continue // registration or tax number between the name and the street
 		}
-		if reStopAddr.MatchString(u) || reDateNum.MatchString(u) || reMoney.MatchString(u) && !reStreetWord.MatchString(u) {
+		u = cleanAddressLine(u)
+		if reStopAddr.MatchString(u) || reDateNum.MatchString(u) || reMoney.MatchString(u) && !reStreetWord.MatchString(u) || rePhone.MatchString(u) {
 			break
 		}
 		if len(parts) == 0 && !reAddrHint.MatchString(u) && skipped < 2 {
@@ -427,6 +490,35 @@ func findAddress(lines []Line, coIdx int) (string, float64, *receipt.Box) {
 		}
 	}
 	return addr, conf / float64(len(parts)) * 0.8, box
+}
+
+// isIdentifierLine recognises a company registration or tax number line,
+// also as OCR misreads it: "Co-REG:860671-D", "Campany Reg. Na, ; 001056194X",
+// "GST NO: 001329332224", "(JM0352019-K)".
+func isIdentifierLine(u string) bool {
+	if reRegLine.MatchString(strings.ReplaceAll(u, " ", "")) || reRegNo.MatchString(u) && letterCount(reRegNo.ReplaceAllString(u, "")) < 3 {
+		return true
+	}
+	return reIDWord.MatchString(u) && regexp.MustCompile(`\d{4,}`).MatchString(u) && !reStreetWord.MatchString(u)
+}
+
+// cleanAddressLine drops OCR debris from an address line: marks with no
+// letter or digit ("|", ":", "“") and a short fragment before the street
+// number ("EE LOT R1", "| NO.19").
+func cleanAddressLine(u string) string {
+	fields := strings.Fields(u)
+	out := fields[:0]
+	for _, f := range fields {
+		if strings.IndexFunc(f, func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }) >= 0 {
+			out = append(out, f)
+		} else if f == "&" || f == "-" || f == "/" {
+			out = append(out, f)
+		}
+	}
+	if len(out) > 2 && len(out[0]) <= 2 && !hasDigit(out[0]) && regexp.MustCompile(`^(LOT|NO\b|NO\.|UNIT)`).MatchString(out[1]) {
+		out = out[1:]
+	}
+	return strings.Join(out, " ")
 }
 
 // findDate returns the most plausible date on the page, preferring lines
@@ -661,7 +753,7 @@ var legalSuffixFixes = []struct {
 }{
 	{regexp.MustCompile(`\b(S[O0D]N|SDR|5DN|SUN)(\.?\s*)(BHD|EHD|BED|BILD|BHO|8HD|BND|B\.H\.D)\b`), "SDN${2}BHD"},
 	{regexp.MustCompile(`\bSDN(\.?\s*)(EHD|BED|BILD|BHO|8HD|BND|AVO)\b`), "SDN${1}BHD"},
-	{regexp.MustCompile(`(\s)[S5$][/|][B8]\b`), "${1}S/B"},
+	{regexp.MustCompile(`(\s)[S5$][/|][B8R]\b`), "${1}S/B"},
 	{regexp.MustCompile(`\bPTY(\.?\s*)L[I1l]D\b`), "PTY${1}LTD"},
 	{regexp.MustCompile(`¥`), "Y"},
 }

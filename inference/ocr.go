@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"image"
 	"runtime"
+	"strconv"
 	"strings"
 	"time"
 
@@ -17,8 +18,9 @@ import (
 type OCROptions struct {
 	Locale     receipt.Locale
 	Preprocess Preprocess
-	// PSM is Tesseract's page segmentation mode; 4 (a single column of
-	// text of variable sizes) reads receipts best by measurement.
+	// PSM is Tesseract's page segmentation mode; 6 (one uniform block of
+	// text) reads receipts best by measurement (4, a single column of text
+	// of variable sizes, lost 9 points of supplier names on SROIE).
 	PSM       int
 	Languages []string // Tesseract language packs; default "eng"
 	// Workers is how many pages may be read at once (one Tesseract
@@ -45,7 +47,7 @@ type OCR struct {
 // NewOCR starts the Tesseract engine.
 func NewOCR(opt OCROptions) (*OCR, error) {
 	if opt.PSM == 0 {
-		opt.PSM = 4
+		opt.PSM = 6
 	}
 	if len(opt.Languages) == 0 {
 		opt.Languages = []string{"eng"}
@@ -86,7 +88,10 @@ func newClient(opt OCROptions, psm int) (*gosseract.Client, error) {
 		c.Close()
 		return nil, err
 	}
-	if err := c.SetPageSegMode(gosseract.PageSegMode(psm)); err != nil {
+	// gosseract's SetPageSegMode reaches Tesseract before its Init, which
+	// resets the mode to 6 (one uniform block); a variable is applied
+	// after Init.
+	if err := c.SetVariable("tessedit_pageseg_mode", strconv.Itoa(psm)); err != nil {
 		c.Close()
 		return nil, err
 	}
