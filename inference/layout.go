@@ -62,7 +62,8 @@ func linesFromText(text string) []Line {
 }
 
 var (
-	reAmount   = regexp.MustCompile(`-?\d{1,3}(?:[,.' ]\d{3})*[.,]\d{2}\b|-?\d+[.,]\d{2}\b`)
+	// reAmount also takes "100. 00": OCR often puts a space after a dot.
+	reAmount   = regexp.MustCompile(`-?\d{1,3}(?:[,.' ]\d{3})*[.,]\d{2}\b|-?\d+[.,] ?\d{2}\b`)
 	reDateNum  = regexp.MustCompile(`\b(\d{1,2}[/\-.]\d{1,2}[/\-.](?:\d{4}|\d{2})|\d{4}[/\-.]\d{1,2}[/\-.]\d{1,2})\b`)
 	reDateWord = regexp.MustCompile(`(?i)\b(\d{1,2}(?:st|nd|rd|th)?[\s\-/.]*(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?[\s\-/.,]*(?:\d{4}|\d{2}))\b|\b((?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?\s*\d{1,2}(?:st|nd|rd|th)?,?\s*\d{4})\b`)
 	reTime     = regexp.MustCompile(`\b([01]?\d|2[0-3]):([0-5]\d)(?::([0-5]\d))?\s*([AaPp][Mm])?\b`)
@@ -99,9 +100,10 @@ var (
 		{regexp.MustCompile(`\bTOTAL\b|\bTOTAL\s*AMOUNT|\bAMOUNT\b|\bNETT\b`), 2},
 		{regexp.MustCompile(`\bCASH\b|\bPAID\b|\bPAYMENT\b|\bVISA\b|\bMASTER|\bCARD\b|\bEFTPOS\b|\bCREDIT\b|\bDEBIT\b`), 0.5},
 	}
-	reNotTotal = regexp.MustCompile(`SUB\s*-?\s*TOTAL|TOTAL\s*(QTY|QUANTITY|ITEMS?|NO|DISC\w*|SAVING\w*|GST|TAX|SST|VAT|EXCL\w*|POINTS?)|TOTAL\s*SALES\s*\(?\s*EXCL|CHANGE|TENDER|ROUNDING\s*ADJ|\bROUNDING\b\s*$|\bQTY\b|GST\s*SUMMARY|DISCOUNT|SAVINGS|SUPPL(Y|IES)|\bEXCL`)
-	reChange   = regexp.MustCompile(`CHANGE|BALANCE(?:\s*DUE)?\s*$`)
-	reCashLine = regexp.MustCompile(`\bCASH\b|TENDER`)
+	reNotTotal   = regexp.MustCompile(`SUB\s*-?\s*TOTAL|TOTAL\s*(QTY|QUANTITY|ITEMS?|NO|DISC\w*|SAVING\w*|GST|TAX|SST|VAT|EXCL\w*|POINTS?)|TOTAL\s*SALES\s*\(?\s*EXCL|CHANGE|TENDER|ROUNDING\s*ADJ|\bROUNDING\b\s*$|\bQTY\b|GST\s*SUMMARY|DISCOUNT|SAVINGS|SUPPL(Y|IES)|\bEXCL|ACCEPTED|RECEIVED`)
+	reTaxSummary = regexp.MustCompile(`(GST|SST|VAT|TAX)\s*SUM+AR|TAX\s*CODE|\bCODE\b.*\bAMOUNT\b.*\b(TAX|GST)\b|^\s*AMOUNT\s*\(?RM\)?\s*TAX`)
+	reChange     = regexp.MustCompile(`CHANGE|BALANCE(?:\s*DUE)?\s*$`)
+	reCashLine   = regexp.MustCompile(`\bCASH\b|TENDER`)
 )
 
 // keywordText is a line's letters for keyword matching: amounts removed,
@@ -206,6 +208,7 @@ func ExtractFields(lines []Line, loc receipt.Locale) receipt.Receipt {
 			r.AmountPaid = receipt.Amount{Value: last, Set: true, Source: src, Confidence: clamp(l.Conf * 0.7), Box: boxOf(l)}
 		}
 	}
+	applyCashRounding(&r)
 	if r.TotalTax.Set && r.Total.Set && r.TotalTax.Value.GreaterThanOrEqual(r.Total.Value) {
 		r.TotalTax = receipt.Amount{} // a tax-exclusive subtotal read as tax
 	}
@@ -246,6 +249,29 @@ func ExtractFields(lines []Line, loc receipt.Locale) receipt.Receipt {
 	}
 	r.LineItems = findLineItems(lines, upper, r)
 	return r
+}
+
+// applyCashRounding makes the total the amount paid when the receipt rounds
+// cash to 5 cents (Malaysia, Australia, New Zealand…): a "ROUNDING" line that
+// carries the rounded total itself ("Rounding RM 27.30" under 27.28), or a
+// small rounding adjustment that turns a total ending in 1–4 or 6–9 cents
+// into one ending in 0 or 5.
+func applyCashRounding(r *receipt.Receipt) {
+	if !r.Total.Set || !r.Rounding.Set {
+		return
+	}
+	t, adj := r.Total.Value, r.Rounding.Value
+	fiveCents := func(d decimal.Decimal) bool {
+		return d.Mul(decimal.NewFromInt(100)).Mod(decimal.NewFromInt(5)).IsZero()
+	}
+	cent := decimal.New(1, -2)
+	switch {
+	case adj.GreaterThanOrEqual(decimal.NewFromInt(1)) && adj.Sub(t).Abs().LessThanOrEqual(cent.Mul(decimal.NewFromInt(5))) && fiveCents(adj) && !fiveCents(t):
+		r.Total.Value = adj
+		r.Rounding = receipt.Amount{Value: adj.Sub(t), Set: true, Source: r.Rounding.Source, Confidence: r.Rounding.Confidence, Box: r.Rounding.Box}
+	case !adj.IsZero() && adj.Abs().LessThan(cent.Mul(decimal.NewFromInt(5))) && !fiveCents(t) && fiveCents(t.Add(adj)):
+		r.Total.Value = t.Add(adj)
+	}
 }
 
 func rawUpper(lines []Line) string {
@@ -534,9 +560,10 @@ func findDate(lines []Line, loc receipt.Locale) (time.Time, string, float64, *re
 	var cands []cand
 	now := time.Now()
 	for i, l := range lines {
+		text := mendDateText(l.Text)
 		var found []string
-		found = append(found, reDateNum.FindAllString(l.Text, -1)...)
-		for _, m := range reDateWord.FindAllString(l.Text, -1) {
+		found = append(found, reDateNum.FindAllString(text, -1)...)
+		for _, m := range reDateWord.FindAllString(text, -1) {
 			found = append(found, m)
 		}
 		for _, s := range found {
@@ -557,7 +584,7 @@ func findDate(lines []Line, loc receipt.Locale) (time.Time, string, float64, *re
 			}
 			score -= float64(i) * 0.01 // earlier wins ties
 			t := ""
-			if m := reTime.FindStringSubmatch(l.Text); m != nil {
+			if m := reTime.FindStringSubmatch(text); m != nil {
 				if p2, err := receipt.ParseDate(pd.Date.Format("2006-01-02")+" "+m[0], loc.DateOrder); err == nil {
 					t = p2.Time
 				}
@@ -579,6 +606,81 @@ func findDate(lines []Line, loc receipt.Locale) (time.Time, string, float64, *re
 		c.box = nil
 	}
 	return c.d, c.t, c.conf, c.box
+}
+
+var (
+	// reDateShaped is three groups of digit-like characters with date
+	// separators: "OS~-05-17", "Q1-Nov-2017", "14/dun/2017".
+	reDateShaped = regexp.MustCompile(`(^|[^0-9A-Za-z])([0-9OQDSIlBZ|~]{1,4})([/\-.])([0-9A-Za-z~]{1,4})([/\-.])([0-9OQDSIlBZ]{2,4})`)
+	// reCompactDate is a date without separators next to a time: "25032018 13:11:54".
+	reCompactDate = regexp.MustCompile(`\b(\d{2})(\d{2})((?:19|20)\d{2})(\s+\d{1,2}:\d{2})`)
+	reISOCompact  = regexp.MustCompile(`\b((?:19|20)\d{2})(\d{2})(\d{2})(\s+\d{1,2}:\d{2})`)
+	monthAbbrevs  = []string{"JAN", "FEB", "MAR", "APR", "MAY", "JUN", "JUL", "AUG", "SEP", "OCT", "NOV", "DEC"}
+)
+
+// mendDateText undoes the OCR misreadings that hide a date: letters for
+// digits inside a date-shaped group (O/Q/D→0, S→5, I/l/|→1, B→8, Z→2), a
+// month name one letter off ("dun" → JUN), "_" glued to the time, and the
+// separators a compact date leaves out. The date is still parsed and
+// validated afterwards; this only lets a candidate be seen.
+func mendDateText(s string) string {
+	s = strings.ReplaceAll(s, "_", " ")
+	digitOf := strings.NewReplacer("O", "0", "Q", "0", "D", "0", "S", "5", "I", "1", "l", "1", "|", "1", "B", "8", "Z", "2", "~", "")
+	s = reDateShaped.ReplaceAllStringFunc(s, func(m string) string {
+		g := reDateShaped.FindStringSubmatch(m)
+		day, month, year := g[2], g[4], g[6]
+		if strings.Count(m, "")-1 < 6 || countDigits(day+month+year) < 3 {
+			return m
+		}
+		if letterCount(month) >= 3 {
+			if fixed := nearestMonth(month); fixed != "" {
+				month = fixed
+			}
+		} else {
+			month = digitOf.Replace(month)
+		}
+		return g[1] + digitOf.Replace(day) + g[3] + month + g[5] + digitOf.Replace(year)
+	})
+	s = reCompactDate.ReplaceAllString(s, "$1/$2/$3$4")
+	return reISOCompact.ReplaceAllString(s, "$1-$2-$3$4")
+}
+
+func countDigits(s string) int {
+	n := 0
+	for _, r := range s {
+		if r >= '0' && r <= '9' {
+			n++
+		}
+	}
+	return n
+}
+
+// nearestMonth returns the month abbreviation a three-letter word is, or is
+// one letter away from when only one month is; "" otherwise.
+func nearestMonth(w string) string {
+	w = strings.ToUpper(w)
+	if len(w) != 3 {
+		return ""
+	}
+	found := ""
+	for _, m := range monthAbbrevs {
+		diff := 0
+		for i := 0; i < 3; i++ {
+			if w[i] != m[i] {
+				diff++
+			}
+		}
+		if diff == 0 {
+			return m
+		}
+		if diff == 1 {
+			if found != "" {
+				return ""
+			}
+			found = m
+		}
+	}
+	return found
 }
 
 // findTotal votes for the total: every total-like line gives its amount a
@@ -610,8 +712,14 @@ func findTotal(lines []Line, upper []string) (receipt.Amount, float64, *receipt.
 		}
 	}
 	var cash, change *decimal.Decimal
+	inSummary := false
 	for i, l := range lines {
 		k := upper[i]
+		// A tax summary table ("GST SUMMARY", "TAX CODE  AMOUNT  TAX") ends
+		// with a TOTAL row of net and tax: not the receipt's total.
+		if reTaxSummary.MatchString(k) {
+			inSummary = true
+		}
 		amts := amountsIn(l.Text)
 		amtLine := l
 		if len(amts) == 0 && i+1 < len(lines) && letterCount(reAmount.ReplaceAllString(lines[i+1].Text, "")) <= 3 {
@@ -631,7 +739,7 @@ func findTotal(lines []Line, upper []string) (receipt.Amount, float64, *receipt.
 			v := last
 			cash = &v
 		}
-		if reNotTotal.MatchString(k) {
+		if reNotTotal.MatchString(k) || inSummary {
 			continue
 		}
 		for _, rule := range totalRules {

@@ -38,6 +38,15 @@ func TestExtractFieldsRules(t *testing.T) {
 		{"misread registration line skipped", lines("ACME SDN BHD", "Co-REG:860671-D", "{GST ID No 2000306020352)", "LOT 1851-A, JALAN KPB 6,", "43300 SERI KEMBANGAN"), "supplier_address", "LOT 1851-A, JALAN KPB 6, 43300 SERI KEMBANGAN"},
 		{"address stops at a phone number without TEL", lines("ACME SDN BHD", "LOT 3, JALAN PELABUR 23/1,", "40300 SHAH ALAM, SELANGOR.", "VEL: 03- 5423228 BAX:03- 5423213"), "supplier_address", "LOT 3, JALAN PELABUR 23/1, 40300 SHAH ALAM, SELANGOR."},
 		{"address debris dropped", lines("ACME SDN BHD", "| NO.19 & 21, JALAN TEMENGGUNG 23/9, :", "EE LOT R1, KWS REHAT"), "supplier_address", "NO.19 & 21, JALAN TEMENGGUNG 23/9, LOT R1, KWS REHAT"},
+		{"letters for digits in a date", lines("02:49PM 565287 OS~-05-17"), "date", "2017-05-05"},
+		{"month one letter off", lines("CBE: 782931589323 14/dun/2017 08:34:22"), "date", "2017-06-14"},
+		{"date glued to the time", lines("Q1-Nov-2017_11:20:04AM ROS934"), "date", "2017-11-01"},
+		{"compact date beside a time", lines("00440010036 25032018 13:11:54 0003"), "date", "2018-03-25"},
+		{"rounding adjustment applied", lines("Total (Inclusive of GST): 48.16", "Rounding Adj: -0.01", "CASH : 50.00"), "total", "48.15"},
+		{"rounding line carrying the rounded total", lines("Total Sales (Inclusive GST) RM 27.28", "Rounding RM 27.30"), "total", "27.3"},
+		{"tax summary total is not the total", lines("Total Sales (inclusive of GST) : 190.80", "GST Summary Amount (RM) Tax (RM)", "SR 6 180.00 10.80", "Total : 180.00 10.80"), "total", "190.8"},
+		{"accepted amount is tendered, not total", lines("Total amount 1.50 RM", "Accepted total 2.00 RM", "Change 0.50 RM"), "total", "1.5"},
+		{"space after the decimal point", lines("CASH RM100. 00", "YOUR CHANGE RM3. 80"), "total", "96.2"},
 		{"address block stops at phone", lines("ACME SDN BHD", "(123456-X)", "NO 37, JALAN MANIS 7,", "TAMAN SEGAR,", "56100 CHERAS", "TEL: 03-1234 5678"), "supplier_address", "NO 37, JALAN MANIS 7, TAMAN SEGAR, 56100 CHERAS"},
 		{"branch name before the street skipped", lines("IKEA (M) SDN BHD", "IKEA CHERAS", "NO 2A JALAN COCHRANE", "55100 KUALA LUMPUR", "GST ID: 000123456789"), "supplier_address", "NO 2A JALAN COCHRANE, 55100 KUALA LUMPUR"},
 		{"rounded total beats total", lines("TOTAL 9.02", "ROUNDING ADJ -0.02", "ROUNDED TOTAL (RM) 9.00", "CASH 10.00", "CHANGE 1.00"), "total", "9"},
@@ -87,5 +96,9 @@ func TestScore(t *testing.T) {
 	s := Score(Label{Company: "BOOK TA .K (TAMAN DAYA) SDN BHD", Date: "25/12/2018", Total: "RM9.00", Address: "X"}, &r, loc)
 	if !s["company"].Correct || !s["date"].Correct || !s["total"].Correct || s["address"].Correct {
 		t.Errorf("score = %+v", s)
+	}
+	receipt.Set(&r, "date", "2018-03-25", receipt.SourceOCR, loc)
+	if s := Score(Label{Date: "25032018"}, &r, loc); !s["date"].Correct {
+		t.Errorf("a DDMMYYYY label should match: %+v", s["date"])
 	}
 }

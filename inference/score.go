@@ -38,7 +38,11 @@ func Score(l Label, r *receipt.Receipt, loc receipt.Locale) map[string]FieldScor
 	out["address"] = FieldScore{Want: l.Address, Got: got("supplier_address"),
 		Correct: l.Address != "" && NormalizeText(l.Address) == NormalizeText(got("supplier_address"))}
 	fd := FieldScore{Want: l.Date, Got: got("date")}
-	if d, err := receipt.ParseDate(l.Date, loc.DateOrder); err == nil && r.Date.Set {
+	want := l.Date
+	if len(want) == 8 && countDigits(want) == 8 { // SROIE writes some dates as DDMMYYYY
+		want = want[:2] + "/" + want[2:4] + "/" + want[4:]
+	}
+	if d, err := receipt.ParseDate(want, loc.DateOrder); err == nil && r.Date.Set {
 		fd.Correct = d.Date.Equal(r.Date.Value)
 	}
 	out["date"] = fd
