@@ -57,11 +57,11 @@ func runModels(env Env, args []string) int {
 		for _, e := range cat {
 			for _, v := range e.Variants {
 				size, need, fit := "not recorded", "—", "unknown until the file size is recorded"
-				if v.Model.Size > 0 {
+				if v.Model.Bytes() > 0 {
 					facts := hw.ModelFacts{Name: e.Name, Layers: e.Layers, EmbedDim: e.EmbedDim, HeadsKV: e.HeadsKV, HeadDimK: e.HeadDim, HeadDimV: e.HeadDim,
-						ProjectorBytes: uint64(v.Projector.Size), Variants: []hw.Variant{{Name: v.Name, Bytes: uint64(v.Model.Size)}}}
+						ProjectorBytes: uint64(v.Projector.Bytes()), Variants: []hw.Variant{{Name: v.Name, Bytes: uint64(v.Model.Bytes())}}}
 					p := hw.MakePlan(hw.Request{Machine: m, Model: facts})
-					size = fmt.Sprintf("%.1f GB", float64(v.Model.Size+v.Projector.Size)/1e9)
+					size = fmt.Sprintf("%.1f GB", float64(v.Model.Bytes()+v.Projector.Bytes())/1e9)
 					need = fmt.Sprintf("%.1f GB", float64(sum(p.EstimateMiB)+p.CPUMiB)/1024)
 					fit = p.Summary(m) + ", " + p.SpeedText()
 				}

@@ -104,8 +104,8 @@ func (u *UI) modelsPage() fyne.CanvasObject {
 		for _, v := range e.Variants {
 			v := v
 			size := "size not yet recorded"
-			if v.Model.Size > 0 {
-				size = fmt.Sprintf("%.1f GB", float64(v.Model.Size+v.Projector.Size)/1e9)
+			if v.Model.Bytes() > 0 {
+				size = fmt.Sprintf("%.1f GB", float64(v.Model.Bytes()+v.Projector.Bytes())/1e9)
 			}
 			bar := widget.NewProgressBar()
 			bar.Hide()

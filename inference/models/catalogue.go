@@ -7,8 +7,10 @@ package models
 import (
 	"encoding/json"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 
 	"github.com/shoebox-app/shoebox/assets"
@@ -20,6 +22,47 @@ type FileRef struct {
 	URL    string `json:"url"`
 	Size   int64  `json:"size,omitempty"`   // exact bytes, 0 when not recorded
 	SHA256 string `json:"sha256,omitempty"` // hex, "" when not recorded
+	// SizePublished is the size as the publisher's page prints it ("1.89 GB",
+	// decimal units) when the exact byte count is not recorded: a file
+	// outside its rounding is truncated or another file.
+	SizePublished string `json:"size_published,omitempty"`
+	// Checked is the page the hash and size were copied from.
+	Checked string `json:"checked,omitempty"`
+}
+
+// Bytes is the file's size: exact when recorded, else the published one.
+func (f FileRef) Bytes() int64 {
+	if f.Size > 0 {
+		return f.Size
+	}
+	lo, hi, ok := f.SizeWindow()
+	if !ok {
+		return 0
+	}
+	return (lo + hi) / 2
+}
+
+// SizeWindow is the range of byte counts the file may have: exactly Size,
+// or what rounds to SizePublished ("1.89 GB" is 1,885,000,000 to
+// 1,895,000,000 bytes).
+func (f FileRef) SizeWindow() (lo, hi int64, ok bool) {
+	if f.Size > 0 {
+		return f.Size, f.Size, true
+	}
+	num, unit, found := strings.Cut(strings.TrimSpace(f.SizePublished), " ")
+	if !found {
+		return 0, 0, false
+	}
+	mult := map[string]float64{"kB": 1e3, "KB": 1e3, "MB": 1e6, "GB": 1e9, "TB": 1e12}[unit]
+	v, err := strconv.ParseFloat(num, 64)
+	if mult == 0 || err != nil || v <= 0 {
+		return 0, 0, false
+	}
+	half := 0.5
+	if i := strings.IndexByte(num, '.'); i >= 0 {
+		half /= math.Pow(10, float64(len(num)-i-1))
+	}
+	return int64(math.Floor((v - half) * mult)), int64(math.Ceil((v + half) * mult)), true
 }
 
 // Variant is one weights precision of a model with its projector.

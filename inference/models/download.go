@@ -51,8 +51,8 @@ func Download(ctx context.Context, client *http.Client, ref FileRef, dir string,
 	if err != nil {
 		return "", err
 	}
-	if ref.Size > 0 && st.Size() != ref.Size {
-		return "", fmt.Errorf("%s: the server sent %s, the catalogue lists %s; the partial file is kept, try again", ref.Name, HumanSize(st.Size()), HumanSize(ref.Size))
+	if lo, hi, ok := ref.SizeWindow(); ok && (st.Size() < lo || st.Size() > hi) {
+		return "", fmt.Errorf("%s: the server sent %s, the catalogue lists %s; the partial file is kept, try again", ref.Name, HumanSize(st.Size()), HumanSize(ref.Bytes()))
 	}
 	if ref.SHA256 != "" {
 		sum, err := hashFile(part)

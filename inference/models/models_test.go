@@ -260,3 +260,67 @@ func TestCatalogue(t *testing.T) {
 		t.Error("found a model that is not there")
 	}
 }
+
+func TestSizeWindowFromPublishedSize(t *testing.T) {
+	for _, tc := range []struct {
+		published string
+		lo, hi    int64
+		ok        bool
+	}{
+		{"1.89 GB", 1_885_000_000, 1_895_000_000, true},
+		{"628 MB", 627_500_000, 628_500_000, true},
+		{"2.5 GB", 2_450_000_000, 2_550_000_000, true},
+		{"", 0, 0, false},
+		{"big", 0, 0, false},
+		{"3 parsecs", 0, 0, false},
+	} {
+		lo, hi, ok := FileRef{SizePublished: tc.published}.SizeWindow()
+		if lo != tc.lo || hi != tc.hi || ok != tc.ok {
+			t.Errorf("%q: got %d..%d %v, want %d..%d %v", tc.published, lo, hi, ok, tc.lo, tc.hi, tc.ok)
+		}
+	}
+	if lo, hi, _ := (FileRef{Size: 42, SizePublished: "1 GB"}).SizeWindow(); lo != 42 || hi != 42 {
+		t.Errorf("an exact size wins over the published one: %d..%d", lo, hi)
+	}
+}
+
+// A catalogue entry with only the publisher's rounded size still catches a
+// truncated download before the hash is computed.
+func TestTruncationCaughtByPublishedSize(t *testing.T) {
+	dir := t.TempDir()
+	good := tinyGGUF(t, filepath.Join(dir, "good.gguf"))
+	ref := refFor(good, "model.gguf")
+	ref.Size, ref.SizePublished = 0, fmt.Sprintf("%.1f kB", float64(len(good))/1e3)
+	p := filepath.Join(dir, "model.gguf")
+	os.WriteFile(p, good[:len(good)/2], 0o644)
+	_, err := Verify(p, &ref, nil)
+	if err == nil || !strings.Contains(err.Error(), "is truncated: ") || !strings.Contains(err.Error(), "of about "+ref.SizePublished) {
+		t.Fatalf("err = %v", err)
+	}
+	os.WriteFile(p, good, 0o644)
+	if v, err := Verify(p, &ref, nil); err != nil || !v.Known {
+		t.Fatalf("the whole file should pass: %+v %v", v, err)
+	}
+}
+
+// Every catalogue file whose hash is recorded names the page it came from.
+func TestCatalogueHashesHaveASource(t *testing.T) {
+	cat, err := Catalogue()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range cat {
+		for _, v := range e.Variants {
+			for _, f := range []FileRef{v.Model, v.Projector} {
+				if f.SHA256 != "" && (len(f.SHA256) != 64 || !strings.HasPrefix(f.Checked, "https://")) {
+					t.Errorf("%s %s: hash %q without a source page", e.ID, f.Name, f.SHA256)
+				}
+				if f.SizePublished != "" {
+					if _, _, ok := f.SizeWindow(); !ok {
+						t.Errorf("%s %s: size %q does not parse", e.ID, f.Name, f.SizePublished)
+					}
+				}
+			}
+		}
+	}
+}

@@ -92,15 +92,21 @@ func Verify(path string, ref *FileRef, cache *HashCache) (Verdict, error) {
 	}
 	v.Size = st.Size()
 	name := filepath.Base(path)
-	if ref != nil && ref.Size > 0 {
+	if ref != nil {
 		v.Known = ref.SHA256 != ""
+	}
+	if lo, hi, ok := ref.sizeWindow(); ok {
+		listed := HumanSize(ref.Size)
+		if ref.Size == 0 {
+			listed = "about " + ref.SizePublished
+		}
 		switch {
-		case v.Size < ref.Size:
+		case v.Size < lo:
 			return v, fmt.Errorf("%w: model file %s is truncated: %s of %s — download it again (a download resumes where it stopped)",
-				ErrIntegrity, name, HumanSize(v.Size), HumanSize(ref.Size))
-		case v.Size > ref.Size:
+				ErrIntegrity, name, HumanSize(v.Size), listed)
+		case v.Size > hi:
 			return v, fmt.Errorf("%w: model file %s is %s, but the catalogue lists %s — it is not the file the catalogue names; download it again",
-				ErrIntegrity, name, HumanSize(v.Size), HumanSize(ref.Size))
+				ErrIntegrity, name, HumanSize(v.Size), listed)
 		}
 	}
 	h, err := gguf.Read(path)
@@ -131,6 +137,14 @@ func Verify(path string, ref *FileRef, cache *HashCache) (Verdict, error) {
 		cache.put(path, st, sum)
 	}
 	return v, nil
+}
+
+// sizeWindow is SizeWindow for a ref that may be nil (an unknown file).
+func (f *FileRef) sizeWindow() (int64, int64, bool) {
+	if f == nil {
+		return 0, 0, false
+	}
+	return f.SizeWindow()
 }
 
 func hashFile(path string) (string, error) {
