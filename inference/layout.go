@@ -166,9 +166,9 @@ func ExtractFields(lines []Line, loc receipt.Locale) receipt.Receipt {
 			u := b.Union(lines[coIdx-1].Box)
 			b = &u
 		}
-		set(&r.SupplierName, coName, coConf, b)
+		set(&r.SupplierName, mendTradeWords(coName), coConf, b)
 		if addr, conf, box := findAddress(lines, coLast); addr != "" {
-			set(&r.SupplierAddress, addr, conf, box)
+			set(&r.SupplierAddress, mendTradeWords(addr), conf, box)
 		}
 	}
 

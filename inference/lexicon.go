@@ -1,0 +1,131 @@
+package inference
+
+import (
+	"strings"
+	"unicode"
+)
+
+// tradeWords are words that recur in the names and addresses printed on
+// receipts: trades and shop kinds, legal forms, and (for Malaysia, where our
+// development receipts come from) street, district and state words. OCR
+// errors in them are mended when a misread is close to exactly one of them.
+var tradeWords = wordSet(`
+HARDWARE BAKERY BAKERIES STATIONERY RESTAURANT RESTORAN ENTERPRISE ENTERPRISES TRADING
+ELECTRICAL ELECTRONICS SUPPLY SUPPLIES SUPERMARKET HYPERMARKET PHARMACY FARMASI BOOKSTORE
+BOOKSTORES CONFECTIONERY SEAFOOD CENTRE CENTER MARKET MARKETING FOOD FOODS BEVERAGE BEVERAGES
+HEALTH BEAUTY INTERNATIONAL SERVICE SERVICES STATION MACHINERY MOTOR MOTORS PARTS TIMBER
+BUILDING MATERIAL MATERIALS CONSTRUCTION HOLDINGS INDUSTRIES INDUSTRIAL DISTRIBUTION
+DISTRIBUTOR KEDAI PERNIAGAAN PERUSAHAAN SYARIKAT RUNCIT MAKANAN MINUMAN KOPITIAM BISTRO
+KITCHEN GROCERY FRESH BOOKS OFFICE PRINTING COMPUTER TEXTILE FURNITURE HOME LIVING CASH
+CARRY RETAIL WHOLESALE TRANSPORT LOGISTICS TRAVEL HOTEL PETROL PETROLEUM ENERGY BERHAD
+LIMITED COMPANY CORPORATION SHOPPING PLAZA CAFE
+JALAN TAMAN BANDAR LORONG PERSIARAN LEBUHRAYA LEBUH KAWASAN PERINDUSTRIAN SEKSYEN KAMPUNG
+BATU BUKIT SUNGAI SUNGEI SELANGOR JOHOR BAHRU KUALA LUMPUR PETALING SHAH SUBANG KLANG
+CHERAS PUCHONG KAJANG KEMBANGAN DAMANSARA AMPANG SETAPAK KEPONG PERAK PENANG PULAU PINANG
+MELAKA PAHANG KEDAH KELANTAN TERENGGANU SABAH SARAWAK NEGERI SEMBILAN PUTRAJAYA CYBERJAYA
+DARUL EHSAN TAKZIM MALAYSIA UTAMA INDAH PERDANA MUTIARA LEVEL FLOOR BLOCK BASEMENT MAHKOTA
+PERMAS PLENTONG BESAR BATANG SETIA SENTOSA JELUTONG
+`)
+
+// knownWords are left as read and never become a correction: ordinary
+// words one letter away from a trade word (TANAH is not TAMAN, JAPAN is not
+// JALAN, PAPAN is not JAPAN).
+var knownWords = wordSet(`
+TANAH MERAH BARAT TIMUR UTARA SELATAN TENGAH LAMA BARU JAYA ALAM SERI RAYA DESA MAJU PAPAN
+HOUSE HORSE MONEY MINT MINE MINES MINI NONE HONG HONE HOLE BONE STORE STORES SHOP SHOPS
+JAPAN CHINA INDIA KOREA TAIWAN THAI
+`)
+
+func wordSet(s string) map[string]bool {
+	m := map[string]bool{}
+	for _, w := range strings.Fields(s) {
+		m[w] = true
+	}
+	return m
+}
+
+// mendTradeWords replaces each misread word in s by the trade word it is
+// closest to, when exactly one lies within one edit (two for words of eight
+// letters or more). Short words, words with digits and words already known
+// are left alone.
+func mendTradeWords(s string) string {
+	fields := strings.Fields(s)
+	changed := false
+	for i, f := range fields {
+		core := strings.TrimFunc(f, func(r rune) bool { return !unicode.IsLetter(r) })
+		if len(core) < 5 || tradeWords[core] || knownWords[core] || strings.IndexFunc(core, func(r rune) bool { return !unicode.IsUpper(r) }) >= 0 {
+			continue
+		}
+		// Shorter words only mend a misread letter (HONE, not BATFU -> BATU):
+		// a dropped or extra letter in a short word is too often another word.
+		limit, dist := 1, hamming
+		if len(core) >= 8 {
+			limit, dist = 2, editDistance
+		}
+		best, tie := "", false
+		bestD := limit + 1
+		for w := range tradeWords {
+			if w[len(w)-1] != core[len(core)-1] {
+				continue // another ending is usually another word: STATIONERS, BAKERS
+			}
+			if d := dist(core, w, limit); d < bestD {
+				best, bestD, tie = w, d, false
+			} else if d == bestD && d <= limit {
+				tie = true
+			}
+		}
+		if best != "" && !tie {
+			fields[i] = strings.Replace(f, core, best, 1)
+			changed = true
+		}
+	}
+	if !changed {
+		return s
+	}
+	return strings.Join(fields, " ")
+}
+
+// hamming counts the letters two words of the same length differ in, or is
+// limit+1 for words of different lengths.
+func hamming(a, b string, limit int) int {
+	if len(a) != len(b) {
+		return limit + 1
+	}
+	d := 0
+	for i := range len(a) {
+		if a[i] != b[i] {
+			d++
+		}
+	}
+	return d
+}
+
+// editDistance is the Levenshtein distance of a and b, or limit+1 once it
+// is sure to exceed limit.
+func editDistance(a, b string, limit int) int {
+	if d := len(a) - len(b); d > limit || -d > limit {
+		return limit + 1
+	}
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		rowMin := cur[0]
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+			rowMin = min(rowMin, cur[j])
+		}
+		if rowMin > limit {
+			return limit + 1
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
+}
