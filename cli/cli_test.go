@@ -3,11 +3,16 @@ package cli
 import (
 	"bytes"
 	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/shoebox-app/shoebox/inference/models"
 	"github.com/shoebox-app/shoebox/library"
 	"github.com/shoebox-app/shoebox/receipt"
 )
@@ -181,5 +186,32 @@ func TestTestModelWritesALoadableGGUF(t *testing.T) {
 	code, out, errOut := run(t, "models", "verify", filepath.Join(dir, "shoebox-tiny-llm.gguf"))
 	if code != 0 || !strings.Contains(out, "OK (21 tensors") {
 		t.Fatalf("verify: %d %s %s", code, out, errOut)
+	}
+}
+
+func TestModelsRefreshWritesTheCatalogue(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		// Every repository lists every catalogue file name with a made-up hash.
+		cat, _ := models.Catalogue()
+		var files []string
+		for _, e := range cat {
+			for _, v := range e.Variants {
+				for _, f := range []models.FileRef{v.Model, v.Projector} {
+					files = append(files, fmt.Sprintf(`{"type":"file","path":%q,"size":%d,"lfs":{"oid":%q,"size":%d}}`, f.Name, f.Bytes(), strings.Repeat("c3", 32), f.Bytes()))
+				}
+			}
+		}
+		fmt.Fprint(w, "["+strings.Join(files, ",")+"]")
+	}))
+	defer srv.Close()
+	out := filepath.Join(t.TempDir(), "catalogue.json")
+	code, stdout, errOut := run(t, "models", "refresh", "--hub", srv.URL, "-o", out)
+	if code != 0 || !strings.Contains(stdout, "files updated; catalogue written to "+out) {
+		t.Fatalf("exit %d\n%s\n%s", code, stdout, errOut)
+	}
+	data, _ := os.ReadFile(out)
+	var cat []models.Entry
+	if err := json.Unmarshal(data, &cat); err != nil || len(cat) == 0 || cat[0].Variants[0].Model.SHA256 != strings.Repeat("c3", 32) {
+		t.Fatalf("written catalogue: %v\n%.300s", err, data)
 	}
 }

@@ -1,7 +1,9 @@
 package cli
 
 import (
+	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"text/tabwriter"
@@ -10,6 +12,7 @@ import (
 
 	"github.com/shoebox-app/shoebox/hw"
 	"github.com/shoebox-app/shoebox/inference/models"
+	"github.com/shoebox-app/shoebox/internal/fsutil"
 	"github.com/shoebox-app/shoebox/library"
 )
 
@@ -27,8 +30,10 @@ func modelsDir() (string, error) {
 }
 
 func runModels(env Env, args []string) int {
-	fs, _ := newFlags(env, "models", "list|verify FILE [--mmproj FILE]|download ID[:VARIANT]|path")
+	fs, _ := newFlags(env, "models", "list|verify FILE [--mmproj FILE]|download ID[:VARIANT]|path|refresh [-o FILE]")
 	mmproj := fs.String("mmproj", "", "with verify: also check this projector file")
+	hub := fs.String("hub", "https://huggingface.co", "with refresh: the model hub to read file lists from")
+	out := fs.String("o", "assets/models/catalogue.json", "with refresh: where to write the updated catalogue")
 	if err := parseArgs(fs, args); err != nil {
 		return 2
 	}
@@ -122,8 +127,27 @@ func runModels(env Env, args []string) int {
 			fmt.Fprintln(env.Stdout, "downloaded", path)
 		}
 		return 0
+	case "refresh":
+		// For maintainers with network: record exact sizes and hashes.
+		ctx, stop := interruptible()
+		defer stop()
+		changed, problems, err := models.RefreshFromHub(ctx, nil, cat, *hub)
+		for _, p := range problems {
+			fmt.Fprintln(env.Stderr, "shoebox:", p)
+		}
+		if err != nil {
+			fmt.Fprintln(env.Stderr, "shoebox:", err)
+			return 1
+		}
+		data, _ := json.MarshalIndent(cat, "", "  ")
+		if err := fsutil.WriteAtomic(*out, func(w io.Writer) error { _, err := w.Write(append(data, '\n')); return err }); err != nil {
+			fmt.Fprintln(env.Stderr, "shoebox:", err)
+			return 1
+		}
+		fmt.Fprintf(env.Stdout, "%d files updated; catalogue written to %s\n", changed, *out)
+		return 0
 	}
-	fmt.Fprintf(env.Stderr, "shoebox: models %s: use list, verify FILE, download ID or path\n", verb)
+	fmt.Fprintf(env.Stderr, "shoebox: models %s: use list, verify FILE, download ID, path or refresh\n", verb)
 	return 2
 }
 

@@ -324,3 +324,40 @@ func TestCatalogueHashesHaveASource(t *testing.T) {
 		}
 	}
 }
+
+// A hub laid out by the test: one repository listing with LFS hashes.
+func TestRefreshFromHub(t *testing.T) {
+	sumA := strings.Repeat("a1", 32)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path != "/api/models/acme/vision-GGUF/tree/main" {
+			http.NotFound(w, r)
+			return
+		}
+		fmt.Fprintf(w, `[{"type":"file","path":"README.md","size":900},
+			{"type":"file","path":"vision-Q8_0.gguf","size":1890123456,"lfs":{"oid":%q,"size":1890123456,"pointerSize":135}},
+			{"type":"file","path":"mmproj-f16.gguf","size":700000000,"lfs":{"oid":%q,"size":700000000,"pointerSize":135}}]`, sumA, strings.Repeat("b2", 32))
+	}))
+	defer srv.Close()
+	base := "https://huggingface.co/acme/vision-GGUF/resolve/main/"
+	cat := []Entry{{ID: "vision", Variants: []Variant{{Name: "Q8_0",
+		Model:     FileRef{Name: "vision-Q8_0.gguf", URL: base + "vision-Q8_0.gguf", SizePublished: "1.89 GB"},
+		Projector: FileRef{Name: "mmproj-f16.gguf", URL: base + "mmproj-f16.gguf", SizePublished: "628 MB"}}}},
+		{ID: "gone", Variants: []Variant{{Name: "Q4", Model: FileRef{Name: "x.gguf", URL: base + "x.gguf"}, Projector: FileRef{Name: "y", URL: "https://example.com/y"}}}}}
+	changed, problems, err := RefreshFromHub(context.Background(), srv.Client(), cat, srv.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := cat[0].Variants[0].Model
+	if changed != 2 || m.Size != 1890123456 || m.SHA256 != sumA || !strings.HasSuffix(m.Checked, "/api/models/acme/vision-GGUF/tree/main") {
+		t.Fatalf("changed %d, model %+v", changed, m)
+	}
+	want := []string{"mmproj-f16.gguf: the hub lists 700000000 bytes, outside the published 628 MB", "x.gguf: acme/vision-GGUF has no file x.gguf", "y: https://example.com/y is not a Hugging Face download address"}
+	if len(problems) != len(want) {
+		t.Fatalf("problems = %q", problems)
+	}
+	for i, w := range want {
+		if !strings.HasPrefix(problems[i], w) {
+			t.Errorf("problem %d = %q, want it to start with %q", i, problems[i], w)
+		}
+	}
+}
