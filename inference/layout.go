@@ -69,14 +69,16 @@ var (
 	reTime     = regexp.MustCompile(`\b([01]?\d|2[0-3]):([0-5]\d)(?::([0-5]\d))?\s*([AaPp][Mm])?\b`)
 	reRegNo    = regexp.MustCompile(`[({][^)}]*\d{3,}[^)}]*[)}]|\(\s*\d{4,}[^)]*$`)
 	// rePostcodeLine is an address line with a postcode and a place: "43300 SERI KEMBANGAN".
-	rePostcodeLine = regexp.MustCompile(`(^|[\s,])\d{4,6}\s*,?\s+[A-Z]{3,}|\b(SELANGOR|JOHOR|KUALA LUMPUR|PENANG|PERAK|KEDAH|SABAH|SARAWAK|MELAKA|PAHANG|NEGERI SEMBILAN|DARUL EHSAN)\b`)
-	reIDWord       = regexp.MustCompile(`\b(REG|ROC|CO|COMPANY|CAMPANY|COMPARY|GST|SST|TAX|ID|NO|NA|BRN)\b`)
-	rePhone        = regexp.MustCompile(`(^|[^\d/])\+?\(?\d{2,4}\)?[\s-]{1,2}\d{3,4}[\s-]?\d{3,5}\b|\b1[38]00[\s-]?\d{2}[\s-]?\d{4}\b`)
-	reSlogan       = regexp.MustCompile(`FOR SHOPPING|RETURNABLE|EXCHANGEABLE|WITH ORIGINAL RECEIPT|THANK|COME AGAIN|PLEASE`)
-	reOwnedBy      = regexp.MustCompile(`(?i)^\W*(OWNED|OWN|OPERATED|MANAGED)\s+BY\s*:?\s*`)
-	reStrongCo     = regexp.MustCompile(`\b(SDN\.?\s*BHD|SDN|BHD|BERHAD|S/B|PTY\.?\s*LTD|PTY|LTD|LIMITED|INC|LLC|PLC|GMBH|ENTERPRISES?|TRADING|CORPORATION|CORP)\b\.?`)
-	reHeading      = regexp.MustCompile(`^(TAX INVOICE|SIMPLIFIED TAX INVOICE|INVOICE|RECEIPT|OFFICIAL RECEIPT|CASH BILL|CASH SALES?|SALES RECEIPT|WELCOME.*|THANK YOU.*|COPY|DUPLICATE|ORIGINAL|CUSTOMER COPY|MERCHANT COPY)$`)
-	reStopAddr     = regexp.MustCompile(`\b(TEL|TELEPHONE|PHONE|PH|FAX|GST|SST|REG|ROC|INVOICE|RECEIPT|E-?MAIL|WWW|HTTP|DATE|CASHIER|DOC|DOCUMENT|BILL|TABLE|ABN|VAT|MOBILE|HP|H/P|CO NO|COMPANY NO|TAX|OPEN|BUSINESS HOURS)\b|@`)
+	rePostcodeLine     = regexp.MustCompile(`(^|[\s,])\d{4,6}\s*,?\s+[A-Z]{3,}|\b(SELANGOR|JOHOR|KUALA LUMPUR|PENANG|PERAK|KEDAH|SABAH|SARAWAK|MELAKA|PAHANG|NEGERI SEMBILAN|DARUL EHSAN)\b`)
+	reLongNumber       = regexp.MustCompile(`\d{4,}`)
+	reStreetNumberWord = regexp.MustCompile(`^(LOT|NO\b|NO\.|UNIT)`)
+	reIDWord           = regexp.MustCompile(`\b(REG|ROC|CO|COMPANY|CAMPANY|COMPARY|GST|SST|TAX|ID|NO|NA|BRN)\b`)
+	rePhone            = regexp.MustCompile(`(^|[^\d/])\+?\(?\d{2,4}\)?[\s-]{1,2}\d{3,4}[\s-]?\d{3,5}\b|\b1[38]00[\s-]?\d{2}[\s-]?\d{4}\b`)
+	reSlogan           = regexp.MustCompile(`FOR SHOPPING|RETURNABLE|EXCHANGEABLE|WITH ORIGINAL RECEIPT|THANK|COME AGAIN|PLEASE`)
+	reOwnedBy          = regexp.MustCompile(`(?i)^\W*(OWNED|OWN|OPERATED|MANAGED)\s+BY\s*:?\s*`)
+	reStrongCo         = regexp.MustCompile(`\b(SDN\.?\s*BHD|SDN|BHD|BERHAD|S/B|PTY\.?\s*LTD|PTY|LTD|LIMITED|INC|LLC|PLC|GMBH|ENTERPRISES?|TRADING|CORPORATION|CORP)\b\.?`)
+	reHeading          = regexp.MustCompile(`^(TAX INVOICE|SIMPLIFIED TAX INVOICE|INVOICE|RECEIPT|OFFICIAL RECEIPT|CASH BILL|CASH SALES?|SALES RECEIPT|WELCOME.*|THANK YOU.*|COPY|DUPLICATE|ORIGINAL|CUSTOMER COPY|MERCHANT COPY)$`)
+	reStopAddr         = regexp.MustCompile(`\b(TEL|TELEPHONE|PHONE|PH|FAX|GST|SST|REG|ROC|INVOICE|RECEIPT|E-?MAIL|WWW|HTTP|DATE|CASHIER|DOC|DOCUMENT|BILL|TABLE|ABN|VAT|MOBILE|HP|H/P|CO NO|COMPANY NO|TAX|OPEN|BUSINESS HOURS)\b|@`)
 	// reTaxWord names sales taxes: GST, VAT and its European names (MwSt, USt,
 	// TVA, IVA, BTW, moms, ALV, DPH, FPA…), US sales tax.
 	reTaxWord    = regexp.MustCompile(`\b(GST|SST|VAT|TAX|MWST|UST|TVA|IVA|BTW|MOMS|ALV|DPH|FPA|PVM|PDV|DDV|KDV|PVN)\b`)
@@ -264,12 +266,12 @@ func applyCashRounding(r *receipt.Receipt) {
 	fiveCents := func(d decimal.Decimal) bool {
 		return d.Mul(decimal.NewFromInt(100)).Mod(decimal.NewFromInt(5)).IsZero()
 	}
-	cent := decimal.New(1, -2)
+	fiveCent := decimal.New(5, -2)
 	switch {
-	case adj.GreaterThanOrEqual(decimal.NewFromInt(1)) && adj.Sub(t).Abs().LessThanOrEqual(cent.Mul(decimal.NewFromInt(5))) && fiveCents(adj) && !fiveCents(t):
+	case adj.GreaterThanOrEqual(decimal.NewFromInt(1)) && adj.Sub(t).Abs().LessThanOrEqual(fiveCent) && fiveCents(adj) && !fiveCents(t):
 		r.Total.Value = adj
 		r.Rounding = receipt.Amount{Value: adj.Sub(t), Set: true, Source: r.Rounding.Source, Confidence: r.Rounding.Confidence, Box: r.Rounding.Box}
-	case !adj.IsZero() && adj.Abs().LessThan(cent.Mul(decimal.NewFromInt(5))) && !fiveCents(t) && fiveCents(t.Add(adj)):
+	case !adj.IsZero() && adj.Abs().LessThan(fiveCent) && !fiveCents(t) && fiveCents(t.Add(adj)):
 		r.Total.Value = t.Add(adj)
 	}
 }
@@ -525,7 +527,7 @@ func isIdentifierLine(u string) bool {
 	if reRegLine.MatchString(strings.ReplaceAll(u, " ", "")) || reRegNo.MatchString(u) && letterCount(reRegNo.ReplaceAllString(u, "")) < 3 {
 		return true
 	}
-	return reIDWord.MatchString(u) && regexp.MustCompile(`\d{4,}`).MatchString(u) && !reStreetWord.MatchString(u)
+	return reIDWord.MatchString(u) && reLongNumber.MatchString(u) && !reStreetWord.MatchString(u)
 }
 
 // cleanAddressLine drops OCR debris from an address line: marks with no
@@ -541,7 +543,7 @@ func cleanAddressLine(u string) string {
 			out = append(out, f)
 		}
 	}
-	if len(out) > 2 && len(out[0]) <= 2 && !hasDigit(out[0]) && regexp.MustCompile(`^(LOT|NO\b|NO\.|UNIT)`).MatchString(out[1]) {
+	if len(out) > 2 && len(out[0]) <= 2 && !hasDigit(out[0]) && reStreetNumberWord.MatchString(out[1]) {
 		out = out[1:]
 	}
 	return strings.Join(out, " ")
@@ -615,7 +617,9 @@ var (
 	// reCompactDate is a date without separators next to a time: "25032018 13:11:54".
 	reCompactDate = regexp.MustCompile(`\b(\d{2})(\d{2})((?:19|20)\d{2})(\s+\d{1,2}:\d{2})`)
 	reISOCompact  = regexp.MustCompile(`\b((?:19|20)\d{2})(\d{2})(\d{2})(\s+\d{1,2}:\d{2})`)
-	monthAbbrevs  = []string{"JAN", "FEB", "MAR", "APR", "MAY", "JUN", "JUL", "AUG", "SEP", "OCT", "NOV", "DEC"}
+	// digitOf maps the letters OCR reads for digits back to digits.
+	digitOf      = strings.NewReplacer("O", "0", "Q", "0", "D", "0", "S", "5", "I", "1", "l", "1", "|", "1", "B", "8", "Z", "2", "~", "")
+	monthAbbrevs = []string{"JAN", "FEB", "MAR", "APR", "MAY", "JUN", "JUL", "AUG", "SEP", "OCT", "NOV", "DEC"}
 )
 
 // mendDateText undoes the OCR misreadings that hide a date: letters for
@@ -625,7 +629,6 @@ var (
 // validated afterwards; this only lets a candidate be seen.
 func mendDateText(s string) string {
 	s = strings.ReplaceAll(s, "_", " ")
-	digitOf := strings.NewReplacer("O", "0", "Q", "0", "D", "0", "S", "5", "I", "1", "l", "1", "|", "1", "B", "8", "Z", "2", "~", "")
 	s = reDateShaped.ReplaceAllStringFunc(s, func(m string) string {
 		g := reDateShaped.FindStringSubmatch(m)
 		day, month, year := g[2], g[4], g[6]
@@ -664,12 +667,7 @@ func nearestMonth(w string) string {
 	}
 	found := ""
 	for _, m := range monthAbbrevs {
-		diff := 0
-		for i := 0; i < 3; i++ {
-			if w[i] != m[i] {
-				diff++
-			}
-		}
+		diff := hamming(w, m, 1)
 		if diff == 0 {
 			return m
 		}
