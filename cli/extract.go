@@ -38,6 +38,7 @@ func runExtract(env Env, args []string) int {
 	country := fs.String("country", "AU", "country rules: AU, NZ, UK, EU, US, MY, other")
 	modelPath := fs.String("model", "", "with --engine vlm: the GGUF model file")
 	mmproj := fs.String("mmproj", "", "with --engine vlm: its vision projector (mmproj) file")
+	parallel := fs.Int("parallel", 0, "with --engine vlm: pages read at once as parallel sequences (0: the planner chooses)")
 	if err := parseArgs(fs, args); err != nil {
 		return 2
 	}
@@ -54,7 +55,7 @@ func runExtract(env Env, args []string) int {
 	var eng inference.Engine
 	switch {
 	case *engineName == "vlm" || (*engineName == "auto" && *modelPath != ""):
-		v, code := startVLM(env, *modelPath, *mmproj, loc)
+		v, code := startVLM(env, *modelPath, *mmproj, loc, *parallel)
 		if v == nil {
 			return code
 		}
@@ -76,7 +77,7 @@ func runExtract(env Env, args []string) int {
 	ctx, stop := interruptible()
 	defer stop()
 	bar := newProgress(env.Stderr, len(files))
-	runPool(ctx, len(files), runtime.NumCPU(), func(i int) {
+	runPool(ctx, len(files), poolSize(eng), func(i int) {
 		results[i].File = files[i]
 		res, err := extractFile(ctx, eng, files[i])
 		if err != nil {
@@ -150,7 +151,7 @@ func printExtracted(env Env, r extracted) {
 
 // startVLM checks the model files, plans for this machine and starts the
 // vision engine's worker. It prints why and returns an exit code on failure.
-func startVLM(env Env, model, projector string, loc receipt.Locale) (*inference.VLM, int) {
+func startVLM(env Env, model, projector string, loc receipt.Locale, parallel int) (*inference.VLM, int) {
 	if model == "" || projector == "" {
 		fmt.Fprintln(env.Stderr, "shoebox: --engine vlm needs --model FILE.gguf and --mmproj FILE.gguf")
 		return nil, 2
@@ -168,7 +169,7 @@ func startVLM(env Env, model, projector string, loc receipt.Locale) (*inference.
 		return nil, 1
 	}
 	m := hw.Discover(nvml.New())
-	req := hw.Request{Machine: m, Model: facts}
+	req := hw.Request{Machine: m, Model: facts, Parallel: parallel}
 	plan := hw.MakePlan(req)
 	v, err := inference.NewVLM(inference.VLMOptions{Model: model, Projector: projector, Plan: plan, Request: &req, Locale: loc, Worker: workerCommand,
 		OnEvent: func(s string) { fmt.Fprintln(env.Stderr, "shoebox:", s) }})
@@ -178,6 +179,15 @@ func startVLM(env Env, model, projector string, loc receipt.Locale) (*inference.
 	}
 	fmt.Fprintf(env.Stderr, "reading with %s (%s)\n", filepath.Base(model), v.Plan().Summary(m))
 	return v, 0
+}
+
+// poolSize is how many files are read at once: a core each for OCR, and at
+// least as many as the vision engine reads together, so that its batches fill.
+func poolSize(eng inference.Engine) int {
+	if v, ok := eng.(*inference.VLM); ok {
+		return max(runtime.NumCPU(), v.Plan().Parallel)
+	}
+	return runtime.NumCPU()
 }
 
 // workerCommand starts the model worker; nil means this executable's "worker".

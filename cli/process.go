@@ -2,7 +2,6 @@ package cli
 
 import (
 	"fmt"
-	"runtime"
 	"time"
 
 	"github.com/shoebox-app/shoebox/inference"
@@ -65,7 +64,7 @@ func runProcess(env Env, args []string) int {
 	defer eng.Close()
 	counts, _ := l.Counts()
 	bar := newProgress(env.Stderr, counts[library.StatusQueued])
-	r := &pipeline.Runner{Lib: l, Engine: eng, Workers: runtime.NumCPU(), PageTimeout: 5 * time.Minute, OnProgress: func(p pipeline.Progress) {
+	r := &pipeline.Runner{Lib: l, Engine: eng, Workers: poolSize(eng), PageTimeout: 5 * time.Minute, OnProgress: func(p pipeline.Progress) {
 		if p.Current == 0 {
 			bar.done()
 		}

@@ -7,9 +7,11 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
+	"github.com/shoebox-app/shoebox/hw"
 	"github.com/shoebox-app/shoebox/inference"
 	"github.com/shoebox-app/shoebox/inference/testmodel"
 )
@@ -181,5 +183,60 @@ func TestRefusalIsAskedAgainWithTheStrictPrompt(t *testing.T) {
 	code, out, errOut = run(t, "extract", "--engine", "vlm", "--model", model, "--mmproj", proj, "--json", files[0])
 	if code != 1 || !strings.Contains(out, "declined to read the page") || !strings.Contains(out, "twice, the second time with the strict prompt") {
 		t.Fatalf("a second refusal must be the page's error: exit %d\nstdout %s\nstderr %s", code, out, errOut)
+	}
+}
+
+// TestPagesAreReadTogether: concurrent callers' pages go to the worker as
+// one request of parallel sequences, and a worker that dies during such a
+// request costs no page: each is retried alone.
+func TestPagesAreReadTogether(t *testing.T) {
+	model, proj := tinyPair(t)
+	os.Setenv("SHOEBOX_TEST_WORKER", "1")
+	defer os.Unsetenv("SHOEBOX_TEST_WORKER")
+	for _, crash := range []bool{false, true} {
+		var env []string
+		if crash {
+			env = []string{"SHOEBOX_WORKER_CRASH_ONCE=" + filepath.Join(t.TempDir(), "crashed")}
+		}
+		var events []string
+		var mu sync.Mutex
+		v, err := inference.NewVLM(inference.VLMOptions{Model: model, Projector: proj, Plan: hw.Plan{Threads: 1, Parallel: 3}, Worker: workerCommand, WorkerEnv: env,
+			OnEvent: func(s string) { mu.Lock(); events = append(events, s); mu.Unlock() }})
+		if err != nil {
+			t.Fatal(err)
+		}
+		results := make([]inference.Result, 3)
+		errs := make([]error, 3)
+		var wg sync.WaitGroup
+		for i := range results {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				img := image.NewGray(image.Rect(0, 0, 40+i, 60))
+				for p := range img.Pix {
+					img.Pix[p] = byte(p * (i + 1))
+				}
+				results[i], errs[i] = v.Extract(context.Background(), inference.Page{Image: img, Index: i})
+			}()
+		}
+		wg.Wait()
+		v.Close()
+		together := 0
+		for i, res := range results {
+			if errs[i] != nil || res.Engine != "vlm" || res.Timings.OutputTokens == 0 {
+				t.Errorf("crash %v, page %d: %v %+v", crash, i, errs[i], res.Timings)
+			}
+			if res.Timings.Batch > 1 {
+				together++
+			}
+		}
+		log := strings.Join(events, "\n")
+		t.Logf("crash %v: %d of 3 pages read beside others; events: %q", crash, together, events)
+		switch {
+		case crash && !strings.Contains(log, "retrying them one at a time") && !strings.Contains(log, "retrying"):
+			t.Errorf("the crash was not retried: %s", log)
+		case !crash && together == 0:
+			t.Errorf("no two pages were read together")
+		}
 	}
 }

@@ -46,7 +46,7 @@ type Request struct {
 	Machine   Machine    `json:"machine"`
 	Model     ModelFacts `json:"model"`
 	Context   int        `json:"context"`  // tokens per sequence; 0 means 4096
-	Parallel  int        `json:"parallel"` // sequences in flight; 0 means 1
+	Parallel  int        `json:"parallel"` // pages read at once as parallel sequences; 0: the planner chooses
 	Overrides Overrides  `json:"overrides"`
 }
 
@@ -265,16 +265,41 @@ func fit(req Request, v Variant, devs []GPU, kv string, projOnGPU, partial bool)
 	return lay, true
 }
 
+// AutoParallel is how many pages a plan reads at once when the request
+// leaves it to the planner and the model sits wholly on GPUs.
+const AutoParallel = 4
+
 // MakePlan picks the fastest configuration that gives correct output: the
 // highest-precision variant that fits with headroom, on one GPU when it fits
 // there, else split by layers (never rows) across GPUs by free memory, else
 // partly offloaded, else on the CPU. It is a pure function.
+//
+// With Parallel 0 it reads AutoParallel pages at once when their KV cache
+// fits beside the same variant wholly on GPUs, else one: batching keeps a
+// GPU busy between one page's tokens, but never at the cost of precision
+// or of layers on the CPU.
 func MakePlan(req Request) Plan {
+	if req.Parallel > 0 {
+		return makePlan(req)
+	}
+	req.Parallel = 1
+	one := makePlan(req)
+	if one.OnCPU() || one.GPULayers < one.TotalLayers {
+		return one
+	}
+	req.Parallel = AutoParallel
+	several := makePlan(req)
+	if several.Variant != one.Variant || several.KVType != one.KVType || several.OnCPU() || several.GPULayers < several.TotalLayers || several.Projector != one.Projector || len(several.Devices) > len(one.Devices) {
+		one.Reasons = append(one.Reasons, fmt.Sprintf("One page at a time: the memory for %d pages at once would cost precision (weights or KV cache), layers on the CPU or another GPU.", AutoParallel))
+		return one
+	}
+	several.Reasons = append(several.Reasons, fmt.Sprintf("%d pages are read at once as parallel sequences: their KV cache fits beside the weights, and one decode step serves all of them.", AutoParallel))
+	return several
+}
+
+func makePlan(req Request) Plan {
 	if req.Context <= 0 {
 		req.Context = defaultContext
-	}
-	if req.Parallel <= 0 {
-		req.Parallel = 1
 	}
 	m := req.Model
 	p := Plan{TotalLayers: m.Layers, SplitMode: "none", KVType: "f16", Batch: defaultBatch, Context: req.Context, Parallel: req.Parallel,

@@ -274,3 +274,32 @@ func TestStepDownEndsOnTheCPU(t *testing.T) {
 		t.Error("stepped down from the CPU")
 	}
 }
+
+// TestPlannerChoosesParallelPages: with Parallel left at 0 the planner reads
+// AutoParallel pages at once only where that costs nothing else.
+func TestPlannerChoosesParallelPages(t *testing.T) {
+	for _, tc := range []struct {
+		machine string
+		model   ModelFacts
+		context int
+		want    int
+	}{
+		{"H100", model2B, 0, AutoParallel},
+		{"H200", model32B, 0, AutoParallel},
+		{"L4", model8B, 0, AutoParallel},
+		{"L4", model8B, 32768, 1}, // four 32k caches would need a smaller variant
+		{"V100-32+16", model32B, 0, 1},
+		{"no GPU", model2B, 0, 1},
+		{"NVML missing", model8B, 0, 1},
+		{"laptop-4GB", model8B, 0, 1}, // partly offloaded
+	} {
+		auto := MakePlan(Request{Machine: machines[tc.machine], Model: tc.model, Context: tc.context})
+		if auto.Parallel != tc.want {
+			t.Errorf("%s/%s: %d pages at once, want %d (%v)", tc.machine, tc.model.Name, auto.Parallel, tc.want, auto.Reasons)
+		}
+		one := MakePlan(Request{Machine: machines[tc.machine], Model: tc.model, Context: tc.context, Parallel: 1})
+		if auto.Variant != one.Variant || auto.KVType != one.KVType || auto.GPULayers != one.GPULayers || len(auto.Devices) != len(one.Devices) {
+			t.Errorf("%s/%s: reading several pages changed the plan: %+v vs %+v", tc.machine, tc.model.Name, auto, one)
+		}
+	}
+}

@@ -37,6 +37,9 @@ type Timings struct {
 	PromptTokens int           `json:"prompt_tokens,omitempty"`
 	OutputTokens int           `json:"output_tokens,omitempty"`
 	TokensPerSec float64       `json:"tokens_per_sec,omitempty"`
+	// Batch is how many pages the vision engine read together with this
+	// one, itself included.
+	Batch int `json:"batch,omitempty"`
 }
 
 // Result is an engine's reading of one page.

@@ -6,7 +6,8 @@ package inference
 // of for crash reports.
 
 // ProtocolVersion changes whenever a field changes meaning.
-const ProtocolVersion = 1
+// 2: extract carries several pages, read together as parallel sequences.
+const ProtocolVersion = 2
 
 // WorkerRequest is sent to `shoebox worker`.
 type WorkerRequest struct {
@@ -21,38 +22,56 @@ type WorkerRequest struct {
 	GPULayers      int       `json:"gpu_layers,omitempty"`
 	MainGPU        int       `json:"main_gpu,omitempty"`
 	TensorSplit    []float32 `json:"tensor_split,omitempty"`
-	Context        int       `json:"context,omitempty"`
+	Context        int       `json:"context,omitempty"`  // tokens per sequence
+	Parallel       int       `json:"parallel,omitempty"` // sequences one context holds; 0 means 1
 	Batch          int       `json:"batch,omitempty"`
 	FlashAttention string    `json:"flash_attention,omitempty"`
 	KVType         string    `json:"kv_type,omitempty"`
 
-	// extract
-	Image []byte `json:"image,omitempty"` // PNG or JPEG bytes of the page
-	// System and User are laid out with the model's chat template, the
-	// image first in the user's turn; models whose template llama.cpp does
-	// not know get "System\n<image>\nUser\n".
-	System    string `json:"system,omitempty"`
-	User      string `json:"user,omitempty"`
-	Schema    string `json:"schema,omitempty"` // JSON schema the output must fit
-	MaxTokens int    `json:"max_tokens,omitempty"`
+	// extract: up to Parallel pages, each its own sequence in the context,
+	// decoded together one token per page per step.
+	Pages     []PageRequest `json:"pages,omitempty"`
+	Schema    string        `json:"schema,omitempty"` // JSON schema every output must fit
+	MaxTokens int           `json:"max_tokens,omitempty"`
+}
+
+// PageRequest is one page of an extract request. System and User are laid
+// out with the model's chat template, the image first in the user's turn;
+// models whose template llama.cpp does not know get "System\n<image>\nUser\n".
+type PageRequest struct {
+	Image  []byte `json:"image,omitempty"` // PNG or JPEG bytes of the page
+	System string `json:"system,omitempty"`
+	User   string `json:"user,omitempty"`
 }
 
 // WorkerResponse answers one request.
 type WorkerResponse struct {
-	V      int     `json:"v"`
-	ID     int64   `json:"id"`
-	OK     bool    `json:"ok"`
-	Error  string  `json:"error,omitempty"`
-	Output string  `json:"output,omitempty"`
-	Pieces []Piece `json:"pieces,omitempty"` // the output token by token, with probabilities
-	// BadLogits is set when a canary step saw NaN or infinite logits.
-	BadLogits bool `json:"bad_logits,omitempty"`
+	V     int    `json:"v"`
+	ID    int64  `json:"id"`
+	OK    bool   `json:"ok"`
+	Error string `json:"error,omitempty"`
+	// Output and BadLogits answer the canary: its text, and whether any
+	// step saw NaN or infinite logits.
+	Output    string  `json:"output,omitempty"`
+	BadLogits bool    `json:"bad_logits,omitempty"`
+	LoadMS    float64 `json:"load_ms,omitempty"`
+	// Pages answer an extract request's pages, in order.
+	Pages []PageResponse `json:"pages,omitempty"`
+}
 
-	LoadMS       float64 `json:"load_ms,omitempty"`
+// PageResponse is one page's reading; Error is set when this page failed
+// and the others of its request did not.
+type PageResponse struct {
+	Error     string  `json:"error,omitempty"`
+	Output    string  `json:"output,omitempty"`
+	Pieces    []Piece `json:"pieces,omitempty"` // the output token by token, with probabilities
+	BadLogits bool    `json:"bad_logits,omitempty"`
+	// PrefillMS is this page's prompt and image (encoding included);
+	// DecodeMS is the time from the first decode step of its request
+	// until its last token, shared with the pages decoded beside it.
 	PrefillMS    float64 `json:"prefill_ms,omitempty"`
 	DecodeMS     float64 `json:"decode_ms,omitempty"`
 	PromptTokens int     `json:"prompt_tokens,omitempty"`
-	ImageTokens  int     `json:"image_tokens,omitempty"`
 }
 
 // Piece is one generated token's text and the probability the model gave it.

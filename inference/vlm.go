@@ -56,7 +56,32 @@ type VLM struct {
 	nextID int64
 	done   chan struct{}
 	idle   *time.Timer
+
+	// Pages wait in queue for the dispatcher, which sends up to
+	// Plan.Parallel of them to the worker as one request.
+	queue     chan *job
+	closed    chan struct{}
+	closeOnce sync.Once
 }
+
+// job is one page waiting for the worker.
+type job struct {
+	ctx   context.Context
+	page  PageRequest
+	index int // page number from 0, for messages
+	reply chan jobResult
+}
+
+type jobResult struct {
+	resp  PageResponse
+	batch int // pages in the request that read it
+	err   error
+}
+
+// gatherWindow is how long the dispatcher waits for more pages to join a
+// request when the plan reads several at once: short beside a page's
+// seconds, long enough for callers woken by the previous request.
+const gatherWindow = 25 * time.Millisecond
 
 // NewVLM starts a worker and loads the model.
 func NewVLM(opt VLMOptions) (*VLM, error) {
@@ -76,10 +101,11 @@ func NewVLM(opt VLMOptions) (*VLM, error) {
 		}
 		opt.Worker = []string{exe, "worker"}
 	}
-	v := &VLM{opt: opt}
+	v := &VLM{opt: opt, queue: make(chan *job), closed: make(chan struct{})}
 	for {
 		err := v.start()
 		if err == nil {
+			go v.dispatch()
 			return v, nil
 		}
 		if !errors.Is(err, ErrHardwareFault) || opt.Request == nil {
@@ -136,7 +162,7 @@ func (v *VLM) start() error {
 		split = append(split, float32(n))
 	}
 	_, err = v.call(context.Background(), WorkerRequest{Op: "load", Model: v.opt.Model, Projector: v.opt.Projector, Threads: max(p.Threads, 1),
-		GPULayers: p.GPULayers, MainGPU: p.MainGPU, TensorSplit: split, Context: max(p.Context, 4096), Batch: max(p.Batch, 512),
+		GPULayers: p.GPULayers, MainGPU: p.MainGPU, TensorSplit: split, Context: max(p.Context, 4096), Parallel: max(p.Parallel, 1), Batch: max(p.Batch, 512),
 		FlashAttention: p.FlashAttention, KVType: p.KVType}, 10*time.Minute)
 	if err != nil {
 		v.kill()
@@ -219,12 +245,10 @@ func (v *VLM) call(ctx context.Context, req WorkerRequest, timeout time.Duration
 	}
 }
 
-// Extract reads one page, restarting the worker and retrying once if it
-// crashes or hangs.
+// Extract reads one page. Pages from concurrent callers are read together
+// as parallel sequences when the plan allows (Plan.Parallel); a crash or
+// hang restarts the worker and retries the page once.
 func (v *VLM) Extract(ctx context.Context, page Page) (Result, error) {
-	v.mu.Lock()
-	defer v.mu.Unlock()
-	defer v.armIdle()
 	start := time.Now()
 	var img bytes.Buffer
 	// Lossless and quick: the default PNG compression took most of the
@@ -233,25 +257,25 @@ func (v *VLM) Extract(ctx context.Context, page Page) (Result, error) {
 	if err := enc.Encode(&img, page.Image); err != nil {
 		return Result{}, err
 	}
-	req := WorkerRequest{Op: "extract", Image: img.Bytes(), System: v.system(assets.ReceiptPrompt, page), User: "Read this receipt. Answer with the JSON only.",
-		Schema: assets.ReceiptSchema, MaxTokens: v.opt.MaxTokens}
-	resp, r, err := v.read(ctx, req, page)
+	req := PageRequest{Image: img.Bytes(), System: v.system(assets.ReceiptPrompt, page), User: "Read this receipt. Answer with the JSON only."}
+	res, r, err := v.read(ctx, req, page)
 	if err == nil && Refused(&r) {
 		// Some models decline anything with a name or address on it; the
 		// stricter prompt spells out that this is the business's own tax
 		// record. One retry: a second refusal is the page's answer.
-		v.event("the model declined page %d (%q): asking again with the strict bookkeeping prompt", page.Index+1, clip(resp.Output, 80))
+		v.event("the model declined page %d (%q): asking again with the strict bookkeeping prompt", page.Index+1, clip(res.resp.Output, 80))
 		req.System = v.system(assets.ReceiptPromptStrict, page)
-		resp, r, err = v.read(ctx, req, page)
+		res, r, err = v.read(ctx, req, page)
 		if err == nil && Refused(&r) {
-			return Result{Raw: resp.Output, Engine: "vlm"}, fmt.Errorf("%w twice, the second time with the strict prompt: %s", ErrRefused, clip(resp.Output, 120))
+			return Result{Raw: res.resp.Output, Engine: "vlm"}, fmt.Errorf("%w twice, the second time with the strict prompt: %s", ErrRefused, clip(res.resp.Output, 120))
 		}
 	}
+	resp := res.resp
 	if err != nil {
 		return Result{Raw: resp.Output}, err
 	}
 	t := Timings{Prefill: msDur(resp.PrefillMS), Decode: msDur(resp.DecodeMS),
-		PromptTokens: resp.PromptTokens, OutputTokens: len(resp.Pieces), Total: time.Since(start)}
+		PromptTokens: resp.PromptTokens, OutputTokens: len(resp.Pieces), Total: time.Since(start), Batch: res.batch}
 	if resp.DecodeMS > 0 {
 		t.TokensPerSec = float64(len(resp.Pieces)) / (resp.DecodeMS / 1000)
 	}
@@ -261,32 +285,149 @@ func (v *VLM) Extract(ctx context.Context, page Page) (Result, error) {
 	return Result{Receipt: r, Raw: resp.Output, Words: page.Words, Timings: t, Engine: "vlm"}, nil
 }
 
-// read sends one extract request, restarting the worker and retrying once
-// if it crashes or hangs, and parses the answer; called with mu held.
-func (v *VLM) read(ctx context.Context, req WorkerRequest, page Page) (WorkerResponse, receipt.Receipt, error) {
-	var resp WorkerResponse
-	var err error
-	for attempt := 0; attempt < 2; attempt++ {
-		if v.cmd == nil {
-			v.event("starting the model worker")
-			if err = v.start(); err != nil {
-				return resp, receipt.Receipt{}, err
-			}
-		}
-		resp, err = v.call(ctx, req, v.opt.PageTimeout)
-		if !errors.Is(err, errWorkerDied) || ctx.Err() != nil {
-			break
-		}
-		v.event("the model worker stopped on page %d (%v): retrying", page.Index+1, err)
+// read queues one page for the dispatcher, waits for its answer and
+// parses it.
+func (v *VLM) read(ctx context.Context, req PageRequest, page Page) (jobResult, receipt.Receipt, error) {
+	j := &job{ctx: ctx, page: req, index: page.Index, reply: make(chan jobResult, 1)}
+	select {
+	case v.queue <- j:
+	case <-ctx.Done():
+		return jobResult{}, receipt.Receipt{}, ctx.Err()
+	case <-v.closed:
+		return jobResult{}, receipt.Receipt{}, errors.New("the vision engine has been closed")
 	}
-	if err != nil {
-		return resp, receipt.Receipt{}, err
+	var res jobResult
+	select {
+	case res = <-j.reply:
+	case <-ctx.Done():
+		return jobResult{}, receipt.Receipt{}, ctx.Err()
+	}
+	resp := res.resp
+	switch {
+	case res.err != nil:
+		return res, receipt.Receipt{}, res.err
+	case resp.Error != "":
+		return res, receipt.Receipt{}, errors.New(resp.Error)
+	case resp.BadLogits:
+		return res, receipt.Receipt{}, fmt.Errorf("%w: the model computed NaN or infinite logits", ErrHardwareFault)
 	}
 	if fault := JudgeOutput(resp.Output); fault != nil {
-		return resp, receipt.Receipt{}, fault
+		return res, receipt.Receipt{}, fault
 	}
 	r, err := ParseModelJSON(resp.Output, resp.Pieces, v.opt.Locale)
-	return resp, r, err
+	return res, r, err
+}
+
+// dispatch sends queued pages to the worker, up to Plan.Parallel at a
+// time, until the engine is closed.
+func (v *VLM) dispatch() {
+	for {
+		var first *job
+		select {
+		case first = <-v.queue:
+		case <-v.closed:
+			return
+		}
+		batch := []*job{first}
+		if par := max(v.opt.Plan.Parallel, 1); par > 1 {
+			window := time.NewTimer(gatherWindow)
+		gather:
+			for len(batch) < par {
+				select {
+				case j := <-v.queue:
+					batch = append(batch, j)
+				case <-window.C:
+					break gather
+				case <-v.closed:
+					break gather
+				}
+			}
+			window.Stop()
+		}
+		v.runBatch(batch)
+	}
+}
+
+// runBatch reads a batch of pages and answers each page's caller. When the
+// worker dies during a batch of several, any one page may be the cause, so
+// each is retried alone: a page that kills the worker fails by itself.
+func (v *VLM) runBatch(batch []*job) {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	defer v.armIdle()
+	live := batch[:0]
+	for _, j := range batch {
+		if err := j.ctx.Err(); err != nil {
+			j.reply <- jobResult{err: err}
+		} else {
+			live = append(live, j)
+		}
+	}
+	if len(live) == 0 {
+		return
+	}
+	resps, err := v.send(live)
+	if errors.Is(err, errWorkerDied) {
+		if len(live) == 1 {
+			v.event("the model worker stopped on page %d (%v): retrying", live[0].index+1, err)
+			resps, err = v.send(live)
+		} else {
+			v.event("the model worker stopped while reading %d pages together (%v): retrying them one at a time", len(live), err)
+			for _, j := range live {
+				r, err := v.send([]*job{j})
+				var resp PageResponse
+				if err == nil {
+					resp = r[0]
+				}
+				j.reply <- jobResult{resp: resp, batch: 1, err: err}
+			}
+			return
+		}
+	}
+	for i, j := range live {
+		if err != nil {
+			j.reply <- jobResult{err: err}
+		} else {
+			j.reply <- jobResult{resp: resps[i], batch: len(live)}
+		}
+	}
+}
+
+// send makes one extract request of the jobs' pages, starting the worker
+// first if it is not running; called with mu held. The request is
+// cancelled (and the worker stopped) only when every page's caller has
+// given up.
+func (v *VLM) send(jobs []*job) ([]PageResponse, error) {
+	if v.cmd == nil {
+		v.event("starting the model worker")
+		if err := v.start(); err != nil {
+			return nil, err
+		}
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go func() {
+		for _, j := range jobs {
+			select {
+			case <-j.ctx.Done():
+			case <-ctx.Done():
+				return
+			}
+		}
+		cancel()
+	}()
+	req := WorkerRequest{Op: "extract", Schema: assets.ReceiptSchema, MaxTokens: v.opt.MaxTokens}
+	for _, j := range jobs {
+		req.Pages = append(req.Pages, j.page)
+	}
+	resp, err := v.call(ctx, req, v.opt.PageTimeout*time.Duration(len(jobs)))
+	if err != nil {
+		return nil, err
+	}
+	if len(resp.Pages) != len(jobs) {
+		return nil, fmt.Errorf("the model worker answered %d pages of %d", len(resp.Pages), len(jobs))
+	}
+	return resp.Pages, nil
 }
 
 // ErrRefused marks a page the model declined to read.
@@ -318,8 +459,9 @@ func (v *VLM) system(prompt string, page Page) string {
 	return strings.TrimRight(b.String(), "\n")
 }
 
-// Close stops the worker.
+// Close stops the worker; pages still queued get an error.
 func (v *VLM) Close() error {
+	v.closeOnce.Do(func() { close(v.closed) })
 	v.mu.Lock()
 	defer v.mu.Unlock()
 	if v.idle != nil {

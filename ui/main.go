@@ -138,5 +138,6 @@ func chooseEngine(lib *library.Library, m hw.Machine) (inference.Engine, string,
 		return ocr(" — the vision model did not start: " + err.Error())
 	}
 	plan := v.Plan()
-	return v, fmt.Sprintf("%s %s", strings.TrimSuffix(filepath.Base(model), ".gguf"), strings.TrimPrefix(plan.Summary(m), plan.Variant+" ")), 1, nil
+	// As many receipts in flight as the engine reads at once, so its batches fill.
+	return v, fmt.Sprintf("%s %s", strings.TrimSuffix(filepath.Base(model), ".gguf"), strings.TrimPrefix(plan.Summary(m), plan.Variant+" ")), max(plan.Parallel, 1), nil
 }

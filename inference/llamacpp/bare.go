@@ -6,14 +6,22 @@ import (
 
 	"github.com/ollama/ollama/llama"
 	"github.com/ollama/ollama/ml"
+
+	"github.com/shoebox-app/shoebox/hw"
 )
 
 // BareDecode is the yardstick for the engine's overhead: it loads a model
-// in this process and decodes n tokens greedily by argmax, with no grammar,
-// no sampler and no probabilities, and returns the time per token.
-func BareDecode(modelPath string, n, threads int) (time.Duration, error) {
+// in this process as the plan says (threads, GPU layers, split) and decodes
+// n tokens greedily by argmax, with no grammar, no sampler and no
+// probabilities, and returns the time per token.
+func BareDecode(modelPath string, n int, plan hw.Plan) (time.Duration, error) {
 	llama.BackendInit()
-	m, err := llama.LoadModelFromFile(modelPath, llama.ModelParams{UseMmap: true})
+	split := make([]float32, 0, len(plan.TensorSplit))
+	for _, l := range plan.TensorSplit {
+		split = append(split, float32(l))
+	}
+	threads := plan.Threads
+	m, err := llama.LoadModelFromFile(modelPath, llama.ModelParams{UseMmap: true, NumGpuLayers: plan.GPULayers, MainGpu: plan.MainGPU, TensorSplit: split})
 	if err != nil {
 		return 0, err
 	}

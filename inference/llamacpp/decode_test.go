@@ -36,7 +36,7 @@ func TestGrammarDecodeOnTinyModel(t *testing.T) {
 	if grammar == nil {
 		t.Fatal("no grammar from the schema")
 	}
-	sampler, err := llama.NewSamplingContext(model, llama.SamplingParams{Temp: 0, Seed: 1, Grammar: string(grammar)})
+	sampler, err := llama.NewSamplingContext(model, llama.SamplingParams{Temp: 0, TopP: 1, TypicalP: 1, Seed: 1, Grammar: string(grammar)})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -21,6 +21,7 @@ int32_t mtmd_tokenize(mtmd_context * ctx, mtmd_input_chunks * output, const stru
 int32_t mtmd_helper_eval_chunks(mtmd_context * ctx, struct llama_context * lctx, const mtmd_input_chunks * chunks,
                                 int32_t n_past, int32_t seq_id, int32_t n_batch, bool logits_last, int32_t * new_n_past);
 size_t mtmd_helper_get_n_tokens(const mtmd_input_chunks * chunks);
+float * llama_get_logits_ith(struct llama_context * ctx, int32_t i);
 */
 import "C"
 
@@ -40,12 +41,24 @@ func mtmdPtr(m *llama.MtmdContext) *C.mtmd_context {
 	return *(**C.mtmd_context)(unsafe.Pointer(m))
 }
 
-// EvalPrompt feeds a prompt with one image (at ImageMarker) through mtmd's
-// own helper, which lays out positions for every model family: plain for
-// LLaVA-type models, M-RoPE for Qwen2/2.5/3-VL, non-causal image attention
-// for Gemma 3. It returns the position after the prompt and how many tokens
-// it took; the last token's logits are ready to sample.
-func EvalPrompt(mt *llama.MtmdContext, ctx *llama.Context, text string, image []byte, nBatch int) (nPast, nTokens int, err error) {
+// logitsAt is the i-th output's logits (-1: the last) in llama.cpp's own
+// buffer, without the copy ollama's GetLogitsIth makes: valid until the
+// next decode.
+func logitsAt(ctx *llama.Context, i, nVocab int) []float32 {
+	p := C.llama_get_logits_ith(contextPtr(ctx), C.int32_t(i))
+	if p == nil {
+		return nil
+	}
+	return unsafe.Slice((*float32)(unsafe.Pointer(p)), nVocab)
+}
+
+// EvalPrompt feeds a prompt with one image (at ImageMarker) into sequence
+// seq through mtmd's own helper, which lays out positions for every model
+// family: plain for LLaVA-type models, M-RoPE for Qwen2/2.5/3-VL, non-causal
+// image attention for Gemma 3. It returns the position after the prompt and
+// how many tokens it took; the last token's logits are ready to sample
+// until the next decode.
+func EvalPrompt(mt *llama.MtmdContext, ctx *llama.Context, text string, image []byte, seq, nBatch int) (nPast, nTokens int, err error) {
 	chunks := C.mtmd_input_chunks_init()
 	defer C.mtmd_input_chunks_free(chunks)
 	ctext := C.CString(text)
@@ -73,7 +86,7 @@ func EvalPrompt(mt *llama.MtmdContext, ctx *llama.Context, text string, image []
 		return 0, 0, fmt.Errorf("the prompt and image could not be tokenized (mtmd_tokenize %d: the image marker count must match)", int(rc))
 	}
 	var newPast C.int32_t
-	if rc := C.mtmd_helper_eval_chunks(mtmdPtr(mt), contextPtr(ctx), chunks, 0, 0, C.int32_t(nBatch), true, &newPast); rc != 0 {
+	if rc := C.mtmd_helper_eval_chunks(mtmdPtr(mt), contextPtr(ctx), chunks, 0, C.int32_t(seq), C.int32_t(nBatch), true, &newPast); rc != 0 {
 		return 0, 0, fmt.Errorf("evaluating the prompt failed (%d)", int(rc))
 	}
 	return int(newPast), int(C.mtmd_helper_get_n_tokens(chunks)), nil

@@ -43,11 +43,6 @@ func Serve(in io.Reader, out io.Writer) error {
 			continue
 		}
 		testFault(req.Op)
-		if refusal, ok := testRefusal(req); ok {
-			resp.OK, resp.Output = true, refusal
-			enc.Encode(resp)
-			continue
-		}
 		var err error
 		switch req.Op {
 		case "ping":
@@ -55,6 +50,7 @@ func Serve(in io.Reader, out io.Writer) error {
 			err = s.load(req, &resp)
 		case "extract":
 			err = s.extract(req, &resp)
+			testRefusal(req, &resp)
 		case "canary":
 			err = s.canary(&resp)
 		default:
@@ -92,19 +88,26 @@ func testFault(op string) {
 // testRefusal lets tests make a worker answer like a model that declines:
 // always (SHOEBOX_WORKER_REFUSE=always) or only to the ordinary prompt
 // (=ordinary), as the engine's retry with the strict prompt expects.
-func testRefusal(req inference.WorkerRequest) (string, bool) {
+func testRefusal(req inference.WorkerRequest, resp *inference.WorkerResponse) {
 	mode := os.Getenv("SHOEBOX_WORKER_REFUSE")
-	if req.Op != "extract" || mode == "" || mode == "ordinary" && strings.HasPrefix(req.System, strings.TrimSpace(assets.ReceiptPromptStrict)) {
-		return "", false
+	if mode == "" {
+		return
 	}
-	return `{"supplier_name": "I'm sorry, but I can't help with personal information.", "date": "", "total": "0.00"}`, true
+	for i, page := range req.Pages {
+		if i < len(resp.Pages) && (mode == "always" || !strings.HasPrefix(page.System, strings.TrimSpace(assets.ReceiptPromptStrict))) {
+			resp.Pages[i] = inference.PageResponse{Output: `{"supplier_name": "I'm sorry, but I can't help with personal information.", "date": "", "total": "0.00"}`}
+		}
+	}
 }
 
 type session struct {
-	model *llama.Model
-	ctx   *llama.Context
-	mtmd  *llama.MtmdContext
-	batch int
+	model    *llama.Model
+	ctx      *llama.Context
+	mtmd     *llama.MtmdContext
+	vocab    vocab
+	batch    int
+	parallel int
+	seqCtx   int // context cells per sequence
 }
 
 func (s *session) free() {
@@ -132,10 +135,12 @@ func (s *session) load(req inference.WorkerRequest, resp *inference.WorkerRespon
 	case "off":
 		fa = ml.FlashAttentionDisabled
 	}
-	s.batch = max(req.Batch, 64)
-	c, err := llama.NewContextWithModel(m, llama.NewContextParams(max(req.Context, 512), s.batch, 1, max(req.Threads, 1), fa, req.KVType))
+	s.batch, s.parallel, s.seqCtx = max(req.Batch, 64), max(req.Parallel, 1), max(req.Context, 512)
+	// The context's cells are shared out between the sequences: each page
+	// gets Context of its own.
+	c, err := llama.NewContextWithModel(m, llama.NewContextParams(s.seqCtx*s.parallel, s.batch, s.parallel, max(req.Threads, 1), fa, req.KVType))
 	if err != nil {
-		return fmt.Errorf("llama.cpp could not make a context: %w", err)
+		return fmt.Errorf("llama.cpp could not make a context for %d sequences: %w", s.parallel, err)
 	}
 	s.ctx = c
 	if req.Projector != "" {
@@ -145,62 +150,33 @@ func (s *session) load(req inference.WorkerRequest, resp *inference.WorkerRespon
 		}
 		s.mtmd = mt
 	}
+	s.vocab = newVocab(m)
 	resp.LoadMS = ms(time.Since(start))
 	return nil
 }
 
+// sequence is one page being read in an extract request.
+type sequence struct {
+	out     *inference.PageResponse
+	sampler *greedySampler
+	pos     int // next position in the sequence
+	next    int // the token to feed at pos
+	slot    int // its index in the step's batch, for its logits
+	active  bool
+	started time.Time
+}
+
+// extract reads up to s.parallel pages together: each page's prompt and
+// image are evaluated into its own sequence, then every step decodes one
+// token for each page still writing, in one batch, so a GPU does the
+// work of several pages for little more than the cost of one.
 func (s *session) extract(req inference.WorkerRequest, resp *inference.WorkerResponse) error {
 	if s.ctx == nil {
 		return errors.New("no model is loaded")
 	}
-	s.ctx.KvCacheClear()
-	prefix, suffix := req.System+"\n", "\n"+req.User+"\n"
-	if text, ok := ApplyChatTemplate(s.model, []Message{{"system", req.System}, {"user", ImageMarker + "\n" + req.User}}); ok {
-		if i := strings.Index(text, ImageMarker); i >= 0 {
-			prefix, suffix = text[:i], text[i+len(ImageMarker):]
-		}
+	if len(req.Pages) == 0 || len(req.Pages) > s.parallel {
+		return fmt.Errorf("an extract request carries 1 to %d pages, not %d", s.parallel, len(req.Pages))
 	}
-	t1 := time.Now()
-	var pos, idx int
-	if len(req.Image) > 0 {
-		if s.mtmd == nil {
-			return errors.New("the model has no projector: it cannot read images")
-		}
-		// mtmd's helper encodes the image and lays out positions for the
-		// model's family (M-RoPE, non-causal image attention) itself.
-		nPast, nTok, err := EvalPrompt(s.mtmd, s.ctx, prefix+ImageMarker+suffix, req.Image, s.batch)
-		if err != nil {
-			return err
-		}
-		pos, idx, resp.PromptTokens = nPast, -1, nTok
-	} else {
-		toks, err := s.model.Tokenize(prefix+suffix, true, true)
-		if err != nil {
-			return err
-		}
-		b, err := llama.NewBatch(s.batch, 1, 0)
-		if err != nil {
-			return err
-		}
-		defer b.Free()
-		for i := 0; i < len(toks); i += s.batch {
-			b.Clear()
-			for j := i; j < min(i+s.batch, len(toks)); j++ {
-				b.Add(toks[j], nil, j, j == len(toks)-1, 0)
-			}
-			if err := s.ctx.Decode(b); err != nil {
-				return fmt.Errorf("prefill failed at token %d: %w", i, err)
-			}
-		}
-		pos, idx, resp.PromptTokens = len(toks), -1, len(toks)
-	}
-	resp.PrefillMS = ms(time.Since(t1)) // image encoding included
-	tokBatch, err := llama.NewBatch(s.batch, 1, 0)
-	if err != nil {
-		return err
-	}
-	defer tokBatch.Free()
-
 	grammar := ""
 	if req.Schema != "" {
 		g := llama.SchemaToGrammar([]byte(req.Schema))
@@ -209,50 +185,143 @@ func (s *session) extract(req inference.WorkerRequest, resp *inference.WorkerRes
 		}
 		grammar = string(g)
 	}
-	sampler, err := llama.NewSamplingContext(s.model, llama.SamplingParams{Temp: 0, Seed: 1, Grammar: grammar})
+	s.ctx.KvCacheClear()
+	maxTok := max(req.MaxTokens, 16)
+	nVocab := s.model.NumVocab()
+	resp.Pages = make([]inference.PageResponse, len(req.Pages))
+	seqs := make([]*sequence, len(req.Pages))
+	for i, page := range req.Pages {
+		sq := &sequence{out: &resp.Pages[i]}
+		seqs[i] = sq
+		sampler, err := newGreedySampler(s.vocab, grammar)
+		if err != nil {
+			return err
+		}
+		defer sampler.free()
+		sq.sampler = sampler
+		t := time.Now()
+		pos, n, err := s.prefill(page, i)
+		sq.out.PrefillMS, sq.out.PromptTokens = ms(time.Since(t)), n
+		if err != nil {
+			sq.out.Error = err.Error()
+			s.ctx.KvCacheSeqRm(i, 0, -1)
+			continue
+		}
+		// The prompt's last logits are overwritten by the next page's
+		// prefill: take this page's first token now.
+		sq.pos, sq.active, sq.started = pos, true, time.Now()
+		s.take(sq, logitsAt(s.ctx, -1, nVocab), maxTok)
+	}
+	step, err := llama.NewBatch(max(s.batch, len(seqs)), 1, 0)
 	if err != nil {
 		return err
 	}
-	t2 := time.Now()
-	maxTok := max(req.MaxTokens, 16)
-	var out []byte
-	for n := 0; n < maxTok; n++ {
-		tok := sampler.Sample(s.ctx, idx)
-		p := tokenProb(s.ctx.GetLogitsIth(idx), tok)
-		sampler.Accept(tok, true)
-		if s.model.TokenIsEog(tok) {
+	defer step.Free()
+	for {
+		step.Clear()
+		for i, sq := range seqs {
+			if sq.active {
+				sq.slot = step.NumTokens()
+				step.Add(sq.next, nil, sq.pos, true, i)
+				sq.pos++
+			}
+		}
+		if step.NumTokens() == 0 {
 			break
 		}
-		piece := s.model.TokenToPiece(tok)
-		out = append(out, piece...)
-		resp.Pieces = append(resp.Pieces, inference.Piece{Text: piece, P: p})
-		tokBatch.Clear()
-		tokBatch.Add(tok, nil, pos, true, 0)
-		pos++
-		if err := s.ctx.Decode(tokBatch); err != nil {
-			return fmt.Errorf("decode failed after %d tokens: %w", n, err)
+		if err := s.ctx.Decode(step); err != nil {
+			for _, sq := range seqs {
+				if sq.active {
+					sq.out.Error = fmt.Sprintf("decode failed after %d tokens (the page's context of %d tokens may be full): %v", len(sq.out.Pieces), s.seqCtx, err)
+					sq.active = false
+				}
+			}
+			break
 		}
-		idx = 0
+		for _, sq := range seqs {
+			if sq.active {
+				s.take(sq, logitsAt(s.ctx, sq.slot, nVocab), maxTok)
+			}
+		}
 	}
-	resp.DecodeMS = ms(time.Since(t2))
-	resp.Output = string(out)
 	return nil
 }
 
-// tokenProb is the softmax probability of tok under logits; NaN logits give NaN.
-func tokenProb(logits []float32, tok int) float32 {
-	if tok < 0 || tok >= len(logits) {
-		return 0
+// prefill evaluates one page's prompt (and image) into sequence seq and
+// returns the position after it and how many tokens it took.
+func (s *session) prefill(page inference.PageRequest, seq int) (int, int, error) {
+	prefix, suffix := page.System+"\n", "\n"+page.User+"\n"
+	if text, ok := ApplyChatTemplate(s.model, []Message{{"system", page.System}, {"user", ImageMarker + "\n" + page.User}}); ok {
+		if i := strings.Index(text, ImageMarker); i >= 0 {
+			prefix, suffix = text[:i], text[i+len(ImageMarker):]
+		}
 	}
-	maxL := float32(math.Inf(-1))
-	for _, l := range logits {
-		maxL = max(maxL, l)
+	if len(page.Image) > 0 {
+		if s.mtmd == nil {
+			return 0, 0, errors.New("the model has no projector: it cannot read images")
+		}
+		// mtmd's helper encodes the image and lays out positions for the
+		// model's family (M-RoPE, non-causal image attention) itself.
+		return EvalPrompt(s.mtmd, s.ctx, prefix+ImageMarker+suffix, page.Image, seq, s.batch)
 	}
-	var sum float64
-	for _, l := range logits {
-		sum += math.Exp(float64(l - maxL))
+	toks, err := s.model.Tokenize(prefix+suffix, true, true)
+	if err != nil {
+		return 0, 0, err
 	}
-	return float32(math.Exp(float64(logits[tok]-maxL)) / sum)
+	b, err := llama.NewBatch(s.batch, 1, 0)
+	if err != nil {
+		return 0, 0, err
+	}
+	defer b.Free()
+	for i := 0; i < len(toks); i += s.batch {
+		b.Clear()
+		for j := i; j < min(i+s.batch, len(toks)); j++ {
+			b.Add(toks[j], nil, j, j == len(toks)-1, seq)
+		}
+		if err := s.ctx.Decode(b); err != nil {
+			return 0, 0, fmt.Errorf("prefill failed at token %d: %w", i, err)
+		}
+	}
+	return len(toks), len(toks), nil
+}
+
+// take samples a sequence's next token from its logits and either queues
+// it for the next step or ends the sequence (end of text, token limit,
+// a grammar dead end).
+func (s *session) take(sq *sequence, logits []float32, maxTok int) {
+	finish := func(msg string) {
+		sq.active = false
+		sq.out.Error = msg
+		sq.out.Output = outputOf(sq.out.Pieces)
+		sq.out.DecodeMS = ms(time.Since(sq.started))
+	}
+	tok, p, err := sq.sampler.pick(logits)
+	if err != nil {
+		finish(err.Error())
+		return
+	}
+	if math.IsNaN(float64(p)) {
+		sq.out.BadLogits, p = true, 0
+	}
+	if s.model.TokenIsEog(tok) {
+		finish("")
+		return
+	}
+	piece := s.model.TokenToPiece(tok)
+	sq.out.Pieces = append(sq.out.Pieces, inference.Piece{Text: piece, P: p})
+	if len(sq.out.Pieces) >= maxTok {
+		finish("")
+		return
+	}
+	sq.next = tok
+}
+
+func outputOf(pieces []inference.Piece) string {
+	var b strings.Builder
+	for _, p := range pieces {
+		b.WriteString(p.Text)
+	}
+	return b.String()
 }
 
 func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
