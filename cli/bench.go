@@ -22,9 +22,13 @@ type benchReport struct {
 	Pages     int     `json:"pages"`
 	Parallel  int     `json:"parallel"`   // pages the plan reads at once
 	MeanBatch float64 `json:"mean_batch"` // pages read together, on average
-	LoadS     float64 `json:"load_s"`
-	PrefillMS float64 `json:"prefill_ms_per_page"` // image encoding included
-	DecodeMS  float64 `json:"decode_ms_per_page"`
+	// FullGrammarPct is the share of output tokens for which the grammar ran
+	// over the whole vocabulary: high for random weights, low for a model
+	// that writes JSON by itself.
+	FullGrammarPct float64 `json:"full_grammar_pct"`
+	LoadS          float64 `json:"load_s"`
+	PrefillMS      float64 `json:"prefill_ms_per_page"` // image encoding included
+	DecodeMS       float64 `json:"decode_ms_per_page"`
 	// OtherMS is the rest of a page's time: PNG encoding, the pipe to the
 	// worker, waiting for a batch, parsing.
 	OtherMS        float64 `json:"other_ms_per_page"`
@@ -91,6 +95,7 @@ func runBench(env Env, args []string) int {
 		rep.OutputTokens += float64(t.OutputTokens)
 		rep.OtherMS += ms(t.Total - t.Prefill - t.Decode)
 		rep.MeanBatch += float64(t.Batch)
+		rep.FullGrammarPct += float64(t.FullGrammarSteps)
 	}
 	wall := time.Since(start)
 	k := float64(*n)
@@ -103,9 +108,12 @@ func runBench(env Env, args []string) int {
 	}
 	rep.PagesPerMinute = k / wall.Minutes()
 	rep.OtherMS, rep.MeanBatch = rep.OtherMS/k, rep.MeanBatch/k
+	if rep.OutputTokens > 0 {
+		rep.FullGrammarPct = 100 * rep.FullGrammarPct / (rep.OutputTokens * k)
+	}
 	// The yardstick decodes one sequence: compared with one page at a time.
 	if rep.Parallel == 1 {
-		if bare, err := llamacpp.BareDecode(*model, max(int(rep.OutputTokens), 32), v.Plan()); err == nil && bare > 0 {
+		if bare, err := llamacpp.BareDecode(*model, int(rep.PromptTokens), max(int(rep.OutputTokens), 32), v.Plan()); err == nil && bare > 0 {
 			rep.BareMSPerToken = ms(bare)
 			rep.OverheadPct = (rep.EngineMSPerTok/rep.BareMSPerToken - 1) * 100
 		}
@@ -120,6 +128,7 @@ func runBench(env Env, args []string) int {
 	fmt.Fprintf(w, "%s: %d pages, up to %d at a time (%.1f on average), load %.2f s, %.1f pages/minute\n", rep.Model, rep.Pages, rep.Parallel, rep.MeanBatch, rep.LoadS, rep.PagesPerMinute)
 	fmt.Fprintf(w, "per page: image encode + prefill %.1f ms (%.0f tokens), decode %.1f ms (%.0f tokens, %.0f tokens/s)\n",
 		rep.PrefillMS, rep.PromptTokens, rep.DecodeMS, rep.OutputTokens, rep.TokensPerSec)
+	fmt.Fprintf(w, "grammar over the whole vocabulary on %.0f%% of output tokens\n", rep.FullGrammarPct)
 	fmt.Fprintf(w, "other per page (PNG, pipe, batch wait, parsing): %.1f ms\n", rep.OtherMS)
 	if rep.Parallel == 1 {
 		fmt.Fprintf(w, "decode per token: engine %.3f ms, bare llama.cpp loop %.3f ms: overhead %.1f%%\n", rep.EngineMSPerTok, rep.BareMSPerToken, rep.OverheadPct)

@@ -40,6 +40,9 @@ type Timings struct {
 	// Batch is how many pages the vision engine read together with this
 	// one, itself included.
 	Batch int `json:"batch,omitempty"`
+	// FullGrammarSteps: output tokens for which the output grammar had to
+	// be run over the whole vocabulary (the model's favourite broke it).
+	FullGrammarSteps int `json:"full_grammar_steps,omitempty"`
 }
 
 // Result is an engine's reading of one page.

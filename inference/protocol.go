@@ -72,6 +72,9 @@ type PageResponse struct {
 	PrefillMS    float64 `json:"prefill_ms,omitempty"`
 	DecodeMS     float64 `json:"decode_ms,omitempty"`
 	PromptTokens int     `json:"prompt_tokens,omitempty"`
+	// FullGrammarSteps counts the tokens for which the model's favourite
+	// broke the grammar, so the grammar ran over the whole vocabulary.
+	FullGrammarSteps int `json:"full_grammar_steps,omitempty"`
 }
 
 // Piece is one generated token's text and the probability the model gave it.

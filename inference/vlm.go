@@ -275,7 +275,7 @@ func (v *VLM) Extract(ctx context.Context, page Page) (Result, error) {
 		return Result{Raw: resp.Output}, err
 	}
 	t := Timings{Prefill: msDur(resp.PrefillMS), Decode: msDur(resp.DecodeMS),
-		PromptTokens: resp.PromptTokens, OutputTokens: len(resp.Pieces), Total: time.Since(start), Batch: res.batch}
+		PromptTokens: resp.PromptTokens, OutputTokens: len(resp.Pieces), Total: time.Since(start), Batch: res.batch, FullGrammarSteps: resp.FullGrammarSteps}
 	if resp.DecodeMS > 0 {
 		t.TokensPerSec = float64(len(resp.Pieces)) / (resp.DecodeMS / 1000)
 	}

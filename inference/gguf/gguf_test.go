@@ -56,3 +56,17 @@ func TestTensorSizes(t *testing.T) {
 		t.Error("partial block accepted")
 	}
 }
+
+func TestHalf(t *testing.T) {
+	for _, tc := range []struct {
+		in   float32
+		want uint16
+	}{
+		{0, 0}, {1, 0x3c00}, {-2, 0xc000}, {0.5, 0x3800}, {65504, 0x7bff}, {1e6, 0x7c00},
+		{1e-8, 0}, {0.1, 0x2e66}, {1.0009765625, 0x3c01}, {1.00048828125, 0x3c00} /* tie to even */, {1.00146484375, 0x3c02},
+	} {
+		if got := Half(tc.in); got != tc.want {
+			t.Errorf("Half(%v) = %#04x, want %#04x", tc.in, got, tc.want)
+		}
+	}
+}

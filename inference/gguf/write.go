@@ -41,6 +41,44 @@ func (w *Writer) AddF32(name string, dims []uint64, values []float32) {
 	w.tensors = append(w.tensors, wtensor{name, dims, F32, b})
 }
 
+// AddF16 adds an F16 tensor, rounding each value to the nearest half.
+func (w *Writer) AddF16(name string, dims []uint64, values []float32) {
+	b := make([]byte, 2*len(values))
+	for i, v := range values {
+		binary.LittleEndian.PutUint16(b[2*i:], Half(v))
+	}
+	w.tensors = append(w.tensors, wtensor{name, dims, F16, b})
+}
+
+// Half is f as an IEEE half-precision float, rounded to nearest (ties to
+// even); values below the smallest normal half become zero.
+func Half(f float32) uint16 {
+	b := math.Float32bits(f)
+	sign := uint16(b>>16) & 0x8000
+	if f != f {
+		return sign | 0x7e00
+	}
+	exp := int(b>>23&0xff) - 127 + 15
+	mant := b & 0x7fffff
+	if exp <= 0 {
+		return sign
+	}
+	if exp >= 31 {
+		return sign | 0x7c00
+	}
+	m := mant >> 13
+	if rest := mant & 0x1fff; rest > 0x1000 || rest == 0x1000 && m&1 == 1 {
+		m++
+		if m == 0x400 {
+			m, exp = 0, exp+1
+			if exp >= 31 {
+				return sign | 0x7c00
+			}
+		}
+	}
+	return sign | uint16(exp)<<10 | uint16(m)
+}
+
 // Write saves the file at path.
 func (w *Writer) Write(path string) error {
 	f, err := os.Create(path)

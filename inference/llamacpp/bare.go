@@ -11,10 +11,12 @@ import (
 )
 
 // BareDecode is the yardstick for the engine's overhead: it loads a model
-// in this process as the plan says (threads, GPU layers, split) and decodes
-// n tokens greedily by argmax, with no grammar, no sampler and no
-// probabilities, and returns the time per token.
-func BareDecode(modelPath string, n int, plan hw.Plan) (time.Duration, error) {
+// in this process as the plan says (threads, GPU layers, split), fills the
+// context with prompt tokens (a step's attention cost grows with what
+// precedes it: compare at the engine's prompt length) and decodes n tokens
+// greedily by argmax, with no grammar, no sampler and no probabilities,
+// and returns the time per token.
+func BareDecode(modelPath string, prompt, n int, plan hw.Plan) (time.Duration, error) {
 	llama.BackendInit()
 	split := make([]float32, 0, len(plan.TensorSplit))
 	for _, l := range plan.TensorSplit {
@@ -26,24 +28,32 @@ func BareDecode(modelPath string, n int, plan hw.Plan) (time.Duration, error) {
 		return 0, err
 	}
 	defer llama.FreeModel(m)
-	ctx, err := llama.NewContextWithModel(m, llama.NewContextParams(max(n+64, 512), 64, 1, max(threads, 1), ml.FlashAttentionAuto, ""))
+	prompt = max(prompt, 1)
+	ctx, err := llama.NewContextWithModel(m, llama.NewContextParams(prompt+n+64, 512, 1, max(threads, 1), ml.FlashAttentionAuto, ""))
 	if err != nil {
 		return 0, err
 	}
-	b, err := llama.NewBatch(64, 1, 0)
+	b, err := llama.NewBatch(512, 1, 0)
 	if err != nil {
 		return 0, err
 	}
 	defer b.Free()
-	toks, err := m.Tokenize("Receipt:", true, true)
-	if err != nil {
-		return 0, err
+	text, err := m.Tokenize("Receipt: TAX INVOICE, 2 x coffee 4.50, total 9.00. ", false, false)
+	if err != nil || len(text) == 0 {
+		return 0, fmt.Errorf("the model cannot tokenize text: %v", err)
 	}
-	for i, t := range toks {
-		b.Add(t, nil, i, i == len(toks)-1, 0)
+	toks := make([]int, prompt)
+	for i := range toks {
+		toks[i] = text[i%len(text)]
 	}
-	if err := ctx.Decode(b); err != nil {
-		return 0, err
+	for i := 0; i < len(toks); i += 512 {
+		b.Clear()
+		for j := i; j < min(i+512, len(toks)); j++ {
+			b.Add(toks[j], nil, j, j == len(toks)-1, 0)
+		}
+		if err := ctx.Decode(b); err != nil {
+			return 0, err
+		}
 	}
 	idx, pos := b.NumTokens()-1, len(toks)
 	start := time.Now()

@@ -22,6 +22,7 @@ int32_t mtmd_helper_eval_chunks(mtmd_context * ctx, struct llama_context * lctx,
                                 int32_t n_past, int32_t seq_id, int32_t n_batch, bool logits_last, int32_t * new_n_past);
 size_t mtmd_helper_get_n_tokens(const mtmd_input_chunks * chunks);
 float * llama_get_logits_ith(struct llama_context * ctx, int32_t i);
+
 */
 import "C"
 
@@ -33,6 +34,7 @@ import (
 )
 
 // ollama's wrappers hold their C pointer as the first field.
+
 func contextPtr(c *llama.Context) *C.struct_llama_context {
 	return *(**C.struct_llama_context)(unsafe.Pointer(c))
 }

@@ -1,7 +1,10 @@
 package llamacpp
 
 import (
+	"math"
+	"math/rand"
 	"path/filepath"
+	"slices"
 	"testing"
 
 	"github.com/ollama/ollama/llama"
@@ -19,8 +22,16 @@ import (
 // which keeps the token whose surprise is nearest the entropy, not the most
 // likely one (the engine ran that way until the fast path replaced it).
 func TestGreedySamplerPicksWhatTheFullChainPicks(t *testing.T) {
+	wide := testmodel.Tiny
+	wide.Vocab = 5000 // so that the favourite, the next 255 and the whole vocabulary all get their turn
+	for name, m := range map[string]testmodel.LLM{"bytes": testmodel.Tiny, "5000 tokens": wide} {
+		t.Run(name, func(t *testing.T) { greedyAgainstChain(t, m) })
+	}
+}
+
+func greedyAgainstChain(t *testing.T, m testmodel.LLM) {
 	path := filepath.Join(t.TempDir(), "tiny.gguf")
-	if err := testmodel.WriteLLM(path, testmodel.Tiny); err != nil {
+	if err := testmodel.WriteLLM(path, m); err != nil {
 		t.Fatal(err)
 	}
 	llama.BackendInit()
@@ -38,7 +49,7 @@ func TestGreedySamplerPicksWhatTheFullChainPicks(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	fast, err := newGreedySampler(newVocab(model), grammar)
+	fast, err := newGreedySampler(model, grammar)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -87,7 +98,7 @@ func TestGreedySamplerPicksWhatTheFullChainPicks(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	t.Logf("%d steps needed the grammar over the whole vocabulary", slow)
+	t.Logf("%d steps where the favourite broke the grammar, %d needed the whole vocabulary", slow, fast.full)
 }
 
 func TestSoftmaxAt(t *testing.T) {
@@ -99,5 +110,93 @@ func TestSoftmaxAt(t *testing.T) {
 		if got := softmaxAt(logits, tc.tok, 3); got < float32(tc.want-1e-5) || got > float32(tc.want+1e-5) {
 			t.Errorf("softmaxAt(%d) = %v, want %v", tc.tok, got, tc.want)
 		}
+	}
+}
+
+func TestTopK(t *testing.T) {
+	logits := []float32{0.5, 3, -1, 3, 7, 0.5, 2}
+	for k, want := range map[int][]int{1: {4}, 3: {4, 1, 3}, 5: {4, 1, 3, 6, 0}, 9: {4, 1, 3, 6, 0, 5, 2}} {
+		if got := topK(logits, k, nil); !slices.Equal(got, want) {
+			t.Errorf("topK(%d) = %v, want %v", k, got, want)
+		}
+	}
+}
+
+// BenchmarkGrammarOn152kVocab: what one token costs the sampler on a
+// Qwen-sized vocabulary when the model's favourite fits the grammar (the
+// usual case for a trained model) and when the whole vocabulary must be
+// asked. go test -bench Grammar ./inference/llamacpp/
+func BenchmarkGrammarOn152kVocab(b *testing.B) {
+	m := testmodel.Tiny
+	m.Vocab = 151936
+	path := filepath.Join(b.TempDir(), "vocab.gguf")
+	if err := testmodel.WriteLLM(path, m); err != nil {
+		b.Fatal(err)
+	}
+	llama.BackendInit()
+	model, err := llama.LoadModelFromFile(path, llama.ModelParams{VocabOnly: true})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer llama.FreeModel(model)
+	grammar := string(llama.SchemaToGrammar([]byte(assets.ReceiptSchema)))
+	b.Run("new grammar", func(b *testing.B) {
+		for b.Loop() {
+			s, err := newGreedySampler(model, grammar)
+			if err != nil {
+				b.Fatal(err)
+			}
+			s.free()
+		}
+	})
+	// At the start only '{' fits. Ranked first, it is the only token asked;
+	// ranked last, the best 256 are asked and then the whole vocabulary.
+	logits := make([]float32, m.Vocab)
+	for _, tc := range []struct {
+		name  string
+		brace float32
+	}{{"favourite allowed", 10}, {"whole vocabulary", -10}} {
+		b.Run(tc.name+" (with new grammar)", func(b *testing.B) {
+			clear(logits)
+			logits[3+'{'] = tc.brace
+			for b.Loop() {
+				s, err := newGreedySampler(model, grammar)
+				if err != nil {
+					b.Fatal(err)
+				}
+				if tok, _, err := s.pick(logits); err != nil || tok != 3+'{' {
+					b.Fatalf("picked %d (%v), want '{'", tok, err)
+				}
+				s.free()
+			}
+		})
+	}
+}
+
+// BenchmarkSoftmaxAt: a token's probability over a Qwen-sized vocabulary
+// with logits spread as a trained model's are.
+func BenchmarkSoftmaxAt(b *testing.B) {
+	rng := rand.New(rand.NewSource(1))
+	logits := make([]float32, 151936)
+	for i := range logits {
+		logits[i] = float32(rng.NormFloat64() * 3)
+	}
+	best := argmax(logits)
+	for b.Loop() {
+		softmaxAt(logits, best, logits[best])
+	}
+}
+
+func TestExpNeg(t *testing.T) {
+	worst := 0.0
+	for x := -40.0; x <= 0; x += 0.0007 {
+		got, want := float64(expNeg(float32(x))), math.Exp(float64(float32(x)))
+		worst = math.Max(worst, math.Abs(got-want)/want)
+	}
+	if worst > 1e-5 {
+		t.Errorf("expNeg is off by up to %g (relative)", worst)
+	}
+	if expNeg(-100) != 0 || expNeg(0) != 1 {
+		t.Errorf("expNeg(-100) = %g, expNeg(0) = %g", expNeg(-100), expNeg(0))
 	}
 }

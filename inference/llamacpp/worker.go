@@ -104,7 +104,6 @@ type session struct {
 	model    *llama.Model
 	ctx      *llama.Context
 	mtmd     *llama.MtmdContext
-	vocab    vocab
 	batch    int
 	parallel int
 	seqCtx   int // context cells per sequence
@@ -150,7 +149,6 @@ func (s *session) load(req inference.WorkerRequest, resp *inference.WorkerRespon
 		}
 		s.mtmd = mt
 	}
-	s.vocab = newVocab(m)
 	resp.LoadMS = ms(time.Since(start))
 	return nil
 }
@@ -193,7 +191,7 @@ func (s *session) extract(req inference.WorkerRequest, resp *inference.WorkerRes
 	for i, page := range req.Pages {
 		sq := &sequence{out: &resp.Pages[i]}
 		seqs[i] = sq
-		sampler, err := newGreedySampler(s.vocab, grammar)
+		sampler, err := newGreedySampler(s.model, grammar)
 		if err != nil {
 			return err
 		}
@@ -294,6 +292,7 @@ func (s *session) take(sq *sequence, logits []float32, maxTok int) {
 		sq.out.Error = msg
 		sq.out.Output = outputOf(sq.out.Pieces)
 		sq.out.DecodeMS = ms(time.Since(sq.started))
+		sq.out.FullGrammarSteps = sq.sampler.full
 	}
 	tok, p, err := sq.sampler.pick(logits)
 	if err != nil {

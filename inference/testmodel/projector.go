@@ -15,6 +15,10 @@ type Projector struct {
 	Seed                                                    int64
 }
 
+// BenchProjector pairs with Bench: 224-pixel images in 14-pixel patches,
+// 256 image tokens.
+var BenchProjector = Projector{ImageSize: 224, PatchSize: 14, Embed: 256, Heads: 4, Layers: 4, FFN: 1024, Hidden: 1024, TextEmbed: 1024, Seed: 2}
+
 // TinyProjector pairs with Tiny.
 var TinyProjector = Projector{ImageSize: 32, PatchSize: 8, Embed: 32, Heads: 2, Layers: 2, FFN: 64, Hidden: 64, TextEmbed: 64, Seed: 2}
 

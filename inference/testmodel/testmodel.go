@@ -21,10 +21,24 @@ type LLM struct {
 	Bang bool
 	// ChatTemplate replaces the default (plain, unknown to llama.cpp) template.
 	ChatTemplate string
+	// Vocab pads the 259 byte-level tokens with made-up word pieces up to
+	// this size, as real vocabularies (32k–150k) are: the output layer and
+	// every full grammar pass grow with it. 0: bytes only.
+	Vocab int
+	// F16 stores the weight matrices in half precision, as released models
+	// are (norms stay F32); Tied leaves out output.weight, so the output
+	// layer reuses token_embd as Qwen2.5's smaller models do.
+	F16, Tied bool
 }
 
 // Tiny is small enough to load and decode in well under a second.
 var Tiny = LLM{Embed: 64, Heads: 4, Layers: 2, FFN: 128, Context: 2048, Seed: 1}
+
+// Bench has the shape that sets a real model's per-token cost: ~0.35 B
+// parameters in F16 (0.7 GB, one memory pass per token like a 1–2 B
+// quantised model) and a Qwen-sized 151,936-token vocabulary. For
+// measuring the engine against a bare decode loop; its output is nonsense.
+var Bench = LLM{Embed: 1024, Heads: 16, Layers: 16, FFN: 2816, Context: 8192, Seed: 1, Vocab: 151936, F16: true, Tied: true}
 
 // Vocabulary: <unk>, <s>, </s>, then the 256 byte tokens.
 const (
@@ -37,10 +51,15 @@ const (
 // WriteLLM writes the model to path.
 func WriteLLM(path string, m LLM) error {
 	rng := rand.New(rand.NewSource(m.Seed))
+	nVocab := max(m.Vocab, vocabLen)
 	var w gguf.Writer
 	w.Set("general.architecture", "llama")
 	w.Set("general.name", "shoebox-tiny-llm")
-	w.Set("general.file_type", uint32(0)) // all F32
+	if m.F16 {
+		w.Set("general.file_type", uint32(1)) // mostly F16
+	} else {
+		w.Set("general.file_type", uint32(0)) // all F32
+	}
 	w.Set("llama.context_length", uint32(m.Context))
 	w.Set("llama.embedding_length", uint32(m.Embed))
 	w.Set("llama.block_count", uint32(m.Layers))
@@ -49,13 +68,17 @@ func WriteLLM(path string, m LLM) error {
 	w.Set("llama.attention.head_count_kv", uint32(m.Heads))
 	w.Set("llama.rope.dimension_count", uint32(m.Embed/m.Heads))
 	w.Set("llama.attention.layer_norm_rms_epsilon", float32(1e-5))
-	w.Set("llama.vocab_size", uint32(vocabLen))
+	w.Set("llama.vocab_size", uint32(nVocab))
 
 	tokens := []string{"<unk>", "<s>", "</s>"}
 	types := []int32{2, 3, 3} // unknown, control, control
 	for b := 0; b < 256; b++ {
 		tokens = append(tokens, fmt.Sprintf("<0x%02X>", b))
 		types = append(types, 6) // byte
+	}
+	for i := 0; len(tokens) < nVocab; i++ {
+		tokens = append(tokens, wordPiece(i))
+		types = append(types, 1) // normal
 	}
 	unk := uint32(tokUnk)
 	if m.Bang { // swap "<unk>" and the byte token of '!' so that '!' is token 0
@@ -64,7 +87,10 @@ func WriteLLM(path string, m LLM) error {
 		types[0], types[bang] = types[bang], types[0]
 		unk = uint32(bang)
 	}
-	scores := make([]float32, vocabLen)
+	scores := make([]float32, nVocab)
+	for i := vocabLen; i < nVocab; i++ {
+		scores[i] = -float32(i) // shorter pieces (earlier) merge first
+	}
 	w.Set("tokenizer.ggml.model", "llama")
 	w.Set("tokenizer.ggml.tokens", tokens)
 	w.Set("tokenizer.ggml.scores", scores)
@@ -81,26 +107,45 @@ func WriteLLM(path string, m LLM) error {
 
 	randn := func(n int, scale float32) []float32 { return randn(rng, n, scale) }
 	ones := func(n int) []float32 { return fill(n, 1) }
-	e, f := uint64(m.Embed), uint64(m.FFN)
-	w.AddF32("token_embd.weight", []uint64{e, vocabLen}, randn(m.Embed*vocabLen, 0.5))
+	matrix := w.AddF32
+	if m.F16 {
+		matrix = w.AddF16
+	}
+	e, f, v := uint64(m.Embed), uint64(m.FFN), uint64(nVocab)
+	matrix("token_embd.weight", []uint64{e, v}, randn(m.Embed*nVocab, 0.5))
 	outNorm := ones(m.Embed)
 	if m.Bang {
 		outNorm = make([]float32, m.Embed) // every logit is 0: greedy picks token 0, which is "!"
 	}
 	w.AddF32("output_norm.weight", []uint64{e}, outNorm)
-	w.AddF32("output.weight", []uint64{e, vocabLen}, randn(m.Embed*vocabLen, 0.5))
+	if !m.Tied {
+		matrix("output.weight", []uint64{e, v}, randn(m.Embed*nVocab, 0.5))
+	}
 	for i := 0; i < m.Layers; i++ {
 		p := fmt.Sprintf("blk.%d.", i)
 		w.AddF32(p+"attn_norm.weight", []uint64{e}, ones(m.Embed))
 		for _, n := range []string{"attn_q", "attn_k", "attn_v", "attn_output"} {
-			w.AddF32(p+n+".weight", []uint64{e, e}, randn(m.Embed*m.Embed, 0.1))
+			matrix(p+n+".weight", []uint64{e, e}, randn(m.Embed*m.Embed, 0.1))
 		}
 		w.AddF32(p+"ffn_norm.weight", []uint64{e}, ones(m.Embed))
-		w.AddF32(p+"ffn_gate.weight", []uint64{e, f}, randn(m.Embed*m.FFN, 0.1))
-		w.AddF32(p+"ffn_up.weight", []uint64{e, f}, randn(m.Embed*m.FFN, 0.1))
-		w.AddF32(p+"ffn_down.weight", []uint64{f, e}, randn(m.FFN*m.Embed, 0.1))
+		matrix(p+"ffn_gate.weight", []uint64{e, f}, randn(m.Embed*m.FFN, 0.1))
+		matrix(p+"ffn_up.weight", []uint64{e, f}, randn(m.Embed*m.FFN, 0.1))
+		matrix(p+"ffn_down.weight", []uint64{f, e}, randn(m.FFN*m.Embed, 0.1))
 	}
 	return w.Write(path)
+}
+
+// wordPiece is the i-th made-up vocabulary entry: two or more lower-case
+// letters, every other one starting a word (SentencePiece's "▁").
+func wordPiece(i int) string {
+	var b []byte
+	for n := i/2 + 26; n > 0; n /= 26 {
+		b = append(b, byte('a'+n%26))
+	}
+	if i%2 == 0 {
+		return "\u2581" + string(b)
+	}
+	return string(b)
 }
 
 // randn is n normal random weights of the given scale.
