@@ -39,6 +39,7 @@ func runExtract(env Env, args []string) int {
 	modelPath := fs.String("model", "", "with --engine vlm: the GGUF model file")
 	mmproj := fs.String("mmproj", "", "with --engine vlm: its vision projector (mmproj) file")
 	parallel := fs.Int("parallel", 0, "with --engine vlm: pages read at once as parallel sequences (0: the planner chooses)")
+	hints := fs.Bool("ocr-hints", true, "with --engine vlm: read each page with Tesseract first, as a hint for the model and to ground its answers")
 	if err := parseArgs(fs, args); err != nil {
 		return 2
 	}
@@ -59,7 +60,7 @@ func runExtract(env Env, args []string) int {
 		if v == nil {
 			return code
 		}
-		eng = v
+		eng = withOCRHints(env, v, loc, *hints)
 	case *engineName == "auto" || *engineName == "ocr":
 		o, err := inference.NewOCR(inference.DefaultOCROptions(loc))
 		if err != nil {
@@ -181,10 +182,24 @@ func startVLM(env Env, model, projector string, loc receipt.Locale, parallel int
 	return v, 0
 }
 
+// withOCRHints pairs the vision engine with Tesseract (see
+// inference.VLMWithOCR) unless hints are off or Tesseract cannot start.
+func withOCRHints(env Env, v *inference.VLM, loc receipt.Locale, hints bool) inference.Engine {
+	if !hints {
+		return v
+	}
+	o, err := inference.NewOCR(inference.DefaultOCROptions(loc))
+	if err != nil {
+		fmt.Fprintln(env.Stderr, "shoebox: reading without OCR hints:", err)
+		return v
+	}
+	return inference.VLMWithOCR{VLM: v, OCR: o}
+}
+
 // poolSize is how many files are read at once: a core each for OCR, and at
 // least as many as the vision engine reads together, so that its batches fill.
 func poolSize(eng inference.Engine) int {
-	if v, ok := eng.(*inference.VLM); ok {
+	if v, ok := eng.(interface{ Plan() hw.Plan }); ok {
 		return max(runtime.NumCPU(), v.Plan().Parallel)
 	}
 	return runtime.NumCPU()

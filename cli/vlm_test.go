@@ -61,6 +61,9 @@ func TestExtractWithTheVisionEngine(t *testing.T) {
 		if r.Error != "" || r.Receipt == nil || r.Engine != "vlm" || !r.Receipt.Total.Set && !r.Receipt.SupplierName.Set {
 			t.Errorf("%s: %+v", r.File, r)
 		}
+		if r.Timings == nil || r.Timings.OCR <= 0 {
+			t.Errorf("%s: the page was not read with Tesseract for the model's hint: %+v", r.File, r.Timings)
+		}
 	}
 }
 
@@ -238,5 +241,26 @@ func TestPagesAreReadTogether(t *testing.T) {
 		case !crash && together == 0:
 			t.Errorf("no two pages were read together")
 		}
+	}
+}
+
+// TestEvalWithTheVisionEngine scores the vision engine like the OCR one.
+func TestEvalWithTheVisionEngine(t *testing.T) {
+	model, proj := tinyPair(t)
+	if _, err := os.Stat("../../shared/data/sroie-dev/000.json"); err != nil {
+		t.Skip("shared receipts not present")
+	}
+	os.Setenv("SHOEBOX_TEST_WORKER", "1")
+	defer os.Unsetenv("SHOEBOX_TEST_WORKER")
+	code, out, errOut := run(t, "eval", "--engine", "vlm", "--model", model, "--mmproj", proj, "--labels", "../../shared/data/sroie-dev", "-n", "2", "--json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	var rep evalReport
+	if err := json.Unmarshal([]byte(out), &rep); err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	if rep.Engine != "vlm" || rep.Receipts != 2 || rep.Fields["total"] == nil || len(rep.Failures) != 0 {
+		t.Errorf("report: %+v", rep)
 	}
 }

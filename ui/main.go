@@ -138,6 +138,10 @@ func chooseEngine(lib *library.Library, m hw.Machine) (inference.Engine, string,
 		return ocr(" — the vision model did not start: " + err.Error())
 	}
 	plan := v.Plan()
+	var eng inference.Engine = v
+	if o, err := inference.NewOCR(inference.DefaultOCROptions(lib.Locale())); err == nil {
+		eng = inference.VLMWithOCR{VLM: v, OCR: o} // the OCR text as a hint, and boxes for the review
+	}
 	// As many receipts in flight as the engine reads at once, so its batches fill.
-	return v, fmt.Sprintf("%s %s", strings.TrimSuffix(filepath.Base(model), ".gguf"), strings.TrimPrefix(plan.Summary(m), plan.Variant+" ")), max(plan.Parallel, 1), nil
+	return eng, fmt.Sprintf("%s %s", strings.TrimSuffix(filepath.Base(model), ".gguf"), strings.TrimPrefix(plan.Summary(m), plan.Variant+" ")), max(plan.Parallel, 1), nil
 }
