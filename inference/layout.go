@@ -199,12 +199,12 @@ func ExtractFields(lines []Line, loc receipt.Locale) receipt.Receipt {
 		last := amts[len(amts)-1]
 		k := upper[i]
 		switch {
-		case !r.Subtotal.Set && regexp.MustCompile(`SUB\s*-?\s*TOTAL`).MatchString(k):
+		case !r.Subtotal.Set && reSubtotal.MatchString(k):
 			r.Subtotal = receipt.Amount{Value: last, Set: true, Source: src, Confidence: clamp(l.Conf * 0.9), Box: boxOf(l)}
 		case !r.Rounding.Set && strings.Contains(k, "ROUNDING") && !strings.Contains(k, "TOTAL"):
 			r.Rounding = receipt.Amount{Value: last, Set: true, Source: src, Confidence: clamp(l.Conf * 0.8), Box: boxOf(l)}
 		case !r.TotalTax.Set && reTaxWord.MatchString(k) &&
-			!regexp.MustCompile(`\bID\b|REG|\bNO\b|TOTAL|EXCL|SUMMARY|INVOICE|AMOUNT\s*\(`).MatchString(k):
+			!reNotTaxAmount.MatchString(k):
 			r.TotalTax = receipt.Amount{Value: last, Set: true, Source: src, Confidence: clamp(l.Conf * 0.7), Box: boxOf(l)}
 		case !r.AmountPaid.Set && reCashLine.MatchString(k) && !reChange.MatchString(k):
 			r.AmountPaid = receipt.Amount{Value: last, Set: true, Source: src, Confidence: clamp(l.Conf * 0.7), Box: boxOf(l)}
@@ -235,16 +235,13 @@ func ExtractFields(lines []Line, loc receipt.Locale) receipt.Receipt {
 	// Currency and payment method.
 	joined := strings.ToUpper(strings.Join(upper, "\n"))
 	switch {
-	case regexp.MustCompile(`\bRM\b|\bMYR\b|RINGGIT`).MatchString(joined) || regexp.MustCompile(`\bRM\s?\d`).MatchString(rawUpper(lines)):
+	case reRinggit.MatchString(joined) || reRMAmount.MatchString(rawUpper(lines)):
 		set(&r.Currency, "MYR", 0.9, nil)
 	case loc.Currency != "":
 		set(&r.Currency, loc.Currency, 0.6, nil)
 	}
-	for _, pm := range []struct{ re, name string }{
-		{`\bVISA\b`, "card (Visa)"}, {`\bMASTER\s*CARD|\bMASTERCARD\b`, "card (Mastercard)"}, {`\bAMEX\b`, "card (Amex)"},
-		{`\bEFTPOS\b|\bDEBIT\b`, "card (debit)"}, {`\bCREDIT\s*CARD\b`, "card"}, {`\bCASH\b`, "cash"},
-	} {
-		if regexp.MustCompile(pm.re).MatchString(joined) {
+	for _, pm := range paymentMethods {
+		if pm.re.MatchString(joined) {
 			set(&r.PaymentMethod, pm.name, 0.7, nil)
 			break
 		}
@@ -317,7 +314,7 @@ func findCompany(lines []Line) (int, int, string, float64) {
 	}
 	// A name that ends in "&" or "AND" goes on to the next line.
 	joinNext := func(i int, name string) (int, string) {
-		if i+1 < len(lines) && regexp.MustCompile(`(&|\bAND)$`).MatchString(name) && !reStopAddr.MatchString(strings.ToUpper(lines[i+1].Text)) {
+		if i+1 < len(lines) && reContinues.MatchString(name) && !reStopAddr.MatchString(strings.ToUpper(lines[i+1].Text)) {
 			return i + 1, name + " " + clean(lines[i+1].Text)
 		}
 		return i, name
@@ -578,7 +575,7 @@ func findDate(lines []Line, loc receipt.Locale) (time.Time, string, float64, *re
 			if strings.Contains(k, "DATE") || strings.Contains(k, "TARIKH") {
 				score += 2
 			}
-			if regexp.MustCompile(`EXP|VALID|BEST BEFORE|DUE`).MatchString(k) {
+			if reNotIssueDate.MatchString(k) {
 				score -= 1.5
 			}
 			if pd.Ambiguous {
@@ -680,6 +677,26 @@ func nearestMonth(w string) string {
 	}
 	return found
 }
+
+// Patterns the field finders use per line, compiled once.
+var (
+	reSubtotal     = regexp.MustCompile(`SUB\s*-?\s*TOTAL`)
+	reNotTaxAmount = regexp.MustCompile(`\bID\b|REG|\bNO\b|TOTAL|EXCL|SUMMARY|INVOICE|AMOUNT\s*\(`)
+	reRinggit      = regexp.MustCompile(`\bRM\b|\bMYR\b|RINGGIT`)
+	reRMAmount     = regexp.MustCompile(`\bRM\s?\d`)
+	reContinues    = regexp.MustCompile(`(&|\bAND)$`)
+	reNotIssueDate = regexp.MustCompile(`EXP|VALID|BEST BEFORE|DUE`)
+	reItemsEnd     = regexp.MustCompile(`\bGST\b|\bTAX\b|ROUNDING|\bCASH\b`)
+	reItemsHeader  = regexp.MustCompile(`\b(QTY|DESC|DESCRIPTION|ITEM|PRICE|AMOUNT|AMT)\b`)
+	paymentMethods = []struct {
+		re   *regexp.Regexp
+		name string
+	}{
+		{regexp.MustCompile(`\bVISA\b`), "card (Visa)"}, {regexp.MustCompile(`\bMASTER\s*CARD|\bMASTERCARD\b`), "card (Mastercard)"},
+		{regexp.MustCompile(`\bAMEX\b`), "card (Amex)"}, {regexp.MustCompile(`\bEFTPOS\b|\bDEBIT\b`), "card (debit)"},
+		{regexp.MustCompile(`\bCREDIT\s*CARD\b`), "card"}, {regexp.MustCompile(`\bCASH\b`), "cash"},
+	}
+)
 
 // findTotal votes for the total: every total-like line gives its amount a
 // weight by keyword (rounded/grand/net totals most), cash less change adds
@@ -789,10 +806,10 @@ func findLineItems(lines []Line, upper []string, r receipt.Receipt) []receipt.Li
 	var pendingDesc string
 	for i, l := range lines {
 		k := upper[i]
-		if strings.Contains(k, "TOTAL") || regexp.MustCompile(`\bGST\b|\bTAX\b|ROUNDING|\bCASH\b`).MatchString(k) && started {
+		if strings.Contains(k, "TOTAL") || reItemsEnd.MatchString(k) && started {
 			break
 		}
-		if regexp.MustCompile(`\b(QTY|DESC|DESCRIPTION|ITEM|PRICE|AMOUNT|AMT)\b`).MatchString(k) {
+		if reItemsHeader.MatchString(k) {
 			started = true
 			pendingDesc = ""
 			continue
