@@ -33,7 +33,7 @@ func FactsFromGGUF(modelPath, projectorPath string) (ModelFacts, error) {
 		HeadsKV:  int(kv.HeadCountKVMax()),
 		HeadDimK: int(kv.EmbeddingHeadCountK()),
 		HeadDimV: int(kv.EmbeddingHeadCountV()),
-		Variants: []Variant{{Name: strings.ToUpper(kv.FileType().String()), Bytes: uint64(st.Size())}},
+		Variants: []Variant{{Name: variantName(kv), Bytes: uint64(st.Size())}},
 	}
 	var total, inBlocks uint64
 	for _, t := range g.Tensors().Items() {
@@ -56,4 +56,13 @@ func FactsFromGGUF(modelPath, projectorPath string) (ModelFacts, error) {
 		facts.ProjectorBytes = uint64(pst.Size())
 	}
 	return facts, nil
+}
+
+// variantName is the weights' precision from general.file_type; ollama
+// reads type 0 (all F32) as unknown.
+func variantName(kv ggml.KV) string {
+	if _, ok := kv["general.file_type"]; ok && kv.Uint("general.file_type") == 0 {
+		return "F32"
+	}
+	return strings.ToUpper(kv.FileType().String())
 }
