@@ -191,6 +191,7 @@ func ExtractFields(lines []Line, loc receipt.Locale) receipt.Receipt {
 		total.Confidence, total.Box, total.Source = clamp(conf), box, src
 		r.Total = total
 	}
+	var service, change *decimal.Decimal
 	for i, l := range lines {
 		amts := amountsIn(l.Text)
 		if len(amts) == 0 {
@@ -199,18 +200,23 @@ func ExtractFields(lines []Line, loc receipt.Locale) receipt.Receipt {
 		last := amts[len(amts)-1]
 		k := upper[i]
 		switch {
+		case service == nil && reServiceCharge.MatchString(k):
+			service = &last
+		case change == nil && reChange.MatchString(k) && !strings.Contains(k, "TOTAL"):
+			change = &last
 		case !r.Subtotal.Set && reSubtotal.MatchString(k):
 			r.Subtotal = receipt.Amount{Value: last, Set: true, Source: src, Confidence: clamp(l.Conf * 0.9), Box: boxOf(l)}
 		case !r.Rounding.Set && strings.Contains(k, "ROUNDING") && !strings.Contains(k, "TOTAL"):
 			r.Rounding = receipt.Amount{Value: last, Set: true, Source: src, Confidence: clamp(l.Conf * 0.8), Box: boxOf(l)}
 		case !r.TotalTax.Set && reTaxWord.MatchString(k) &&
-			!reNotTaxAmount.MatchString(k):
+			(!reNotTaxAmount.MatchString(k) || reTotalTaxLine.MatchString(k) && !strings.Contains(k, "INC") && !strings.Contains(k, "INVOICE")):
 			r.TotalTax = receipt.Amount{Value: last, Set: true, Source: src, Confidence: clamp(l.Conf * 0.7), Box: boxOf(l)}
 		case !r.AmountPaid.Set && reCashLine.MatchString(k) && !reChange.MatchString(k):
 			r.AmountPaid = receipt.Amount{Value: last, Set: true, Source: src, Confidence: clamp(l.Conf * 0.7), Box: boxOf(l)}
 		}
 	}
 	applyCashRounding(&r)
+	reconcileTotal(&r, service, change)
 	if r.TotalTax.Set && r.Total.Set && r.TotalTax.Value.GreaterThanOrEqual(r.Total.Value) {
 		r.TotalTax = receipt.Amount{} // a tax-exclusive subtotal read as tax
 	}
@@ -271,6 +277,73 @@ func applyCashRounding(r *receipt.Receipt) {
 	case !adj.IsZero() && adj.Abs().LessThan(fiveCent) && !fiveCents(t) && fiveCents(t.Add(adj)):
 		r.Total.Value = t.Add(adj)
 	}
+}
+
+// reconcileTotal checks the total against what the page's other amounts
+// imply: subtotal + tax (+ service charge), to the 5 cents when the receipt
+// prints a rounding line, and cash less change. A total that one of them
+// confirms (to the 5 cents of cash rounding) gains confidence. Otherwise,
+// when the printed total is one digit away from an implied value (953.35
+// for 153.35: the print was misread, the arithmetic of other lines was
+// not), or both implied values agree on another one, the implied value is
+// taken.
+func reconcileTotal(r *receipt.Receipt, service, change *decimal.Decimal) {
+	var implied []decimal.Decimal
+	// A subtotal equal to the total already includes the tax.
+	if r.Subtotal.Set && r.TotalTax.Set && r.TotalTax.Value.IsPositive() && !(r.Total.Set && r.Subtotal.Value.Equal(r.Total.Value)) {
+		sum := r.Subtotal.Value.Add(r.TotalTax.Value)
+		if service != nil && service.IsPositive() {
+			sum = sum.Add(*service)
+		}
+		if r.Rounding.Set {
+			sum = sum.Mul(decimal.NewFromInt(20)).Round(0).Div(decimal.NewFromInt(20))
+		}
+		implied = append(implied, sum)
+	}
+	// With no change given, cash is one more reading of the total's digits,
+	// not arithmetic.
+	if r.AmountPaid.Set && change != nil && change.IsPositive() && r.AmountPaid.Value.GreaterThan(*change) {
+		implied = append(implied, r.AmountPaid.Value.Sub(*change))
+	}
+	if len(implied) == 0 {
+		return
+	}
+	agreed := len(implied) == 2 && implied[0].Equal(implied[1])
+	if !r.Total.Set {
+		if agreed {
+			r.Total = receipt.Amount{Value: implied[0], Set: true, Source: r.Subtotal.Source, Confidence: 0.6}
+		}
+		return
+	}
+	fiveCents := decimal.New(5, -2)
+	for _, v := range implied {
+		if v.Sub(r.Total.Value).Abs().LessThanOrEqual(fiveCents) {
+			r.Total.Confidence = clamp(r.Total.Confidence + 0.2)
+			return
+		}
+	}
+	for _, v := range implied {
+		if agreed || oneDigitApart(v, r.Total.Value) {
+			r.Total.Value, r.Total.Confidence = v, 0.7
+			return
+		}
+	}
+}
+
+// oneDigitApart reports whether a and b, written to the cent, differ in
+// exactly one digit.
+func oneDigitApart(a, b decimal.Decimal) bool {
+	x, y := a.StringFixed(2), b.StringFixed(2)
+	if len(x) != len(y) {
+		return false
+	}
+	diff := 0
+	for i := range len(x) {
+		if x[i] != y[i] {
+			diff++
+		}
+	}
+	return diff == 1
 }
 
 func rawUpper(lines []Line) string {
@@ -680,7 +753,10 @@ func nearestMonth(w string) string {
 
 // Patterns the field finders use per line, compiled once.
 var (
-	reSubtotal     = regexp.MustCompile(`SUB\s*-?\s*TOTAL`)
+	reSubtotal      = regexp.MustCompile(`SUB\s*-?\s*TOTAL`)
+	reServiceCharge = regexp.MustCompile(`SERVICE\s*(CHARGE|CHG|TAX)|\bSVC\s*(CHG|CHARGE)|\bS/C\b`)
+	// "TOTAL GST 8.68", "Total GST Amt : 2.40": the tax, not a total.
+	reTotalTaxLine = regexp.MustCompile(`^\W*TOTAL\s*(GST|TAX|SST|VAT)\b`)
 	reNotTaxAmount = regexp.MustCompile(`\bID\b|REG|\bNO\b|TOTAL|EXCL|SUMMARY|INVOICE|AMOUNT\s*\(`)
 	reRinggit      = regexp.MustCompile(`\bRM\b|\bMYR\b|RINGGIT`)
 	reRMAmount     = regexp.MustCompile(`\bRM\s?\d`)

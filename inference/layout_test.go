@@ -3,6 +3,8 @@ package inference
 import (
 	"testing"
 
+	"github.com/shopspring/decimal"
+
 	"github.com/shoebox-app/shoebox/receipt"
 )
 
@@ -100,5 +102,48 @@ func TestScore(t *testing.T) {
 	receipt.Set(&r, "date", "2018-03-25", receipt.SourceOCR, loc)
 	if s := Score(Label{Date: "25032018"}, &r, loc); !s["date"].Correct {
 		t.Errorf("a DDMMYYYY label should match: %+v", s["date"])
+	}
+}
+
+func TestReconcileTotal(t *testing.T) {
+	amt := func(s string) receipt.Amount {
+		if s == "" {
+			return receipt.Amount{}
+		}
+		return receipt.Amount{Value: decimal.RequireFromString(s), Set: true, Confidence: 0.5}
+	}
+	dec := func(s string) *decimal.Decimal {
+		if s == "" {
+			return nil
+		}
+		d := decimal.RequireFromString(s)
+		return &d
+	}
+	for _, tc := range []struct {
+		name                                 string
+		total, subtotal, tax, rounding, paid string
+		service, change                      string
+		want                                 string
+	}{
+		{"misread first digit, subtotal + tax to the 5 cents", "953.35", "144.68", "8.68", "0.01", "953.35", "", "0.00", "153.35"},
+		{"service charge counts", "345.95", "295.00", "19.47", "-0.02", "", "29.50", "", "343.95"},
+		{"cash less change agrees", "67.55", "64.00", "3.84", "0.01", "100.00", "", "32.15", "67.85"},
+		{"tax-inclusive subtotal", "5.30", "5.30", "0.30", "0.00", "10.00", "", "4.70", "5.30"},
+		{"cash rounding is no misreading", "72.93", "", "4.13", "", "73.00", "", "0.05", "72.93"},
+		{"two digits apart stays", "48.20", "40.00", "2.40", "", "", "", "", "48.20"},
+		{"no total: both implied agree", "", "40.00", "2.40", "", "50.00", "", "7.60", "42.40"},
+		{"no total: one implied is not enough", "", "40.00", "2.40", "", "", "", "", ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := receipt.Receipt{Total: amt(tc.total), Subtotal: amt(tc.subtotal), TotalTax: amt(tc.tax), Rounding: amt(tc.rounding), AmountPaid: amt(tc.paid)}
+			reconcileTotal(&r, dec(tc.service), dec(tc.change))
+			got := ""
+			if r.Total.Set {
+				got = r.Total.Value.StringFixed(2)
+			}
+			if got != tc.want {
+				t.Errorf("total %q, want %q", got, tc.want)
+			}
+		})
 	}
 }
