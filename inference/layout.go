@@ -659,6 +659,9 @@ func findDate(lines []Line, loc receipt.Locale) (time.Time, string, float64, *re
 			if m := reTime.FindStringSubmatch(text); m != nil {
 				if p2, err := receipt.ParseDate(pd.Date.Format("2006-01-02")+" "+m[0], loc.DateOrder); err == nil {
 					t = p2.Time
+					// The sale is stamped with its time; registration,
+					// expiry and invoice-reference dates are not.
+					score += 0.5
 				}
 			}
 			b := l.Box
