@@ -373,9 +373,10 @@ func findCompany(lines []Line) (int, int, string, float64) {
 	}
 	clean := func(s string) string {
 		s = reRegNo.ReplaceAllString(s, " ")
-		s = fixLegalSuffix(s)
 		s = reOwnedBy.ReplaceAllString(s, "")
-		fields := dropLowercaseJunk(strings.Fields(s))
+		s = strings.Join(dropLowercaseJunk(strings.Fields(s)), " ")
+		s = reQuoteAsQuery.ReplaceAllString(fixLegalSuffix(s), "$1'$2")
+		fields := dropAfterLegalSuffix(strings.Fields(s))
 		// Drop stray marks OCR puts before and after the name: "|", "#000002".
 		for len(fields) > 1 && letterCount(fields[0]) == 0 && (!hasDigit(fields[0]) || strings.HasPrefix(fields[0], "#")) {
 			fields = fields[1:] // "|", "#000002"; a leading number stays: "99 SPEED MART"
@@ -400,8 +401,18 @@ func findCompany(lines []Line) (int, int, string, float64) {
 			return ""
 		}
 		name := clean(lines[i].Text)
-		letters := letterCount(reStrongCo.ReplaceAllString(strings.ToUpper(name), ""))
-		if letters < 3 && i > 0 {
+		rest := strings.Fields(reStrongCo.ReplaceAllString(strings.ToUpper(name), ""))
+		words := 0
+		for _, w := range rest {
+			if letterCount(w) >= 3 {
+				words++
+			}
+		}
+		switch {
+		case letterCount(strings.Join(rest, "")) < 3 && i > 0:
+			name = clean(lines[i-1].Text) + " " + name
+		case words <= 1 && i > 0 && isNameStart(lines[i-1]):
+			// "WESTERN EASTERN" over "STATIONERY SDN. BHD": one name on two lines.
 			name = clean(lines[i-1].Text) + " " + name
 		}
 		if letterCount(name) < 3 {
@@ -444,6 +455,37 @@ func findCompany(lines []Line) (int, int, string, float64) {
 	}
 	last, full := joinNext(first, firstName)
 	return first, last, strings.ToUpper(full), lines[first].Conf * 0.7
+}
+
+// isNameStart says a line reads as the first half of a name broken over
+// two lines: a few clear capital words with no digits.
+func isNameStart(l Line) bool {
+	words := strings.Fields(l.Text)
+	u := strings.ToUpper(l.Text)
+	return l.Conf >= 0.85 && len(words) >= 1 && len(words) <= 3 && !hasDigit(l.Text) && upperShare(l.Text) >= 0.9 &&
+		letterCount(l.Text) >= 4 && !reHeading.MatchString(keywordText(u)) && !reStopAddr.MatchString(u) && !reSlogan.MatchString(u) && !reStrongCo.MatchString(u)
+}
+
+// dropAfterLegalSuffix ends a name at its legal suffix when what follows is
+// debris or a registration number ("S/B 272500-U) (KI1)", "SDN. BHD. WP"):
+// receipts print nothing else after it on the name line.
+func dropAfterLegalSuffix(fields []string) []string {
+	end := -1
+	for i, f := range fields {
+		u := strings.Trim(strings.ToUpper(f), ".,")
+		if u == "BHD" || u == "BERHAD" || u == "S/B" || u == "LTD" {
+			end = i
+		}
+	}
+	if end < 0 || end == len(fields)-1 {
+		return fields
+	}
+	for _, f := range fields[end+1:] {
+		if letterCount(f) > 2 && !hasDigit(f) && !strings.ContainsAny(f, "()[]{}") {
+			return fields // a real word follows: keep the line as it is
+		}
+	}
+	return fields[:end+1]
 }
 
 // isNoiseLine says a line is what Tesseract makes of a logo, a stamp or
@@ -756,7 +798,9 @@ func nearestMonth(w string) string {
 
 // Patterns the field finders use per line, compiled once.
 var (
-	reSubtotal      = regexp.MustCompile(`SUB\s*-?\s*TOTAL`)
+	reSubtotal = regexp.MustCompile(`SUB\s*-?\s*TOTAL`)
+	// "KING?S": OCR reads an apostrophe between letters as a question mark.
+	reQuoteAsQuery  = regexp.MustCompile(`(\pL)\?(\pL)`)
 	reServiceCharge = regexp.MustCompile(`SERVICE\s*(CHARGE|CHG|TAX)|\bSVC\s*(CHG|CHARGE)|\bS/C\b`)
 	// "TOTAL GST 8.68", "Total GST Amt : 2.40": the tax, not a total.
 	reTotalTaxLine = regexp.MustCompile(`^\W*TOTAL\s*(GST|TAX|SST|VAT)\b`)
@@ -953,7 +997,7 @@ var legalSuffixFixes = []struct {
 	re   *regexp.Regexp
 	with string
 }{
-	{regexp.MustCompile(`\b(S[O0D]N|SDR|5DN|SUN)(\.?\s*)(BHD|EHD|BED|BILD|BHO|8HD|BND|B\.H\.D)\b`), "SDN${2}BHD"},
+	{regexp.MustCompile(`\b(S[O0D]N|SDR|5DN|SUN)(\.?\s*)(BHD|EHD|BED|BILD|BHO|8HD|BND|B\.H\.D|AVO)\b`), "SDN${2}BHD"},
 	{regexp.MustCompile(`\bSDN(\.?\s*)(EHD|BED|BILD|BHO|8HD|BND|AVO)\b`), "SDN${1}BHD"},
 	{regexp.MustCompile(`(\s)[S5$][/|][B8R]\b`), "${1}S/B"},
 	{regexp.MustCompile(`\bPTY(\.?\s*)L[I1l]D\b`), "PTY${1}LTD"},
