@@ -649,17 +649,30 @@ func cleanAddressLine(u string) string {
 	fields := strings.Fields(u)
 	out := fields[:0]
 	for _, f := range fields {
-		if strings.IndexFunc(f, func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }) >= 0 {
+		switch {
+		case f == "&" || f == "-" || f == "/":
 			out = append(out, f)
-		} else if f == "&" || f == "-" || f == "/" {
-			out = append(out, f)
+		case !hasDigit(f) && letterCount(f) <= 1 && strings.ContainsAny(f, "“”\"'‘’`"):
+			// a speck read as a quote and a letter: “S,
+		case strings.IndexFunc(f, func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }) >= 0:
+			out = append(out, rePostcodeMisread.ReplaceAllStringFunc(f, postcodeDigit.Replace))
 		}
 	}
 	if len(out) > 2 && len(out[0]) <= 2 && !hasDigit(out[0]) && reStreetNumberWord.MatchString(out[1]) {
 		out = out[1:]
 	}
+	// A lone character after the last comma is a speck: "HULU LANGAT, 7".
+	if n := len(out); n >= 3 && len([]rune(out[n-1])) == 1 && strings.HasSuffix(out[n-2], ",") {
+		out = out[:n-1]
+	}
 	return strings.Join(out, " ")
 }
+
+// A five-digit postcode with its first digit read as a letter: S3000, §7100.
+var (
+	rePostcodeMisread = regexp.MustCompile(`^[S§OQIlB]\d{4},?$`)
+	postcodeDigit     = strings.NewReplacer("S", "5", "§", "5", "O", "0", "Q", "0", "I", "1", "l", "1", "B", "8")
+)
 
 // findDate returns the most plausible date on the page, preferring lines
 // that say DATE.

@@ -41,6 +41,8 @@ func TestExtractFieldsRules(t *testing.T) {
 		{"debris after a misread suffix", lines("__ SKCA HARDWARE & TIMBER SON. avo. WP |", "CO. REG. NO.: 946207-0 )"), "supplier_name", "SKCA HARDWARE & TIMBER SDN. BHD"},
 		{"name over two lines", lines("WESTERN EASTERN", "STATIONERY SDN. BHD", "CO REG NO : 21003B-K"), "supplier_name", "WESTERN EASTERN STATIONERY SDN. BHD"},
 		{"a logo line does not join a full name", lines("GUARDIAN", "GUARDIAN HEALTH AND BEAUTY SDN BHD"), "supplier_name", "GUARDIAN HEALTH AND BEAUTY SDN BHD"},
+		{"postcode with its first digit read as a letter", lines("ACME SDN BHD", "425, JALAN PAHANG, SETAPAK,", "S3000 KUALA LUMPUR."), "supplier_address", "425, JALAN PAHANG, SETAPAK, 53000 KUALA LUMPUR."},
+		{"specks in an address", lines("ACME SDN BHD", "LOT 1851-A, JALAN KPB 6, “S,", "43100 HULU LANGAT, 7"), "supplier_address", "LOT 1851-A, JALAN KPB 6, 43100 HULU LANGAT,"},
 		{"postcode line is not a name", lines("|", "43300 SERI KEMBANGAN, SELANGOR"), "supplier_name", ""},
 		{"misread registration line skipped", lines("ACME SDN BHD", "Co-REG:860671-D", "{GST ID No 2000306020352)", "LOT 1851-A, JALAN KPB 6,", "43300 SERI KEMBANGAN"), "supplier_address", "LOT 1851-A, JALAN KPB 6, 43300 SERI KEMBANGAN"},
 		{"address stops at a phone number without TEL", lines("ACME SDN BHD", "LOT 3, JALAN PELABUR 23/1,", "40300 SHAH ALAM, SELANGOR.", "VEL: 03- 5423228 BAX:03- 5423213"), "supplier_address", "LOT 3, JALAN PELABUR 23/1, 40300 SHAH ALAM, SELANGOR."},
