@@ -68,6 +68,8 @@ func TestExtractFieldsRules(t *testing.T) {
 		{"the dated sale has its time", lines("TAXINV:G02-1550040 18/03/16", "ITEM 28.60", "18/03/18 09:03 #002-1S500408"), "date", "2018-03-18"},
 		{"total tax line is the tax", lines("SUB-TOTAL 144.68", "TOTAL TAX 8.68", "TOTAL 153.35"), "total_tax", "8.68"},
 		{"misread total mended by the arithmetic", lines("SUB TOTAL 64.00", "GST 6% 3.84", "ROUNDING ADJ 0.01", "NET TOTAL 67.55", "Cash 100.00", "CHANGE 32.15"), "total", "67.85"},
+		{"gross amount is before tax", lines("Gross Amount : 40.00", "Total GST Amt : 2.40"), "total", ""},
+		{"a tax table header is not a total label", lines("Rate Net(RM) GST(RM) Total (RM)", "SR 6% 39.10 2.34 41.44"), "total", ""},
 		{"time from the date line", lines("DATE: 25/12/2018 8:13:39 PM"), "time", "20:13:39"},
 		{"month names", lines("18 APR 2018 14:02"), "date", "2018-04-18"},
 		{"MY GST ID", lines("ACME SDN BHD", "GST ID: 000306020352"), "supplier_tax_id", "MY_GST:000306020352"},

@@ -150,7 +150,12 @@ func (o *OCR) Extract(ctx context.Context, page Page) (Result, error) {
 		if words, t, err := o.read(ctx, page, 11); err == nil {
 			res.Timings.OCR += t.OCR
 			res.Timings.Preprocess += t.Preprocess
-			FillGaps(&r, ExtractFields(GroupLines(words), o.opt.Locale))
+			// A sparse reading tears the address block apart: its address
+			// is worse than none (measured on SROIE: 2 of 2 wrong), while
+			// its supplier name is right more often than not.
+			sparse := ExtractFields(GroupLines(words), o.opt.Locale)
+			sparse.SupplierAddress = receipt.Text{}
+			FillGaps(&r, sparse)
 		}
 	}
 	var raw strings.Builder
