@@ -354,6 +354,14 @@ func (v *VLM) dispatch() {
 func (v *VLM) runBatch(batch []*job) {
 	v.mu.Lock()
 	defer v.mu.Unlock()
+	select {
+	case <-v.closed: // Close won the race for these pages: no new worker
+		for _, j := range batch {
+			j.reply <- jobResult{err: errors.New("the vision engine has been closed")}
+		}
+		return
+	default:
+	}
 	defer v.armIdle()
 	live := batch[:0]
 	for _, j := range batch {
