@@ -57,6 +57,12 @@ type VLM struct {
 	done   chan struct{}
 	idle   *time.Timer
 
+	// planMu guards opt.Plan, which a fault during reading steps down;
+	// gen counts those steps, so that pages of one faulty request step
+	// down once.
+	planMu sync.Mutex
+	gen    int
+
 	// Pages wait in queue for the dispatcher, which sends up to
 	// Plan.Parallel of them to the worker as one request.
 	queue     chan *job
@@ -75,6 +81,7 @@ type job struct {
 type jobResult struct {
 	resp  PageResponse
 	batch int // pages in the request that read it
+	gen   int // the plan generation that read it
 	err   error
 }
 
@@ -120,8 +127,47 @@ func NewVLM(opt VLMOptions) (*VLM, error) {
 	}
 }
 
-// Plan is the plan the engine runs with (after any load-time step-down).
-func (v *VLM) Plan() hw.Plan { return v.opt.Plan }
+// Plan is the plan the engine runs with (after any step-down).
+func (v *VLM) Plan() hw.Plan {
+	v.planMu.Lock()
+	defer v.planMu.Unlock()
+	return v.opt.Plan
+}
+
+// stepDown moves to the next safer plan after output read with plan
+// generation gen showed a hardware or precision fault, and starts the
+// worker on it (stepping on while the canary still fails). Pages of the
+// same request that saw the fault find the step taken and only retry.
+func (v *VLM) stepDown(gen int, why string) error {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	if v.gen != gen {
+		return nil
+	}
+	if v.opt.Request == nil {
+		return errors.New("no safer configuration is known for this model")
+	}
+	for {
+		next, ok := hw.StepDown(*v.opt.Request, v.Plan(), why)
+		if !ok {
+			return errors.New("it happened on the CPU too: the model file may be damaged")
+		}
+		v.event("%s", next.Steps[len(next.Steps)-1])
+		v.kill()
+		v.planMu.Lock()
+		v.opt.Plan = next
+		v.gen++
+		v.planMu.Unlock()
+		err := v.start()
+		if err == nil {
+			return nil
+		}
+		if !errors.Is(err, ErrHardwareFault) {
+			return err
+		}
+		why = err.Error()
+	}
+}
 
 // Name is "vlm".
 func (v *VLM) Name() string { return "vlm" }
@@ -136,11 +182,12 @@ func (v *VLM) event(format string, args ...any) {
 func (v *VLM) start() error {
 	cmd := exec.Command(v.opt.Worker[0], v.opt.Worker[1:]...)
 	env := os.Environ()
-	for _, u := range v.opt.Plan.UnsetEnv {
+	p := v.Plan()
+	for _, u := range p.UnsetEnv {
 		env = withoutVar(env, u)
 	}
 	env = withoutVar(env, "GGML_CUDA_P2P") // set only when the plan says so: llama.cpp reads its mere presence
-	cmd.Env = append(append(env, v.opt.Plan.Env...), v.opt.WorkerEnv...)
+	cmd.Env = append(append(env, p.Env...), v.opt.WorkerEnv...)
 	in, err := cmd.StdinPipe()
 	if err != nil {
 		return err
@@ -156,7 +203,6 @@ func (v *VLM) start() error {
 	}
 	v.cmd, v.in, v.out, v.done = cmd, in, bufio.NewReaderSize(out, 1<<20), make(chan struct{})
 	go func(done chan struct{}) { cmd.Wait(); close(done) }(v.done)
-	p := v.opt.Plan
 	split := make([]float32, 0, len(p.TensorSplit))
 	for _, n := range p.TensorSplit {
 		split = append(split, float32(n))
@@ -259,6 +305,15 @@ func (v *VLM) Extract(ctx context.Context, page Page) (Result, error) {
 	}
 	req := PageRequest{Image: img.Bytes(), System: v.system(assets.ReceiptPrompt, page), User: "Read this receipt. Answer with the JSON only."}
 	res, r, err := v.read(ctx, req, page)
+	if errors.Is(err, ErrHardwareFault) {
+		// Broken arithmetic on this device or precision: a safer plan, and
+		// the page once more on it.
+		v.event("page %d: %v: stepping down to a safer configuration", page.Index+1, err)
+		if serr := v.stepDown(res.gen, err.Error()); serr != nil {
+			return Result{Raw: res.resp.Output}, fmt.Errorf("%w; no safer configuration helped: %v", err, serr)
+		}
+		res, r, err = v.read(ctx, req, page)
+	}
 	if err == nil && Refused(&r) {
 		// Some models decline anything with a name or address on it; the
 		// stricter prompt spells out that this is the business's own tax
@@ -329,7 +384,7 @@ func (v *VLM) dispatch() {
 			return
 		}
 		batch := []*job{first}
-		if par := max(v.opt.Plan.Parallel, 1); par > 1 {
+		if par := max(v.Plan().Parallel, 1); par > 1 {
 			window := time.NewTimer(gatherWindow)
 		gather:
 			for len(batch) < par {
@@ -374,6 +429,7 @@ func (v *VLM) runBatch(batch []*job) {
 	if len(live) == 0 {
 		return
 	}
+	gen := v.gen
 	resps, err := v.send(live)
 	if errors.Is(err, errWorkerDied) {
 		if len(live) == 1 {
@@ -387,7 +443,7 @@ func (v *VLM) runBatch(batch []*job) {
 				if err == nil {
 					resp = r[0]
 				}
-				j.reply <- jobResult{resp: resp, batch: 1, err: err}
+				j.reply <- jobResult{resp: resp, batch: 1, gen: v.gen, err: err}
 			}
 			return
 		}
@@ -396,7 +452,7 @@ func (v *VLM) runBatch(batch []*job) {
 		if err != nil {
 			j.reply <- jobResult{err: err}
 		} else {
-			j.reply <- jobResult{resp: resps[i], batch: len(live)}
+			j.reply <- jobResult{resp: resps[i], batch: len(live), gen: gen}
 		}
 	}
 }

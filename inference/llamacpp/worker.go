@@ -51,6 +51,7 @@ func Serve(in io.Reader, out io.Writer) error {
 		case "extract":
 			err = s.extract(req, &resp)
 			testRefusal(req, &resp)
+			testBang(&resp)
 		case "canary":
 			err = s.canary(&resp)
 		default:
@@ -97,6 +98,23 @@ func testRefusal(req inference.WorkerRequest, resp *inference.WorkerResponse) {
 		if i < len(resp.Pages) && (mode == "always" || !strings.HasPrefix(page.System, strings.TrimSpace(assets.ReceiptPromptStrict))) {
 			resp.Pages[i] = inference.PageResponse{Output: `{"supplier_name": "I'm sorry, but I can't help with personal information.", "date": "", "total": "0.00"}`}
 		}
+	}
+}
+
+// testBang lets tests make a worker's first extract answer "!!!!" for
+// every page, as a GPU with broken arithmetic does
+// (SHOEBOX_WORKER_BANG_ONCE=marker file).
+func testBang(resp *inference.WorkerResponse) {
+	marker := os.Getenv("SHOEBOX_WORKER_BANG_ONCE")
+	if marker == "" {
+		return
+	}
+	if _, err := os.Stat(marker); !os.IsNotExist(err) {
+		return
+	}
+	os.WriteFile(marker, nil, 0o644)
+	for i := range resp.Pages {
+		resp.Pages[i] = inference.PageResponse{Output: strings.Repeat("!", 40)}
 	}
 }
 
