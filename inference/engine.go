@@ -31,7 +31,8 @@ type Timings struct {
 	Load         time.Duration `json:"load"`
 	Preprocess   time.Duration `json:"preprocess"`
 	OCR          time.Duration `json:"ocr"`
-	Prefill      time.Duration `json:"prefill"` // for the vision engine, image encoding included
+	ImageEncode  time.Duration `json:"image_encode,omitempty"` // the vision encoder
+	Prefill      time.Duration `json:"prefill"`                // the prompt and the image's embeddings
 	Decode       time.Duration `json:"decode"`
 	Total        time.Duration `json:"total"`
 	PromptTokens int           `json:"prompt_tokens,omitempty"`

@@ -27,6 +27,7 @@ type WorkerRequest struct {
 	Batch          int       `json:"batch,omitempty"`
 	FlashAttention string    `json:"flash_attention,omitempty"`
 	KVType         string    `json:"kv_type,omitempty"`
+	ProjectorOnGPU bool      `json:"projector_on_gpu,omitempty"`
 
 	// extract: up to Parallel pages, each its own sequence in the context,
 	// decoded together one token per page per step.
@@ -66,9 +67,11 @@ type PageResponse struct {
 	Output    string  `json:"output,omitempty"`
 	Pieces    []Piece `json:"pieces,omitempty"` // the output token by token, with probabilities
 	BadLogits bool    `json:"bad_logits,omitempty"`
-	// PrefillMS is this page's prompt and image (encoding included);
-	// DecodeMS is the time from the first decode step of its request
-	// until its last token, shared with the pages decoded beside it.
+	// EncodeMS is the vision encoder's time on the image; PrefillMS the
+	// rest of the prompt's evaluation (image embeddings and text); DecodeMS
+	// the time from the first decode step of its request until its last
+	// token, shared with the pages decoded beside it.
+	EncodeMS     float64 `json:"encode_ms,omitempty"`
 	PrefillMS    float64 `json:"prefill_ms,omitempty"`
 	DecodeMS     float64 `json:"decode_ms,omitempty"`
 	PromptTokens int     `json:"prompt_tokens,omitempty"`

@@ -209,7 +209,7 @@ func (v *VLM) start() error {
 	}
 	_, err = v.call(context.Background(), WorkerRequest{Op: "load", Model: v.opt.Model, Projector: v.opt.Projector, Threads: max(p.Threads, 1),
 		GPULayers: p.GPULayers, MainGPU: p.MainGPU, TensorSplit: split, Context: max(p.Context, 4096), Parallel: max(p.Parallel, 1), Batch: max(p.Batch, 512),
-		FlashAttention: p.FlashAttention, KVType: p.KVType}, 10*time.Minute)
+		FlashAttention: p.FlashAttention, KVType: p.KVType, ProjectorOnGPU: p.Projector == "gpu"}, 10*time.Minute)
 	if err != nil {
 		v.kill()
 		return err
@@ -329,7 +329,7 @@ func (v *VLM) Extract(ctx context.Context, page Page) (Result, error) {
 	if err != nil {
 		return Result{Raw: resp.Output}, err
 	}
-	t := Timings{Prefill: msDur(resp.PrefillMS), Decode: msDur(resp.DecodeMS),
+	t := Timings{ImageEncode: msDur(resp.EncodeMS), Prefill: msDur(resp.PrefillMS), Decode: msDur(resp.DecodeMS),
 		PromptTokens: resp.PromptTokens, OutputTokens: len(resp.Pieces), Total: time.Since(start), Batch: res.batch, FullGrammarSteps: resp.FullGrammarSteps}
 	if resp.DecodeMS > 0 {
 		t.TokensPerSec = float64(len(resp.Pieces)) / (resp.DecodeMS / 1000)

@@ -95,7 +95,7 @@ func TestParallelSequencesAreIsolated(t *testing.T) {
 		}
 		defer b.Free()
 		for i, p := range pages {
-			pos, _, err := s.prefill(p, i)
+			pos, _, _, err := s.prefill(p, i)
 			if err != nil {
 				t.Fatal(err)
 			}

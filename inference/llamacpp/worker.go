@@ -161,7 +161,7 @@ func (s *session) load(req inference.WorkerRequest, resp *inference.WorkerRespon
 	}
 	s.ctx = c
 	if req.Projector != "" {
-		mt, err := llama.NewMtmdContext(c, req.Projector)
+		mt, err := NewMtmd(c, req.Projector, req.Threads, req.ProjectorOnGPU)
 		if err != nil {
 			return fmt.Errorf("the projector %s does not fit the model: %w", req.Projector, err)
 		}
@@ -216,8 +216,8 @@ func (s *session) extract(req inference.WorkerRequest, resp *inference.WorkerRes
 		defer sampler.free()
 		sq.sampler = sampler
 		t := time.Now()
-		pos, n, err := s.prefill(page, i)
-		sq.out.PrefillMS, sq.out.PromptTokens = ms(time.Since(t)), n
+		pos, n, encode, err := s.prefill(page, i)
+		sq.out.PrefillMS, sq.out.EncodeMS, sq.out.PromptTokens = ms(time.Since(t)-encode), ms(encode), n
 		if err != nil {
 			sq.out.Error = err.Error()
 			s.ctx.KvCacheSeqRm(i, 0, -1)
@@ -265,7 +265,7 @@ func (s *session) extract(req inference.WorkerRequest, resp *inference.WorkerRes
 
 // prefill evaluates one page's prompt (and image) into sequence seq and
 // returns the position after it and how many tokens it took.
-func (s *session) prefill(page inference.PageRequest, seq int) (int, int, error) {
+func (s *session) prefill(page inference.PageRequest, seq int) (int, int, time.Duration, error) {
 	prefix, suffix := page.System+"\n", "\n"+page.User+"\n"
 	if text, ok := ApplyChatTemplate(s.model, []Message{{"system", page.System}, {"user", ImageMarker + "\n" + page.User}}); ok {
 		if i := strings.Index(text, ImageMarker); i >= 0 {
@@ -274,7 +274,7 @@ func (s *session) prefill(page inference.PageRequest, seq int) (int, int, error)
 	}
 	if len(page.Image) > 0 {
 		if s.mtmd == nil {
-			return 0, 0, errors.New("the model has no projector: it cannot read images")
+			return 0, 0, 0, errors.New("the model has no projector: it cannot read images")
 		}
 		// mtmd's helper encodes the image and lays out positions for the
 		// model's family (M-RoPE, non-causal image attention) itself.
@@ -282,11 +282,11 @@ func (s *session) prefill(page inference.PageRequest, seq int) (int, int, error)
 	}
 	toks, err := s.model.Tokenize(prefix+suffix, true, true)
 	if err != nil {
-		return 0, 0, err
+		return 0, 0, 0, err
 	}
 	b, err := llama.NewBatch(s.batch, 1, 0)
 	if err != nil {
-		return 0, 0, err
+		return 0, 0, 0, err
 	}
 	defer b.Free()
 	for i := 0; i < len(toks); i += s.batch {
@@ -295,10 +295,10 @@ func (s *session) prefill(page inference.PageRequest, seq int) (int, int, error)
 			b.Add(toks[j], nil, j, j == len(toks)-1, seq)
 		}
 		if err := s.ctx.Decode(b); err != nil {
-			return 0, 0, fmt.Errorf("prefill failed at token %d: %w", i, err)
+			return 0, 0, 0, fmt.Errorf("prefill failed at token %d: %w", i, err)
 		}
 	}
-	return len(toks), len(toks), nil
+	return len(toks), len(toks), 0, nil
 }
 
 // take samples a sequence's next token from its logits and either queues
