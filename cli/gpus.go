@@ -25,7 +25,7 @@ func runGPUs(env Env, args []string) int {
 	mmproj := fs.String("mmproj", "", "its vision projector file (for its size)")
 	factsPath := fs.String("model-facts", "", "plan for the model described in this JSON file")
 	ctxLen := fs.Int("context", 4096, "context length per sequence")
-	parallel := fs.Int("parallel", 1, "sequences in flight")
+	parallel := fs.Int("parallel", 0, "pages read at once as parallel sequences (0: the planner chooses, as the app does)")
 	if err := parseArgs(fs, args); err != nil {
 		return 2
 	}
