@@ -117,3 +117,38 @@ func TestParallelSequencesAreIsolated(t *testing.T) {
 		t.Errorf("page 1's logits move by up to %g when page 0 is read beside it", worst)
 	}
 }
+
+// TestQwen2VLReadsPagesWithMRoPE runs a tiny Qwen2-VL pair (an M-RoPE
+// language model and a qwen2vl_merger projector) through the worker's
+// path: mtmd lays out the image's M-RoPE positions, the decode steps go on
+// from the position mtmd returns, alone and as parallel sequences.
+func TestQwen2VLReadsPagesWithMRoPE(t *testing.T) {
+	dir := t.TempDir()
+	model, projector := filepath.Join(dir, "qwen.gguf"), filepath.Join(dir, "mmproj-qwen.gguf")
+	llm := testmodel.Tiny
+	llm.Qwen2VL = true
+	if err := testmodel.WriteLLM(model, llm); err != nil {
+		t.Fatal(err)
+	}
+	if err := testmodel.WriteProjector(projector, testmodel.TinyQwenProjector); err != nil {
+		t.Fatal(err)
+	}
+	s := &session{}
+	defer s.free()
+	var resp inference.WorkerResponse
+	if err := s.load(inference.WorkerRequest{Model: model, Projector: projector, Threads: 1, Context: 2048, Parallel: 2, Batch: 512}, &resp); err != nil {
+		t.Fatal(err)
+	}
+	pages := []inference.PageRequest{testPage(t, 1, "Read this receipt."), testPage(t, 2, "Read this one.")}
+	for _, batch := range [][]inference.PageRequest{pages[:1], pages} {
+		resp = inference.WorkerResponse{}
+		if err := s.extract(inference.WorkerRequest{Pages: batch, Schema: assets.ReceiptSchema, MaxTokens: 300}, &resp); err != nil {
+			t.Fatal(err)
+		}
+		for i, p := range resp.Pages {
+			if p.Error != "" || !strings.HasPrefix(p.Output, "{") || p.PromptTokens == 0 {
+				t.Errorf("%d pages, page %d: %+v", len(batch), i, p)
+			}
+		}
+	}
+}

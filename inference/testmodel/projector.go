@@ -13,7 +13,14 @@ type Projector struct {
 	ImageSize, PatchSize, Embed, Heads, Layers, FFN, Hidden int
 	TextEmbed                                               int // the language model's embedding size
 	Seed                                                    int64
+	// QwenMerger makes a Qwen2-VL projector ("qwen2vl_merger"): two patch
+	// convolutions, M-RoPE inside the encoder, no position table, and 2×2
+	// patches merged into one image token. Pair it with an LLM with Qwen2VL.
+	QwenMerger bool
 }
+
+// TinyQwenProjector pairs with a Tiny LLM with Qwen2VL set.
+var TinyQwenProjector = Projector{ImageSize: 32, PatchSize: 8, Embed: 32, Heads: 2, Layers: 2, FFN: 64, Hidden: 64, TextEmbed: 64, Seed: 3, QwenMerger: true}
 
 // BenchProjector pairs with Bench: 224-pixel images in 14-pixel patches,
 // 256 image tokens.
@@ -30,7 +37,11 @@ func WriteProjector(path string, p Projector) error {
 	w.Set("general.name", "shoebox-tiny-mmproj")
 	w.Set("general.file_type", uint32(0))
 	w.Set("clip.has_vision_encoder", true)
-	w.Set("clip.projector_type", "mlp")
+	if p.QwenMerger {
+		w.Set("clip.projector_type", "qwen2vl_merger")
+	} else {
+		w.Set("clip.projector_type", "mlp")
+	}
 	w.Set("clip.use_gelu", true)
 	w.Set("clip.vision.image_size", uint32(p.ImageSize))
 	w.Set("clip.vision.patch_size", uint32(p.PatchSize))
@@ -48,8 +59,16 @@ func WriteProjector(path string, p Projector) error {
 	ps := uint64(p.PatchSize)
 	nPos := uint64((p.ImageSize/p.PatchSize)*(p.ImageSize/p.PatchSize) + 1)
 	w.AddF32("v.patch_embd.weight", []uint64{ps, ps, 3, e}, randn(int(ps*ps*3*e), 0.05))
-	w.AddF32("v.class_embd", []uint64{e}, randn(int(e), 0.1))
-	w.AddF32("v.position_embd.weight", []uint64{e, nPos}, randn(int(e*nPos), 0.1))
+	merged := e // what the merger's first layer takes in
+	if p.QwenMerger {
+		// Two frames' convolution (a still image is both), positions by
+		// M-RoPE rather than a table, 2×2 patches into one token.
+		w.AddF32("v.patch_embd.weight.1", []uint64{ps, ps, 3, e}, randn(int(ps*ps*3*e), 0.05))
+		merged = 4 * e
+	} else {
+		w.AddF32("v.class_embd", []uint64{e}, randn(int(e), 0.1))
+		w.AddF32("v.position_embd.weight", []uint64{e, nPos}, randn(int(e*nPos), 0.1))
+	}
 	w.AddF32("v.pre_ln.weight", []uint64{e}, fill(int(e), 1))
 	w.AddF32("v.pre_ln.bias", []uint64{e}, fill(int(e), 0))
 	for i := 0; i < p.Layers; i++ {
@@ -67,7 +86,7 @@ func WriteProjector(path string, p Projector) error {
 		w.AddF32(b+"ffn_down.weight", []uint64{f, e}, randn(int(f*e), 0.1))
 		w.AddF32(b+"ffn_down.bias", []uint64{e}, fill(int(e), 0))
 	}
-	w.AddF32("mm.0.weight", []uint64{e, h}, randn(int(e*h), 0.1))
+	w.AddF32("mm.0.weight", []uint64{merged, h}, randn(int(merged*h), 0.1))
 	w.AddF32("mm.0.bias", []uint64{h}, fill(int(h), 0))
 	w.AddF32("mm.2.weight", []uint64{h, t}, randn(int(h*t), 0.1))
 	w.AddF32("mm.2.bias", []uint64{t}, fill(int(t), 0))

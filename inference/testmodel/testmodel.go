@@ -29,6 +29,10 @@ type LLM struct {
 	// are (norms stay F32); Tied leaves out output.weight, so the output
 	// layer reuses token_embd as Qwen2.5's smaller models do.
 	F16, Tied bool
+	// Qwen2VL makes a "qwen2vl" model: the same tensors, with M-RoPE
+	// positions (three position sections per token), as Qwen2-VL and
+	// Qwen2.5-VL's language models have. Pair it with a QwenMerger projector.
+	Qwen2VL bool
 }
 
 // Tiny is small enough to load and decode in well under a second.
@@ -53,22 +57,32 @@ func WriteLLM(path string, m LLM) error {
 	rng := rand.New(rand.NewSource(m.Seed))
 	nVocab := max(m.Vocab, vocabLen)
 	var w gguf.Writer
-	w.Set("general.architecture", "llama")
-	w.Set("general.name", "shoebox-tiny-llm")
+	arch := "llama"
+	if m.Qwen2VL {
+		arch = "qwen2vl"
+	}
+	w.Set("general.architecture", arch)
+	w.Set("general.name", "shoebox-tiny-"+arch)
 	if m.F16 {
 		w.Set("general.file_type", uint32(1)) // mostly F16
 	} else {
 		w.Set("general.file_type", uint32(0)) // all F32
 	}
-	w.Set("llama.context_length", uint32(m.Context))
-	w.Set("llama.embedding_length", uint32(m.Embed))
-	w.Set("llama.block_count", uint32(m.Layers))
-	w.Set("llama.feed_forward_length", uint32(m.FFN))
-	w.Set("llama.attention.head_count", uint32(m.Heads))
-	w.Set("llama.attention.head_count_kv", uint32(m.Heads))
-	w.Set("llama.rope.dimension_count", uint32(m.Embed/m.Heads))
-	w.Set("llama.attention.layer_norm_rms_epsilon", float32(1e-5))
-	w.Set("llama.vocab_size", uint32(nVocab))
+	w.Set(arch+".context_length", uint32(m.Context))
+	w.Set(arch+".embedding_length", uint32(m.Embed))
+	w.Set(arch+".block_count", uint32(m.Layers))
+	w.Set(arch+".feed_forward_length", uint32(m.FFN))
+	w.Set(arch+".attention.head_count", uint32(m.Heads))
+	w.Set(arch+".attention.head_count_kv", uint32(m.Heads))
+	w.Set(arch+".rope.dimension_count", uint32(m.Embed/m.Heads))
+	w.Set(arch+".attention.layer_norm_rms_epsilon", float32(1e-5))
+	w.Set(arch+".vocab_size", uint32(nVocab))
+	if m.Qwen2VL {
+		// Sections of the rotary half of a head: time, height, width (and
+		// none for the fourth), as Qwen2-VL's [16, 24, 24, 0] for 128.
+		half := int32(m.Embed / m.Heads / 2)
+		w.Set(arch+".rope.dimension_sections", []int32{half / 4, (half - half/4) / 2, half - half/4 - (half-half/4)/2, 0})
+	}
 
 	tokens := []string{"<unk>", "<s>", "</s>"}
 	types := []int32{2, 3, 3} // unknown, control, control
@@ -126,6 +140,11 @@ func WriteLLM(path string, m LLM) error {
 		w.AddF32(p+"attn_norm.weight", []uint64{e}, ones(m.Embed))
 		for _, n := range []string{"attn_q", "attn_k", "attn_v", "attn_output"} {
 			matrix(p+n+".weight", []uint64{e, e}, randn(m.Embed*m.Embed, 0.1))
+		}
+		if m.Qwen2VL { // Qwen2's attention has biases, and its graph adds them
+			for _, n := range []string{"attn_q", "attn_k", "attn_v"} {
+				w.AddF32(p+n+".bias", []uint64{e}, make([]float32, m.Embed))
+			}
 		}
 		w.AddF32(p+"ffn_norm.weight", []uint64{e}, ones(m.Embed))
 		matrix(p+"ffn_gate.weight", []uint64{e, f}, randn(m.Embed*m.FFN, 0.1))
