@@ -133,6 +133,13 @@ func TestQwen2VLReadsPagesWithMRoPE(t *testing.T) {
 	if err := testmodel.WriteProjector(projector, testmodel.TinyQwenProjector); err != nil {
 		t.Fatal(err)
 	}
+	readsPages(t, model, projector)
+}
+
+// readsPages reads one page, then two as parallel sequences, with a model
+// pair, and checks each reading.
+func readsPages(t *testing.T, model, projector string) {
+	t.Helper()
 	s := &session{}
 	defer s.free()
 	var resp inference.WorkerResponse
@@ -151,4 +158,21 @@ func TestQwen2VLReadsPagesWithMRoPE(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestGemma3ReadsPagesWithBidirectionalImageAttention runs a tiny Gemma 3
+// pair: mtmd decodes its image tokens with causal attention off, then the
+// worker's decode steps go on causally, alone and as parallel sequences.
+func TestGemma3ReadsPagesWithBidirectionalImageAttention(t *testing.T) {
+	dir := t.TempDir()
+	model, projector := filepath.Join(dir, "gemma3.gguf"), filepath.Join(dir, "mmproj-gemma3.gguf")
+	llm := testmodel.Tiny
+	llm.Gemma3 = true
+	if err := testmodel.WriteLLM(model, llm); err != nil {
+		t.Fatal(err)
+	}
+	if err := testmodel.WriteProjector(projector, testmodel.TinyGemma3Projector); err != nil {
+		t.Fatal(err)
+	}
+	readsPages(t, model, projector)
 }

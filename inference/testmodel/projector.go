@@ -17,7 +17,13 @@ type Projector struct {
 	// convolutions, M-RoPE inside the encoder, no position table, and 2×2
 	// patches merged into one image token. Pair it with an LLM with Qwen2VL.
 	QwenMerger bool
+	// Gemma3 makes a Gemma 3 projector: a SigLIP encoder (position table, no
+	// class token), patches averaged 2×2, a norm and one projection.
+	Gemma3 bool
 }
+
+// TinyGemma3Projector pairs with a Tiny LLM with Gemma3 set.
+var TinyGemma3Projector = Projector{ImageSize: 32, PatchSize: 8, Embed: 32, Heads: 2, Layers: 2, FFN: 64, Hidden: 64, TextEmbed: 64, Seed: 4, Gemma3: true}
 
 // TinyQwenProjector pairs with a Tiny LLM with Qwen2VL set.
 var TinyQwenProjector = Projector{ImageSize: 32, PatchSize: 8, Embed: 32, Heads: 2, Layers: 2, FFN: 64, Hidden: 64, TextEmbed: 64, Seed: 3, QwenMerger: true}
@@ -37,9 +43,13 @@ func WriteProjector(path string, p Projector) error {
 	w.Set("general.name", "shoebox-tiny-mmproj")
 	w.Set("general.file_type", uint32(0))
 	w.Set("clip.has_vision_encoder", true)
-	if p.QwenMerger {
+	switch {
+	case p.QwenMerger:
 		w.Set("clip.projector_type", "qwen2vl_merger")
-	} else {
+	case p.Gemma3:
+		w.Set("clip.projector_type", "gemma3")
+		w.Set("clip.vision.projector.scale_factor", uint32(2))
+	default:
 		w.Set("clip.projector_type", "mlp")
 	}
 	w.Set("clip.use_gelu", true)
@@ -65,6 +75,9 @@ func WriteProjector(path string, p Projector) error {
 		// M-RoPE rather than a table, 2×2 patches into one token.
 		w.AddF32("v.patch_embd.weight.1", []uint64{ps, ps, 3, e}, randn(int(ps*ps*3*e), 0.05))
 		merged = 4 * e
+	} else if p.Gemma3 {
+		nPatch := nPos - 1 // no class token
+		w.AddF32("v.position_embd.weight", []uint64{e, nPatch}, randn(int(e*nPatch), 0.1))
 	} else {
 		w.AddF32("v.class_embd", []uint64{e}, randn(int(e), 0.1))
 		w.AddF32("v.position_embd.weight", []uint64{e, nPos}, randn(int(e*nPos), 0.1))
@@ -85,6 +98,11 @@ func WriteProjector(path string, p Projector) error {
 		w.AddF32(b+"ffn_up.bias", []uint64{f}, fill(int(f), 0))
 		w.AddF32(b+"ffn_down.weight", []uint64{f, e}, randn(int(f*e), 0.1))
 		w.AddF32(b+"ffn_down.bias", []uint64{e}, fill(int(e), 0))
+	}
+	if p.Gemma3 {
+		w.AddF32("mm.soft_emb_norm.weight", []uint64{e}, fill(int(e), 1))
+		w.AddF32("mm.input_projection.weight", []uint64{t, e}, randn(int(t*e), 0.1))
+		return w.Write(path)
 	}
 	w.AddF32("mm.0.weight", []uint64{merged, h}, randn(int(merged*h), 0.1))
 	w.AddF32("mm.0.bias", []uint64{h}, fill(int(h), 0))

@@ -33,6 +33,11 @@ type LLM struct {
 	// positions (three position sections per token), as Qwen2-VL and
 	// Qwen2.5-VL's language models have. Pair it with a QwenMerger projector.
 	Qwen2VL bool
+	// Gemma3 makes a "gemma3" model (query/key norms, norms after attention
+	// and feed-forward), whose image tokens attend to each other both ways:
+	// mtmd turns causal attention off while it decodes them. Pair it with a
+	// Gemma3 projector.
+	Gemma3 bool
 }
 
 // Tiny is small enough to load and decode in well under a second.
@@ -58,8 +63,11 @@ func WriteLLM(path string, m LLM) error {
 	nVocab := max(m.Vocab, vocabLen)
 	var w gguf.Writer
 	arch := "llama"
-	if m.Qwen2VL {
+	switch {
+	case m.Qwen2VL:
 		arch = "qwen2vl"
+	case m.Gemma3:
+		arch = "gemma3"
 	}
 	w.Set("general.architecture", arch)
 	w.Set("general.name", "shoebox-tiny-"+arch)
@@ -140,6 +148,13 @@ func WriteLLM(path string, m LLM) error {
 		w.AddF32(p+"attn_norm.weight", []uint64{e}, ones(m.Embed))
 		for _, n := range []string{"attn_q", "attn_k", "attn_v", "attn_output"} {
 			matrix(p+n+".weight", []uint64{e, e}, randn(m.Embed*m.Embed, 0.1))
+		}
+		if m.Gemma3 {
+			hd := uint64(m.Embed / m.Heads)
+			w.AddF32(p+"attn_q_norm.weight", []uint64{hd}, ones(int(hd)))
+			w.AddF32(p+"attn_k_norm.weight", []uint64{hd}, ones(int(hd)))
+			w.AddF32(p+"post_attention_norm.weight", []uint64{e}, ones(m.Embed))
+			w.AddF32(p+"post_ffw_norm.weight", []uint64{e}, ones(m.Embed))
 		}
 		if m.Qwen2VL { // Qwen2's attention has biases, and its graph adds them
 			for _, n := range []string{"attn_q", "attn_k", "attn_v"} {
