@@ -2,8 +2,12 @@ package cli
 
 import (
 	"fmt"
+	"runtime"
 	"time"
 
+	"github.com/NVIDIA/go-nvml/pkg/nvml"
+
+	"github.com/shoebox-app/shoebox/hw"
 	"github.com/shoebox-app/shoebox/inference"
 	"github.com/shoebox-app/shoebox/library"
 	"github.com/shoebox-app/shoebox/pipeline"
@@ -18,6 +22,7 @@ func runProcess(env Env, args []string) int {
 	fs, libDir := newFlags(env, "process", "")
 	country := fs.String("country", "", "set the library's country rules first: AU, NZ, UK, EU, US, MY, other")
 	again := fs.Bool("again", false, "read every receipt again, not only new and failed ones")
+	engineName := fs.String("engine", "auto", "auto (the vision model chosen in the app's settings, else OCR) or ocr")
 	if err := parseArgs(fs, args); err != nil {
 		return 2
 	}
@@ -56,15 +61,32 @@ func runProcess(env Env, args []string) int {
 		fmt.Fprintln(env.Stderr, "shoebox:", err)
 		return 1
 	}
-	eng, err := inference.NewOCR(inference.DefaultOCROptions(l.Locale()))
-	if err != nil {
-		fmt.Fprintln(env.Stderr, "shoebox: the OCR engine could not start:", err)
-		return 1
+	var eng inference.Engine
+	workers := runtime.NumCPU()
+	switch *engineName {
+	case "ocr":
+		o, err := inference.NewOCR(inference.DefaultOCROptions(l.Locale()))
+		if err != nil {
+			fmt.Fprintln(env.Stderr, "shoebox: the OCR engine could not start:", err)
+			return 1
+		}
+		eng = o
+	case "auto":
+		e, label, n, err := pipeline.ChooseEngine(l, hw.Discover(nvml.New()), func(s string) { fmt.Fprintln(env.Stderr, "shoebox:", s) })
+		if err != nil {
+			fmt.Fprintln(env.Stderr, "shoebox:", err)
+			return 1
+		}
+		eng, workers = e, n
+		fmt.Fprintln(env.Stderr, "reading with", label)
+	default:
+		fmt.Fprintf(env.Stderr, "shoebox: unknown engine %q: use auto or ocr\n", *engineName)
+		return 2
 	}
 	defer eng.Close()
 	counts, _ := l.Counts()
 	bar := newProgress(env.Stderr, counts[library.StatusQueued])
-	r := &pipeline.Runner{Lib: l, Engine: eng, Workers: poolSize(eng), PageTimeout: 5 * time.Minute, OnProgress: func(p pipeline.Progress) {
+	r := &pipeline.Runner{Lib: l, Engine: eng, Workers: workers, PageTimeout: 5 * time.Minute, OnProgress: func(p pipeline.Progress) {
 		if p.Current == 0 {
 			bar.done()
 		}

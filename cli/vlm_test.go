@@ -14,6 +14,8 @@ import (
 	"github.com/shoebox-app/shoebox/hw"
 	"github.com/shoebox-app/shoebox/inference"
 	"github.com/shoebox-app/shoebox/inference/testmodel"
+	"github.com/shoebox-app/shoebox/library"
+	"github.com/shoebox-app/shoebox/pipeline"
 )
 
 // TestMain lets this test binary serve as the model worker: the VLM engine
@@ -23,6 +25,7 @@ func TestMain(m *testing.M) {
 		os.Exit(runWorker(DefaultEnv(Build{}), nil))
 	}
 	workerCommand = []string{os.Args[0]}
+	pipeline.Worker = workerCommand
 	os.Setenv("SHOEBOX_TEST_WORKER_PARENT", "1")
 	os.Exit(m.Run())
 }
@@ -300,5 +303,47 @@ func TestFaultWhileReadingStepsDown(t *testing.T) {
 	}
 	if log := strings.Join(events, "\n"); !strings.Contains(log, "stepping down") {
 		t.Errorf("events: %q", events)
+	}
+}
+
+// TestProcessReadsWithTheChosenModel: `shoebox process` reads with the
+// vision model the library is set to, as the app's Extract all does.
+func TestProcessReadsWithTheChosenModel(t *testing.T) {
+	model, proj := tinyPair(t)
+	files, _ := filepath.Glob("../../shared/data/sroie-dev/00*.jpg")
+	if len(files) < 2 {
+		t.Skip("shared receipts not present")
+	}
+	os.Setenv("SHOEBOX_TEST_WORKER", "1")
+	defer os.Unsetenv("SHOEBOX_TEST_WORKER")
+	dir := t.TempDir()
+	if code, _, errOut := run(t, append([]string{"import", "--library", dir}, files[:2]...)...); code != 0 {
+		t.Fatalf("import: %s", errOut)
+	}
+	l, err := library.Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	l.SetSetting(pipeline.SettingModel, model)
+	l.SetSetting(pipeline.SettingProjector, proj)
+	l.Close()
+	code, _, errOut := run(t, "process", "--library", dir)
+	if code != 0 || !strings.Contains(errOut, "reading with tiny") {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	l, err = library.Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	rows, err := l.List(library.Filter{})
+	if err != nil || len(rows) != 2 {
+		t.Fatalf("%d receipts, %v", len(rows), err)
+	}
+	for _, r := range rows {
+		rec, err := l.Get(r.ID)
+		if err != nil || rec.Engine != "vlm" {
+			t.Errorf("receipt %d read by %q (%v), want the vision model", r.ID, rec.Engine, err)
+		}
 	}
 }

@@ -6,9 +6,6 @@ import (
 	"flag"
 	"fmt"
 	"os"
-	"path/filepath"
-	"runtime"
-	"strings"
 	"time"
 
 	"fyne.io/fyne/v2"
@@ -19,6 +16,7 @@ import (
 	"github.com/shoebox-app/shoebox/hw"
 	"github.com/shoebox-app/shoebox/inference"
 	"github.com/shoebox-app/shoebox/library"
+	"github.com/shoebox-app/shoebox/pipeline"
 )
 
 // Main starts the desktop app with the GUI's own flags and returns the exit code.
@@ -110,38 +108,7 @@ func referencePlans(m hw.Machine) []ModelPlan {
 	return out
 }
 
-// chooseEngine starts the vision engine when a model has been chosen and
-// passes its checks, else the OCR engine; a model that fails to start is
-// reported in the label and OCR reads meanwhile.
+// chooseEngine is pipeline.ChooseEngine; the app hears of restarts in its log.
 func chooseEngine(lib *library.Library, m hw.Machine) (inference.Engine, string, int, error) {
-	ocr := func(note string) (inference.Engine, string, int, error) {
-		o, err := inference.NewOCR(inference.DefaultOCROptions(lib.Locale()))
-		if err != nil {
-			return nil, "", 0, fmt.Errorf("the OCR engine could not start: %w", err)
-		}
-		return o, "OCR (Tesseract) on CPU" + note, runtime.NumCPU(), nil
-	}
-	model, proj := lib.Setting(SettingModel), lib.Setting(SettingProjector)
-	if model == "" {
-		return ocr("")
-	}
-	if _, ok := verifyPair(model, proj); !ok {
-		return ocr(" — the chosen model failed its check (Settings → Models)")
-	}
-	facts, err := hw.FactsFromGGUF(model, proj)
-	if err != nil {
-		return ocr(" — " + err.Error())
-	}
-	req := hw.Request{Machine: m, Model: facts}
-	v, err := inference.NewVLM(inference.VLMOptions{Model: model, Projector: proj, Plan: hw.MakePlan(req), Request: &req, Locale: lib.Locale()})
-	if err != nil {
-		return ocr(" — the vision model did not start: " + err.Error())
-	}
-	plan := v.Plan()
-	var eng inference.Engine = v
-	if o, err := inference.NewOCR(inference.DefaultOCROptions(lib.Locale())); err == nil {
-		eng = inference.VLMWithOCR{VLM: v, OCR: o} // the OCR text as a hint, and boxes for the review
-	}
-	// As many receipts in flight as the engine reads at once, so its batches fill.
-	return eng, fmt.Sprintf("%s %s", strings.TrimSuffix(filepath.Base(model), ".gguf"), strings.TrimPrefix(plan.Summary(m), plan.Variant+" ")), max(plan.Parallel, 1), nil
+	return pipeline.ChooseEngine(lib, m, nil)
 }

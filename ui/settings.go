@@ -17,6 +17,7 @@ import (
 	"github.com/shoebox-app/shoebox/hw"
 	"github.com/shoebox-app/shoebox/inference/models"
 	"github.com/shoebox-app/shoebox/library"
+	"github.com/shoebox-app/shoebox/pipeline"
 	"github.com/shoebox-app/shoebox/receipt"
 )
 
@@ -50,8 +51,8 @@ func (u *UI) ShowSettings(page string) fyne.Window {
 
 // Settings keys for the chosen vision model.
 const (
-	SettingModel     = "vlm.model"
-	SettingProjector = "vlm.projector"
+	SettingModel     = pipeline.SettingModel
+	SettingProjector = pipeline.SettingProjector
 )
 
 func (u *UI) modelsPage() fyne.CanvasObject {
@@ -164,27 +165,7 @@ func (u *UI) chosenModelText() string {
 }
 
 // verifyPair checks a model and its projector and says what was found.
-func verifyPair(model, projector string) (string, bool) {
-	cat, _ := models.Catalogue()
-	var out []string
-	ok := true
-	for _, p := range []string{model, projector} {
-		if p == "" {
-			out = append(out, "No projector (mmproj-*.gguf) was found beside the model: a vision model needs one.")
-			ok = false
-			continue
-		}
-		v, err := models.Verify(p, models.RefByName(cat, filepath.Base(p)), nil)
-		if err != nil {
-			out = append(out, err.Error())
-			ok = false
-			continue
-		}
-		out = append(out, fmt.Sprintf("%s: sound (%d tensors).", filepath.Base(p), len(v.Header.Tensors)))
-		out = append(out, v.Warnings...)
-	}
-	return strings.Join(out, "\n"), ok
-}
+func verifyPair(model, projector string) (string, bool) { return pipeline.VerifyPair(model, projector) }
 
 // modelsDir is where downloads go: $SHOEBOX_MODELS, else <data folder>/models.
 func modelsDir() (string, error) {

@@ -1,0 +1,87 @@
+package pipeline
+
+import (
+	"fmt"
+	"path/filepath"
+	"runtime"
+	"strings"
+
+	"github.com/shoebox-app/shoebox/hw"
+	"github.com/shoebox-app/shoebox/inference"
+	"github.com/shoebox-app/shoebox/inference/models"
+	"github.com/shoebox-app/shoebox/library"
+)
+
+// The library settings that name the vision model a library is read with.
+const (
+	SettingModel     = "vlm.model"
+	SettingProjector = "vlm.projector"
+)
+
+// VerifyPair checks a model file and its projector (size and SHA-256
+// against the catalogue where it knows them, the GGUF structure always)
+// and reports on each in a line.
+func VerifyPair(model, projector string) (string, bool) {
+	cat, _ := models.Catalogue()
+	var out []string
+	ok := true
+	for _, p := range []string{model, projector} {
+		if p == "" {
+			out = append(out, "No projector (mmproj-*.gguf) was found beside the model: a vision model needs one.")
+			ok = false
+			continue
+		}
+		v, err := models.Verify(p, models.RefByName(cat, filepath.Base(p)), nil)
+		if err != nil {
+			out = append(out, err.Error())
+			ok = false
+			continue
+		}
+		out = append(out, fmt.Sprintf("%s: sound (%d tensors).", filepath.Base(p), len(v.Header.Tensors)))
+		out = append(out, v.Warnings...)
+	}
+	return strings.Join(out, "\n"), ok
+}
+
+// ChooseEngine starts the engine a library reads with: the vision model
+// chosen in its settings when that passes its checks and starts (with
+// Tesseract for the model's hint and grounding), else the OCR engine, with
+// the reason in the label. It returns the engine, a label for people, and
+// how many receipts to have in flight (a core each for OCR; as many as the
+// vision engine reads at once).
+func ChooseEngine(lib *library.Library, m hw.Machine, onEvent func(string)) (inference.Engine, string, int, error) {
+	ocr := func(note string) (inference.Engine, string, int, error) {
+		o, err := inference.NewOCR(inference.DefaultOCROptions(lib.Locale()))
+		if err != nil {
+			return nil, "", 0, fmt.Errorf("the OCR engine could not start: %w", err)
+		}
+		return o, "OCR (Tesseract) on CPU" + note, runtime.NumCPU(), nil
+	}
+	model, proj := lib.Setting(SettingModel), lib.Setting(SettingProjector)
+	if model == "" {
+		return ocr("")
+	}
+	if _, ok := VerifyPair(model, proj); !ok {
+		return ocr(" — the chosen model failed its check (Settings → Models)")
+	}
+	facts, err := hw.FactsFromGGUF(model, proj)
+	if err != nil {
+		return ocr(" — " + err.Error())
+	}
+	req := hw.Request{Machine: m, Model: facts}
+	v, err := inference.NewVLM(inference.VLMOptions{Model: model, Projector: proj, Plan: hw.MakePlan(req), Request: &req, Locale: lib.Locale(), OnEvent: onEvent, Worker: Worker})
+	if err != nil {
+		return ocr(" — the vision model did not start: " + err.Error())
+	}
+	plan := v.Plan()
+	var eng inference.Engine = v
+	if o, err := inference.NewOCR(inference.DefaultOCROptions(lib.Locale())); err == nil {
+		eng = inference.VLMWithOCR{VLM: v, OCR: o}
+	}
+	label := fmt.Sprintf("%s %s", strings.TrimSuffix(filepath.Base(model), ".gguf"), strings.TrimPrefix(plan.Summary(m), plan.Variant+" "))
+	return eng, label, max(plan.Parallel, 1), nil
+}
+
+// Worker is the command that starts the model worker; nil means this
+// executable's "worker" (tests set their own binary).
+var Worker []string
