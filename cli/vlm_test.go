@@ -268,41 +268,55 @@ func TestEvalWithTheVisionEngine(t *testing.T) {
 	}
 }
 
-// TestFaultWhileReadingStepsDown: output that says the device computes
-// wrongly ("!!!!") in the middle of a batch moves the engine to the next
-// safer plan, and the page is read again there.
-func TestFaultWhileReadingStepsDown(t *testing.T) {
-	model, proj := tinyPair(t)
-	os.Setenv("SHOEBOX_TEST_WORKER", "1")
-	defer os.Unsetenv("SHOEBOX_TEST_WORKER")
+// gpuPlan plans the tiny model for a machine with a GPU, so that there is a
+// plan below the first one (this build has no GPU back-end: llama.cpp runs
+// the layers on the CPU).
+func gpuPlan(t *testing.T, model, proj string) (hw.Plan, *hw.Request) {
+	t.Helper()
 	facts, err := hw.FactsFromGGUF(model, proj)
 	if err != nil {
 		t.Fatal(err)
 	}
-	// A machine with a GPU, so that there is a plan below the first one
-	// (this build has no GPU back-end: llama.cpp runs the layers on the CPU).
 	req := hw.Request{Machine: hw.Machine{CPUCores: 2, FreeRAMMiB: 8000, GPUs: []hw.GPU{{Index: 0, Name: "Test GPU", CCMajor: 8, CCMinor: 6, TotalMiB: 8000, FreeMiB: 7000}}}, Model: facts}
 	plan := hw.MakePlan(req)
 	if plan.OnCPU() {
 		t.Fatalf("the test needs a GPU plan: %v", plan.Reasons)
 	}
-	var events []string
-	v, err := inference.NewVLM(inference.VLMOptions{Model: model, Projector: proj, Plan: plan, Request: &req, Worker: workerCommand,
-		WorkerEnv: []string{"SHOEBOX_WORKER_BANG_ONCE=" + filepath.Join(t.TempDir(), "banged")}, OnEvent: func(s string) { events = append(events, s) }})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer v.Close()
-	img := image.NewGray(image.Rect(0, 0, 40, 60))
-	res, err := v.Extract(context.Background(), inference.Page{Image: img})
-	if err != nil || res.Timings.OutputTokens == 0 {
-		t.Fatalf("the page was not read again on a safer plan: %v (events %q)", err, events)
-	}
-	if after := v.Plan(); after.GPULayers >= plan.GPULayers && !after.OnCPU() {
-		t.Errorf("the plan did not step down: %d layers before, %d after", plan.GPULayers, after.GPULayers)
-	}
-	if log := strings.Join(events, "\n"); !strings.Contains(log, "stepping down") {
-		t.Errorf("events: %q", events)
+	return plan, &req
+}
+
+// TestFaultsWhileReadingStepDown: output that says the device computes
+// wrongly ("!!!!"), or a worker that dies on a page and again when the page
+// is retried, moves the engine to the next safer plan, and the page is read
+// there.
+func TestFaultsWhileReadingStepDown(t *testing.T) {
+	model, proj := tinyPair(t)
+	os.Setenv("SHOEBOX_TEST_WORKER", "1")
+	defer os.Unsetenv("SHOEBOX_TEST_WORKER")
+	for _, tc := range []struct{ hook, event string }{
+		{"SHOEBOX_WORKER_BANG_ONCE", "hardware or precision fault"},
+		{"SHOEBOX_WORKER_CRASH_TWICE", "stopped on page 1 again"},
+	} {
+		t.Run(tc.hook, func(t *testing.T) {
+			plan, req := gpuPlan(t, model, proj)
+			var events []string
+			v, err := inference.NewVLM(inference.VLMOptions{Model: model, Projector: proj, Plan: plan, Request: req, Worker: workerCommand,
+				WorkerEnv: []string{tc.hook + "=" + filepath.Join(t.TempDir(), "marker")}, OnEvent: func(s string) { events = append(events, s) }})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer v.Close()
+			res, err := v.Extract(context.Background(), inference.Page{Image: image.NewGray(image.Rect(0, 0, 40, 60))})
+			if err != nil || res.Timings.OutputTokens == 0 {
+				t.Fatalf("the page was not read on a safer plan: %v (events %q)", err, events)
+			}
+			if after := v.Plan(); after.GPULayers >= plan.GPULayers && !after.OnCPU() {
+				t.Errorf("the plan did not step down: %d layers before, %d after", plan.GPULayers, after.GPULayers)
+			}
+			if log := strings.Join(events, "\n"); !strings.Contains(log, tc.event) || !strings.Contains(log, "stepping down") {
+				t.Errorf("events: %q", events)
+			}
+		})
 	}
 }
 

@@ -144,6 +144,11 @@ func (v *VLM) stepDown(gen int, why string) error {
 	if v.gen != gen {
 		return nil
 	}
+	return v.stepDownLocked(why)
+}
+
+// stepDownLocked is stepDown with mu held.
+func (v *VLM) stepDownLocked(why string) error {
 	if v.opt.Request == nil {
 		return errors.New("no safer configuration is known for this model")
 	}
@@ -431,22 +436,17 @@ func (v *VLM) runBatch(batch []*job) {
 	}
 	gen := v.gen
 	resps, err := v.send(live)
-	if errors.Is(err, errWorkerDied) {
+	if errors.Is(err, errWorkerDied) && live[0].ctx.Err() == nil {
 		if len(live) == 1 {
 			v.event("the model worker stopped on page %d (%v): retrying", live[0].index+1, err)
-			resps, err = v.send(live)
 		} else {
 			v.event("the model worker stopped while reading %d pages together (%v): retrying them one at a time", len(live), err)
-			for _, j := range live {
-				r, err := v.send([]*job{j})
-				var resp PageResponse
-				if err == nil {
-					resp = r[0]
-				}
-				j.reply <- jobResult{resp: resp, batch: 1, gen: v.gen, err: err}
-			}
-			return
 		}
+		for _, j := range live {
+			resp, err := v.retryAlone(j)
+			j.reply <- jobResult{resp: resp, batch: 1, gen: v.gen, err: err}
+		}
+		return
 	}
 	for i, j := range live {
 		if err != nil {
@@ -455,6 +455,25 @@ func (v *VLM) runBatch(batch []*job) {
 			j.reply <- jobResult{resp: resps[i], batch: len(live), gen: gen}
 		}
 	}
+}
+
+// retryAlone reads one page by itself after the worker died on it (or
+// beside it); when the worker dies on it again, the plan steps down (a
+// crash in a GPU back-end, out of memory) and the page gets a last try.
+// Called with mu held.
+func (v *VLM) retryAlone(j *job) (PageResponse, error) {
+	r, err := v.send([]*job{j})
+	if errors.Is(err, errWorkerDied) && j.ctx.Err() == nil && v.opt.Request != nil {
+		v.event("the model worker stopped on page %d again (%v): stepping down to a safer configuration", j.index+1, err)
+		if serr := v.stepDownLocked("the worker crashed twice on one page"); serr != nil {
+			return PageResponse{}, fmt.Errorf("%w; no safer configuration: %v", err, serr)
+		}
+		r, err = v.send([]*job{j})
+	}
+	if err != nil {
+		return PageResponse{}, err
+	}
+	return r[0], nil
 }
 
 // send makes one extract request of the jobs' pages, starting the worker

@@ -68,7 +68,8 @@ func Serve(in io.Reader, out io.Writer) error {
 	return sc.Err()
 }
 
-// testFault lets tests make a worker die or hang once, as llama.cpp can.
+// testFault lets tests make a worker die or hang once (or die twice), as
+// llama.cpp can.
 func testFault(op string) {
 	if op != "extract" {
 		return
@@ -82,6 +83,13 @@ func testFault(op string) {
 				os.WriteFile(marker, nil, 0o644)
 				act()
 			}
+		}
+	}
+	// SHOEBOX_WORKER_CRASH_TWICE=marker: the marker counts the crashes.
+	if marker := os.Getenv("SHOEBOX_WORKER_CRASH_TWICE"); marker != "" {
+		if b, _ := os.ReadFile(marker); len(b) < 2 {
+			os.WriteFile(marker, append(b, '!'), 0o644)
+			os.Exit(134)
 		}
 	}
 }
