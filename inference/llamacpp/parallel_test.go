@@ -176,3 +176,21 @@ func TestGemma3ReadsPagesWithBidirectionalImageAttention(t *testing.T) {
 	}
 	readsPages(t, model, projector)
 }
+
+// TestQwen25VLReadsPagesWithWindowedAttention: Qwen2.5-VL's projector
+// (windowed attention, RMS norms, gated SiLU) with the M-RoPE model.
+func TestQwen25VLReadsPagesWithWindowedAttention(t *testing.T) {
+	dir := t.TempDir()
+	model, projector := filepath.Join(dir, "qwen25.gguf"), filepath.Join(dir, "mmproj-qwen25.gguf")
+	llm := testmodel.Tiny
+	llm.Qwen2VL = true
+	if err := testmodel.WriteLLM(model, llm); err != nil {
+		t.Fatal(err)
+	}
+	proj := testmodel.TinyQwenProjector
+	proj.Qwen25 = true
+	if err := testmodel.WriteProjector(projector, proj); err != nil {
+		t.Fatal(err)
+	}
+	readsPages(t, model, projector)
+}

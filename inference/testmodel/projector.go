@@ -17,6 +17,9 @@ type Projector struct {
 	// convolutions, M-RoPE inside the encoder, no position table, and 2×2
 	// patches merged into one image token. Pair it with an LLM with Qwen2VL.
 	QwenMerger bool
+	// Qwen25 (with QwenMerger) makes Qwen2.5-VL's: RMS norms, a gated SiLU
+	// feed-forward, and windowed attention in every layer but each second.
+	Qwen25 bool
 	// Gemma3 makes a Gemma 3 projector: a SigLIP encoder (position table, no
 	// class token), patches averaged 2×2, a norm and one projection.
 	Gemma3 bool
@@ -44,6 +47,10 @@ func WriteProjector(path string, p Projector) error {
 	w.Set("general.file_type", uint32(0))
 	w.Set("clip.has_vision_encoder", true)
 	switch {
+	case p.QwenMerger && p.Qwen25:
+		w.Set("clip.projector_type", "qwen2.5vl_merger")
+		w.Set("clip.vision.n_wa_pattern", uint32(2))
+		w.Set("clip.use_silu", true)
 	case p.QwenMerger:
 		w.Set("clip.projector_type", "qwen2vl_merger")
 	case p.Gemma3:
@@ -52,7 +59,7 @@ func WriteProjector(path string, p Projector) error {
 	default:
 		w.Set("clip.projector_type", "mlp")
 	}
-	w.Set("clip.use_gelu", true)
+	w.Set("clip.use_gelu", !p.Qwen25)
 	w.Set("clip.vision.image_size", uint32(p.ImageSize))
 	w.Set("clip.vision.patch_size", uint32(p.PatchSize))
 	w.Set("clip.vision.embedding_length", uint32(p.Embed))
@@ -94,6 +101,10 @@ func WriteProjector(path string, p Projector) error {
 		w.AddF32(b+"ln1.bias", []uint64{e}, fill(int(e), 0))
 		w.AddF32(b+"ln2.weight", []uint64{e}, fill(int(e), 1))
 		w.AddF32(b+"ln2.bias", []uint64{e}, fill(int(e), 0))
+		if p.Qwen25 {
+			w.AddF32(b+"ffn_gate.weight", []uint64{e, f}, randn(int(e*f), 0.1))
+			w.AddF32(b+"ffn_gate.bias", []uint64{f}, fill(int(f), 0))
+		}
 		w.AddF32(b+"ffn_up.weight", []uint64{e, f}, randn(int(e*f), 0.1))
 		w.AddF32(b+"ffn_up.bias", []uint64{f}, fill(int(f), 0))
 		w.AddF32(b+"ffn_down.weight", []uint64{f, e}, randn(int(f*e), 0.1))
