@@ -28,6 +28,7 @@ import (
 	"math"
 	"runtime"
 	"slices"
+	"sync"
 	"unsafe"
 
 	"github.com/ollama/ollama/llama"
@@ -44,6 +45,7 @@ import (
 // with the grammar over the whole vocabulary picks.
 type greedySampler struct {
 	grammar *C.struct_llama_sampler // nil: no grammar
+	index   *firstByteIndex         // nil: the whole vocabulary is asked
 	cands   []C.shoebox_token_data
 	top     []int
 	full    int // steps that needed the grammar over the whole vocabulary
@@ -52,8 +54,8 @@ type greedySampler struct {
 // candidateSpans are the ranks asked in turn when the favourite is rejected.
 var candidateSpans = [][2]int{{1, 16}, {16, 256}}
 
-func newGreedySampler(m *llama.Model, grammar string) (*greedySampler, error) {
-	s := &greedySampler{}
+func newGreedySampler(m *llama.Model, grammar string, index *firstByteIndex) (*greedySampler, error) {
+	s := &greedySampler{index: index}
 	if grammar != "" {
 		cg, root := C.CString(grammar), C.CString("root")
 		defer C.free(unsafe.Pointer(cg))
@@ -79,7 +81,7 @@ var errGrammarDeadEnd = errors.New("the output grammar allows no next token")
 // pick chooses the next token from logits, accepts it into the grammar and
 // returns it with the probability the model gave it (before the grammar).
 func (s *greedySampler) pick(logits []float32) (int, float32, error) {
-	best := argmax(logits)
+	best, maxL, sum := logitStats(logits)
 	if best < 0 {
 		return 0, 0, errors.New("no logits")
 	}
@@ -96,18 +98,83 @@ func (s *greedySampler) pick(logits []float32) (int, float32, error) {
 		}
 		if tok < 0 {
 			s.full++
-			all := make([]int, len(logits))
-			for i := range all {
-				all[i] = i
-			}
-			tok = s.bestAllowed(logits, all)
+			tok = s.bestAllowed(logits, s.candidates(len(logits)))
 		}
 		if tok < 0 {
 			return 0, 0, errGrammarDeadEnd
 		}
 		C.llama_sampler_accept(s.grammar, C.int32_t(tok))
 	}
-	return tok, softmaxAt(logits, tok, logits[best]), nil
+	if math.IsNaN(float64(maxL)) || math.IsNaN(float64(logits[tok])) {
+		return tok, float32(math.NaN()), nil
+	}
+	return tok, expNeg(logits[tok]-maxL) / sum, nil
+}
+
+// candidates are the tokens the grammar may allow: with an index, those
+// whose first byte it allows (a token whose first character is refused is
+// refused), else the whole vocabulary.
+func (s *greedySampler) candidates(nVocab int) []int {
+	if s.index == nil || s.index.n != nVocab {
+		all := make([]int, nVocab)
+		for i := range all {
+			all[i] = i
+		}
+		return all
+	}
+	var reps, repByte []int
+	for b, id := range s.index.rep {
+		if id >= 0 {
+			reps, repByte = append(reps, id), append(repByte, b)
+		}
+	}
+	allowed := [256]bool{}
+	for b := range allowed {
+		allowed[b] = s.index.rep[b] < 0 // no one-byte token to ask: keep its tokens
+	}
+	for i, c := range s.apply(nil, reps) {
+		if !math.IsInf(float64(c.logit), -1) {
+			allowed[repByte[i]] = true
+		}
+	}
+	out := append([]int(nil), s.index.always...)
+	for b, ok := range allowed {
+		if ok {
+			out = append(out, s.index.byFirst[b]...)
+		}
+	}
+	return out
+}
+
+// firstByteIndex groups a model's tokens by the first byte of their text,
+// with a one-byte token to stand for each byte, so that a grammar pass over
+// the vocabulary asks only the tokens whose first byte can come next. Built
+// once per loaded model (50 ms for 152k tokens).
+type firstByteIndex struct {
+	n       int        // tokens in the vocabulary
+	rep     [256]int   // the token whose text is that one byte, or -1
+	byFirst [256][]int // tokens by their text's first byte
+	always  []int      // end-of-generation tokens and tokens with no text: always asked
+}
+
+func newFirstByteIndex(m *llama.Model) *firstByteIndex {
+	ix := &firstByteIndex{n: m.NumVocab()}
+	for b := range ix.rep {
+		ix.rep[b] = -1
+	}
+	for id := range ix.n {
+		piece := m.TokenToPiece(id)
+		if piece == "" || m.TokenIsEog(id) {
+			ix.always = append(ix.always, id)
+			continue
+		}
+		b := piece[0]
+		ix.byFirst[b] = append(ix.byFirst[b], id)
+		if len(piece) == 1 && ix.rep[b] < 0 {
+			ix.rep[b] = id
+		}
+	}
+	return ix
 }
 
 // apply asks the grammar about ids: the candidates it forbids come back
@@ -115,7 +182,11 @@ func (s *greedySampler) pick(logits []float32) (int, float32, error) {
 func (s *greedySampler) apply(logits []float32, ids []int) []C.shoebox_token_data {
 	s.cands = s.cands[:0]
 	for _, id := range ids {
-		s.cands = append(s.cands, C.shoebox_token_data{id: C.int32_t(id), logit: C.float(logits[id])})
+		var l float32 // nil logits: only which ids are allowed matters
+		if logits != nil {
+			l = logits[id]
+		}
+		s.cands = append(s.cands, C.shoebox_token_data{id: C.int32_t(id), logit: C.float(l)})
 	}
 	if len(s.cands) == 0 {
 		return nil
@@ -197,6 +268,65 @@ func topK(logits []float32, k int, buf []int) []int {
 	return h
 }
 
+// logitStats finds, in one pass over the vocabulary, the largest logit,
+// its index and the softmax denominator relative to it (logits more than 30
+// below the running largest are skipped: under e^-30 each). Large
+// vocabularies are split between goroutines: this runs between every two
+// decode steps, and on a GPU each step is a few milliseconds.
+func logitStats(logits []float32) (best int, maxL, sum float32) {
+	const chunk = 1 << 15
+	parts := min(runtime.GOMAXPROCS(0), (len(logits)+chunk-1)/chunk, 8)
+	if parts <= 1 {
+		return logitStatsOf(logits, 0)
+	}
+	type stat struct {
+		best      int
+		maxL, sum float32
+	}
+	stats := make([]stat, parts)
+	size := (len(logits) + parts - 1) / parts
+	var wg sync.WaitGroup
+	for p := range parts {
+		lo, hi := p*size, min((p+1)*size, len(logits))
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			b, m, s := logitStatsOf(logits[lo:hi], lo)
+			stats[p] = stat{b, m, s}
+		}()
+	}
+	wg.Wait()
+	best, maxL = stats[0].best, stats[0].maxL
+	for _, st := range stats[1:] {
+		if st.maxL > maxL {
+			best, maxL = st.best, st.maxL
+		}
+	}
+	for _, st := range stats {
+		if st.best >= 0 && st.maxL-maxL > -87 {
+			sum += st.sum * expNeg(st.maxL-maxL)
+		}
+	}
+	return best, maxL, sum
+}
+
+// logitStatsOf is logitStats for one part, whose first index is offset.
+func logitStatsOf(logits []float32, offset int) (best int, maxL, sum float32) {
+	if len(logits) == 0 {
+		return -1, 0, 0
+	}
+	best, maxL = offset, logits[0]
+	for i, l := range logits {
+		if l > maxL {
+			sum = sum*expNeg(maxL-l) + 1 // rescale what was summed to the new largest (rare)
+			best, maxL = offset+i, l
+		} else if l > maxL-30 {
+			sum += expNear(l - maxL)
+		}
+	}
+	return best, maxL, sum
+}
+
 // argmax is the index of the largest logit; NaNs never win, so all-NaN
 // logits give token 0 (and the output guards see the nonsense).
 func argmax(logits []float32) int {
@@ -212,57 +342,22 @@ func argmax(logits []float32) int {
 	return best
 }
 
-// softmaxAt is the softmax probability of tok given the largest logit. It
-// runs once per output token over the whole vocabulary, so it uses expNeg
-// (2.5× faster than math.Exp, 1e-5 relative: plenty for a confidence) and
-// skips logits more than 30 below the largest (under e^-30 each). NaN
-// logits give NaN.
-func softmaxAt(logits []float32, tok int, maxL float32) float32 {
-	if tok < 0 || tok >= len(logits) {
-		return 0
-	}
-	if math.IsNaN(float64(maxL)) || math.IsNaN(float64(logits[tok])) {
-		return float32(math.NaN())
-	}
-	floor := maxL - 30
-	var sum float32
-	for _, l := range logits {
-		if l > floor {
-			// expNeg, written out: the compiler does not inline it.
-			t := (l - maxL) * 1.442695
-			r := t + 12582912 // 1.5·2^23: rounds t to an integer in the low bits
-			n := math.Float32bits(r) - 0x4b400000
-			f := t - (r - 12582912) // [-0.5, 0.5]
-			p := float32(1.5353362e-4)
-			p = p*f + 1.3398874e-3
-			p = p*f + 9.6180399e-3
-			p = p*f + 5.5503406e-2
-			p = p*f + 2.4022652e-1
-			p = p*f + 6.9314718e-1
-			p = p*f + 1
-			sum += math.Float32frombits(math.Float32bits(p) + n<<23)
-		}
-	}
-	return expNeg(logits[tok]-maxL) / sum
-}
-
-// expNeg is e^x for x ≤ 0 in float32 arithmetic, to about 1e-5 relative:
-// x·log2(e) = n + f with n an integer and |f| ≤ ½, 2^f by a degree-6
-// polynomial, 2^n added to the exponent bits.
+// expNeg is e^x for x ≤ 0 in float32 arithmetic, to about 1e-5 relative;
+// 0 below -87.
 func expNeg(x float32) float32 {
 	if x < -87 {
 		return 0
 	}
+	return expNear(x)
+}
+
+// expNear is e^x for -87 ≤ x ≤ 0, small enough for the compiler to inline
+// into the per-logit loops: x·log2(e) = n + f with n an integer and
+// |f| ≤ ½, 2^f by a degree-5 polynomial, n added to the exponent bits.
+func expNear(x float32) float32 {
 	t := x * 1.442695
 	r := t + 12582912 // 1.5·2^23: rounds t to an integer in the low bits
-	n := math.Float32bits(r) - 0x4b400000
-	f := t - (r - 12582912) // [-0.5, 0.5]
-	p := float32(1.5353362e-4)
-	p = p*f + 1.3398874e-3
-	p = p*f + 9.6180399e-3
-	p = p*f + 5.5503406e-2
-	p = p*f + 2.4022652e-1
-	p = p*f + 6.9314718e-1
-	p = p*f + 1
-	return math.Float32frombits(math.Float32bits(p) + n<<23)
+	f := t - (r - 12582912)
+	p := ((((1.3333558e-3*f+9.6181291e-3)*f+5.5504109e-2)*f+2.4022651e-1)*f+6.9314718e-1)*f + 1
+	return math.Float32frombits(math.Float32bits(p) + (math.Float32bits(r)-0x4b400000)<<23)
 }

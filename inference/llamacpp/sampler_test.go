@@ -49,7 +49,7 @@ func greedyAgainstChain(t *testing.T, m testmodel.LLM) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	fast, err := newGreedySampler(model, grammar)
+	fast, err := newGreedySampler(model, grammar, newFirstByteIndex(model))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -101,15 +101,36 @@ func greedyAgainstChain(t *testing.T, m testmodel.LLM) {
 	t.Logf("%d steps where the favourite broke the grammar, %d needed the whole vocabulary", slow, fast.full)
 }
 
-func TestSoftmaxAt(t *testing.T) {
-	logits := []float32{1, 2, 3, -100}
+func TestLogitStats(t *testing.T) {
+	rng := rand.New(rand.NewSource(7))
+	big := make([]float32, 151936) // split between goroutines
+	for i := range big {
+		big[i] = float32(rng.NormFloat64() * 3)
+	}
+	big[99999] = 25
 	for _, tc := range []struct {
-		tok  int
-		want float64
-	}{{2, 0.665241}, {0, 0.090031}, {3, 0}} {
-		if got := softmaxAt(logits, tc.tok, 3); got < float32(tc.want-1e-5) || got > float32(tc.want+1e-5) {
-			t.Errorf("softmaxAt(%d) = %v, want %v", tc.tok, got, tc.want)
-		}
+		name   string
+		logits []float32
+	}{
+		{"small", []float32{1, 2, 3, -100}},
+		{"largest first", []float32{9, 1, 2, 3}},
+		{"152k", big},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			best, maxL, sum := logitStats(tc.logits)
+			want, wantSum := 0, 0.0
+			for i, l := range tc.logits {
+				if l > tc.logits[want] {
+					want = i
+				}
+			}
+			for _, l := range tc.logits {
+				wantSum += math.Exp(float64(l - tc.logits[want]))
+			}
+			if best != want || maxL != tc.logits[want] || math.Abs(float64(sum)-wantSum)/wantSum > 1e-4 {
+				t.Errorf("best %d max %v sum %v, want %d %v %v", best, maxL, sum, want, tc.logits[want], wantSum)
+			}
+		})
 	}
 }
 
@@ -142,7 +163,7 @@ func BenchmarkGrammarOn152kVocab(b *testing.B) {
 	grammar := string(llama.SchemaToGrammar([]byte(assets.ReceiptSchema)))
 	b.Run("new grammar", func(b *testing.B) {
 		for b.Loop() {
-			s, err := newGreedySampler(model, grammar)
+			s, err := newGreedySampler(model, grammar, nil)
 			if err != nil {
 				b.Fatal(err)
 			}
@@ -150,17 +171,20 @@ func BenchmarkGrammarOn152kVocab(b *testing.B) {
 		}
 	})
 	// At the start only '{' fits. Ranked first, it is the only token asked;
-	// ranked last, the best 256 are asked and then the whole vocabulary.
+	// ranked last, the best 256 are asked and then the vocabulary: all of
+	// it, or the tokens whose first byte the grammar allows.
 	logits := make([]float32, m.Vocab)
+	byFirst := newFirstByteIndex(model)
 	for _, tc := range []struct {
 		name  string
 		brace float32
-	}{{"favourite allowed", 10}, {"whole vocabulary", -10}} {
+		index *firstByteIndex
+	}{{"favourite allowed", 10, byFirst}, {"whole vocabulary", -10, nil}, {"vocabulary by first byte", -10, byFirst}} {
 		b.Run(tc.name+" (with new grammar)", func(b *testing.B) {
 			clear(logits)
 			logits[3+'{'] = tc.brace
 			for b.Loop() {
-				s, err := newGreedySampler(model, grammar)
+				s, err := newGreedySampler(model, grammar, tc.index)
 				if err != nil {
 					b.Fatal(err)
 				}
@@ -173,17 +197,17 @@ func BenchmarkGrammarOn152kVocab(b *testing.B) {
 	}
 }
 
-// BenchmarkSoftmaxAt: a token's probability over a Qwen-sized vocabulary
+// BenchmarkLogitStats: the best token and the softmax denominator over a
+// Qwen-sized vocabulary
 // with logits spread as a trained model's are.
-func BenchmarkSoftmaxAt(b *testing.B) {
+func BenchmarkLogitStats(b *testing.B) {
 	rng := rand.New(rand.NewSource(1))
 	logits := make([]float32, 151936)
 	for i := range logits {
 		logits[i] = float32(rng.NormFloat64() * 3)
 	}
-	best := argmax(logits)
 	for b.Loop() {
-		softmaxAt(logits, best, logits[best])
+		logitStats(logits)
 	}
 }
 

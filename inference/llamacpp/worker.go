@@ -133,6 +133,8 @@ type session struct {
 	batch    int
 	parallel int
 	seqCtx   int // context cells per sequence
+	// firstBytes narrows the grammar's passes over the vocabulary.
+	firstBytes *firstByteIndex
 }
 
 func (s *session) free() {
@@ -175,6 +177,7 @@ func (s *session) load(req inference.WorkerRequest, resp *inference.WorkerRespon
 		}
 		s.mtmd = mt
 	}
+	s.firstBytes = newFirstByteIndex(m)
 	resp.LoadMS = ms(time.Since(start))
 	return nil
 }
@@ -217,7 +220,7 @@ func (s *session) extract(req inference.WorkerRequest, resp *inference.WorkerRes
 	for i, page := range req.Pages {
 		sq := &sequence{out: &resp.Pages[i]}
 		seqs[i] = sq
-		sampler, err := newGreedySampler(s.model, grammar)
+		sampler, err := newGreedySampler(s.model, grammar, s.firstBytes)
 		if err != nil {
 			return err
 		}
