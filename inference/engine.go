@@ -44,6 +44,9 @@ type Timings struct {
 	// FullGrammarSteps: output tokens for which the output grammar had to
 	// be run over the whole vocabulary (the model's favourite broke it).
 	FullGrammarSteps int `json:"full_grammar_steps,omitempty"`
+	// GrammarRescue is the part of Decode spent finding the best allowed
+	// token when the model's favourite broke the grammar.
+	GrammarRescue time.Duration `json:"grammar_rescue,omitempty"`
 }
 
 // Result is an engine's reading of one page.

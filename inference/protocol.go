@@ -78,6 +78,9 @@ type PageResponse struct {
 	// FullGrammarSteps counts the tokens for which the model's favourite
 	// broke the grammar, so the grammar ran over the whole vocabulary.
 	FullGrammarSteps int `json:"full_grammar_steps,omitempty"`
+	// GrammarRescueMS is the time spent finding the best allowed token
+	// when the favourite was refused (included in DecodeMS).
+	GrammarRescueMS float64 `json:"grammar_rescue_ms,omitempty"`
 }
 
 // Piece is one generated token's text and the probability the model gave it.

@@ -29,6 +29,7 @@ import (
 	"runtime"
 	"slices"
 	"sync"
+	"time"
 	"unsafe"
 
 	"github.com/ollama/ollama/llama"
@@ -48,7 +49,8 @@ type greedySampler struct {
 	index   *firstByteIndex         // nil: the whole vocabulary is asked
 	cands   []C.shoebox_token_data
 	top     []int
-	full    int // steps that needed the grammar over the whole vocabulary
+	full    int           // steps that needed the grammar over the whole vocabulary
+	rescue  time.Duration // time spent finding a token when the favourite was refused
 }
 
 // candidateSpans are the ranks asked in turn when the favourite is rejected.
@@ -89,6 +91,7 @@ func (s *greedySampler) pick(logits []float32) (int, float32, error) {
 	if s.grammar != nil {
 		tok = s.firstAllowed(logits, []int{best})
 		if tok < 0 {
+			defer func(start time.Time) { s.rescue += time.Since(start) }(time.Now())
 			s.top = topK(logits, candidateSpans[len(candidateSpans)-1][1], s.top)
 			for _, span := range candidateSpans {
 				if tok = s.firstAllowed(logits, s.top[min(span[0], len(s.top)):min(span[1], len(s.top))]); tok >= 0 {

@@ -321,7 +321,7 @@ func (s *session) take(sq *sequence, logits []float32, maxTok int) {
 		sq.out.Error = msg
 		sq.out.Output = outputOf(sq.out.Pieces)
 		sq.out.DecodeMS = ms(time.Since(sq.started))
-		sq.out.FullGrammarSteps = sq.sampler.full
+		sq.out.FullGrammarSteps, sq.out.GrammarRescueMS = sq.sampler.full, ms(sq.sampler.rescue)
 	}
 	tok, p, err := sq.sampler.pick(logits)
 	if err != nil {
