@@ -30,7 +30,12 @@ type benchReport struct {
 	// allowed token when the favourite broke the grammar: model-dependent
 	// (a random-weight model breaks it at every turn), so the overhead is
 	// also given without it.
-	RescueMSPerTok      float64 `json:"grammar_rescue_ms_per_token"`
+	RescueMSPerTok float64 `json:"grammar_rescue_ms_per_token"`
+	// ForwardMSPerTok is the time per token inside llama.cpp's decode steps
+	// in the same run: InRunOverheadPct compares the engine's decode with
+	// it, free of the run-to-run noise between the engine and the bare loop.
+	ForwardMSPerTok     float64 `json:"forward_ms_per_token"`
+	InRunOverheadPct    float64 `json:"in_run_overhead_pct"`
 	OverheadExRescuePct float64 `json:"engine_overhead_without_rescue_pct"`
 	LoadS               float64 `json:"load_s"`
 	EncodeMS            float64 `json:"image_encode_ms_per_page"`
@@ -105,6 +110,7 @@ func runBench(env Env, args []string) int {
 		rep.MeanBatch += float64(t.Batch)
 		rep.FullGrammarPct += float64(t.FullGrammarSteps)
 		rep.RescueMSPerTok += ms(t.GrammarRescue)
+		rep.ForwardMSPerTok += ms(t.Forward)
 	}
 	wall := time.Since(start)
 	k := float64(*n)
@@ -120,6 +126,10 @@ func runBench(env Env, args []string) int {
 	if rep.OutputTokens > 0 {
 		rep.FullGrammarPct = 100 * rep.FullGrammarPct / (rep.OutputTokens * k)
 		rep.RescueMSPerTok /= rep.OutputTokens * k
+		rep.ForwardMSPerTok /= rep.OutputTokens * k
+	}
+	if rep.ForwardMSPerTok > 0 && rep.Parallel == 1 {
+		rep.InRunOverheadPct = ((rep.EngineMSPerTok-rep.RescueMSPerTok)/rep.ForwardMSPerTok - 1) * 100
 	}
 	// The yardstick decodes one sequence: compared with one page at a time.
 	if rep.Parallel == 1 {
@@ -144,6 +154,7 @@ func runBench(env Env, args []string) int {
 	if rep.Parallel == 1 {
 		fmt.Fprintf(w, "decode per token: engine %.3f ms, bare llama.cpp loop %.3f ms: overhead %.1f%% (%.1f%% without the %.3f ms of grammar rescues)\n",
 			rep.EngineMSPerTok, rep.BareMSPerToken, rep.OverheadPct, rep.OverheadExRescuePct, rep.RescueMSPerTok)
+		fmt.Fprintf(w, "in the same run: %.3f ms of each token inside llama.cpp's decode: engine overhead %.1f%% without rescues\n", rep.ForwardMSPerTok, rep.InRunOverheadPct)
 	} else {
 		fmt.Fprintf(w, "decode per token and page: %.3f ms (the overhead against a bare loop is measured with --parallel 1)\n", rep.EngineMSPerTok)
 	}

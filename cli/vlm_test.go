@@ -116,7 +116,7 @@ func TestBenchReportsStages(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &rep); err != nil {
 		t.Fatal(err)
 	}
-	if rep.Pages != 2 || rep.EncodeMS <= 0 || rep.PrefillMS <= 0 || rep.PromptTokens < 100 || rep.DecodeMS <= 0 || rep.OutputTokens <= 0 || rep.TokensPerSec <= 0 || rep.BareMSPerToken <= 0 || rep.PagesPerMinute <= 0 {
+	if rep.Pages != 2 || rep.EncodeMS <= 0 || rep.PrefillMS <= 0 || rep.ForwardMSPerTok <= 0 || rep.ForwardMSPerTok > rep.EngineMSPerTok || rep.PromptTokens < 100 || rep.DecodeMS <= 0 || rep.OutputTokens <= 0 || rep.TokensPerSec <= 0 || rep.BareMSPerToken <= 0 || rep.PagesPerMinute <= 0 {
 		t.Errorf("report = %+v", rep)
 	}
 }

@@ -47,6 +47,9 @@ type Timings struct {
 	// GrammarRescue is the part of Decode spent finding the best allowed
 	// token when the model's favourite broke the grammar.
 	GrammarRescue time.Duration `json:"grammar_rescue,omitempty"`
+	// Forward is the part of Decode inside llama.cpp's decode steps; the
+	// rest (sampling, grammar, token text) is the engine's overhead.
+	Forward time.Duration `json:"forward,omitempty"`
 }
 
 // Result is an engine's reading of one page.

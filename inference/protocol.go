@@ -81,6 +81,9 @@ type PageResponse struct {
 	// GrammarRescueMS is the time spent finding the best allowed token
 	// when the favourite was refused (included in DecodeMS).
 	GrammarRescueMS float64 `json:"grammar_rescue_ms,omitempty"`
+	// ForwardMS is the part of DecodeMS inside llama.cpp's decode steps
+	// (shared with the pages decoded beside it).
+	ForwardMS float64 `json:"forward_ms,omitempty"`
 }
 
 // Piece is one generated token's text and the probability the model gave it.

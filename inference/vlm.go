@@ -335,7 +335,7 @@ func (v *VLM) Extract(ctx context.Context, page Page) (Result, error) {
 		return Result{Raw: resp.Output}, err
 	}
 	t := Timings{ImageEncode: msDur(resp.EncodeMS), Prefill: msDur(resp.PrefillMS), Decode: msDur(resp.DecodeMS),
-		PromptTokens: resp.PromptTokens, OutputTokens: len(resp.Pieces), Total: time.Since(start), Batch: res.batch, FullGrammarSteps: resp.FullGrammarSteps, GrammarRescue: msDur(resp.GrammarRescueMS)}
+		PromptTokens: resp.PromptTokens, OutputTokens: len(resp.Pieces), Total: time.Since(start), Batch: res.batch, FullGrammarSteps: resp.FullGrammarSteps, GrammarRescue: msDur(resp.GrammarRescueMS), Forward: msDur(resp.ForwardMS)}
 	if resp.DecodeMS > 0 {
 		t.TokensPerSec = float64(len(resp.Pieces)) / (resp.DecodeMS / 1000)
 	}

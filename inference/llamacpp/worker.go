@@ -135,6 +135,9 @@ type session struct {
 	seqCtx   int // context cells per sequence
 	// firstBytes narrows the grammar's passes over the vocabulary.
 	firstBytes *firstByteIndex
+	// forward is the time inside llama.cpp's decode steps of the current
+	// extract request: the rest of a page's decode time is the engine's.
+	forward time.Duration
 }
 
 func (s *session) free() {
@@ -213,6 +216,7 @@ func (s *session) extract(req inference.WorkerRequest, resp *inference.WorkerRes
 		grammar = string(g)
 	}
 	s.ctx.KvCacheClear()
+	s.forward = 0
 	maxTok := max(req.MaxTokens, 16)
 	nVocab := s.model.NumVocab()
 	resp.Pages = make([]inference.PageResponse, len(req.Pages))
@@ -256,7 +260,11 @@ func (s *session) extract(req inference.WorkerRequest, resp *inference.WorkerRes
 		if step.NumTokens() == 0 {
 			break
 		}
-		if err := s.ctx.Decode(step); err != nil {
+		t := time.Now()
+		err := s.ctx.Decode(step)
+		s.ctx.Synchronize() // a GPU back-end returns before it is done
+		s.forward += time.Since(t)
+		if err != nil {
 			for _, sq := range seqs {
 				if sq.active {
 					sq.out.Error = fmt.Sprintf("decode failed after %d tokens (the page's context of %d tokens may be full): %v", len(sq.out.Pieces), s.seqCtx, err)
@@ -322,6 +330,7 @@ func (s *session) take(sq *sequence, logits []float32, maxTok int) {
 		sq.out.Output = outputOf(sq.out.Pieces)
 		sq.out.DecodeMS = ms(time.Since(sq.started))
 		sq.out.FullGrammarSteps, sq.out.GrammarRescueMS = sq.sampler.full, ms(sq.sampler.rescue)
+		sq.out.ForwardMS = ms(s.forward)
 	}
 	tok, p, err := sq.sampler.pick(logits)
 	if err != nil {
