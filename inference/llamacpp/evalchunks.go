@@ -19,8 +19,6 @@ void mtmd_input_chunks_free(mtmd_input_chunks * chunks);
 mtmd_bitmap * mtmd_helper_bitmap_init_from_buf(mtmd_context * ctx, const unsigned char * buf, size_t len);
 void mtmd_bitmap_free(mtmd_bitmap * bitmap);
 int32_t mtmd_tokenize(mtmd_context * ctx, mtmd_input_chunks * output, const struct shoebox_mtmd_input_text * text, const mtmd_bitmap ** bitmaps, size_t n_bitmaps);
-int32_t mtmd_helper_eval_chunks(mtmd_context * ctx, struct llama_context * lctx, const mtmd_input_chunks * chunks,
-                                int32_t n_past, int32_t seq_id, int32_t n_batch, bool logits_last, int32_t * new_n_past);
 size_t mtmd_helper_get_n_tokens(const mtmd_input_chunks * chunks);
 size_t mtmd_input_chunks_size(const mtmd_input_chunks * chunks);
 const mtmd_input_chunk * mtmd_input_chunks_get(const mtmd_input_chunks * chunks, size_t idx);

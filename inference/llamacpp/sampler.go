@@ -330,21 +330,6 @@ func logitStatsOf(logits []float32, offset int) (best int, maxL, sum float32) {
 	return best, maxL, sum
 }
 
-// argmax is the index of the largest logit; NaNs never win, so all-NaN
-// logits give token 0 (and the output guards see the nonsense).
-func argmax(logits []float32) int {
-	if len(logits) == 0 {
-		return -1
-	}
-	best := 0
-	for i, l := range logits {
-		if l > logits[best] {
-			best = i
-		}
-	}
-	return best
-}
-
 // expNeg is e^x for x ≤ 0 in float32 arithmetic, to about 1e-5 relative;
 // 0 below -87.
 func expNeg(x float32) float32 {

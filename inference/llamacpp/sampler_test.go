@@ -224,3 +224,17 @@ func TestExpNeg(t *testing.T) {
 		t.Errorf("expNeg(-100) = %g, expNeg(0) = %g", expNeg(-100), expNeg(0))
 	}
 }
+
+// argmax is the index of the largest logit.
+func argmax(logits []float32) int {
+	if len(logits) == 0 {
+		return -1
+	}
+	best := 0
+	for i, l := range logits {
+		if l > logits[best] {
+			best = i
+		}
+	}
+	return best
+}
