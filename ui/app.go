@@ -31,6 +31,10 @@ type Services struct {
 	Plans   []ModelPlan
 	// Workers is how many receipts are read at once (the OCR engine uses a core each).
 	Workers int
+	// ChooseEngine starts the engine the library's settings name (see
+	// pipeline.ChooseEngine); with it, choosing a model in Settings switches
+	// engines without a restart. Nil: the engine stays.
+	ChooseEngine func() (inference.Engine, string, int, error)
 }
 
 // ModelPlan is a model and how it would run here, for the Models and Hardware pages.
@@ -59,6 +63,9 @@ type UI struct {
 	runner  *pipeline.Runner
 	cancel  context.CancelFunc
 	running bool
+	// pending is an engine started while a batch was running; it takes
+	// over when the batch ends.
+	pending *Services
 }
 
 // New builds the main window's content into w.
@@ -286,7 +293,7 @@ func (u *UI) startRunner() {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	u.cancel, u.running = cancel, true
-	r := &pipeline.Runner{Lib: u.svc.Lib, Engine: u.svc.Engine, Workers: u.svc.Workers, PageTimeout: 5 * time.Minute}
+	r := &pipeline.Runner{Lib: u.svc.Lib, Engine: u.svc.Engine, Workers: max(u.svc.Workers, 1), PageTimeout: 5 * time.Minute}
 	r.OnProgress = func(p pipeline.Progress) {
 		fyne.Do(func() {
 			u.setStatus(p)
@@ -306,6 +313,7 @@ func (u *UI) startRunner() {
 			u.mu.Lock()
 			u.running = false
 			u.mu.Unlock()
+			u.takePendingEngine()
 			if err != nil {
 				u.showError(err)
 			}
@@ -361,9 +369,65 @@ func (u *UI) setStatus(p pipeline.Progress) {
 	u.status.SetText(text)
 }
 
-// Close stops the batch (receipts in flight return to the queue) and saves edits.
+// Close stops the batch (receipts in flight return to the queue), saves
+// edits and stops the engine.
 func (u *UI) Close() {
 	u.Pause()
 	u.Wait(10 * time.Second)
 	u.form.flush()
+	u.mu.Lock()
+	eng := u.svc.Engine
+	if u.pending != nil {
+		u.pending.Engine.Close()
+		u.pending = nil
+	}
+	u.mu.Unlock()
+	eng.Close()
+}
+
+// SwitchEngine starts the engine the settings now name, in the background,
+// and hands it the next batch (a running batch finishes on the old one).
+// done, when not nil, hears the new engine's label or the error.
+func (u *UI) SwitchEngine(done func(label string, err error)) {
+	if u.svc.ChooseEngine == nil {
+		return
+	}
+	u.status.SetText("Starting the chosen engine…")
+	go func() {
+		eng, label, workers, err := u.svc.ChooseEngine()
+		fyne.Do(func() {
+			if err == nil {
+				u.mu.Lock()
+				u.pending = &Services{Engine: eng, EngineLabel: label, Workers: workers}
+				u.mu.Unlock()
+				u.takePendingEngine()
+			}
+			if done != nil {
+				done(label, err)
+			}
+		})
+	}()
+}
+
+// takePendingEngine puts a newly started engine in place of the old one,
+// unless a batch is still running on the old one.
+func (u *UI) takePendingEngine() {
+	u.mu.Lock()
+	if u.pending == nil || u.running {
+		u.mu.Unlock()
+		return
+	}
+	old := u.svc.Engine
+	u.svc.Engine, u.svc.EngineLabel, u.svc.Workers = u.pending.Engine, u.pending.EngineLabel, u.pending.Workers
+	u.pending = nil
+	u.mu.Unlock()
+	go old.Close()
+	u.status.SetText(u.svc.EngineLabel)
+}
+
+// Engine is the engine reading receipts now.
+func (u *UI) Engine() inference.Engine {
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	return u.svc.Engine
 }

@@ -54,8 +54,8 @@ func Main(args []string, version string) int {
 		fmt.Fprintln(os.Stderr, "shoebox:", err)
 		return 1
 	}
-	defer eng.Close()
-	svc := Services{Lib: lib, Engine: eng, EngineLabel: label, Machine: &m, Plans: referencePlans(m), Workers: workers}
+	svc := Services{Lib: lib, Engine: eng, EngineLabel: label, Machine: &m, Plans: referencePlans(m), Workers: workers,
+		ChooseEngine: func() (inference.Engine, string, int, error) { return chooseEngine(lib, m) }}
 
 	a := app.NewWithID("app.shoebox.desktop")
 	a.SetIcon(fyne.NewStaticResource("icon.png", assets.Icon))

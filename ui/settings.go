@@ -57,7 +57,7 @@ const (
 
 func (u *UI) modelsPage() fyne.CanvasObject {
 	head := widget.NewLabel(fmt.Sprintf("Reading receipts with: %s. The built-in OCR engine (Tesseract) needs no download and no GPU. "+
-		"A vision model reads difficult receipts better; the vision engine that runs it is being built, so a model chosen here is checked and remembered, and OCR reads receipts meanwhile.", u.svc.EngineLabel))
+		"A vision model reads difficult receipts better: a model chosen here is checked, remembered and started, with the OCR text as its hint; the next batch reads with it.", u.svc.EngineLabel))
 	head.Wrapping = fyne.TextWrapWord
 	chosen := widget.NewLabel(u.chosenModelText())
 	chosen.Wrapping = fyne.TextWrapWord
@@ -70,6 +70,15 @@ func (u *UI) modelsPage() fyne.CanvasObject {
 			u.svc.Lib.SetSetting(SettingProjector, projector)
 		}
 		chosen.SetText(u.chosenModelText() + "\n" + msgs)
+		if ok {
+			u.SwitchEngine(func(label string, err error) {
+				if err != nil {
+					chosen.SetText(u.chosenModelText() + "\n" + msgs + "\nThe model did not start: " + err.Error())
+					return
+				}
+				chosen.SetText(u.chosenModelText() + "\n" + msgs + "\nNow reading with " + label + ".")
+			})
+		}
 	}
 	pick := widget.NewButton("Use a GGUF file…", func() {
 		dialog.ShowFileOpen(func(r fyne.URIReadCloser, err error) {

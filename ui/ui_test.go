@@ -220,3 +220,50 @@ func TestSettingsPagesAndChoosingAModel(t *testing.T) {
 		t.Fatalf("damaged projector accepted: %s", msg)
 	}
 }
+
+// closeCounter is a fakeEngine that counts its Close calls.
+type closeCounter struct {
+	fakeEngine
+	closed atomic.Int32
+}
+
+func (c *closeCounter) Close() error { c.closed.Add(1); return nil }
+
+// TestChoosingAModelSwitchesEngines: the engine the settings now name takes
+// the next batch; a batch already running finishes on the old engine, which
+// is closed afterwards.
+func TestChoosingAModelSwitchesEngines(t *testing.T) {
+	u := newTestUI(t)
+	old := &closeCounter{}
+	u.svc.Engine = old
+	next := &fakeEngine{}
+	u.svc.ChooseEngine = func() (inference.Engine, string, int, error) { return next, "Next engine", 2, nil }
+	u.AddPaths(pngFiles(t, 6))
+	u.ExtractAll() // a batch on the old engine
+	switched := make(chan string, 1)
+	u.SwitchEngine(func(label string, err error) { switched <- label })
+	select {
+	case label := <-switched:
+		if label != "Next engine" {
+			t.Fatalf("label %q", label)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("the engine did not start")
+	}
+	if !u.Wait(10 * time.Second) {
+		t.Fatal("the batch did not finish")
+	}
+	deadline := time.Now().Add(5 * time.Second)
+	for u.Engine() != inference.Engine(next) && time.Now().Before(deadline) {
+		time.Sleep(20 * time.Millisecond)
+	}
+	if u.Engine() != inference.Engine(next) || u.svc.EngineLabel != "Next engine" || u.svc.Workers != 2 {
+		t.Fatalf("engine %T %q %d after the batch", u.Engine(), u.svc.EngineLabel, u.svc.Workers)
+	}
+	for old.closed.Load() == 0 && time.Now().Before(deadline) {
+		time.Sleep(20 * time.Millisecond)
+	}
+	if old.closed.Load() != 1 || old.n.Load() == 0 {
+		t.Errorf("old engine read %d pages and was closed %d times", old.n.Load(), old.closed.Load())
+	}
+}
