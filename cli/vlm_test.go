@@ -163,6 +163,13 @@ func TestIdleWorkerIsUnloadedAndComesBack(t *testing.T) {
 	if len(events) < 2 || !strings.HasPrefix(events[0], "unloading the model after") || events[1] != "starting the model worker" {
 		t.Errorf("events = %q", events)
 	}
+	v.Unload() // as Settings → Models asks
+	if v.Loaded() {
+		t.Fatal("the worker is still loaded after Unload")
+	}
+	if _, err := v.Extract(context.Background(), page); err != nil || !v.Loaded() {
+		t.Fatalf("after Unload: %v, loaded %v", err, v.Loaded())
+	}
 }
 
 func TestRefusalIsAskedAgainWithTheStrictPrompt(t *testing.T) {

@@ -56,6 +56,8 @@ type VLM struct {
 	nextID int64
 	done   chan struct{}
 	idle   *time.Timer
+	// idleGen counts armIdle calls (under mu).
+	idleGen int
 
 	// planMu guards opt.Plan, which a fault during reading steps down;
 	// gen counts those steps, so that pages of one faulty request step
@@ -630,19 +632,38 @@ func (v *VLM) armIdle() {
 	if v.idle != nil {
 		v.idle.Stop()
 	}
+	// A timer that fired while a page was being read waits for mu; the
+	// generation tells it that the engine was busy since.
+	v.idleGen++
+	gen := v.idleGen
 	v.idle = time.AfterFunc(v.opt.IdleUnload, func() {
 		v.mu.Lock()
 		defer v.mu.Unlock()
-		if v.cmd != nil {
-			v.event("unloading the model after %s idle", v.opt.IdleUnload)
-			v.in.Close()
-			select {
-			case <-v.done:
-			case <-time.After(5 * time.Second):
-			}
-			v.kill()
+		if gen == v.idleGen {
+			v.unloadLocked(fmt.Sprintf("after %s idle", v.opt.IdleUnload))
 		}
 	})
+}
+
+// Unload stops the worker now, freeing the model's GPU and host memory;
+// the next page loads it again. A page being read finishes first.
+func (v *VLM) Unload() {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	v.unloadLocked("on request")
+}
+
+func (v *VLM) unloadLocked(why string) {
+	if v.cmd == nil {
+		return
+	}
+	v.event("unloading the model %s", why)
+	v.in.Close()
+	select {
+	case <-v.done:
+	case <-time.After(5 * time.Second):
+	}
+	v.kill()
 }
 
 // Loaded reports whether a worker holds the model now.

@@ -62,6 +62,11 @@ func (u *UI) modelsPage() fyne.CanvasObject {
 	chosen := widget.NewLabel(u.chosenModelText())
 	chosen.Wrapping = fyne.TextWrapWord
 	items := []fyne.CanvasObject{head, chosen}
+	if eng, ok := u.Engine().(interface{ Unload() }); ok {
+		items = append(items, widget.NewButton("Free the model's memory now (it loads again for the next receipt)", func() {
+			go eng.Unload()
+		}))
+	}
 
 	use := func(model, projector string) {
 		msgs, ok := verifyPair(model, projector)
