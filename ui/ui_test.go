@@ -221,25 +221,34 @@ func TestSettingsPagesAndChoosingAModel(t *testing.T) {
 	}
 }
 
-// closeCounter is a fakeEngine that counts its Close calls.
-type closeCounter struct {
+// gatedEngine is a fakeEngine whose pages wait for gate to close, and which
+// counts its Close calls.
+type gatedEngine struct {
 	fakeEngine
+	gate   chan struct{}
 	closed atomic.Int32
 }
 
-func (c *closeCounter) Close() error { c.closed.Add(1); return nil }
+func (g *gatedEngine) Extract(ctx context.Context, p inference.Page) (inference.Result, error) {
+	<-g.gate
+	return g.fakeEngine.Extract(ctx, p)
+}
+
+func (g *gatedEngine) Close() error { g.closed.Add(1); return nil }
 
 // TestChoosingAModelSwitchesEngines: the engine the settings now name takes
 // the next batch; a batch already running finishes on the old engine, which
-// is closed afterwards.
+// is closed afterwards. (The old engine's pages wait while the switch
+// happens: fyne's test driver runs fyne.Do callbacks on the calling
+// goroutine, so two goroutines updating widgets at once would race.)
 func TestChoosingAModelSwitchesEngines(t *testing.T) {
 	u := newTestUI(t)
-	old := &closeCounter{}
+	old := &gatedEngine{gate: make(chan struct{})}
 	u.svc.Engine = old
 	next := &fakeEngine{}
 	u.svc.ChooseEngine = func() (inference.Engine, string, int, error) { return next, "Next engine", 2, nil }
-	u.AddPaths(pngFiles(t, 6))
-	u.ExtractAll() // a batch on the old engine
+	u.AddPaths(pngFiles(t, 3))
+	u.ExtractAll() // a batch on the old engine, held at its first page
 	switched := make(chan string, 1)
 	u.SwitchEngine(func(label string, err error) { switched <- label })
 	select {
@@ -250,20 +259,21 @@ func TestChoosingAModelSwitchesEngines(t *testing.T) {
 	case <-time.After(10 * time.Second):
 		t.Fatal("the engine did not start")
 	}
+	if u.Engine() != inference.Engine(old) {
+		t.Fatal("the engine changed under a running batch")
+	}
+	close(old.gate)
 	if !u.Wait(10 * time.Second) {
 		t.Fatal("the batch did not finish")
 	}
 	deadline := time.Now().Add(5 * time.Second)
-	for u.Engine() != inference.Engine(next) && time.Now().Before(deadline) {
+	for (u.Engine() != inference.Engine(next) || old.closed.Load() == 0) && time.Now().Before(deadline) {
 		time.Sleep(20 * time.Millisecond)
 	}
-	if u.Engine() != inference.Engine(next) || u.svc.EngineLabel != "Next engine" || u.svc.Workers != 2 {
-		t.Fatalf("engine %T %q %d after the batch", u.Engine(), u.svc.EngineLabel, u.svc.Workers)
+	if u.Engine() != inference.Engine(next) || u.svc.Workers != 2 {
+		t.Fatalf("engine %T with %d workers after the batch", u.Engine(), u.svc.Workers)
 	}
-	for old.closed.Load() == 0 && time.Now().Before(deadline) {
-		time.Sleep(20 * time.Millisecond)
-	}
-	if old.closed.Load() != 1 || old.n.Load() == 0 {
+	if old.closed.Load() != 1 || old.n.Load() != 3 {
 		t.Errorf("old engine read %d pages and was closed %d times", old.n.Load(), old.closed.Load())
 	}
 }
