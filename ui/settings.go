@@ -152,10 +152,12 @@ func (u *UI) modelsPage() fyne.CanvasObject {
 			})
 			rows = append(rows, btn, bar, status)
 		}
-		detail := fmt.Sprintf("Licence: %s · source: %s\n%s", e.Licence, e.Source, plan)
+		// Every text wraps (a card subtitle and a long source address would
+		// not, and would widen the page past the window).
+		detail := fmt.Sprintf("%s\nLicence: %s\nSource: %s\n%s", e.EngineStatus, e.Licence, e.Source, plan)
 		lbl := widget.NewLabel(detail)
-		lbl.Wrapping = fyne.TextWrapWord
-		items = append(items, widget.NewCard(e.Name, e.EngineStatus, container.NewVBox(append([]fyne.CanvasObject{lbl}, rows...)...)))
+		lbl.Wrapping = fyne.TextWrapBreak
+		items = append(items, widget.NewCard(e.Name, "", container.NewVBox(append([]fyne.CanvasObject{lbl}, rows...)...)))
 	}
 	return container.NewVScroll(container.NewVBox(items...))
 }
@@ -262,12 +264,14 @@ func (u *UI) localePage(w fyne.Window) fyne.CanvasObject {
 		}
 		saved.SetText("Saved. New readings and exports use these settings.")
 	})
+	categories := widget.NewLabel(strings.Join(DefaultCategories, ", "))
+	categories.Wrapping = fyne.TextWrapWord // unwrapped, it made the settings window 1,700 px wide
 	return widget.NewForm(
 		widget.NewFormItem("Country", country),
 		widget.NewFormItem("Date order", order),
 		widget.NewFormItem("Financial year starts", fy),
 		widget.NewFormItem("Default currency", cur),
-		widget.NewFormItem("Categories", widget.NewLabel(strings.Join(DefaultCategories, ", "))),
+		widget.NewFormItem("Categories", categories),
 		widget.NewFormItem("", container.NewHBox(save, saved)),
 	)
 }

@@ -277,3 +277,15 @@ func TestChoosingAModelSwitchesEngines(t *testing.T) {
 		t.Errorf("old engine read %d pages and was closed %d times", old.n.Load(), old.closed.Load())
 	}
 }
+
+// TestSettingsFitTheirWindow: no settings page is wider than the window it
+// opens in (an unwrapped label once made it 1,700 px wide, cutting every
+// wrapped text off at the right).
+func TestSettingsFitTheirWindow(t *testing.T) {
+	u := newTestUI(t)
+	w := u.ShowSettings(PageModels)
+	defer w.Close()
+	if min := w.Content().MinSize(); min.Width > 820 {
+		t.Errorf("settings need %.0f px of width, the window has 820", min.Width)
+	}
+}
