@@ -375,7 +375,7 @@ func findCompany(lines []Line) (int, int, string, float64) {
 		s = reRegNo.ReplaceAllString(s, " ")
 		s = reOwnedBy.ReplaceAllString(s, "")
 		s = strings.Join(dropLowercaseJunk(strings.Fields(s)), " ")
-		s = reQuoteAsQuery.ReplaceAllString(fixLegalSuffix(s), "$1'$2")
+		s = mendOpeningParen(reQuoteAsQuery.ReplaceAllString(fixLegalSuffix(s), "$1'$2"))
 		fields := dropAfterLegalSuffix(strings.Fields(s))
 		// Drop stray marks OCR puts before and after the name: "|", "#000002".
 		for len(fields) > 1 && letterCount(fields[0]) == 0 && (!hasDigit(fields[0]) || strings.HasPrefix(fields[0], "#")) {
@@ -456,6 +456,21 @@ func findCompany(lines []Line) (int, int, string, float64) {
 	last, full := joinNext(first, firstName)
 	return first, last, strings.ToUpper(full), lines[first].Conf * 0.7
 }
+
+// mendOpeningParen restores a "(" that OCR read as a letter or bracket
+// before a short bracketed word with no opening of its own:
+// "GARDENIA BAKERIES TKL) SDN BHD" → "(KL)".
+func mendOpeningParen(s string) string {
+	fields := strings.Fields(s)
+	for i, f := range fields {
+		if m := reLostParen.FindStringSubmatch(f); m != nil && !strings.Contains(strings.Join(fields[:i], " "), "(") {
+			fields[i] = "(" + m[1] + ")"
+		}
+	}
+	return strings.Join(fields, " ")
+}
+
+var reLostParen = regexp.MustCompile(`^[TIl1\[{|]([A-Z]{1,3})\)$`)
 
 // isNameStart says a line reads as the first half of a name broken over
 // two lines: a few clear capital words with no digits.

@@ -43,6 +43,8 @@ func TestExtractFieldsRules(t *testing.T) {
 		{"a logo line does not join a full name", lines("GUARDIAN", "GUARDIAN HEALTH AND BEAUTY SDN BHD"), "supplier_name", "GUARDIAN HEALTH AND BEAUTY SDN BHD"},
 		{"postcode with its first digit read as a letter", lines("ACME SDN BHD", "425, JALAN PAHANG, SETAPAK,", "S3000 KUALA LUMPUR."), "supplier_address", "425, JALAN PAHANG, SETAPAK, 53000 KUALA LUMPUR."},
 		{"specks in an address", lines("ACME SDN BHD", "LOT 1851-A, JALAN KPB 6, “S,", "43100 HULU LANGAT, 7"), "supplier_address", "LOT 1851-A, JALAN KPB 6, 43100 HULU LANGAT,"},
+		{"opening bracket read as a letter", lines("GARDENIA BAKERIES TKL) SDN BHD", "LOT 3, JALAN PELABUR 23/1,"), "supplier_name", "GARDENIA BAKERIES (KL) SDN BHD"},
+		{"a closing bracket with its opening stays", lines("ACME (M) SDN BHD", "LOT 3, JALAN PELABUR 23/1,"), "supplier_name", "ACME (M) SDN BHD"},
 		{"postcode line is not a name", lines("|", "43300 SERI KEMBANGAN, SELANGOR"), "supplier_name", ""},
 		{"misread registration line skipped", lines("ACME SDN BHD", "Co-REG:860671-D", "{GST ID No 2000306020352)", "LOT 1851-A, JALAN KPB 6,", "43300 SERI KEMBANGAN"), "supplier_address", "LOT 1851-A, JALAN KPB 6, 43300 SERI KEMBANGAN"},
 		{"address stops at a phone number without TEL", lines("ACME SDN BHD", "LOT 3, JALAN PELABUR 23/1,", "40300 SHAH ALAM, SELANGOR.", "VEL: 03- 5423228 BAX:03- 5423213"), "supplier_address", "LOT 3, JALAN PELABUR 23/1, 40300 SHAH ALAM, SELANGOR."},
