@@ -215,3 +215,19 @@ func TestModelsRefreshWritesTheCatalogue(t *testing.T) {
 		t.Fatalf("written catalogue: %v\n%.300s", err, data)
 	}
 }
+
+func TestEngineChoiceErrors(t *testing.T) {
+	for _, args := range [][]string{
+		{"extract", "--engine", "foo", "x.jpg"},
+		{"eval", "--engine", "foo", "--labels", "../../shared/data/sroie-dev"},
+		{"extract", "--engine", "vlm", "x.jpg"},
+	} {
+		code, _, errOut := run(t, args...)
+		if _, err := os.Stat("../../shared/data/sroie-dev"); err != nil && args[0] == "eval" {
+			continue
+		}
+		if code != 2 || !strings.Contains(errOut, `unknown engine "foo"`) && !strings.Contains(errOut, "--engine vlm needs --model") {
+			t.Errorf("%v: exit %d, %s", args, code, errOut)
+		}
+	}
+}

@@ -124,10 +124,7 @@ func runEval(env Env, args []string) int {
 	fs, _ := newFlags(env, "eval", "")
 	labels := fs.String("labels", "", "folder of receipts with labels (NNN.jpg + NNN.json, or labels.csv)")
 	engineName := fs.String("engine", "ocr", "ocr, vlm (with --model and --mmproj) or auto (vlm when --model is given)")
-	modelPath := fs.String("model", "", "with --engine vlm: the GGUF model file")
-	mmproj := fs.String("mmproj", "", "with --engine vlm: its vision projector (mmproj) file")
-	parallel := fs.Int("parallel", 0, "with --engine vlm: pages read at once (0: the planner chooses)")
-	hints := fs.Bool("ocr-hints", true, "with --engine vlm: give the model each page's OCR text as a hint")
+	vf := addVLMFlags(fs)
 	asJSON := fs.Bool("json", false, "print JSON")
 	country := fs.String("country", "MY", "country rules for dates and amounts (SROIE is Malaysian)")
 	pre := fs.String("preprocess", "default", "page clean-up: default, none, or a comma list of contrast, upscale, deskew")
@@ -167,29 +164,14 @@ func runEval(env Env, args []string) int {
 		fmt.Fprintln(env.Stderr, "shoebox:", err)
 		return 2
 	}
-	var eng inference.Engine
-	switch {
-	case *engineName == "vlm" || *engineName == "auto" && *modelPath != "":
-		v, code := startVLM(env, *modelPath, *mmproj, loc, *parallel)
-		if v == nil {
-			return code
-		}
-		eng = withOCRHints(env, v, loc, *hints)
-	case *engineName == "ocr" || *engineName == "auto":
-		opts := inference.DefaultOCROptions(loc)
-		opts.Preprocess, opts.SparseFallback, opts.Deterministic = pp, *sparse, *determ
-		if *psm > 0 {
-			opts.PSM = *psm
-		}
-		o, err := inference.NewOCR(opts)
-		if err != nil {
-			fmt.Fprintln(env.Stderr, "shoebox:", err)
-			return 1
-		}
-		eng = o
-	default:
-		fmt.Fprintf(env.Stderr, "shoebox: unknown engine %q: use ocr, vlm or auto\n", *engineName)
-		return 2
+	opts := inference.DefaultOCROptions(loc)
+	opts.Preprocess, opts.SparseFallback, opts.Deterministic = pp, *sparse, *determ
+	if *psm > 0 {
+		opts.PSM = *psm
+	}
+	eng, code := openEngine(env, *engineName, vf, loc, opts)
+	if eng == nil {
+		return code
 	}
 	defer eng.Close()
 

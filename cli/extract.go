@@ -2,6 +2,7 @@ package cli
 
 import (
 	"encoding/json"
+	"flag"
 	"fmt"
 	"path/filepath"
 	"runtime"
@@ -36,10 +37,7 @@ func runExtract(env Env, args []string) int {
 	out := fs.String("o", "", "also write FILE.xlsx or FILE.csv")
 	asJSON := fs.Bool("json", false, "print JSON")
 	country := fs.String("country", "AU", "country rules: AU, NZ, UK, EU, US, MY, other")
-	modelPath := fs.String("model", "", "with --engine vlm: the GGUF model file")
-	mmproj := fs.String("mmproj", "", "with --engine vlm: its vision projector (mmproj) file")
-	parallel := fs.Int("parallel", 0, "with --engine vlm: pages read at once as parallel sequences (0: the planner chooses)")
-	hints := fs.Bool("ocr-hints", true, "with --engine vlm: read each page with Tesseract first, as a hint for the model and to ground its answers")
+	vf := addVLMFlags(fs)
 	if err := parseArgs(fs, args); err != nil {
 		return 2
 	}
@@ -53,24 +51,9 @@ func runExtract(env Env, args []string) int {
 		return 2
 	}
 	loc := receipt.DefaultLocale(c)
-	var eng inference.Engine
-	switch {
-	case *engineName == "vlm" || (*engineName == "auto" && *modelPath != ""):
-		v, code := startVLM(env, *modelPath, *mmproj, loc, *parallel)
-		if v == nil {
-			return code
-		}
-		eng = withOCRHints(env, v, loc, *hints)
-	case *engineName == "auto" || *engineName == "ocr":
-		o, err := inference.NewOCR(inference.DefaultOCROptions(loc))
-		if err != nil {
-			fmt.Fprintln(env.Stderr, "shoebox: the OCR engine could not start:", err)
-			return 1
-		}
-		eng = o
-	default:
-		fmt.Fprintf(env.Stderr, "shoebox: unknown engine %q: use auto, ocr or vlm\n", *engineName)
-		return 2
+	eng, code := openEngine(env, *engineName, vf, loc, inference.DefaultOCROptions(loc))
+	if eng == nil {
+		return code
 	}
 	defer eng.Close()
 	files, walkErrs := ingest.Walk(fs.Args())
@@ -180,6 +163,45 @@ func startVLM(env Env, model, projector string, loc receipt.Locale, parallel int
 	}
 	fmt.Fprintf(env.Stderr, "reading with %s (%s)\n", filepath.Base(model), v.Plan().Summary(m))
 	return v, 0
+}
+
+// vlmFlags are the vision engine's flags that extract and eval share.
+type vlmFlags struct {
+	model, mmproj *string
+	parallel      *int
+	hints         *bool
+}
+
+func addVLMFlags(fs *flag.FlagSet) vlmFlags {
+	return vlmFlags{
+		model:    fs.String("model", "", "with --engine vlm: the GGUF model file"),
+		mmproj:   fs.String("mmproj", "", "with --engine vlm: its vision projector (mmproj) file"),
+		parallel: fs.Int("parallel", 0, "with --engine vlm: pages read at once as parallel sequences (0: the planner chooses)"),
+		hints:    fs.Bool("ocr-hints", true, "with --engine vlm: read each page with Tesseract first, as a hint for the model and to ground its answers"),
+	}
+}
+
+// openEngine starts the engine --engine names: vlm (auto: when --model is
+// given), else OCR with ocr's options. It prints why and returns an exit
+// code when it cannot.
+func openEngine(env Env, name string, vf vlmFlags, loc receipt.Locale, ocr inference.OCROptions) (inference.Engine, int) {
+	switch {
+	case name == "vlm" || name == "auto" && *vf.model != "":
+		v, code := startVLM(env, *vf.model, *vf.mmproj, loc, *vf.parallel)
+		if v == nil {
+			return nil, code
+		}
+		return withOCRHints(env, v, loc, *vf.hints), 0
+	case name == "auto" || name == "ocr":
+		o, err := inference.NewOCR(ocr)
+		if err != nil {
+			fmt.Fprintln(env.Stderr, "shoebox: the OCR engine could not start:", err)
+			return nil, 1
+		}
+		return o, 0
+	}
+	fmt.Fprintf(env.Stderr, "shoebox: unknown engine %q: use auto, ocr or vlm\n", name)
+	return nil, 2
 }
 
 // withOCRHints pairs the vision engine with Tesseract (see
