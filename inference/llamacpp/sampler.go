@@ -42,8 +42,9 @@ import (
 // GPU's forward pass. Greedy decoding needs only the best allowed token, so
 // the best token is asked first; when the grammar rejects it (mostly at the
 // fixed JSON keys and punctuation) the next best 15, then the next 240, and
-// only then the whole vocabulary. The result is the token a greedy chain
-// with the grammar over the whole vocabulary picks.
+// only then the vocabulary, narrowed by first byte (firstByteIndex). The
+// result is the token a greedy chain with the grammar over the whole
+// vocabulary picks.
 type greedySampler struct {
 	grammar *C.struct_llama_sampler // nil: no grammar
 	index   *firstByteIndex         // nil: the whole vocabulary is asked
@@ -216,8 +217,10 @@ func (s *greedySampler) firstAllowed(logits []float32, ids []int) int {
 func (s *greedySampler) bestAllowed(logits []float32, ids []int) int {
 	tok := -1
 	for _, c := range s.apply(logits, ids) {
-		if l := float32(c.logit); !math.IsInf(float64(l), -1) && (tok < 0 || l > logits[tok]) {
-			tok = int(c.id)
+		// ids need not be in vocabulary order (candidates groups them by
+		// first byte): ties go to the lower id, as in the chain.
+		if l, id := float32(c.logit), int(c.id); !math.IsInf(float64(l), -1) && (tok < 0 || l > logits[tok] || l == logits[tok] && id < tok) {
+			tok = id
 		}
 	}
 	return tok
