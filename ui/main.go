@@ -49,13 +49,17 @@ func Main(args []string, version string) int {
 		fmt.Fprintf(os.Stderr, "shoebox: %d receipt(s) left mid-reading last time are back in the queue\n", n)
 	}
 	m := hw.Discover(nvml.New())
-	eng, label, workers, err := chooseEngine(lib, m)
+	// Restarts and step-downs of the model worker go to the log.
+	choose := func() (inference.Engine, string, int, error) {
+		return pipeline.ChooseEngine(lib, m, func(s string) { fmt.Fprintln(os.Stderr, "shoebox:", s) })
+	}
+	eng, label, workers, err := choose()
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "shoebox:", err)
 		return 1
 	}
 	svc := Services{Lib: lib, Engine: eng, EngineLabel: label, Machine: &m, Plans: referencePlans(m), Workers: workers,
-		ChooseEngine: func() (inference.Engine, string, int, error) { return chooseEngine(lib, m) }}
+		ChooseEngine: choose}
 
 	a := app.NewWithID("app.shoebox.desktop")
 	a.SetIcon(fyne.NewStaticResource("icon.png", assets.Icon))
@@ -106,9 +110,4 @@ func referencePlans(m hw.Machine) []ModelPlan {
 		out = append(out, ModelPlan{Model: md, Plan: hw.MakePlan(hw.Request{Machine: m, Model: md})})
 	}
 	return out
-}
-
-// chooseEngine is pipeline.ChooseEngine; the app hears of restarts in its log.
-func chooseEngine(lib *library.Library, m hw.Machine) (inference.Engine, string, int, error) {
-	return pipeline.ChooseEngine(lib, m, nil)
 }

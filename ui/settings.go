@@ -69,7 +69,7 @@ func (u *UI) modelsPage() fyne.CanvasObject {
 	}
 
 	use := func(model, projector string) {
-		msgs, ok := verifyPair(model, projector)
+		msgs, ok := pipeline.VerifyPair(model, projector)
 		if ok {
 			u.svc.Lib.SetSetting(SettingModel, model)
 			u.svc.Lib.SetSetting(SettingProjector, projector)
@@ -179,9 +179,6 @@ func (u *UI) chosenModelText() string {
 	}
 	return fmt.Sprintf("Chosen vision model: %s (projector %s).", filepath.Base(m), filepath.Base(u.svc.Lib.Setting(SettingProjector)))
 }
-
-// verifyPair checks a model and its projector and says what was found.
-func verifyPair(model, projector string) (string, bool) { return pipeline.VerifyPair(model, projector) }
 
 // modelsDir is where downloads go: $SHOEBOX_MODELS, else <data folder>/models.
 func modelsDir() (string, error) {

@@ -19,6 +19,7 @@ import (
 	"github.com/shoebox-app/shoebox/inference"
 	"github.com/shoebox-app/shoebox/inference/gguf"
 	"github.com/shoebox-app/shoebox/library"
+	"github.com/shoebox-app/shoebox/pipeline"
 	"github.com/shoebox-app/shoebox/receipt"
 )
 
@@ -211,12 +212,12 @@ func TestSettingsPagesAndChoosingAModel(t *testing.T) {
 		t.Fatal(err)
 	}
 	pw.Write(proj)
-	msg, ok := verifyPair(model, proj)
+	msg, ok := pipeline.VerifyPair(model, proj)
 	if !ok || !strings.Contains(msg, "Mine-Q8_0.gguf: sound (1 tensors)") || !strings.Contains(msg, "not in Shoebox's catalogue") {
 		t.Fatalf("verify: %v %s", ok, msg)
 	}
 	os.WriteFile(proj, []byte("GGUF"), 0o644)
-	if msg, ok := verifyPair(model, proj); ok || !strings.Contains(msg, "mmproj-Mine.gguf is damaged") {
+	if msg, ok := pipeline.VerifyPair(model, proj); ok || !strings.Contains(msg, "mmproj-Mine.gguf is damaged") {
 		t.Fatalf("damaged projector accepted: %s", msg)
 	}
 }
