@@ -126,19 +126,13 @@ func (s *greedySampler) candidates(nVocab int) []int {
 		}
 		return all
 	}
-	var reps, repByte []int
-	for b, id := range s.index.rep {
-		if id >= 0 {
-			reps, repByte = append(reps, id), append(repByte, b)
-		}
-	}
 	allowed := [256]bool{}
 	for b := range allowed {
 		allowed[b] = s.index.rep[b] < 0 // no one-byte token to ask: keep its tokens
 	}
-	for i, c := range s.apply(nil, reps) {
+	for i, c := range s.apply(nil, s.index.reps) {
 		if !math.IsInf(float64(c.logit), -1) {
-			allowed[repByte[i]] = true
+			allowed[s.index.repByte[i]] = true
 		}
 	}
 	out := append([]int(nil), s.index.always...)
@@ -159,6 +153,8 @@ type firstByteIndex struct {
 	rep     [256]int   // the token whose text is that one byte, or -1
 	byFirst [256][]int // tokens by their text's first byte
 	always  []int      // end-of-generation tokens and tokens with no text: always asked
+	// reps are the one-byte tokens there are, and repByte their bytes.
+	reps, repByte []int
 }
 
 func newFirstByteIndex(m *llama.Model) *firstByteIndex {
@@ -176,6 +172,11 @@ func newFirstByteIndex(m *llama.Model) *firstByteIndex {
 		ix.byFirst[b] = append(ix.byFirst[b], id)
 		if len(piece) == 1 && ix.rep[b] < 0 {
 			ix.rep[b] = id
+		}
+	}
+	for b, id := range ix.rep {
+		if id >= 0 {
+			ix.reps, ix.repByte = append(ix.reps, id), append(ix.repByte, b)
 		}
 	}
 	return ix
