@@ -49,8 +49,7 @@ func TestExtractWithTheVisionEngine(t *testing.T) {
 	if len(files) == 0 {
 		t.Skip("shared receipts not present")
 	}
-	os.Setenv("SHOEBOX_TEST_WORKER", "1") // for the child only: TestMain already ran
-	defer os.Unsetenv("SHOEBOX_TEST_WORKER")
+	t.Setenv("SHOEBOX_TEST_WORKER", "1") // for the child only: TestMain already ran
 	args := append([]string{"extract", "--engine", "vlm", "--model", model, "--mmproj", proj, "--json"}, files...)
 	code, out, errOut := run(t, args...)
 	if code != 0 {
@@ -77,10 +76,8 @@ func TestWorkerCrashIsRetried(t *testing.T) {
 		t.Skip("shared receipts not present")
 	}
 	marker := filepath.Join(t.TempDir(), "crashed")
-	os.Setenv("SHOEBOX_TEST_WORKER", "1")
-	os.Setenv("SHOEBOX_WORKER_CRASH_ONCE", marker)
-	defer os.Unsetenv("SHOEBOX_TEST_WORKER")
-	defer os.Unsetenv("SHOEBOX_WORKER_CRASH_ONCE")
+	t.Setenv("SHOEBOX_TEST_WORKER", "1")
+	t.Setenv("SHOEBOX_WORKER_CRASH_ONCE", marker)
 	code, out, errOut := run(t, append([]string{"extract", "--engine", "vlm", "--model", model, "--mmproj", proj}, files[:2]...)...)
 	if code != 0 || !strings.Contains(errOut, "the model worker stopped on page 1") || !strings.Contains(errOut, "starting the model worker") {
 		t.Fatalf("exit %d\nstdout %s\nstderr %s", code, out, errOut)
@@ -106,8 +103,7 @@ func TestBenchReportsStages(t *testing.T) {
 	if len(files) == 0 {
 		t.Skip("shared receipts not present")
 	}
-	os.Setenv("SHOEBOX_TEST_WORKER", "1")
-	defer os.Unsetenv("SHOEBOX_TEST_WORKER")
+	t.Setenv("SHOEBOX_TEST_WORKER", "1")
 	code, out, errOut := run(t, append([]string{"bench", "--model", model, "--mmproj", proj, "-n", "2", "--json"}, files[0])...)
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut)
@@ -130,8 +126,7 @@ func TestBangingModelIsRejectedAtLoad(t *testing.T) {
 		t.Fatal(err)
 	}
 	testmodel.WriteProjector(p, testmodel.TinyProjector)
-	os.Setenv("SHOEBOX_TEST_WORKER", "1")
-	defer os.Unsetenv("SHOEBOX_TEST_WORKER")
+	t.Setenv("SHOEBOX_TEST_WORKER", "1")
 	code, _, errOut := run(t, "extract", "--engine", "vlm", "--model", m, "--mmproj", p, "../../shared/data/sroie-dev/006.jpg")
 	if code != 1 || !strings.Contains(errOut, "hardware or precision fault") || !strings.Contains(errOut, `only '!' repeated`) || !strings.Contains(errOut, "on every configuration, the CPU included") {
 		t.Fatalf("exit %d: %s", code, errOut)
@@ -140,8 +135,7 @@ func TestBangingModelIsRejectedAtLoad(t *testing.T) {
 
 func TestIdleWorkerIsUnloadedAndComesBack(t *testing.T) {
 	model, proj := tinyPair(t)
-	os.Setenv("SHOEBOX_TEST_WORKER", "1")
-	defer os.Unsetenv("SHOEBOX_TEST_WORKER")
+	t.Setenv("SHOEBOX_TEST_WORKER", "1")
 	var events []string
 	v, err := inference.NewVLM(inference.VLMOptions{Model: model, Projector: proj, Worker: workerCommand, IdleUnload: 200 * time.Millisecond,
 		OnEvent: func(s string) { events = append(events, s) }})
@@ -178,8 +172,7 @@ func TestRefusalIsAskedAgainWithTheStrictPrompt(t *testing.T) {
 	if len(files) == 0 {
 		t.Skip("shared receipts not present")
 	}
-	os.Setenv("SHOEBOX_TEST_WORKER", "1")
-	defer os.Unsetenv("SHOEBOX_TEST_WORKER")
+	t.Setenv("SHOEBOX_TEST_WORKER", "1")
 	defer os.Unsetenv("SHOEBOX_WORKER_REFUSE")
 
 	os.Setenv("SHOEBOX_WORKER_REFUSE", "ordinary")
@@ -204,8 +197,7 @@ func TestRefusalIsAskedAgainWithTheStrictPrompt(t *testing.T) {
 // request costs no page: each is retried alone.
 func TestPagesAreReadTogether(t *testing.T) {
 	model, proj := tinyPair(t)
-	os.Setenv("SHOEBOX_TEST_WORKER", "1")
-	defer os.Unsetenv("SHOEBOX_TEST_WORKER")
+	t.Setenv("SHOEBOX_TEST_WORKER", "1")
 	for _, crash := range []bool{false, true} {
 		var env []string
 		if crash {
@@ -260,8 +252,7 @@ func TestEvalWithTheVisionEngine(t *testing.T) {
 	if _, err := os.Stat("../../shared/data/sroie-dev/000.json"); err != nil {
 		t.Skip("shared receipts not present")
 	}
-	os.Setenv("SHOEBOX_TEST_WORKER", "1")
-	defer os.Unsetenv("SHOEBOX_TEST_WORKER")
+	t.Setenv("SHOEBOX_TEST_WORKER", "1")
 	code, out, errOut := run(t, "eval", "--engine", "vlm", "--model", model, "--mmproj", proj, "--labels", "../../shared/data/sroie-dev", "-n", "2", "--json")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut)
@@ -298,8 +289,7 @@ func gpuPlan(t *testing.T, model, proj string) (hw.Plan, *hw.Request) {
 // there.
 func TestFaultsWhileReadingStepDown(t *testing.T) {
 	model, proj := tinyPair(t)
-	os.Setenv("SHOEBOX_TEST_WORKER", "1")
-	defer os.Unsetenv("SHOEBOX_TEST_WORKER")
+	t.Setenv("SHOEBOX_TEST_WORKER", "1")
 	for _, tc := range []struct{ hook, event string }{
 		{"SHOEBOX_WORKER_BANG_ONCE", "hardware or precision fault"},
 		{"SHOEBOX_WORKER_CRASH_TWICE", "stopped on page 1 again"},
@@ -335,8 +325,7 @@ func TestProcessReadsWithTheChosenModel(t *testing.T) {
 	if len(files) < 2 {
 		t.Skip("shared receipts not present")
 	}
-	os.Setenv("SHOEBOX_TEST_WORKER", "1")
-	defer os.Unsetenv("SHOEBOX_TEST_WORKER")
+	t.Setenv("SHOEBOX_TEST_WORKER", "1")
 	dir := t.TempDir()
 	if code, _, errOut := run(t, append([]string{"import", "--library", dir}, files[:2]...)...); code != 0 {
 		t.Fatalf("import: %s", errOut)
