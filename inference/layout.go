@@ -217,6 +217,11 @@ func ExtractFields(lines []Line, loc receipt.Locale) receipt.Receipt {
 	}
 	applyCashRounding(&r)
 	reconcileTotal(&r, service, change)
+	if !r.Total.Set {
+		if v, l, ok := subtotalAfterAdjustments(lines, upper); ok {
+			r.Total = receipt.Amount{Value: v, Set: true, Source: src, Confidence: clamp(l.Conf * 0.5), Box: boxOf(l)}
+		}
+	}
 	if r.TotalTax.Set && r.Total.Set && r.TotalTax.Value.GreaterThanOrEqual(r.Total.Value) {
 		r.TotalTax = receipt.Amount{} // a tax-exclusive subtotal read as tax
 	}
@@ -328,6 +333,29 @@ func reconcileTotal(r *receipt.Receipt, service, change *decimal.Decimal) {
 			return
 		}
 	}
+}
+
+// subtotalAfterAdjustments finds, on a receipt whose total line could not be
+// read, the last subtotal printed below a tax or rounding line: one that
+// already counts them ("Total GST Amt 2.40 / Sub Total 42.40", "Rounding
+// 0.02 / Subtotal 41.45") is the amount due.
+func subtotalAfterAdjustments(lines []Line, upper []string) (decimal.Decimal, Line, bool) {
+	var found decimal.Decimal
+	var at Line
+	ok, adjusted := false, false
+	for i, l := range lines {
+		k := upper[i]
+		switch {
+		case reSubtotal.MatchString(k):
+			if amts := amountsIn(l.Text); adjusted && len(amts) > 0 && amts[len(amts)-1].IsPositive() {
+				found, at, ok = amts[len(amts)-1], l, true
+			}
+		case strings.Contains(k, "ROUNDING"), // its amount may be unreadable
+			reTaxWord.MatchString(k) && len(amountsIn(l.Text)) > 0 && (!reNotTaxAmount.MatchString(k) || reTotalTaxLine.MatchString(k)):
+			adjusted = true
+		}
+	}
+	return found, at, ok
 }
 
 // oneDigitApart reports whether a and b, written to the cent, differ in
