@@ -7,6 +7,7 @@ import (
 	"runtime"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/otiai10/gosseract/v2"
@@ -42,6 +43,11 @@ type OCR struct {
 	opt     OCROptions
 	clients chan *gosseract.Client // in opt.PSM
 	sparse  chan *gosseract.Client // in psm 11, for the fallback pass
+	// lines holds instances in psm 7 for lines read again alone, made when
+	// first needed (most pages never need one).
+	lines     chan *gosseract.Client
+	linesMu   sync.Mutex
+	linesMade int
 }
 
 // NewOCR starts the Tesseract engine.
@@ -58,7 +64,8 @@ func NewOCR(opt OCROptions) (*OCR, error) {
 	if opt.Locale.Country == "" {
 		opt.Locale = receipt.DefaultLocale(receipt.CountryOther)
 	}
-	o := &OCR{opt: opt, clients: make(chan *gosseract.Client, opt.Workers), sparse: make(chan *gosseract.Client, opt.Workers)}
+	o := &OCR{opt: opt, clients: make(chan *gosseract.Client, opt.Workers), sparse: make(chan *gosseract.Client, opt.Workers),
+		lines: make(chan *gosseract.Client, opt.Workers)}
 	fill := func(pool chan *gosseract.Client, psm int) error {
 		for i := 0; i < opt.Workers; i++ {
 			c, err := newClient(opt, psm)
@@ -108,12 +115,41 @@ func newClient(opt OCROptions, psm int) (*gosseract.Client, error) {
 	return c, nil
 }
 
+// lineClient borrows an instance in single-line mode, making one when
+// fewer than Workers exist; give it back with o.lines <- c.
+func (o *OCR) lineClient(ctx context.Context) (*gosseract.Client, error) {
+	select {
+	case c := <-o.lines:
+		return c, nil
+	default:
+	}
+	o.linesMu.Lock()
+	if o.linesMade < o.opt.Workers {
+		o.linesMade++
+		o.linesMu.Unlock()
+		c, err := newClient(o.opt, 7)
+		if err != nil {
+			o.linesMu.Lock()
+			o.linesMade--
+			o.linesMu.Unlock()
+		}
+		return c, err
+	}
+	o.linesMu.Unlock()
+	select {
+	case c := <-o.lines:
+		return c, nil
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+}
+
 // Name is "ocr".
 func (o *OCR) Name() string { return "ocr" }
 
 // Close frees the Tesseract instances.
 func (o *OCR) Close() error {
-	for _, pool := range []chan *gosseract.Client{o.clients, o.sparse} {
+	for _, pool := range []chan *gosseract.Client{o.clients, o.sparse, o.lines} {
 		for done := false; !done; {
 			select {
 			case c := <-pool:
@@ -131,16 +167,18 @@ func (o *OCR) Extract(ctx context.Context, page Page) (Result, error) {
 	start := time.Now()
 	res := Result{Engine: "ocr"}
 	var lines []Line
+	var reading pageReading
 	if strings.TrimSpace(page.Text) != "" {
 		lines = linesFromText(page.Text)
 		res.Engine = "pdf-text"
 	} else {
-		words, t, err := o.read(ctx, page, o.opt.PSM)
+		pr, t, err := o.readPage(ctx, page, o.opt.PSM)
 		if err != nil {
 			return res, err
 		}
-		res.Words, res.Timings = words, t
-		lines = GroupLines(words)
+		res.Words, res.Timings = pr.words, t
+		lines = GroupLines(pr.words)
+		reading = pr
 	}
 	r := ExtractFields(lines, o.opt.Locale)
 	// A single-column pass drops lines of faint dot-matrix print; when it
@@ -157,6 +195,22 @@ func (o *OCR) Extract(ctx context.Context, page Page) (Result, error) {
 			sparse.SupplierAddress = receipt.Text{}
 			FillGaps(&r, sparse)
 		}
+	}
+	// A date the page reading garbled ("72/01/2017") is often read right
+	// when its line is read alone, enlarged. Only the date is taken from
+	// these readings: other fields keep the page's.
+	if res.Engine == "ocr" && !r.Date.Set && reading.gray != nil {
+		t0 := time.Now()
+		again, n := o.rereadLines(ctx, reading.gray, reading.factor, lines, dateShaped)
+		if n > 0 {
+			if d, tm, conf, box := findDate(again, o.opt.Locale); !d.IsZero() {
+				r.Date = receipt.Field[time.Time]{Value: d, Set: true, Source: receipt.SourceOCR, Confidence: clamp(conf * 0.8), Box: box}
+				if tm != "" {
+					r.Time = receipt.Text{Value: tm, Set: true, Source: receipt.SourceOCR, Confidence: clamp(conf * 0.8)}
+				}
+			}
+		}
+		res.Timings.Reread = time.Since(t0)
 	}
 	var raw strings.Builder
 	for _, l := range lines {
@@ -175,9 +229,22 @@ func (o *OCR) Read(ctx context.Context, page Page) ([]Word, Timings, error) {
 }
 
 func (o *OCR) read(ctx context.Context, page Page, psm int) ([]Word, Timings, error) {
+	r, t, err := o.readPage(ctx, page, psm)
+	return r.words, t, err
+}
+
+// pageReading is a page's words with the cleaned-up image they were read
+// from (upscaled by factor), for reading some of its lines again.
+type pageReading struct {
+	words  []Word
+	gray   *image.Gray
+	factor int
+}
+
+func (o *OCR) readPage(ctx context.Context, page Page, psm int) (pageReading, Timings, error) {
 	var t Timings
 	if page.Image == nil {
-		return nil, t, fmt.Errorf("the page has no image")
+		return pageReading{}, t, fmt.Errorf("the page has no image")
 	}
 	// Each mode has its own instances: switching an instance's mode resets
 	// what it has adapted to, which cost 7 points of exact match on SROIE.
@@ -189,7 +256,7 @@ func (o *OCR) read(ctx context.Context, page Page, psm int) ([]Word, Timings, er
 	select {
 	case c = <-pool:
 	case <-ctx.Done():
-		return nil, t, ctx.Err()
+		return pageReading{}, t, ctx.Err()
 	}
 	defer func() { pool <- c }()
 
@@ -224,11 +291,11 @@ func (o *OCR) read(ctx context.Context, page Page, psm int) ([]Word, Timings, er
 
 	t1 := time.Now()
 	if err := c.SetImageFromBytes(data); err != nil {
-		return nil, t, fmt.Errorf("tesseract could not take the page: %w", err)
+		return pageReading{}, t, fmt.Errorf("tesseract could not take the page: %w", err)
 	}
 	boxes, err := c.GetBoundingBoxesVerbose()
 	if err != nil {
-		return nil, t, fmt.Errorf("tesseract failed: %w", err)
+		return pageReading{}, t, fmt.Errorf("tesseract failed: %w", err)
 	}
 	t.OCR = time.Since(t1)
 	words := make([]Word, 0, len(boxes))
@@ -252,7 +319,7 @@ func (o *OCR) read(ctx context.Context, page Page, psm int) ([]Word, Timings, er
 			Line: id,
 		})
 	}
-	return words, t, nil
+	return pageReading{words: words, gray: g, factor: factor}, t, nil
 }
 
 func cloneGray(g *image.Gray) *image.Gray {

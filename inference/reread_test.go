@@ -1,0 +1,89 @@
+package inference
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/shoebox-app/shoebox/inference/synth"
+	"github.com/shoebox-app/shoebox/receipt"
+)
+
+func TestDateShaped(t *testing.T) {
+	for _, tc := range []struct {
+		text string
+		want bool
+	}{
+		{"BILi BY: 72/01/2017 09:09:16 PM RM", true},
+		{"ne?! )| eso. 10:45", true},
+		{"Date : 05-06-2015", true},
+		{"TARIKH", true},
+		{"NO.32 & 33, JALAN SR 1/9, SEKSYEN 9,", false},
+		{"Total Amt Payable : 12.00", false},
+	} {
+		if got := dateShaped(Line{Text: tc.text}); got != tc.want {
+			t.Errorf("dateShaped(%q) = %v, want %v", tc.text, got, tc.want)
+		}
+	}
+}
+
+// A line read again alone replaces its garbled page reading, in page
+// coordinates; lines not chosen stay as they were.
+func TestRereadLinesReadsTheChosenLinesAgain(t *testing.T) {
+	img, err := synth.Render(synth.Receipt{
+		Supplier: "HARBOUR HARDWARE PTY LTD",
+		Address:  []string{"12 GEORGE STREET", "SYDNEY NSW 2000"},
+		Date:     "16/07/2025",
+		Items:    []synth.Item{{Desc: "HAMMER", Qty: 1, UnitCents: 2495}},
+		TaxLabel: "GST", TaxRate: 10, Inclusive: true, Currency: "$",
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	eng, err := NewOCR(OCROptions{Locale: receipt.DefaultLocale(receipt.CountryAU), Preprocess: DefaultPreprocess, Workers: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer eng.Close()
+	pr, _, err := eng.readPage(context.Background(), Page{Image: img}, eng.opt.PSM)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := GroupLines(pr.words)
+	dateAt := -1
+	for i, l := range lines {
+		if strings.Contains(l.Text, "16/07/2025") {
+			dateAt = i
+		}
+	}
+	if dateAt < 0 {
+		t.Fatalf("the page reading has no date line:\n%+v", lines)
+	}
+	garbled := append([]Line(nil), lines...)
+	garbled[dateAt].Text = strings.Replace(garbled[dateAt].Text, "16/07/2025", "76/07/2025", 1)
+	again, n := eng.rereadLines(context.Background(), pr.gray, pr.factor, garbled, func(l Line) bool { return strings.Contains(l.Text, "76/07") })
+	if n != 1 {
+		t.Fatalf("%d lines read again, want 1", n)
+	}
+	if !strings.Contains(again[dateAt].Text, "16/07/2025") {
+		t.Errorf("line read again = %q", again[dateAt].Text)
+	}
+	if a, b := again[dateAt].Box, lines[dateAt].Box; abs(a.Y-b.Y) > b.H/2 || abs(a.X-b.X) > 2*b.H {
+		t.Errorf("box read again %+v, on the page %+v", a, b)
+	}
+	for i := range lines {
+		if i != dateAt && again[i].Text != garbled[i].Text {
+			t.Errorf("line %d changed: %q -> %q", i, garbled[i].Text, again[i].Text)
+		}
+	}
+	if d, _, _, _ := findDate(again, eng.opt.Locale); d.Format("2006-01-02") != "2025-07-16" {
+		t.Errorf("date after reading again = %v", d)
+	}
+}
+
+func abs(x int) int {
+	if x < 0 {
+		return -x
+	}
+	return x
+}
