@@ -170,7 +170,7 @@ func ExtractFields(lines []Line, loc receipt.Locale) receipt.Receipt {
 		}
 		set(&r.SupplierName, mendTradeWords(coName), coConf, b)
 		if addr, conf, box := findAddress(lines, coLast); addr != "" {
-			set(&r.SupplierAddress, mendTradeWords(addr), conf, box)
+			set(&r.SupplierAddress, mendAddressAbbrevs(mendTradeWords(addr)), conf, box)
 		}
 	}
 

@@ -1,6 +1,7 @@
 package inference
 
 import (
+	"regexp"
 	"strings"
 	"unicode"
 )
@@ -52,6 +53,10 @@ func mendTradeWords(s string) string {
 	fields := strings.Fields(s)
 	changed := false
 	for i, f := range fields {
+		if w, ok := mendPunctuatedWord(f); ok {
+			fields[i], changed = w, true
+			continue
+		}
 		core := strings.TrimFunc(f, func(r rune) bool { return !unicode.IsLetter(r) })
 		if len(core) < 5 || tradeWords[core] || knownWords[core] || strings.IndexFunc(core, func(r rune) bool { return !unicode.IsUpper(r) }) >= 0 {
 			continue
@@ -83,6 +88,59 @@ func mendTradeWords(s string) string {
 		return s
 	}
 	return strings.Join(fields, " ")
+}
+
+// glyphLike are the marks OCR reads for part of a letter's strokes: "!UMPUR"
+// (L), "MA!'KOTA" (H), "SELA:IGOR" (N).
+const glyphLike = "!:|'`‘’\""
+
+// mendPunctuatedWord mends a capital word with a run of letter-like marks
+// at its start or between its letters, when exactly one trade word fits with
+// that run standing for one letter (the run may take an I beside it along:
+// ":I" for N) and every other letter as read. Trailing punctuation stays.
+func mendPunctuatedWord(f string) (string, bool) {
+	end := strings.LastIndexFunc(f, unicode.IsLetter)
+	if end < 0 {
+		return f, false
+	}
+	word, tail := f[:end+1], f[end+1:]
+	start := strings.IndexFunc(word, func(r rune) bool { return !strings.ContainsRune(glyphLike, r) })
+	if start > 0 && strings.ContainsRune("!|", rune(word[0])) {
+		start = 0 // a leading "!" or "|" may be the first letter
+	}
+	word = word[start:]
+	runAt, runEnd := strings.IndexAny(word, glyphLike), -1
+	if runAt < 0 {
+		return f, false
+	}
+	runEnd = runAt
+	for runEnd < len(word) && strings.ContainsRune(glyphLike, rune(word[runEnd])) {
+		runEnd++
+	}
+	before, after := word[:runAt], word[runEnd:]
+	if strings.ContainsAny(after, glyphLike) || letterCount(before+after) < 4 ||
+		strings.IndexFunc(before+after, func(r rune) bool { return !unicode.IsUpper(r) }) >= 0 {
+		return f, false
+	}
+	var fits []string
+	try := func(b, a string) {
+		for w := range tradeWords {
+			if len(w) == len(b)+1+len(a) && strings.HasPrefix(w, b) && strings.HasSuffix(w, a) {
+				fits = append(fits, w)
+			}
+		}
+	}
+	try(before, after)
+	if strings.HasPrefix(after, "I") {
+		try(before, after[1:])
+	}
+	if strings.HasSuffix(before, "I") {
+		try(before[:len(before)-1], after)
+	}
+	if len(fits) != 1 {
+		return f, false
+	}
+	return f[:start] + fits[0] + tail, true
 }
 
 // hamming counts the letters two words of the same length differ in, or is
@@ -128,4 +186,27 @@ func editDistance(a, b string, limit int) int {
 		prev, cur = cur, prev
 	}
 	return prev[len(b)]
+}
+
+// Street abbreviations as OCR misreads them: JLN (jalan) as JIN, JUN, JEN,
+// J1N; TMN (taman) as THN, TMM; BLK (block) as BIK, 8LK; the land-title
+// "LOT P.T." as P.7. Each is mended only where its place in an address
+// shows what it is: JLN and TMN before a name or number, BLK before a
+// block letter or number, P.T. after LOT.
+var addressAbbrevFixes = []struct {
+	re   *regexp.Regexp
+	with string
+}{
+	{regexp.MustCompile(`(^|[\s,.])(?:J[I1lUE]N|JLM)(\.?\s+[A-Z0-9])`), "${1}JLN${2}"},
+	{regexp.MustCompile(`(^|[\s,.\-])(?:THN|TMM|TNN|7MN)(\.?\s+[A-Z0-9])`), "${1}TMN${2}"},
+	{regexp.MustCompile(`(^|[\s,.])(?:B[I1]K|8LK)(\.?\s+[A-Z0-9]{1,3}\b)`), "${1}BLK${2}"},
+	{regexp.MustCompile(`\bLOT\s+P\.\s?7\b`), "LOT P.T"},
+}
+
+// mendAddressAbbrevs mends misread street abbreviations in an address.
+func mendAddressAbbrevs(s string) string {
+	for _, f := range addressAbbrevFixes {
+		s = f.re.ReplaceAllString(s, f.with)
+	}
+	return s
 }

@@ -12,7 +12,13 @@ func TestMendTradeWords(t *testing.T) {
 		{"DAISO JAPAN, IOI MALL", "DAISO JAPAN, IOI MALL"}, // not JALAN
 		{"BATFU (M) SDN BHD", "BATFU (M) SDN BHD"},         // short words: no dropped letters
 		{"PASAR MINT JIN SENG", "PASAR MINT JIN SENG"},     // under five letters: left alone
-		{"Mixed Case Bakerles", "Mixed Case Bakerles"},     // only capitals are mended
+		{"56000 KUALA !UMPUR, MALAYSIA", "56000 KUALA LUMPUR, MALAYSIA"},
+		{"BANDAR MA!'KOTA CHERAS,", "BANDAR MAHKOTA CHERAS,"},
+		{"PETALING JAYA, SELA:IGOR DARUL EHSAN", "PETALING JAYA, SELANGOR DARUL EHSAN"},
+		{"TAMAN DAYA, J!HOR.", "TAMAN DAYA, JOHOR."},
+		{"MR. D.I.Y. (M) SDN BHD", "MR. D.I.Y. (M) SDN BHD"}, // dots are no letters
+		{"KING'S CONFECTIONERY", "KING'S CONFECTIONERY"},     // an apostrophe that fits no trade word
+		{"Mixed Case Bakerles", "Mixed Case Bakerles"},       // only capitals are mended
 	} {
 		if got := mendTradeWords(tc.in); got != tc.want {
 			t.Errorf("mendTradeWords(%q) = %q, want %q", tc.in, got, tc.want)
@@ -23,5 +29,23 @@ func TestMendTradeWords(t *testing.T) {
 func TestMendTradeWordsKeepsOtherEndings(t *testing.T) {
 	if got := mendTradeWords("CORNER STATIONERS LTD"); got != "CORNER STATIONERS LTD" {
 		t.Errorf("got %q", got)
+	}
+}
+
+func TestMendAddressAbbrevs(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{"NO: G3, BIK G, JIN PJU 1A/3, ARA DAMANSARA", "NO: G3, BLK G, JLN PJU 1A/3, ARA DAMANSARA"},
+		{"NO. 15 JEN TSJ2, TMN SUBANG JASA, OFF JUN BT 3 SUBANG", "NO. 15 JLN TSJ2, TMN SUBANG JASA, OFF JLN BT 3 SUBANG"},
+		{"KEPONG, 1558-THN PUSAT KEPONG", "KEPONG, 1558-TMN PUSAT KEPONG"},
+		{"42100 KLANG, THN PUSAT KEPONG", "42100 KLANG, TMN PUSAT KEPONG"},
+		{"LOT P.7. 33198, BATU 4", "LOT P.T. 33198, BATU 4"},
+		{"LOT P. 7, 2811, JALAN ANGSA", "LOT P.T, 2811, JALAN ANGSA"},
+		{"TAMAN JUN", "TAMAN JUN"}, // the last word is no abbreviation before a name
+		{"JINJANG UTARA", "JINJANG UTARA"},
+		{"BIKE SHOP", "BIKE SHOP"},
+	} {
+		if got := mendAddressAbbrevs(tc.in); got != tc.want {
+			t.Errorf("mendAddressAbbrevs(%q) = %q, want %q", tc.in, got, tc.want)
+		}
 	}
 }
