@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"runtime"
 	"time"
 
 	"fyne.io/fyne/v2"
@@ -20,7 +21,7 @@ import (
 )
 
 // Main starts the desktop app with the GUI's own flags and returns the exit code.
-func Main(args []string, version string) int {
+func Main(args []string, version string) (code int) {
 	fs := flag.NewFlagSet("shoebox", flag.ContinueOnError)
 	libraryDir := fs.String("library", "", "library folder (default: $SHOEBOX_HOME, else $XDG_DATA_HOME/shoebox)")
 	// For `make screenshot`: open straight on a receipt, a field or a settings page.
@@ -29,6 +30,10 @@ func Main(args []string, version string) int {
 	page := fs.String("settings", "", "open the settings window on this page (Models, Hardware)")
 	if err := fs.Parse(args); err != nil {
 		return 2
+	}
+	if why := noDisplay(runtime.GOOS, os.Getenv); why != "" {
+		fmt.Fprintln(os.Stderr, "shoebox:", why)
+		return 1
 	}
 	dir := *libraryDir
 	if dir == "" {
@@ -89,6 +94,15 @@ func Main(args []string, version string) int {
 			fyne.Do(func() { u.ShowSettings(*page) })
 		}()
 	}
+	// A display that is named but cannot be reached (a stale DISPLAY, no X
+	// server) makes GLFW panic on the main goroutine: say so and exit
+	// cleanly, closing the library, instead of printing a stack.
+	defer func() {
+		if r := recover(); r != nil {
+			fmt.Fprintf(os.Stderr, "shoebox: the window could not open on this display: %v\n", r)
+			code = 1
+		}
+	}()
 	w.ShowAndRun()
 	return 0
 }
