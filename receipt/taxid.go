@@ -219,7 +219,10 @@ func validateEIN(v string) error {
 // It returns SchemeOther when the shape fits nothing known.
 func DetectTaxID(s string, country Country) TaxID {
 	v := NormalizeTaxID(s)
-	for _, p := range []string{"ABN", "GSTNO", "GSTREGNO", "GSTID", "GST", "VATNO", "VATREGNO", "VAT", "EIN", "SST", "NO:", "NO", ":", "#"} {
+	// The labels printed before the number: English ones, and the EU's
+	// (USt-IdNr., TVA intracom., BTW-nr, P.IVA, NIF/CIF).
+	for _, p := range []string{"ABN", "GSTNO", "GSTREGNO", "GSTID", "GST", "VATNO", "VATREGNO", "VAT", "EIN", "SST",
+		"USTIDNR", "USTID", "UST", "TVAINTRACOM", "TVAINTRA", "TVA", "BTWNR", "BTW", "PIVA", "IVA", "NIF", "CIF", "NO:", "NO", ":", "#"} {
 		v = strings.TrimPrefix(v, p)
 	}
 	v = strings.TrimLeft(v, ":#")
