@@ -41,14 +41,28 @@ func findLabelled(dir string) ([]labelled, error) {
 		if err != nil {
 			return nil, fmt.Errorf("labels.csv: %w", err)
 		}
-		for i, row := range rows {
-			if i == 0 && strings.EqualFold(row[0], "file") {
-				continue
+		// Columns by the header's names when it has one, else
+		// file,company,date,address,total[,tax,items].
+		cols := map[string]int{"file": 0, "company": 1, "date": 2, "address": 3, "total": 4, "tax": 5, "items": 6}
+		if len(rows) > 0 && strings.EqualFold(rows[0][0], "file") {
+			cols = map[string]int{}
+			for i, name := range rows[0] {
+				cols[strings.ToLower(strings.TrimSpace(name))] = i
 			}
-			if len(row) < 5 {
+			rows = rows[1:]
+		}
+		for i, row := range rows {
+			cell := func(name string) string {
+				if c, ok := cols[name]; ok && c < len(row) {
+					return row[c]
+				}
+				return ""
+			}
+			if cell("file") == "" || len(row) < 5 {
 				return nil, fmt.Errorf("labels.csv row %d: want file,company,date,address,total", i+1)
 			}
-			out = append(out, labelled{filepath.Join(dir, row[0]), inference.Label{Company: row[1], Date: row[2], Address: row[3], Total: row[4]}})
+			out = append(out, labelled{filepath.Join(dir, cell("file")), inference.Label{Company: cell("company"), Date: cell("date"),
+				Address: cell("address"), Total: cell("total"), Tax: cell("tax"), Items: cell("items")}})
 		}
 		return out, nil
 	}
@@ -82,6 +96,7 @@ type evalReport struct {
 	Seconds    float64                 `json:"seconds"`
 	PerMinute  float64                 `json:"receipts_per_minute"`
 	Fields     map[string]*fieldReport `json:"fields"`
+	Order      []string                `json:"-"` // fields in report order
 	Overall    fieldReport             `json:"overall"`
 	Misses     []miss                  `json:"worst_misses"`
 	Failures   []string                `json:"failures,omitempty"`
@@ -200,14 +215,15 @@ func runEval(env Env, args []string) int {
 
 	rep := evalReport{Engine: eng.Name(), Receipts: len(items), Seconds: elapsed.Seconds(), Fields: map[string]*fieldReport{}, Preprocess: pp}
 	rep.PerMinute = float64(len(items)) / elapsed.Minutes()
-	for _, f := range inference.ScoredFields {
+	rep.Order = scoredFields(items)
+	for _, f := range rep.Order {
 		rep.Fields[f] = &fieldReport{}
 	}
 	for i, res := range results {
 		if res == nil {
 			rep.Failures = append(rep.Failures, filepath.Base(items[i].Image)+": "+failures[i])
 		}
-		for _, f := range inference.ScoredFields {
+		for _, f := range rep.Order {
 			fr := rep.Fields[f]
 			s := res[f]
 			fr.total++
@@ -249,6 +265,20 @@ func runEval(env Env, args []string) int {
 	return 0
 }
 
+// scoredFields are SROIE's four fields and the extra ones any label has.
+func scoredFields(items []labelled) []string {
+	out := append([]string(nil), inference.ScoredFields...)
+	for _, f := range inference.ExtraFields {
+		for _, it := range items {
+			if (f == "tax" && it.Label.Tax != "") || (f == "items" && it.Label.Items != "") {
+				out = append(out, f)
+				break
+			}
+		}
+	}
+	return out
+}
+
 // dumpReading writes what the engine read and found on one receipt beside
 // its label, so a miss can be traced to the OCR or to the rules.
 func dumpReading(dir string, item labelled, res inference.Result, scores map[string]inference.FieldScore) error {
@@ -256,8 +286,11 @@ func dumpReading(dir string, item labelled, res inference.Result, scores map[str
 		return err
 	}
 	var b strings.Builder
-	for _, f := range inference.ScoredFields {
-		s := scores[f]
+	for _, f := range append(inference.ScoredFields, inference.ExtraFields...) {
+		s, ok := scores[f]
+		if !ok {
+			continue
+		}
 		mark := "ok  "
 		if !s.Correct {
 			mark = "MISS"
@@ -277,7 +310,7 @@ func dumpReading(dir string, item labelled, res inference.Result, scores map[str
 
 // missRank puts totals and dates (money and periods) first, then blanks.
 func missRank(m miss) int {
-	r := map[string]int{"total": 4, "date": 3, "company": 2, "address": 1}[m.Field] * 2
+	r := map[string]int{"total": 4, "date": 3, "tax": 3, "company": 2, "items": 2, "address": 1}[m.Field] * 2
 	if m.Got == "" {
 		r++
 	}
@@ -291,7 +324,7 @@ func printEval(w io.Writer, rep evalReport) {
 			runtime.NumCPU(), rep.CLISeconds, rep.CLIPerMin, rep.Seconds/rep.CLISeconds)
 	}
 	fmt.Fprintf(w, "\n%-8s %7s %9s %7s %6s\n", "FIELD", "EXACT", "PRECISION", "RECALL", "F1")
-	for _, f := range inference.ScoredFields {
+	for _, f := range rep.Order {
 		r := rep.Fields[f]
 		fmt.Fprintf(w, "%-8s %6.1f%% %8.1f%% %6.1f%% %6.3f\n", f, r.Exact*100, r.Precision*100, r.Recall*100, r.F1)
 	}

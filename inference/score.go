@@ -1,6 +1,8 @@
 package inference
 
 import (
+	"strings"
+
 	"github.com/shopspring/decimal"
 
 	"github.com/shoebox-app/shoebox/receipt"
@@ -13,10 +15,17 @@ type Label struct {
 	Date    string `json:"date"`
 	Address string `json:"address"`
 	Total   string `json:"total"`
+	// Tax and Items are scored only where labelled (our synthetic sets):
+	// the total tax, and the line items' totals in order, split by ";".
+	Tax   string `json:"tax,omitempty"`
+	Items string `json:"items,omitempty"`
 }
 
 // ScoredFields are the fields eval scores, in report order.
 var ScoredFields = []string{"company", "date", "address", "total"}
+
+// ExtraFields are scored when a label set has them.
+var ExtraFields = []string{"tax", "items"}
 
 // FieldScore is one field of one receipt.
 type FieldScore struct {
@@ -53,5 +62,26 @@ func Score(l Label, r *receipt.Receipt, loc receipt.Locale) map[string]FieldScor
 		ft.Correct = d.Equal(r.Total.Value)
 	}
 	out["total"] = ft
+	if l.Tax != "" {
+		fx := FieldScore{Want: l.Tax, Got: got("total_tax")}
+		if a, err := receipt.ParseAmount(l.Tax); err == nil && r.TotalTax.Set {
+			fx.Correct = a.Value.Equal(r.TotalTax.Value)
+		}
+		out["tax"] = fx
+	}
+	if l.Items != "" {
+		var got []string
+		for _, it := range r.LineItems {
+			got = append(got, it.LineTotal.Value.StringFixed(2))
+		}
+		fi := FieldScore{Want: l.Items, Got: strings.Join(got, ";")}
+		want := strings.Split(l.Items, ";")
+		fi.Correct = len(want) == len(got)
+		for i := 0; fi.Correct && i < len(want); i++ {
+			a, err := receipt.ParseAmount(want[i])
+			fi.Correct = err == nil && a.Value.StringFixed(2) == got[i]
+		}
+		out["items"] = fi
+	}
 	return out
 }

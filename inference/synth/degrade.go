@@ -13,7 +13,11 @@ type Photo struct {
 	Blur      int     // box-blur radius in pixels (camera shake, focus)
 	Noise     int     // ± grey levels of sensor noise
 	Dim       int     // grey levels the paper loses (poor light, thermal fade)
-	Seed      int64
+	// Keystone is the perspective of a photo taken from below the
+	// receipt's middle: its top edge is this fraction narrower than its
+	// bottom (0.1: 10%).
+	Keystone float64
+	Seed     int64
 }
 
 // Degrade returns img as a phone might have photographed it.
@@ -26,14 +30,16 @@ func Degrade(img image.Image, p Photo) *image.Gray {
 			src.Set(x, y, img.At(b.Min.X+x, b.Min.Y+y))
 		}
 	}
-	// Rotate about the centre on a light-grey table.
+	// Rotate about the centre on a light-grey table, and narrow the rows
+	// towards the top for the perspective.
 	out := image.NewGray(image.Rect(0, 0, w, h))
 	th := p.RotateDeg * math.Pi / 180
 	sin, cos := math.Sin(th), math.Cos(th)
 	cx, cy := float64(w)/2, float64(h)/2
 	for y := 0; y < h; y++ {
+		scale := 1 - p.Keystone*(1-float64(y)/float64(h))
 		for x := 0; x < w; x++ {
-			dx, dy := float64(x)-cx, float64(y)-cy
+			dx, dy := (float64(x)-cx)/scale, float64(y)-cy
 			sx, sy := int(cos*dx+sin*dy+cx), int(-sin*dx+cos*dy+cy)
 			v := uint8(200)
 			if sx >= 0 && sx < w && sy >= 0 && sy < h {

@@ -36,6 +36,31 @@ type Receipt struct {
 	Inclusive bool   // prices include tax (AU, UK) or tax is added (US)
 	Currency  string // symbol printed before amounts
 	Comma     bool   // decimal comma (EU)
+
+	Layout    Layout
+	TotalWord string // the total line's label; "" is TOTAL
+	Time      string // printed beside the date when set, e.g. "14:32"
+	ISODate   string // the date as YYYY-MM-DD, for labels
+	CashCents int64  // cash handed over (0: paid by card); change is printed
+}
+
+// Layout is how a receipt is set out on paper.
+type Layout int
+
+const (
+	// Till: a monospaced till roll, one column, amounts padded right.
+	Till Layout = iota
+	// Centred: a proportional font, a bold centred header, quantities on a
+	// second line under their item ("2 @ 6.50").
+	Centred
+	// Table: a proportional font, the header on the left, a QTY /
+	// DESCRIPTION / PRICE / AMOUNT table and a right-hand totals block.
+	Table
+	layoutCount
+)
+
+func (l Layout) String() string {
+	return [...]string{"till", "centred", "table", "?"}[min(int(l), 3)]
 }
 
 // Money formats cents as the receipt prints them.
@@ -69,7 +94,7 @@ func (r Receipt) Lines() []string {
 	if r.TaxID != "" {
 		out = append(out, r.TaxID)
 	}
-	out = append(out, "TAX INVOICE", "Date: "+r.Date, "")
+	out = append(out, "TAX INVOICE", "Date: "+r.Date+r.timeSuffix(), "")
 	for _, it := range r.Items {
 		line := int64(it.Qty) * it.UnitCents
 		out = append(out, pad(fmt.Sprintf("%d x %s", it.Qty, it.Desc), r.Money(line)))
@@ -79,10 +104,13 @@ func (r Receipt) Lines() []string {
 	if !r.Inclusive {
 		out = append(out, pad("SUBTOTAL", r.Money(sub)))
 		out = append(out, pad(fmt.Sprintf("%s %d%%", r.TaxLabel, r.TaxRate), r.Money(tax)))
-		out = append(out, pad("TOTAL", r.Money(total)))
+		out = append(out, pad(r.totalWord(), r.Money(total)))
 	} else {
-		out = append(out, pad("TOTAL", r.Money(total)))
+		out = append(out, pad(r.totalWord(), r.Money(total)))
 		out = append(out, pad(fmt.Sprintf("%s included %d%%", r.TaxLabel, r.TaxRate), r.Money(tax)))
+	}
+	if r.CashCents > 0 {
+		out = append(out, pad("CASH", r.Money(r.CashCents)), pad("CHANGE", r.Money(r.CashCents-total)))
 	}
 	out = append(out, "", "THANK YOU")
 	return out
@@ -98,9 +126,34 @@ func pad(left, right string) string {
 	return left + strings.Repeat(" ", n) + right
 }
 
-// Render prints the receipt in a monospaced font, black on white, at about
-// the size of a 200 dpi scan.
+func (r Receipt) totalWord() string {
+	if r.TotalWord == "" {
+		return "TOTAL"
+	}
+	return r.TotalWord
+}
+
+func (r Receipt) timeSuffix() string {
+	if r.Time == "" {
+		return ""
+	}
+	return "  " + r.Time
+}
+
+// Render prints the receipt in its layout, black on white, at about the
+// size of a 200 dpi scan.
 func Render(r Receipt) (image.Image, error) {
+	switch r.Layout {
+	case Centred:
+		return renderCentred(r)
+	case Table:
+		return renderTable(r)
+	}
+	return renderTill(r)
+}
+
+// renderTill prints Lines in a monospaced font.
+func renderTill(r Receipt) (image.Image, error) {
 	f, err := opentype.Parse(gomono.TTF)
 	if err != nil {
 		return nil, err

@@ -1,0 +1,60 @@
+package synth
+
+import (
+	"reflect"
+	"testing"
+
+	"github.com/shoebox-app/shoebox/receipt"
+)
+
+func TestGenerateIsRepeatableAndPlausible(t *testing.T) {
+	layouts := map[Layout]bool{}
+	for _, c := range Countries {
+		for seed := int64(0); seed < 30; seed++ {
+			r, err := Generate(seed, c)
+			if err != nil {
+				t.Fatal(err)
+			}
+			again, _ := Generate(seed, c)
+			if !reflect.DeepEqual(r, again) {
+				t.Fatalf("%s seed %d: two different receipts", c, seed)
+			}
+			layouts[r.Layout] = true
+			if len(r.Items) == 0 || r.Supplier == "" || len(r.Address) != 2 || r.ISODate == "" {
+				t.Errorf("%s seed %d: %+v", c, seed, r)
+			}
+			if _, _, total := r.Totals(); r.CashCents != 0 && r.CashCents < total {
+				t.Errorf("%s seed %d: cash %d under the total %d", c, seed, r.CashCents, total)
+			}
+			if r.TaxID != "" {
+				id := receipt.DetectTaxID(r.TaxID, receipt.Country(c))
+				if id.Scheme == receipt.SchemeOther {
+					t.Errorf("%s seed %d: tax ID %q not recognised", c, seed, r.TaxID)
+				}
+				if err := receipt.ValidateTaxID(id); err != nil {
+					t.Errorf("%s seed %d: tax ID %q: %v", c, seed, r.TaxID, err)
+				}
+			}
+		}
+	}
+	if len(layouts) != int(layoutCount) {
+		t.Errorf("layouts drawn: %v", layouts)
+	}
+	if _, err := Generate(1, "XX"); err == nil {
+		t.Error("an unknown country was accepted")
+	}
+}
+
+func TestEveryLayoutRenders(t *testing.T) {
+	for l := Till; l < layoutCount; l++ {
+		r, _ := Generate(3, "US")
+		r.Layout = l
+		img, err := Render(r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if b := img.Bounds(); b.Dx() < 400 || b.Dy() < 300 {
+			t.Errorf("%s: %v", l, b)
+		}
+	}
+}
