@@ -63,7 +63,7 @@ func linesFromText(text string) []Line {
 
 var (
 	// reAmount also takes "100. 00": OCR often puts a space after a dot.
-	reAmount   = regexp.MustCompile(`-?\d{1,3}(?:[,.' ]\d{3})*[.,]\d{2}\b|-?\d+[.,] ?\d{2}\b`)
+	reAmount   = regexp.MustCompile(`-?\d{1,3}(?:[,.' ]\d{3})*[.,]\d{2}\b|-?\d+ ?[.,] ?\d{2}\b`)
 	reDateNum  = regexp.MustCompile(`\b(\d{1,2}[/\-.]\d{1,2}[/\-.](?:\d{4}|\d{2})|\d{4}[/\-.]\d{1,2}[/\-.]\d{1,2})\b`)
 	reDateWord = regexp.MustCompile(`(?i)\b(\d{1,2}(?:st|nd|rd|th)?[\s\-/.]*(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?[\s\-/.,]*(?:\d{4}|\d{2}))\b|\b((?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?\s*\d{1,2}(?:st|nd|rd|th)?,?\s*\d{4})\b`)
 	reTime     = regexp.MustCompile(`\b([01]?\d|2[0-3]):([0-5]\d)(?::([0-5]\d))?\s*([AaPp][Mm])?\b`)
@@ -78,7 +78,7 @@ var (
 	reOwnedBy          = regexp.MustCompile(`(?i)^\W*(OWNED|OWN|OPERATED|MANAGED)\s+BY\s*:?\s*`)
 	reStrongCo         = regexp.MustCompile(`\b(SDN\.?\s*BHD|SDN|BHD|BERHAD|S/B|PTY\.?\s*LTD|PTY|LTD|LIMITED|INC|LLC|PLC|GMBH|ENTERPRISES?|TRADING|CORPORATION|CORP)\b\.?`)
 	reHeading          = regexp.MustCompile(`^(TAX INVOICE|SIMPLIFIED TAX INVOICE|INVOICE|RECEIPT|OFFICIAL RECEIPT|CASH BILL|CASH SALES?|SALES RECEIPT|WELCOME.*|THANK YOU.*|COPY|DUPLICATE|ORIGINAL|CUSTOMER COPY|MERCHANT COPY)$`)
-	reStopAddr         = regexp.MustCompile(`\b(TEL|TELEPHONE|PHONE|PH|FAX|GST|SST|REG|ROC|INVOICE|RECEIPT|E-?MAIL|WWW|HTTP|DATE|CASHIER|DOC|DOCUMENT|BILL|TABLE|ABN|VAT|MOBILE|HP|H/P|CO NO|COMPANY NO|TAX|OPEN|BUSINESS HOURS)\b|@`)
+	reStopAddr         = regexp.MustCompile(`\b(TEL|TELEPHONE|PHONE|PH|FAX|GST|SST|REG|ROC|INVOICE|RECEIPT|E-?MAIL|WWW|HTTP|DATE|CASHIER|DOC|DOCUMENT|BILL|TABLE|ABN|VAT|MOBILE|HP|H/P|CO NO|COMPANY NO|TAX|OPEN|BUSINESS HOURS|UST|USTID\w*|STEUER\w*|MWST|TVA|IVA|BTW|NIF|CIF|SIRET|EIN)\b|@`)
 	// reTaxWord names sales taxes: GST, VAT and its European names (MwSt, USt,
 	// TVA, IVA, BTW, moms, ALV, DPH, FPA…), US sales tax.
 	reTaxWord    = regexp.MustCompile(`\b(GST|SST|VAT|TAX|MWST|UST|TVA|IVA|BTW|MOMS|ALV|DPH|FPA|PVM|PDV|DDV|KDV|PVN)\b`)
@@ -104,7 +104,7 @@ var (
 	}
 	reNotTotal   = regexp.MustCompile(`SUB\s*-?\s*TOTAL|TOTAL\s*(QTY|QUANTITY|ITEMS?|NO|DISC\w*|SAVING\w*|GST|TAX|SST|VAT|EXCL\w*|POINTS?)|TOTAL\s*SALES\s*\(?\s*EXCL|CHANGE|TENDER|ROUNDING\s*ADJ|\bROUNDING\b\s*$|\bQTY\b|GST\s*SUMMARY|DISCOUNT|SAVINGS|SUPPL(Y|IES)|\bEXCL|ACCEPTED|RECEIVED|\bGROSS\b`)
 	reTaxSummary = regexp.MustCompile(`(GST|SST|VAT|TAX)\s*SUM+AR|TAX\s*CODE|\bCODE\b.*\bAMOUNT\b.*\b(TAX|GST)\b|^\s*AMOUNT\s*\(?RM\)?\s*TAX|\bRATE\b.*\bNET\b|\bNET\b.*\b(GST|TAX)\b.*\bTOTAL\b`)
-	reChange     = regexp.MustCompile(`CHANGE|BALANCE(?:\s*DUE)?\s*$`)
+	reChange     = regexp.MustCompile(`CHANGE|BALANCE\s*$`)
 	reCashLine   = regexp.MustCompile(`\bCASH\b|TENDER`)
 )
 
@@ -170,7 +170,7 @@ func ExtractFields(lines []Line, loc receipt.Locale) receipt.Receipt {
 		}
 		set(&r.SupplierName, mendTradeWords(coName), coConf, b)
 		if addr, conf, box := findAddress(lines, coLast); addr != "" {
-			set(&r.SupplierAddress, mendAddressAbbrevs(mendTradeWords(addr)), conf, box)
+			set(&r.SupplierAddress, mendPostcode(mendAddressAbbrevs(mendTradeWords(addr)), loc.Country), conf, box)
 		}
 	}
 
@@ -452,7 +452,7 @@ func findCompany(lines []Line) (int, int, string, float64) {
 		t := clean(lines[i].Text)
 		u := strings.ToUpper(t)
 		if isNoiseLine(lines[i]) || letterCount(t) < 4 || isLowerCase(t) || reHeading.MatchString(keywordText(u)) ||
-			reStopAddr.MatchString(u) || reSlogan.MatchString(u) || reStreetWord.MatchString(u) || rePostcodeLine.MatchString(u) ||
+			reStopAddr.MatchString(u) || reSlogan.MatchString(u) || reStreetWord.MatchString(u) && !isShopName(u) || rePostcodeLine.MatchString(u) ||
 			strings.ContainsAny(t, "0123456789") && letterCount(t) < len(t)/2 {
 			return ""
 		}
@@ -483,6 +483,13 @@ func findCompany(lines []Line) (int, int, string, float64) {
 	}
 	last, full := joinNext(first, firstName)
 	return first, last, strings.ToUpper(full), lines[first].Conf * 0.7
+}
+
+// isShopName says whether a line with a street word is a shop's name all
+// the same: no number, and it ends in a trade ("MAIN STREET BAKERY").
+func isShopName(u string) bool {
+	f := strings.Fields(u)
+	return len(f) > 0 && !hasDigit(u) && shopWords[strings.Trim(f[len(f)-1], ".,")]
 }
 
 // mendOpeningParen restores a "(" that OCR read as a letter or bracket
@@ -711,6 +718,22 @@ func cleanAddressLine(u string) string {
 	return strings.Join(out, " ")
 }
 
+// A UK postcode's inward code is a digit and two letters ("LE1 5YA"): a
+// letter in the digit's place is a misread one ("LE1 SYA").
+var reUKPostcodeMisread = regexp.MustCompile(`\b([A-Z]{1,2}\d[A-Z\d]?)\s+([SOQIlB])([A-Z]{2})\b`)
+
+// mendPostcode mends the postcode formats of countries whose postcodes
+// mix letters and digits.
+func mendPostcode(addr string, c receipt.Country) string {
+	if c != receipt.CountryUK {
+		return addr
+	}
+	return reUKPostcodeMisread.ReplaceAllStringFunc(addr, func(m string) string {
+		p := reUKPostcodeMisread.FindStringSubmatch(m)
+		return p[1] + " " + postcodeDigit.Replace(p[2]) + p[3]
+	})
+}
+
 // A five-digit postcode with its first digit read as a letter: S3000, §7100.
 var (
 	rePostcodeMisread = regexp.MustCompile(`^[S§OQIlB]\d{4},?$`)
@@ -865,7 +888,7 @@ var (
 	reRMAmount     = regexp.MustCompile(`\bRM\s?\d`)
 	reContinues    = regexp.MustCompile(`(&|\bAND)$`)
 	reNotIssueDate = regexp.MustCompile(`EXP|VALID|BEST BEFORE|DUE`)
-	reItemsEnd     = regexp.MustCompile(`\bGST\b|\bTAX\b|ROUNDING|\bCASH\b`)
+	reItemsEnd     = regexp.MustCompile(`\b(GST|SST|VAT|TAX|MWST|UST|TVA|IVA|BTW|MOMS|ALV|DPH|FPA|PVM|PDV|DDV|KDV|PVN|CASH|CARD|CHANGE|DUE|BALANCE|PAYABLE|TENDERED)\b|ROUNDING`)
 	reItemsHeader  = regexp.MustCompile(`\b(QTY|DESC|DESCRIPTION|ITEM|PRICE|AMOUNT|AMT)\b`)
 	paymentMethods = []struct {
 		re   *regexp.Regexp
@@ -970,7 +993,11 @@ var reQtyPrice = regexp.MustCompile(`(?i)(\d+(?:\.\d+)?)\s*(?:PCS?|X|\*|@|UNIT|E
 
 // findLineItems reads item lines (a description ending in an amount) between
 // the header and the first total, and keeps them only when they add up to
-// the subtotal or total: a wrong table is worse than none.
+// the subtotal or total: a wrong table is worse than none. Items start at a
+// table header (QTY, DESCRIPTION…) or a "2 x" line; failing that, right
+// after the receipt's heading (its date or TAX INVOICE line), which is how
+// many shops print them. A quantity printed under its item ("2 @ 6.50")
+// belongs to that item.
 func findLineItems(lines []Line, upper []string, r receipt.Receipt) []receipt.LineItem {
 	target := r.Subtotal
 	if !target.Set {
@@ -979,22 +1006,64 @@ func findLineItems(lines []Line, upper []string, r receipt.Receipt) []receipt.Li
 	if !target.Set {
 		return nil
 	}
+	if items := scanItems(lines, upper, target.Value, -1); items != nil {
+		return items
+	}
+	heading := -1
+	for i, l := range lines[:min(len(lines), 15)] {
+		if reDateNum.MatchString(l.Text) || strings.Contains(upper[i], "INVOICE") || strings.Contains(upper[i], "RECEIPT") {
+			heading = i
+		}
+	}
+	if heading < 0 {
+		return nil
+	}
+	return scanItems(lines, upper, target.Value, heading+1)
+}
+
+// scanItems collects item lines until the totals and keeps them when they
+// add up to target. With from < 0 items begin at a table header or a
+// quantity-led line; otherwise at line from.
+func scanItems(lines []Line, upper []string, target decimal.Decimal, from int) []receipt.LineItem {
 	var items []receipt.LineItem
 	sum := decimal.Zero
 	started := false
+	qtyColumn := false
 	var pendingDesc string
 	for i, l := range lines {
 		k := upper[i]
+		if from >= 0 && i == from {
+			started = true
+		}
+		if from >= 0 && i < from {
+			continue
+		}
 		if strings.Contains(k, "TOTAL") || reItemsEnd.MatchString(k) && started {
 			break
 		}
-		if reItemsHeader.MatchString(k) {
+		if reItemsHeader.MatchString(k) && len(amountsIn(l.Text)) == 0 {
 			started = true
+			qtyColumn = qtyColumn || strings.Contains(k, "QTY") || strings.Contains(k, "QUANTITY")
 			pendingDesc = ""
 			continue
 		}
 		amts := amountsIn(l.Text)
+		// "2 @ 6.50" under its item: the item's quantity and unit price.
+		if m := reQtyUnderItem.FindStringSubmatch(l.Text); m != nil && started && len(items) > 0 {
+			q, _ := decimal.NewFromString(m[1])
+			if p, err := receipt.ParseAmount(m[2]); err == nil && q.IsPositive() {
+				last := &items[len(items)-1]
+				if q.Mul(p.Value).Sub(last.LineTotal.Value).Abs().LessThanOrEqual(decimal.New(1, -2)) {
+					last.Quantity = receipt.Amount{Value: q, Set: true, Source: receipt.SourceOCR, Confidence: 0.6}
+					last.UnitPrice = receipt.Amount{Value: p.Value, Set: true, Source: receipt.SourceOCR, Confidence: 0.6}
+				}
+			}
+			continue
+		}
 		lead := reLeadQty.FindStringSubmatch(l.Text)
+		if lead == nil && qtyColumn {
+			lead = reLeadCount.FindStringSubmatch(l.Text)
+		}
 		if lead != nil && len(amts) > 0 {
 			started = true
 		}
@@ -1007,7 +1076,7 @@ func findLineItems(lines []Line, upper []string, r receipt.Receipt) []receipt.Li
 		if !started || reStopAddr.MatchString(k) {
 			continue
 		}
-		desc := strings.TrimSpace(reAmount.ReplaceAllString(reQtyPrice.ReplaceAllString(l.Text, ""), ""))
+		desc := cleanItemDesc(reQtyPrice.ReplaceAllString(l.Text, ""))
 		if letterCount(desc) < 2 {
 			desc = pendingDesc
 		}
@@ -1015,16 +1084,14 @@ func findLineItems(lines []Line, upper []string, r receipt.Receipt) []receipt.Li
 			continue
 		}
 		li := receipt.LineItem{
-			Description: receipt.Text{Value: strings.Trim(desc, " :*-"), Set: true, Source: receipt.SourceOCR, Confidence: clamp(l.Conf * 0.7)},
+			Description: receipt.Text{Value: desc, Set: true, Source: receipt.SourceOCR, Confidence: clamp(l.Conf * 0.7)},
 			LineTotal:   receipt.Amount{Value: amts[len(amts)-1], Set: true, Source: receipt.SourceOCR, Confidence: clamp(l.Conf * 0.7)},
 		}
 		if b := l.Box; b.W > 0 {
 			li.LineTotal.Box = &b
 		}
 		if lead != nil {
-			desc = strings.TrimSpace(reAmount.ReplaceAllString(l.Text[len(lead[0]):], ""))
-			desc = strings.TrimRight(desc, " $€£")
-			li.Description.Value = desc
+			li.Description.Value = cleanItemDesc(l.Text[len(lead[0]):])
 			if q, err := decimal.NewFromString(lead[1]); err == nil && q.IsPositive() {
 				li.Quantity = receipt.Amount{Value: q, Set: true, Source: receipt.SourceOCR, Confidence: 0.6}
 				li.UnitPrice = receipt.Amount{Value: li.LineTotal.Value.Div(q).Round(2), Set: true, Source: receipt.SourceOCR, Confidence: 0.5}
@@ -1040,11 +1107,29 @@ func findLineItems(lines []Line, upper []string, r receipt.Receipt) []receipt.Li
 		sum = sum.Add(li.LineTotal.Value)
 		pendingDesc = ""
 	}
-	if len(items) == 0 || sum.Sub(target.Value).Abs().GreaterThan(decimal.New(1, -2)) {
+	if len(items) == 0 || sum.Sub(target).Abs().GreaterThan(decimal.New(1, -2)) {
 		return nil
 	}
 	return items
 }
+
+// cleanItemDesc is an item line without its amounts, currency marks and
+// the dashes and dots that pad a till roll.
+func cleanItemDesc(s string) string {
+	s = reAmount.ReplaceAllString(s, "")
+	s = reCurrencyMark.ReplaceAllString(s, " ")
+	return strings.Trim(strings.Join(strings.Fields(s), " "), " :*-—–.")
+}
+
+var (
+	// reQtyUnderItem is a quantity line printed under its item: "2 @ 6.50",
+	// "4 x EUR 27,85".
+	reQtyUnderItem = regexp.MustCompile(`^\s*(\d{1,3})\s*[@xX×]\s*(?:[A-Z]{3}\s*|[$€£]\s*)?(\d+[.,]\d{2})\s*$`)
+	// reLeadCount is a bare leading count, read as the quantity only under
+	// a QTY column heading.
+	reLeadCount    = regexp.MustCompile(`^\s*(\d{1,3})\s+`)
+	reCurrencyMark = regexp.MustCompile(`\b(EUR|GBP|USD|AUD|NZD|MYR|RM)\b|[$€£—–]`)
+)
 
 // legalSuffixFixes undo the OCR misreadings of Malaysian legal suffixes
 // that the shapes of the letters make likely: SDN read as SON or SDR, BHD as

@@ -45,6 +45,9 @@ func TestExtractFieldsRules(t *testing.T) {
 		{"specks in an address", lines("ACME SDN BHD", "LOT 1851-A, JALAN KPB 6, “S,", "43100 HULU LANGAT, 7"), "supplier_address", "LOT 1851-A, JALAN KPB 6, 43100 HULU LANGAT,"},
 		{"opening bracket read as a letter", lines("GARDENIA BAKERIES TKL) SDN BHD", "LOT 3, JALAN PELABUR 23/1,"), "supplier_name", "GARDENIA BAKERIES (KL) SDN BHD"},
 		{"a closing bracket with its opening stays", lines("ACME (M) SDN BHD", "LOT 3, JALAN PELABUR 23/1,"), "supplier_name", "ACME (M) SDN BHD"},
+		{"a street word in a shop's name", lines("MAIN STREET BAKERY", "48 MILL ROAD", "LEEDS LS1 4AB"), "supplier_name", "MAIN STREET BAKERY"},
+		{"a street without a number is no name", lines("|", "JALAN BESAR", "45600 BATANG BERJUNTAI"), "supplier_name", ""},
+		{"a European VAT number ends the address", lines("OAKWOOD ELECTRICAL", "SCHULSTRASSE 95", "50667 KOELN", "USt-IdNr DE293698305"), "supplier_address", "SCHULSTRASSE 95, 50667 KOELN"},
 		{"postcode line is not a name", lines("|", "43300 SERI KEMBANGAN, SELANGOR"), "supplier_name", ""},
 		{"misread registration line skipped", lines("ACME SDN BHD", "Co-REG:860671-D", "{GST ID No 2000306020352)", "LOT 1851-A, JALAN KPB 6,", "43300 SERI KEMBANGAN"), "supplier_address", "LOT 1851-A, JALAN KPB 6, 43300 SERI KEMBANGAN"},
 		{"address stops at a phone number without TEL", lines("ACME SDN BHD", "LOT 3, JALAN PELABUR 23/1,", "40300 SHAH ALAM, SELANGOR.", "VEL: 03- 5423228 BAX:03- 5423213"), "supplier_address", "LOT 3, JALAN PELABUR 23/1, 40300 SHAH ALAM, SELANGOR."},
@@ -162,5 +165,23 @@ func TestReconcileTotal(t *testing.T) {
 				t.Errorf("total %q, want %q", got, tc.want)
 			}
 		})
+	}
+}
+
+func TestMendPostcode(t *testing.T) {
+	for _, tc := range []struct {
+		addr    string
+		country receipt.Country
+		want    string
+	}{
+		{"106 LONDON ROAD, LEICESTER LE1 SYA", receipt.CountryUK, "106 LONDON ROAD, LEICESTER LE1 5YA"},
+		{"4 HIGH STREET, LONDON SW1A OAA", receipt.CountryUK, "4 HIGH STREET, LONDON SW1A 0AA"},
+		{"4 HIGH STREET, LEEDS LS1 4AB", receipt.CountryUK, "4 HIGH STREET, LEEDS LS1 4AB"},
+		{"SUITE 4 SOUTH WING", receipt.CountryUK, "SUITE 4 SOUTH WING"},
+		{"LOT 3, JALAN PJU 1A SEK", receipt.CountryMY, "LOT 3, JALAN PJU 1A SEK"},
+	} {
+		if got := mendPostcode(tc.addr, tc.country); got != tc.want {
+			t.Errorf("mendPostcode(%q) = %q, want %q", tc.addr, got, tc.want)
+		}
 	}
 }

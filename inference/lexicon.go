@@ -6,11 +6,10 @@ import (
 	"unicode"
 )
 
-// tradeWords are words that recur in the names and addresses printed on
-// receipts: trades and shop kinds, legal forms, and (for Malaysia, where our
-// development receipts come from) street, district and state words. OCR
-// errors in them are mended when a misread is close to exactly one of them.
-var tradeWords = wordSet(`
+// shopWords name trades and shop kinds and legal forms: the words a
+// supplier's name ends in. Short words one letter from a street word stay
+// out (SALON would tie JALON between SALON and JALAN; DINER turns DINAR).
+var shopWords = wordSet(`
 HARDWARE BAKERY BAKERIES STATIONERY RESTAURANT RESTORAN ENTERPRISE ENTERPRISES TRADING
 ELECTRICAL ELECTRONICS SUPPLY SUPPLIES SUPERMARKET HYPERMARKET PHARMACY FARMASI BOOKSTORE
 BOOKSTORES CONFECTIONERY SEAFOOD CENTRE CENTER MARKET MARKETING FOOD FOODS BEVERAGE BEVERAGES
@@ -20,6 +19,13 @@ DISTRIBUTOR KEDAI PERNIAGAAN PERUSAHAAN SYARIKAT RUNCIT MAKANAN MINUMAN KOPITIAM
 KITCHEN GROCERY FRESH BOOKS OFFICE PRINTING COMPUTER TEXTILE FURNITURE HOME LIVING CASH
 CARRY RETAIL WHOLESALE TRANSPORT LOGISTICS TRAVEL HOTEL PETROL PETROLEUM ENERGY BERHAD
 LIMITED COMPANY CORPORATION SHOPPING PLAZA CAFE
+STATIONERS GROCER GROCERS CHEMIST BUTCHER NEWSAGENT FLORIST GARAGE TOOLS MART
+STORE STORES SHOP GARDEN
+`)
+
+// placeWords are street, district and state words (for Malaysia, where our
+// development receipts come from).
+var placeWords = wordSet(`
 JALAN TAMAN BANDAR LORONG PERSIARAN LEBUHRAYA LEBUH KAWASAN PERINDUSTRIAN SEKSYEN KAMPUNG
 BATU BUKIT SUNGAI SUNGEI SELANGOR JOHOR BAHRU KUALA LUMPUR PETALING SHAH SUBANG KLANG
 CHERAS PUCHONG KAJANG KEMBANGAN DAMANSARA AMPANG SETAPAK KEPONG PERAK PENANG PULAU PINANG
@@ -27,6 +33,11 @@ MELAKA PAHANG KEDAH KELANTAN TERENGGANU SABAH SARAWAK NEGERI SEMBILAN PUTRAJAYA 
 DARUL EHSAN TAKZIM MALAYSIA UTAMA INDAH PERDANA MUTIARA LEVEL FLOOR BLOCK BASEMENT MAHKOTA
 PERMAS PLENTONG BESAR BATANG SETIA SENTOSA JELUTONG
 `)
+
+// tradeWords are words that recur in the names and addresses printed on
+// receipts. OCR errors in them are mended when a misread is close to exactly
+// one of them.
+var tradeWords = union(shopWords, placeWords)
 
 // knownWords are left as read and never become a correction: ordinary
 // words one letter away from a trade word (TANAH is not TAMAN, JAPAN is not
@@ -36,6 +47,16 @@ TANAH MERAH BARAT TIMUR UTARA SELATAN TENGAH LAMA BARU JAYA ALAM SERI RAYA DESA 
 HOUSE HORSE MONEY MINT MINE MINES MINI NONE HONG HONE HOLE BONE STORE STORES SHOP SHOPS
 JAPAN CHINA INDIA KOREA TAIWAN THAI
 `)
+
+func union(sets ...map[string]bool) map[string]bool {
+	m := map[string]bool{}
+	for _, s := range sets {
+		for w := range s {
+			m[w] = true
+		}
+	}
+	return m
+}
 
 func wordSet(s string) map[string]bool {
 	m := map[string]bool{}

@@ -160,3 +160,53 @@ func TestOCROnPhotographedReceipts(t *testing.T) {
 		})
 	}
 }
+
+// Every synthetic layout from every country reads right when clean: the
+// supplier, the date, the total, the tax and each line item.
+func TestOCRReadsEveryLayout(t *testing.T) {
+	eng, err := NewOCR(OCROptions{Preprocess: DefaultPreprocess, Workers: 1, Deterministic: true, SparseFallback: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer eng.Close()
+	for _, c := range synth.Countries {
+		for l := synth.Till; l <= synth.Table; l++ {
+			t.Run(c+"/"+l.String(), func(t *testing.T) {
+				r, err := synth.Generate(11, c)
+				if err != nil {
+					t.Fatal(err)
+				}
+				r.Layout = l
+				img, err := synth.Render(r)
+				if err != nil {
+					t.Fatal(err)
+				}
+				eng.opt.Locale = receipt.DefaultLocale(receipt.Country(c))
+				res, err := eng.Extract(context.Background(), Page{Image: img})
+				if err != nil {
+					t.Fatal(err)
+				}
+				_, tax, total := r.Totals()
+				got := res.Receipt
+				for field, want := range map[string]string{"supplier_name": r.Supplier, "date": r.ISODate,
+					"total": decimalText(total), "total_tax": decimalText(tax)} {
+					if v, _ := receipt.Get(&got, field); v != want {
+						t.Errorf("%s = %q, want %q\n%s", field, v, want, res.Raw)
+					}
+				}
+				if len(got.LineItems) != len(r.Items) {
+					t.Fatalf("%d line items, want %d\n%s", len(got.LineItems), len(r.Items), res.Raw)
+				}
+				for i, it := range r.Items {
+					li := got.LineItems[i]
+					if want := decimalText(int64(it.Qty) * it.UnitCents); li.LineTotal.Value.String() != want {
+						t.Errorf("item %d total %s, want %s", i, li.LineTotal.Value, want)
+					}
+					if it.Qty > 1 && (!li.Quantity.Set || li.Quantity.Value.IntPart() != int64(it.Qty)) {
+						t.Errorf("item %d (%s) quantity %+v, want %d", i, it.Desc, li.Quantity, it.Qty)
+					}
+				}
+			})
+		}
+	}
+}
