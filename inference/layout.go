@@ -49,6 +49,39 @@ func GroupLines(words []Word) []Line {
 	return lines
 }
 
+// trimEdgeSpecks drops the specks OCR reads at the ends of a line, where a
+// photo's table edge, a fold or a tear meets the text: a word of one or two
+// characters, or of marks alone, read with little confidence ("SUNRISE
+// PRINTING E", "| HAUPTSTRASSE 7 |").
+func trimEdgeSpecks(lines []Line) []Line {
+	speck := func(w Word) bool {
+		n := len([]rune(w.Text))
+		marks := strings.IndexFunc(w.Text, func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }) < 0
+		// Numbers are content ("99 SPEED MART", "JALAN KPB 6"), and so are
+		// the short words that open an address ("NO 2,").
+		short := n <= 2 && !hasDigit(w.Text) && !shortWords[strings.ToUpper(strings.Trim(w.Text, ".,:"))]
+		return w.Conf < 0.6 && (short || marks && n <= 3)
+	}
+	out := make([]Line, 0, len(lines))
+	for _, l := range lines {
+		ws := l.Words
+		for len(ws) > 1 && speck(ws[0]) {
+			ws = ws[1:]
+		}
+		for len(ws) > 1 && speck(ws[len(ws)-1]) {
+			ws = ws[:len(ws)-1]
+		}
+		if len(ws) < len(l.Words) {
+			l = GroupLines(ws)[0]
+		}
+		out = append(out, l)
+	}
+	return out
+}
+
+// shortWords are one- and two-letter words that are no specks.
+var shortWords = wordSet("NO LO KG JL BT PT SS US UK AU & A I OF AT ON TO BY IN")
+
 // linesFromText makes lines from a PDF text layer (no boxes; full confidence).
 func linesFromText(text string) []Line {
 	var out []Line
@@ -145,6 +178,7 @@ func amountsIn(s string) []decimal.Decimal {
 // it, the date, totals by weighted keyword votes, tax, tax ID, document
 // number, payment method and, when they add up, line items.
 func ExtractFields(lines []Line, loc receipt.Locale) receipt.Receipt {
+	lines = trimEdgeSpecks(lines)
 	var r receipt.Receipt
 	src := receipt.SourceOCR
 	set := func(f *receipt.Text, v string, conf float64, box *receipt.Box) {
@@ -489,8 +523,14 @@ func findCompany(lines []Line) (int, int, string, float64) {
 // the same: no number, and it ends in a trade ("MAIN STREET BAKERY").
 func isShopName(u string) bool {
 	f := strings.Fields(u)
+	for len(f) > 1 && legalForms[strings.Trim(f[len(f)-1], ".,")] {
+		f = f[:len(f)-1] // "MAIN STREET GROCER KG"
+	}
 	return len(f) > 0 && !hasDigit(u) && shopWords[strings.Trim(f[len(f)-1], ".,")]
 }
+
+// legalForms are the legal-form words that may end a shop's name.
+var legalForms = wordSet("LTD LIMITED PTY INC LLC KG GMBH AG SARL SAS BV NV SRL SPA PLC BHD SDN CO CORP")
 
 // mendOpeningParen restores a "(" that OCR read as a letter or bracket
 // before a short bracketed word with no opening of its own:
@@ -1142,6 +1182,7 @@ var legalSuffixFixes = []struct {
 	{regexp.MustCompile(`\bSDN(\.?\s*)(EHD|BED|BILD|BHO|8HD|BND|AVO)\b`), "SDN${1}BHD"},
 	{regexp.MustCompile(`(\s)[S5$][/|][B8R]\b`), "${1}S/B"},
 	{regexp.MustCompile(`\bPTY(\.?\s*)L[I1l]D\b`), "PTY${1}LTD"},
+	{regexp.MustCompile(`(\pL\s+)L[I1]D(\.?)$`), "${1}LTD${2}"}, // a name's last word
 	{regexp.MustCompile(`¥`), "Y"},
 }
 
