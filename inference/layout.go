@@ -145,6 +145,7 @@ var (
 // upper case, digits that OCR puts for letters mapped back (T0TAL).
 func keywordText(s string) string {
 	s = reAmount.ReplaceAllString(s, " ")
+	s = reGluedRate.ReplaceAllString(s, "$1 $2 ")
 	s = strings.ToUpper(s)
 	s = strings.Map(func(r rune) rune {
 		switch r {
@@ -162,6 +163,9 @@ func keywordText(s string) string {
 	}, s)
 	return strings.Join(strings.Fields(s), " ")
 }
+
+// reGluedRate is a tax rate printed or read against its word: "GST10%INCL.".
+var reGluedRate = regexp.MustCompile(`(\pL)(\d{1,2}(?:[.,]\d+)?%)`)
 
 func amountsIn(s string) []decimal.Decimal {
 	var out []decimal.Decimal
@@ -250,7 +254,8 @@ func ExtractFields(lines []Line, loc receipt.Locale) receipt.Receipt {
 		}
 	}
 	applyCashRounding(&r)
-	reconcileTotal(&r, service, change)
+	itemsConfirm := r.Total.Set && !r.Subtotal.Set && findLineItems(lines, upper, r) != nil
+	reconcileTotal(&r, service, change, itemsConfirm)
 	if !r.Total.Set {
 		if v, l, ok := subtotalAfterAdjustments(lines, upper); ok {
 			r.Total = receipt.Amount{Value: v, Set: true, Source: src, Confidence: clamp(l.Conf * 0.5), Box: boxOf(l)}
@@ -325,9 +330,11 @@ func applyCashRounding(r *receipt.Receipt) {
 // when the printed total is one digit away from an implied value (953.35
 // for 153.35: the print was misread, the arithmetic of other lines was
 // not), or both implied values agree on another one, the implied value is
-// taken.
-func reconcileTotal(r *receipt.Receipt, service, change *decimal.Decimal) {
+// taken; cash less change alone does not overrule a total that the line
+// items add up to (itemsConfirm).
+func reconcileTotal(r *receipt.Receipt, service, change *decimal.Decimal, itemsConfirm bool) {
 	var implied []decimal.Decimal
+	fromCash := -1
 	// A subtotal equal to the total already includes the tax.
 	if r.Subtotal.Set && r.TotalTax.Set && r.TotalTax.Value.IsPositive() && !(r.Total.Set && r.Subtotal.Value.Equal(r.Total.Value)) {
 		sum := r.Subtotal.Value.Add(r.TotalTax.Value)
@@ -342,6 +349,7 @@ func reconcileTotal(r *receipt.Receipt, service, change *decimal.Decimal) {
 	// With no change given, cash is one more reading of the total's digits,
 	// not arithmetic.
 	if r.AmountPaid.Set && change != nil && change.IsPositive() && r.AmountPaid.Value.GreaterThan(*change) {
+		fromCash = len(implied)
 		implied = append(implied, r.AmountPaid.Value.Sub(*change))
 	}
 	if len(implied) == 0 {
@@ -361,8 +369,10 @@ func reconcileTotal(r *receipt.Receipt, service, change *decimal.Decimal) {
 			return
 		}
 	}
-	for _, v := range implied {
-		if agreed || oneDigitApart(v, r.Total.Value) {
+	for i, v := range implied {
+		// Cash less change is two more readings, each of which may be the
+		// misread one: it does not overrule a total the items add up to.
+		if agreed || oneDigitApart(v, r.Total.Value) && !(i == fromCash && itemsConfirm) {
 			r.Total.Value, r.Total.Confidence = v, 0.7
 			return
 		}
@@ -783,6 +793,13 @@ var (
 // findDate returns the most plausible date on the page, preferring lines
 // that say DATE.
 func findDate(lines []Line, loc receipt.Locale) (time.Time, string, float64, *receipt.Box) {
+	return findDateRepairing(lines, loc, false)
+}
+
+// findDateRepairing is findDate that, with repair, also takes dates that
+// cannot be as read once one common digit misreading is undone (see
+// repairDate): the last resort when no date reads as printed.
+func findDateRepairing(lines []Line, loc receipt.Locale, repair bool) (time.Time, string, float64, *receipt.Box) {
 	type cand struct {
 		d     time.Time
 		t     string
@@ -801,8 +818,14 @@ func findDate(lines []Line, loc receipt.Locale) (time.Time, string, float64, *re
 		}
 		for _, s := range found {
 			pd, err := receipt.ParseDate(s, loc.DateOrder)
-			if err != nil || pd.Date.Year() < 1990 || pd.Date.After(now.AddDate(1, 0, 0)) {
-				continue
+			repaired := false
+			if err != nil || !plausibleDate(pd.Date, now) {
+				if !repair {
+					continue
+				}
+				if pd, repaired = repairDate(s, loc, now); !repaired {
+					continue
+				}
 			}
 			score := 1.0
 			k := strings.ToUpper(l.Text)
@@ -830,6 +853,10 @@ func findDate(lines []Line, loc receipt.Locale) (time.Time, string, float64, *re
 			if pd.Ambiguous {
 				conf *= 0.8
 			}
+			if repaired {
+				conf *= 0.6
+				score -= 10 // any date read as printed wins
+			}
 			cands = append(cands, cand{pd.Date, t, score, conf, &b})
 		}
 	}
@@ -842,6 +869,38 @@ func findDate(lines []Line, loc receipt.Locale) (time.Time, string, float64, *re
 		c.box = nil
 	}
 	return c.d, c.t, c.conf, c.box
+}
+
+func plausibleDate(d time.Time, now time.Time) bool {
+	return d.Year() >= 1990 && !d.After(now.AddDate(1, 0, 0))
+}
+
+// dateDigitMisreads are the digits blur turns a 0 into (its closed bowl read
+// as 6, 8 or 9) and a 1 into 7.
+var dateDigitMisreads = map[byte]byte{'6': '0', '8': '0', '9': '0', '7': '1'}
+
+// repairDate mends a date that cannot be as read (day 64, month 18, year
+// 2625) by undoing one common digit misreading, when exactly one such
+// change gives a plausible date.
+func repairDate(s string, loc receipt.Locale, now time.Time) (receipt.ParsedDate, bool) {
+	var found receipt.ParsedDate
+	n := 0
+	for i := 0; i < len(s); i++ {
+		to, ok := dateDigitMisreads[s[i]]
+		if !ok {
+			continue
+		}
+		t := s[:i] + string(to) + s[i+1:]
+		pd, err := receipt.ParseDate(t, loc.DateOrder)
+		if err != nil || !plausibleDate(pd.Date, now) {
+			continue
+		}
+		if n == 0 || !pd.Date.Equal(found.Date) {
+			n++
+		}
+		found = pd
+	}
+	return found, n == 1
 }
 
 var (

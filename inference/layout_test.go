@@ -66,6 +66,7 @@ func TestExtractFieldsRules(t *testing.T) {
 		{"unread total: the subtotal under the tax line", lines("Gross Amount : 40.00", "Total GST Amt : 2.40", "Sub Total : 42.40", "Rounding Adj. : 0", "Total (RM) (aeia0)"), "total", "42.4"},
 		{"unread total: the subtotal under the rounding line", lines("SUBTOTAL (QTY 4) RM41 43", "ROUNDING RHO.02", "SUBTOTAL (QTY 4) RM41.45", "CASH RMD 60", "CHANGE CASH RM10,05"), "total", "41.45"},
 		{"a subtotal above the tax is no total", lines("Sub Total : 40.00", "GST 6% : 2.40", "Total (RM) (aeia0)"), "total", ""},
+		{"a tax rate glued to its word", lines("1 STAPLER $32.34", "GST10%INCL. $2.94", "AMOUNTDUE $32.34"), "total_tax", "2.94"},
 		{"space after the decimal point", lines("CASH RM100. 00", "YOUR CHANGE RM3. 80"), "total", "96.2"},
 		{"address block stops at phone", lines("ACME SDN BHD", "(123456-X)", "NO 37, JALAN MANIS 7,", "TAMAN SEGAR,", "56100 CHERAS", "TEL: 03-1234 5678"), "supplier_address", "NO 37, JALAN MANIS 7, TAMAN SEGAR, 56100 CHERAS"},
 		{"branch name before the street skipped", lines("IKEA (M) SDN BHD", "IKEA CHERAS", "NO 2A JALAN COCHRANE", "55100 KUALA LUMPUR", "GST ID: 000123456789"), "supplier_address", "NO 2A JALAN COCHRANE, 55100 KUALA LUMPUR"},
@@ -128,6 +129,20 @@ func TestScore(t *testing.T) {
 	}
 }
 
+func TestCashLessChangeDoesNotOverruleATotalItsItemsMake(t *testing.T) {
+	my := receipt.DefaultLocale(receipt.CountryMY)
+	// The change is misread (22.51 for 12.51); the items add up to the total.
+	r := ExtractFields(lines("TAX INVOICE", "1 x TONER 60.00", "1 x PAPER 27.49", "AMOUNT DUE 87.49", "CASH 100.00", "CHANGE 22.51"), my)
+	if got := r.Total.Value.StringFixed(2); got != "87.49" {
+		t.Errorf("total %s, want 87.49", got)
+	}
+	// The total is misread (133.64 for 133.04); the items and the change agree.
+	r = ExtractFields(lines("TAX INVOICE", "1 x TONER 100.00", "1 x PAPER 33.04", "AMOUNT DUE 133.64", "CASH 160.00", "CHANGE 26.96"), my)
+	if got := r.Total.Value.StringFixed(2); got != "133.04" || len(r.LineItems) != 2 {
+		t.Errorf("total %s with %d items, want 133.04 with 2", got, len(r.LineItems))
+	}
+}
+
 func TestReconcileTotal(t *testing.T) {
 	amt := func(s string) receipt.Amount {
 		if s == "" {
@@ -151,6 +166,7 @@ func TestReconcileTotal(t *testing.T) {
 		{"misread first digit, subtotal + tax to the 5 cents", "953.35", "144.68", "8.68", "0.01", "953.35", "", "0.00", "153.35"},
 		{"service charge counts", "345.95", "295.00", "19.47", "-0.02", "", "29.50", "", "343.95"},
 		{"cash less change agrees", "67.55", "64.00", "3.84", "0.01", "100.00", "", "32.15", "67.85"},
+		{"a misread total: cash less change", "87.99", "", "", "", "100.00", "", "12.51", "87.49"},
 		{"tax-inclusive subtotal", "5.30", "5.30", "0.30", "0.00", "10.00", "", "4.70", "5.30"},
 		{"cash rounding is no misreading", "72.93", "", "4.13", "", "73.00", "", "0.05", "72.93"},
 		{"two digits apart stays", "48.20", "40.00", "2.40", "", "", "", "", "48.20"},
@@ -159,7 +175,7 @@ func TestReconcileTotal(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			r := receipt.Receipt{Total: amt(tc.total), Subtotal: amt(tc.subtotal), TotalTax: amt(tc.tax), Rounding: amt(tc.rounding), AmountPaid: amt(tc.paid)}
-			reconcileTotal(&r, dec(tc.service), dec(tc.change))
+			reconcileTotal(&r, dec(tc.service), dec(tc.change), false)
 			got := ""
 			if r.Total.Set {
 				got = r.Total.Value.StringFixed(2)
@@ -186,5 +202,33 @@ func TestMendPostcode(t *testing.T) {
 		if got := mendPostcode(tc.addr, tc.country); got != tc.want {
 			t.Errorf("mendPostcode(%q) = %q, want %q", tc.addr, got, tc.want)
 		}
+	}
+}
+
+func TestRepairedDates(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		lines []Line
+		want  string
+	}{
+		{"a day read 64 for 04", lines("Date 64/06/2024 15:46"), "2024-06-04"},
+		{"a year read 2625 for 2025", lines("Date 26.03.2625 19:04"), "2025-03-26"},
+		{"a year read 2824 and a Q for 0", lines("TAX INVOICE Date: Q1.12.2824"), "2024-12-01"},
+		{"a date read as printed wins", lines("Date: 19/2/2617", "DD: 19/09/2017 11:09"), "2017-09-19"},
+		{"two misread digits are not repaired", lines("Date 68/86/2024"), ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			d, _, _, _ := findDateRepairing(tc.lines, receipt.DefaultLocale(receipt.CountryMY), true)
+			got := ""
+			if !d.IsZero() {
+				got = d.Format("2006-01-02")
+			}
+			if got != tc.want {
+				t.Errorf("date %q, want %q", got, tc.want)
+			}
+		})
+	}
+	if d, _, _, _ := findDate(lines("Date 64/06/2024"), receipt.DefaultLocale(receipt.CountryMY)); !d.IsZero() {
+		t.Errorf("findDate repaired %v without being asked", d)
 	}
 }

@@ -212,6 +212,16 @@ func (o *OCR) Extract(ctx context.Context, page Page) (Result, error) {
 		}
 		res.Timings.Reread = time.Since(t0)
 	}
+	// Last, a date that cannot be as read ("64/06/2024") with one common
+	// digit misreading undone.
+	if !r.Date.Set && len(lines) > 0 {
+		if d, tm, conf, box := findDateRepairing(lines, o.opt.Locale, true); !d.IsZero() {
+			r.Date = receipt.Field[time.Time]{Value: d, Set: true, Source: receipt.SourceOCR, Confidence: clamp(conf), Box: box}
+			if tm != "" {
+				r.Time = receipt.Text{Value: tm, Set: true, Source: receipt.SourceOCR, Confidence: clamp(conf)}
+			}
+		}
+	}
 	var raw strings.Builder
 	for _, l := range lines {
 		raw.WriteString(l.Text)
