@@ -52,23 +52,28 @@ func GroupLines(words []Word) []Line {
 // trimEdgeSpecks drops the specks OCR reads at the ends of a line, where a
 // photo's table edge, a fold or a tear meets the text: a word of one or two
 // characters, or of marks alone, read with little confidence ("SUNRISE
-// PRINTING E", "| HAUPTSTRASSE 7 |").
+// PRINTING E", "| HAUPTSTRASSE 7 |"), or a letter or mark standing far off
+// the rest of the line however confident ("SUNRISE BAKERY LLC      A").
 func trimEdgeSpecks(lines []Line) []Line {
-	speck := func(w Word) bool {
+	speck := func(w Word, gap, height int) bool {
 		n := len([]rune(w.Text))
 		marks := strings.IndexFunc(w.Text, func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }) < 0
 		// Numbers are content ("99 SPEED MART", "JALAN KPB 6"), and so are
-		// the short words that open an address ("NO 2,").
+		// the short words that open an address ("NO 2,") or end one ("DR").
 		short := n <= 2 && !hasDigit(w.Text) && !shortWords[strings.ToUpper(strings.Trim(w.Text, ".,:"))]
-		return w.Conf < 0.6 && (short || marks && n <= 3)
+		if w.Conf < 0.6 && (short || marks && n <= 3) {
+			return true
+		}
+		return n <= 2 && !hasDigit(w.Text) && height > 0 && gap > height*3/2
 	}
+	gapBetween := func(a, b Word) int { return b.Box.X - (a.Box.X + a.Box.W) }
 	out := make([]Line, 0, len(lines))
 	for _, l := range lines {
 		ws := l.Words
-		for len(ws) > 1 && speck(ws[0]) {
+		for len(ws) > 1 && speck(ws[0], gapBetween(ws[0], ws[1]), l.Box.H) {
 			ws = ws[1:]
 		}
-		for len(ws) > 1 && speck(ws[len(ws)-1]) {
+		for len(ws) > 1 && speck(ws[len(ws)-1], gapBetween(ws[len(ws)-2], ws[len(ws)-1]), l.Box.H) {
 			ws = ws[:len(ws)-1]
 		}
 		if len(ws) < len(l.Words) {
@@ -80,7 +85,7 @@ func trimEdgeSpecks(lines []Line) []Line {
 }
 
 // shortWords are one- and two-letter words that are no specks.
-var shortWords = wordSet("NO LO KG JL BT PT SS US UK AU & A I OF AT ON TO BY IN")
+var shortWords = wordSet("NO LO KG JL BT PT SS US UK AU & A I OF AT ON TO BY IN ST RD DR LN CT PL SQ")
 
 // linesFromText makes lines from a PDF text layer (no boxes; full confidence).
 func linesFromText(text string) []Line {
@@ -768,9 +773,13 @@ func cleanAddressLine(u string) string {
 	return strings.Join(out, " ")
 }
 
-// A UK postcode's inward code is a digit and two letters ("LE1 5YA"): a
-// letter in the digit's place is a misread one ("LE1 SYA").
-var reUKPostcodeMisread = regexp.MustCompile(`\b([A-Z]{1,2}\d[A-Z\d]?)\s+([SOQIlB])([A-Z]{2})\b`)
+// A UK postcode ends the address: an outward code (one or two letters, a
+// digit, maybe one more character) and an inward code (a digit and two
+// letters). Blur reads the digits as letters or brackets ("LS] 4AB",
+// "LE1 SYA") and may drop the space ("LELSYA", "DE12PQ").
+var reUKPostcodeEnd = regexp.MustCompile(`\b([A-Z]{1,2})([0-9\]|lIL!])([0-9A-Z]?)\s*([0-9SOQIlB])([A-Z]{2})(\W*)$`)
+
+var ukDigit = strings.NewReplacer("]", "1", "|", "1", "l", "1", "I", "1", "L", "1", "!", "1", "S", "5", "O", "0", "Q", "0", "B", "8")
 
 // mendPostcode mends the postcode formats of countries whose postcodes
 // mix letters and digits.
@@ -778,10 +787,12 @@ func mendPostcode(addr string, c receipt.Country) string {
 	if c != receipt.CountryUK {
 		return addr
 	}
-	return reUKPostcodeMisread.ReplaceAllStringFunc(addr, func(m string) string {
-		p := reUKPostcodeMisread.FindStringSubmatch(m)
-		return p[1] + " " + postcodeDigit.Replace(p[2]) + p[3]
-	})
+	m := reUKPostcodeEnd.FindStringSubmatchIndex(addr)
+	if m == nil {
+		return addr
+	}
+	g := func(i int) string { return addr[m[2*i]:m[2*i+1]] }
+	return addr[:m[0]] + g(1) + ukDigit.Replace(g(2)) + g(3) + " " + ukDigit.Replace(g(4)) + g(5) + g(6)
 }
 
 // A five-digit postcode with its first digit read as a letter: S3000, §7100.

@@ -49,6 +49,10 @@ func TestExtractFieldsRules(t *testing.T) {
 		{"a street word in a shop's name before its legal form", lines("MAIN STREET GROCER KG", "MARKTPLATZ 117", "80331 MUENCHEN"), "supplier_name", "MAIN STREET GROCER KG"},
 		{"LTD read as LID", lines("OLD MILL PRINTING LID", "4 HIGH STREET"), "supplier_name", "OLD MILL PRINTING LTD"},
 		{"specks at a line's ends", []Line{{Text: "SUNRISE PRINTING E", Conf: 0.6, Words: []Word{{Text: "SUNRISE", Conf: 0.9}, {Text: "PRINTING", Conf: 0.9}, {Text: "E", Conf: 0.3}}}}, "supplier_name", "SUNRISE PRINTING"},
+		{"a letter far off the end of a name", []Line{{Text: "SUNRISE BAKERY LLC A", Conf: 0.9, Box: receipt.Box{X: 100, Y: 10, W: 400, H: 20}, Words: []Word{
+			{Text: "SUNRISE", Conf: 0.9, Box: receipt.Box{X: 100, Y: 10, W: 90, H: 20}}, {Text: "BAKERY", Conf: 0.9, Box: receipt.Box{X: 200, Y: 10, W: 80, H: 20}},
+			{Text: "LLC", Conf: 0.9, Box: receipt.Box{X: 290, Y: 10, W: 40, H: 20}}, {Text: "A", Conf: 0.9, Box: receipt.Box{X: 480, Y: 10, W: 20, H: 20}}}}}, "supplier_name", "SUNRISE BAKERY LLC"},
+		{"a street abbreviation is no speck", []Line{{Text: "ACME LLC", Conf: 0.9}, {Text: "32 LAKE DR", Conf: 0.5, Words: []Word{{Text: "32", Conf: 0.9}, {Text: "LAKE", Conf: 0.9}, {Text: "DR", Conf: 0.4}}}, {Text: "TOLEDO OH 43604", Conf: 0.9}}, "supplier_address", "32 LAKE DR, TOLEDO OH 43604"},
 		{"a street without a number is no name", lines("|", "JALAN BESAR", "45600 BATANG BERJUNTAI"), "supplier_name", ""},
 		{"a European VAT number ends the address", lines("OAKWOOD ELECTRICAL", "SCHULSTRASSE 95", "50667 KOELN", "USt-IdNr DE293698305"), "supplier_address", "SCHULSTRASSE 95, 50667 KOELN"},
 		{"postcode line is not a name", lines("|", "43300 SERI KEMBANGAN, SELANGOR"), "supplier_name", ""},
@@ -197,6 +201,11 @@ func TestMendPostcode(t *testing.T) {
 		{"4 HIGH STREET, LONDON SW1A OAA", receipt.CountryUK, "4 HIGH STREET, LONDON SW1A 0AA"},
 		{"4 HIGH STREET, LEEDS LS1 4AB", receipt.CountryUK, "4 HIGH STREET, LEEDS LS1 4AB"},
 		{"SUITE 4 SOUTH WING", receipt.CountryUK, "SUITE 4 SOUTH WING"},
+		{"32 LONDON ROAD, LEICESTER LELSYA", receipt.CountryUK, "32 LONDON ROAD, LEICESTER LE1 5YA"},
+		{"112 STATION ROAD, LEEDS LS] 4AB", receipt.CountryUK, "112 STATION ROAD, LEEDS LS1 4AB"},
+		{"107 STATION ROAD, DERBY DE12PQ.", receipt.CountryUK, "107 STATION ROAD, DERBY DE1 2PQ."},
+		{"10 MILL ROAD, LONDON", receipt.CountryUK, "10 MILL ROAD, LONDON"},
+		{"10 MILL ROAD, BRISTOL", receipt.CountryUK, "10 MILL ROAD, BRISTOL"},
 		{"LOT 3, JALAN PJU 1A SEK", receipt.CountryMY, "LOT 3, JALAN PJU 1A SEK"},
 	} {
 		if got := mendPostcode(tc.addr, tc.country); got != tc.want {
