@@ -1136,6 +1136,10 @@ func findLineItems(lines []Line, upper []string, r receipt.Receipt) []receipt.Li
 // quantity-led line; otherwise at line from.
 func scanItems(lines []Line, upper []string, target decimal.Decimal, from int) []receipt.LineItem {
 	var items []receipt.LineItem
+	// alt[i] is item i's line total as its quantity times its unit price
+	// say, where the line prints both and they disagree: one of the two
+	// readings is misread.
+	alt := map[int]decimal.Decimal{}
 	sum := decimal.Zero
 	started := false
 	qtyColumn := false
@@ -1166,6 +1170,8 @@ func scanItems(lines []Line, upper []string, target decimal.Decimal, from int) [
 				if q.Mul(p.Value).Sub(last.LineTotal.Value).Abs().LessThanOrEqual(decimal.New(1, -2)) {
 					last.Quantity = receipt.Amount{Value: q, Set: true, Source: receipt.SourceOCR, Confidence: 0.6}
 					last.UnitPrice = receipt.Amount{Value: p.Value, Set: true, Source: receipt.SourceOCR, Confidence: 0.6}
+				} else {
+					alt[len(items)-1] = q.Mul(p.Value)
 				}
 			}
 			continue
@@ -1205,6 +1211,12 @@ func scanItems(lines []Line, upper []string, target decimal.Decimal, from int) [
 			if q, err := decimal.NewFromString(lead[1]); err == nil && q.IsPositive() {
 				li.Quantity = receipt.Amount{Value: q, Set: true, Source: receipt.SourceOCR, Confidence: 0.6}
 				li.UnitPrice = receipt.Amount{Value: li.LineTotal.Value.Div(q).Round(2), Set: true, Source: receipt.SourceOCR, Confidence: 0.5}
+				if len(amts) >= 2 { // a price column beside the amount
+					li.UnitPrice.Value = amts[len(amts)-2]
+					if v := q.Mul(amts[len(amts)-2]); !v.Equal(li.LineTotal.Value) {
+						alt[len(items)] = v
+					}
+				}
 			}
 		} else if m := reQtyPrice.FindStringSubmatch(l.Text); m != nil {
 			q, _ := decimal.NewFromString(m[1])
@@ -1217,9 +1229,29 @@ func scanItems(lines []Line, upper []string, target decimal.Decimal, from int) [
 		sum = sum.Add(li.LineTotal.Value)
 		pendingDesc = ""
 	}
-	if len(items) == 0 || sum.Sub(target).Abs().GreaterThan(decimal.New(1, -2)) {
+	if len(items) == 0 {
 		return nil
 	}
+	cent := decimal.New(1, -2)
+	if sum.Sub(target).Abs().LessThanOrEqual(cent) {
+		return items
+	}
+	// Off: when exactly one item's other reading makes the sum, that
+	// reading was the right one.
+	fix := -1
+	for i, v := range alt {
+		if sum.Sub(items[i].LineTotal.Value).Add(v).Sub(target).Abs().LessThanOrEqual(cent) {
+			if fix >= 0 {
+				return nil
+			}
+			fix = i
+		}
+	}
+	if fix < 0 {
+		return nil
+	}
+	items[fix].LineTotal.Value = alt[fix]
+	items[fix].LineTotal.Confidence *= 0.7
 	return items
 }
 

@@ -147,6 +147,21 @@ func TestCashLessChangeDoesNotOverruleATotalItsItemsMake(t *testing.T) {
 	}
 }
 
+func TestItemsMisreadAmountMendedByQuantityTimesPrice(t *testing.T) {
+	uk := receipt.DefaultLocale(receipt.CountryUK)
+	r := ExtractFields(lines("TAX INVOICE", "QTY DESCRIPTION PRICE AMOUNT", "1 SCREWS £36.13 836.13", "2 HAMMER £22.64 £45.28",
+		"TOTAL DUE £81.41"), uk)
+	if len(r.LineItems) != 2 || r.LineItems[0].LineTotal.Value.StringFixed(2) != "36.13" {
+		t.Fatalf("items %+v", r.LineItems)
+	}
+	// Two items whose other reading would each make the sum: no guess.
+	r = ExtractFields(lines("TAX INVOICE", "QTY DESCRIPTION PRICE AMOUNT", "1 SCREWS £10.00 £11.00", "1 NAILS £10.00 £11.00",
+		"TOTAL DUE £21.00"), uk)
+	if len(r.LineItems) != 0 {
+		t.Errorf("items %+v", r.LineItems)
+	}
+}
+
 func TestReconcileTotal(t *testing.T) {
 	amt := func(s string) receipt.Amount {
 		if s == "" {
