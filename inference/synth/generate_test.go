@@ -1,6 +1,7 @@
 package synth
 
 import (
+	"image"
 	"reflect"
 	"testing"
 
@@ -56,5 +57,35 @@ func TestEveryLayoutRenders(t *testing.T) {
 		if b := img.Bounds(); b.Dx() < 400 || b.Dy() < 300 {
 			t.Errorf("%s: %v", l, b)
 		}
+	}
+}
+
+// Keystone narrows the receipt towards the top: a full-width black band at
+// the top of the page lies on a narrower span of the photo than one at the
+// bottom.
+func TestKeystoneNarrowsTheTop(t *testing.T) {
+	img := image.NewGray(image.Rect(0, 0, 200, 200))
+	for i := range img.Pix {
+		img.Pix[i] = 255
+	}
+	for y := range 200 {
+		if y < 10 || y >= 190 {
+			for x := range 200 {
+				img.Pix[y*img.Stride+x] = 0
+			}
+		}
+	}
+	out := Degrade(img, Photo{Keystone: 0.2})
+	dark := func(y int) int {
+		n := 0
+		for x := range 200 {
+			if out.Pix[y*out.Stride+x] < 100 {
+				n++
+			}
+		}
+		return n
+	}
+	if top, bottom := dark(5), dark(195); top >= bottom || top > 175 || bottom < 195 {
+		t.Errorf("dark pixels: top row %d, bottom row %d", top, bottom)
 	}
 }
