@@ -116,7 +116,7 @@ var (
 	reOwnedBy          = regexp.MustCompile(`(?i)^\W*(OWNED|OWN|OPERATED|MANAGED)\s+BY\s*:?\s*`)
 	reStrongCo         = regexp.MustCompile(`\b(SDN\.?\s*BHD|SDN|BHD|BERHAD|S/B|PTY\.?\s*LTD|PTY|LTD|LIMITED|INC|LLC|PLC|GMBH|ENTERPRISES?|TRADING|CORPORATION|CORP)\b\.?`)
 	reHeading          = regexp.MustCompile(`^(TAX INVOICE|SIMPLIFIED TAX INVOICE|INVOICE|RECEIPT|OFFICIAL RECEIPT|CASH BILL|CASH SALES?|SALES RECEIPT|WELCOME.*|THANK YOU.*|COPY|DUPLICATE|ORIGINAL|CUSTOMER COPY|MERCHANT COPY)$`)
-	reStopAddr         = regexp.MustCompile(`\b(TEL|TELEPHONE|PHONE|PH|FAX|GST|SST|REG|ROC|INVOICE|RECEIPT|E-?MAIL|WWW|HTTP|DATE|CASHIER|DOC|DOCUMENT|BILL|TABLE|ABN|VAT|MOBILE|HP|H/P|CO NO|COMPANY NO|TAX|OPEN|BUSINESS HOURS|UST|USTID\w*|STEUER\w*|MWST|TVA|IVA|BTW|NIF|CIF|SIRET|EIN)\b|@`)
+	reStopAddr         = regexp.MustCompile(`\b(TEL|TELEPHONE|PHONE|PH|FAX|GST|SST|REG|ROC|INVOICE|RECEIPT|E-?MAIL|WWW|HTTP|DATE|CASHIER|DOC|DOCUMENT|BILL|TABLE|ABN|VAT|MOBILE|HP|H/P|CO NO|COMPANY NO|TAX|OPEN|BUSINESS HOURS|UST|USTID\w*|STEUER\w*|MWST|TVA|IVA|BTW|NIF|CIF|SIRET|EIN)\b|@[A-Z0-9-]+\.[A-Z]`)
 	// reTaxWord names sales taxes: GST, VAT and its European names (MwSt, USt,
 	// TVA, IVA, BTW, moms, ALV, DPH, FPA…), US sales tax.
 	reTaxWord    = regexp.MustCompile(`\b(GST|SST|VAT|TAX|MWST|UST|TVA|IVA|BTW|MOMS|ALV|DPH|FPA|PVM|PDV|DDV|KDV|PVN)\b`)
@@ -760,6 +760,9 @@ func cleanAddressLine(u string) string {
 		case !hasDigit(f) && letterCount(f) <= 1 && strings.ContainsAny(f, "“”\"'‘’`"):
 			// a speck read as a quote and a letter: “S,
 		case strings.IndexFunc(f, func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }) >= 0:
+			if hasDigit(f) {
+				f = strings.ReplaceAll(f, "@", "0") // a blurred zero: "HOBART TAS 700@"
+			}
 			out = append(out, rePostcodeMisread.ReplaceAllStringFunc(f, postcodeDigit.Replace))
 		}
 	}

@@ -53,6 +53,8 @@ func TestExtractFieldsRules(t *testing.T) {
 			{Text: "SUNRISE", Conf: 0.9, Box: receipt.Box{X: 100, Y: 10, W: 90, H: 20}}, {Text: "BAKERY", Conf: 0.9, Box: receipt.Box{X: 200, Y: 10, W: 80, H: 20}},
 			{Text: "LLC", Conf: 0.9, Box: receipt.Box{X: 290, Y: 10, W: 40, H: 20}}, {Text: "A", Conf: 0.9, Box: receipt.Box{X: 480, Y: 10, W: 20, H: 20}}}}}, "supplier_name", "SUNRISE BAKERY LLC"},
 		{"a street abbreviation is no speck", []Line{{Text: "ACME LLC", Conf: 0.9}, {Text: "32 LAKE DR", Conf: 0.5, Words: []Word{{Text: "32", Conf: 0.9}, {Text: "LAKE", Conf: 0.9}, {Text: "DR", Conf: 0.4}}}, {Text: "TOLEDO OH 43604", Conf: 0.9}}, "supplier_address", "32 LAKE DR, TOLEDO OH 43604"},
+		{"a zero read as @ in an address", lines("ACME PTY LTD", "100 PITT STREET", "HOBART TAS 700@", "ABN 51 824 753 556"), "supplier_address", "100 PITT STREET, HOBART TAS 7000"},
+		{"an e-mail line ends the address", lines("ACME PTY LTD", "100 PITT STREET", "SALES@ACME.COM.AU"), "supplier_address", "100 PITT STREET"},
 		{"a street without a number is no name", lines("|", "JALAN BESAR", "45600 BATANG BERJUNTAI"), "supplier_name", ""},
 		{"a European VAT number ends the address", lines("OAKWOOD ELECTRICAL", "SCHULSTRASSE 95", "50667 KOELN", "USt-IdNr DE293698305"), "supplier_address", "SCHULSTRASSE 95, 50667 KOELN"},
 		{"postcode line is not a name", lines("|", "43300 SERI KEMBANGAN, SELANGOR"), "supplier_name", ""},
