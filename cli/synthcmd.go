@@ -49,10 +49,7 @@ func runSynth(env Env, args []string) int {
 			return 1
 		}
 		if *photo == "phone" {
-			img = synth.Degrade(img, synth.Photo{
-				RotateDeg: rng.Float64()*6 - 3, Blur: rng.Intn(2), Noise: 5 + rng.Intn(20),
-				Dim: rng.Intn(60), Keystone: rng.Float64() * 0.08, Seed: rng.Int63(),
-			})
+			img = synth.Degrade(img, synth.PhonePhoto(rng))
 		}
 		name := fmt.Sprintf("%03d.png", i)
 		if err := writePNG(filepath.Join(*out, name), img); err != nil {

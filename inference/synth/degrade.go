@@ -20,6 +20,15 @@ type Photo struct {
 	Seed     int64
 }
 
+// PhonePhoto draws the spoils of an ordinary phone photo: tilted up to 3
+// degrees, maybe slightly blurred, noisy, dim, and in up to 8% perspective.
+func PhonePhoto(rng *rand.Rand) Photo {
+	return Photo{
+		RotateDeg: rng.Float64()*6 - 3, Blur: rng.Intn(2), Noise: 5 + rng.Intn(20),
+		Dim: rng.Intn(60), Keystone: rng.Float64() * 0.08, Seed: rng.Int63(),
+	}
+}
+
 // Degrade returns img as a phone might have photographed it.
 func Degrade(img image.Image, p Photo) *image.Gray {
 	b := img.Bounds()
