@@ -61,8 +61,8 @@ func trimEdgeSpecks(lines []Line) []Line {
 		// Numbers are content ("99 SPEED MART", "JALAN KPB 6"), and so are
 		// the short words that open an address ("NO 2,") or end one ("DR").
 		short := n <= 2 && !hasDigit(w.Text) && !shortWords[strings.ToUpper(strings.Trim(w.Text, ".,:"))]
-		if w.Conf < 0.6 && (short || marks && n <= 3) {
-			return true
+		if w.Conf < 0.6 && (short || marks && n <= 3) || marks && n <= 2 && !strings.ContainsAny(w.Text, "&$€£#%") {
+			return true // a lone "|" or "_" at a line's edge is never text
 		}
 		return n <= 2 && !hasDigit(w.Text) && height > 0 && gap > height*3/2
 	}
@@ -1263,7 +1263,7 @@ func scanItems(lines []Line, upper []string, target decimal.Decimal, from int) [
 func cleanItemDesc(s string) string {
 	s = reAmount.ReplaceAllString(s, "")
 	s = reCurrencyMark.ReplaceAllString(s, " ")
-	return strings.Trim(strings.Join(strings.Fields(s), " "), " :*-—–.")
+	return strings.Trim(strings.Join(strings.Fields(s), " "), " :*-—–.|_[]{}'\"‘’“”")
 }
 
 var (
