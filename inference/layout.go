@@ -1215,8 +1215,14 @@ func scanItems(lines []Line, upper []string, target decimal.Decimal, from int) [
 				li.Quantity = receipt.Amount{Value: q, Set: true, Source: receipt.SourceOCR, Confidence: 0.6}
 				li.UnitPrice = receipt.Amount{Value: li.LineTotal.Value.Div(q).Round(2), Set: true, Source: receipt.SourceOCR, Confidence: 0.5}
 				if len(amts) >= 2 { // a price column beside the amount
-					li.UnitPrice.Value = amts[len(amts)-2]
-					if v := q.Mul(amts[len(amts)-2]); !v.Equal(li.LineTotal.Value) {
+					price := amts[len(amts)-2]
+					li.UnitPrice.Value = price
+					switch v := q.Mul(price); {
+					case price.Equal(li.LineTotal.Value) && !q.Equal(decimal.NewFromInt(1)):
+						// Price and amount agree: one of them, so the
+						// quantity, a misread 1 ("2 HAMMER 22.64 22.64").
+						li.Quantity.Value, li.Quantity.Confidence = decimal.NewFromInt(1), 0.4
+					case !v.Equal(li.LineTotal.Value):
 						alt[len(items)] = v
 					}
 				}

@@ -152,6 +152,13 @@ func TestCashLessChangeDoesNotOverruleATotalItsItemsMake(t *testing.T) {
 	}
 }
 
+func TestItemsQuantityOneWhenPriceIsTheAmount(t *testing.T) {
+	r := ExtractFields(lines("TAX INVOICE", "QTY DESCRIPTION PRICE AMOUNT", "2 HAMMER £22.64 £22.64", "3 NAILS £1.50 £4.50", "TOTAL £27.14"), receipt.DefaultLocale(receipt.CountryUK))
+	if len(r.LineItems) != 2 || r.LineItems[0].Quantity.Value.String() != "1" || r.LineItems[1].Quantity.Value.String() != "3" {
+		t.Errorf("items %+v", r.LineItems)
+	}
+}
+
 func TestItemsMisreadAmountMendedByQuantityTimesPrice(t *testing.T) {
 	uk := receipt.DefaultLocale(receipt.CountryUK)
 	r := ExtractFields(lines("TAX INVOICE", "QTY DESCRIPTION PRICE AMOUNT", "1 SCREWS £36.13 836.13", "2 HAMMER £22.64 £45.28",
