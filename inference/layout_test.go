@@ -58,6 +58,8 @@ func TestExtractFieldsRules(t *testing.T) {
 		{"a table edge read as | before a quantity", []Line{{Text: "TAX INVOICE", Conf: 0.9}, {Text: "QTY DESCRIPTION PRICE AMOUNT", Conf: 0.9},
 			{Text: "| 1 EXTENSION LEAD £60.11 £60.11", Conf: 0.9, Words: []Word{{Text: "|", Conf: 0.9}, {Text: "1", Conf: 0.9}, {Text: "EXTENSION", Conf: 0.9}, {Text: "LEAD", Conf: 0.9}, {Text: "£60.11", Conf: 0.9}, {Text: "£60.11", Conf: 0.9}}},
 			{Text: "TOTAL £60.11", Conf: 0.9}}, "line_items[0].description", "EXTENSION LEAD"},
+		{"a zero read as Q after the country code", lines("ACME GMBH", "USt-IdNr DEQ11485567"), "supplier_tax_id", "EU_VAT:DE011485567"},
+		{"a stray digit after a UK VAT number", lines("ACME LTD", "VAT No GB 748 2683 95 4"), "supplier_tax_id", "UK_VAT:GB748268395"},
 		{"a street without a number is no name", lines("|", "JALAN BESAR", "45600 BATANG BERJUNTAI"), "supplier_name", ""},
 		{"a European VAT number ends the address", lines("OAKWOOD ELECTRICAL", "SCHULSTRASSE 95", "50667 KOELN", "USt-IdNr DE293698305"), "supplier_address", "SCHULSTRASSE 95, 50667 KOELN"},
 		{"postcode line is not a name", lines("|", "43300 SERI KEMBANGAN, SELANGOR"), "supplier_name", ""},
@@ -149,6 +151,13 @@ func TestCashLessChangeDoesNotOverruleATotalItsItemsMake(t *testing.T) {
 	r = ExtractFields(lines("TAX INVOICE", "1 x TONER 100.00", "1 x PAPER 33.04", "AMOUNT DUE 133.64", "CASH 160.00", "CHANGE 26.96"), my)
 	if got := r.Total.Value.StringFixed(2); got != "133.04" || len(r.LineItems) != 2 {
 		t.Errorf("total %s with %d items, want 133.04 with 2", got, len(r.LineItems))
+	}
+}
+
+func TestZerosReadAsLettersInAnABN(t *testing.T) {
+	r := ExtractFields(lines("ACME PTY LTD", "ABN 5@ 396 937 164"), receipt.DefaultLocale(receipt.CountryAU))
+	if got, _ := receipt.Get(&r, "supplier_tax_id"); got != "AU_ABN:50396937164" {
+		t.Errorf("tax ID %q", got)
 	}
 }
 

@@ -19,13 +19,15 @@ type Label struct {
 	// the total tax, and the line items' totals in order, split by ";".
 	Tax   string `json:"tax,omitempty"`
 	Items string `json:"items,omitempty"`
+	// TaxID is the supplier's tax number as printed ("ABN 51 824 753 556").
+	TaxID string `json:"tax_id,omitempty"`
 }
 
 // ScoredFields are the fields eval scores, in report order.
 var ScoredFields = []string{"company", "date", "address", "total"}
 
 // ExtraFields are scored when a label set has them.
-var ExtraFields = []string{"tax", "items"}
+var ExtraFields = []string{"tax", "items", "tax_id"}
 
 // FieldScore is one field of one receipt.
 type FieldScore struct {
@@ -68,6 +70,12 @@ func Score(l Label, r *receipt.Receipt, loc receipt.Locale) map[string]FieldScor
 			fx.Correct = a.Value.Equal(r.TotalTax.Value)
 		}
 		out["tax"] = fx
+	}
+	if l.TaxID != "" {
+		want := receipt.DetectTaxID(l.TaxID, loc.Country)
+		ft := FieldScore{Want: want.Value, Got: r.SupplierTaxID.Value.Value}
+		ft.Correct = r.SupplierTaxID.Set && receipt.NormalizeTaxID(ft.Got) == receipt.NormalizeTaxID(want.Value)
+		out["tax_id"] = ft
 	}
 	if l.Items != "" {
 		var got []string

@@ -93,6 +93,43 @@ func allDigits(s string, n int) bool {
 
 // validateABN applies the ATO's modulus 89 check: subtract 1 from the first
 // digit, weight the digits 10,1,3,5,…,19 and the sum divides by 89.
+// RepairTaxID drops a stray digit OCR read beside a checksummed number (an
+// ABN or a UK VAT number one digit too long): when exactly one of the
+// number without its first or without its last digit passes the checksum,
+// that is the number. Any other ID comes back as it was.
+func RepairTaxID(id TaxID) TaxID {
+	v := NormalizeTaxID(id.Value)
+	prefix := ""
+	var valid func(string) error
+	switch id.Scheme {
+	case SchemeABN:
+		if !allDigits(v, 12) {
+			return id
+		}
+		valid = validateABN
+	case SchemeUKVAT:
+		if strings.HasPrefix(v, "GB") || strings.HasPrefix(v, "XI") {
+			prefix, v = v[:2], v[2:]
+		}
+		if !allDigits(v, 10) {
+			return id
+		}
+		valid = validateUKVAT
+	default:
+		return id
+	}
+	var fixed []string
+	for _, cand := range []string{v[1:], v[:len(v)-1]} {
+		if valid(cand) == nil {
+			fixed = append(fixed, cand)
+		}
+	}
+	if len(fixed) != 1 {
+		return id
+	}
+	return TaxID{Scheme: id.Scheme, Value: prefix + fixed[0]}
+}
+
 func validateABN(v string) error {
 	if !allDigits(v, 11) {
 		return fmt.Errorf("ABN %q must have 11 digits", v)

@@ -88,3 +88,21 @@ func TestTaxIDErrorsNameTheProblem(t *testing.T) {
 		t.Fatalf("want a checksum error naming modulus 89, got %v", err)
 	}
 }
+
+func TestRepairTaxID(t *testing.T) {
+	for _, tc := range []struct {
+		in   TaxID
+		want string
+	}{
+		{TaxID{Scheme: SchemeUKVAT, Value: "GB7482683954"}, "GB748268395"}, // a speck read as a last digit
+		{TaxID{Scheme: SchemeUKVAT, Value: "GB980780684"}, "GB980780684"},  // valid: left alone
+		{TaxID{Scheme: SchemeABN, Value: "518247535561"}, "51824753556"},
+		{TaxID{Scheme: SchemeABN, Value: "751824753556"}, "51824753556"},
+		{TaxID{Scheme: SchemeABN, Value: "123456789012"}, "123456789012"}, // nothing fits: as read
+		{TaxID{Scheme: SchemeMYGST, Value: "0012345678901"}, "0012345678901"},
+	} {
+		if got := RepairTaxID(tc.in); got.Value != tc.want || got.Scheme != tc.in.Scheme {
+			t.Errorf("RepairTaxID(%+v) = %+v, want %s", tc.in, got, tc.want)
+		}
+	}
+}
