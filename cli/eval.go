@@ -42,7 +42,7 @@ func findLabelled(dir string) ([]labelled, error) {
 			return nil, fmt.Errorf("labels.csv: %w", err)
 		}
 		// Columns by the header's names when it has one, else
-		// file,company,date,address,total[,tax,items,tax_id].
+		// file,company,date,address,total[,tax,items] (tax_id and tax_rates by header only).
 		cols := map[string]int{"file": 0, "company": 1, "date": 2, "address": 3, "total": 4, "tax": 5, "items": 6}
 		if len(rows) > 0 && strings.EqualFold(rows[0][0], "file") {
 			cols = map[string]int{}
@@ -62,7 +62,7 @@ func findLabelled(dir string) ([]labelled, error) {
 				return nil, fmt.Errorf("labels.csv row %d: want file,company,date,address,total", i+1)
 			}
 			out = append(out, labelled{filepath.Join(dir, cell("file")), inference.Label{Company: cell("company"), Date: cell("date"),
-				Address: cell("address"), Total: cell("total"), Tax: cell("tax"), Items: cell("items"), TaxID: cell("tax_id")}})
+				Address: cell("address"), Total: cell("total"), Tax: cell("tax"), Items: cell("items"), TaxID: cell("tax_id"), TaxRates: cell("tax_rates")}})
 		}
 		return out, nil
 	}
@@ -270,7 +270,8 @@ func scoredFields(items []labelled) []string {
 	out := append([]string(nil), inference.ScoredFields...)
 	for _, f := range inference.ExtraFields {
 		for _, it := range items {
-			if (f == "tax" && it.Label.Tax != "") || (f == "items" && it.Label.Items != "") || (f == "tax_id" && it.Label.TaxID != "") {
+			if (f == "tax" && it.Label.Tax != "") || (f == "items" && it.Label.Items != "") || (f == "tax_id" && it.Label.TaxID != "") ||
+				(f == "tax_rates" && it.Label.TaxRates != "") {
 				out = append(out, f)
 				break
 			}
@@ -310,7 +311,7 @@ func dumpReading(dir string, item labelled, res inference.Result, scores map[str
 
 // missRank puts totals and dates (money and periods) first, then blanks.
 func missRank(m miss) int {
-	r := map[string]int{"total": 4, "date": 3, "tax": 3, "company": 2, "items": 2, "tax_id": 2, "address": 1}[m.Field] * 2
+	r := map[string]int{"total": 4, "date": 3, "tax": 3, "company": 2, "items": 2, "tax_id": 2, "tax_rates": 2, "address": 1}[m.Field] * 2
 	if m.Got == "" {
 		r++
 	}

@@ -45,7 +45,7 @@ func TestSynthThenEval(t *testing.T) {
 	if rep.Receipts != 3 {
 		t.Errorf("%d receipts scored", rep.Receipts)
 	}
-	for _, field := range []string{"company", "date", "total", "tax", "items", "tax_id"} {
+	for _, field := range []string{"company", "date", "total", "tax", "items", "tax_id", "tax_rates"} {
 		if got, ok := rep.Fields[field]; !ok || got.Exact < 1 {
 			t.Errorf("%s: exact %.2f (scored: %v)\n%s", field, got.Exact, ok, out)
 		}

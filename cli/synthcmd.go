@@ -35,7 +35,7 @@ func runSynth(env Env, args []string) int {
 		fmt.Fprintln(env.Stderr, "shoebox:", err)
 		return 1
 	}
-	rows := [][]string{{"file", "company", "date", "address", "total", "tax", "items", "layout", "tax_id"}}
+	rows := [][]string{{"file", "company", "date", "address", "total", "tax", "items", "layout", "tax_id", "tax_rates"}}
 	rng := rand.New(rand.NewSource(*seed))
 	for i := range *n {
 		r, err := synth.Generate(*seed*100000+int64(i), *country)
@@ -61,7 +61,7 @@ func runSynth(env Env, args []string) int {
 		for _, it := range r.Items {
 			items = append(items, centsText(int64(it.Qty)*it.UnitCents))
 		}
-		rows = append(rows, []string{name, r.Supplier, r.ISODate, strings.Join(r.Address, ", "), centsText(total), centsText(tax), strings.Join(items, ";"), r.Layout.String(), r.TaxID})
+		rows = append(rows, []string{name, r.Supplier, r.ISODate, strings.Join(r.Address, ", "), centsText(total), centsText(tax), strings.Join(items, ";"), r.Layout.String(), r.TaxID, fmt.Sprintf("%d:%s", r.TaxRate, centsText(tax))})
 	}
 	f, err := os.Create(filepath.Join(*out, "labels.csv"))
 	if err != nil {

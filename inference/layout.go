@@ -140,7 +140,7 @@ var (
 		{regexp.MustCompile(`\bTOTAL\b|\bTOTAL\s*AMOUNT|\bAMOUNT\b|\bNETT\b`), 2},
 		{regexp.MustCompile(`\bCASH\b|\bPAID\b|\bPAYMENT\b|\bVISA\b|\bMASTER|\bCARD\b|\bEFTPOS\b|\bCREDIT\b|\bDEBIT\b`), 0.5},
 	}
-	reNotTotal   = regexp.MustCompile(`SUB\s*-?\s*TOTAL|TOTAL\s*(QTY|QUANTITY|ITEMS?|NO|DISC\w*|SAVING\w*|GST|TAX|SST|VAT|EXCL\w*|POINTS?)|TOTAL\s*SALES\s*\(?\s*EXCL|CHANGE|TENDER|ROUNDING\s*ADJ|\bROUNDING\b\s*$|\bQTY\b|GST\s*SUMMARY|DISCOUNT|SAVINGS|SUPPL(Y|IES)|\bEXCL|ACCEPTED|RECEIVED|\bGROSS\b`)
+	reNotTotal   = regexp.MustCompile(`SUB\s*-?\s*TOTAL|TOTAL\s*(QTY|QUANTITY|ITEMS?|NO|DISC\w*|SAVING\w*|GST|TAX|SST|VAT|MWST|UST|TVA|IVA|BTW|EXCL\w*|POINTS?)|TOTAL\s*SALES\s*\(?\s*EXCL|CHANGE|TENDER|ROUNDING\s*ADJ|\bROUNDING\b\s*$|\bQTY\b|GST\s*SUMMARY|DISCOUNT|SAVINGS|SUPPL(Y|IES)|\bEXCL|ACCEPTED|RECEIVED|\bGROSS\b`)
 	reTaxSummary = regexp.MustCompile(`(GST|SST|VAT|TAX)\s*SUM+AR|TAX\s*CODE|\bCODE\b.*\bAMOUNT\b.*\b(TAX|GST)\b|^\s*AMOUNT\s*\(?RM\)?\s*TAX|\bRATE\b.*\bNET\b|\bNET\b.*\b(GST|TAX)\b.*\bTOTAL\b`)
 	reChange     = regexp.MustCompile(`CHANGE|BALANCE\s*$`)
 	reCashLine   = regexp.MustCompile(`\bCASH\b|TENDER`)
@@ -235,6 +235,7 @@ func ExtractFields(lines []Line, loc receipt.Locale) receipt.Receipt {
 		r.Total = total
 	}
 	var service, change *decimal.Decimal
+	taxFromTotalLine := false
 	for i, l := range lines {
 		amts := amountsIn(l.Text)
 		if len(amts) == 0 {
@@ -251,8 +252,11 @@ func ExtractFields(lines []Line, loc receipt.Locale) receipt.Receipt {
 			r.Subtotal = receipt.Amount{Value: last, Set: true, Source: src, Confidence: clamp(l.Conf * 0.9), Box: boxOf(l)}
 		case !r.Rounding.Set && strings.Contains(k, "ROUNDING") && !strings.Contains(k, "TOTAL"):
 			r.Rounding = receipt.Amount{Value: last, Set: true, Source: src, Confidence: clamp(l.Conf * 0.8), Box: boxOf(l)}
-		case !r.TotalTax.Set && reTaxWord.MatchString(k) &&
-			(!reNotTaxAmount.MatchString(k) || reTotalTaxLine.MatchString(k) && !strings.Contains(k, "INC") && !strings.Contains(k, "INVOICE")):
+		case !taxFromTotalLine && reTotalTaxLine.MatchString(k) && !strings.Contains(k, "INC") && !strings.Contains(k, "INVOICE"):
+			// "TOTAL GST 2.69" sums the tax lines above it: it wins over them.
+			r.TotalTax = receipt.Amount{Value: last, Set: true, Source: src, Confidence: clamp(l.Conf * 0.7), Box: boxOf(l)}
+			taxFromTotalLine = true
+		case !r.TotalTax.Set && reTaxWord.MatchString(k) && !reNotTaxAmount.MatchString(k):
 			r.TotalTax = receipt.Amount{Value: last, Set: true, Source: src, Confidence: clamp(l.Conf * 0.7), Box: boxOf(l)}
 		case !r.AmountPaid.Set && reCashLine.MatchString(k) && !reChange.MatchString(k):
 			r.AmountPaid = receipt.Amount{Value: last, Set: true, Source: src, Confidence: clamp(l.Conf * 0.7), Box: boxOf(l)}
@@ -309,6 +313,14 @@ func ExtractFields(lines []Line, loc receipt.Locale) receipt.Receipt {
 		}
 	}
 	r.LineItems = findLineItems(lines, upper, r)
+	r.TaxLines, r.TaxInclusive = findTaxLines(lines, upper, r)
+	if !r.TotalTax.Set && len(r.TaxLines) > 0 && r.Total.Set {
+		sum := decimal.Zero
+		for _, tl := range r.TaxLines {
+			sum = sum.Add(tl.Tax.Value)
+		}
+		r.TotalTax = receipt.Amount{Value: sum, Set: true, Source: src, Confidence: r.TaxLines[0].Tax.Confidence * 0.8}
+	}
 	return r
 }
 
@@ -1004,7 +1016,7 @@ var (
 	reQuoteAsQuery  = regexp.MustCompile(`(\pL)\?(\pL)`)
 	reServiceCharge = regexp.MustCompile(`SERVICE\s*(CHARGE|CHG|TAX)|\bSVC\s*(CHG|CHARGE)|\bS/C\b`)
 	// "TOTAL GST 8.68", "Total GST Amt : 2.40": the tax, not a total.
-	reTotalTaxLine = regexp.MustCompile(`^\W*TOTAL\s*(GST|TAX|SST|VAT)\b`)
+	reTotalTaxLine = regexp.MustCompile(`^\W*TOTAL\s*(GST|TAX|SST|VAT|MWST|UST|TVA|IVA|BTW|SALES\s+TAX)\b`)
 	reNotTaxAmount = regexp.MustCompile(`\bID\b|REG|\bNO\b|TOTAL|EXCL|SUMMARY|INVOICE|AMOUNT\s*\(`)
 	reRinggit      = regexp.MustCompile(`\bRM\b|\bMYR\b|RINGGIT`)
 	reRMAmount     = regexp.MustCompile(`\bRM\s?\d`)

@@ -197,6 +197,15 @@ func TestOCRReadsEveryLayout(t *testing.T) {
 						t.Errorf("%s = %q, want %q\n%s", field, v, want, res.Raw)
 					}
 				}
+				if len(got.TaxLines) != 1 || got.TaxLines[0].Rate.Value.IntPart() != int64(r.TaxRate) || got.TaxLines[0].Tax.Value.String() != decimalText(tax) {
+					t.Errorf("tax lines %+v, want one at %d%% of %s", got.TaxLines, r.TaxRate, decimalText(tax))
+				}
+				if !got.TaxInclusive.Set || got.TaxInclusive.Value != r.Inclusive {
+					t.Errorf("tax inclusive %+v, want %v", got.TaxInclusive, r.Inclusive)
+				}
+				if fs := receipt.Validate(got, eng.opt.Locale, time.Now()); len(fs) != 0 {
+					t.Errorf("findings on a consistent receipt: %+v", fs)
+				}
 				if len(got.LineItems) != len(r.Items) {
 					t.Fatalf("%d line items, want %d\n%s", len(got.LineItems), len(r.Items), res.Raw)
 				}

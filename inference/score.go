@@ -21,13 +21,16 @@ type Label struct {
 	Items string `json:"items,omitempty"`
 	// TaxID is the supplier's tax number as printed ("ABN 51 824 753 556").
 	TaxID string `json:"tax_id,omitempty"`
+	// TaxRates are the receipt's tax lines as rate:tax, split by ";"
+	// ("20:53.97"): scored as the tax lines read, in order.
+	TaxRates string `json:"tax_rates,omitempty"`
 }
 
 // ScoredFields are the fields eval scores, in report order.
 var ScoredFields = []string{"company", "date", "address", "total"}
 
 // ExtraFields are scored when a label set has them.
-var ExtraFields = []string{"tax", "items", "tax_id"}
+var ExtraFields = []string{"tax", "items", "tax_id", "tax_rates"}
 
 // FieldScore is one field of one receipt.
 type FieldScore struct {
@@ -76,6 +79,15 @@ func Score(l Label, r *receipt.Receipt, loc receipt.Locale) map[string]FieldScor
 		ft := FieldScore{Want: want.Value, Got: r.SupplierTaxID.Value.Value}
 		ft.Correct = r.SupplierTaxID.Set && receipt.NormalizeTaxID(ft.Got) == receipt.NormalizeTaxID(want.Value)
 		out["tax_id"] = ft
+	}
+	if l.TaxRates != "" {
+		var got []string
+		for _, tl := range r.TaxLines {
+			got = append(got, tl.Rate.Value.String()+":"+tl.Tax.Value.StringFixed(2))
+		}
+		fr := FieldScore{Want: l.TaxRates, Got: strings.Join(got, ";")}
+		fr.Correct = fr.Want == fr.Got
+		out["tax_rates"] = fr
 	}
 	if l.Items != "" {
 		var got []string

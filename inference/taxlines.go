@@ -1,0 +1,144 @@
+package inference
+
+import (
+	"regexp"
+	"strings"
+
+	"github.com/shopspring/decimal"
+
+	"github.com/shoebox-app/shoebox/receipt"
+)
+
+var (
+	// reTaxRate is a rate as receipts print it: "10%", "@ 6 %", "7,5%".
+	reTaxRate = regexp.MustCompile(`(\d{1,2}(?:[.,]\d{1,2})?)\s*%`)
+	// reInclusive says the prices include the tax: "GST included",
+	// "Includes VAT", "Total Sales (Inclusive GST)", "MWST 19% INCL.".
+	reInclusive = regexp.MustCompile(`\bINCL\w*|\bINC\b`)
+)
+
+// findTaxLines reads the tax lines of a receipt: a tax word and a rate
+// with the tax amount ("VAT 20% INCL. £53.97", "SALES TAX 8% $3.20"), or a
+// tax summary row with its net as well ("SR 6% 180.00 10.80"). One line per
+// rate is kept, the one that also gives the net first. Lines whose taxes do
+// not add up to the receipt's total tax are dropped: a wrong breakdown is
+// worse than none. It also says whether the prices include the tax, when
+// the page says so.
+func findTaxLines(lines []Line, upper []string, r receipt.Receipt) ([]receipt.TaxLine, receipt.Field[bool]) {
+	var inclusive receipt.Field[bool]
+	byRate := map[string]receipt.TaxLine{}
+	var order []string
+	inSummary, summaryWord := false, ""
+	for i, l := range lines {
+		u := strings.ToUpper(l.Text)
+		k := upper[i]
+		if reTaxSummary.MatchString(k) {
+			inSummary, summaryWord = true, reTaxWord.FindString(k)
+		}
+		taxWord := reTaxWord.FindString(k)
+		if taxWord == "" && !inSummary {
+			continue
+		}
+		if taxWord != "" && reInclusive.MatchString(k) && !inclusive.Set {
+			inclusive = receipt.Field[bool]{Value: true, Set: true, Source: receipt.SourceOCR, Confidence: clamp(l.Conf * 0.8)}
+		}
+		m := reTaxRate.FindStringSubmatch(u)
+		if m == nil {
+			continue
+		}
+		rate, err := decimal.NewFromString(strings.Replace(m[1], ",", ".", 1))
+		if err != nil || !rate.IsPositive() || rate.GreaterThan(decimal.NewFromInt(30)) {
+			continue
+		}
+		amts := amountsIn(reTaxRate.ReplaceAllString(l.Text, " "))
+		if len(amts) == 0 {
+			continue
+		}
+		conf := clamp(l.Conf * 0.7)
+		tl := receipt.TaxLine{
+			Label: receipt.Text{Value: taxLabel(k, taxWord, summaryWord), Set: true, Source: receipt.SourceOCR, Confidence: conf},
+			Rate:  receipt.Amount{Value: rate, Set: true, Source: receipt.SourceOCR, Confidence: conf},
+		}
+		hundred := decimal.NewFromInt(100)
+		last := amts[len(amts)-1]
+		// "Total Amt Incl. GST @ 6% : 12.00" names the rate of a total.
+		if len(amts) == 1 && (r.Total.Set && near(last, r.Total.Value) ||
+			strings.Contains(k, "TOTAL") && !reTotalTaxLine.MatchString(k)) {
+			continue
+		}
+		if r.Total.Set && !last.LessThan(r.Total.Value) && len(amts) == 1 {
+			continue
+		}
+		if len(amts) >= 2 {
+			prev := amts[len(amts)-2]
+			switch {
+			case near(prev.Mul(rate).Div(hundred), last): // net, tax
+				tl.Net = receipt.Amount{Value: prev, Set: true, Source: receipt.SourceOCR, Confidence: conf}
+				last = last.Round(2)
+			case near(prev.Mul(hundred.Add(rate)).Div(hundred), last): // net, gross
+				tl.Net = receipt.Amount{Value: prev, Set: true, Source: receipt.SourceOCR, Confidence: conf}
+				last = last.Sub(prev)
+			}
+		}
+		// A summary row with no tax word must add up (net × rate = tax),
+		// and no tax exceeds the rate's share of the total: an item row
+		// with a discount rate ("10% 10.00 100.00") is neither.
+		if taxWord == "" && !tl.Net.Set {
+			continue
+		}
+		if r.Total.Set && last.GreaterThan(r.Total.Value.Mul(rate).Div(hundred).Add(decimal.New(1, -2))) {
+			continue
+		}
+		tl.Tax = receipt.Amount{Value: last, Set: true, Source: receipt.SourceOCR, Confidence: conf}
+		if b := l.Box; b.W > 0 {
+			tl.Tax.Box = &b
+		}
+		key := rate.String()
+		old, seen := byRate[key]
+		switch {
+		case !seen:
+			order = append(order, key)
+			byRate[key] = tl
+		case !old.Net.Set && tl.Net.Set:
+			byRate[key] = tl
+		}
+	}
+	var out []receipt.TaxLine
+	sum := decimal.Zero
+	for _, k := range order {
+		out = append(out, byRate[k])
+		sum = sum.Add(byRate[k].Tax.Value)
+	}
+	if len(out) == 0 || r.TotalTax.Set && !near(sum, r.TotalTax.Value) {
+		out = nil
+	}
+	// The arithmetic, where the page gives it, outweighs the words: "Total
+	// Sales (Excluding GST) 18.31 / GST 1.10 / Total (Inclusive GST) 19.40"
+	// adds the tax to a net subtotal, whatever the word INCLUSIVE says.
+	if r.Subtotal.Set && r.TotalTax.Set && r.Total.Set && r.TotalTax.Value.IsPositive() {
+		switch {
+		case near(r.Subtotal.Value.Add(r.TotalTax.Value), r.Total.Value):
+			inclusive = receipt.Field[bool]{Value: false, Set: true, Source: receipt.SourceOCR, Confidence: 0.6}
+		case near(r.Subtotal.Value, r.Total.Value):
+			inclusive = receipt.Field[bool]{Value: true, Set: true, Source: receipt.SourceOCR, Confidence: 0.6}
+		}
+	}
+	return out, inclusive
+}
+
+// taxLabel names a line's tax: its tax word, with SALES before TAX kept,
+// or in a summary table the word of the table's heading.
+func taxLabel(k, word, summaryWord string) string {
+	if word == "" {
+		return summaryWord
+	}
+	if word == "TAX" && strings.Contains(k, "SALES TAX") {
+		return "SALES TAX"
+	}
+	return word
+}
+
+// near says whether two amounts agree to the cent.
+func near(a, b decimal.Decimal) bool {
+	return a.Sub(b).Abs().LessThanOrEqual(decimal.New(1, -2))
+}

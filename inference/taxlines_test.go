@@ -1,0 +1,59 @@
+package inference
+
+import (
+	"testing"
+
+	"github.com/shoebox-app/shoebox/receipt"
+)
+
+func TestFindTaxLines(t *testing.T) {
+	type want struct{ label, rate, net, tax string }
+	for _, tc := range []struct {
+		name      string
+		country   receipt.Country
+		lines     []Line
+		want      []want
+		inclusive string // "true", "false" or "" for unknown
+	}{
+		{"inclusive GST", receipt.CountryAU, lines("1 x HAMMER $24.95", "TOTAL $24.95", "GST included 10% $2.27"),
+			[]want{{"GST", "10", "", "2.27"}}, "true"},
+		{"sales tax added", receipt.CountryUS, lines("DRILL $18.99", "SUBTOTAL $18.99", "SALES TAX 8% $1.52", "TOTAL $20.51"),
+			[]want{{"SALES TAX", "8", "", "1.52"}}, "false"},
+		{"summary row with its net", receipt.CountryMY, lines("Total Sales (Inclusive GST) 190.80", "GST Summary Amount (RM) Tax (RM)", "SR @ 6% 180.00 10.80", "Total GST 10.80"),
+			[]want{{"GST", "6", "180", "10.8"}}, "true"},
+		{"the rate of a total is no tax line", receipt.CountryMY, lines("Total Amt Incl. GST @ 6% : 12.00", "GST 6% 0.68"),
+			[]want{{"GST", "6", "", "0.68"}}, "true"},
+		{"a net subtotal under an INCLUSIVE total", receipt.CountryMY, lines("Sub Total (Excluding GST): 18.31", "Total GST: 1.10", "Total (Inclusive GST): 19.40"),
+			nil, "false"},
+		{"item rows with rates under a table heading are no tax lines", receipt.CountryMY, lines("DESC QTY PRICE AMOUNT TAXCODE", "CODE AMOUNT TAX", "10% 10.00 100.00 ZRL", "3 1% 58.00 58.00 SR", "Total Inc. GST 6%: 362.50"),
+			nil, "true"},
+		{"two rates", receipt.CountryEU, lines("SUMME EUR 23,07", "MWST 19% EUR 1,60", "MWST 7% EUR 1,09", "Total MWST EUR 2,69"),
+			[]want{{"MWST", "19", "", "1.6"}, {"MWST", "7", "", "1.09"}}, ""},
+		{"lines that do not add up to the tax are dropped", receipt.CountryUK, lines("TOTAL £60.00", "VAT 20% £10.00", "TOTAL VAT £7.00"),
+			nil, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := ExtractFields(tc.lines, receipt.DefaultLocale(tc.country))
+			if len(r.TaxLines) != len(tc.want) {
+				t.Fatalf("tax lines %+v, want %d (total tax %+v)", r.TaxLines, len(tc.want), r.TotalTax)
+			}
+			for i, w := range tc.want {
+				tl := r.TaxLines[i]
+				net := ""
+				if tl.Net.Set {
+					net = tl.Net.Value.String()
+				}
+				if tl.Label.Value != w.label || tl.Rate.Value.String() != w.rate || net != w.net || tl.Tax.Value.String() != w.tax {
+					t.Errorf("line %d: %s %s%% net %s tax %s, want %+v", i, tl.Label.Value, tl.Rate.Value, net, tl.Tax.Value, w)
+				}
+			}
+			got := ""
+			if r.TaxInclusive.Set {
+				got = map[bool]string{true: "true", false: "false"}[r.TaxInclusive.Value]
+			}
+			if got != tc.inclusive {
+				t.Errorf("tax inclusive %q, want %q", got, tc.inclusive)
+			}
+		})
+	}
+}
