@@ -2,6 +2,7 @@ package export
 
 import (
 	"encoding/csv"
+	"fmt"
 	"iter"
 	"os"
 	"path/filepath"
@@ -9,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/shopspring/decimal"
 	"github.com/xuri/excelize/v2"
@@ -296,3 +298,32 @@ func TestNeutralize(t *testing.T) {
 }
 
 func itoa(i int) string { return strconv.Itoa(i) }
+
+// A net worked out from a rounded tax leaves a cent or so of the total
+// over: that is rounding, not a tax-free row.
+func TestTaxSummaryFoldsRoundingOfAWorkedOutNet(t *testing.T) {
+	amt := func(s string) receipt.Amount {
+		return receipt.Amount{Value: decimal.RequireFromString(s), Set: true}
+	}
+	r := receipt.Receipt{Date: receipt.Field[time.Time]{Value: receipt.Date(2025, 7, 16), Set: true}, Currency: receipt.Text{Value: "GBP", Set: true},
+		Total: amt("87.49"), TotalTax: amt("14.58"),
+		TaxLines: []receipt.TaxLine{{Label: receipt.Text{Value: "VAT", Set: true}, Rate: amt("20"), Tax: amt("14.58")}}}
+	opt := auOptions()
+	opt.Locale = receipt.DefaultLocale(receipt.CountryUK)
+	s := newSummary(opt)
+	s.add(&r)
+	var keys []string
+	for k, v := range s.rows {
+		keys = append(keys, fmt.Sprintf("%s %s%% net %s tax %s", k.Label, k.Rate, v.Net.StringFixed(2), v.Tax.StringFixed(2)))
+	}
+	if len(keys) != 1 || keys[0] != "VAT 20% net 72.91 tax 14.58" {
+		t.Errorf("summary rows %q", keys)
+	}
+	// A real tax-free part stays apart.
+	r.Total = amt("97.49")
+	s = newSummary(opt)
+	s.add(&r)
+	if len(s.rows) != 2 {
+		t.Errorf("summary rows %+v", s.rows)
+	}
+}

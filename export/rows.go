@@ -173,17 +173,36 @@ func (s *summary) add(r *receipt.Receipt) {
 	}
 	remaining := r.Total.Value
 	if len(r.TaxLines) > 0 && lineTax.Equal(tax) {
+		type share struct {
+			label, rate string
+			net, tax    decimal.Decimal
+		}
+		var shares []share
+		// A net worked out from a rounded tax (tax × 100 / rate) can be off
+		// by half a minor unit × 100 / rate; what is left of the total within
+		// that is rounding, not a tax-free part.
+		slack, derived := decimal.Zero, -1
+		minor := decimal.New(5, -int32(receipt.MinorDigits(cur))-1)
 		for _, tl := range r.TaxLines {
 			net := tl.Net.Value
 			if !tl.Net.Set && tl.Rate.Set && tl.Rate.Value.IsPositive() {
 				net = tl.Tax.Value.Mul(decimal.NewFromInt(100)).Div(tl.Rate.Value).Round(int32(receipt.MinorDigits(cur)))
+				slack = slack.Add(minor.Mul(decimal.NewFromInt(100)).Div(tl.Rate.Value))
+				derived = len(shares)
 			}
 			rate := ""
 			if tl.Rate.Set {
 				rate = tl.Rate.Value.String()
 			}
-			put(labelOr(tl.Label.Value, s.opt.Locale), rate, net, tl.Tax.Value)
+			shares = append(shares, share{labelOr(tl.Label.Value, s.opt.Locale), rate, net, tl.Tax.Value})
 			remaining = remaining.Sub(net).Sub(tl.Tax.Value)
+		}
+		if derived >= 0 && !remaining.IsZero() && remaining.Abs().LessThanOrEqual(slack) {
+			shares[derived].net = shares[derived].net.Add(remaining)
+			remaining = decimal.Zero
+		}
+		for _, sh := range shares {
+			put(sh.label, sh.rate, sh.net, sh.tax)
 		}
 		if !remaining.IsZero() {
 			put("no tax", "0", remaining, decimal.Zero)
