@@ -319,6 +319,13 @@ func TestTaxSummaryFoldsRoundingOfAWorkedOutNet(t *testing.T) {
 	if len(keys) != 1 || keys[0] != "VAT 20% net 72.91 tax 14.58" {
 		t.Errorf("summary rows %q", keys)
 	}
+	// At the edge: tax 14.58 of a total up to 3 pence either side.
+	r.Total = amt("87.45")
+	s = newSummary(opt)
+	s.add(&r)
+	if len(s.rows) != 1 {
+		t.Errorf("3p of rounding made a row: %+v", s.rows)
+	}
 	// A real tax-free part stays apart.
 	r.Total = amt("97.49")
 	s = newSummary(opt)

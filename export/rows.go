@@ -178,16 +178,19 @@ func (s *summary) add(r *receipt.Receipt) {
 			net, tax    decimal.Decimal
 		}
 		var shares []share
-		// A net worked out from a rounded tax (tax × 100 / rate) can be off
-		// by half a minor unit × 100 / rate; what is left of the total within
-		// that is rounding, not a tax-free part.
+		// A net worked out from a rounded tax (tax × 100 / rate) is off by
+		// up to half a minor unit × 100 / rate; what is left of the total
+		// within that is rounding, not a tax-free part.
 		slack, derived := decimal.Zero, -1
 		minor := decimal.New(5, -int32(receipt.MinorDigits(cur))-1)
 		for _, tl := range r.TaxLines {
 			net := tl.Net.Value
 			if !tl.Net.Set && tl.Rate.Set && tl.Rate.Value.IsPositive() {
 				net = tl.Tax.Value.Mul(decimal.NewFromInt(100)).Div(tl.Rate.Value).Round(int32(receipt.MinorDigits(cur)))
-				slack = slack.Add(minor.Mul(decimal.NewFromInt(100)).Div(tl.Rate.Value))
+				// net + tax carry the tax's rounding (100 + rate) / rate
+				// times, and the net's own.
+				hundred := decimal.NewFromInt(100)
+				slack = slack.Add(minor.Mul(hundred.Add(tl.Rate.Value)).Div(tl.Rate.Value)).Add(minor)
 				derived = len(shares)
 			}
 			rate := ""
