@@ -11,7 +11,10 @@ import (
 
 var (
 	// reTaxRate is a rate as receipts print it: "10%", "@ 6 %", "7,5%".
-	reTaxRate = regexp.MustCompile(`(\d{1,2}(?:[.,]\d{1,2})?)\s*%`)
+	reTaxRate = regexp.MustCompile(`(\d{1,2}(?:[.,]\d{1,3})?)\s*%`)
+	// reTaxCode is a tax code that opens a summary row: SR (standard
+	// rated), ZR / ZRL (zero rated), TX.
+	reTaxCode = regexp.MustCompile(`^\W*(SR|ZRL?|TX|S|Z)\b`)
 	// reInclusive says the prices include the tax: "GST included",
 	// "Includes VAT", "Total Sales (Inclusive GST)", "MWST 19% INCL.".
 	reInclusive = regexp.MustCompile(`\bINCL\w*|\bINC\b`)
@@ -36,7 +39,8 @@ func findTaxLines(lines []Line, upper []string, r receipt.Receipt) ([]receipt.Ta
 			inSummary, summaryWord = true, reTaxWord.FindString(k)
 		}
 		taxWord := reTaxWord.FindString(k)
-		if taxWord == "" && !inSummary {
+		summaryRow := inSummary || reTaxCode.MatchString(u)
+		if taxWord == "" && !summaryRow {
 			continue
 		}
 		if taxWord != "" && reInclusive.MatchString(k) && !inclusive.Set {
@@ -61,9 +65,10 @@ func findTaxLines(lines []Line, upper []string, r receipt.Receipt) ([]receipt.Ta
 		}
 		hundred := decimal.NewFromInt(100)
 		last := amts[len(amts)-1]
-		// "Total Amt Incl. GST @ 6% : 12.00" names the rate of a total.
+		// "Total Amt Incl. GST @ 6% : 12.00" names the rate of a total
+		// ("GST @6% included in total RM 0.70" is a tax amount all the same).
 		if len(amts) == 1 && (r.Total.Set && near(last, r.Total.Value) ||
-			strings.Contains(k, "TOTAL") && !reTotalTaxLine.MatchString(k)) {
+			!r.Total.Set && strings.Contains(k, "TOTAL") && !reTotalTaxLine.MatchString(k)) {
 			continue
 		}
 		if r.Total.Set && !last.LessThan(r.Total.Value) && len(amts) == 1 {
