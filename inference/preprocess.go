@@ -82,30 +82,7 @@ func upscale(g *image.Gray, factor int) *image.Gray {
 	if factor <= 1 {
 		return g
 	}
-	w, h := g.Bounds().Dx(), g.Bounds().Dy()
-	out := image.NewGray(image.Rect(0, 0, w*factor, h*factor))
-	for y := 0; y < h*factor; y++ {
-		sy := float64(y)/float64(factor) - 0.5 + 0.5/float64(factor)
-		y0 := max(0, min(h-1, int(sy)))
-		y1 := min(h-1, y0+1)
-		fy := sy - float64(y0)
-		if fy < 0 {
-			fy = 0
-		}
-		for x := 0; x < w*factor; x++ {
-			sx := float64(x)/float64(factor) - 0.5 + 0.5/float64(factor)
-			x0 := max(0, min(w-1, int(sx)))
-			x1 := min(w-1, x0+1)
-			fx := sx - float64(x0)
-			if fx < 0 {
-				fx = 0
-			}
-			a := float64(g.Pix[y0*g.Stride+x0])*(1-fx) + float64(g.Pix[y0*g.Stride+x1])*fx
-			b := float64(g.Pix[y1*g.Stride+x0])*(1-fx) + float64(g.Pix[y1*g.Stride+x1])*fx
-			out.Pix[y*out.Stride+x] = byte(a*(1-fy) + b*fy + 0.5)
-		}
-	}
-	return out
+	return resizeGray(g, float64(factor))
 }
 
 // skewAngle estimates the text skew in tenths of a degree (−50…50) by the

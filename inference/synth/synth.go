@@ -1,7 +1,9 @@
-// Package synth draws synthetic receipts with known ground truth, for tests
-// of the engines on layouts and fields SROIE does not label (tax lines, line
-// items, other countries' formats). Text is set in the Go fonts, so no font
-// files are needed.
+// Package synth makes synthetic receipts with known ground truth, for tests
+// and measurements of the engines on layouts and fields SROIE does not
+// label (tax lines, line items, tax numbers, other countries' formats):
+// Generate draws a receipt from a seed and a country, Render prints it in
+// its Layout, and Degrade (with PhonePhoto) spoils it as a phone photo
+// would. Text is set in the Go fonts, so no font files are needed.
 package synth
 
 import (
