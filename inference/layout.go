@@ -314,6 +314,7 @@ func ExtractFields(lines []Line, loc receipt.Locale) receipt.Receipt {
 	}
 	r.LineItems = findLineItems(lines, upper, r)
 	r.TaxLines, r.TaxInclusive = findTaxLines(lines, upper, r)
+	mendSingleTaxLine(&r, loc.Country)
 	if !r.TotalTax.Set && len(r.TaxLines) > 0 && r.Total.Set {
 		sum := decimal.Zero
 		for _, tl := range r.TaxLines {

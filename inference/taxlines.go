@@ -147,3 +147,46 @@ func taxLabel(k, word, summaryWord string) string {
 func near(a, b decimal.Decimal) bool {
 	return a.Sub(b).Abs().LessThanOrEqual(decimal.New(1, -2))
 }
+
+// mendSingleTaxLine checks a receipt's one tax line against its total, the
+// way a reviewer would, and mends one misreading:
+//   - a rate the country does not use ("16%" in Australia) when exactly one
+//     rate it does use makes the tax from the total;
+//   - a tax one digit away from the rate's share of the total (12.05 for
+//     11.05 of 121.58 at 10% inclusive), the total tax with it.
+//
+// Partly tax-free receipts have less tax than the share and are left as
+// read: only a one-digit slip is mended.
+func mendSingleTaxLine(r *receipt.Receipt, c receipt.Country) {
+	if len(r.TaxLines) != 1 || !r.Total.Set || r.TaxLines[0].Net.Set || !r.TaxLines[0].Rate.Set {
+		return
+	}
+	tl := &r.TaxLines[0]
+	hundred := decimal.NewFromInt(100)
+	share := func(rate decimal.Decimal) decimal.Decimal { // of a total that includes the tax
+		return r.Total.Value.Mul(rate).Div(hundred.Add(rate)).Round(2)
+	}
+	rates := receipt.PlausibleRates(c)
+	plausible := len(rates) == 0
+	for _, p := range rates {
+		plausible = plausible || p.Equal(tl.Rate.Value)
+	}
+	if !plausible {
+		var fits []decimal.Decimal
+		for _, p := range rates {
+			if p.IsPositive() && near(share(p), tl.Tax.Value) {
+				fits = append(fits, p)
+			}
+		}
+		if len(fits) == 1 {
+			tl.Rate.Value, tl.Rate.Confidence = fits[0], tl.Rate.Confidence*0.7
+		}
+		return
+	}
+	if want := share(tl.Rate.Value); !near(want, tl.Tax.Value) && oneDigitApart(want, tl.Tax.Value) {
+		tl.Tax.Value, tl.Tax.Confidence = want, tl.Tax.Confidence*0.7
+		if r.TotalTax.Set && oneDigitApart(want, r.TotalTax.Value) {
+			r.TotalTax.Value, r.TotalTax.Confidence = want, r.TotalTax.Confidence*0.7
+		}
+	}
+}

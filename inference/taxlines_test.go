@@ -63,3 +63,28 @@ func TestFindTaxLines(t *testing.T) {
 		})
 	}
 }
+
+func TestMendSingleTaxLine(t *testing.T) {
+	au := receipt.DefaultLocale(receipt.CountryAU)
+	for _, tc := range []struct {
+		name      string
+		lines     []Line
+		rate, tax string
+	}{
+		{"a tax one digit off the share", lines("BALANCE DUE $121.58", "GST included 10% $12.05"), "10", "11.05"},
+		{"a rate Australia does not use", lines("TOTAL $33.11", "GST included 16% $3.01"), "10", "3.01"},
+		{"less tax than the share: GST-free items", lines("TOTAL $33.11", "GST included 10% $1.50"), "10", "1.5"},
+		{"two digits off stays", lines("AMOUNT DUE $211.93", "GST included 10% $3.27"), "10", "3.27"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := ExtractFields(tc.lines, au)
+			if len(r.TaxLines) != 1 {
+				t.Fatalf("tax lines %+v", r.TaxLines)
+			}
+			tl := r.TaxLines[0]
+			if tl.Rate.Value.String() != tc.rate || tl.Tax.Value.String() != tc.tax || r.TotalTax.Value.String() != tc.tax {
+				t.Errorf("rate %s tax %s total tax %s, want %s%% %s", tl.Rate.Value, tl.Tax.Value, r.TotalTax.Value, tc.rate, tc.tax)
+			}
+		})
+	}
+}

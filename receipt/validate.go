@@ -51,6 +51,16 @@ var plausibleRates = map[Country][]string{
 	CountryEU: {"0", "2.1", "3", "4", "5", "5.5", "6", "7", "8", "9", "10", "12", "13", "14", "15", "16", "17", "18", "19", "20", "21", "22", "23", "24", "25", "25.5", "27"},
 }
 
+// PlausibleRates are the tax rates (percent) a country's receipts use, for
+// mending a misread rate; nil where any rate up to 30% is plausible.
+func PlausibleRates(c Country) []decimal.Decimal {
+	var out []decimal.Decimal
+	for _, s := range plausibleRates[c] {
+		out = append(out, decimal.RequireFromString(s))
+	}
+	return out
+}
+
 // Validate checks a receipt's arithmetic, dates, rates and tax ID against the
 // locale's rules and returns what a reviewer should look at. now is passed in
 // so tests are deterministic. Comparisons allow one minor unit of the
