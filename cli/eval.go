@@ -220,8 +220,12 @@ func runEval(env Env, args []string) int {
 		rep.Fields[f] = &fieldReport{}
 	}
 	for i, res := range results {
-		if res == nil {
+		failed := res == nil
+		if failed {
 			rep.Failures = append(rep.Failures, filepath.Base(items[i].Image)+": "+failures[i])
+			// A receipt that could not be read found nothing: its labelled
+			// fields count against recall.
+			res = inference.Score(items[i].Label, &receipt.Receipt{}, loc)
 		}
 		for _, f := range rep.Order {
 			fr := rep.Fields[f]
@@ -239,7 +243,7 @@ func runEval(env Env, args []string) int {
 			if s.Correct {
 				fr.correct++
 				rep.Overall.correct++
-			} else if res != nil {
+			} else if !failed {
 				rep.Misses = append(rep.Misses, miss{filepath.Base(items[i].Image), f, s.Want, s.Got})
 			}
 		}
@@ -324,12 +328,12 @@ func printEval(w io.Writer, rep evalReport) {
 		fmt.Fprintf(w, "raw tesseract CLI (--psm 4, %d processes): %.1f s, %.0f receipts/minute; engine time per receipt is %.2f× the CLI's\n",
 			runtime.NumCPU(), rep.CLISeconds, rep.CLIPerMin, rep.Seconds/rep.CLISeconds)
 	}
-	fmt.Fprintf(w, "\n%-8s %7s %9s %7s %6s\n", "FIELD", "EXACT", "PRECISION", "RECALL", "F1")
+	fmt.Fprintf(w, "\n%-9s %7s %9s %7s %6s\n", "FIELD", "EXACT", "PRECISION", "RECALL", "F1")
 	for _, f := range rep.Order {
 		r := rep.Fields[f]
-		fmt.Fprintf(w, "%-8s %6.1f%% %8.1f%% %6.1f%% %6.3f\n", f, r.Exact*100, r.Precision*100, r.Recall*100, r.F1)
+		fmt.Fprintf(w, "%-9s %6.1f%% %8.1f%% %6.1f%% %6.3f\n", f, r.Exact*100, r.Precision*100, r.Recall*100, r.F1)
 	}
-	fmt.Fprintf(w, "%-8s %6.1f%% %8.1f%% %6.1f%% %6.3f\n", "overall", rep.Overall.Exact*100, rep.Overall.Precision*100, rep.Overall.Recall*100, rep.Overall.F1)
+	fmt.Fprintf(w, "%-9s %6.1f%% %8.1f%% %6.1f%% %6.3f\n", "overall", rep.Overall.Exact*100, rep.Overall.Precision*100, rep.Overall.Recall*100, rep.Overall.F1)
 	for _, f := range rep.Failures {
 		fmt.Fprintln(w, "failed:", f)
 	}

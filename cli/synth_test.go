@@ -63,3 +63,32 @@ func TestSynthRefusesBadArguments(t *testing.T) {
 		}
 	}
 }
+
+// A receipt that cannot be read is listed as failed and counts against
+// recall: it found none of its labelled fields.
+func TestEvalCountsUnreadableReceiptsAgainstRecall(t *testing.T) {
+	dir := t.TempDir()
+	if code, _, errb := run(t, "synth", "--out", dir, "--country", "AU", "-n", "4", "--seed", "9"); code != 0 {
+		t.Fatalf("synth: %s", errb)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "001.png"), []byte("not an image"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errb := run(t, "eval", "--labels", dir, "--country", "AU", "--json", "--deterministic")
+	if code != 0 {
+		t.Fatalf("eval: exit %d: %s", code, errb)
+	}
+	var rep struct {
+		Fields map[string]struct {
+			Recall    float64 `json:"recall"`
+			Precision float64 `json:"precision"`
+		} `json:"fields"`
+		Failures []string `json:"failures"`
+	}
+	if err := json.Unmarshal([]byte(out), &rep); err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.Failures) != 1 || rep.Fields["total"].Recall != 0.75 || rep.Fields["total"].Precision != 1 {
+		t.Errorf("failures %q, total %+v", rep.Failures, rep.Fields["total"])
+	}
+}
