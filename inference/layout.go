@@ -124,7 +124,7 @@ var (
 	reStreetWord = regexp.MustCompile(`\b(JALAN|JLN|LORONG|TAMAN|TMN|LOT|BLOCK|LEVEL|ROAD|STREET|AVENUE|KAWASAN|BANDAR|PERSIARAN)\b`)
 	reAddrHint   = regexp.MustCompile(`\d|\b(JALAN|JLN|JL|LORONG|TAMAN|TMN|LOT|NO|BLOCK|BLK|LEVEL|ROAD|RD|STREET|ST|AVENUE|AVE|KAWASAN|BANDAR|PERSIARAN|SELANGOR|JOHOR|KUALA|LUMPUR|PUCHONG|MALL|PLAZA)\b`)
 	reRegLine    = regexp.MustCompile(`^\(?\s*(CO\.?\s*)?(REG|ROC|COMPANY|CO)?\.?\s*(NO)?\.?\s*:?\s*[A-Z]{0,3}\d{4,}[\s-]*[A-Z]?\s*\)?$`)
-	reGSTID      = regexp.MustCompile(`(?i)\b(?:GST|SST|ABN|VAT|EIN|TAX|USt-?Id(?:Nr)?\.?|USt\.?|TVA(?:\s+intra(?:com)?\.?)?|BTW(?:-?nr)?\.?|P\.?\s?IVA)\s*(?:REG(?:ISTRATION)?\.?\s*)?(?:ID|NO|NUMBER|#)?\.?\s*[:.]?\s*([A-Z]{0,2}\s?[\dOQ@][\dOQ@\s\-]{6,18}\d)`)
+	reGSTID      = regexp.MustCompile(`(?i)\b(?:GST|SST|ABN|VAT|EIN|TAX|USt\W?Id(?:Nr)?\.?|USt\.?|TVA(?:\s+intra(?:com)?\.?)?|BTW(?:-?nr)?\.?|P\.?\s?IVA)\s*(?:REG(?:ISTRATION)?\.?\s*)?(?:ID|NO|NUMBER|#)?\.?\s*[:.]?\s*([A-Z]{0,2}\s?[\dOQ@SB][\dOQ@SB\s\-]{6,18}\d)`)
 	reDocNo      = regexp.MustCompile(`(?i)\b(?:INVOICE|INV|RECEIPT|RCPT|BILL|DOC(?:UMENT)?|TRANS(?:ACTION)?|ORDER|CHECK|SLIP|REF)\s*(?:NO|NUMBER|#)?\.?\s*[:#]?\s*([A-Z0-9][A-Z0-9\-/]{3,})`)
 )
 
@@ -278,7 +278,8 @@ func ExtractFields(lines []Line, loc receipt.Locale) receipt.Receipt {
 	for _, l := range lines {
 		if !r.SupplierTaxID.Set {
 			if m := reGSTID.FindStringSubmatch(l.Text); m != nil {
-				// Zeros read as O, Q or @ inside the number ("ABN 5@ 281 977 903").
+				// Digits read as letters inside the number ("ABN 5@ 281 977 903",
+				// "DES97809626").
 				num := m[1]
 				if len(num) > 2 && unicode.IsLetter(rune(num[0])) && unicode.IsLetter(rune(num[1])) {
 					num = num[:2] + zeroMisreads.Replace(num[2:])
@@ -796,7 +797,7 @@ func cleanAddressLine(u string) string {
 	return strings.Join(out, " ")
 }
 
-var zeroMisreads = strings.NewReplacer("O", "0", "Q", "0", "@", "0")
+var zeroMisreads = strings.NewReplacer("O", "0", "Q", "0", "@", "0", "S", "5", "B", "8")
 
 // A UK postcode ends the address: an outward code (one or two letters, a
 // digit, maybe one more character) and an inward code (a digit and two

@@ -58,6 +58,7 @@ func TestExtractFieldsRules(t *testing.T) {
 		{"a table edge read as | before a quantity", []Line{{Text: "TAX INVOICE", Conf: 0.9}, {Text: "QTY DESCRIPTION PRICE AMOUNT", Conf: 0.9},
 			{Text: "| 1 EXTENSION LEAD £60.11 £60.11", Conf: 0.9, Words: []Word{{Text: "|", Conf: 0.9}, {Text: "1", Conf: 0.9}, {Text: "EXTENSION", Conf: 0.9}, {Text: "LEAD", Conf: 0.9}, {Text: "£60.11", Conf: 0.9}, {Text: "£60.11", Conf: 0.9}}},
 			{Text: "TOTAL £60.11", Conf: 0.9}}, "line_items[0].description", "EXTENSION LEAD"},
+		{"a 5 read as S after the country code", lines("ACME GMBH", "USt~IdNr DES97809626"), "supplier_tax_id", "EU_VAT:DE597809626"},
 		{"a zero read as Q after the country code", lines("ACME GMBH", "USt-IdNr DEQ11485567"), "supplier_tax_id", "EU_VAT:DE011485567"},
 		{"a stray digit after a UK VAT number", lines("ACME LTD", "VAT No GB 748 2683 95 4"), "supplier_tax_id", "UK_VAT:GB748268395"},
 		{"a street without a number is no name", lines("|", "JALAN BESAR", "45600 BATANG BERJUNTAI"), "supplier_name", ""},

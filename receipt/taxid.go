@@ -44,7 +44,7 @@ func NormalizeTaxID(s string) string {
 	s = strings.ToUpper(s)
 	return strings.Map(func(r rune) rune {
 		switch r {
-		case ' ', '.', '-', '/', '\u00a0':
+		case ' ', '.', '-', '/', '\u00a0', '~', '_': // ~ and _ are dashes as OCR reads them
 			return -1
 		}
 		return r
