@@ -1264,15 +1264,15 @@ func scanItems(lines []Line, upper []string, target decimal.Decimal, from int) [
 	if len(items) == 0 {
 		return nil
 	}
-	cent := decimal.New(1, -2)
-	if sum.Sub(target).Abs().LessThanOrEqual(cent) {
+	// Exactly: a one-cent slack let an item misread by a cent through.
+	if sum.Equal(target) {
 		return items
 	}
 	// Off: when exactly one item's other reading makes the sum, that
 	// reading was the right one.
 	fix := -1
 	for i, v := range alt {
-		if sum.Sub(items[i].LineTotal.Value).Add(v).Sub(target).Abs().LessThanOrEqual(cent) {
+		if sum.Sub(items[i].LineTotal.Value).Add(v).Equal(target) {
 			if fix >= 0 {
 				return nil
 			}

@@ -162,6 +162,13 @@ func TestZerosReadAsLettersInAnABN(t *testing.T) {
 	}
 }
 
+func TestItemsMustAddUpToTheCent(t *testing.T) {
+	r := ExtractFields(lines("TAX INVOICE", "1 x TONER 27.52", "1 x PAPER 34.90", "TOTAL 62.41"), receipt.DefaultLocale(receipt.CountryAU))
+	if len(r.LineItems) != 0 {
+		t.Errorf("items a cent off the total were kept: %+v", r.LineItems)
+	}
+}
+
 func TestItemsQuantityOneWhenPriceIsTheAmount(t *testing.T) {
 	r := ExtractFields(lines("TAX INVOICE", "QTY DESCRIPTION PRICE AMOUNT", "2 HAMMER £22.64 £22.64", "3 NAILS £1.50 £4.50", "TOTAL £27.14"), receipt.DefaultLocale(receipt.CountryUK))
 	if len(r.LineItems) != 2 || r.LineItems[0].Quantity.Value.String() != "1" || r.LineItems[1].Quantity.Value.String() != "3" {
