@@ -211,7 +211,7 @@ func ExtractFields(lines []Line, loc receipt.Locale) receipt.Receipt {
 			u := b.Union(lines[coIdx-1].Box)
 			b = &u
 		}
-		set(&r.SupplierName, mendTradeWords(coName), coConf, b)
+		set(&r.SupplierName, mendNameFromBody(mendTradeWords(coName), lines, coIdx, coLast), coConf, b)
 		if addr, conf, box := findAddress(lines, coLast); addr != "" {
 			set(&r.SupplierAddress, mendPostcode(mendAddressAbbrevs(mendTradeWords(addr)), loc.Country), conf, box)
 		}

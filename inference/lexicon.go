@@ -231,3 +231,45 @@ func mendAddressAbbrevs(s string) string {
 	}
 	return s
 }
+
+// mendNameFromBody takes a supplier's name word from where the receipt
+// prints it again in plain type when the heading's display font was misread:
+// "SANYO STATIONERY SHOP" over "SANYU SUPPLY SDN BHD" and
+// "Follow us on Facebook: Sanyu.Stationery"; "GARDEQIA BAKERIES" over "the
+// recipient of Gardenia's products". A word is replaced only when it appears
+// nowhere else on the page, is no known word, and one spelling one letter
+// away (same length, five letters or more) appears elsewhere, read with
+// confidence.
+func mendNameFromBody(name string, lines []Line, first, last int) string {
+	body := map[string]int{}
+	for i, l := range lines {
+		if i >= first && i <= last || l.Conf < 0.8 {
+			continue
+		}
+		for _, w := range strings.FieldsFunc(strings.ToUpper(l.Text), func(r rune) bool { return !unicode.IsLetter(r) }) {
+			body[w]++
+		}
+	}
+	fields := strings.Fields(name)
+	changed := false
+	for i, f := range fields {
+		core := strings.TrimFunc(f, func(r rune) bool { return !unicode.IsLetter(r) })
+		if len(core) < 5 || body[core] > 0 || tradeWords[core] || knownWords[core] || strings.IndexFunc(core, func(r rune) bool { return !unicode.IsUpper(r) }) >= 0 {
+			continue
+		}
+		twin, n := "", 0
+		for w := range body {
+			if hamming(core, w, 1) == 1 {
+				twin, n = w, n+1
+			}
+		}
+		if n == 1 {
+			fields[i] = strings.Replace(f, core, twin, 1)
+			changed = true
+		}
+	}
+	if !changed {
+		return name
+	}
+	return strings.Join(fields, " ")
+}

@@ -49,3 +49,23 @@ func TestMendAddressAbbrevs(t *testing.T) {
 		}
 	}
 }
+
+func TestMendNameFromBody(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		body []string
+		want string
+	}{
+		{"SANYO STATIONERY SHOP", []string{"SANYU SUPPLY SDN BHD (1135772-K)", "Follow us on Facebook: Sanyu.Stationery"}, "SANYU STATIONERY SHOP"},
+		{"GARDEQIA BAKERIES (KL) SDN BHD", []string{"The recipient of Gardenia's products is"}, "GARDENIA BAKERIES (KL) SDN BHD"},
+		{"SANYO STATIONERY SHOP", []string{"Thank you for shopping at SANYO", "SANYU SUPPLY SDN BHD"}, "SANYO STATIONERY SHOP"}, // printed again as read
+		{"HARBOUR HARDWARE", []string{"HARDWIRE CABLE 2M 5.00"}, "HARBOUR HARDWARE"},                                            // a known word stays
+		{"ACME TRADERS", []string{"ACNE CREAM 5.00", "ACRE LOT"}, "ACME TRADERS"},                                               // four letters: left alone
+		{"BAIFU (M) SDN BHD", []string{"BAIFA 1.00", "BAIFO 2.00"}, "BAIFU (M) SDN BHD"},                                        // two twins: no guess
+	} {
+		ls := append(lines(tc.name), lines(tc.body...)...)
+		if got := mendNameFromBody(tc.name, ls, 0, 0); got != tc.want {
+			t.Errorf("mendNameFromBody(%q) = %q, want %q", tc.name, got, tc.want)
+		}
+	}
+}
