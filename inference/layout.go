@@ -99,6 +99,11 @@ func linesFromText(text string) []Line {
 	return out
 }
 
+// taxWords name sales taxes: GST, VAT and its European names (MwSt, USt,
+// TVA, IVA, BTW, moms, ALV, DPH, FPA…), US sales tax; the patterns that
+// look for a tax line share them.
+const taxWords = `GST|SST|VAT|TAX|MWST|UST|TVA|IVA|BTW|MOMS|ALV|DPH|FPA|PVM|PDV|DDV|KDV|PVN`
+
 var (
 	// reAmount also takes "100. 00": OCR often puts a space after a dot.
 	reAmount   = regexp.MustCompile(`-?\d{1,3}(?:[,.' ]\d{3})*[.,]\d{2}\b|-?\d+ ?[.,] ?\d{2}\b`)
@@ -117,15 +122,13 @@ var (
 	reStrongCo         = regexp.MustCompile(`\b(SDN\.?\s*BHD|SDN|BHD|BERHAD|S/B|PTY\.?\s*LTD|PTY|LTD|LIMITED|INC|LLC|PLC|GMBH|ENTERPRISES?|TRADING|CORPORATION|CORP)\b\.?`)
 	reHeading          = regexp.MustCompile(`^(TAX INVOICE|SIMPLIFIED TAX INVOICE|INVOICE|RECEIPT|OFFICIAL RECEIPT|CASH BILL|CASH SALES?|SALES RECEIPT|WELCOME.*|THANK YOU.*|COPY|DUPLICATE|ORIGINAL|CUSTOMER COPY|MERCHANT COPY)$`)
 	reStopAddr         = regexp.MustCompile(`\b(TEL|TELEPHONE|PHONE|PH|FAX|GST|SST|REG|ROC|INVOICE|RECEIPT|E-?MAIL|WWW|HTTP|DATE|CASHIER|DOC|DOCUMENT|BILL|TABLE|ABN|VAT|MOBILE|HP|H/P|CO NO|COMPANY NO|TAX|OPEN|BUSINESS HOURS|UST|USTID\w*|STEUER\w*|MWST|TVA|IVA|BTW|NIF|CIF|SIRET|EIN)\b|@[A-Z0-9-]+\.[A-Z]`)
-	// reTaxWord names sales taxes: GST, VAT and its European names (MwSt, USt,
-	// TVA, IVA, BTW, moms, ALV, DPH, FPA…), US sales tax.
-	reTaxWord    = regexp.MustCompile(`\b(GST|SST|VAT|TAX|MWST|UST|TVA|IVA|BTW|MOMS|ALV|DPH|FPA|PVM|PDV|DDV|KDV|PVN)\b`)
-	reMoney      = regexp.MustCompile(`\d[.,]\d{2}\b`)
-	reStreetWord = regexp.MustCompile(`\b(JALAN|JLN|LORONG|TAMAN|TMN|LOT|BLOCK|LEVEL|ROAD|STREET|AVENUE|KAWASAN|BANDAR|PERSIARAN)\b`)
-	reAddrHint   = regexp.MustCompile(`\d|\b(JALAN|JLN|JL|LORONG|TAMAN|TMN|LOT|NO|BLOCK|BLK|LEVEL|ROAD|RD|STREET|ST|AVENUE|AVE|KAWASAN|BANDAR|PERSIARAN|SELANGOR|JOHOR|KUALA|LUMPUR|PUCHONG|MALL|PLAZA)\b`)
-	reRegLine    = regexp.MustCompile(`^\(?\s*(CO\.?\s*)?(REG|ROC|COMPANY|CO)?\.?\s*(NO)?\.?\s*:?\s*[A-Z]{0,3}\d{4,}[\s-]*[A-Z]?\s*\)?$`)
-	reGSTID      = regexp.MustCompile(`(?i)\b(?:GST|SST|ABN|VAT|EIN|TAX|USt\W?Id(?:Nr)?\.?|USt\.?|TVA(?:\s+intra(?:com)?\.?)?|BTW(?:-?nr)?\.?|P\.?\s?IVA)\s*(?:REG(?:ISTRATION)?\.?\s*)?(?:ID|NO|NUMBER|#)?\.?\s*[:.]?\s*([A-Z]{0,2}\s?[\dOQ@SB][\dOQ@SB\s\-]{6,18}\d)`)
-	reDocNo      = regexp.MustCompile(`(?i)\b(?:INVOICE|INV|RECEIPT|RCPT|BILL|DOC(?:UMENT)?|TRANS(?:ACTION)?|ORDER|CHECK|SLIP|REF)\s*(?:NO|NUMBER|#)?\.?\s*[:#]?\s*([A-Z0-9][A-Z0-9\-/]{3,})`)
+	reTaxWord          = regexp.MustCompile(`\b(` + taxWords + `)\b`)
+	reMoney            = regexp.MustCompile(`\d[.,]\d{2}\b`)
+	reStreetWord       = regexp.MustCompile(`\b(JALAN|JLN|LORONG|TAMAN|TMN|LOT|BLOCK|LEVEL|ROAD|STREET|AVENUE|KAWASAN|BANDAR|PERSIARAN)\b`)
+	reAddrHint         = regexp.MustCompile(`\d|\b(JALAN|JLN|JL|LORONG|TAMAN|TMN|LOT|NO|BLOCK|BLK|LEVEL|ROAD|RD|STREET|ST|AVENUE|AVE|KAWASAN|BANDAR|PERSIARAN|SELANGOR|JOHOR|KUALA|LUMPUR|PUCHONG|MALL|PLAZA)\b`)
+	reRegLine          = regexp.MustCompile(`^\(?\s*(CO\.?\s*)?(REG|ROC|COMPANY|CO)?\.?\s*(NO)?\.?\s*:?\s*[A-Z]{0,3}\d{4,}[\s-]*[A-Z]?\s*\)?$`)
+	reGSTID            = regexp.MustCompile(`(?i)\b(?:GST|SST|ABN|VAT|EIN|TAX|USt\W?Id(?:Nr)?\.?|USt\.?|TVA(?:\s+intra(?:com)?\.?)?|BTW(?:-?nr)?\.?|P\.?\s?IVA)\s*(?:REG(?:ISTRATION)?\.?\s*)?(?:ID|NO|NUMBER|#)?\.?\s*[:.]?\s*([A-Z]{0,2}\s?[\dOQ@SB][\dOQ@SB\s\-]{6,18}\d)`)
+	reDocNo            = regexp.MustCompile(`(?i)\b(?:INVOICE|INV|RECEIPT|RCPT|BILL|DOC(?:UMENT)?|TRANS(?:ACTION)?|ORDER|CHECK|SLIP|REF)\s*(?:NO|NUMBER|#)?\.?\s*[:#]?\s*([A-Z0-9][A-Z0-9\-/]{3,})`)
 )
 
 // totalRule is a keyword pattern for total-like lines and the weight a match gives.
@@ -140,7 +143,7 @@ var (
 		{regexp.MustCompile(`\bTOTAL\b|\bTOTAL\s*AMOUNT|\bAMOUNT\b|\bNETT\b`), 2},
 		{regexp.MustCompile(`\bCASH\b|\bPAID\b|\bPAYMENT\b|\bVISA\b|\bMASTER|\bCARD\b|\bEFTPOS\b|\bCREDIT\b|\bDEBIT\b`), 0.5},
 	}
-	reNotTotal   = regexp.MustCompile(`SUB\s*-?\s*TOTAL|TOTAL\s*(QTY|QUANTITY|ITEMS?|NO|DISC\w*|SAVING\w*|GST|TAX|SST|VAT|MWST|UST|TVA|IVA|BTW|EXCL\w*|POINTS?)|TOTAL\s*SALES\s*\(?\s*EXCL|CHANGE|TENDER|ROUNDING\s*ADJ|\bROUNDING\b\s*$|\bQTY\b|GST\s*SUMMARY|DISCOUNT|SAVINGS|SUPPL(Y|IES)|\bEXCL|ACCEPTED|RECEIVED|\bGROSS\b`)
+	reNotTotal   = regexp.MustCompile(`SUB\s*-?\s*TOTAL|TOTAL\s*(QTY|QUANTITY|ITEMS?|NO|DISC\w*|SAVING\w*|` + taxWords + `|EXCL\w*|POINTS?)|TOTAL\s*SALES\s*\(?\s*EXCL|CHANGE|TENDER|ROUNDING\s*ADJ|\bROUNDING\b\s*$|\bQTY\b|GST\s*SUMMARY|DISCOUNT|SAVINGS|SUPPL(Y|IES)|\bEXCL|ACCEPTED|RECEIVED|\bGROSS\b`)
 	reTaxSummary = regexp.MustCompile(`(GST|SST|VAT|TAX)\s*SUM+AR|TAX\s*CODE|\bCODE\b.*\bAMOUNT\b.*\b(TAX|GST)\b|^\s*AMOUNT\s*\(?RM\)?\s*TAX|\bRATE\b.*\bNET\b|\bNET\b.*\b(GST|TAX)\b.*\bTOTAL\b`)
 	reChange     = regexp.MustCompile(`CHANGE|BALANCE\s*$`)
 	reCashLine   = regexp.MustCompile(`\bCASH\b|TENDER`)
@@ -282,9 +285,9 @@ func ExtractFields(lines []Line, loc receipt.Locale) receipt.Receipt {
 				// "DES97809626").
 				num := m[1]
 				if len(num) > 2 && unicode.IsLetter(rune(num[0])) && unicode.IsLetter(rune(num[1])) {
-					num = num[:2] + zeroMisreads.Replace(num[2:])
+					num = num[:2] + digitOf.Replace(num[2:])
 				} else {
-					num = zeroMisreads.Replace(num)
+					num = digitOf.Replace(num)
 				}
 				id := receipt.RepairTaxID(receipt.DetectTaxID(m[0][:len(m[0])-len(m[1])]+num, loc.Country))
 				if id.Value != "" && len(id.Value) >= 8 {
@@ -784,7 +787,7 @@ func cleanAddressLine(u string) string {
 			if hasDigit(f) {
 				f = strings.ReplaceAll(f, "@", "0") // a blurred zero: "HOBART TAS 700@"
 			}
-			out = append(out, rePostcodeMisread.ReplaceAllStringFunc(f, postcodeDigit.Replace))
+			out = append(out, rePostcodeMisread.ReplaceAllStringFunc(f, digitOf.Replace))
 		}
 	}
 	if len(out) > 2 && len(out[0]) <= 2 && !hasDigit(out[0]) && reStreetNumberWord.MatchString(out[1]) {
@@ -797,15 +800,11 @@ func cleanAddressLine(u string) string {
 	return strings.Join(out, " ")
 }
 
-var zeroMisreads = strings.NewReplacer("O", "0", "Q", "0", "@", "0", "S", "5", "B", "8")
-
 // A UK postcode ends the address: an outward code (one or two letters, a
 // digit, maybe one more character) and an inward code (a digit and two
 // letters). Blur reads the digits as letters or brackets ("LS] 4AB",
 // "LE1 SYA") and may drop the space ("LELSYA", "DE12PQ").
 var reUKPostcodeEnd = regexp.MustCompile(`\b([A-Z]{1,2})([0-9\]|lIL!])([0-9A-Z]?)\s*([0-9SOQIlB])([A-Z]{2})(\W*)$`)
-
-var ukDigit = strings.NewReplacer("]", "1", "|", "1", "l", "1", "I", "1", "L", "1", "!", "1", "S", "5", "O", "0", "Q", "0", "B", "8")
 
 // mendPostcode mends the postcode formats of countries whose postcodes
 // mix letters and digits.
@@ -818,13 +817,12 @@ func mendPostcode(addr string, c receipt.Country) string {
 		return addr
 	}
 	g := func(i int) string { return addr[m[2*i]:m[2*i+1]] }
-	return addr[:m[0]] + g(1) + ukDigit.Replace(g(2)) + g(3) + " " + ukDigit.Replace(g(4)) + g(5) + g(6)
+	return addr[:m[0]] + g(1) + digitOf.Replace(g(2)) + g(3) + " " + digitOf.Replace(g(4)) + g(5) + g(6)
 }
 
 // A five-digit postcode with its first digit read as a letter: S3000, §7100.
 var (
 	rePostcodeMisread = regexp.MustCompile(`^[S§OQIlB]\d{4},?$`)
-	postcodeDigit     = strings.NewReplacer("S", "5", "§", "5", "O", "0", "Q", "0", "I", "1", "l", "1", "B", "8")
 )
 
 // findDate returns the most plausible date on the page, preferring lines
@@ -947,8 +945,12 @@ var (
 	// reCompactDate is a date without separators next to a time: "25032018 13:11:54".
 	reCompactDate = regexp.MustCompile(`\b(\d{2})(\d{2})((?:19|20)\d{2})(\s+\d{1,2}:\d{2})`)
 	reISOCompact  = regexp.MustCompile(`\b((?:19|20)\d{2})(\d{2})(\d{2})(\s+\d{1,2}:\d{2})`)
-	// digitOf maps the letters OCR reads for digits back to digits.
-	digitOf      = strings.NewReplacer("O", "0", "Q", "0", "D", "0", "S", "5", "I", "1", "l", "1", "|", "1", "B", "8", "Z", "2", "~", "")
+	// digitOf maps the letters and marks OCR reads for digits back to
+	// digits, and drops the ~ it puts among them. Callers apply it only
+	// where a pattern says digits belong (a date group, a postcode, the
+	// number after a tax label), so the superset is safe everywhere.
+	digitOf = strings.NewReplacer("O", "0", "Q", "0", "D", "0", "@", "0", "S", "5", "§", "5", "I", "1", "l", "1", "L", "1",
+		"|", "1", "]", "1", "!", "1", "B", "8", "Z", "2", "~", "")
 	monthAbbrevs = []string{"JAN", "FEB", "MAR", "APR", "MAY", "JUN", "JUL", "AUG", "SEP", "OCT", "NOV", "DEC"}
 )
 
@@ -1018,13 +1020,13 @@ var (
 	reQuoteAsQuery  = regexp.MustCompile(`(\pL)\?(\pL)`)
 	reServiceCharge = regexp.MustCompile(`SERVICE\s*(CHARGE|CHG|TAX)|\bSVC\s*(CHG|CHARGE)|\bS/C\b`)
 	// "TOTAL GST 8.68", "Total GST Amt : 2.40": the tax, not a total.
-	reTotalTaxLine = regexp.MustCompile(`^\W*TOTAL\s*(GST|TAX|SST|VAT|MWST|UST|TVA|IVA|BTW|SALES\s+TAX)\b`)
+	reTotalTaxLine = regexp.MustCompile(`^\W*TOTAL\s*(` + taxWords + `|SALES\s+TAX)\b`)
 	reNotTaxAmount = regexp.MustCompile(`\bID\b|REG|\bNO\b|TOTAL|EXCL|SUMMARY|INVOICE|AMOUNT\s*\(`)
 	reRinggit      = regexp.MustCompile(`\bRM\b|\bMYR\b|RINGGIT`)
 	reRMAmount     = regexp.MustCompile(`\bRM\s?\d`)
 	reContinues    = regexp.MustCompile(`(&|\bAND)$`)
 	reNotIssueDate = regexp.MustCompile(`EXP|VALID|BEST BEFORE|DUE`)
-	reItemsEnd     = regexp.MustCompile(`\b(GST|SST|VAT|TAX|MWST|UST|TVA|IVA|BTW|MOMS|ALV|DPH|FPA|PVM|PDV|DDV|KDV|PVN|CASH|CARD|CHANGE|DUE|BALANCE|PAYABLE|TENDERED)\b|ROUNDING`)
+	reItemsEnd     = regexp.MustCompile(`\b(` + taxWords + `|CASH|CARD|CHANGE|DUE|BALANCE|PAYABLE|TENDERED)\b|ROUNDING`)
 	reItemsHeader  = regexp.MustCompile(`\b(QTY|DESC|DESCRIPTION|ITEM|PRICE|AMOUNT|AMT)\b`)
 	paymentMethods = []struct {
 		re   *regexp.Regexp
