@@ -31,7 +31,7 @@ type Timings struct {
 	Load         time.Duration `json:"load"`
 	Preprocess   time.Duration `json:"preprocess"`
 	OCR          time.Duration `json:"ocr"`
-	Reread       time.Duration `json:"reread,omitempty"`       // doubtful lines read again, alone
+	Reread       time.Duration `json:"reread,omitempty"`       // date-shaped lines read again, alone
 	ImageEncode  time.Duration `json:"image_encode,omitempty"` // the vision encoder
 	Prefill      time.Duration `json:"prefill"`                // the prompt and the image's embeddings
 	Decode       time.Duration `json:"decode"`

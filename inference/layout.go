@@ -221,12 +221,8 @@ func ExtractFields(lines []Line, loc receipt.Locale) receipt.Receipt {
 	}
 
 	// Date and time.
-	if d, t, conf, box := findDate(lines, loc); !d.IsZero() {
-		r.Date = receipt.Field[time.Time]{Value: d, Set: true, Source: src, Confidence: clamp(conf), Box: box}
-		if t != "" {
-			r.Time = receipt.Text{Value: t, Set: true, Source: src, Confidence: clamp(conf)}
-		}
-	}
+	d, tm, conf, box := findDate(lines, loc)
+	setDate(&r, d, tm, conf, box)
 
 	// Money.
 	upper := make([]string, len(lines))
@@ -266,8 +262,9 @@ func ExtractFields(lines []Line, loc receipt.Locale) receipt.Receipt {
 		}
 	}
 	applyCashRounding(&r)
-	itemsConfirm := r.Total.Set && !r.Subtotal.Set && findLineItems(lines, upper, r) != nil
-	reconcileTotal(&r, service, change, itemsConfirm)
+	items := findLineItems(lines, upper, r)
+	printed := r.Total
+	reconcileTotal(&r, service, change, r.Total.Set && !r.Subtotal.Set && items != nil)
 	if !r.Total.Set {
 		if v, l, ok := subtotalAfterAdjustments(lines, upper); ok {
 			r.Total = receipt.Amount{Value: v, Set: true, Source: src, Confidence: clamp(l.Conf * 0.5), Box: boxOf(l)}
@@ -316,7 +313,10 @@ func ExtractFields(lines []Line, loc receipt.Locale) receipt.Receipt {
 			break
 		}
 	}
-	r.LineItems = findLineItems(lines, upper, r)
+	if !r.Subtotal.Set && (r.Total.Set != printed.Set || !r.Total.Value.Equal(printed.Value)) {
+		items = findLineItems(lines, upper, r) // they add up to the total, which changed
+	}
+	r.LineItems = items
 	r.TaxLines, r.TaxInclusive = findTaxLines(lines, upper, r)
 	mendSingleTaxLine(&r, loc.Country)
 	if !r.TotalTax.Set && len(r.TaxLines) > 0 && r.Total.Set {
@@ -824,6 +824,18 @@ func mendPostcode(addr string, c receipt.Country) string {
 var (
 	rePostcodeMisread = regexp.MustCompile(`^[S§OQIlB]\d{4},?$`)
 )
+
+// setDate sets a receipt's date and time as findDate found them; a zero
+// date leaves the receipt as it was.
+func setDate(r *receipt.Receipt, d time.Time, tm string, conf float64, box *receipt.Box) {
+	if d.IsZero() {
+		return
+	}
+	r.Date = receipt.Field[time.Time]{Value: d, Set: true, Source: receipt.SourceOCR, Confidence: clamp(conf), Box: box}
+	if tm != "" {
+		r.Time = receipt.Text{Value: tm, Set: true, Source: receipt.SourceOCR, Confidence: clamp(conf)}
+	}
+}
 
 // findDate returns the most plausible date on the page, preferring lines
 // that say DATE.

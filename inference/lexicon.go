@@ -78,8 +78,8 @@ func mendTradeWords(s string) string {
 			fields[i], changed = w, true
 			continue
 		}
-		core := strings.TrimFunc(f, func(r rune) bool { return !unicode.IsLetter(r) })
-		if len(core) < 5 || tradeWords[core] || knownWords[core] || strings.IndexFunc(core, func(r rune) bool { return !unicode.IsUpper(r) }) >= 0 {
+		core := letterCore(f)
+		if !mendable(core) {
 			continue
 		}
 		// Shorter words only mend a misread letter (HONE, not BATFU -> BATU):
@@ -162,6 +162,18 @@ func mendPunctuatedWord(f string) (string, bool) {
 		return f, false
 	}
 	return f[:start] + fits[0] + tail, true
+}
+
+// letterCore is a word without the marks around it.
+func letterCore(f string) string {
+	return strings.TrimFunc(f, func(r rune) bool { return !unicode.IsLetter(r) })
+}
+
+// mendable says whether a word may be mended to another: five capitals or
+// more, and not a word we know as it is.
+func mendable(core string) bool {
+	return len(core) >= 5 && !tradeWords[core] && !knownWords[core] &&
+		strings.IndexFunc(core, func(r rune) bool { return !unicode.IsUpper(r) }) < 0
 }
 
 // hamming counts the letters two words of the same length differ in, or is
@@ -253,8 +265,8 @@ func mendNameFromBody(name string, lines []Line, first, last int) string {
 	fields := strings.Fields(name)
 	changed := false
 	for i, f := range fields {
-		core := strings.TrimFunc(f, func(r rune) bool { return !unicode.IsLetter(r) })
-		if len(core) < 5 || body[core] > 0 || tradeWords[core] || knownWords[core] || strings.IndexFunc(core, func(r rune) bool { return !unicode.IsUpper(r) }) >= 0 {
+		core := letterCore(f)
+		if !mendable(core) || body[core] > 0 {
 			continue
 		}
 		twin, n := "", 0

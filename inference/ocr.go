@@ -201,26 +201,17 @@ func (o *OCR) Extract(ctx context.Context, page Page) (Result, error) {
 	// these readings: other fields keep the page's.
 	if res.Engine == "ocr" && !r.Date.Set && reading.gray != nil {
 		t0 := time.Now()
-		again, n := o.rereadLines(ctx, reading.gray, reading.factor, lines, dateShaped)
-		if n > 0 {
-			if d, tm, conf, box := findDate(again, o.opt.Locale); !d.IsZero() {
-				r.Date = receipt.Field[time.Time]{Value: d, Set: true, Source: receipt.SourceOCR, Confidence: clamp(conf * 0.8), Box: box}
-				if tm != "" {
-					r.Time = receipt.Text{Value: tm, Set: true, Source: receipt.SourceOCR, Confidence: clamp(conf * 0.8)}
-				}
-			}
+		if again, n := o.rereadLines(ctx, reading.gray, reading.factor, lines, dateShaped); n > 0 {
+			d, tm, conf, box := findDate(again, o.opt.Locale)
+			setDate(&r, d, tm, conf*0.8, box) // read from a line alone: less sure
 		}
 		res.Timings.Reread = time.Since(t0)
 	}
 	// Last, a date that cannot be as read ("64/06/2024") with one common
 	// digit misreading undone.
-	if !r.Date.Set && len(lines) > 0 {
-		if d, tm, conf, box := findDateRepairing(lines, o.opt.Locale, true); !d.IsZero() {
-			r.Date = receipt.Field[time.Time]{Value: d, Set: true, Source: receipt.SourceOCR, Confidence: clamp(conf), Box: box}
-			if tm != "" {
-				r.Time = receipt.Text{Value: tm, Set: true, Source: receipt.SourceOCR, Confidence: clamp(conf)}
-			}
-		}
+	if !r.Date.Set {
+		d, tm, conf, box := findDateRepairing(lines, o.opt.Locale, true)
+		setDate(&r, d, tm, conf, box)
 	}
 	var raw strings.Builder
 	for _, l := range lines {
@@ -308,28 +299,40 @@ func (o *OCR) readPage(ctx context.Context, page Page, psm int) (pageReading, Ti
 		return pageReading{}, t, fmt.Errorf("tesseract failed: %w", err)
 	}
 	t.OCR = time.Since(t1)
-	words := make([]Word, 0, len(boxes))
 	lineIDs := map[[3]int]int{}
-	for _, b := range boxes {
-		text := strings.TrimSpace(b.Word)
-		if text == "" {
-			continue
-		}
+	words := wordsFromBoxes(boxes, page.Index, image.Point{}, float64(factor), func(b gosseract.BoundingBox) int {
 		key := [3]int{b.BlockNum, b.ParNum, b.LineNum}
 		id, ok := lineIDs[key]
 		if !ok {
 			id = len(lineIDs)
 			lineIDs[key] = id
 		}
+		return id
+	})
+	return pageReading{words: words, gray: g, factor: factor}, t, nil
+}
+
+// wordsFromBoxes turns Tesseract's words into ours: boxes read on an image
+// scaled by scale whose top-left lies at origin on the page, back in page
+// coordinates; lineOf numbers each word's line.
+func wordsFromBoxes(boxes []gosseract.BoundingBox, page int, origin image.Point, scale float64, lineOf func(gosseract.BoundingBox) int) []Word {
+	words := make([]Word, 0, len(boxes))
+	for _, b := range boxes {
+		text := strings.TrimSpace(b.Word)
+		if text == "" {
+			continue
+		}
 		r := b.Box
 		words = append(words, Word{
 			Text: text,
-			Box:  receipt.Box{Page: page.Index, X: r.Min.X / factor, Y: r.Min.Y / factor, W: r.Dx() / factor, H: r.Dy() / factor},
+			Box: receipt.Box{Page: page,
+				X: origin.X + int(float64(r.Min.X)/scale), Y: origin.Y + int(float64(r.Min.Y)/scale),
+				W: int(float64(r.Dx()) / scale), H: int(float64(r.Dy()) / scale)},
 			Conf: b.Confidence / 100,
-			Line: id,
+			Line: lineOf(b),
 		})
 	}
-	return pageReading{words: words, gray: g, factor: factor}, t, nil
+	return words
 }
 
 func cloneGray(g *image.Gray) *image.Gray {

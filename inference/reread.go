@@ -66,23 +66,7 @@ func readLine(c *gosseract.Client, g *image.Gray, box receipt.Box, scale float64
 	if err != nil {
 		return nil, fmt.Errorf("tesseract failed on a line: %w", err)
 	}
-	var words []Word
-	for _, b := range boxes {
-		text := strings.TrimSpace(b.Word)
-		if text == "" {
-			continue
-		}
-		r := b.Box
-		words = append(words, Word{
-			Text: text,
-			Box: receipt.Box{Page: page,
-				X: origin.X + int(float64(r.Min.X)/scale), Y: origin.Y + int(float64(r.Min.Y)/scale),
-				W: int(float64(r.Dx()) / scale), H: int(float64(r.Dy()) / scale)},
-			Conf: b.Confidence / 100,
-			Line: line,
-		})
-	}
-	return words, nil
+	return wordsFromBoxes(boxes, page, origin, scale, func(gosseract.BoundingBox) int { return line }), nil
 }
 
 // rereadScale enlarges a line read again alone: on SROIE's 150 dpi scans a
@@ -90,7 +74,7 @@ func readLine(c *gosseract.Client, g *image.Gray, box receipt.Box, scale float64
 // ("72/01/2017" → "22/01/2017").
 const rereadScale = 1.5
 
-// rereadLines reads again, one by one, the lines which says are worth it,
+// rereadLines reads again, one by one, the lines that which chooses,
 // each cut out of the preprocessed page g (factor: its upscaling) and read
 // in single-line mode, and returns the lines with those readings in their
 // place (a line read as nothing keeps its first reading) and how many were
