@@ -215,7 +215,7 @@ func runEval(env Env, args []string) int {
 
 	rep := evalReport{Engine: eng.Name(), Receipts: len(items), Seconds: elapsed.Seconds(), Fields: map[string]*fieldReport{}, Preprocess: pp}
 	rep.PerMinute = float64(len(items)) / elapsed.Minutes()
-	rep.Order = scoredFields(items)
+	rep.Order = scoredFields(items, loc)
 	for _, f := range rep.Order {
 		rep.Fields[f] = &fieldReport{}
 	}
@@ -269,16 +269,19 @@ func runEval(env Env, args []string) int {
 	return 0
 }
 
-// scoredFields are SROIE's four fields and the extra ones any label has.
-func scoredFields(items []labelled) []string {
+// scoredFields are SROIE's four fields and the extra ones any label has:
+// those Score gives for it.
+func scoredFields(items []labelled, loc receipt.Locale) []string {
+	labelled := map[string]bool{}
+	for _, it := range items {
+		for f := range inference.Score(it.Label, &receipt.Receipt{}, loc) {
+			labelled[f] = true
+		}
+	}
 	out := append([]string(nil), inference.ScoredFields...)
 	for _, f := range inference.ExtraFields {
-		for _, it := range items {
-			if (f == "tax" && it.Label.Tax != "") || (f == "items" && it.Label.Items != "") || (f == "tax_id" && it.Label.TaxID != "") ||
-				(f == "tax_rates" && it.Label.TaxRates != "") {
-				out = append(out, f)
-				break
-			}
+		if labelled[f] {
+			out = append(out, f)
 		}
 	}
 	return out
