@@ -50,11 +50,7 @@ func taxOf(r *receipt.Receipt) decimal.Decimal {
 	if r.TotalTax.Set {
 		return r.TotalTax.Value
 	}
-	sum := decimal.Zero
-	for _, tl := range r.TaxLines {
-		sum = sum.Add(tl.Tax.Value)
-	}
-	return sum
+	return receipt.TaxLinesTotal(r.TaxLines)
 }
 
 // flags lists what a reviewer should know about a row: unconfirmed, low
@@ -167,12 +163,8 @@ func (s *summary) add(r *receipt.Receipt) {
 		v.Receipts++
 	}
 	tax := taxOf(r)
-	lineTax := decimal.Zero
-	for _, tl := range r.TaxLines {
-		lineTax = lineTax.Add(tl.Tax.Value)
-	}
 	remaining := r.Total.Value
-	if len(r.TaxLines) > 0 && lineTax.Equal(tax) {
+	if len(r.TaxLines) > 0 && receipt.TaxLinesTotal(r.TaxLines).Equal(tax) {
 		type share struct {
 			label, rate string
 			net, tax    decimal.Decimal

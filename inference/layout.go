@@ -320,11 +320,7 @@ func ExtractFields(lines []Line, loc receipt.Locale) receipt.Receipt {
 	r.TaxLines, r.TaxInclusive = findTaxLines(lines, upper, r)
 	mendSingleTaxLine(&r, loc.Country)
 	if !r.TotalTax.Set && len(r.TaxLines) > 0 && r.Total.Set {
-		sum := decimal.Zero
-		for _, tl := range r.TaxLines {
-			sum = sum.Add(tl.Tax.Value)
-		}
-		r.TotalTax = receipt.Amount{Value: sum, Set: true, Source: src, Confidence: r.TaxLines[0].Tax.Confidence * 0.8}
+		r.TotalTax = receipt.Amount{Value: receipt.TaxLinesTotal(r.TaxLines), Set: true, Source: src, Confidence: r.TaxLines[0].Tax.Confidence * 0.8}
 	}
 	return r
 }
@@ -1207,7 +1203,7 @@ func scanItems(lines []Line, upper []string, target decimal.Decimal, from int) [
 			q, _ := decimal.NewFromString(m[1])
 			if p, err := receipt.ParseAmount(m[2]); err == nil && q.IsPositive() {
 				last := &items[len(items)-1]
-				if q.Mul(p.Value).Sub(last.LineTotal.Value).Abs().LessThanOrEqual(decimal.New(1, -2)) {
+				if near(q.Mul(p.Value), last.LineTotal.Value) {
 					last.Quantity = receipt.Amount{Value: q, Set: true, Source: receipt.SourceOCR, Confidence: 0.6}
 					last.UnitPrice = receipt.Amount{Value: p.Value, Set: true, Source: receipt.SourceOCR, Confidence: 0.6}
 				} else {

@@ -109,12 +109,10 @@ func findTaxLines(lines []Line, upper []string, r receipt.Receipt) ([]receipt.Ta
 		}
 	}
 	var out []receipt.TaxLine
-	sum := decimal.Zero
 	for _, k := range order {
 		out = append(out, byRate[k])
-		sum = sum.Add(byRate[k].Tax.Value)
 	}
-	if len(out) == 0 || r.TotalTax.Set && !near(sum, r.TotalTax.Value) {
+	if len(out) == 0 || r.TotalTax.Set && !near(receipt.TaxLinesTotal(out), r.TotalTax.Value) {
 		out = nil
 	}
 	// The arithmetic, where the page gives it, outweighs the words: "Total

@@ -114,6 +114,15 @@ type TaxLine struct {
 	Tax   Amount `json:"tax"`
 }
 
+// TaxLinesTotal is the sum of the tax lines' taxes.
+func TaxLinesTotal(lines []TaxLine) decimal.Decimal {
+	sum := decimal.Zero
+	for _, tl := range lines {
+		sum = sum.Add(tl.Tax.Value)
+	}
+	return sum
+}
+
 // Receipt is everything Shoebox knows about one document.
 type Receipt struct {
 	DocType         Field[DocType]   `json:"doc_type"`
