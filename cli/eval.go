@@ -145,6 +145,7 @@ func runEval(env Env, args []string) int {
 	pre := fs.String("preprocess", "default", "page clean-up: default, none, or a comma list of contrast, upscale, deskew")
 	determ := fs.Bool("deterministic", false, "turn off Tesseract's adaptive classifier (reproducible, slightly less accurate)")
 	sparse := fs.Bool("sparse-fallback", true, "read pages again in sparse-text mode when no date or total was found")
+	lost := fs.Bool("lost-lines", true, "read alone the rows of ink the page reading left out")
 	compare := fs.Bool("compare-cli", false, "also time the raw tesseract CLI (--psm 4, one process per core) on the same images")
 	limit := fs.Int("n", 0, "only the first n receipts")
 	psm := fs.Int("psm", 0, "Tesseract page segmentation mode (default: the engine's choice)")
@@ -180,7 +181,7 @@ func runEval(env Env, args []string) int {
 		return 2
 	}
 	opts := inference.DefaultOCROptions(loc)
-	opts.Preprocess, opts.SparseFallback, opts.Deterministic = pp, *sparse, *determ
+	opts.Preprocess, opts.SparseFallback, opts.Deterministic, opts.LostLines = pp, *sparse, *determ, *lost
 	if *psm > 0 {
 		opts.PSM = *psm
 	}

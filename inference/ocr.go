@@ -30,6 +30,9 @@ type OCROptions struct {
 	// SparseFallback reads a page again in sparse-text mode when the first
 	// pass found no date or no total.
 	SparseFallback bool
+	// LostLines reads alone the rows of ink no word of the page reading
+	// covers (see findLostBands).
+	LostLines bool
 	// Deterministic turns off Tesseract's adaptive classifier, so a page
 	// reads the same whatever was read before it (slightly less accurate).
 	Deterministic bool
@@ -92,6 +95,12 @@ func NewOCR(opt OCROptions) (*OCR, error) {
 func newClient(opt OCROptions, psm int) (*gosseract.Client, error) {
 	c := gosseract.NewClient()
 	if err := c.SetLanguage(opt.Languages...); err != nil {
+		c.Close()
+		return nil, err
+	}
+	// Tesseract's own messages ("Line cannot be recognized!!" for a band
+	// of speckle) would land in the middle of a progress bar.
+	if err := c.DisableOutput(); err != nil {
 		c.Close()
 		return nil, err
 	}
@@ -179,6 +188,13 @@ func (o *OCR) Extract(ctx context.Context, page Page) (Result, error) {
 		res.Words, res.Timings = pr.words, t
 		lines = GroupLines(pr.words)
 		reading = pr
+		if o.opt.LostLines {
+			t0 := time.Now()
+			var more []Word
+			lines, more = o.readLostLines(ctx, pr, lines)
+			res.Words = append(res.Words, more...)
+			res.Timings.Reread += time.Since(t0)
+		}
 	}
 	r := ExtractFields(lines, o.opt.Locale)
 	// A single-column pass drops lines of faint dot-matrix print; when it
@@ -348,5 +364,5 @@ func cloneGray(g *image.Gray) *image.Gray {
 // its own instances: switching one instance's mode resets what it adapted
 // to, which cost 7 points of company and 2 of total.
 func DefaultOCROptions(loc receipt.Locale) OCROptions {
-	return OCROptions{Locale: loc, Preprocess: DefaultPreprocess, SparseFallback: true}
+	return OCROptions{Locale: loc, Preprocess: DefaultPreprocess, SparseFallback: true, LostLines: true}
 }
