@@ -270,6 +270,9 @@ func ExtractFields(lines []Line, loc receipt.Locale) receipt.Receipt {
 			r.Total = receipt.Amount{Value: v, Set: true, Source: src, Confidence: clamp(l.Conf * 0.5), Box: boxOf(l)}
 		}
 	}
+	if !r.Total.Set {
+		totalFromSubtotal(&r, receipt.PlausibleRates(loc.Country))
+	}
 	if r.TotalTax.Set && r.Total.Set && r.TotalTax.Value.GreaterThanOrEqual(r.Total.Value) {
 		r.TotalTax = receipt.Amount{} // a tax-exclusive subtotal read as tax
 	}
@@ -425,6 +428,41 @@ func subtotalAfterAdjustments(lines []Line, upper []string) (decimal.Decimal, Li
 		}
 	}
 	return found, at, ok
+}
+
+// totalFromSubtotal makes the total, on a receipt whose total line could
+// not be read, from its subtotal and tax: the subtotal itself when its tax
+// is a rate's share of it (the prices include tax, "SUBTOTAL 28.70 / INC 6%
+// GST 1.62") or there is no tax, the subtotal plus tax when the tax is a
+// rate of it. A tax that fits no rate leaves the total unset.
+func totalFromSubtotal(r *receipt.Receipt, rates []decimal.Decimal) {
+	if !r.Subtotal.Set || !r.Subtotal.Value.IsPositive() {
+		return
+	}
+	sub := r.Subtotal.Value
+	set := func(v decimal.Decimal) {
+		r.Total = receipt.Amount{Value: v, Set: true, Source: r.Subtotal.Source, Confidence: clamp(r.Subtotal.Confidence * 0.5), Box: r.Subtotal.Box}
+	}
+	if !r.TotalTax.Set || r.TotalTax.Value.IsZero() {
+		set(sub)
+		return
+	}
+	if len(rates) == 0 {
+		return
+	}
+	cent := decimal.New(1, -2)
+	hundred := decimal.NewFromInt(100)
+	tax := r.TotalTax.Value
+	for _, rate := range rates {
+		if sub.Mul(rate).Div(hundred.Add(rate)).Sub(tax).Abs().LessThanOrEqual(cent) {
+			set(sub)
+			return
+		}
+		if sub.Mul(rate).Div(hundred).Sub(tax).Abs().LessThanOrEqual(cent) {
+			set(sub.Add(tax))
+			return
+		}
+	}
 }
 
 // oneDigitApart reports whether a and b, written to the cent, differ in

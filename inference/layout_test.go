@@ -77,7 +77,7 @@ func TestExtractFieldsRules(t *testing.T) {
 		{"accepted amount is tendered, not total", lines("Total amount 1.50 RM", "Accepted total 2.00 RM", "Change 0.50 RM"), "total", "1.5"},
 		{"unread total: the subtotal under the tax line", lines("Gross Amount : 40.00", "Total GST Amt : 2.40", "Sub Total : 42.40", "Rounding Adj. : 0", "Total (RM) (aeia0)"), "total", "42.4"},
 		{"unread total: the subtotal under the rounding line", lines("SUBTOTAL (QTY 4) RM41 43", "ROUNDING RHO.02", "SUBTOTAL (QTY 4) RM41.45", "CASH RMD 60", "CHANGE CASH RM10,05"), "total", "41.45"},
-		{"a subtotal above the tax is no total", lines("Sub Total : 40.00", "GST 6% : 2.40", "Total (RM) (aeia0)"), "total", ""},
+		{"a subtotal above the tax is no total; with its tax it is", lines("Sub Total : 40.00", "GST 6% : 2.40", "Total (RM) (aeia0)"), "total", "42.4"},
 		{"a tax rate glued to its word", lines("1 STAPLER $32.34", "GST10%INCL. $2.94", "AMOUNTDUE $32.34"), "total_tax", "2.94"},
 		{"space after the decimal point", lines("CASH RM100. 00", "YOUR CHANGE RM3. 80"), "total", "96.2"},
 		{"address block stops at phone", lines("ACME SDN BHD", "(123456-X)", "NO 37, JALAN MANIS 7,", "TAMAN SEGAR,", "56100 CHERAS", "TEL: 03-1234 5678"), "supplier_address", "NO 37, JALAN MANIS 7, TAMAN SEGAR, 56100 CHERAS"},
