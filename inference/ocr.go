@@ -221,7 +221,11 @@ func (o *OCR) Extract(ctx context.Context, page Page) (Result, error) {
 			d, tm, conf, box := findDate(again, o.opt.Locale)
 			setDate(&r, d, tm, conf*0.8, box) // read from a line alone: less sure
 		}
-		res.Timings.Reread = time.Since(t0)
+		res.Timings.Reread += time.Since(t0)
+	} else if res.Engine == "ocr" && r.Date.Box != nil && reading.gray != nil {
+		t0 := time.Now()
+		o.rereadDoubtfulDate(ctx, reading, lines, &r)
+		res.Timings.Reread += time.Since(t0)
 	}
 	// Last, a date that cannot be as read ("64/06/2024") with one common
 	// digit misreading undone.

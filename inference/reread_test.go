@@ -87,3 +87,57 @@ func abs(x int) int {
 	}
 	return x
 }
+
+// A date read with doubt is read again alone and replaced when the second
+// reading is sure; a date read surely is left alone.
+func TestDoubtfulDateIsReadAgain(t *testing.T) {
+	img, err := synth.Render(synth.Receipt{
+		Supplier: "HARBOUR HARDWARE PTY LTD",
+		Address:  []string{"12 GEORGE STREET", "SYDNEY NSW 2000"},
+		Date:     "16/07/2025",
+		Items:    []synth.Item{{Desc: "HAMMER", Qty: 1, UnitCents: 2495}},
+		TaxLabel: "GST", TaxRate: 10, Inclusive: true, Currency: "$",
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	eng, err := NewOCR(OCROptions{Locale: receipt.DefaultLocale(receipt.CountryAU), Preprocess: DefaultPreprocess, Workers: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer eng.Close()
+	pr, _, err := eng.readPage(context.Background(), Page{Image: img}, eng.opt.PSM)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name string
+		conf float64 // of the garbled date word
+		want string
+	}{
+		{"doubtful: read again", 0.5, "2025-07-16"},
+		{"sure: kept as read", 0.95, "2025-06-16"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			lines := GroupLines(pr.words)
+			for i, l := range lines {
+				for j, w := range l.Words {
+					if w.Text == "16/07/2025" {
+						lines[i].Words[j].Text, lines[i].Words[j].Conf = "16/06/2025", tc.conf
+						lines[i].Text = strings.Replace(l.Text, "16/07/2025", "16/06/2025", 1)
+					}
+				}
+			}
+			var r receipt.Receipt
+			d, tm, conf, box := findDate(lines, eng.opt.Locale)
+			setDate(&r, d, tm, conf, box)
+			if r.Date.Value.Format("2006-01-02") != "2025-06-16" {
+				t.Fatalf("garbled date found as %v", r.Date.Value)
+			}
+			eng.rereadDoubtfulDate(context.Background(), pr, lines, &r)
+			if got := r.Date.Value.Format("2006-01-02"); got != tc.want {
+				t.Errorf("date = %s, want %s", got, tc.want)
+			}
+		})
+	}
+}
