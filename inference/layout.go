@@ -507,6 +507,7 @@ func findCompany(lines []Line) (int, int, string, float64) {
 		}
 	}
 	clean := func(s string) string {
+		s = mendLowerInCapsWords(reSBBeforeRegNo.ReplaceAllString(s, "${1}S/B${2}"))
 		s = reRegNo.ReplaceAllString(s, " ")
 		s = reOwnedBy.ReplaceAllString(s, "")
 		s = strings.Join(dropLowercaseJunk(strings.Fields(s)), " ")
@@ -741,7 +742,7 @@ func findAddress(lines []Line, coIdx int) (string, float64, *receipt.Box) {
 	}
 	for i := coIdx + 1; i < len(lines) && len(parts) < 6; i++ {
 		l := lines[i]
-		u := strings.ToUpper(strings.TrimSpace(l.Text))
+		u := strings.ToUpper(mendLowerInCapsWords(strings.TrimSpace(l.Text)))
 		if len(parts) == 0 && idLines < 3 && isIdentifierLine(u) {
 			idLines++
 			prevBottom = l.Box.Y + l.Box.H
@@ -1367,6 +1368,11 @@ var legalSuffixFixes = []struct {
 	{regexp.MustCompile(`(\pL\s+)L[I1]D(\.?)$`), "${1}LTD${2}"}, // a name's last word
 	{regexp.MustCompile(`¥`), "Y"},
 }
+
+// reSBBeforeRegNo is S/B as OCR misreads it right before the registration
+// number, where nothing else is printed: also 9/2 ("99 SPEED MART 9/2
+// (519837-X)").
+var reSBBeforeRegNo = regexp.MustCompile(`(\s)[S5$9][/|][B8R2](\s*\(\s*\d)`)
 
 func fixLegalSuffix(s string) string {
 	u := strings.ToUpper(s)

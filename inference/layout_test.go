@@ -36,6 +36,8 @@ func TestExtractFieldsRules(t *testing.T) {
 		{"registered company under a logo line", lines("GUARDIAN", "GUARDIAN HEALTH AND BEAUTY SDN BHD", "LOT 1, JALAN 2"), "supplier_name", "GUARDIAN HEALTH AND BEAUTY SDN BHD"},
 		{"lower-case speckle before a name", lines("bee. PAGOH REST AND SERVICE AREA", "LOT R1, KWS REHAT"), "supplier_name", "PAGOH REST AND SERVICE AREA"},
 		{"registration number in braces", lines("99 SPEED MART 5/B {519537-X)", "LOT P.T. 2811, JALAN ANGSA"), "supplier_name", "99 SPEED MART S/B"},
+		{"S/B read as 9/2 before the registration number", lines("99 SPEED MART 9/2 (519837: x)", "LOT P.T. 2811, JALAN ANGSA,"), "supplier_name", "99 SPEED MART S/B"},
+		{"a fraction in an address is no S/B", lines("ACME TRADING", "NO 5, JALAN SS 9/2 (BLOCK A)"), "supplier_address", "NO 5, JALAN SS 9/2 (BLOCK A)"},
 		{"lower-case debris before a mended suffix", lines("ua 99 SPEED MART 5/8 ($19937-x)", "LOT P.7, 2811, JALAN ANGSA,"), "supplier_name", "99 SPEED MART S/B"},
 		{"registration tail after the suffix, apostrophe read as ?", lines("KING?S CONFECTIONERY $/B 272500-U) (KI1)", "NO. 20-A1, JALAN SS4/3"), "supplier_name", "KING'S CONFECTIONERY S/B"},
 		{"debris after a misread suffix", lines("__ SKCA HARDWARE & TIMBER SON. avo. WP |", "CO. REG. NO.: 946207-0 )"), "supplier_name", "SKCA HARDWARE & TIMBER SDN. BHD"},

@@ -111,6 +111,59 @@ func mendTradeWords(s string) string {
 	return strings.Join(fields, " ")
 }
 
+// mendLowerInCapsWords mends each capital word of s with one lower-case
+// letter inside it (see mendLowerInCaps). It runs before a name or address
+// line is put in capitals, which hides the misread letter.
+func mendLowerInCapsWords(s string) string {
+	fields := strings.Fields(s)
+	changed := false
+	for i, f := range fields {
+		core := letterCore(f)
+		if w, ok := mendLowerInCaps(core); ok {
+			fields[i], changed = strings.Replace(f, core, w, 1), true
+		}
+	}
+	if !changed {
+		return s
+	}
+	return strings.Join(fields, " ")
+}
+
+// mendLowerInCaps mends a capital word with one lower-case letter inside
+// it ("HOnE"): printed names are in capitals, so that letter is the one
+// misread, and the word is the trade word that fits with every other letter
+// as read, when exactly one does.
+func mendLowerInCaps(core string) (string, bool) {
+	if len(core) < 4 {
+		return "", false
+	}
+	at := -1
+	for i, r := range core {
+		switch {
+		case r > unicode.MaxASCII:
+			return "", false
+		case unicode.IsLower(r):
+			if at >= 0 || i == 0 {
+				return "", false
+			}
+			at = i
+		}
+	}
+	if at < 0 {
+		return "", false
+	}
+	fit := ""
+	for w := range tradeWords {
+		if len(w) == len(core) && w[:at] == core[:at] && w[at+1:] == core[at+1:] {
+			if fit != "" {
+				return "", false
+			}
+			fit = w
+		}
+	}
+	return fit, fit != ""
+}
+
 // glyphLike are the marks OCR reads for part of a letter's strokes: "!UMPUR"
 // (L), "MA!'KOTA" (H), "SELA:IGOR" (N).
 const glyphLike = "!:|'`‘’\""

@@ -19,6 +19,8 @@ func TestMendTradeWords(t *testing.T) {
 		{"MR. D.I.Y. (M) SDN BHD", "MR. D.I.Y. (M) SDN BHD"}, // dots are no letters
 		{"KING'S CONFECTIONERY", "KING'S CONFECTIONERY"},     // an apostrophe that fits no trade word
 		{"Mixed Case Bakerles", "Mixed Case Bakerles"},       // only capitals are mended
+		{"McDONALDS", "McDONALDS"},                           // no trade word fits
+		{"MiNI MART", "MiNI MART"},                           // MINI is no trade word
 	} {
 		if got := mendTradeWords(tc.in); got != tc.want {
 			t.Errorf("mendTradeWords(%q) = %q, want %q", tc.in, got, tc.want)
@@ -66,6 +68,20 @@ func TestMendNameFromBody(t *testing.T) {
 		ls := append(lines(tc.name), lines(tc.body...)...)
 		if got := mendNameFromBody(tc.name, ls, 0, 0); got != tc.want {
 			t.Errorf("mendNameFromBody(%q) = %q, want %q", tc.name, got, tc.want)
+		}
+	}
+}
+
+func TestMendLowerInCapsWords(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{"HOnE MASTER HARDWARE &", "HOME MASTER HARDWARE &"}, // one lower-case letter in capitals is the misread one
+		{"McDONALDS", "McDONALDS"},                           // no trade word fits
+		{"MiNI MART", "MiNI MART"},                           // MINI is no trade word
+		{"Jalan Dinar G", "Jalan Dinar G"},                   // mixed case is how it is printed
+		{"NO 5, JALAn BESAR", "NO 5, JALAN BESAR"},
+	} {
+		if got := mendLowerInCapsWords(tc.in); got != tc.want {
+			t.Errorf("mendLowerInCapsWords(%q) = %q, want %q", tc.in, got, tc.want)
 		}
 	}
 }
