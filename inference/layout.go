@@ -214,9 +214,10 @@ func ExtractFields(lines []Line, loc receipt.Locale) receipt.Receipt {
 			u := b.Union(lines[coIdx-1].Box)
 			b = &u
 		}
-		set(&r.SupplierName, mendNameFromBody(mendTradeWords(coName), lines, coIdx, coLast), coConf, b)
+		set(&r.SupplierName, mendFromPage(mendTradeWords(coName), lines, coIdx, coLast), coConf, b)
 		if addr, conf, box := findAddress(lines, coLast); addr != "" {
-			set(&r.SupplierAddress, mendPostcode(mendAddressAbbrevs(mendTradeWords(addr)), loc.Country), conf, box)
+			addr = mendFromPage(mendAddressAbbrevs(mendTradeWords(addr)), lines, -1, -1)
+			set(&r.SupplierAddress, mendPostcode(addr, loc.Country), conf, box)
 		}
 	}
 

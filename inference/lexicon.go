@@ -297,15 +297,16 @@ func mendAddressAbbrevs(s string) string {
 	return s
 }
 
-// mendNameFromBody takes a supplier's name word from where the receipt
-// prints it again in plain type when the heading's display font was misread:
-// "SANYO STATIONERY SHOP" over "SANYU SUPPLY SDN BHD" and
-// "Follow us on Facebook: Sanyu.Stationery"; "GARDEQIA BAKERIES" over "the
-// recipient of Gardenia's products". A word is replaced only when it appears
-// nowhere else on the page, is no known word, and one spelling one letter
-// away (same length, five letters or more) appears elsewhere, read with
-// confidence.
-func mendNameFromBody(name string, lines []Line, first, last int) string {
+// mendFromPage takes a word's spelling from where the receipt prints it
+// again in plain type when a display font or a faint line was misread:
+// "SANYO STATIONERY SHOP" over "SANYU SUPPLY SDN BHD" and "Follow us on
+// Facebook: Sanyu.Stationery"; "GARDEQIA BAKERIES" over "the recipient of
+// Gardenia's products"; "TAMAN SRI UENGKIL" over "43800 DENGKIL". A word is
+// replaced only when it is read with confidence nowhere on the page (lines
+// first to last, the text's own, do not count), is no known word, and one
+// spelling one letter away (same length, five letters or more) is read
+// elsewhere with confidence. first and last of -1 count every line.
+func mendFromPage(name string, lines []Line, first, last int) string {
 	body := map[string]int{}
 	for i, l := range lines {
 		if i >= first && i <= last || l.Conf < 0.8 {

@@ -52,7 +52,7 @@ func TestMendAddressAbbrevs(t *testing.T) {
 	}
 }
 
-func TestMendNameFromBody(t *testing.T) {
+func TestMendFromPage(t *testing.T) {
 	for _, tc := range []struct {
 		name string
 		body []string
@@ -66,9 +66,24 @@ func TestMendNameFromBody(t *testing.T) {
 		{"BAIFU (M) SDN BHD", []string{"BAIFA 1.00", "BAIFO 2.00"}, "BAIFU (M) SDN BHD"},                                        // two twins: no guess
 	} {
 		ls := append(lines(tc.name), lines(tc.body...)...)
-		if got := mendNameFromBody(tc.name, ls, 0, 0); got != tc.want {
-			t.Errorf("mendNameFromBody(%q) = %q, want %q", tc.name, got, tc.want)
+		if got := mendFromPage(tc.name, ls, 0, 0); got != tc.want {
+			t.Errorf("mendFromPage(%q) = %q, want %q", tc.name, got, tc.want)
 		}
+	}
+}
+
+// An address word read with doubt takes its spelling from the address's
+// own confident line; one read with confidence stays as read.
+func TestMendFromPageInAnAddress(t *testing.T) {
+	page := lines("NO.1, TAMAN SRI UENGKIL, JALAN AIR HITAM", "43800 DENGKIL, SELANGOR.")
+	addr := "NO.1, TAMAN SRI UENGKIL, JALAN AIR HITAM, 43800 DENGKIL, SELANGOR."
+	page[0].Conf = 0.73
+	if got, want := mendFromPage(addr, page, -1, -1), "NO.1, TAMAN SRI DENGKIL, JALAN AIR HITAM, 43800 DENGKIL, SELANGOR."; got != want {
+		t.Errorf("doubtful line: %q, want %q", got, want)
+	}
+	page[0].Conf = 0.9
+	if got := mendFromPage(addr, page, -1, -1); got != addr {
+		t.Errorf("confident line: %q, want it as read", got)
 	}
 }
 
