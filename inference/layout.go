@@ -265,7 +265,7 @@ func ExtractFields(lines []Line, loc receipt.Locale) receipt.Receipt {
 	applyCashRounding(&r)
 	items := findLineItems(lines, upper, r)
 	printed := r.Total
-	reconcileTotal(&r, service, change, r.Total.Set && !r.Subtotal.Set && items != nil)
+	reconcileTotal(&r, service, change, suppliesTotal(lines, upper, r.TotalTax), r.Total.Set && !r.Subtotal.Set && items != nil)
 	if !r.Total.Set {
 		if v, l, ok := subtotalAfterAdjustments(lines, upper); ok {
 			r.Total = receipt.Amount{Value: v, Set: true, Source: src, Confidence: clamp(l.Conf * 0.5), Box: boxOf(l)}
@@ -361,9 +361,12 @@ func applyCashRounding(r *receipt.Receipt) {
 // not), or both implied values agree on another one, the implied value is
 // taken; cash less change alone does not overrule a total that the line
 // items add up to (itemsConfirm).
-func reconcileTotal(r *receipt.Receipt, service, change *decimal.Decimal, itemsConfirm bool) {
+func reconcileTotal(r *receipt.Receipt, service, change, supplies *decimal.Decimal, itemsConfirm bool) {
 	var implied []decimal.Decimal
 	fromCash := -1
+	if supplies != nil {
+		implied = append(implied, *supplies)
+	}
 	// A subtotal equal to the total already includes the tax.
 	if r.Subtotal.Set && r.TotalTax.Set && r.TotalTax.Value.IsPositive() && !(r.Total.Set && r.Subtotal.Value.Equal(r.Total.Value)) {
 		sum := r.Subtotal.Value.Add(r.TotalTax.Value)
@@ -391,9 +394,17 @@ func reconcileTotal(r *receipt.Receipt, service, change *decimal.Decimal, itemsC
 		}
 		return
 	}
+	// Cash rounding puts the amount paid up to 2 cents from the total: cash
+	// less change confirms a total to 5 cents, and so does the arithmetic
+	// of a receipt that prints a rounding line. Otherwise only the exact
+	// value confirms it (35.01 of supplies against a payable read as 35.04).
 	fiveCents := decimal.New(5, -2)
-	for _, v := range implied {
-		if v.Sub(r.Total.Value).Abs().LessThanOrEqual(fiveCents) {
+	for i, v := range implied {
+		slack := decimal.Zero
+		if i == fromCash || r.Rounding.Set {
+			slack = fiveCents
+		}
+		if v.Sub(r.Total.Value).Abs().LessThanOrEqual(slack) {
 			r.Total.Confidence = clamp(r.Total.Confidence + 0.2)
 			return
 		}
@@ -401,7 +412,7 @@ func reconcileTotal(r *receipt.Receipt, service, change *decimal.Decimal, itemsC
 	for i, v := range implied {
 		// Cash less change is two more readings, each of which may be the
 		// misread one: it does not overrule a total the items add up to.
-		if agreed || oneDigitApart(v, r.Total.Value) && !(i == fromCash && itemsConfirm) {
+		if agreed || misreadOf(v, r.Total.Value) && !(i == fromCash && itemsConfirm) {
 			r.Total.Value, r.Total.Confidence = v, 0.7
 			return
 		}
@@ -464,6 +475,56 @@ func totalFromSubtotal(r *receipt.Receipt, rates []decimal.Decimal) {
 			return
 		}
 	}
+}
+
+// suppliesTotal is what a Malaysian GST invoice's supply totals add up to:
+// the zero-rated supplies and the standard-rated supplies with their tax
+// ("Total 0% supplies: 26.61", "Total 6% supplies (Inc. GST): 8.40"); their
+// sum is the amount payable, which a misread "Total Payable: 35.04" can be
+// checked against. The supply lines are misread too, so the sum is given
+// (nil otherwise) only when the page confirms its parts: every reading of
+// the zero-rated total agrees (Gardenia prints it twice), and the
+// standard-rated total is its tax-exclusive line plus the tax.
+func suppliesTotal(lines []Line, upper []string, tax receipt.Amount) *decimal.Decimal {
+	var zero, exclusive, inclusive []decimal.Decimal
+	for i, l := range lines {
+		k := upper[i]
+		amts := amountsIn(l.Text)
+		if !strings.Contains(k, "PLIES") || len(amts) == 0 { // "SUPPLIES", also as "SWYPLIES"
+			continue
+		}
+		last := amts[len(amts)-1]
+		switch {
+		case strings.Contains(k, "EXCL"):
+			exclusive = append(exclusive, last)
+		case strings.Contains(k, "INC"):
+			inclusive = append(inclusive, last)
+		default:
+			zero = append(zero, last) // its rate is often misread ("O%", "@&")
+		}
+	}
+	if len(zero) == 0 || len(inclusive) != 1 || len(exclusive) != 1 || !tax.Set ||
+		!exclusive[0].Add(tax.Value).Equal(inclusive[0]) {
+		return nil
+	}
+	for _, z := range zero[1:] {
+		if !z.Equal(zero[0]) {
+			return nil
+		}
+	}
+	sum := zero[0].Add(inclusive[0])
+	return &sum
+}
+
+// misreadOf reports whether read is what OCR makes of v: one digit
+// misread (35.04 for 35.01), or the first digit lost or read as a mark
+// ("$9.54" for 59.54).
+func misreadOf(v, read decimal.Decimal) bool {
+	if oneDigitApart(v, read) {
+		return true
+	}
+	x, y := v.StringFixed(2), read.StringFixed(2)
+	return len(x) == len(y)+1 && x[1:] == y && x[0] >= '1' && x[0] <= '9'
 }
 
 // oneDigitApart reports whether a and b, written to the cent, differ in

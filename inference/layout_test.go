@@ -225,13 +225,58 @@ func TestReconcileTotal(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			r := receipt.Receipt{Total: amt(tc.total), Subtotal: amt(tc.subtotal), TotalTax: amt(tc.tax), Rounding: amt(tc.rounding), AmountPaid: amt(tc.paid)}
-			reconcileTotal(&r, dec(tc.service), dec(tc.change), false)
+			reconcileTotal(&r, dec(tc.service), dec(tc.change), nil, false)
 			got := ""
 			if r.Total.Set {
 				got = r.Total.Value.StringFixed(2)
 			}
 			if got != tc.want {
 				t.Errorf("total %q, want %q", got, tc.want)
+			}
+		})
+	}
+}
+
+func TestReconcileTotalWithSupplies(t *testing.T) {
+	for _, tc := range []struct{ name, total, supplies, want string }{
+		{"a digit misread", "35.04", "35.01", "35.01"},
+		{"the first digit read as a mark", "9.54", "59.54", "59.54"},
+		{"two digits apart stays", "35.94", "35.01", "35.94"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := receipt.Receipt{Total: receipt.Amount{Value: decimal.RequireFromString(tc.total), Set: true}}
+			sum := decimal.RequireFromString(tc.supplies)
+			reconcileTotal(&r, nil, nil, &sum, false)
+			if got := r.Total.Value.StringFixed(2); got != tc.want {
+				t.Errorf("total %s, want %s", got, tc.want)
+			}
+		})
+	}
+}
+
+func TestSuppliesTotal(t *testing.T) {
+	gst := receipt.Amount{Value: decimal.RequireFromString("0.48"), Set: true}
+	for _, tc := range []struct {
+		name  string
+		lines []Line
+		want  string // "": none
+	}{
+		{"zero-rated and tax-inclusive supplies", lines("Total O% swyplies: 26.61", "Total 6% supplies (excl. GST): 7.92", "GST: 0.48", "Total 6% supplies (Inc. GST): 8.40", "Total @& supplies: 26.61", "Total Payable: 35.04"), "35.01"},
+		{"two readings of the zero-rated total disagree", lines("Total 0% supplies: 15.36", "Total 6% supplies (excl. GST): 7.92", "Total 6% supplies (Inc. GST): 8.40", "Total (% supplies, 10.36"), ""},
+		{"exclusive plus tax is not the inclusive", lines("Total 0% supplies: 26.61", "Total 6% supplies (excl. GST): 7.92", "Total 6% supplies (Inc. GST): 8.90"), ""},
+		{"no supply lines", lines("Total Payable: 35.04"), ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			upper := make([]string, len(tc.lines))
+			for i, l := range tc.lines {
+				upper[i] = keywordText(l.Text)
+			}
+			got := ""
+			if v := suppliesTotal(tc.lines, upper, gst); v != nil {
+				got = v.StringFixed(2)
+			}
+			if got != tc.want {
+				t.Errorf("suppliesTotal = %q, want %q", got, tc.want)
 			}
 		})
 	}
