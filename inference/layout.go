@@ -574,7 +574,7 @@ func findCompany(lines []Line) (int, int, string, float64) {
 		s = reOwnedBy.ReplaceAllString(s, "")
 		s = strings.Join(dropLowercaseJunk(strings.Fields(s)), " ")
 		s = mendOpeningParen(reQuoteAsQuery.ReplaceAllString(fixLegalSuffix(s), "$1'$2"))
-		fields := dropAfterLegalSuffix(strings.Fields(s))
+		fields := mendCutSDN(dropAfterLegalSuffix(strings.Fields(s)))
 		// Drop stray marks OCR puts before and after the name: "|", "#000002".
 		for len(fields) > 1 && letterCount(fields[0]) == 0 && (!hasDigit(fields[0]) || strings.HasPrefix(fields[0], "#")) {
 			fields = fields[1:] // "|", "#000002"; a leading number stays: "99 SPEED MART"
@@ -712,6 +712,28 @@ func dropAfterLegalSuffix(fields []string) []string {
 		}
 	}
 	return fields[:end+1]
+}
+
+// mendCutSDN mends a name whose "SDN. BHD." was cut off at the edge of the
+// print and its BHD read as a speck ("BEMED (SP) SDR. a"): SDN, or SDR or
+// S0N for it, followed by one last fragment of a letter or two that is no
+// legal form. SON and SUN are words ("& SON") and stay.
+func mendCutSDN(fields []string) []string {
+	n := len(fields)
+	if n < 3 {
+		return fields
+	}
+	last, sdn := fields[n-1], strings.ToUpper(fields[n-2])
+	core := strings.TrimRight(sdn, ".,")
+	if core != "SDN" && core != "SDR" && core != "S0N" && core != "5DN" {
+		return fields
+	}
+	u := strings.ToUpper(strings.Trim(last, ".,"))
+	if letterCount(last) > 2 || hasDigit(last) || legalForms[u] || u == "&" {
+		return fields
+	}
+	dot := strings.TrimPrefix(sdn, core)
+	return append(fields[:n-2:n-2], "SDN"+dot, "BHD"+dot)
 }
 
 // isNoiseLine says a line is what Tesseract makes of a logo, a stamp or

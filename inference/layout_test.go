@@ -36,6 +36,8 @@ func TestExtractFieldsRules(t *testing.T) {
 		{"registered company under a logo line", lines("GUARDIAN", "GUARDIAN HEALTH AND BEAUTY SDN BHD", "LOT 1, JALAN 2"), "supplier_name", "GUARDIAN HEALTH AND BEAUTY SDN BHD"},
 		{"lower-case speckle before a name", lines("bee. PAGOH REST AND SERVICE AREA", "LOT R1, KWS REHAT"), "supplier_name", "PAGOH REST AND SERVICE AREA"},
 		{"registration number in braces", lines("99 SPEED MART 5/B {519537-X)", "LOT P.T. 2811, JALAN ANGSA"), "supplier_name", "99 SPEED MART S/B"},
+		{"SDN BHD cut off at the print's edge", lines("| . BEMED (SP) SDR. a", "No.4, Jalan Dinar G U3/G,"), "supplier_name", "BEMED (SP) SDN. BHD"},
+		{"& SON is a name", lines("JONES & SON", "12 HIGH STREET"), "supplier_name", "JONES & SON"},
 		{"S/B read as 9/2 before the registration number", lines("99 SPEED MART 9/2 (519837: x)", "LOT P.T. 2811, JALAN ANGSA,"), "supplier_name", "99 SPEED MART S/B"},
 		{"a fraction in an address is no S/B", lines("ACME TRADING", "NO 5, JALAN SS 9/2 (BLOCK A)"), "supplier_address", "NO 5, JALAN SS 9/2 (BLOCK A)"},
 		{"lower-case debris before a mended suffix", lines("ua 99 SPEED MART 5/8 ($19937-x)", "LOT P.7, 2811, JALAN ANGSA,"), "supplier_name", "99 SPEED MART S/B"},
