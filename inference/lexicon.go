@@ -278,7 +278,8 @@ func editDistance(a, b string, limit int) int {
 // J1N; TMN (taman) as THN, TMM; BLK (block) as BIK, 8LK; the land-title
 // "LOT P.T." as P.7. Each is mended only where its place in an address
 // shows what it is: JLN and TMN before a name or number, BLK before a
-// block letter or number, P.T. after LOT.
+// block letter or number, P.T. after LOT; the "&" between two lettered
+// house numbers ("31G&33G") read as 8.
 var addressAbbrevFixes = []struct {
 	re   *regexp.Regexp
 	with string
@@ -287,6 +288,8 @@ var addressAbbrevFixes = []struct {
 	{regexp.MustCompile(`(^|[\s,.\-])(?:THN|TMM|TNN|7MN)(\.?\s+[A-Z0-9])`), "${1}TMN${2}"},
 	{regexp.MustCompile(`(^|[\s,.])(?:B[I1]K|8LK)(\.?\s+[A-Z0-9]{1,3}\b)`), "${1}BLK${2}"},
 	{regexp.MustCompile(`\bLOT\s+P\.\s?7\b`), "LOT P.T"},
+	// Two lettered house numbers joined by "&" read as 8: "31G833G".
+	{regexp.MustCompile(`\b(\d{1,4}[A-Z])8(\d{1,4}[A-Z])\b`), "${1}&${2}"},
 }
 
 // mendAddressAbbrevs mends misread street abbreviations in an address.

@@ -45,6 +45,8 @@ func TestMendAddressAbbrevs(t *testing.T) {
 		{"TAMAN JUN", "TAMAN JUN"}, // the last word is no abbreviation before a name
 		{"JINJANG UTARA", "JINJANG UTARA"},
 		{"BIKE SHOP", "BIKE SHOP"},
+		{"NO. 31G833G, JALAN SETIA INDAH X", "NO. 31G&33G, JALAN SETIA INDAH X"},
+		{"NO. 318, JALAN 3/8A", "NO. 318, JALAN 3/8A"}, // no lettered numbers on both sides
 	} {
 		if got := mendAddressAbbrevs(tc.in); got != tc.want {
 			t.Errorf("mendAddressAbbrevs(%q) = %q, want %q", tc.in, got, tc.want)
