@@ -265,7 +265,7 @@ func ExtractFields(lines []Line, loc receipt.Locale) receipt.Receipt {
 	applyCashRounding(&r)
 	items := findLineItems(lines, upper, r)
 	printed := r.Total
-	reconcileTotal(&r, service, change, suppliesTotal(lines, upper, r.TotalTax), r.Total.Set && !r.Subtotal.Set && items != nil)
+	reconcileTotal(&r, service, change, suppliesTotal(lines, upper, r.TotalTax, receipt.PlausibleRates(loc.Country)), r.Total.Set && !r.Subtotal.Set && items != nil)
 	if !r.Total.Set {
 		if v, l, ok := subtotalAfterAdjustments(lines, upper); ok {
 			r.Total = receipt.Amount{Value: v, Set: true, Source: src, Confidence: clamp(l.Conf * 0.5), Box: boxOf(l)}
@@ -484,8 +484,9 @@ func totalFromSubtotal(r *receipt.Receipt, rates []decimal.Decimal) {
 // checked against. The supply lines are misread too, so the sum is given
 // (nil otherwise) only when the page confirms its parts: every reading of
 // the zero-rated total agrees (Gardenia prints it twice), and the
-// standard-rated total is its tax-exclusive line plus the tax.
-func suppliesTotal(lines []Line, upper []string, tax receipt.Amount) *decimal.Decimal {
+// standard-rated total is its tax-exclusive line plus the tax, or that line
+// taxed at one of the country's rates when the tax line was misread.
+func suppliesTotal(lines []Line, upper []string, tax receipt.Amount, rates []decimal.Decimal) *decimal.Decimal {
 	var zero, exclusive, inclusive []decimal.Decimal
 	for i, l := range lines {
 		k := upper[i]
@@ -503,8 +504,8 @@ func suppliesTotal(lines []Line, upper []string, tax receipt.Amount) *decimal.De
 			zero = append(zero, last) // its rate is often misread ("O%", "@&")
 		}
 	}
-	if len(zero) == 0 || len(inclusive) != 1 || len(exclusive) != 1 || !tax.Set ||
-		!exclusive[0].Add(tax.Value).Equal(inclusive[0]) {
+	if len(zero) == 0 || len(inclusive) != 1 || len(exclusive) != 1 ||
+		!(tax.Set && exclusive[0].Add(tax.Value).Equal(inclusive[0]) || taxedAtARate(exclusive[0], inclusive[0], rates)) {
 		return nil
 	}
 	for _, z := range zero[1:] {
@@ -514,6 +515,18 @@ func suppliesTotal(lines []Line, upper []string, tax receipt.Amount) *decimal.De
 	}
 	sum := zero[0].Add(inclusive[0])
 	return &sum
+}
+
+// taxedAtARate reports whether gross is net taxed at one of rates, to the
+// cent.
+func taxedAtARate(net, gross decimal.Decimal, rates []decimal.Decimal) bool {
+	hundred := decimal.NewFromInt(100)
+	for _, r := range rates {
+		if r.IsPositive() && net.Mul(hundred.Add(r)).Div(hundred).Round(2).Equal(gross) {
+			return true
+		}
+	}
+	return false
 }
 
 // misreadOf reports whether read is what OCR makes of v: one digit

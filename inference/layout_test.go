@@ -265,6 +265,7 @@ func TestSuppliesTotal(t *testing.T) {
 	}{
 		{"zero-rated and tax-inclusive supplies", lines("Total O% swyplies: 26.61", "Total 6% supplies (excl. GST): 7.92", "GST: 0.48", "Total 6% supplies (Inc. GST): 8.40", "Total @& supplies: 26.61", "Total Payable: 35.04"), "35.01"},
 		{"two readings of the zero-rated total disagree", lines("Total 0% supplies: 15.36", "Total 6% supplies (excl. GST): 7.92", "Total 6% supplies (Inc. GST): 8.40", "Total (% supplies, 10.36"), ""},
+		{"the tax line misread: the inclusive is the exclusive at 6%", lines("Total O% supplies: 27.44", "Total @% supplies (excl. GST): 30.28", "(ST: 1.82 |", "~ | 64 supplies (Inc. ST): 32.10 |", "Total @& supplies: 27.44"), "59.54"},
 		{"exclusive plus tax is not the inclusive", lines("Total 0% supplies: 26.61", "Total 6% supplies (excl. GST): 7.92", "Total 6% supplies (Inc. GST): 8.90"), ""},
 		{"no supply lines", lines("Total Payable: 35.04"), ""},
 	} {
@@ -274,7 +275,7 @@ func TestSuppliesTotal(t *testing.T) {
 				upper[i] = keywordText(l.Text)
 			}
 			got := ""
-			if v := suppliesTotal(tc.lines, upper, gst); v != nil {
+			if v := suppliesTotal(tc.lines, upper, gst, receipt.PlausibleRates(receipt.CountryMY)); v != nil {
 				got = v.StringFixed(2)
 			}
 			if got != tc.want {
