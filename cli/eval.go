@@ -142,10 +142,11 @@ func runEval(env Env, args []string) int {
 	vf := addVLMFlags(fs)
 	asJSON := fs.Bool("json", false, "print JSON")
 	country := fs.String("country", "MY", "country rules for dates and amounts (SROIE is Malaysian)")
-	pre := fs.String("preprocess", "default", "page clean-up: default, none, or a comma list of contrast, upscale, deskew")
+	pre := fs.String("preprocess", "default", "page clean-up: default, none, or a comma list of contrast, upscale, deskew, borders")
 	determ := fs.Bool("deterministic", false, "turn off Tesseract's adaptive classifier (reproducible, slightly less accurate)")
 	sparse := fs.Bool("sparse-fallback", true, "read pages again in sparse-text mode when no date or total was found")
 	lost := fs.Bool("lost-lines", true, "read alone the rows of ink the page reading left out")
+	borders := fs.Bool("border-fallback", true, "read a page again with its dark margins whitened when it gave neither date nor total")
 	compare := fs.Bool("compare-cli", false, "also time the raw tesseract CLI (--psm 4, one process per core) on the same images")
 	limit := fs.Int("n", 0, "only the first n receipts")
 	psm := fs.Int("psm", 0, "Tesseract page segmentation mode (default: the engine's choice)")
@@ -181,7 +182,7 @@ func runEval(env Env, args []string) int {
 		return 2
 	}
 	opts := inference.DefaultOCROptions(loc)
-	opts.Preprocess, opts.SparseFallback, opts.Deterministic, opts.LostLines = pp, *sparse, *determ, *lost
+	opts.Preprocess, opts.SparseFallback, opts.Deterministic, opts.LostLines, opts.BorderFallback = pp, *sparse, *determ, *lost, *borders
 	if *psm > 0 {
 		opts.PSM = *psm
 	}
@@ -369,8 +370,10 @@ func parsePreprocess(s string) (inference.Preprocess, error) {
 			p.MinWidth = 1000
 		case "deskew":
 			p.Deskew = true
+		case "borders":
+			p.Borders = true
 		default:
-			return p, fmt.Errorf("--preprocess: unknown step %q (contrast, upscale, deskew)", part)
+			return p, fmt.Errorf("--preprocess: unknown step %q (contrast, upscale, deskew, borders)", part)
 		}
 	}
 	return p, nil
