@@ -6,6 +6,7 @@ import (
 	"image"
 	"math"
 	"strings"
+	"time"
 
 	"github.com/otiai10/gosseract/v2"
 
@@ -121,7 +122,10 @@ func dateShaped(l Line) bool {
 // only when its digits are read with sureDateConf or more and clearly
 // surer than the first time. On SROIE 467 "20/06/2018" (74%) is read again
 // as "20/05/2018" (97%). Of the 25 doubtful dates on SROIE, 5 others are
-// read again surer and the same, and none surer and different.
+// read again surer and the same, and none surer and different. On a
+// synthetic UK phone photo "07/09/25" (62%) was read again as "07/29/25"
+// (92%), which parses only with day and month swapped: a second reading
+// may change one part of the date, no more.
 const (
 	doubtfulDateConf = 0.8
 	sureDateConf     = 0.9
@@ -153,9 +157,27 @@ func (o *OCR) rereadDoubtfulDate(ctx context.Context, reading pageReading, lines
 	if second < sureDateConf || second < first+0.15 {
 		return
 	}
-	if d, tm, conf, box := findDate(again, o.opt.Locale); !d.IsZero() && !d.Equal(r.Date.Value) {
+	if d, tm, conf, box := findDate(again, o.opt.Locale); !d.IsZero() && oneDatePartApart(d, r.Date.Value) {
 		setDate(r, d, tm, conf*0.8, box)
 	}
+}
+
+// oneDatePartApart reports whether two dates differ in exactly one of day,
+// month and year: a second reading mends one misread part. One that
+// changes more read something else, such as "07/29/25" for 07/09/25, which
+// only parses with day and month swapped.
+func oneDatePartApart(a, b time.Time) bool {
+	n := 0
+	if a.Day() != b.Day() {
+		n++
+	}
+	if a.Month() != b.Month() {
+		n++
+	}
+	if a.Year() != b.Year() {
+		n++
+	}
+	return n == 1
 }
 
 // dateDigitsConf is the least confidence of a line's date-shaped words

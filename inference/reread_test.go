@@ -4,6 +4,7 @@ import (
 	"context"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/shoebox-app/shoebox/inference/synth"
 	"github.com/shoebox-app/shoebox/receipt"
@@ -139,5 +140,22 @@ func TestDoubtfulDateIsReadAgain(t *testing.T) {
 				t.Errorf("date = %s, want %s", got, tc.want)
 			}
 		})
+	}
+}
+
+func TestOneDatePartApart(t *testing.T) {
+	d := func(s string) time.Time { v, _ := time.Parse("2006-01-02", s); return v }
+	for _, tc := range []struct {
+		a, b string
+		want bool
+	}{
+		{"2018-05-20", "2018-06-20", true},  // a month misread
+		{"2025-07-29", "2025-09-07", false}, // day and month: another reading
+		{"2018-06-20", "2018-06-20", false}, // the same date
+		{"2016-06-20", "2018-06-20", true},  // a year misread
+	} {
+		if got := oneDatePartApart(d(tc.a), d(tc.b)); got != tc.want {
+			t.Errorf("oneDatePartApart(%s, %s) = %v", tc.a, tc.b, got)
+		}
 	}
 }
