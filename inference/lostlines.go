@@ -26,7 +26,8 @@ const (
 )
 
 // findLostBands returns, top to bottom, the boxes of the rows of ink on g
-// that none of the words (read on g, scaled back by factor) covers.
+// that none of the words of two letters or digits or more (read on g,
+// scaled back by factor) covers.
 func findLostBands(g *image.Gray, words []Word, factor int) []receipt.Box {
 	b := g.Bounds()
 	w, h := b.Dx(), b.Dy()
@@ -36,8 +37,10 @@ func findLostBands(g *image.Gray, words []Word, factor int) []receipt.Box {
 	thr := otsuThreshold(g)
 	covered := make([]bool, h)
 	for _, wd := range words {
-		if wd.Conf < 0.3 || alnumCount(wd.Text) < 2 {
-			continue // speckle read as "|" or "i" does not cover a line
+		if alnumCount(wd.Text) < 2 {
+			// Speckle read as "|" or "i" does not cover a line; a word read
+			// with doubt does, or its line would be read twice.
+			continue
 		}
 		for y := wd.Box.Y * factor; y < (wd.Box.Y+wd.Box.H)*factor && y < h; y++ {
 			if y >= 0 {

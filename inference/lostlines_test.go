@@ -37,6 +37,16 @@ func TestLostLinesAreFoundAndReadBack(t *testing.T) {
 		t.Errorf("a page read whole has lost bands: %+v", bands)
 	}
 
+	// A line read with little confidence was read all the same: reading
+	// its band again would put it on the page twice (and break the items).
+	doubtful := append([]Word(nil), pr.words...)
+	for i := range doubtful {
+		doubtful[i].Conf = 0.19
+	}
+	if bands := findLostBands(pr.gray, doubtful, pr.factor); len(bands) != 0 {
+		t.Errorf("lines read with doubt count as lost: %+v", bands)
+	}
+
 	// Lose the supplier's line, as Tesseract loses a heading.
 	lines := GroupLines(pr.words)
 	lostAt := -1
