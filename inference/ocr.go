@@ -205,7 +205,14 @@ func (o *OCR) Close() error {
 	return nil
 }
 
-// Extract reads one page. A PDF text layer, when present, is used instead of OCR.
+// Extract reads one page. A PDF text layer, when present, is used instead of
+// OCR. Otherwise, in order: the page reading (psm 6 after the Preprocess
+// steps); the rows of ink it lost, read alone (LostLines); the fields by
+// layout rules; then, only for what is still missing or doubtful, a second
+// reading with dark margins whitened (BorderFallback, no date and no total),
+// a sparse-text reading (SparseFallback, no date or no total), date-shaped
+// lines read alone (no date) or the date's line read alone (a doubtful
+// date), and last a date repaired from one digit misreading.
 func (o *OCR) Extract(ctx context.Context, page Page) (Result, error) {
 	start := time.Now()
 	res := Result{Engine: "ocr"}
