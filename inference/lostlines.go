@@ -49,9 +49,12 @@ func findLostBands(g *image.Gray, words []Word, factor int) []receipt.Box {
 		}
 	}
 	minInk := max(3, w/300)
+	// The outer strips hold a scan's dark edges and a photo's background,
+	// not print; counted, they turn a dashed rule into a band of "text".
+	edge := w / 50
 	inkRow := make([]bool, h)
 	for y := range h {
-		row := g.Pix[y*g.Stride : y*g.Stride+w]
+		row := g.Pix[y*g.Stride+edge : y*g.Stride+w-edge]
 		n := 0
 		for _, p := range row {
 			if int(p) < thr {
@@ -80,7 +83,7 @@ func findLostBands(g *image.Gray, words []Word, factor int) []receipt.Box {
 		if bottom-top < lostBandMinHeight || bottom-top > lostBandMaxHeight {
 			continue
 		}
-		if box, ok := inkExtent(g, thr, top, bottom); ok {
+		if box, ok := inkExtent(g, thr, top, bottom, edge); ok {
 			bands = append(bands, box)
 		}
 	}
@@ -94,14 +97,15 @@ func findLostBands(g *image.Gray, words []Word, factor int) []receipt.Box {
 	return bands
 }
 
-// inkExtent is the box of the ink between rows top and bottom, when it is
-// spread over enough separate marks to be text.
-func inkExtent(g *image.Gray, thr, top, bottom int) (receipt.Box, bool) {
+// inkExtent is the box of the ink between rows top and bottom, edge
+// columns in from each side, when it is spread over enough separate marks
+// to be text.
+func inkExtent(g *image.Gray, thr, top, bottom, edge int) (receipt.Box, bool) {
 	w := g.Bounds().Dx()
 	col := make([]bool, w)
 	for y := top; y < bottom; y++ {
-		for x, p := range g.Pix[y*g.Stride : y*g.Stride+w] {
-			if int(p) < thr {
+		for x := edge; x < w-edge; x++ {
+			if int(g.Pix[y*g.Stride+x]) < thr {
 				col[x] = true
 			}
 		}
