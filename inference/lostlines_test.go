@@ -2,37 +2,16 @@ package inference
 
 import (
 	"context"
-	"os"
 	"strings"
 	"testing"
 
-	"github.com/shoebox-app/shoebox/inference/synth"
-	"github.com/shoebox-app/shoebox/ingest"
 	"github.com/shoebox-app/shoebox/receipt"
 )
 
 // A line the page reading lost is found as a band of uncovered ink, read
 // alone and put back in its place; the lines that were read stay as read.
 func TestLostLinesAreFoundAndReadBack(t *testing.T) {
-	img, err := synth.Render(synth.Receipt{
-		Supplier: "HARBOUR HARDWARE PTY LTD",
-		Address:  []string{"12 GEORGE STREET", "SYDNEY NSW 2000"},
-		Date:     "16/07/2025",
-		Items:    []synth.Item{{Desc: "HAMMER", Qty: 1, UnitCents: 2495}},
-		TaxLabel: "GST", TaxRate: 10, Inclusive: true, Currency: "$",
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	eng, err := NewOCR(OCROptions{Locale: receipt.DefaultLocale(receipt.CountryAU), Preprocess: DefaultPreprocess, Workers: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer eng.Close()
-	pr, _, err := eng.readPage(context.Background(), Page{Image: img}, eng.opt.PSM)
-	if err != nil {
-		t.Fatal(err)
-	}
+	eng, pr := readHardwareReceipt(t)
 	if bands := findLostBands(pr.gray, pr.words, pr.factor); len(bands) != 0 {
 		t.Errorf("a page read whole has lost bands: %+v", bands)
 	}
@@ -97,31 +76,9 @@ func TestLostLinesAreFoundAndReadBack(t *testing.T) {
 // handwritten number above it and reads nothing of it; the name comes back
 // from its band of ink.
 func TestOCRReadsAHeadingThePageReadingLost(t *testing.T) {
-	const path = "../../shared/data/sroie-dev/196.jpg"
-	if _, err := os.Stat(path); err != nil {
-		t.Skip("the SROIE receipts are not here:", err)
-	}
-	f, err := ingest.Probe(context.Background(), path, ingest.DefaultLimits())
-	if err != nil {
-		t.Fatal(err)
-	}
-	pg, err := ingest.LoadPage(context.Background(), f, 0, ingest.DefaultLimits())
-	if err != nil {
-		t.Fatal(err)
-	}
 	for _, lostLines := range []bool{false, true} {
-		opt := DefaultOCROptions(receipt.DefaultLocale(receipt.CountryMY))
-		opt.Workers, opt.Deterministic, opt.LostLines = 1, true, lostLines
-		eng, err := NewOCR(opt)
-		if err != nil {
-			t.Fatal(err)
-		}
-		res, err := eng.Extract(context.Background(), Page{Image: pg.Image})
-		eng.Close()
-		if err != nil {
-			t.Fatal(err)
-		}
-		got := res.Receipt.SupplierName.Value
+		r := extractSROIE(t, "196.jpg", func(o *OCROptions) { o.LostLines = lostLines })
+		got := r.SupplierName.Value
 		if found := receipt.Fold(got) == receipt.Fold("POPULAR BOOK CO. (M) SDN BHD"); found != lostLines {
 			t.Errorf("with LostLines %v the supplier is %q", lostLines, got)
 		}

@@ -1,13 +1,8 @@
 package inference
 
 import (
-	"context"
 	"image"
-	"os"
 	"testing"
-
-	"github.com/shoebox-app/shoebox/ingest"
-	"github.com/shoebox-app/shoebox/receipt"
 )
 
 // page draws a white page of w×h with dark rectangles on it.
@@ -64,31 +59,8 @@ func TestClearBorders(t *testing.T) {
 // read as it is, Tesseract makes "DRAAABDAAAA" of it; read again with the
 // margin whitened, it gives the supplier, date and total.
 func TestOCRReadsAPageAgainWithoutItsDarkMargin(t *testing.T) {
-	const path = "../../shared/data/sroie-dev/382.jpg"
-	if _, err := os.Stat(path); err != nil {
-		t.Skip("the SROIE receipts are not here:", err)
-	}
-	f, err := ingest.Probe(context.Background(), path, ingest.DefaultLimits())
-	if err != nil {
-		t.Fatal(err)
-	}
-	pg, err := ingest.LoadPage(context.Background(), f, 0, ingest.DefaultLimits())
-	if err != nil {
-		t.Fatal(err)
-	}
 	for _, fallback := range []bool{false, true} {
-		opt := DefaultOCROptions(receipt.DefaultLocale(receipt.CountryMY))
-		opt.Workers, opt.Deterministic, opt.BorderFallback = 1, true, fallback
-		eng, err := NewOCR(opt)
-		if err != nil {
-			t.Fatal(err)
-		}
-		res, err := eng.Extract(context.Background(), Page{Image: pg.Image})
-		eng.Close()
-		if err != nil {
-			t.Fatal(err)
-		}
-		r := res.Receipt
+		r := extractSROIE(t, "382.jpg", func(o *OCROptions) { o.BorderFallback = fallback })
 		read := r.Total.Set && r.Total.Value.StringFixed(2) == "47.70" && r.Date.Value.Format("2006-01-02") == "2016-12-15"
 		if read != fallback {
 			t.Errorf("with BorderFallback %v: total %v (set %v), date %v", fallback, r.Total.Value, r.Total.Set, r.Date.Value)

@@ -6,7 +6,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/shoebox-app/shoebox/inference/synth"
 	"github.com/shoebox-app/shoebox/receipt"
 )
 
@@ -31,25 +30,7 @@ func TestDateShaped(t *testing.T) {
 // A line read again alone replaces its garbled page reading, in page
 // coordinates; lines not chosen stay as they were.
 func TestRereadLinesReadsTheChosenLinesAgain(t *testing.T) {
-	img, err := synth.Render(synth.Receipt{
-		Supplier: "HARBOUR HARDWARE PTY LTD",
-		Address:  []string{"12 GEORGE STREET", "SYDNEY NSW 2000"},
-		Date:     "16/07/2025",
-		Items:    []synth.Item{{Desc: "HAMMER", Qty: 1, UnitCents: 2495}},
-		TaxLabel: "GST", TaxRate: 10, Inclusive: true, Currency: "$",
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	eng, err := NewOCR(OCROptions{Locale: receipt.DefaultLocale(receipt.CountryAU), Preprocess: DefaultPreprocess, Workers: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer eng.Close()
-	pr, _, err := eng.readPage(context.Background(), Page{Image: img}, eng.opt.PSM)
-	if err != nil {
-		t.Fatal(err)
-	}
+	eng, pr := readHardwareReceipt(t)
 	lines := GroupLines(pr.words)
 	dateAt := -1
 	for i, l := range lines {
@@ -92,25 +73,7 @@ func abs(x int) int {
 // A date read with doubt is read again alone and replaced when the second
 // reading is sure; a date read surely is left alone.
 func TestDoubtfulDateIsReadAgain(t *testing.T) {
-	img, err := synth.Render(synth.Receipt{
-		Supplier: "HARBOUR HARDWARE PTY LTD",
-		Address:  []string{"12 GEORGE STREET", "SYDNEY NSW 2000"},
-		Date:     "16/07/2025",
-		Items:    []synth.Item{{Desc: "HAMMER", Qty: 1, UnitCents: 2495}},
-		TaxLabel: "GST", TaxRate: 10, Inclusive: true, Currency: "$",
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	eng, err := NewOCR(OCROptions{Locale: receipt.DefaultLocale(receipt.CountryAU), Preprocess: DefaultPreprocess, Workers: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer eng.Close()
-	pr, _, err := eng.readPage(context.Background(), Page{Image: img}, eng.opt.PSM)
-	if err != nil {
-		t.Fatal(err)
-	}
+	eng, pr := readHardwareReceipt(t)
 	for _, tc := range []struct {
 		name string
 		conf float64 // of the garbled date word
