@@ -459,21 +459,12 @@ func totalFromSubtotal(r *receipt.Receipt, rates []decimal.Decimal) {
 		set(sub)
 		return
 	}
-	if len(rates) == 0 {
-		return
-	}
-	cent := decimal.New(1, -2)
-	hundred := decimal.NewFromInt(100)
 	tax := r.TotalTax.Value
-	for _, rate := range rates {
-		if sub.Mul(rate).Div(hundred.Add(rate)).Sub(tax).Abs().LessThanOrEqual(cent) {
-			set(sub)
-			return
-		}
-		if sub.Mul(rate).Div(hundred).Sub(tax).Abs().LessThanOrEqual(cent) {
-			set(sub.Add(tax))
-			return
-		}
+	switch {
+	case taxedAtARate(sub.Sub(tax), sub, rates): // the prices include the tax
+		set(sub)
+	case taxedAtARate(sub, sub.Add(tax), rates):
+		set(sub.Add(tax))
 	}
 }
 
@@ -518,11 +509,11 @@ func suppliesTotal(lines []Line, upper []string, tax receipt.Amount, rates []dec
 }
 
 // taxedAtARate reports whether gross is net taxed at one of rates, to the
-// cent.
+// cent either way.
 func taxedAtARate(net, gross decimal.Decimal, rates []decimal.Decimal) bool {
 	hundred := decimal.NewFromInt(100)
 	for _, r := range rates {
-		if r.IsPositive() && net.Mul(hundred.Add(r)).Div(hundred).Round(2).Equal(gross) {
+		if r.IsPositive() && near(net.Mul(hundred.Add(r)).Div(hundred), gross) {
 			return true
 		}
 	}
