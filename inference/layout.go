@@ -986,11 +986,18 @@ func findDateRepairing(lines []Line, loc receipt.Locale, repair bool) (time.Time
 		for _, m := range reDateWord.FindAllString(text, -1) {
 			found = append(found, m)
 		}
-		for _, s := range found {
+		printed := len(found)
+		if repair {
+			found = append(found, lostSeparatorDates(text)...)
+		}
+		for j, s := range found {
 			pd, err := receipt.ParseDate(s, loc.DateOrder)
-			repaired := false
+			repaired := j >= printed
 			if err != nil || !plausibleDate(pd.Date, now) {
 				if !repair {
+					continue
+				}
+				if repaired {
 					continue
 				}
 				if pd, repaired = repairDate(s, loc, now); !repaired {
@@ -1071,6 +1078,29 @@ func repairDate(s string, loc receipt.Locale, now time.Time) (receipt.ParsedDate
 		found = pd
 	}
 	return found, n == 1
+}
+
+// reLostSeparator is a date with its thin separators lost: "27/03/2018"
+// read alone as "2703/2018" or "27032018" (SROIE 076). Only four-digit
+// years count: without the year's shape, digits are an invoice or phone
+// number as often as a date. It is a last resort (findDateRepairing).
+var reLostSeparator = regexp.MustCompile(`\b(\d{2})([/\-.]?)(\d{2})([/\-.]?)((?:19|20)\d{2})\b`)
+
+// lostSeparatorDates gives back the dates in s that lost one separator or
+// both, with them put back ("2703/2018" → "27/03/2018").
+func lostSeparatorDates(s string) []string {
+	var out []string
+	for _, g := range reLostSeparator.FindAllStringSubmatch(s, -1) {
+		sep := g[2] + g[4]
+		switch len(sep) {
+		case 0:
+			sep = "/"
+		case 2:
+			continue // printed whole: reDateNum has it
+		}
+		out = append(out, g[1]+sep+g[3]+sep+g[5])
+	}
+	return out
 }
 
 var (

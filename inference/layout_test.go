@@ -319,6 +319,14 @@ func TestRepairedDates(t *testing.T) {
 		{"a year read 2824 and a Q for 0", lines("TAX INVOICE Date: Q1.12.2824"), "2024-12-01"},
 		{"a date read as printed wins", lines("Date: 19/2/2617", "DD: 19/09/2017 11:09"), "2017-09-19"},
 		{"two misread digits are not repaired", lines("Date 68/86/2024"), ""},
+		{"a lost slash before the month", lines("2703/2018 No : CS-20243"), "2018-03-27"},
+		{"a lost dash before the year", lines("Date 05-062018 11:25"), "2018-06-05"},
+		{"a lost separator that makes no date", lines("INV 4512/2018"), ""},
+		{"a date read as printed wins over a lost separator", lines("REF 0112/2018", "Date 05/06/2018"), "2018-06-05"},
+		{"eight digits with no year shape stay a number", lines("TEL 0356/1234"), ""},
+		{"both slashes lost", lines("27032018 (No 8.20243"), "2018-03-27"},
+		{"digits inside a longer number are no date", lines("BARCODE 9556930270320181"), ""},
+		{"a document number is no date", lines("Document No : TD27032018"), ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			d, _, _, _ := findDateRepairing(tc.lines, receipt.DefaultLocale(receipt.CountryMY), true)

@@ -265,11 +265,13 @@ func (o *OCR) Extract(ctx context.Context, page Page) (Result, error) {
 	// A date the page reading garbled ("72/01/2017") is often read right
 	// when its line is read alone, enlarged. Only the date is taken from
 	// these readings: other fields keep the page's.
+	dateLines := lines
 	if res.Engine == "ocr" && !r.Date.Set && reading.gray != nil {
 		t0 := time.Now()
-		if again, n := o.rereadLines(ctx, reading.gray, reading.factor, lines, dateShaped); n > 0 {
+		if again, n := o.rereadLines(ctx, reading.gray, reading.factor, lines, mayHideDate); n > 0 {
 			d, tm, conf, box := findDate(again, o.opt.Locale)
 			setDate(&r, d, tm, conf*0.8, box) // read from a line alone: less sure
+			dateLines = again
 		}
 		res.Timings.Reread += time.Since(t0)
 	} else if res.Engine == "ocr" && r.Date.Box != nil && reading.gray != nil {
@@ -278,9 +280,10 @@ func (o *OCR) Extract(ctx context.Context, page Page) (Result, error) {
 		res.Timings.Reread += time.Since(t0)
 	}
 	// Last, a date that cannot be as read ("64/06/2024") with one common
-	// digit misreading undone.
+	// digit misreading undone, or with a lost separator put back
+	// ("2703/2018"), from the lines as last read.
 	if !r.Date.Set {
-		d, tm, conf, box := findDateRepairing(lines, o.opt.Locale, true)
+		d, tm, conf, box := findDateRepairing(dateLines, o.opt.Locale, true)
 		setDate(&r, d, tm, conf, box)
 	}
 	var raw strings.Builder

@@ -110,6 +110,17 @@ func (o *OCR) rereadLines(ctx context.Context, g *image.Gray, factor int, lines 
 	return out, n
 }
 
+// garbledLineConf is the confidence under which a page line is taken as
+// garbled: on SROIE 076 the line "27/03/2018 No : CS-20243", printed just
+// above a dashed rule, was read as "ne?! )| eso." (19%).
+const garbledLineConf = 0.5
+
+// mayHideDate chooses the lines read again when a page gave no date: those
+// shaped like a date, and those read as garble.
+func mayHideDate(l Line) bool {
+	return dateShaped(l) || l.Conf < garbledLineConf && len(strings.TrimSpace(l.Text)) >= 4
+}
+
 // dateShaped says whether a line may hold a date the page reading garbled.
 func dateShaped(l Line) bool {
 	u := strings.ToUpper(l.Text)

@@ -25,6 +25,28 @@ func TestDateShaped(t *testing.T) {
 			t.Errorf("dateShaped(%q) = %v, want %v", tc.text, got, tc.want)
 		}
 	}
+	for _, tc := range []struct {
+		line Line
+		want bool
+	}{
+		{Line{Text: "Date : 05-06-2015", Conf: 0.95}, true},
+		{Line{Text: "ne?! )| eso.", Conf: 0.19}, true},
+		{Line{Text: "Total Amt Payable : 12.00", Conf: 0.87}, false},
+		{Line{Text: "i |", Conf: 0.1}, false}, // a speck, not a line
+	} {
+		if got := mayHideDate(tc.line); got != tc.want {
+			t.Errorf("mayHideDate(%q at %.2f) = %v, want %v", tc.line.Text, tc.line.Conf, got, tc.want)
+		}
+	}
+}
+
+// SROIE 076 prints its date just above a dashed rule; the page reading
+// garbles that line, and read alone it loses both slashes ("27032018").
+func TestOCRReadsADateWhoseSlashesWereLost(t *testing.T) {
+	r := extractSROIE(t, "076.jpg", func(*OCROptions) {})
+	if got := r.Date.Value.Format("2006-01-02"); !r.Date.Set || got != "2018-03-27" {
+		t.Errorf("date %q (set %v), want 2018-03-27", got, r.Date.Set)
+	}
 }
 
 // A line read again alone replaces its garbled page reading, in page
