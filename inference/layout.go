@@ -274,6 +274,11 @@ func ExtractFields(lines []Line, loc receipt.Locale) receipt.Receipt {
 	if !r.Total.Set {
 		totalFromSubtotal(&r, receipt.PlausibleRates(loc.Country))
 	}
+	if !r.Total.Set {
+		if v, l, ok := totalAboveRounding(lines, upper); ok {
+			r.Total = receipt.Amount{Value: v, Set: true, Source: src, Confidence: clamp(l.Conf * 0.5), Box: boxOf(l)}
+		}
+	}
 	if r.TotalTax.Set && r.Total.Set && r.TotalTax.Value.GreaterThanOrEqual(r.Total.Value) {
 		r.TotalTax = receipt.Amount{} // a tax-exclusive subtotal read as tax
 	}
@@ -440,6 +445,49 @@ func subtotalAfterAdjustments(lines []Line, upper []string) (decimal.Decimal, Li
 		}
 	}
 	return found, at, ok
+}
+
+// totalAboveRounding finds, on a receipt with no total line read and no
+// subtotal, the amount a rounding adjustment is made to: the last amount
+// on the line just above the rounding line ("Qty 8 19.20 / Rounding Adj
+// 0.00 / Due [9.20", SROIE 279, where "Due" and its amount were misread).
+// The total is that amount plus the adjustment. It is taken only when no
+// amount above it is larger (a tax or discount line is not a total) and
+// an adjustment leaves a total in whole 5 cents.
+func totalAboveRounding(lines []Line, upper []string) (decimal.Decimal, Line, bool) {
+	largest := decimal.Zero
+	for i := 1; i < len(lines); i++ {
+		for _, a := range amountsIn(lines[i-1].Text) {
+			largest = decimal.Max(largest, a)
+		}
+		k := upper[i]
+		if !strings.Contains(k, "ROUNDING") || strings.Contains(k, "TOTAL") {
+			continue
+		}
+		adj := amountsIn(lines[i].Text)
+		above := amountsIn(lines[i-1].Text)
+		if len(adj) == 0 || len(above) == 0 {
+			return decimal.Zero, Line{}, false
+		}
+		k = upper[i-1]
+		if reTaxWord.MatchString(k) || reChange.MatchString(k) || reCashLine.MatchString(k) || strings.Contains(k, "DISC") {
+			return decimal.Zero, Line{}, false
+		}
+		v := above[len(above)-1]
+		if v.LessThan(largest) || !v.IsPositive() {
+			return decimal.Zero, Line{}, false
+		}
+		a := adj[len(adj)-1]
+		if strings.Contains(lines[i].Text, "-") && a.IsPositive() {
+			a = a.Neg()
+		}
+		total := v.Add(a)
+		if !a.IsZero() && !total.Mul(decimal.NewFromInt(100)).Mod(decimal.NewFromInt(5)).IsZero() {
+			return decimal.Zero, Line{}, false
+		}
+		return total, lines[i-1], total.IsPositive()
+	}
+	return decimal.Zero, Line{}, false
 }
 
 // totalFromSubtotal makes the total, on a receipt whose total line could

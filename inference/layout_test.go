@@ -343,3 +343,34 @@ func TestRepairedDates(t *testing.T) {
 		t.Errorf("findDate repaired %v without being asked", d)
 	}
 }
+
+// With no total line read, the amount a rounding adjustment is made to,
+// plus the adjustment, is the total; a tax or discount line above the
+// rounding line, or an amount smaller than one above it, is not.
+func TestTotalAboveRounding(t *testing.T) {
+	my := receipt.DefaultLocale(receipt.CountryMY)
+	for _, tc := range []struct {
+		name  string
+		lines []Line
+		want  string // "" for no total
+	}{
+		{"no adjustment (SROIE 279)", lines("French Lo 8 2.40 0 19.20", "Qty 8 19.20", "Rounding Adj 0.00", "fue [9.20", "Pay 20,00"), "19.20"},
+		{"an adjustment down", lines("ITEM A 12.00", "ITEM B 15.28", "27.28", "Rounding Adj -0.03"), "27.25"},
+		{"an adjustment up", lines("ITEM A 12.00", "ITEM B 15.28", "27.28", "Rounding Adj 0.02"), "27.30"},
+		{"a tax line above the rounding line", lines("ITEM A 18.31", "GST 6% 1.09", "Rounding Adj 0.00"), ""},
+		{"an amount smaller than an item above", lines("ITEM A 18.31", "ITEM B 1.09", "Rounding Adj 0.00"), ""},
+		{"an adjustment that leaves odd cents", lines("ITEM A 27.28", "Rounding Adj 0.01"), ""},
+		{"a total line read wins", lines("Sub 19.20", "Rounding Adj 0.00", "TOTAL 19.20"), "19.20"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := ExtractFields(tc.lines, my)
+			got := ""
+			if r.Total.Set {
+				got = r.Total.Value.StringFixed(2)
+			}
+			if got != tc.want {
+				t.Errorf("total %q, want %q", got, tc.want)
+			}
+		})
+	}
+}
