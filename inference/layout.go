@@ -214,9 +214,9 @@ func ExtractFields(lines []Line, loc receipt.Locale) receipt.Receipt {
 			u := b.Union(lines[coIdx-1].Box)
 			b = &u
 		}
-		set(&r.SupplierName, mendFromPage(mendTradeWords(coName), lines, coIdx, coLast), coConf, b)
+		set(&r.SupplierName, mendFromPage(mendTradeNames(mendTradeWords(coName)), lines, coIdx, coLast), coConf, b)
 		if addr, conf, box := findAddress(lines, coLast); addr != "" {
-			addr = mendFromPage(mendAddressAbbrevs(mendTradeWords(addr)), lines, -1, -1)
+			addr = mendFromPage(mendPlacePhrases(mendAddressAbbrevs(mendTradeWords(addr))), lines, -1, -1)
 			set(&r.SupplierAddress, mendPostcode(addr, loc.Country), conf, box)
 		}
 	}
@@ -939,8 +939,13 @@ func isIdentifierLine(u string) bool {
 	if reRegLine.MatchString(strings.ReplaceAll(u, " ", "")) || reRegNo.MatchString(u) && letterCount(reRegNo.ReplaceAllString(u, "")) < 3 {
 		return true
 	}
-	return reIDWord.MatchString(u) && reLongNumber.MatchString(u) && !reStreetWord.MatchString(u)
+	return reIDWord.MatchString(u) && reLongNumber.MatchString(u) && !reStreetWord.MatchString(u) ||
+		reOutletCode.MatchString(u)
 }
+
+// reOutletCode is a line that numbers the outlet, not its street: "Site:
+// 1046" under a petrol station's name (SROIE 064).
+var reOutletCode = regexp.MustCompile(`^(SITE|STATION|STORE|BRANCH|OUTLET)\s*(NO|CODE|ID)?\.?\s*[:#]?\s*\d+\.?$`)
 
 // cleanAddressLine drops OCR debris from an address line: marks with no
 // letter or digit ("|", ":", "“") and a short fragment before the street
@@ -977,9 +982,27 @@ func cleanAddressLine(u string) string {
 // "LE1 SYA") and may drop the space ("LELSYA", "DE12PQ").
 var reUKPostcodeEnd = regexp.MustCompile(`\b([A-Z]{1,2})([0-9\]|lIL!])([0-9A-Z]?)\s*([0-9SOQIlB])([A-Z]{2})(\W*)$`)
 
+// reMYPostcode is a Malaysian postcode: five digits before the town's
+// name ("40150 SHAH ALAM"), not a lot or house number.
+var reMYPostcode = regexp.MustCompile(`(^|[\s,])(\d{4})9(\s+[A-Z]{3,})`)
+
 // mendPostcode mends the postcode formats of countries whose postcodes
-// mix letters and digits.
+// mix letters and digits, and the blurred last zero of a Malaysian
+// postcode. Malaysian delivery postcodes end in 0 (40150, 47800; a few in
+// 1, 47301): one ending in 9 is a 0 read with its bowl closed (SROIE
+// "40159 SHAH ALAM", "47809 PETALING JAYA").
 func mendPostcode(addr string, c receipt.Country) string {
+	if c == receipt.CountryMY {
+		all := reMYPostcode.FindAllStringSubmatchIndex(addr, -1)
+		if len(all) == 0 {
+			return addr
+		}
+		m := all[len(all)-1]
+		if lotNumber.MatchString(addr[:m[3]]) {
+			return addr
+		}
+		return addr[:m[5]] + "0" + addr[m[5]+1:]
+	}
 	if c != receipt.CountryUK {
 		return addr
 	}
@@ -990,6 +1013,10 @@ func mendPostcode(addr string, c receipt.Country) string {
 	g := func(i int) string { return addr[m[2*i]:m[2*i+1]] }
 	return addr[:m[0]] + g(1) + digitOf.Replace(g(2)) + g(3) + " " + digitOf.Replace(g(4)) + g(5) + g(6)
 }
+
+// lotNumber is an address that ends with the word before a lot or house
+// number: the five digits after it are no postcode.
+var lotNumber = regexp.MustCompile(`\b(LOT|NO|P\.\s?T|PT|BATU|KM)\.?\s*$`)
 
 // A five-digit postcode with its first digit read as a letter: S3000, §7100.
 var (

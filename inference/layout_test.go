@@ -301,6 +301,12 @@ func TestMendPostcode(t *testing.T) {
 		{"10 MILL ROAD, LONDON", receipt.CountryUK, "10 MILL ROAD, LONDON"},
 		{"10 MILL ROAD, BRISTOL", receipt.CountryUK, "10 MILL ROAD, BRISTOL"},
 		{"LOT 3, JALAN PJU 1A SEK", receipt.CountryMY, "LOT 3, JALAN PJU 1A SEK"},
+		{"BUKIT JELUTONG, 40159 SHAH ALAM, SELANGOR", receipt.CountryMY, "BUKIT JELUTONG, 40150 SHAH ALAM, SELANGOR"},
+		{"LEBUH BANDAR UTAMA, 47809 PETALING JAYA", receipt.CountryMY, "LEBUH BANDAR UTAMA, 47800 PETALING JAYA"},
+		{"PERSIARAN SURIAN, 47301 PETALING JAYA", receipt.CountryMY, "PERSIARAN SURIAN, 47301 PETALING JAYA"},
+		{"LOT 11999 BATU 2, 41400 KLANG", receipt.CountryMY, "LOT 11999 BATU 2, 41400 KLANG"},
+		{"NO 12, 40159 SHAH ALAM, LOT 33199", receipt.CountryMY, "NO 12, 40150 SHAH ALAM, LOT 33199"},
+		{"12 GEORGE ST, SYDNEY NSW 2009", receipt.CountryAU, "12 GEORGE ST, SYDNEY NSW 2009"},
 	} {
 		if got := mendPostcode(tc.addr, tc.country); got != tc.want {
 			t.Errorf("mendPostcode(%q) = %q, want %q", tc.addr, got, tc.want)
@@ -372,5 +378,26 @@ func TestTotalAboveRounding(t *testing.T) {
 				t.Errorf("total %q, want %q", got, tc.want)
 			}
 		})
+	}
+}
+
+func TestIsIdentifierLine(t *testing.T) {
+	for _, tc := range []struct {
+		line string
+		want bool
+	}{
+		{"CO-REG:860671-D", true},
+		{"CAMPANY REG. NA, ; 001056194X", true},
+		{"GST NO: 001329332224", true},
+		{"(JM0352019-K)", true},
+		{"SITE: 1046", true},
+		{"STATION NO. 27", true},
+		{"176 JLN SUNGEI BESI", false},
+		{"NO. 53, JALAN BESAR,", false},
+		{"SITE 3, JALAN PERDANA", false},
+	} {
+		if got := isIdentifierLine(tc.line); got != tc.want {
+			t.Errorf("isIdentifierLine(%q) = %v, want %v", tc.line, got, tc.want)
+		}
 	}
 }

@@ -43,7 +43,7 @@ var tradeWords = union(shopWords, placeWords)
 // words one letter away from a trade word (TANAH is not TAMAN, JAPAN is not
 // JALAN, PAPAN is not JAPAN).
 var knownWords = wordSet(`
-TANAH MERAH BARAT TIMUR UTARA SELATAN TENGAH LAMA BARU JAYA ALAM SERI RAYA DESA MAJU PAPAN
+TANAH MERAH BARAT TIMUR UTARA SELATAN TENGAH LAMA BARU JAYA JASA ALAM SERI RAYA DESA MAJU PAPAN
 HOUSE HORSE MONEY MINT MINE MINES MINI NONE HONG HONE HOLE BONE STORE STORES SHOP SHOPS
 JAPAN CHINA INDIA KOREA TAIWAN THAI
 `)
@@ -274,11 +274,94 @@ func editDistance(a, b string, limit int) int {
 	return prev[len(b)]
 }
 
+// placePhrases are Malaysian place names of two words, either of which
+// is short or an ordinary word on its own (ALAM, LAMA, BESI), so that
+// only the pair shows a misread: "SHAH ALAN", "SHEH ALAM", "DARU EHSAN",
+// "SUNGET BEST". The states' honorifics (DARUL EHSAN for Selangor…) are
+// printed after most addresses.
+var placePhrases = [][2]string{
+	{"SHAH", "ALAM"}, {"KUALA", "LUMPUR"}, {"PETALING", "JAYA"}, {"JOHOR", "BAHRU"},
+	{"SUBANG", "JAYA"}, {"SERI", "KEMBANGAN"}, {"BANDAR", "UTAMA"}, {"KLANG", "LAMA"},
+	{"SUNGAI", "BESI"}, {"SUNGEI", "BESI"}, {"BANDAR", "BARU"}, {"KOTA", "DAMANSARA"},
+	{"DARUL", "EHSAN"}, {"DARUL", "TAKZIM"}, {"DARUL", "AMAN"}, {"DARUL", "MAKMUR"},
+	{"DARUL", "RIDZUAN"}, {"DARUL", "NAIM"}, {"DARUL", "IMAN"}, {"DARUL", "KHUSUS"},
+}
+
+// mendPlacePhrases mends two neighbouring words of an address that are
+// one misread letter (a letter lost, for DARU) away from a place phrase,
+// each word at most one, the pair at most one below ten letters. Known
+// words and marks around the words stay. Pairs that fit two phrases are
+// left alone.
+func mendPlacePhrases(s string) string {
+	fields := strings.Fields(s)
+	changed := false
+	for i := 0; i+1 < len(fields); i++ {
+		a, b := letterCore(fields[i]), letterCore(fields[i+1])
+		if a == "" || b == "" || strings.IndexFunc(a+b, func(r rune) bool { return !unicode.IsUpper(r) }) >= 0 {
+			continue
+		}
+		var fit [2]string
+		n := 0
+		for _, p := range placePhrases {
+			if a == p[0] && b == p[1] {
+				n = 0
+				break
+			}
+			da, db := editDistance(a, p[0], 1), editDistance(b, p[1], 1)
+			limit := 1
+			if len(p[0])+len(p[1]) >= 10 {
+				limit = 2
+			}
+			if da <= 1 && db <= 1 && da+db <= limit && mendableIn(a, da) && mendableIn(b, db) {
+				fit, n = p, n+1
+			}
+		}
+		if n == 1 {
+			fields[i] = strings.Replace(fields[i], a, fit[0], 1)
+			fields[i+1] = strings.Replace(fields[i+1], b, fit[1], 1)
+			changed = true
+			i++
+		}
+	}
+	if !changed {
+		return s
+	}
+	return strings.Join(fields, " ")
+}
+
+// tradeNameFixes mend shop kinds and chain names whose misread form is
+// an ordinary word or mere marks, which word lists cannot see: "PASAR
+// MINT" (a pasar mini, a minimarket: MINT is a word), and the dotted
+// initials of Malaysia's largest hardware chain, "MR. O.1.¥.".
+var tradeNameFixes = []struct {
+	re   *regexp.Regexp
+	with string
+}{
+	{regexp.MustCompile(`\bPASAR\s+MIN[T1lI|]\b`), "PASAR MINI"},
+	{regexp.MustCompile(`\bMR\.?\s*[DO0]\s*\.\s*[I1lL|!]\s*\.\s*[Y¥V](?:\.|\b)`), "MR. D.I.Y."},
+}
+
+// mendTradeNames applies tradeNameFixes to a supplier's name.
+func mendTradeNames(s string) string {
+	for _, f := range tradeNameFixes {
+		s = f.re.ReplaceAllString(s, f.with)
+	}
+	return s
+}
+
+// mendableIn says whether a word d letters from its place in a phrase may
+// become it: four letters or more, and no word we know as it is (BANDAR
+// BATU is not BANDAR BARU).
+func mendableIn(w string, d int) bool {
+	return d == 0 || len(w) >= 4 && !tradeWords[w] && !knownWords[w]
+}
+
 // Street abbreviations as OCR misreads them: JLN (jalan) as JIN, JUN, JEN,
 // J1N; TMN (taman) as THN, TMM; BLK (block) as BIK, 8LK; the land-title
 // "LOT P.T." as P.7. Each is mended only where its place in an address
 // shows what it is: JLN and TMN before a name or number, BLK before a
-// block letter or number, P.T. after LOT; the "&" between two lettered
+// block letter or number, P.T. after LOT, LOT itself opening the address
+// before a number; the "&" between two lettered
 // house numbers ("31G&33G") read as 8.
 var addressAbbrevFixes = []struct {
 	re   *regexp.Regexp
@@ -288,6 +371,9 @@ var addressAbbrevFixes = []struct {
 	{regexp.MustCompile(`(^|[\s,.\-])(?:THN|TMM|TNN|7MN)(\.?\s+[A-Z0-9])`), "${1}TMN${2}"},
 	{regexp.MustCompile(`(^|[\s,.])(?:B[I1]K|8LK)(\.?\s+[A-Z0-9]{1,3}\b)`), "${1}BLK${2}"},
 	{regexp.MustCompile(`\bLOT\s+P\.\s?7\b`), "LOT P.T"},
+	// LOT opening an address before its number, its O and T misread:
+	// "LUI 1504, BATU 8 1/2".
+	{regexp.MustCompile(`^L[OU0Q][TI1l7](\.?\s+[A-Z]?\d)`), "LOT${1}"},
 	// Two lettered house numbers joined by "&" read as 8: "31G833G".
 	{regexp.MustCompile(`\b(\d{1,4}[A-Z])8(\d{1,4}[A-Z])\b`), "${1}&${2}"},
 }

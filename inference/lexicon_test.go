@@ -43,6 +43,10 @@ func TestMendAddressAbbrevs(t *testing.T) {
 		{"LOT P.7. 33198, BATU 4", "LOT P.T. 33198, BATU 4"},
 		{"LOT P. 7, 2811, JALAN ANGSA", "LOT P.T, 2811, JALAN ANGSA"},
 		{"TAMAN JUN", "TAMAN JUN"}, // the last word is no abbreviation before a name
+		{"LUI 1504, BATU 8 1/2, JALAN KLANG LAMA", "LOT 1504, BATU 8 1/2, JALAN KLANG LAMA"},
+		{"L0T S319, 2ND FLOOR", "LOT S319, 2ND FLOOR"},
+		{"LOR 5, TAMAN MELATI", "LOR 5, TAMAN MELATI"}, // lorong
+		{"NO 5, LUI 12", "NO 5, LUI 12"},               // LOT opens an address
 		{"JINJANG UTARA", "JINJANG UTARA"},
 		{"BIKE SHOP", "BIKE SHOP"},
 		{"NO. 31G833G, JALAN SETIA INDAH X", "NO. 31G&33G, JALAN SETIA INDAH X"},
@@ -99,6 +103,42 @@ func TestMendLowerInCapsWords(t *testing.T) {
 	} {
 		if got := mendLowerInCapsWords(tc.in); got != tc.want {
 			t.Errorf("mendLowerInCapsWords(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+}
+
+func TestMendPlacePhrases(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{"PT17920 SEK U9, SHAH ALAN", "PT17920 SEK U9, SHAH ALAM"},
+		{"40150 SHEH ALAM SELANGOR", "40150 SHAH ALAM SELANGOR"},
+		{"45600 BATANG BERJUNTAY, SELANGOR DARU EHSAN", "45600 BATANG BERJUNTAY, SELANGOR DARUL EHSAN"},
+		{"176 JLN SUNGET BEST, 57100 KUALA LUMPUR", "176 JLN SUNGEI BESI, 57100 KUALA LUMPUR"},
+		{"JALAN KLANG LANA, 46000", "JALAN KLANG LAMA, 46000"},
+		{"47800 PETALING JAYA.", "47800 PETALING JAYA."},
+		{"81100 JOHOR BAHRU, JOHOR.", "81100 JOHOR BAHRU, JOHOR."},
+		{"TAMAN SRI JAYA", "TAMAN SRI JAYA"},             // SRI is not SERI's pair here
+		{"SHAH ALAM KLANG LAMA", "SHAH ALAM KLANG LAMA"}, // right as read
+		{"Shah Alan", "Shah Alan"},                       // only capitals are mended
+		{"BANDAR BATU", "BANDAR BATU"},                   // BATU is a word
+		{"JALAN SUBANG JASA 3", "JALAN SUBANG JASA 3"},   // a street, not the town of Subang Jaya
+	} {
+		if got := mendPlacePhrases(tc.in); got != tc.want {
+			t.Errorf("mendPlacePhrases(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+}
+
+func TestMendTradeNames(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{"PASAR MINT JIN SENG", "PASAR MINI JIN SENG"},
+		{"PASAR MINI JIN SENG", "PASAR MINI JIN SENG"},
+		{"MINT LEAF CAFE", "MINT LEAF CAFE"},
+		{"MR. O.1.¥. (M) SDN BHD", "MR. D.I.Y. (M) SDN BHD"},
+		{"MR. D.I.Y. (M) SDN BHD", "MR. D.I.Y. (M) SDN BHD"},
+		{"MR DOLLY TRADING", "MR DOLLY TRADING"},
+	} {
+		if got := mendTradeNames(tc.in); got != tc.want {
+			t.Errorf("mendTradeNames(%q) = %q, want %q", tc.in, got, tc.want)
 		}
 	}
 }
