@@ -872,7 +872,7 @@ func findAddress(lines []Line, coIdx int) (string, float64, *receipt.Box) {
 	}
 	lineH := median(heights)
 	prevBottom := -1
-	skipped, idLines := 0, 0
+	skipped, idLines, contactLines := 0, 0, 0
 	if lines[coIdx].Box.H > 0 {
 		prevBottom = lines[coIdx].Box.Y + lines[coIdx].Box.H
 	}
@@ -884,7 +884,13 @@ func findAddress(lines []Line, coIdx int) (string, float64, *receipt.Box) {
 			prevBottom = l.Box.Y + l.Box.H
 			continue // registration or tax number between the name and the street
 		}
-		u = cleanAddressLine(u)
+		u = cleanAddressLine(reAddressLabel.ReplaceAllString(u, ""))
+		if len(parts) == 0 && contactLines < 3 && (reContactLine.MatchString(u) || rePhone.MatchString(u)) &&
+			!reBodyStarts.MatchString(u) && !reMoney.MatchString(u) {
+			contactLines++
+			prevBottom = l.Box.Y + l.Box.H
+			continue // phone and tax number printed above the address: "TEL / FAX", "GST ID NO" (SROIE 382)
+		}
 		if reStopAddr.MatchString(u) || reDateNum.MatchString(u) || reMoney.MatchString(u) && !reStreetWord.MatchString(u) || rePhone.MatchString(u) {
 			break
 		}
@@ -931,6 +937,17 @@ func findAddress(lines []Line, coIdx int) (string, float64, *receipt.Box) {
 	}
 	return addr, conf / float64(len(parts)) * 0.8, box
 }
+
+var (
+	// reContactLine is a phone, fax, mail or tax-number line, which some
+	// receipts print between the name and the address.
+	reContactLine = regexp.MustCompile(`\b(TEL|TELEPHONE|PHONE|PH|FAX|GST|SST|REG|ROC|CO NO|COMPANY NO|MOBILE|HP|H/P|E-?MAIL|WWW|HTTP)\b`)
+	// reBodyStarts is a line of the receipt's body: no address follows.
+	reBodyStarts = regexp.MustCompile(`\b(INVOICE|RECEIPT|DATE|CASHIER|DOC|DOCUMENT|BILL|TABLE|TERMINAL|COUNTER)\b`)
+	// reAddressLabel is the label some receipts print before the address:
+	// "ADD:", "ADDRESS :", "HQ ADD:" (read "H@ ADD:").
+	reAddressLabel = regexp.MustCompile(`^\W*(H[QO0@]\s*|HEAD\s*OFFICE\s*)?(ADD|ADDR|ADDRESS|ALAMAT)\s*[:.;]\s*`)
+)
 
 // isIdentifierLine recognises a company registration or tax number line,
 // also as OCR misreads it: "Co-REG:860671-D", "Campany Reg. Na, ; 001056194X",

@@ -285,6 +285,8 @@ var placePhrases = [][2]string{
 	{"SUNGAI", "BESI"}, {"SUNGEI", "BESI"}, {"BANDAR", "BARU"}, {"KOTA", "DAMANSARA"},
 	{"DARUL", "EHSAN"}, {"DARUL", "TAKZIM"}, {"DARUL", "AMAN"}, {"DARUL", "MAKMUR"},
 	{"DARUL", "RIDZUAN"}, {"DARUL", "NAIM"}, {"DARUL", "IMAN"}, {"DARUL", "KHUSUS"},
+	// Highway rest areas name their direction: "RAWAT PAGOH ARAH UTARA".
+	{"ARAH", "UTARA"}, {"ARAH", "SELATAN"}, {"ARAH", "TIMUR"}, {"ARAH", "BARAT"},
 }
 
 // mendPlacePhrases mends two neighbouring words of an address that are
@@ -374,6 +376,9 @@ var addressAbbrevFixes = []struct {
 	// LOT opening an address before its number, its O and T misread:
 	// "LUI 1504, BATU 8 1/2".
 	{regexp.MustCompile(`^L[OU0Q][TI1l7](\.?\s+[A-Z]?\d)`), "LOT${1}"},
+	// Petaling Jaya Utara's zones run PJU 1 to PJU 10, some lettered (PJU
+	// 1A, PJU 6A): "PJU 14/3" is PJU 1A/3 with its A read as 4.
+	{regexp.MustCompile(`\bPJU\s*([1-9])4\b`), "PJU ${1}A"},
 	// Two lettered house numbers joined by "&" read as 8: "31G833G".
 	{regexp.MustCompile(`\b(\d{1,4}[A-Z])8(\d{1,4}[A-Z])\b`), "${1}&${2}"},
 }
