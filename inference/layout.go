@@ -968,7 +968,7 @@ var reOutletCode = regexp.MustCompile(`^(SITE|STATION|STORE|BRANCH|OUTLET)\s*(NO
 // letter or digit ("|", ":", "“") and a short fragment before the street
 // number ("EE LOT R1", "| NO.19").
 func cleanAddressLine(u string) string {
-	fields := strings.Fields(u)
+	fields := strings.Fields(strings.ReplaceAll(u, "$", "S")) // no money in an address: "LOT $319"
 	out := fields[:0]
 	for _, f := range fields {
 		switch {
