@@ -211,8 +211,9 @@ func (o *OCR) Close() error {
 // layout rules; then, only for what is still missing or doubtful, a second
 // reading with dark margins whitened (BorderFallback, no date and no total),
 // a sparse-text reading (SparseFallback, no date or no total), date-shaped
-// lines read alone (no date) or the date's line read alone (a doubtful
-// date), and last a date repaired from one digit misreading.
+// and garbled lines read alone (no date) or the date's line read alone (a
+// doubtful date), and last a date repaired from one digit misreading or a
+// lost separator.
 func (o *OCR) Extract(ctx context.Context, page Page) (Result, error) {
 	start := time.Now()
 	res := Result{Engine: "ocr"}
@@ -262,8 +263,9 @@ func (o *OCR) Extract(ctx context.Context, page Page) (Result, error) {
 			FillGaps(&r, sparse)
 		}
 	}
-	// A date the page reading garbled ("72/01/2017") is often read right
-	// when its line is read alone, enlarged. Only the date is taken from
+	// A date the page reading garbled ("72/01/2017", or a whole line read
+	// as "ne?! )| eso.") is often read right when its line is read alone,
+	// enlarged. Only the date is taken from
 	// these readings: other fields keep the page's.
 	dateLines := lines
 	if res.Engine == "ocr" && !r.Date.Set && reading.gray != nil {
