@@ -949,6 +949,12 @@ var (
 	reAddressLabel = regexp.MustCompile(`^\W*(H[QO0@]\s*|HEAD\s*OFFICE\s*)?(ADD|ADDR|ADDRESS|ALAMAT)\s*[:.;]\s*`)
 )
 
+// reDollarNumber is a street number opening a line, its 5 read as "$".
+var reDollarNumber = regexp.MustCompile(`^\W*\$\d`)
+
+// reLetterInNumber is a letter OCR reads for a digit, between two digits.
+var reLetterInNumber = regexp.MustCompile(`\d[SOIl|]\d`)
+
 // isIdentifierLine recognises a company registration or tax number line,
 // also as OCR misreads it: "Co-REG:860671-D", "Campany Reg. Na, ; 001056194X",
 // "GST NO: 001329332224", "(JM0352019-K)".
@@ -968,7 +974,12 @@ var reOutletCode = regexp.MustCompile(`^(SITE|STATION|STORE|BRANCH|OUTLET)\s*(NO
 // letter or digit ("|", ":", "“") and a short fragment before the street
 // number ("EE LOT R1", "| NO.19").
 func cleanAddressLine(u string) string {
-	fields := strings.Fields(strings.ReplaceAll(u, "$", "S")) // no money in an address: "LOT $319"
+	// No money in an address: "$" is a misread 5 in the street number that
+	// opens a line ("$4 PITT STREET"), else a misread S ("LOT $319").
+	if reDollarNumber.MatchString(u) {
+		u = strings.Replace(u, "$", "5", 1)
+	}
+	fields := strings.Fields(strings.ReplaceAll(u, "$", "S"))
 	out := fields[:0]
 	for _, f := range fields {
 		switch {
@@ -979,6 +990,8 @@ func cleanAddressLine(u string) string {
 		case strings.IndexFunc(f, func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }) >= 0:
 			if hasDigit(f) {
 				f = strings.ReplaceAll(f, "@", "0") // a blurred zero: "HOBART TAS 700@"
+				// A letter between two digits is a misread digit: "1S58-TMN".
+				f = reLetterInNumber.ReplaceAllStringFunc(f, digitOf.Replace)
 			}
 			out = append(out, rePostcodeMisread.ReplaceAllStringFunc(f, digitOf.Replace))
 		}
