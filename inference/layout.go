@@ -923,6 +923,9 @@ func findAddress(lines []Line, coIdx int) (string, float64, *receipt.Box) {
 			}
 		}
 		prevBottom = l.Box.Y + l.Box.H
+		if reCountryEnd.MatchString(u) {
+			break // the country ends an address: "… 56000 KUALA LUMPUR, MALAYSI." over "{0} MALL" (SROIE 196)
+		}
 	}
 	if len(parts) == 0 || hints == 0 {
 		return "", 0, nil
@@ -948,6 +951,10 @@ var (
 	// "ADD:", "ADDRESS :", "HQ ADD:" (read "H@ ADD:").
 	reAddressLabel = regexp.MustCompile(`^\W*(H[QO0@]\s*|HEAD\s*OFFICE\s*)?(ADD|ADDR|ADDRESS|ALAMAT)\s*[:.;]\s*`)
 )
+
+// reCountryEnd is an address line that ends with the country's name,
+// its last letter or two maybe cut off.
+var reCountryEnd = regexp.MustCompile(`\b(MALAYS(IA|I)?|AUSTRALIA|SINGAPORE|UNITED KINGDOM|USA|DEUTSCHLAND|GERMANY|FRANCE)\W*$`)
 
 // reDollarNumber is a street number opening a line, its 5 read as "$".
 var reDollarNumber = regexp.MustCompile(`^\W*\$\d`)

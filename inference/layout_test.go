@@ -50,6 +50,7 @@ func TestExtractFieldsRules(t *testing.T) {
 		{"no address after the body starts", lines("ACME SDN BHD", "TEL: 03-62636977", "TAX INVOICE NO 123", "2 X COFFEE 7.00"), "supplier_address", ""},
 		{"a petrol station's site number is no address", lines("SUN WONG KUT SON BHD", "Company No 20965-V", "Site: 1046", "176 JLN SUNGET BEST", "57100 KUALA LUMPUR"), "supplier_address", "176 JLN SUNGEI BESI, 57100 KUALA LUMPUR"},
 		{"a dollar sign in an address is an S", lines("MPH BOOKSTORES SDN BHD", "LOT $319, 2ND FLOOR, 1 UTAMA SHOPPING CENTRE"), "supplier_address", "LOT S319, 2ND FLOOR, 1 UTAMA SHOPPING CENTRE"},
+		{"the country ends the address", lines("POPULAR BOOK CO. (M) SDN BHD", "NO 8, JALAN 7/118B, DESA TUN RAZAK", "56000 KUALA LUMPUR, MALAYSI.", "{0} MALL"), "supplier_address", "NO 8, JALAN 7/118B, DESA TUN RAZAK, 56000 KUALA LUMPUR, MALAYSI."},
 		{"a dollar sign opening a street number is a 5", lines("ACME PTY LTD", "$4 PITT STREET, MELBOURNE VIC 3000"), "supplier_address", "54 PITT STREET, MELBOURNE VIC 3000"},
 		{"a letter between two digits of an address", lines("ACME SDN BHD", "42100 KLANG, SELANGOR 1S58-TMN PUSAT KEPONG"), "supplier_address", "42100 KLANG, SELANGOR 1558-TMN PUSAT KEPONG"},
 		{"specks in an address", lines("ACME SDN BHD", "LOT 1851-A, JALAN KPB 6, “S,", "43100 HULU LANGAT, 7"), "supplier_address", "LOT 1851-A, JALAN KPB 6, 43100 HULU LANGAT,"},
