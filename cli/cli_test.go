@@ -231,3 +231,20 @@ func TestEngineChoiceErrors(t *testing.T) {
 		}
 	}
 }
+
+// With no model installed, extract reads with the OCR engine, and its
+// one-line summary shows the total as printed, cents included.
+func TestExtractWithOCROutOfTheBox(t *testing.T) {
+	const receiptPath = "../../shared/data/sroie-dev/279.jpg"
+	if _, err := os.Stat(receiptPath); err != nil {
+		t.Skip("the SROIE receipts are not here:", err)
+	}
+	t.Setenv("SHOEBOX_HOME", t.TempDir())
+	code, out, errOut := run(t, "extract", "--country", "MY", receiptPath)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	if want := "279.jpg: KING'S CONFECTIONERY S/B | 2017-02-09 | 19.20 | MYR"; !strings.HasPrefix(out, want) {
+		t.Errorf("extract printed %q, want it to start %q", out, want)
+	}
+}

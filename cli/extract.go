@@ -123,6 +123,10 @@ func printExtracted(env Env, r extracted) {
 	}
 	var parts []string
 	for _, f := range []string{"supplier_name", "date", "total", "currency", "supplier_tax_id"} {
+		if f == "total" && r.Receipt.Total.Set { // as printed: 19.20, not 19.2
+			parts = append(parts, r.Receipt.Total.Value.StringFixed(int32(receipt.MinorDigits(r.Receipt.Currency.Value))))
+			continue
+		}
 		if v, _ := receipt.Get(r.Receipt, f); v != "" {
 			parts = append(parts, v)
 		}
