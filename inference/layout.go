@@ -121,7 +121,7 @@ var (
 	reOwnedBy          = regexp.MustCompile(`(?i)^\W*(OWNED|OWN|OPERATED|MANAGED)\s+BY\s*:?\s*`)
 	reStrongCo         = regexp.MustCompile(`\b(SDN\.?\s*BHD|SDN|BHD|BERHAD|S/B|PTY\.?\s*LTD|PTY|LTD|LIMITED|INC|LLC|PLC|GMBH|ENTERPRISES?|TRADING|CORPORATION|CORP)\b\.?`)
 	reHeading          = regexp.MustCompile(`^(TAX INVOICE|SIMPLIFIED TAX INVOICE|INVOICE|RECEIPT|OFFICIAL RECEIPT|CASH BILL|CASH SALES?|SALES RECEIPT|WELCOME.*|THANK YOU.*|COPY|DUPLICATE|ORIGINAL|CUSTOMER COPY|MERCHANT COPY)$`)
-	reStopAddr         = regexp.MustCompile(`\b(TEL|TELEPHONE|PHONE|PH|FAX|GST|SST|REG|ROC|INVOICE|RECEIPT|E-?MAIL|WWW|HTTP|DATE|CASHIER|DOC|DOCUMENT|BILL|TABLE|ABN|VAT|MOBILE|HP|H/P|CO NO|COMPANY NO|TAX|OPEN|BUSINESS HOURS|UST|USTID\w*|STEUER\w*|MWST|TVA|IVA|BTW|NIF|CIF|SIRET|EIN)\b|@[A-Z0-9-]+\.[A-Z]`)
+	reStopAddr         = regexp.MustCompile(`\b(` + contactWords + `|INVOICE|RECEIPT|DATE|CASHIER|DOC|DOCUMENT|BILL|TABLE|ABN|VAT|TAX|OPEN|BUSINESS HOURS|UST|USTID\w*|STEUER\w*|MWST|TVA|IVA|BTW|NIF|CIF|SIRET|EIN)\b|@[A-Z0-9-]+\.[A-Z]`)
 	reTaxWord          = regexp.MustCompile(`\b(` + taxWords + `)\b`)
 	reMoney            = regexp.MustCompile(`\d[.,]\d{2}\b`)
 	reStreetWord       = regexp.MustCompile(`\b(JALAN|JLN|LORONG|TAMAN|TMN|LOT|BLOCK|LEVEL|ROAD|STREET|AVENUE|KAWASAN|BANDAR|PERSIARAN)\b`)
@@ -214,9 +214,9 @@ func ExtractFields(lines []Line, loc receipt.Locale) receipt.Receipt {
 			u := b.Union(lines[coIdx-1].Box)
 			b = &u
 		}
-		set(&r.SupplierName, mendFromPage(mendTradeNames(mendTradeWords(coName)), lines, coIdx, coLast), coConf, b)
+		set(&r.SupplierName, mendFromPage(tradeNameFixes.apply(mendTradeWords(coName)), lines, coIdx, coLast), coConf, b)
 		if addr, conf, box := findAddress(lines, coLast); addr != "" {
-			addr = mendFromPage(mendPlacePhrases(mendAddressAbbrevs(mendTradeWords(addr))), lines, -1, -1)
+			addr = mendFromPage(mendPlacePhrases(addressAbbrevFixes.apply(mendTradeWords(addr))), lines, -1, -1)
 			set(&r.SupplierAddress, mendPostcode(addr, loc.Country), conf, box)
 		}
 	}
@@ -344,17 +344,20 @@ func applyCashRounding(r *receipt.Receipt) {
 		return
 	}
 	t, adj := r.Total.Value, r.Rounding.Value
-	fiveCents := func(d decimal.Decimal) bool {
-		return d.Mul(decimal.NewFromInt(100)).Mod(decimal.NewFromInt(5)).IsZero()
-	}
 	fiveCent := decimal.New(5, -2)
 	switch {
-	case adj.GreaterThanOrEqual(decimal.NewFromInt(1)) && adj.Sub(t).Abs().LessThanOrEqual(fiveCent) && fiveCents(adj) && !fiveCents(t):
+	case adj.GreaterThanOrEqual(decimal.NewFromInt(1)) && adj.Sub(t).Abs().LessThanOrEqual(fiveCent) && inFiveCents(adj) && !inFiveCents(t):
 		r.Total.Value = adj
 		r.Rounding = receipt.Amount{Value: adj.Sub(t), Set: true, Source: r.Rounding.Source, Confidence: r.Rounding.Confidence, Box: r.Rounding.Box}
-	case !adj.IsZero() && adj.Abs().LessThan(fiveCent) && !fiveCents(t) && fiveCents(t.Add(adj)):
+	case !adj.IsZero() && adj.Abs().LessThan(fiveCent) && !inFiveCents(t) && inFiveCents(t.Add(adj)):
 		r.Total.Value = t.Add(adj)
 	}
+}
+
+// inFiveCents says whether an amount is in whole 5 cents, as cash rounding
+// leaves it.
+func inFiveCents(d decimal.Decimal) bool {
+	return d.Mul(decimal.NewFromInt(100)).Mod(decimal.NewFromInt(5)).IsZero()
 }
 
 // reconcileTotal checks the total against what the page's other amounts
@@ -457,7 +460,8 @@ func subtotalAfterAdjustments(lines []Line, upper []string) (decimal.Decimal, Li
 func totalAboveRounding(lines []Line, upper []string) (decimal.Decimal, Line, bool) {
 	largest := decimal.Zero
 	for i := 1; i < len(lines); i++ {
-		for _, a := range amountsIn(lines[i-1].Text) {
+		above := amountsIn(lines[i-1].Text)
+		for _, a := range above {
 			largest = decimal.Max(largest, a)
 		}
 		k := upper[i]
@@ -465,7 +469,6 @@ func totalAboveRounding(lines []Line, upper []string) (decimal.Decimal, Line, bo
 			continue
 		}
 		adj := amountsIn(lines[i].Text)
-		above := amountsIn(lines[i-1].Text)
 		if len(adj) == 0 || len(above) == 0 {
 			return decimal.Zero, Line{}, false
 		}
@@ -482,7 +485,7 @@ func totalAboveRounding(lines []Line, upper []string) (decimal.Decimal, Line, bo
 			a = a.Neg()
 		}
 		total := v.Add(a)
-		if !a.IsZero() && !total.Mul(decimal.NewFromInt(100)).Mod(decimal.NewFromInt(5)).IsZero() {
+		if !a.IsZero() && !inFiveCents(total) {
 			return decimal.Zero, Line{}, false
 		}
 		return total, lines[i-1], total.IsPositive()
@@ -884,7 +887,7 @@ func findAddress(lines []Line, coIdx int) (string, float64, *receipt.Box) {
 			prevBottom = l.Box.Y + l.Box.H
 			continue // registration or tax number between the name and the street
 		}
-		u = cleanAddressLine(reAddressLabel.ReplaceAllString(u, ""))
+		u = cleanAddressLine(u)
 		if len(parts) == 0 && contactLines < 3 && (reContactLine.MatchString(u) || rePhone.MatchString(u)) &&
 			!reBodyStarts.MatchString(u) && !reMoney.MatchString(u) {
 			contactLines++
@@ -941,10 +944,13 @@ func findAddress(lines []Line, coIdx int) (string, float64, *receipt.Box) {
 	return addr, conf / float64(len(parts)) * 0.8, box
 }
 
+// contactWords label a phone, fax, mail or tax-number line.
+const contactWords = `TEL|TELEPHONE|PHONE|PH|FAX|GST|SST|REG|ROC|CO NO|COMPANY NO|MOBILE|HP|H/P|E-?MAIL|WWW|HTTP`
+
 var (
 	// reContactLine is a phone, fax, mail or tax-number line, which some
 	// receipts print between the name and the address.
-	reContactLine = regexp.MustCompile(`\b(TEL|TELEPHONE|PHONE|PH|FAX|GST|SST|REG|ROC|CO NO|COMPANY NO|MOBILE|HP|H/P|E-?MAIL|WWW|HTTP)\b`)
+	reContactLine = regexp.MustCompile(`\b(` + contactWords + `)\b`)
 	// reBodyStarts is a line of the receipt's body: no address follows.
 	reBodyStarts = regexp.MustCompile(`\b(INVOICE|RECEIPT|DATE|CASHIER|DOC|DOCUMENT|BILL|TABLE|TERMINAL|COUNTER)\b`)
 	// reAddressLabel is the label some receipts print before the address:
@@ -983,6 +989,7 @@ var reOutletCode = regexp.MustCompile(`^(SITE|STATION|STORE|BRANCH|OUTLET)\s*(NO
 func cleanAddressLine(u string) string {
 	// No money in an address: "$" is a misread 5 in the street number that
 	// opens a line ("$4 PITT STREET"), else a misread S ("LOT $319").
+	u = reAddressLabel.ReplaceAllString(u, "")
 	if reDollarNumber.MatchString(u) {
 		u = strings.Replace(u, "$", "5", 1)
 	}

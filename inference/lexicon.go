@@ -335,17 +335,20 @@ func mendPlacePhrases(s string) string {
 // an ordinary word or mere marks, which word lists cannot see: "PASAR
 // MINT" (a pasar mini, a minimarket: MINT is a word), and the dotted
 // initials of Malaysia's largest hardware chain, "MR. O.1.¥.".
-var tradeNameFixes = []struct {
-	re   *regexp.Regexp
-	with string
-}{
+var tradeNameFixes = textFixes{
 	{regexp.MustCompile(`\bPASAR\s+MIN[T1lI|]\b`), "PASAR MINI"},
 	{regexp.MustCompile(`\bMR\.?\s*[DO0]\s*\.\s*[I1lL|!]\s*\.\s*[Y¥V](?:\.|\b)`), "MR. D.I.Y."},
 }
 
-// mendTradeNames applies tradeNameFixes to a supplier's name.
-func mendTradeNames(s string) string {
-	for _, f := range tradeNameFixes {
+// textFixes are misreadings a pattern finds, each with what it stands for.
+type textFixes []struct {
+	re   *regexp.Regexp
+	with string
+}
+
+// apply makes every fix in s, in order.
+func (fs textFixes) apply(s string) string {
+	for _, f := range fs {
 		s = f.re.ReplaceAllString(s, f.with)
 	}
 	return s
@@ -363,12 +366,9 @@ func mendableIn(w string, d int) bool {
 // "LOT P.T." as P.7. Each is mended only where its place in an address
 // shows what it is: JLN and TMN before a name or number, BLK before a
 // block letter or number, P.T. after LOT, LOT itself opening the address
-// before a number; the "&" between two lettered
-// house numbers ("31G&33G") read as 8.
-var addressAbbrevFixes = []struct {
-	re   *regexp.Regexp
-	with string
-}{
+// before a number; the "&" between two lettered house numbers ("31G&33G")
+// read as 8.
+var addressAbbrevFixes = textFixes{
 	{regexp.MustCompile(`(^|[\s,.])(?:J[I1lUE]N|JLM)(\.?\s+[A-Z0-9])`), "${1}JLN${2}"},
 	{regexp.MustCompile(`(^|[\s,.\-])(?:THN|TMM|TNN|7MN)(\.?\s+[A-Z0-9])`), "${1}TMN${2}"},
 	{regexp.MustCompile(`(^|[\s,.])(?:B[I1]K|8LK)(\.?\s+[A-Z0-9]{1,3}\b)`), "${1}BLK${2}"},
@@ -381,14 +381,6 @@ var addressAbbrevFixes = []struct {
 	{regexp.MustCompile(`\bPJU\s*([1-9])4\b`), "PJU ${1}A"},
 	// Two lettered house numbers joined by "&" read as 8: "31G833G".
 	{regexp.MustCompile(`\b(\d{1,4}[A-Z])8(\d{1,4}[A-Z])\b`), "${1}&${2}"},
-}
-
-// mendAddressAbbrevs mends misread street abbreviations in an address.
-func mendAddressAbbrevs(s string) string {
-	for _, f := range addressAbbrevFixes {
-		s = f.re.ReplaceAllString(s, f.with)
-	}
-	return s
 }
 
 // mendFromPage takes a word's spelling from where the receipt prints it

@@ -54,8 +54,8 @@ func TestMendAddressAbbrevs(t *testing.T) {
 		{"NO. 31G833G, JALAN SETIA INDAH X", "NO. 31G&33G, JALAN SETIA INDAH X"},
 		{"NO. 318, JALAN 3/8A", "NO. 318, JALAN 3/8A"}, // no lettered numbers on both sides
 	} {
-		if got := mendAddressAbbrevs(tc.in); got != tc.want {
-			t.Errorf("mendAddressAbbrevs(%q) = %q, want %q", tc.in, got, tc.want)
+		if got := addressAbbrevFixes.apply(tc.in); got != tc.want {
+			t.Errorf("addressAbbrevFixes.apply(%q) = %q, want %q", tc.in, got, tc.want)
 		}
 	}
 }
@@ -140,8 +140,8 @@ func TestMendTradeNames(t *testing.T) {
 		{"MR. D.I.Y. (M) SDN BHD", "MR. D.I.Y. (M) SDN BHD"},
 		{"MR DOLLY TRADING", "MR DOLLY TRADING"},
 	} {
-		if got := mendTradeNames(tc.in); got != tc.want {
-			t.Errorf("mendTradeNames(%q) = %q, want %q", tc.in, got, tc.want)
+		if got := tradeNameFixes.apply(tc.in); got != tc.want {
+			t.Errorf("tradeNameFixes.apply(%q) = %q, want %q", tc.in, got, tc.want)
 		}
 	}
 }

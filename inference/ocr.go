@@ -265,8 +265,8 @@ func (o *OCR) Extract(ctx context.Context, page Page) (Result, error) {
 	}
 	// A date the page reading garbled ("72/01/2017", or a whole line read
 	// as "ne?! )| eso.") is often read right when its line is read alone,
-	// enlarged. Only the date is taken from
-	// these readings: other fields keep the page's.
+	// enlarged. Only the date is taken from these readings: other fields
+	// keep the page's.
 	dateLines := lines
 	if res.Engine == "ocr" && !r.Date.Set && reading.gray != nil {
 		t0 := time.Now()
