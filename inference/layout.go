@@ -145,9 +145,18 @@ var (
 	}
 	reNotTotal   = regexp.MustCompile(`SUB\s*-?\s*TOTAL|TOTAL\s*(QTY|QUANTITY|ITEMS?|NO|DISC\w*|SAVING\w*|` + taxWords + `|EXCL\w*|POINTS?)|TOTAL\s*SALES\s*\(?\s*EXCL|CHANGE|TENDER|ROUNDING\s*ADJ|\bROUNDING\b\s*$|\bQTY\b|GST\s*SUMMARY|DISCOUNT|SAVINGS|SUPPL(Y|IES)|\bEXCL|ACCEPTED|RECEIVED|\bGROSS\b`)
 	reTaxSummary = regexp.MustCompile(`(GST|SST|VAT|TAX)\s*SUM+AR|TAX\s*CODE|\bCODE\b.*\bAMOUNT\b.*\b(TAX|GST)\b|^\s*AMOUNT\s*\(?RM\)?\s*TAX|\bRATE\b.*\bNET\b|\bNET\b.*\b(GST|TAX)\b.*\bTOTAL\b`)
+	// "Tax Code  Taxable Amount  GST": a tax table's column headings, with
+	// no amount of their own, even where the first words are misread.
+	reTaxColumns = regexp.MustCompile(`\bAMOUNT\s*(\(\w+\))?\s*(GST|SST|VAT|TAX)\s*$`)
 	reChange     = regexp.MustCompile(`CHANGE|BALANCE\s*$`)
 	reCashLine   = regexp.MustCompile(`\bCASH\b|TENDER`)
 )
+
+// startsTaxSummary says whether a line opens a tax summary table: its title
+// or its column headings (k: the line's keywordText).
+func startsTaxSummary(l Line, k string) bool {
+	return reTaxSummary.MatchString(k) || reTaxColumns.MatchString(k) && len(amountsIn(l.Text)) == 0
+}
 
 // keywordText is a line's letters for keyword matching: amounts removed,
 // upper case, digits that OCR puts for letters mapped back (T0TAL).
@@ -277,6 +286,11 @@ func ExtractFields(lines []Line, loc receipt.Locale) receipt.Receipt {
 	if !r.Total.Set {
 		if v, l, ok := totalAboveRounding(lines, upper); ok {
 			r.Total = receipt.Amount{Value: v, Set: true, Source: src, Confidence: clamp(l.Conf * 0.5), Box: boxOf(l)}
+		}
+	}
+	if !r.Total.Set {
+		if v, l, ok := paidWithoutChange(lines, upper); ok {
+			r.Total = receipt.Amount{Value: v, Set: true, Source: src, Confidence: clamp(l.Conf * 0.4), Box: boxOf(l)}
 		}
 	}
 	if r.TotalTax.Set && r.Total.Set && r.TotalTax.Value.GreaterThanOrEqual(r.Total.Value) {
@@ -491,6 +505,35 @@ func totalAboveRounding(lines []Line, upper []string) (decimal.Decimal, Line, bo
 		return total, lines[i-1], total.IsPositive()
 	}
 	return decimal.Zero, Line{}, false
+}
+
+// rePaidLine is a line giving what the customer handed over.
+var rePaidLine = regexp.MustCompile(`\bCASH\b|TENDER|RECEIVED|\bPAID\b`)
+
+// paidWithoutChange finds, on a receipt with no total read at all, an
+// amount paid that gave no change: "Cash Received : 4.70" with no change
+// line (SROIE 265, whose two total lines were misread). The amount must
+// have cents: a whole amount is as likely notes handed over whose change
+// line was lost.
+func paidWithoutChange(lines []Line, upper []string) (decimal.Decimal, Line, bool) {
+	var paid decimal.Decimal
+	var at Line
+	found := false
+	for i, l := range lines {
+		k := upper[i]
+		amts := amountsIn(l.Text)
+		if reChange.MatchString(k) {
+			return decimal.Zero, Line{}, false // change was given, or its amount lost
+		}
+		if len(amts) == 0 || found || !rePaidLine.MatchString(k) {
+			continue
+		}
+		paid, at, found = amts[len(amts)-1], l, true
+	}
+	if !found || !paid.IsPositive() || paid.Equal(paid.Truncate(0)) {
+		return decimal.Zero, Line{}, false
+	}
+	return paid, at, true
 }
 
 // totalFromSubtotal makes the total, on a receipt whose total line could
@@ -1356,7 +1399,7 @@ func findTotal(lines []Line, upper []string) (receipt.Amount, float64, *receipt.
 		k := upper[i]
 		// A tax summary table ("GST SUMMARY", "TAX CODE  AMOUNT  TAX") ends
 		// with a TOTAL row of net and tax: not the receipt's total.
-		if reTaxSummary.MatchString(k) {
+		if startsTaxSummary(l, k) {
 			inSummary = true
 		}
 		amts := amountsIn(l.Text)

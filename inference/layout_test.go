@@ -388,6 +388,54 @@ func TestTotalAboveRounding(t *testing.T) {
 	}
 }
 
+func TestPaidWithoutChange(t *testing.T) {
+	my := receipt.DefaultLocale(receipt.CountryMY)
+	for _, tc := range []struct {
+		name  string
+		lines []Line
+		want  string // "" for no total
+	}{
+		// SROIE 265: both total lines misread, and the tax table's headings
+		// misread too ("Taz Cade"): its row is not a total.
+		{"cash received, no change (SROIE 265)", lines("here Tals A", "Total Ssiec Inclusive GST : = eer", "Cech Received : 4.70", "Taz Cade Tazable Amount GST", "SR 5.00 #43 022", "GST: 0.27"), "4.70"},
+		{"a change line", lines("Amount Received 50.00", "Change 12.30"), ""},
+		{"a change line whose amount was lost", lines("Amount Received 12.40", "Change ~~"), ""},
+		{"whole notes handed over", lines("Amount Received 20.00"), ""},
+		{"a total line read wins", lines("TOTAL 4.60", "Cash 4.70"), "4.60"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := ExtractFields(tc.lines, my)
+			got := ""
+			if r.Total.Set {
+				got = r.Total.Value.StringFixed(2)
+			}
+			if got != tc.want {
+				t.Errorf("total %q, want %q", got, tc.want)
+			}
+		})
+	}
+}
+
+func TestTaxColumnsStartASummary(t *testing.T) {
+	for _, tc := range []struct {
+		line string
+		want bool
+	}{
+		{"Tax Code Taxable Amount GST", true},
+		{"Taz Cade Tazable Amount GST", true},
+		{"Code Amount (RM) Tax", true},
+		{"GST Summary", true},
+		{"Total Amount GST 0.27", false},
+		{"Total Amount Incl GST", false},
+		{"TOTAL AMOUNT", false},
+	} {
+		l := lines(tc.line)[0]
+		if got := startsTaxSummary(l, keywordText(l.Text)); got != tc.want {
+			t.Errorf("startsTaxSummary(%q) = %v, want %v", tc.line, got, tc.want)
+		}
+	}
+}
+
 func TestIsIdentifierLine(t *testing.T) {
 	for _, tc := range []struct {
 		line string

@@ -35,7 +35,7 @@ func findTaxLines(lines []Line, upper []string, r receipt.Receipt) ([]receipt.Ta
 	for i, l := range lines {
 		u := strings.ToUpper(l.Text)
 		k := upper[i]
-		if reTaxSummary.MatchString(k) {
+		if startsTaxSummary(l, k) {
 			inSummary, summaryWord = true, reTaxWord.FindString(k)
 		}
 		taxWord := reTaxWord.FindString(k)
