@@ -146,6 +146,7 @@ func runEval(env Env, args []string) int {
 	determ := fs.Bool("deterministic", false, "turn off Tesseract's adaptive classifier (reproducible, slightly less accurate)")
 	sparse := fs.Bool("sparse-fallback", true, "read pages again in sparse-text mode when no date or total was found")
 	lost := fs.Bool("lost-lines", true, "read alone the rows of ink the page reading left out")
+	nameWords := fs.Bool("reread-name-words", true, "read alone, enlarged, the doubtful words of the supplier's name and address")
 	borders := fs.Bool("border-fallback", true, "read a page again with its dark margins whitened when it gave neither date nor total")
 	compare := fs.Bool("compare-cli", false, "also time the raw tesseract CLI (--psm 4, one process per core) on the same images")
 	limit := fs.Int("n", 0, "only the first n receipts")
@@ -182,7 +183,7 @@ func runEval(env Env, args []string) int {
 		return 2
 	}
 	opts := inference.DefaultOCROptions(loc)
-	opts.Preprocess, opts.SparseFallback, opts.Deterministic, opts.LostLines, opts.BorderFallback = pp, *sparse, *determ, *lost, *borders
+	opts.Preprocess, opts.SparseFallback, opts.Deterministic, opts.LostLines, opts.BorderFallback, opts.RereadNameWords = pp, *sparse, *determ, *lost, *borders, *nameWords
 	if *psm > 0 {
 		opts.PSM = *psm
 	}

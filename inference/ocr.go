@@ -33,6 +33,9 @@ type OCROptions struct {
 	// LostLines reads alone the rows of ink no word of the page reading
 	// covers (see findLostBands).
 	LostLines bool
+	// RereadNameWords reads alone, enlarged, the words of the supplier's
+	// name and address that the page reading was unsure of.
+	RereadNameWords bool
 	// BorderFallback reads a page again with its dark margins whitened
 	// when the first reading found neither date nor total.
 	BorderFallback bool
@@ -212,8 +215,9 @@ func (o *OCR) Close() error {
 // reading with dark margins whitened (BorderFallback, no date and no total),
 // a sparse-text reading (SparseFallback, no date or no total), date-shaped
 // and garbled lines read alone (no date) or the date's line read alone (a
-// doubtful date), and last a date repaired from one digit misreading or a
-// lost separator.
+// doubtful date), the doubtful words of the supplier's name and address
+// read alone (RereadNameWords), and last a date repaired from one digit
+// misreading or a lost separator.
 func (o *OCR) Extract(ctx context.Context, page Page) (Result, error) {
 	start := time.Now()
 	res := Result{Engine: "ocr"}
@@ -279,6 +283,11 @@ func (o *OCR) Extract(ctx context.Context, page Page) (Result, error) {
 	} else if res.Engine == "ocr" && r.Date.Box != nil && reading.gray != nil {
 		t0 := time.Now()
 		o.rereadDoubtfulDate(ctx, reading, lines, &r)
+		res.Timings.Reread += time.Since(t0)
+	}
+	if res.Engine == "ocr" && reading.gray != nil && o.opt.RereadNameWords {
+		t0 := time.Now()
+		o.rereadNameWords(ctx, reading, lines, &r)
 		res.Timings.Reread += time.Since(t0)
 	}
 	// Last, a date that cannot be as read ("64/06/2024") with one common
@@ -434,5 +443,5 @@ func cloneGray(g *image.Gray) *image.Gray {
 // its own instances: switching one instance's mode resets what it adapted
 // to, which cost 7 points of company and 2 of total.
 func DefaultOCROptions(loc receipt.Locale) OCROptions {
-	return OCROptions{Locale: loc, Preprocess: DefaultPreprocess, SparseFallback: true, LostLines: true, BorderFallback: true}
+	return OCROptions{Locale: loc, Preprocess: DefaultPreprocess, SparseFallback: true, LostLines: true, BorderFallback: true, RereadNameWords: true}
 }

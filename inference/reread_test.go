@@ -144,3 +144,51 @@ func TestOneDatePartApart(t *testing.T) {
 		}
 	}
 }
+
+// SROIE 597's name opens with two words the page reading was unsure of
+// ("CNE ONE [Rit SEAFOOD…", 15% and 17%); read alone they are right.
+func TestOCRRereadsDoubtfulNameWords(t *testing.T) {
+	const want = "ONE ONE THREE SEAFOOD RESTAURANT SDN BHD"
+	if r := extractSROIE(t, "597.jpg", func(*OCROptions) {}); r.SupplierName.Value != want {
+		t.Errorf("supplier %q, want %q", r.SupplierName.Value, want)
+	}
+	if r := extractSROIE(t, "597.jpg", func(o *OCROptions) { o.RereadNameWords = false }); r.SupplierName.Value == want {
+		t.Errorf("supplier %q without reading words again: the test no longer shows the pass at work", r.SupplierName.Value)
+	}
+}
+
+// A word read again alone replaces its first reading only where keep
+// takes the second; the line's text is rebuilt, other words stay.
+func TestRereadWordsReplacesWhatKeepTakes(t *testing.T) {
+	eng, pr := readHardwareReceipt(t)
+	lines := GroupLines(pr.words)
+	at, word := -1, -1
+	for i, l := range lines {
+		for j, w := range l.Words {
+			if w.Text == "HAMMER" {
+				at, word = i, j
+			}
+		}
+	}
+	if at < 0 {
+		t.Fatalf("the page reading has no HAMMER:\n%+v", lines)
+	}
+	garbled := append([]Line(nil), lines...)
+	garbled[at].Words = append([]Word(nil), lines[at].Words...)
+	garbled[at].Words[word].Text, garbled[at].Words[word].Conf = "HAMMAR", 0.1
+	garbled[at].Text = strings.Replace(lines[at].Text, "HAMMER", "HAMMAR", 1)
+	which := func(_ Line, w Word) bool { return w.Text == "HAMMAR" }
+
+	again, n := eng.rereadWords(context.Background(), pr, garbled, which, func(first, second Word) bool { return second.Conf > first.Conf })
+	if n != 1 || again[at].Text != lines[at].Text || again[at].Words[word].Box != lines[at].Words[word].Box {
+		t.Errorf("%d words read again, line %q, want 1 and %q in the same place", n, again[at].Text, lines[at].Text)
+	}
+	for i := range lines {
+		if i != at && again[i].Text != garbled[i].Text {
+			t.Errorf("line %d changed: %q -> %q", i, garbled[i].Text, again[i].Text)
+		}
+	}
+	if again, n := eng.rereadWords(context.Background(), pr, garbled, which, func(Word, Word) bool { return false }); n != 0 || again[at].Text != garbled[at].Text {
+		t.Errorf("%d words replaced against keep, line %q", n, again[at].Text)
+	}
+}
