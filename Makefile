@@ -37,6 +37,9 @@ DEB_BUILD := gcc g++ make pkg-config git ca-certificates \
 	libxi-dev libxxf86vm-dev libwayland-dev libxkbcommon-dev \
 	tesseract-ocr tesseract-ocr-eng libtesseract-dev libleptonica-dev \
 	poppler-utils libheif-examples
+# Only for `make test`: the English word list the OCR lexicon is checked
+# against (TestEnglishNeighboursAreCurrent).
+DEB_TEST := wamerican
 # Only for `make screenshot`: a virtual display and a screen grabber.
 DEB_SCREEN := xvfb imagemagick xdotool
 
@@ -65,6 +68,7 @@ version: build
 	$(BIN) version
 
 test: deps $(STUB)
+	@scripts/install-deps.sh $(DEB_TEST)
 	$(GO) vet -tags $(TAGS) ./...
 	$(GO) test -tags $(TAGS) -timeout 45m ./...
 

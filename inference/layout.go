@@ -225,7 +225,7 @@ func ExtractFields(lines []Line, loc receipt.Locale) receipt.Receipt {
 		}
 		set(&r.SupplierName, mendFromPage(tradeNameFixes.apply(mendTradeWords(coName)), lines, coIdx, coLast), coConf, b)
 		if addr, conf, box := findAddress(lines, coLast); addr != "" {
-			addr = mendFromPage(mendPlacePhrases(addressAbbrevFixes.apply(mendTradeWords(addr))), lines, -1, -1)
+			addr = mendFromPage(mendPlacePhrases(addressAbbrevFixes.apply(mendAddressWords(addr))), lines, -1, -1)
 			set(&r.SupplierAddress, mendPostcode(addr, loc.Country), conf, box)
 		}
 	}

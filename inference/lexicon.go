@@ -34,18 +34,51 @@ DARUL EHSAN TAKZIM MALAYSIA UTAMA INDAH PERDANA MUTIARA LEVEL FLOOR BLOCK BASEME
 PERMAS PLENTONG BESAR BATANG SETIA SENTOSA JELUTONG
 `)
 
+// streetWords are more Malaysian place words, mended in addresses only:
+// towns of the Klang Valley and Johor, and the words streets, estates and
+// buildings are named with (flowers, gems, titles: JALAN KENANGA, TAMAN
+// PERMATA, JALAN TENGKU…). A supplier's name is often a proper name one
+// letter from one of them (SANJUNG REALITI is not TANJUNG). A common
+// English word one letter from a street word would be mended to it, so
+// places such as BANTING (BATTING), SENTRAL (CENTRAL), SUNWAY (SUNDAY),
+// GENTING (GETTING) and DINAR (DINER) stay out: each word here was checked
+// against Debian's American English word list (wamerican).
+var streetWords = wordSet(`
+ABDUL ANGGERIK ANGSA ASTAKA BAHAGIA BALAKONG BANGI BANGSAR BANGUNAN BENDAHARA BERJUNTAI BERLIAN
+BERNAM BESI BESTARI BINTANG BOTANIC BULOH BUTTERWORTH CEMERLANG CEMPAKA DAGANGAN DAHLIA DAMAI
+DATUK DELIMA DENGKIL GEMILANG GOMBAK GUDANG HARMONI IDAMAN IMPIAN INDUSTRI INTAN IPOH ISMAIL
+JINJANG KAPAR KARANG KEDIAMAN KELANA KEMAJUAN KEMBOJA KENANGA KENARI KESUMA KINRARA KLUANG
+KOMPLEKS KUANTAN KUCHAI KULAI LAKSAMANA LANGAT LENGKOK LINGKARAN MAHARAJA MALURI MASAI MAWAR
+MEGAH MELATI MENARA MENJALARA MERAK MERPATI MEWAH MOLEK NILAI NILAM NUSAJAYA ORKID PANDAMARAN
+PANDAN PANGSAPURI PANTAI PASIR PELABUR PELANGI PERDAGANGAN PERKASA PERMAISURI PERMATA PERUMAHAN
+PONTIAN PUSAT PUTERI PUTRA RAHMAN RAWANG SABAK SALAK SAUJANA SEGAMAT SEGAMBUT SEJAHTERA
+SEKINCHAN SEMENYIH SENAI SENAWANG SENTUL SEPANG SEPUTEH SERDANG SEREMBAN SEROJA SKUDAI SULTANAH
+TAMPOI TANJUNG TEBRAU TEMENGGUNG TENGKU TERATAI TINGKAT TIRAM TROPICANA TUNKU WANGSA WISMA
+ZAMRUD
+`)
+
 // tradeWords are words that recur in the names and addresses printed on
 // receipts. OCR errors in them are mended when a misread is close to exactly
 // one of them.
 var tradeWords = union(shopWords, placeWords)
 
+// addressWords are the words an address's misreads are mended to.
+var addressWords = union(tradeWords, streetWords)
+
 // knownWords are left as read and never become a correction: ordinary
 // words one letter away from a trade word (TANAH is not TAMAN, JAPAN is not
-// JALAN, PAPAN is not JAPAN).
+// JALAN, PAPAN is not JAPAN), Malay words or spellings one letter from a
+// place word (PASAR, a market, is not PASIR; BORONG, wholesale, is not
+// LORONG; TANJONG is TANJUNG's older spelling), and the places left out of
+// streetWords, so that they are not mended to a street word either
+// (SELAYANG is not SENAWANG).
 var knownWords = wordSet(`
 TANAH MERAH BARAT TIMUR UTARA SELATAN TENGAH LAMA BARU JAYA JASA ALAM SERI RAYA DESA MAJU PAPAN
 HOUSE HORSE MONEY MINT MINE MINES MINI NONE HONG HONE HOLE BONE STORE STORES SHOP SHOPS
 JAPAN CHINA INDIA KOREA TAIWAN THAI
+PASAR BORONG TANJONG PUTERA KUSUMA
+AHMAD BANTING BRICKFIELDS CAVES DINAR GALLERIA GENTING ISKANDAR KEMUNING KIARA MEDAN PERLING
+SEBERANG SELAYANG SENTRAL SIMPANG SULTAN SUNWAY TAIPING
 `)
 
 func union(sets ...map[string]bool) map[string]bool {
@@ -70,7 +103,14 @@ func wordSet(s string) map[string]bool {
 // closest to, when exactly one lies within one edit (two for words of eight
 // letters or more). Short words, words with digits and words already known
 // are left alone.
-func mendTradeWords(s string) string {
+func mendTradeWords(s string) string { return mendWords(s, tradeWords) }
+
+// mendAddressWords is mendTradeWords for an address, with its street words.
+func mendAddressWords(s string) string { return mendWords(s, addressWords) }
+
+// mendWords replaces each misread word in s by the word of lexicon it is
+// closest to (see mendTradeWords).
+func mendWords(s string, lexicon map[string]bool) string {
 	fields := strings.Fields(s)
 	changed := false
 	for i, f := range fields {
@@ -82,26 +122,8 @@ func mendTradeWords(s string) string {
 		if !mendable(core) {
 			continue
 		}
-		// Shorter words only mend a misread letter (HONE, not BATFU -> BATU):
-		// a dropped or extra letter in a short word is too often another word.
-		limit, dist := 1, hamming
-		if len(core) >= 8 {
-			limit, dist = 2, editDistance
-		}
-		best, tie := "", false
-		bestD := limit + 1
-		for w := range tradeWords {
-			if w[len(w)-1] != core[len(core)-1] {
-				continue // another ending is usually another word: STATIONERS, BAKERS
-			}
-			if d := dist(core, w, limit); d < bestD {
-				best, bestD, tie = w, d, false
-			} else if d == bestD && d <= limit {
-				tie = true
-			}
-		}
-		if best != "" && !tie {
-			fields[i] = strings.Replace(f, core, best, 1)
+		if w, ok := closestWord(core, lexicon); ok {
+			fields[i] = strings.Replace(f, core, w, 1)
 			changed = true
 		}
 	}
@@ -109,6 +131,31 @@ func mendTradeWords(s string) string {
 		return s
 	}
 	return strings.Join(fields, " ")
+}
+
+// closestWord is the one word of lexicon nearest a misread word, within
+// one misread letter (two edits for words of eight letters or more), and
+// ending in the same letter.
+func closestWord(core string, lexicon map[string]bool) (string, bool) {
+	// Shorter words only mend a misread letter (HONE, not BATFU -> BATU):
+	// a dropped or extra letter in a short word is too often another word.
+	limit, dist := 1, hamming
+	if len(core) >= 8 {
+		limit, dist = 2, editDistance
+	}
+	best, tie := "", false
+	bestD := limit + 1
+	for w := range lexicon {
+		if w[len(w)-1] != core[len(core)-1] {
+			continue // another ending is usually another word: STATIONERS, BAKERS
+		}
+		if d := dist(core, w, limit); d < bestD {
+			best, bestD, tie = w, d, false
+		} else if d == bestD && d <= limit {
+			tie = true
+		}
+	}
+	return best, best != "" && !tie
 }
 
 // mendLowerInCapsWords mends each capital word of s with one lower-case
@@ -223,9 +270,10 @@ func letterCore(f string) string {
 }
 
 // mendable says whether a word may be mended to another: five capitals or
-// more, and not a word we know as it is.
+// more, and not a word we know as it is (englishNeighbours: English words
+// one letter from one of ours, GOODS for FOODS, BLACK for BLOCK).
 func mendable(core string) bool {
-	return len(core) >= 5 && !tradeWords[core] && !knownWords[core] &&
+	return len(core) >= 5 && !tradeWords[core] && !streetWords[core] && !knownWords[core] && !englishNeighbours[core] &&
 		strings.IndexFunc(core, func(r rune) bool { return !unicode.IsUpper(r) }) < 0
 }
 

@@ -28,6 +28,25 @@ func TestMendTradeWords(t *testing.T) {
 	}
 }
 
+func TestMendAddressWords(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{"NO 16A, JALAN ASCAKA U8/83, BUKIT JELUTONG,", "NO 16A, JALAN ASTAKA U8/83, BUKIT JELUTONG,"},
+		{"NO.2, JALAN EMENGGUNG 19/9,", "NO.2, JALAN TEMENGGUNG 19/9,"},
+		{"PASAR BORONG SELAYANG", "PASAR BORONG SELAYANG"}, // PASAR, a market, is not PASIR
+		{"JALAN TANJONG KATONG", "JALAN TANJONG KATONG"},   // an older spelling of TANJUNG
+		{"CENTRAL PLAZA, SUNDAY MARKET", "CENTRAL PLAZA, SUNDAY MARKET"},
+		{"41150 KLANG, SCLANGOR,", "41150 KLANG, SELANGOR,"}, // trade words too
+	} {
+		if got := mendAddressWords(tc.in); got != tc.want {
+			t.Errorf("mendAddressWords(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+	// A supplier's name is no address: its proper names stay.
+	if got := mendTradeWords("SANJUNG REALITI SDN. BHD"); got != "SANJUNG REALITI SDN. BHD" {
+		t.Errorf("mendTradeWords mended a name to a street word: %q", got)
+	}
+}
+
 func TestMendTradeWordsKeepsOtherEndings(t *testing.T) {
 	if got := mendTradeWords("CORNER STATIONERS LTD"); got != "CORNER STATIONERS LTD" {
 		t.Errorf("got %q", got)
