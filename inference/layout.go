@@ -274,7 +274,7 @@ func ExtractFields(lines []Line, loc receipt.Locale) receipt.Receipt {
 	applyCashRounding(&r)
 	items := findLineItems(lines, upper, r)
 	printed := r.Total
-	reconcileTotal(&r, service, change, suppliesTotal(lines, upper, r.TotalTax, receipt.PlausibleRates(loc.Country)), r.Total.Set && !r.Subtotal.Set && items != nil)
+	reconcileTotal(&r, service, change, suppliesTotal(lines, upper, r.TotalTax, receipt.PlausibleRates(loc.Country)), r.Total.Set && !r.Subtotal.Set && items != nil, roundsCash(r, upper))
 	if !r.Total.Set {
 		if v, l, ok := subtotalAfterAdjustments(lines, upper); ok {
 			r.Total = receipt.Amount{Value: v, Set: true, Source: src, Confidence: clamp(l.Conf * 0.5), Box: boxOf(l)}
@@ -383,7 +383,7 @@ func inFiveCents(d decimal.Decimal) bool {
 // not), or both implied values agree on another one, the implied value is
 // taken; cash less change alone does not overrule a total that the line
 // items add up to (itemsConfirm).
-func reconcileTotal(r *receipt.Receipt, service, change, supplies *decimal.Decimal, itemsConfirm bool) {
+func reconcileTotal(r *receipt.Receipt, service, change, supplies *decimal.Decimal, itemsConfirm, rounds bool) {
 	var implied []decimal.Decimal
 	fromCash := -1
 	if supplies != nil {
@@ -395,7 +395,7 @@ func reconcileTotal(r *receipt.Receipt, service, change, supplies *decimal.Decim
 		if service != nil && service.IsPositive() {
 			sum = sum.Add(*service)
 		}
-		if r.Rounding.Set {
+		if rounds {
 			sum = sum.Mul(decimal.NewFromInt(20)).Round(0).Div(decimal.NewFromInt(20))
 		}
 		implied = append(implied, sum)
@@ -423,7 +423,7 @@ func reconcileTotal(r *receipt.Receipt, service, change, supplies *decimal.Decim
 	fiveCents := decimal.New(5, -2)
 	for i, v := range implied {
 		slack := decimal.Zero
-		if i == fromCash || r.Rounding.Set {
+		if i == fromCash || rounds {
 			slack = fiveCents
 		}
 		if v.Sub(r.Total.Value).Abs().LessThanOrEqual(slack) {
@@ -439,6 +439,21 @@ func reconcileTotal(r *receipt.Receipt, service, change, supplies *decimal.Decim
 			return
 		}
 	}
+}
+
+// roundsCash says whether a receipt rounds cash to 5 cents: it prints a
+// rounding line, whether or not its amount could be read ("ROUNDING) 7 2 0
+// >. 001", SROIE 026 read without clean-up).
+func roundsCash(r receipt.Receipt, upper []string) bool {
+	if r.Rounding.Set {
+		return true
+	}
+	for _, k := range upper {
+		if strings.Contains(k, "ROUNDING") {
+			return true
+		}
+	}
+	return false
 }
 
 // subtotalAfterAdjustments finds, on a receipt whose total line could not be
@@ -1394,6 +1409,7 @@ func findTotal(lines []Line, upper []string) (receipt.Amount, float64, *receipt.
 		}
 	}
 	var cash, change *decimal.Decimal
+	var lostPoint []vote
 	inSummary := false
 	for i, l := range lines {
 		k := upper[i]
@@ -1409,6 +1425,15 @@ func findTotal(lines []Line, upper []string) (receipt.Amount, float64, *receipt.
 			amtLine = lines[i+1]
 		}
 		if len(amts) == 0 {
+			if m := reLostPoint.FindStringSubmatch(l.Text); m != nil && !reNotTotal.MatchString(k) && !inSummary {
+				for _, rule := range totalRules {
+					if rule.re.MatchString(k) {
+						n, _ := decimal.NewFromString(m[1])
+						lostPoint = append(lostPoint, vote{value: n.Shift(-2), weight: rule.weight, conf: l.Conf, box: l.Box})
+						break
+					}
+				}
+			}
 			continue
 		}
 		last := amts[len(amts)-1]
@@ -1434,6 +1459,14 @@ func findTotal(lines []Line, upper []string) (receipt.Amount, float64, *receipt.
 	if cash != nil && change != nil && !change.IsNegative() && cash.GreaterThan(*change) {
 		add(cash.Sub(*change), 1.5, 0.8, receipt.Box{})
 	}
+	// A total whose decimal point was lost ("GRAND TOTAL 1000") counts
+	// when the page prints the amount it stands for elsewhere ("SUB TOTAL
+	// 10.00").
+	for _, v := range lostPoint {
+		if printedElsewhere(lines, v.value, v.box) {
+			add(v.value, v.weight*0.8, v.conf*0.8, v.box)
+		}
+	}
 	var best *vote
 	for _, v := range votes {
 		if best == nil || v.weight > best.weight || v.weight == best.weight && v.value.GreaterThan(best.value) {
@@ -1450,6 +1483,26 @@ func findTotal(lines []Line, upper []string) (receipt.Amount, float64, *receipt.
 		box = &b
 	}
 	return receipt.Amount{Value: best.value, Set: true}, conf, box
+}
+
+// reLostPoint is a line ending in a bare number of three to six digits: an
+// amount whose decimal point the print or the OCR lost.
+var reLostPoint = regexp.MustCompile(`(?:^|\s)(\d{3,6})\s*$`)
+
+// printedElsewhere says whether an amount is printed on a line other than
+// the one at box.
+func printedElsewhere(lines []Line, v decimal.Decimal, box receipt.Box) bool {
+	for _, l := range lines {
+		if l.Box == box {
+			continue
+		}
+		for _, a := range amountsIn(l.Text) {
+			if a.Equal(v) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 var reLeadQty = regexp.MustCompile(`^\s*(\d{1,3})\s*[xX×*@]\s+`)

@@ -234,13 +234,39 @@ func TestReconcileTotal(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			r := receipt.Receipt{Total: amt(tc.total), Subtotal: amt(tc.subtotal), TotalTax: amt(tc.tax), Rounding: amt(tc.rounding), AmountPaid: amt(tc.paid)}
-			reconcileTotal(&r, dec(tc.service), dec(tc.change), nil, false)
+			reconcileTotal(&r, dec(tc.service), dec(tc.change), nil, false, r.Rounding.Set)
 			got := ""
 			if r.Total.Set {
 				got = r.Total.Value.StringFixed(2)
 			}
 			if got != tc.want {
 				t.Errorf("total %q, want %q", got, tc.want)
+			}
+		})
+	}
+}
+
+// A page read without clean-up (SROIE 026): the rounding line's amount is
+// unreadable, but the line says the receipt rounds to 5 cents, so 144.68 +
+// 8.68 confirms 153.35 and mends the cash line's 953.35; the total line
+// "GRAND TOTAL 1000" lost its point, and SUB TOTAL 10.00 confirms it (SROIE
+// 052).
+func TestTotalsOfAPoorReading(t *testing.T) {
+	my := receipt.DefaultLocale(receipt.CountryMY)
+	for _, tc := range []struct {
+		name  string
+		lines []Line
+		want  string
+	}{
+		{"a rounding line with no amount read", lines("SUB-TOTAL (B&D) ay 144.68", "TOTAL TAX ¢ mA Le 8.68", "ROUNDING) 7 2 0 >. 001", "CASH :Y _/953.35", "CHANGE SN 0.00"), "153.35"},
+		{"no rounding line: the sum is exact", lines("SUB-TOTAL 144.68", "TOTAL TAX 8.68", "CASH 953.35", "CHANGE 0.00"), "953.35"},
+		{"a total that lost its point", lines("SUB TOTAL 10.00", "GRAND TOTAL 1000", "CASH 20,00 MYR 20.00", "CHANGE DUE 40.00"), "10.00"},
+		{"a lost point nothing confirms", lines("ITEM 12.50", "GRAND TOTAL 1000", "CASH 20.00"), "20.00"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := ExtractFields(tc.lines, my)
+			if got := r.Total.Value.StringFixed(2); !r.Total.Set || got != tc.want {
+				t.Errorf("total %q (set %v), want %q", got, r.Total.Set, tc.want)
 			}
 		})
 	}
@@ -255,7 +281,7 @@ func TestReconcileTotalWithSupplies(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			r := receipt.Receipt{Total: receipt.Amount{Value: decimal.RequireFromString(tc.total), Set: true}}
 			sum := decimal.RequireFromString(tc.supplies)
-			reconcileTotal(&r, nil, nil, &sum, false)
+			reconcileTotal(&r, nil, nil, &sum, false, false)
 			if got := r.Total.Value.StringFixed(2); got != tc.want {
 				t.Errorf("total %s, want %s", got, tc.want)
 			}
