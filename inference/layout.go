@@ -1282,8 +1282,9 @@ func lostSeparatorDates(s string) []string {
 
 var (
 	// reDateShaped is three groups of digit-like characters with date
-	// separators: "OS~-05-17", "Q1-Nov-2017", "14/dun/2017".
-	reDateShaped = regexp.MustCompile(`(^|[^0-9A-Za-z])([0-9OQDSIlBZ|~]{1,4})([/\-.])([0-9A-Za-z~]{1,4})([/\-.])([0-9OQDSIlBZ]{2,4})`)
+	// separators, a dash maybe read as a tilde: "OS~-05-17", "OS~05-17",
+	// "Q1-Nov-2017", "14/dun/2017".
+	reDateShaped = regexp.MustCompile(`(^|[^0-9A-Za-z])([0-9OQDSIlBZ|~]{1,4})([/\-.~])([0-9A-Za-z~]{1,4})([/\-.~])([0-9OQDSIlBZ]{2,4})`)
 	// reCompactDate is a date without separators next to a time: "25032018 13:11:54".
 	reCompactDate = regexp.MustCompile(`\b(\d{2})(\d{2})((?:19|20)\d{2})(\s+\d{1,2}:\d{2})`)
 	reISOCompact  = regexp.MustCompile(`\b((?:19|20)\d{2})(\d{2})(\d{2})(\s+\d{1,2}:\d{2})`)
@@ -1316,7 +1317,17 @@ func mendDateText(s string) string {
 		} else {
 			month = digitOf.Replace(month)
 		}
-		return g[1] + digitOf.Replace(day) + g[3] + month + g[5] + digitOf.Replace(year)
+		// A dash read as a tilde: "OS~05-17" is 05-05-17.
+		sep1, sep2 := g[3], g[5]
+		switch {
+		case sep1 == "~" && sep2 == "~":
+			return m
+		case sep1 == "~":
+			sep1 = sep2
+		case sep2 == "~":
+			sep2 = sep1
+		}
+		return g[1] + digitOf.Replace(day) + sep1 + month + sep2 + digitOf.Replace(year)
 	})
 	s = reCompactDate.ReplaceAllString(s, "$1/$2/$3$4")
 	return reISOCompact.ReplaceAllString(s, "$1-$2-$3$4")

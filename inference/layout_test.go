@@ -79,6 +79,8 @@ func TestExtractFieldsRules(t *testing.T) {
 		{"address stops at a phone number without TEL", lines("ACME SDN BHD", "LOT 3, JALAN PELABUR 23/1,", "40300 SHAH ALAM, SELANGOR.", "VEL: 03- 5423228 BAX:03- 5423213"), "supplier_address", "LOT 3, JALAN PELABUR 23/1, 40300 SHAH ALAM, SELANGOR."},
 		{"address debris dropped", lines("ACME SDN BHD", "| NO.19 & 21, JALAN TEMENGGUNG 23/9, :", "EE LOT R1, KWS REHAT"), "supplier_address", "NO.19 & 21, JALAN TEMENGGUNG 23/9, LOT R1, KWS REHAT"},
 		{"letters for digits in a date", lines("02:49PM 565287 OS~-05-17"), "date", "2017-05-05"},
+		{"a dash read as a tilde", lines("02249PH $65287 OS~05-17"), "date", "2017-05-05"},
+		{"two tildes are no date", lines("CODE 12~05~17"), "date", ""},
 		{"month one letter off", lines("CBE: 782931589323 14/dun/2017 08:34:22"), "date", "2017-06-14"},
 		{"date glued to the time", lines("Q1-Nov-2017_11:20:04AM ROS934"), "date", "2017-11-01"},
 		{"compact date beside a time", lines("00440010036 25032018 13:11:54 0003"), "date", "2018-03-25"},
