@@ -139,12 +139,15 @@ type totalRule struct {
 
 var (
 	totalRules = []totalRule{
-		{regexp.MustCompile(`ROUND\w*\s*TOTAL|TOTAL\s*ROUND|NET+\s*TOTAL|GRAND\s*TOTAL|TOTAL\s*(AMOUNT|AMT)?\s*(DUE|PAYABLE)|AMOUNT\s*DUE|BALANCE\s*DUE|TOTAL\s*(INCL|INCLUSIVE)|TOTAL\s*SALES\s*\(?\s*INCL|TOTAL\s*\(?\s*(RM|MYR|AUD|USD|SGD|\$)`), 3},
+		// A final total comes after every other: "Total Sales Inclusive GST
+		// 43.72 / Round Adj -0.02 / FinalTotal 43.70".
+		{regexp.MustCompile(`FINAL\s*TOTAL`), 3.5},
+		{regexp.MustCompile(`ROUND\w*\s*TOTAL|TOTAL\s*((AMOUNT|AMT)\s*)?ROUND|NET+\s*TOTAL|GRAND\s*TOTAL|TOTAL\s*(AMOUNT|AMT)?\s*(DUE|PAYABLE)|AMOUNT\s*DUE|BALANCE\s*DUE|TOTAL\s*(INCL|INCLUSIVE)|TOTAL\s*SALES\s*\(?\s*INCL|TOTAL\s*\(?\s*(RM|MYR|AUD|USD|SGD|\$)`), 3},
 		{regexp.MustCompile(`\bTOTAL\b|\bTOTAL\s*AMOUNT|\bAMOUNT\b|\bNETT\b`), 2},
 		{regexp.MustCompile(`\bCASH\b|\bPAID\b|\bPAYMENT\b|\bVISA\b|\bMASTER|\bCARD\b|\bEFTPOS\b|\bCREDIT\b|\bDEBIT\b`), 0.5},
 	}
 	reNotTotal   = regexp.MustCompile(`SUB\s*-?\s*TOTAL|TOTAL\s*(QTY|QUANTITY|ITEMS?|NO|DISC\w*|SAVING\w*|` + taxWords + `|EXCL\w*|POINTS?)|TOTAL\s*SALES\s*\(?\s*EXCL|CHANGE|TENDER|ROUNDING\s*ADJ|\bROUNDING\b\s*$|\bQTY\b|GST\s*SUMMARY|DISCOUNT|SAVINGS|SUPPL(Y|IES)|\bEXCL|ACCEPTED|RECEIVED|\bGROSS\b`)
-	reTaxSummary = regexp.MustCompile(`(GST|SST|VAT|TAX)\s*SUM+AR|TAX\s*CODE|\bCODE\b.*\bAMOUNT\b.*\b(TAX|GST)\b|^\s*AMOUNT\s*\(?RM\)?\s*TAX|\bRATE\b.*\bNET\b|\bNET\b.*\b(GST|TAX)\b.*\bTOTAL\b`)
+	reTaxSummary = regexp.MustCompile(`(GST|SST|VAT|TAX)\s*SUM+[AE]R|TAX\s*CODE|\bCODE\b.*\bAMOUNT\b.*\b(TAX|GST)\b|^\s*AMOUNT\s*\(?RM\)?\s*TAX|\bRATE\b.*\bNET\b|\bNET\b.*\b(GST|TAX)\b.*\bTOTAL\b`)
 	// "Tax Code  Taxable Amount  GST": a tax table's column headings, with
 	// no amount of their own, even where the first words are misread.
 	reTaxColumns = regexp.MustCompile(`\bAMOUNT\s*(\(\w+\))?\s*(GST|SST|VAT|TAX)\s*$`)
@@ -256,7 +259,8 @@ func ExtractFields(lines []Line, loc receipt.Locale) receipt.Receipt {
 		case service == nil && reServiceCharge.MatchString(k):
 			service = &last
 		case change == nil && reChange.MatchString(k) && !strings.Contains(k, "TOTAL"):
-			change = &last
+			v := last.Abs()
+			change = &v
 		case !r.Subtotal.Set && reSubtotal.MatchString(k):
 			r.Subtotal = receipt.Amount{Value: last, Set: true, Source: src, Confidence: clamp(l.Conf * 0.9), Box: boxOf(l)}
 		case !r.Rounding.Set && strings.Contains(k, "ROUNDING") && !strings.Contains(k, "TOTAL"):
@@ -268,7 +272,7 @@ func ExtractFields(lines []Line, loc receipt.Locale) receipt.Receipt {
 		case !r.TotalTax.Set && reTaxWord.MatchString(k) && !reNotTaxAmount.MatchString(k):
 			r.TotalTax = receipt.Amount{Value: last, Set: true, Source: src, Confidence: clamp(l.Conf * 0.7), Box: boxOf(l)}
 		case !r.AmountPaid.Set && reCashLine.MatchString(k) && !reChange.MatchString(k):
-			r.AmountPaid = receipt.Amount{Value: last, Set: true, Source: src, Confidence: clamp(l.Conf * 0.7), Box: boxOf(l)}
+			r.AmountPaid = receipt.Amount{Value: last.Abs(), Set: true, Source: src, Confidence: clamp(l.Conf * 0.7), Box: boxOf(l)}
 		}
 	}
 	applyCashRounding(&r)
@@ -1432,8 +1436,11 @@ func findTotal(lines []Line, upper []string) (receipt.Amount, float64, *receipt.
 		amts := amountsIn(l.Text)
 		amtLine := l
 		if len(amts) == 0 && i+1 < len(lines) && letterCount(reAmount.ReplaceAllString(lines[i+1].Text, "")) <= 3 {
-			amts = amountsIn(lines[i+1].Text) // the amount printed under its label
-			amtLine = lines[i+1]
+			// The amount printed under its label; a row of several
+			// amounts is a table's ("T @ 6% 5.42 0.33").
+			if under := amountsIn(lines[i+1].Text); len(under) == 1 {
+				amts, amtLine = under, lines[i+1]
+			}
 		}
 		if len(amts) == 0 {
 			if m := reLostPoint.FindStringSubmatch(l.Text); m != nil && !reNotTotal.MatchString(k) && !inSummary {
@@ -1448,13 +1455,15 @@ func findTotal(lines []Line, upper []string) (receipt.Amount, float64, *receipt.
 			continue
 		}
 		last := amts[len(amts)-1]
+		// Cash handed over and change given are amounts, whatever sign a
+		// receipt prints them with ("Cash -50.00").
 		if reChange.MatchString(k) && !strings.Contains(k, "TOTAL") {
-			v := last
+			v := last.Abs()
 			change = &v
 			continue
 		}
 		if reCashLine.MatchString(k) && cash == nil {
-			v := last
+			v := last.Abs()
 			cash = &v
 		}
 		if reNotTotal.MatchString(k) || inSummary {

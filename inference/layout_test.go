@@ -264,6 +264,12 @@ func TestTotalsOfAPoorReading(t *testing.T) {
 		{"no rounding line: the sum is exact", lines("SUB-TOTAL 144.68", "TOTAL TAX 8.68", "CASH 953.35", "CHANGE 0.00"), "953.35"},
 		{"a total that lost its point", lines("SUB TOTAL 10.00", "GRAND TOTAL 1000", "CASH 20,00 MYR 20.00", "CHANGE DUE 40.00"), "10.00"},
 		{"a lost point nothing confirms", lines("ITEM 12.50", "GRAND TOTAL 1000", "CASH 20.00"), "20.00"},
+		// SROIE 196 enlarged: the total line garbled, cash printed negative,
+		// and a misspelt tax summary whose row sits under an AMOUNT heading.
+		{"cash printed negative, a tax table's row", lines("Total RM Incl. of GST 51D", "Cash -50. 00", "CHANGE 44,25", "GST Summery Amount CRM) Tax (RM)", "T @ 6% 5.42 0. 33"), "5.75"},
+		// SROIE 015 enlarged: the words of the rounded total run together.
+		{"a rounded total's words run together", lines("Subtotal : 75.90", "TotalAmtRounded «15.90.", "Cash 50.00", "Change Due : 34.10"), "15.90"},
+		{"a final total", lines("Total Sales Inclusive GST @6% 43.72", "Round Adj -0.02", "FinalTotal 43.70"), "43.70"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			r := ExtractFields(tc.lines, my)
