@@ -1157,6 +1157,10 @@ func findDateRepairing(lines []Line, loc receipt.Locale, repair bool) (time.Time
 		score float64
 		conf  float64
 		box   *receipt.Box
+		// digits is how sure the date's own characters were read; other
+		// marks something else on the line (see dateDigitsConf).
+		digits float64
+		other  bool
 	}
 	var cands []cand
 	now := time.Now()
@@ -1215,7 +1219,7 @@ func findDateRepairing(lines []Line, loc receipt.Locale, repair bool) (time.Time
 				conf *= 0.6
 				score -= 10 // any date read as printed wins
 			}
-			cands = append(cands, cand{pd.Date, t, score, conf, &b})
+			cands = append(cands, cand{pd.Date, t, score, conf, &b, dateDigitsConf(l), repaired || reNotIssueDate.MatchString(k)})
 		}
 	}
 	if len(cands) == 0 {
@@ -1223,6 +1227,18 @@ func findDateRepairing(lines []Line, loc receipt.Locale, repair bool) (time.Time
 	}
 	sort.SliceStable(cands, func(i, j int) bool { return cands[i].score > cands[j].score })
 	c := cands[0]
+	// A receipt that prints its date twice, read two ways one part apart
+	// ("Date: 19/02/2017" at 50%, "19/09/2017 11:09" at 65%): one was
+	// misread, and the surer reading is taken.
+	for _, o := range cands[1:] {
+		if !o.other && !c.other && oneDatePartApart(o.d, c.d) && o.digits >= c.digits+0.1 {
+			if o.t == "" {
+				o.t = c.t
+			}
+			c = o
+			break
+		}
+	}
 	if c.box.W == 0 {
 		c.box = nil
 	}

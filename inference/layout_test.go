@@ -1,12 +1,26 @@
 package inference
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/shopspring/decimal"
 
 	"github.com/shoebox-app/shoebox/receipt"
 )
+
+// confLines is lines whose words were read with the given confidences,
+// one per line.
+func confLines(texts []string, confs ...float64) []Line {
+	ls := lines(texts...)
+	for i := range ls {
+		ls[i].Conf = confs[i]
+		for _, f := range strings.Fields(ls[i].Text) {
+			ls[i].Words = append(ls[i].Words, Word{Text: f, Conf: confs[i], Box: ls[i].Box})
+		}
+	}
+	return ls
+}
 
 func lines(texts ...string) []Line {
 	out := make([]Line, len(texts))
@@ -80,6 +94,9 @@ func TestExtractFieldsRules(t *testing.T) {
 		{"address debris dropped", lines("ACME SDN BHD", "| NO.19 & 21, JALAN TEMENGGUNG 23/9, :", "EE LOT R1, KWS REHAT"), "supplier_address", "NO.19 & 21, JALAN TEMENGGUNG 23/9, LOT R1, KWS REHAT"},
 		{"letters for digits in a date", lines("02:49PM 565287 OS~-05-17"), "date", "2017-05-05"},
 		{"a dash read as a tilde", lines("02249PH $65287 OS~05-17"), "date", "2017-05-05"},
+		{"a date printed twice: the surer reading", confLines([]string{"vi U Date: 19/02/2017", "BD: 19/09/2017 11:09"}, 0.5, 0.65), "date", "2017-09-19"},
+		{"a date printed twice: the first when as sure", confLines([]string{"Date: 19/02/2017", "BD: 19/09/2017 11:09"}, 0.7, 0.75), "date", "2017-02-19"},
+		{"a due date is not the date read twice", confLines([]string{"Date: 19/02/2017", "DUE 19/03/2017"}, 0.5, 0.95), "date", "2017-02-19"},
 		{"two tildes are no date", lines("CODE 12~05~17"), "date", ""},
 		{"month one letter off", lines("CBE: 782931589323 14/dun/2017 08:34:22"), "date", "2017-06-14"},
 		{"date glued to the time", lines("Q1-Nov-2017_11:20:04AM ROS934"), "date", "2017-11-01"},
