@@ -1724,15 +1724,17 @@ var (
 )
 
 // legalSuffixFixes undo the OCR misreadings of Malaysian legal suffixes
-// that the shapes of the letters make likely: SDN read as SON or SDR, BHD as
-// EHD or BHO, S/B as 5/B or 5/8.
+// that the shapes of the letters make likely: SDN read as SON, SDR or SIN,
+// BHD as EHD, BHO or BLD, S/B as 5/B, 5/8 or $/D, (M) as (H).
 var legalSuffixFixes = []struct {
 	re   *regexp.Regexp
 	with string
 }{
-	{regexp.MustCompile(`\b(S[O0D]N|SDR|5DN|SUN)(\.?\s*)(BHD|EHD|BED|BILD|BHO|8HD|BND|B\.H\.D|AVO)\b`), "SDN${2}BHD"},
-	{regexp.MustCompile(`\bSDN(\.?\s*)(EHD|BED|BILD|BHO|8HD|BND|AVO)\b`), "SDN${1}BHD"},
-	{regexp.MustCompile(`(\s)[S5$][/|][B8R]\b`), "${1}S/B"},
+	{regexp.MustCompile(`\b(S[O0D]N|SDR|5DN|SUN|SIN|\$DN)(\.?\s*)(BHD|EHD|BED|BILD|BHO|8HD|BND|B\.H\.D|AVO)\b`), "SDN${2}BHD"},
+	{regexp.MustCompile(`\bSDN(\.?\s*)([BE8][HLIN1|][DO0Q]|BED|BILD|AVO)\b`), "SDN${1}BHD"},
+	{regexp.MustCompile(`(\s)[S5$§][/|][B8RD]\b`), "${1}S/B"},
+	// "(M)", for Malaysia, before SDN BHD: "(H) SDN BHD", "(4) SDN BHD".
+	{regexp.MustCompile(`\((H|N|4|IM|HM|NM|RM)\)(\s*SDN)`), "(M)${2}"},
 	{regexp.MustCompile(`\bPTY(\.?\s*)L[I1l]D\b`), "PTY${1}LTD"},
 	{regexp.MustCompile(`(\pL\s+)L[I1]D(\.?)$`), "${1}LTD${2}"}, // a name's last word
 	{regexp.MustCompile(`¥`), "Y"},

@@ -382,10 +382,11 @@ func mendPlacePhrases(s string) string {
 // tradeNameFixes mend shop kinds and chain names whose misread form is
 // an ordinary word or mere marks, which word lists cannot see: "PASAR
 // MINT" (a pasar mini, a minimarket: MINT is a word), and the dotted
-// initials of Malaysia's largest hardware chain, "MR. O.1.¥.".
+// initials of Malaysia's largest hardware chain, "MR. O.1.¥.", "WR.
+// D.1.YY.".
 var tradeNameFixes = textFixes{
 	{regexp.MustCompile(`\bPASAR\s+MIN[T1lI|]\b`), "PASAR MINI"},
-	{regexp.MustCompile(`\bMR\.?\s*[DO0]\s*\.\s*[I1lL|!]\s*\.\s*[Y¥V](?:\.|\b)`), "MR. D.I.Y."},
+	{regexp.MustCompile(`\b[MW]R\.?\s*[DO0]\s*\.\s*[I1lL|!]\s*\.\s*[Y¥V]{1,2}(?:\.|\b)`), "MR. D.I.Y."},
 }
 
 // textFixes are misreadings a pattern finds, each with what it stands for.

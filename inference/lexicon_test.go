@@ -158,9 +158,30 @@ func TestMendTradeNames(t *testing.T) {
 		{"MR. O.1.¥. (M) SDN BHD", "MR. D.I.Y. (M) SDN BHD"},
 		{"MR. D.I.Y. (M) SDN BHD", "MR. D.I.Y. (M) SDN BHD"},
 		{"MR DOLLY TRADING", "MR DOLLY TRADING"},
+		{"WR. 0.1.YY. (M) SDN BHD", "MR. D.I.Y. (M) SDN BHD"},
+		{"MR. D.I.YY. (KUCHAI) SDN BHD", "MR. D.I.Y. (KUCHAI) SDN BHD"},
+		{"WR DAVID", "WR DAVID"},
 	} {
 		if got := tradeNameFixes.apply(tc.in); got != tc.want {
 			t.Errorf("tradeNameFixes.apply(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+}
+
+func TestFixLegalSuffix(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{"GARDENIA BAKERIES (KL) SDN BLD", "GARDENIA BAKERIES (KL) SDN BHD"},
+		{"WAHIN HARDWARE SIN BHD", "WAHIN HARDWARE SDN BHD"},
+		{"99 SPEED MART $/D (519537-X)", "99 SPEED MART S/B (519537-X)"},
+		{"KING'S CONFECTIONERY §/B", "KING'S CONFECTIONERY S/B"},
+		{"MR. D.I.Y. (H) SDN BHD", "MR. D.I.Y. (M) SDN BHD"},
+		{"MR. D.I.Y. (4) SDN BHD", "MR. D.I.Y. (M) SDN BHD"},
+		{"GARDENIA BAKERIES (KL) SDN BHD", "GARDENIA BAKERIES (KL) SDN BHD"},
+		{"SIN HUAT TRADING", "SIN HUAT TRADING"}, // SIN is a name here: no BHD follows
+		{"Harbour Hardware Pty Ltd", "Harbour Hardware Pty Ltd"},
+	} {
+		if got := fixLegalSuffix(tc.in); got != tc.want {
+			t.Errorf("fixLegalSuffix(%q) = %q, want %q", tc.in, got, tc.want)
 		}
 	}
 }
