@@ -834,15 +834,23 @@ func dropAfterLegalSuffix(fields []string) []string {
 // mendCutSDN mends a name whose "SDN. BHD." was cut off at the edge of the
 // print and its BHD read as a speck ("BEMED (SP) SDR. a"): SDN, or SDR or
 // S0N for it, followed by one last fragment of a letter or two that is no
-// legal form. SON and SUN are words ("& SON") and stay.
+// legal form, or nothing at all ("BEMED (SP) SDN"). SON and SUN are words
+// ("& SON") and stay.
 func mendCutSDN(fields []string) []string {
 	n := len(fields)
+	isSDN := func(core string) bool { return core == "SDN" || core == "SDR" || core == "S0N" || core == "5DN" || core == "SDH" }
+	if n >= 2 {
+		if last := strings.ToUpper(fields[n-1]); isSDN(strings.TrimRight(last, ".,")) {
+			dot := strings.TrimPrefix(last, strings.TrimRight(last, ".,"))
+			return append(fields[:n-1:n-1], "SDN"+dot, "BHD"+dot)
+		}
+	}
 	if n < 3 {
 		return fields
 	}
 	last, sdn := fields[n-1], strings.ToUpper(fields[n-2])
 	core := strings.TrimRight(sdn, ".,")
-	if core != "SDN" && core != "SDR" && core != "S0N" && core != "5DN" {
+	if !isSDN(core) {
 		return fields
 	}
 	u := strings.ToUpper(strings.Trim(last, ".,"))
