@@ -3,6 +3,7 @@ package inference
 import (
 	"regexp"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 	"unicode"
@@ -838,7 +839,9 @@ func dropAfterLegalSuffix(fields []string) []string {
 // ("& SON") and stay.
 func mendCutSDN(fields []string) []string {
 	n := len(fields)
-	isSDN := func(core string) bool { return core == "SDN" || core == "SDR" || core == "S0N" || core == "5DN" || core == "SDH" }
+	isSDN := func(core string) bool {
+		return core == "SDN" || core == "SDR" || core == "S0N" || core == "5DN" || core == "SDH"
+	}
 	if n >= 2 {
 		if last := strings.ToUpper(fields[n-1]); isSDN(strings.TrimRight(last, ".,")) {
 			dot := strings.TrimPrefix(last, strings.TrimRight(last, ".,"))
@@ -1096,6 +1099,73 @@ func cleanAddressLine(u string) string {
 // "LE1 SYA") and may drop the space ("LELSYA", "DE12PQ").
 var reUKPostcodeEnd = regexp.MustCompile(`\b([A-Z]{1,2})([0-9\]|lIL!])([0-9A-Z]?)\s*([0-9SOQIlB])([A-Z]{2})(\W*)$`)
 
+// townPostcodes are the postcode ranges of the Malaysian towns most
+// receipts come from (Pos Malaysia's allocation).
+var townPostcodes = map[string][2]int{
+	"KUALA LUMPUR": {50000, 60000}, "PETALING JAYA": {46000, 47999}, "SHAH ALAM": {40000, 40999},
+	"KLANG": {41000, 42999}, "SUBANG JAYA": {47500, 47699}, "PUCHONG": {47100, 47199},
+	"SERI KEMBANGAN": {43300, 43300}, "KAJANG": {43000, 43009}, "SEMENYIH": {43500, 43500},
+	"DENGKIL": {43800, 43800}, "RAWANG": {48000, 48099}, "AMPANG": {68000, 68000},
+	"JOHOR BAHRU": {79000, 81999}, "SEREMBAN": {70000, 70999}, "IPOH": {30000, 31999},
+}
+
+// reTownPostcode is a five-digit postcode before a town's name.
+var reTownPostcode = regexp.MustCompile(`(^|[\s,])(\d{5}),?\s+([A-Z][A-Z ]+)`)
+
+// reTownEnd is what may follow a town's name: a mark, or a state's name.
+var reTownEnd = regexp.MustCompile(`^\s*([^A-Z\s]|(SELANGOR|JOHOR|WILAYAH|W\.?P|MALAYSIA|NEGERI|PERAK)\b)`)
+
+// mendTownPostcode mends a Malaysian postcode that cannot be its town's
+// ("93200 KUALA LUMPUR", "91750 ... JOHOR BAHRU"): when exactly one digit
+// changed makes it one, that is the postcode printed. A postcode in range,
+// or one that two changes would fit ("44000 PETALING JAYA": 46000 or
+// 47000), stays as read.
+func mendTownPostcode(addr string) string {
+	for _, m := range reTownPostcode.FindAllStringSubmatchIndex(addr, -1) {
+		code, after := addr[m[4]:m[5]], addr[m[6]:m[7]]
+		if lotNumber.MatchString(addr[:m[4]]) {
+			continue // "LOT 12345": no postcode
+		}
+		var r [2]int
+		found := false
+		for town, rng := range townPostcodes {
+			// The town's whole name, ending the address or a part of it:
+			// "KLANG LAMA" is a road, not Klang.
+			if rest, ok := strings.CutPrefix(after, town); ok && (rest == "" || reTownEnd.MatchString(rest)) {
+				r, found = rng, true
+				break
+			}
+		}
+		if !found {
+			continue
+		}
+		in := func(s string) bool { n, _ := strconv.Atoi(s); return n >= r[0] && n <= r[1] }
+		if in(code) {
+			continue
+		}
+		fit := ""
+		for i := range len(code) {
+			for d := byte('0'); d <= '9'; d++ {
+				if d == code[i] {
+					continue
+				}
+				c := code[:i] + string(d) + code[i+1:]
+				if in(c) {
+					if fit != "" && fit != c {
+						fit = "-"
+					} else if fit == "" {
+						fit = c
+					}
+				}
+			}
+		}
+		if fit != "" && fit != "-" {
+			addr = addr[:m[4]] + fit + addr[m[5]:]
+		}
+	}
+	return addr
+}
+
 // reMYPostcode is a Malaysian postcode: five digits before the town's
 // name ("40150 SHAH ALAM"), not a lot or house number.
 var reMYPostcode = regexp.MustCompile(`(^|[\s,])(\d{4})9(\s+[A-Z]{3,})`)
@@ -1107,6 +1177,7 @@ var reMYPostcode = regexp.MustCompile(`(^|[\s,])(\d{4})9(\s+[A-Z]{3,})`)
 // "40159 SHAH ALAM", "47809 PETALING JAYA").
 func mendPostcode(addr string, c receipt.Country) string {
 	if c == receipt.CountryMY {
+		addr = mendTownPostcode(addr)
 		all := reMYPostcode.FindAllStringSubmatchIndex(addr, -1)
 		if len(all) == 0 {
 			return addr

@@ -510,3 +510,19 @@ func TestIsIdentifierLine(t *testing.T) {
 		}
 	}
 }
+
+func TestMendTownPostcode(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{"NO 290, JALAN AIR PANAS, SETAPAK, 93200, KUALA LUMPUR.", "NO 290, JALAN AIR PANAS, SETAPAK, 53200, KUALA LUMPUR."},
+		{"OFF JLN BT 3 SUBANG, 46000 SHAH ALAM, SEL.", "OFF JLN BT 3 SUBANG, 40000 SHAH ALAM, SEL."},
+		{"MUKIM KAPAR, 52100 KLANG, SELANGOR", "MUKIM KAPAR, 42100 KLANG, SELANGOR"},
+		{"JALAN KLANG LAMA, 44000 PETALING JAYA", "JALAN KLANG LAMA, 44000 PETALING JAYA"}, // 46000 or 47000: left
+		{"LEBUH BANDAR UTAMA, 47800 PETALING JAYA", "LEBUH BANDAR UTAMA, 47800 PETALING JAYA"},
+		{"LOT 12345 KLANG LAMA", "LOT 12345 KLANG LAMA"}, // no town of the table
+		{"81750 PLENTONG, JOHOR", "81750 PLENTONG, JOHOR"},
+	} {
+		if got := mendTownPostcode(tc.in); got != tc.want {
+			t.Errorf("mendTownPostcode(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+}
