@@ -56,6 +56,11 @@ func GroupLines(words []Word) []Line {
 // PRINTING E", "| HAUPTSTRASSE 7 |"), or a letter or mark standing far off
 // the rest of the line however confident ("SUNRISE BAKERY LLC      A").
 func trimEdgeSpecks(lines []Line) []Line {
+	// After SELANGOR a short last word is its honorific, D.E. (Darul
+	// Ehsan), however misread ("Selangor Dt"): see reSelangorDE.
+	selangorDE := func(before, last Word) bool {
+		return reSelangorDE.MatchString(strings.ToUpper(before.Text + " " + last.Text))
+	}
 	speck := func(w Word, gap, height int) bool {
 		n := len([]rune(w.Text))
 		marks := strings.IndexFunc(w.Text, func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }) < 0
@@ -74,7 +79,7 @@ func trimEdgeSpecks(lines []Line) []Line {
 		for len(ws) > 1 && speck(ws[0], gapBetween(ws[0], ws[1]), l.Box.H) {
 			ws = ws[1:]
 		}
-		for len(ws) > 1 && speck(ws[len(ws)-1], gapBetween(ws[len(ws)-2], ws[len(ws)-1]), l.Box.H) {
+		for len(ws) > 1 && !selangorDE(ws[len(ws)-2], ws[len(ws)-1]) && speck(ws[len(ws)-1], gapBetween(ws[len(ws)-2], ws[len(ws)-1]), l.Box.H) {
 			ws = ws[:len(ws)-1]
 		}
 		if len(ws) < len(l.Words) {
@@ -1035,6 +1040,11 @@ var (
 // its last letter or two maybe cut off.
 var reCountryEnd = regexp.MustCompile(`\b(MALAYS(IA|I)?|AUSTRALIA|SINGAPORE|UNITED KINGDOM|USA|DEUTSCHLAND|GERMANY|FRANCE)\W*$`)
 
+// reSelangorDE is Selangor's honorific D.E. (Darul Ehsan) ending an
+// address line, as OCR misreads its two small letters and dots: "DT",
+// "[.€.", "OLE,", "OE.", "I.E.".
+var reSelangorDE = regexp.MustCompile(`\bSELANGOR,?\s+[\[({|IDO0Q]L?[\s.,:;]*[ET€3][\s.,:;]*$`)
+
 // reDollarNumber is a street number opening a line, its 5 read as "$".
 var reDollarNumber = regexp.MustCompile(`^\W*\$\d`)
 
@@ -1063,6 +1073,7 @@ func cleanAddressLine(u string) string {
 	// No money in an address: "$" is a misread 5 in the street number that
 	// opens a line ("$4 PITT STREET"), else a misread S ("LOT $319").
 	u = reAddressLabel.ReplaceAllString(u, "")
+	u = reSelangorDE.ReplaceAllString(u, "SELANGOR D.E.")
 	if reDollarNumber.MatchString(u) {
 		u = strings.Replace(u, "$", "5", 1)
 	}
