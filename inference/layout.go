@@ -1040,6 +1040,10 @@ var (
 // its last letter or two maybe cut off.
 var reCountryEnd = regexp.MustCompile(`\b(MALAYS(IA|I)?|AUSTRALIA|SINGAPORE|UNITED KINGDOM|USA|DEUTSCHLAND|GERMANY|FRANCE)\W*$`)
 
+// reBracketOne is a word opening with a bracket and a digit, with no
+// closing bracket; the line's later words must not close it either.
+var reBracketOne = regexp.MustCompile(`^[{(\[]\d[^)}\]]*$`)
+
 // reSelangorDE is Selangor's honorific D.E. (Darul Ehsan) ending an
 // address line, as OCR misreads its two small letters and dots: "DT",
 // "[.€.", "OLE,", "OE.", "I.E.".
@@ -1079,7 +1083,7 @@ func cleanAddressLine(u string) string {
 	}
 	fields := strings.Fields(strings.ReplaceAll(u, "$", "S"))
 	out := fields[:0]
-	for _, f := range fields {
+	for i, f := range fields {
 		switch {
 		case f == "&" || f == "-" || f == "/":
 			out = append(out, f)
@@ -1088,6 +1092,11 @@ func cleanAddressLine(u string) string {
 		case strings.IndexFunc(f, func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }) >= 0:
 			if hasDigit(f) {
 				f = strings.ReplaceAll(f, "@", "0") // a blurred zero: "HOBART TAS 700@"
+				// A bracket that opens a number and never closes is its 1:
+				// "{06-107, LEVEL 1".
+				if reBracketOne.MatchString(f) && !strings.ContainsAny(strings.Join(fields[i+1:], " "), ")}]") {
+					f = "1" + f[1:]
+				}
 				// A letter between two digits is a misread digit: "1S58-TMN".
 				f = reLetterInNumber.ReplaceAllStringFunc(f, digitOf.Replace)
 			}

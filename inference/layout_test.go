@@ -54,6 +54,8 @@ func TestExtractFieldsRules(t *testing.T) {
 		{"Selangor's D.E. misread and small", confLines([]string{"ACME SDN BHD", "No.4, Jalan Dinar G U3/G,", "40150 Shah Alam, Selangor Dt"}, 0.9, 0.9, 0.45), "supplier_address", "NO.4, JALAN DINAR G U3/G, 40150 SHAH ALAM, SELANGOR D.E."},
 		{"Selangor's D.E. read as marks", lines("ACME SDN BHD", "NO. 20-A1, JALAN SS6/3,", "47301 PETALING JAYA", "SELANGOR [.€."), "supplier_address", "NO. 20-A1, JALAN SS6/3, 47301 PETALING JAYA, SELANGOR D.E."},
 		{"a speck after SELANGOR. stays a speck", confLines([]string{"ACME SDN BHD", "LOT 3, JALAN PELABUR 23/1,", "40300 SHAH ALAM, SELANGOR. EE"}, 0.9, 0.9, 0.45), "supplier_address", "LOT 3, JALAN PELABUR 23/1, 40300 SHAH ALAM, SELANGOR."},
+		{"a bracket for a number's 1", lines("ACME SDN BHD", "{06-107, LEVEL 1 THE MINES MALL", "43300 SERI KEMBANGAN"), "supplier_address", "106-107, LEVEL 1 THE MINES MALL, 43300 SERI KEMBANGAN"},
+		{"a closed bracket stays", lines("ACME SDN BHD", "LOT 5 (1ST FLOOR), JALAN BESAR", "43300 SERI KEMBANGAN"), "supplier_address", "LOT 5 (1ST FLOOR), JALAN BESAR, 43300 SERI KEMBANGAN"},
 		{"BHD lost altogether", lines("BEMED (SP) SDN", "No.4, Jalan Dinar G U3/G,"), "supplier_name", "BEMED (SP) SDN BHD"},
 		{"SDN read SDH, BHD a speck", lines("BEMED (SP) SDH. A", "No.4, Jalan Dinar G U3/G,"), "supplier_name", "BEMED (SP) SDN. BHD"},
 		{"a son is no SDN", lines("LIM & SON", "No.4, Jalan Dinar G U3/G,"), "supplier_name", "LIM & SON"},

@@ -213,7 +213,7 @@ func mendLowerInCaps(core string) (string, bool) {
 
 // glyphLike are the marks OCR reads for part of a letter's strokes: "!UMPUR"
 // (L), "MA!'KOTA" (H), "SELA:IGOR" (N).
-const glyphLike = "!:|'`‘’\""
+const glyphLike = "!:|'`‘’\"{["
 
 // mendPunctuatedWord mends a capital word with a run of letter-like marks
 // at its start or between its letters, when exactly one trade word fits with
@@ -226,8 +226,8 @@ func mendPunctuatedWord(f string) (string, bool) {
 	}
 	word, tail := f[:end+1], f[end+1:]
 	start := strings.IndexFunc(word, func(r rune) bool { return !strings.ContainsRune(glyphLike, r) })
-	if start > 0 && strings.ContainsRune("!|", rune(word[0])) {
-		start = 0 // a leading "!" or "|" may be the first letter
+	if start > 0 && strings.ContainsRune("!|{[", rune(word[0])) {
+		start = 0 // a leading "!", "|", "{" or "[" may be the first letter: "{AMAN"
 	}
 	word = word[start:]
 	runAt, runEnd := strings.IndexAny(word, glyphLike), -1

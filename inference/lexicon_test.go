@@ -16,6 +16,8 @@ func TestMendTradeWords(t *testing.T) {
 		{"BANDAR MA!'KOTA CHERAS,", "BANDAR MAHKOTA CHERAS,"},
 		{"PETALING JAYA, SELA:IGOR DARUL EHSAN", "PETALING JAYA, SELANGOR DARUL EHSAN"},
 		{"TAMAN DAYA, J!HOR.", "TAMAN DAYA, JOHOR."},
+		{"NO.1, {AMAN SRI DENGKIL,", "NO.1, TAMAN SRI DENGKIL,"}, // a bracket for the first letter
+		{"BUKIT [AMAN", "BUKIT TAMAN"},
 		{"MR. D.I.Y. (M) SDN BHD", "MR. D.I.Y. (M) SDN BHD"}, // dots are no letters
 		{"KING'S CONFECTIONERY", "KING'S CONFECTIONERY"},     // an apostrophe that fits no trade word
 		{"Mixed Case Bakerles", "Mixed Case Bakerles"},       // only capitals are mended
