@@ -2,6 +2,10 @@
 
 package inference
 
+// englishWordListSHA256 is the list's checksum: with another list the
+// test that keeps this file current has nothing to compare.
+const englishWordListSHA256 = "9f513f1ceadb6a01c5485b7dbdfd5118dc66cd70b59cae2851292112d4066a32"
+
 // englishNeighbours are the common English words (of Debian's wamerican
 // list) one misread letter from a word of tradeWords or streetWords:
 // read as they are, they stay (GOODS is not FOODS, BLACK is not BLOCK).
