@@ -206,8 +206,8 @@ func dateDigitsConf(l Line) float64 {
 // rereadWords reads again alone, enlarged, the words of lines that which
 // chooses, and puts a second reading of one word in place of the first
 // when keep takes it (a reading of more words took in a neighbour's ink,
-// on a tilted photo). It returns the
-// lines with their text rebuilt and how many words were replaced.
+// on a tilted photo). It returns the lines with their text rebuilt and how
+// many words were replaced.
 func (o *OCR) rereadWords(ctx context.Context, reading pageReading, lines []Line, which func(Line, Word) bool, keep func(first, second Word) bool) ([]Line, int) {
 	c, err := o.lineClient(ctx)
 	if err != nil {
@@ -226,11 +226,8 @@ func (o *OCR) rereadWords(ctx context.Context, reading pageReading, lines []Line
 			b := w.Box
 			b.X, b.Y, b.W, b.H = b.X*k, b.Y*k, b.W*k, b.H*k
 			read, err := readLine(c, reading.gray, b, rereadScale, w.Box.Page, w.Line)
-			if err != nil || len(read) == 0 {
+			if err != nil || len(read) != 1 {
 				continue
-			}
-			if len(read) != 1 {
-				continue // the crop took in a neighbour's ink
 			}
 			second := w
 			second.Text, second.Conf = read[0].Text, read[0].Conf
@@ -280,9 +277,12 @@ func (o *OCR) rereadNameWords(ctx context.Context, reading pageReading, lines []
 	if len(boxes) == 0 {
 		return
 	}
+	// A line's middle, not its box: the page's line keeps the specks at
+	// its edges that the field's box was trimmed of.
 	within := func(l Line) bool {
+		mid := l.Box.Y + l.Box.H/2
 		for _, b := range boxes {
-			if l.Box.Y >= b.Y && l.Box.Y+l.Box.H <= b.Y+b.H {
+			if mid >= b.Y && mid <= b.Y+b.H {
 				return true
 			}
 		}
