@@ -292,6 +292,7 @@ func ExtractFields(lines []Line, loc receipt.Locale) receipt.Receipt {
 	}
 	if !r.Total.Set {
 		totalFromSubtotal(&r, receipt.PlausibleRates(loc.Country))
+		applyCashRounding(&r) // "SUB TOTAL 64.00 / GST 3.84 / ROUNDING ADJ 0.01"
 	}
 	if !r.Total.Set {
 		if v, l, ok := totalAboveRounding(lines, upper); ok {
@@ -1539,8 +1540,8 @@ func findTotal(lines []Line, upper []string) (receipt.Amount, float64, *receipt.
 		}
 	}
 	var cash, change *decimal.Decimal
-	var lostPoint []vote
-	inSummary := false
+	var lostPoint, paid []vote
+	inSummary, changeLost := false, false
 	for i, l := range lines {
 		k := upper[i]
 		// A tax summary table ("GST SUMMARY", "TAX CODE  AMOUNT  TAX") ends
@@ -1558,10 +1559,13 @@ func findTotal(lines []Line, upper []string) (receipt.Amount, float64, *receipt.
 			}
 		}
 		if len(amts) == 0 {
+			if reChange.MatchString(k) && !strings.Contains(k, "TOTAL") && !hasDigit(l.Text) {
+				changeLost = true // "CHANGE Yh"; "CHANGE o.00" is a misread 0.00
+			}
 			if m := reLostPoint.FindStringSubmatch(l.Text); m != nil && !reNotTotal.MatchString(k) && !inSummary {
 				for _, rule := range totalRules {
 					if rule.re.MatchString(k) {
-						n, _ := decimal.NewFromString(m[1])
+						n, _ := decimal.NewFromString(strings.TrimSpace(m[1]) + m[2])
 						lostPoint = append(lostPoint, vote{value: n.Shift(-2), weight: rule.weight, conf: l.Conf, box: l.Box})
 						break
 					}
@@ -1586,9 +1590,20 @@ func findTotal(lines []Line, upper []string) (receipt.Amount, float64, *receipt.
 		}
 		for _, rule := range totalRules {
 			if rule.re.MatchString(k) {
-				add(last, rule.weight, amtLine.Conf, amtLine.Box)
+				if rule.weight < 1 {
+					paid = append(paid, vote{value: last, weight: rule.weight, conf: amtLine.Conf, box: amtLine.Box})
+				} else {
+					add(last, rule.weight, amtLine.Conf, amtLine.Box)
+				}
 				break
 			}
+		}
+	}
+	// An amount paid is one more reading of the total, unless change was
+	// given whose amount could not be read ("Cash 100.00 / CHANGE Yh").
+	for _, v := range paid {
+		if !changeLost {
+			add(v.value, v.weight, v.conf, v.box)
 		}
 	}
 	if cash != nil && change != nil && !change.IsNegative() && cash.GreaterThan(*change) {
@@ -1620,9 +1635,10 @@ func findTotal(lines []Line, upper []string) (receipt.Amount, float64, *receipt.
 	return receipt.Amount{Value: best.value, Set: true}, conf, box
 }
 
-// reLostPoint is a line ending in a bare number of three to six digits: an
-// amount whose decimal point the print or the OCR lost.
-var reLostPoint = regexp.MustCompile(`(?:^|\s)(\d{3,6})\s*$`)
+// reLostPoint is a line ending in a bare number of three to six digits, or
+// in digits and two more after a space: an amount whose decimal point the
+// print or the OCR lost ("GRAND TOTAL 1000", "FinalTotal 43 70").
+var reLostPoint = regexp.MustCompile(`(?:^|\s)(\d{1,4}\s?)(\d{2})\s*$`)
 
 // printedElsewhere says whether an amount is printed on a line other than
 // the one at box.

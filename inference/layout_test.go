@@ -295,6 +295,12 @@ func TestTotalsOfAPoorReading(t *testing.T) {
 		// SROIE 015 enlarged: the words of the rounded total run together.
 		{"a rounded total's words run together", lines("Subtotal : 75.90", "TotalAmtRounded «15.90.", "Cash 50.00", "Change Due : 34.10"), "15.90"},
 		{"a final total", lines("Total Sales Inclusive GST @6% 43.72", "Round Adj -0.02", "FinalTotal 43.70"), "43.70"},
+		// SROIE 474 with margins whitened: the final total's point read as a space.
+		{"a final total whose point is a space", lines("Total Sales Inclusive GST @6% 43.90", "Total 43.70", "Round Adj 0.01", "FinalTotal 43 70", "CASH =0.06", "CHANGE 0.30"), "43.70"},
+		// SROIE 245 enlarged: no total line read, change given but unreadable.
+		{"cash with its change unreadable is no total", lines("8 SUB TOTAL 64.00", "GST 6% 3.84", "ROUNDING ADJ 0.01", "Cash 100.00", "CHANGE Yh"), "67.85"},
+		// SROIE 400 read without clean-up: "o.00" is a change of 0.00.
+		{"a change of o.00 leaves cash the total", lines("SUB-TOTAL 103.77", "ROUNDING 0.00", "TOTAL 110.600", "CASH 110.00", "CHANGE o.00"), "110.00"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			r := ExtractFields(tc.lines, my)
