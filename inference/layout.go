@@ -879,7 +879,7 @@ func isNoiseLine(l Line) bool {
 	words := strings.Fields(l.Text)
 	short := 0
 	for _, w := range words {
-		if letterCount(w) <= 3 {
+		if letterCount(w) <= 3 && !hasDigit(w) { // numbers are content: "79 SPEED MART $/B (519837-X)"
 			short++
 		}
 	}

@@ -56,6 +56,9 @@ func TestExtractFieldsRules(t *testing.T) {
 		{"a speck after SELANGOR. stays a speck", confLines([]string{"ACME SDN BHD", "LOT 3, JALAN PELABUR 23/1,", "40300 SHAH ALAM, SELANGOR. EE"}, 0.9, 0.9, 0.45), "supplier_address", "LOT 3, JALAN PELABUR 23/1, 40300 SHAH ALAM, SELANGOR."},
 		{"a bracket for a number's 1", lines("ACME SDN BHD", "{06-107, LEVEL 1 THE MINES MALL", "43300 SERI KEMBANGAN"), "supplier_address", "106-107, LEVEL 1 THE MINES MALL, 43300 SERI KEMBANGAN"},
 		{"a closed bracket stays", lines("ACME SDN BHD", "LOT 5 (1ST FLOOR), JALAN BESAR", "43300 SERI KEMBANGAN"), "supplier_address", "LOT 5 (1ST FLOOR), JALAN BESAR, 43300 SERI KEMBANGAN"},
+		// SROIE 158 enlarged: lower-case debris and numbers make most of the
+		// line's words short, but it is the name.
+		{"a name line with debris and numbers is no noise", confLines([]string{"ae a .", "lah 79 SPEED MART $/B (519837-X)", "| LOT P.7. 2811, JALAN ANGSA,", "41150 KLANG, SELANGOR", "1934-TAMAN RIMBUNAN"}, 0.09, 0.54, 0.78, 0.89, 0.8), "supplier_name", "79 SPEED MART S/B"},
 		{"BHD lost altogether", lines("BEMED (SP) SDN", "No.4, Jalan Dinar G U3/G,"), "supplier_name", "BEMED (SP) SDN BHD"},
 		{"SDN read SDH, BHD a speck", lines("BEMED (SP) SDH. A", "No.4, Jalan Dinar G U3/G,"), "supplier_name", "BEMED (SP) SDN. BHD"},
 		{"a son is no SDN", lines("LIM & SON", "No.4, Jalan Dinar G U3/G,"), "supplier_name", "LIM & SON"},
