@@ -196,17 +196,13 @@ func (o *OCR) readLostLines(ctx context.Context, reading pageReading, lines []Li
 	}
 	var found []Line
 	var all []Word
-	f := reading.factor
 	for _, b := range bands {
 		words, err := readLine(c, reading.gray, b, 1, page, nextLine)
 		if err != nil || len(words) == 0 {
 			continue
 		}
 		nextLine++
-		for k := range words {
-			wb := &words[k].Box
-			wb.X, wb.Y, wb.W, wb.H = wb.X/f, wb.Y/f, wb.W/f, wb.H/f
-		}
+		reading.toPage(words)
 		l := GroupLines(words)[0]
 		if l.Conf < lostLineMinConf || alnumCount(l.Text) < 3 {
 			continue

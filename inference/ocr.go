@@ -274,7 +274,7 @@ func (o *OCR) Extract(ctx context.Context, page Page) (Result, error) {
 	dateLines := lines
 	if res.Engine == "ocr" && !r.Date.Set && reading.gray != nil {
 		t0 := time.Now()
-		if again, n := o.rereadLines(ctx, reading.gray, reading.factor, lines, mayHideDate); n > 0 {
+		if again, n := o.rereadLines(ctx, reading, lines, mayHideDate); n > 0 {
 			d, tm, conf, box := findDate(again, o.opt.Locale)
 			setDate(&r, d, tm, conf*0.8, box) // read from a line alone: less sure
 			dateLines = again
@@ -324,6 +324,22 @@ type pageReading struct {
 	words  []Word
 	gray   *image.Gray
 	factor int
+}
+
+// onGray is a page box in the coordinates of the preprocessed image, which
+// is the page enlarged factor times.
+func (pr pageReading) onGray(b receipt.Box) receipt.Box {
+	b.X, b.Y, b.W, b.H = b.X*pr.factor, b.Y*pr.factor, b.W*pr.factor, b.H*pr.factor
+	return b
+}
+
+// toPage moves words read on the preprocessed image back to page
+// coordinates.
+func (pr pageReading) toPage(words []Word) {
+	for i := range words {
+		b := &words[i].Box
+		b.X, b.Y, b.W, b.H = b.X/pr.factor, b.Y/pr.factor, b.W/pr.factor, b.H/pr.factor
+	}
 }
 
 func (o *OCR) readPage(ctx context.Context, page Page, psm int) (pageReading, Timings, error) {

@@ -76,11 +76,10 @@ func readLine(c *gosseract.Client, g *image.Gray, box receipt.Box, scale float64
 const rereadScale = 1.5
 
 // rereadLines reads again, one by one, the lines that which chooses,
-// each cut out of the preprocessed page g (factor: its upscaling) and read
-// in single-line mode, and returns the lines with those readings in their
-// place (a line read as nothing keeps its first reading) and how many were
-// read again.
-func (o *OCR) rereadLines(ctx context.Context, g *image.Gray, factor int, lines []Line, which func(Line) bool) ([]Line, int) {
+// each cut out of the reading's preprocessed page and read in single-line
+// mode, and returns the lines with those readings in their place (a line
+// read as nothing keeps its first reading) and how many were read again.
+func (o *OCR) rereadLines(ctx context.Context, reading pageReading, lines []Line, which func(Line) bool) ([]Line, int) {
 	c, err := o.lineClient(ctx)
 	if err != nil {
 		return lines, 0
@@ -92,17 +91,12 @@ func (o *OCR) rereadLines(ctx context.Context, g *image.Gray, factor int, lines 
 		if l.Box.W <= 0 || l.Box.H <= 0 || len(l.Words) == 0 || !which(l) {
 			continue
 		}
-		b := l.Box
-		b.X, b.Y, b.W, b.H = b.X*factor, b.Y*factor, b.W*factor, b.H*factor
-		words, err := readLine(c, g, b, rereadScale, l.Box.Page, l.Words[0].Line)
+		words, err := readLine(c, reading.gray, reading.onGray(l.Box), rereadScale, l.Box.Page, l.Words[0].Line)
 		n++
 		if err != nil || len(words) == 0 {
 			continue
 		}
-		for k := range words { // back to page coordinates
-			w := &words[k].Box
-			w.X, w.Y, w.W, w.H = w.X/factor, w.Y/factor, w.W/factor, w.H/factor
-		}
+		reading.toPage(words)
 		if again := GroupLines(words); len(again) == 1 {
 			out[i] = again[0]
 		}
@@ -160,7 +154,7 @@ func (o *OCR) rereadDoubtfulDate(ctx context.Context, reading pageReading, lines
 	if first >= doubtfulDateConf {
 		return
 	}
-	again, n := o.rereadLines(ctx, reading.gray, reading.factor, lines[at:at+1], func(Line) bool { return true })
+	again, n := o.rereadLines(ctx, reading, lines[at:at+1], func(Line) bool { return true })
 	if n == 0 {
 		return
 	}
@@ -216,16 +210,13 @@ func (o *OCR) rereadWords(ctx context.Context, reading pageReading, lines []Line
 	defer func() { o.lines <- c }()
 	out := append([]Line(nil), lines...)
 	n := 0
-	k := reading.factor
 	for i, l := range lines {
 		var words []Word
 		for j, w := range l.Words {
 			if w.Box.W <= 0 || w.Box.H <= 0 || !which(l, w) {
 				continue
 			}
-			b := w.Box
-			b.X, b.Y, b.W, b.H = b.X*k, b.Y*k, b.W*k, b.H*k
-			read, err := readLine(c, reading.gray, b, rereadScale, w.Box.Page, w.Line)
+			read, err := readLine(c, reading.gray, reading.onGray(w.Box), rereadScale, w.Box.Page, w.Line)
 			if err != nil || len(read) != 1 {
 				continue
 			}

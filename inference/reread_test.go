@@ -65,7 +65,7 @@ func TestRereadLinesReadsTheChosenLinesAgain(t *testing.T) {
 	}
 	garbled := append([]Line(nil), lines...)
 	garbled[dateAt].Text = strings.Replace(garbled[dateAt].Text, "16/07/2025", "76/07/2025", 1)
-	again, n := eng.rereadLines(context.Background(), pr.gray, pr.factor, garbled, func(l Line) bool { return strings.Contains(l.Text, "76/07") })
+	again, n := eng.rereadLines(context.Background(), pr, garbled, func(l Line) bool { return strings.Contains(l.Text, "76/07") })
 	if n != 1 {
 		t.Fatalf("%d lines read again, want 1", n)
 	}
