@@ -276,18 +276,39 @@ func TestReconcileTotal(t *testing.T) {
 	}
 }
 
+// totalCase is a page's lines and the total ExtractFields must find in
+// them, "" for none.
+type totalCase struct {
+	name  string
+	lines []Line
+	want  string
+}
+
+// checkTotals reads each case's total with Malaysian rules.
+func checkTotals(t *testing.T, cases []totalCase) {
+	t.Helper()
+	my := receipt.DefaultLocale(receipt.CountryMY)
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			r := ExtractFields(tc.lines, my)
+			got := ""
+			if r.Total.Set {
+				got = r.Total.Value.StringFixed(2)
+			}
+			if got != tc.want {
+				t.Errorf("total %q, want %q", got, tc.want)
+			}
+		})
+	}
+}
+
 // A page read without clean-up (SROIE 026): the rounding line's amount is
 // unreadable, but the line says the receipt rounds to 5 cents, so 144.68 +
 // 8.68 confirms 153.35 and mends the cash line's 953.35; the total line
 // "GRAND TOTAL 1000" lost its point, and SUB TOTAL 10.00 confirms it (SROIE
 // 052).
 func TestTotalsOfAPoorReading(t *testing.T) {
-	my := receipt.DefaultLocale(receipt.CountryMY)
-	for _, tc := range []struct {
-		name  string
-		lines []Line
-		want  string
-	}{
+	checkTotals(t, []totalCase{
 		{"a rounding line with no amount read", lines("SUB-TOTAL (B&D) ay 144.68", "TOTAL TAX ¢ mA Le 8.68", "ROUNDING) 7 2 0 >. 001", "CASH :Y _/953.35", "CHANGE SN 0.00"), "153.35"},
 		{"no rounding line: the sum is exact", lines("SUB-TOTAL 144.68", "TOTAL TAX 8.68", "CASH 953.35", "CHANGE 0.00"), "953.35"},
 		{"a total that lost its point", lines("SUB TOTAL 10.00", "GRAND TOTAL 1000", "CASH 20,00 MYR 20.00", "CHANGE DUE 40.00"), "10.00"},
@@ -304,14 +325,7 @@ func TestTotalsOfAPoorReading(t *testing.T) {
 		{"cash with its change unreadable is no total", lines("8 SUB TOTAL 64.00", "GST 6% 3.84", "ROUNDING ADJ 0.01", "Cash 100.00", "CHANGE Yh"), "67.85"},
 		// SROIE 400 read without clean-up: "o.00" is a change of 0.00.
 		{"a change of o.00 leaves cash the total", lines("SUB-TOTAL 103.77", "ROUNDING 0.00", "TOTAL 110.600", "CASH 110.00", "CHANGE o.00"), "110.00"},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			r := ExtractFields(tc.lines, my)
-			if got := r.Total.Value.StringFixed(2); !r.Total.Set || got != tc.want {
-				t.Errorf("total %q (set %v), want %q", got, r.Total.Set, tc.want)
-			}
-		})
-	}
+	})
 }
 
 func TestReconcileTotalWithSupplies(t *testing.T) {
@@ -429,12 +443,7 @@ func TestRepairedDates(t *testing.T) {
 // plus the adjustment, is the total; a tax or discount line above the
 // rounding line, or an amount smaller than one above it, is not.
 func TestTotalAboveRounding(t *testing.T) {
-	my := receipt.DefaultLocale(receipt.CountryMY)
-	for _, tc := range []struct {
-		name  string
-		lines []Line
-		want  string // "" for no total
-	}{
+	checkTotals(t, []totalCase{
 		{"no adjustment (SROIE 279)", lines("French Lo 8 2.40 0 19.20", "Qty 8 19.20", "Rounding Adj 0.00", "fue [9.20", "Pay 20,00"), "19.20"},
 		{"an adjustment down", lines("ITEM A 12.00", "ITEM B 15.28", "27.28", "Rounding Adj -0.03"), "27.25"},
 		{"an adjustment up", lines("ITEM A 12.00", "ITEM B 15.28", "27.28", "Rounding Adj 0.02"), "27.30"},
@@ -442,27 +451,11 @@ func TestTotalAboveRounding(t *testing.T) {
 		{"an amount smaller than an item above", lines("ITEM A 18.31", "ITEM B 1.09", "Rounding Adj 0.00"), ""},
 		{"an adjustment that leaves odd cents", lines("ITEM A 27.28", "Rounding Adj 0.01"), ""},
 		{"a total line read wins", lines("Sub 19.20", "Rounding Adj 0.00", "TOTAL 19.20"), "19.20"},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			r := ExtractFields(tc.lines, my)
-			got := ""
-			if r.Total.Set {
-				got = r.Total.Value.StringFixed(2)
-			}
-			if got != tc.want {
-				t.Errorf("total %q, want %q", got, tc.want)
-			}
-		})
-	}
+	})
 }
 
 func TestPaidWithoutChange(t *testing.T) {
-	my := receipt.DefaultLocale(receipt.CountryMY)
-	for _, tc := range []struct {
-		name  string
-		lines []Line
-		want  string // "" for no total
-	}{
+	checkTotals(t, []totalCase{
 		// SROIE 265: both total lines misread, and the tax table's headings
 		// misread too ("Taz Cade"): its row is not a total.
 		{"cash received, no change (SROIE 265)", lines("here Tals A", "Total Ssiec Inclusive GST : = eer", "Cech Received : 4.70", "Taz Cade Tazable Amount GST", "SR 5.00 #43 022", "GST: 0.27"), "4.70"},
@@ -470,18 +463,7 @@ func TestPaidWithoutChange(t *testing.T) {
 		{"a change line whose amount was lost", lines("Amount Received 12.40", "Change ~~"), ""},
 		{"whole notes handed over", lines("Amount Received 20.00"), ""},
 		{"a total line read wins", lines("TOTAL 4.60", "Cash 4.70"), "4.60"},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			r := ExtractFields(tc.lines, my)
-			got := ""
-			if r.Total.Set {
-				got = r.Total.Value.StringFixed(2)
-			}
-			if got != tc.want {
-				t.Errorf("total %q, want %q", got, tc.want)
-			}
-		})
-	}
+	})
 }
 
 func TestTaxColumnsStartASummary(t *testing.T) {
