@@ -1542,7 +1542,7 @@ func findTotal(lines []Line, upper []string) (receipt.Amount, float64, *receipt.
 			v.box = box
 		}
 	}
-	var cash, change *decimal.Decimal
+	var cash, change, notes *decimal.Decimal
 	var lostPoint, paid []vote
 	inSummary, changeLost := false, false
 	for i, l := range lines {
@@ -1564,6 +1564,10 @@ func findTotal(lines []Line, upper []string) (receipt.Amount, float64, *receipt.
 		if len(amts) == 0 {
 			if reChange.MatchString(k) && !strings.Contains(k, "TOTAL") && !hasDigit(l.Text) {
 				changeLost = true // "CHANGE Yh"; "CHANGE o.00" is a misread 0.00
+			}
+			if m := reWholeNotes.FindStringSubmatch(l.Text); m != nil && notes == nil && reCashLine.MatchString(k) && !reChange.MatchString(k) {
+				v, _ := decimal.NewFromString(m[1])
+				notes = &v
 			}
 			if m := reLostPoint.FindStringSubmatch(l.Text); m != nil && !reNotTotal.MatchString(k) && !inSummary {
 				for _, rule := range totalRules {
@@ -1620,6 +1624,14 @@ func findTotal(lines []Line, upper []string) (receipt.Amount, float64, *receipt.
 			add(v.value, v.weight*0.8, v.conf*0.8, v.box)
 		}
 	}
+	// Whole notes less change, when nothing else was read, counts only as a
+	// reading of an amount the page prints to within a digit: the subtotal
+	// "28.10" for 100 less 71.30.
+	if len(votes) == 0 && cash == nil && notes != nil && change != nil && notes.GreaterThan(*change) {
+		if v := notes.Sub(*change); printedNear(lines, upper, v) {
+			add(v, 1.5, 0.6, receipt.Box{})
+		}
+	}
 	var best *vote
 	for _, v := range votes {
 		if best == nil || v.weight > best.weight || v.weight == best.weight && v.value.GreaterThan(best.value) {
@@ -1642,6 +1654,28 @@ func findTotal(lines []Line, upper []string) (receipt.Amount, float64, *receipt.
 // in digits and two more after a space: an amount whose decimal point the
 // print or the OCR lost ("GRAND TOTAL 1000", "FinalTotal 43 70").
 var reLostPoint = regexp.MustCompile(`(?:^|\s)(\d{1,4}\s?)(\d{2})\s*$`)
+
+// reWholeNotes is a cash line's amount read without its cents, or with
+// them garbled: notes handed over ("RM CASH 100 0G", "CASH 50"). It counts
+// only against a change line, as cash less change, and only where no
+// total was read.
+var reWholeNotes = regexp.MustCompile(`(?:^|[\s:])(?:RM|\$)?(\d{1,3})(?:\s*[.,]?\s*[0OoGCDQU]{1,2})?\s*$`)
+
+// printedNear says whether a line other than a payment line prints v, or
+// an amount one misread digit from it.
+func printedNear(lines []Line, upper []string, v decimal.Decimal) bool {
+	for i, l := range lines {
+		if reCashLine.MatchString(upper[i]) || reChange.MatchString(upper[i]) {
+			continue
+		}
+		for _, a := range amountsIn(l.Text) {
+			if a.Equal(v) || oneDigitApart(a, v) {
+				return true
+			}
+		}
+	}
+	return false
+}
 
 // printedElsewhere says whether an amount is printed on a line other than
 // the one at box.

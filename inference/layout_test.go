@@ -324,6 +324,11 @@ func TestTotalsOfAPoorReading(t *testing.T) {
 		// SROIE 245 enlarged: no total line read, change given but unreadable.
 		{"cash with its change unreadable is no total", lines("8 SUB TOTAL 64.00", "GST 6% 3.84", "ROUNDING ADJ 0.01", "Cash 100.00", "CHANGE Yh"), "67.85"},
 		// SROIE 400 read without clean-up: "o.00" is a change of 0.00.
+		// SROIE 164 with margins whitened: the cash line lost its cents and
+		// the subtotal a digit (28.70 read 28.10); the total line is gone.
+		{"notes handed over less change", lines("SOYA CINCAU 4,30", "SUBTOTAL 28.10 |", "RM CASH 100 0G", "CHANGE 71.30", "INC 6% GST 1.62"), "28.70"},
+		{"whole notes and no change line", lines("ITEM 4,30", "CASH 100"), ""},
+		{"whole notes less change that no amount confirms", lines("ITEM 4,30", "ITEM 9.60", "CASH 100", "CHANGE 71.30"), ""},
 		{"a change of o.00 leaves cash the total", lines("SUB-TOTAL 103.77", "ROUNDING 0.00", "TOTAL 110.600", "CASH 110.00", "CHANGE o.00"), "110.00"},
 	})
 }
