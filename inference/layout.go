@@ -1123,14 +1123,27 @@ func cleanAddressLine(u string) string {
 // "LE1 SYA") and may drop the space ("LELSYA", "DE12PQ").
 var reUKPostcodeEnd = regexp.MustCompile(`\b([A-Z]{1,2})([0-9\]|lIL!])([0-9A-Z]?)\s*([0-9SOQIlB])([A-Z]{2})(\W*)$`)
 
-// townPostcodes are the postcode ranges of the Malaysian towns most
-// receipts come from (Pos Malaysia's allocation).
-var townPostcodes = map[string][2]int{
-	"KUALA LUMPUR": {50000, 60000}, "PETALING JAYA": {46000, 47999}, "SHAH ALAM": {40000, 40999},
-	"KLANG": {41000, 42999}, "SUBANG JAYA": {47500, 47699}, "PUCHONG": {47100, 47199},
-	"SERI KEMBANGAN": {43300, 43300}, "KAJANG": {43000, 43009}, "SEMENYIH": {43500, 43500},
-	"DENGKIL": {43800, 43800}, "RAWANG": {48000, 48099}, "AMPANG": {68000, 68000},
-	"JOHOR BAHRU": {79000, 81999}, "SEREMBAN": {70000, 70999}, "IPOH": {30000, 31999},
+// townPostcodes are the postcode ranges of Malaysian post towns (Pos
+// Malaysia's allocation), generous where a town spans several: a range too
+// narrow would "mend" a right postcode. Cheras has one in Selangor and one
+// in Kuala Lumpur.
+var townPostcodes = map[string][][2]int{
+	"KUALA LUMPUR": {{50000, 60000}}, "PETALING JAYA": {{46000, 47999}}, "SHAH ALAM": {{40000, 40999}},
+	"KLANG": {{41000, 42999}}, "SUBANG JAYA": {{47500, 47699}}, "PUCHONG": {{47100, 47199}},
+	"SERI KEMBANGAN": {{43300, 43300}}, "KAJANG": {{43000, 43009}}, "SEMENYIH": {{43500, 43500}},
+	"DENGKIL": {{43800, 43800}}, "RAWANG": {{48000, 48099}}, "AMPANG": {{68000, 68000}},
+	"JOHOR BAHRU": {{79000, 81999}}, "SEREMBAN": {{70000, 70999}}, "IPOH": {{30000, 31999}},
+	"CHERAS": {{43200, 43200}, {56000, 56199}}, "BALAKONG": {{43300, 43300}}, "BANGI": {{43600, 43699}},
+	"HULU LANGAT": {{43100, 43100}}, "SEPANG": {{43900, 43900}}, "BANTING": {{42700, 42700}},
+	"SUNGAI BULOH": {{47000, 47000}}, "BATU CAVES": {{68100, 68100}}, "SELAYANG": {{68100, 68100}},
+	"CYBERJAYA": {{63000, 63999}}, "PUTRAJAYA": {{62000, 62999}}, "NILAI": {{71800, 71800}},
+	"PLENTONG": {{81700, 81799}}, "MASAI": {{81700, 81799}}, "PASIR GUDANG": {{81700, 81799}},
+	"SKUDAI": {{81300, 81399}}, "SENAI": {{81400, 81499}}, "KULAI": {{81000, 81099}},
+	"ULU TIRAM": {{81800, 81899}}, "GELANG PATAH": {{81500, 81599}}, "BATU PAHAT": {{83000, 83099}},
+	"MUAR": {{84000, 84099}}, "PAGOH": {{84600, 84699}}, "SEGAMAT": {{85000, 85099}}, "KLUANG": {{86000, 86099}},
+	"MELAKA": {{75000, 78999}}, "GEORGE TOWN": {{10000, 11999}}, "BUTTERWORTH": {{12000, 13999}},
+	"KUANTAN": {{25000, 26999}}, "KOTA BHARU": {{15000, 16999}}, "KUALA TERENGGANU": {{20000, 21999}},
+	"ALOR SETAR": {{5000, 6999}}, "KOTA KINABALU": {{88000, 88999}}, "KUCHING": {{93000, 94999}},
 }
 
 // reTownPostcode is a five-digit postcode before a town's name.
@@ -1150,20 +1163,27 @@ func mendTownPostcode(addr string) string {
 		if lotNumber.MatchString(addr[:m[4]]) {
 			continue // "LOT 12345": no postcode
 		}
-		var r [2]int
-		found := false
+		var ranges [][2]int
 		for town, rng := range townPostcodes {
 			// The town's whole name, ending the address or a part of it:
 			// "KLANG LAMA" is a road, not Klang.
 			if rest, ok := strings.CutPrefix(after, town); ok && (rest == "" || reTownEnd.MatchString(rest)) {
-				r, found = rng, true
+				ranges = rng
 				break
 			}
 		}
-		if !found {
+		if ranges == nil {
 			continue
 		}
-		in := func(s string) bool { n, _ := strconv.Atoi(s); return n >= r[0] && n <= r[1] }
+		in := func(s string) bool {
+			n, _ := strconv.Atoi(s)
+			for _, r := range ranges {
+				if n >= r[0] && n <= r[1] {
+					return true
+				}
+			}
+			return false
+		}
 		if in(code) {
 			continue
 		}
@@ -1190,6 +1210,8 @@ func mendTownPostcode(addr string) string {
 	return addr
 }
 
+var reJava = regexp.MustCompile(`\bJAVA\b`)
+
 // reMYPostcode is a Malaysian postcode: five digits before the town's
 // name ("40150 SHAH ALAM"), not a lot or house number.
 var reMYPostcode = regexp.MustCompile(`(^|[\s,])(\d{4})9(\s+[A-Z]{3,})`)
@@ -1202,6 +1224,9 @@ var reMYPostcode = regexp.MustCompile(`(^|[\s,])(\d{4})9(\s+[A-Z]{3,})`)
 func mendPostcode(addr string, c receipt.Country) string {
 	if c == receipt.CountryMY {
 		addr = mendTownPostcode(addr)
+		// JAYA ends many Malaysian place names (PETALING JAYA, PERMAS
+		// JAYA, KELANA JAYA); JAVA, its misread, none.
+		addr = reJava.ReplaceAllString(addr, "JAYA")
 		all := reMYPostcode.FindAllStringSubmatchIndex(addr, -1)
 		if len(all) == 0 {
 			return addr

@@ -401,6 +401,8 @@ func TestMendPostcode(t *testing.T) {
 		{"LOT 11999 BATU 2, 41400 KLANG", receipt.CountryMY, "LOT 11999 BATU 2, 41400 KLANG"},
 		{"NO 12, 40159 SHAH ALAM, LOT 33199", receipt.CountryMY, "NO 12, 40150 SHAH ALAM, LOT 33199"},
 		{"12 GEORGE ST, SYDNEY NSW 2009", receipt.CountryAU, "12 GEORGE ST, SYDNEY NSW 2009"},
+		{"379, JALAN PERMAS SATU, BANDAR BARU PERMAS JAVA, 81750 PLENTONG", receipt.CountryMY, "379, JALAN PERMAS SATU, BANDAR BARU PERMAS JAYA, 81750 PLENTONG"},
+		{"12 JAVA STREET, PERTH WA 6000", receipt.CountryAU, "12 JAVA STREET, PERTH WA 6000"},
 	} {
 		if got := mendPostcode(tc.addr, tc.country); got != tc.want {
 			t.Errorf("mendPostcode(%q) = %q, want %q", tc.addr, got, tc.want)
@@ -521,6 +523,13 @@ func TestMendTownPostcode(t *testing.T) {
 		{"LEBUH BANDAR UTAMA, 47800 PETALING JAYA", "LEBUH BANDAR UTAMA, 47800 PETALING JAYA"},
 		{"LOT 12345 KLANG LAMA", "LOT 12345 KLANG LAMA"}, // no town of the table
 		{"81750 PLENTONG, JOHOR", "81750 PLENTONG, JOHOR"},
+		// SROIE 046 read without clean-up.
+		{"BANDAR BARU PERMAS JAYA, 91750 PLENTONG, JOHOR.", "BANDAR BARU PERMAS JAYA, 81750 PLENTONG, JOHOR."},
+		// Cheras has a postcode in Selangor and one in Kuala Lumpur.
+		{"BANDAR MAHKOTA CHERAS, 43200 CHERAS, SELANGOR", "BANDAR MAHKOTA CHERAS, 43200 CHERAS, SELANGOR"},
+		{"TAMAN CONNAUGHT, 56000 CHERAS, KUALA LUMPUR", "TAMAN CONNAUGHT, 56000 CHERAS, KUALA LUMPUR"},
+		{"TAMAN CONNAUGHT, 58000 CHERAS, KUALA LUMPUR", "TAMAN CONNAUGHT, 56000 CHERAS, KUALA LUMPUR"},
+		{"84600,PAGOH,JOHOR", "84600,PAGOH,JOHOR"},
 	} {
 		if got := mendTownPostcode(tc.in); got != tc.want {
 			t.Errorf("mendTownPostcode(%q) = %q, want %q", tc.in, got, tc.want)
