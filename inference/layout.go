@@ -1912,6 +1912,8 @@ var legalSuffixFixes = []struct {
 	{regexp.MustCompile(`(\s)[S5$§][/|][B8RD]\b`), "${1}S/B"},
 	// "(M)", for Malaysia, before SDN BHD: "(H) SDN BHD", "(4) SDN BHD".
 	{regexp.MustCompile(`\((H|N|4|IM|HM|NM|RM)\)(\s*SDN)`), "(M)${2}"},
+	// "(KL)", for Kuala Lumpur, likewise: KI is no region.
+	{regexp.MustCompile(`\(K[I1|]\.?\)(\s*SDN)`), "(KL)${1}"},
 	{regexp.MustCompile(`\bPTY(\.?\s*)L[I1l]D\b`), "PTY${1}LTD"},
 	{regexp.MustCompile(`(\pL\s+)L[I1]D(\.?)$`), "${1}LTD${2}"}, // a name's last word
 	{regexp.MustCompile(`¥`), "Y"},

@@ -179,6 +179,8 @@ func TestFixLegalSuffix(t *testing.T) {
 		{"MR. D.I.Y. (H) SDN BHD", "MR. D.I.Y. (M) SDN BHD"},
 		{"MR. D.I.Y. (4) SDN BHD", "MR. D.I.Y. (M) SDN BHD"},
 		{"GARDENIA BAKERIES (KL) SDN BHD", "GARDENIA BAKERIES (KL) SDN BHD"},
+		{"GARDENIA BAKERIES (KI) SDN BHD", "GARDENIA BAKERIES (KL) SDN BHD"},
+		{"GARDENIA BAKERIES (KI.) SDN BHD", "GARDENIA BAKERIES (KL) SDN BHD"},
 		{"SIN HUAT TRADING", "SIN HUAT TRADING"}, // SIN is a name here: no BHD follows
 		{"Harbour Hardware Pty Ltd", "Harbour Hardware Pty Ltd"},
 	} {
