@@ -1210,6 +1210,9 @@ func mendTownPostcode(addr string) string {
 	return addr
 }
 
+// rePercent is a rate in a label: "GST 6%", "10% Srv Chg".
+var rePercent = regexp.MustCompile(`\d+(?:[.,]\d+)?\s*%`)
+
 var reJava = regexp.MustCompile(`\bJAVA\b`)
 
 // reMYPostcode is a Malaysian postcode: five digits before the town's
@@ -1579,9 +1582,11 @@ func findTotal(lines []Line, upper []string) (receipt.Amount, float64, *receipt.
 		}
 		amts := amountsIn(l.Text)
 		amtLine := l
-		if len(amts) == 0 && i+1 < len(lines) && letterCount(reAmount.ReplaceAllString(lines[i+1].Text, "")) <= 3 {
+		if len(amts) == 0 && !hasDigit(rePercent.ReplaceAllString(l.Text, "")) && i+1 < len(lines) && letterCount(reAmount.ReplaceAllString(lines[i+1].Text, "")) <= 3 {
 			// The amount printed under its label; a row of several
-			// amounts is a table's ("T @ 6% 5.42 0.33").
+			// amounts is a table's ("T @ 6% 5.42 0.33"). A label with
+			// digits had its amount, garbled ("CASH Zz. .00"): what is
+			// under it is another line's.
 			if under := amountsIn(lines[i+1].Text); len(under) == 1 {
 				amts, amtLine = under, lines[i+1]
 			}
@@ -1624,6 +1629,10 @@ func findTotal(lines []Line, upper []string) (receipt.Amount, float64, *receipt.
 			if rule.re.MatchString(k) {
 				if rule.paid {
 					paid = append(paid, vote{value: last, weight: rule.weight, conf: amtLine.Conf, box: amtLine.Box})
+					if cash == nil { // "Payment 20.00 / Change Due 2.80"
+						v := last.Abs()
+						cash = &v
+					}
 				} else {
 					add(last, rule.weight, amtLine.Conf, amtLine.Box)
 				}
@@ -1632,9 +1641,9 @@ func findTotal(lines []Line, upper []string) (receipt.Amount, float64, *receipt.
 		}
 	}
 	// An amount paid is one more reading of the total, unless change was
-	// given whose amount could not be read ("Cash 100.00 / CHANGE Yh").
+	// given, whether its amount was read or not ("Cash 100.00 / CHANGE Yh").
 	for _, v := range paid {
-		if !changeLost {
+		if !changeLost && (change == nil || !change.IsPositive()) {
 			add(v.value, v.weight, v.conf, v.box)
 		}
 	}

@@ -329,6 +329,11 @@ func TestTotalsOfAPoorReading(t *testing.T) {
 		{"notes handed over less change", lines("SOYA CINCAU 4,30", "SUBTOTAL 28.10 |", "RM CASH 100 0G", "CHANGE 71.30", "INC 6% GST 1.62"), "28.70"},
 		{"whole notes and no change line", lines("ITEM 4,30", "CASH 100"), ""},
 		{"whole notes less change that no amount confirms", lines("ITEM 4,30", "ITEM 9.60", "CASH 100", "CHANGE 71.30"), ""},
+		// SROIE 561 read without clean-up: the total line garbled, the cash
+		// line's amount too, and under it an items' sum.
+		{"an amount under a garbled cash line is not cash", lines("1 DI9 CHAM (1) E 5.57 S", "CASH Zz. .00", "15.67", "Subtotal 15.67", "10% Srv Chg 155", "Total: 1%.22", "Payment 20.00", "Change Due 2.80"), "17.20"},
+		{"payment with change given is no total", lines("ITEM 4.00", "Total: 1%.22", "Payment 20.00", "Change Due 2.80"), "17.20"},
+		{"payment with no change is the total", lines("ITEM 4.00", "Total: 1%.22", "Payment 20.00", "Change Due 0.00"), "20.00"},
 		{"a change of o.00 leaves cash the total", lines("SUB-TOTAL 103.77", "ROUNDING 0.00", "TOTAL 110.600", "CASH 110.00", "CHANGE o.00"), "110.00"},
 	})
 }
