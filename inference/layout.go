@@ -1123,6 +1123,20 @@ func cleanAddressLine(u string) string {
 // "LE1 SYA") and may drop the space ("LELSYA", "DE12PQ").
 var reUKPostcodeEnd = regexp.MustCompile(`\b([A-Z]{1,2})([0-9\]|lIL!])([0-9A-Z]?)\s*([0-9SOQIlB])([A-Z]{2})(\W*)$`)
 
+// reSpeckAfterPostcode is, by country, a lone digit after the postcode
+// that ends an address: a speck read as a digit ("BRISBANE QLD 4000 4",
+// "YORK YO1 7HH 1").
+var reSpeckAfterPostcode = map[receipt.Country]*regexp.Regexp{
+	receipt.CountryAU: regexp.MustCompile(`(\b[A-Z]{2,3}\s+\d{4})\s+\d\W*$`),
+	receipt.CountryUS: regexp.MustCompile(`(\b[A-Z]{2}\s+\d{5}(?:-\d{4})?)\s+\d\W*$`),
+	receipt.CountryUK: regexp.MustCompile(`([A-Z]\d[0-9A-Z]?\s*\d[A-Z]{2})\s+\d\W*$`),
+}
+
+// reUKGluedTown is a town and its postcode read as one word ("BATHBAL1SU",
+// "LEEDSLS1 4AB"). A digit must be read as one: without it, thousands of
+// English words would split.
+var reUKGluedTown = regexp.MustCompile(`\b([A-Z]{3,}?)([A-Z]{1,2}(?:[0-9][0-9A-Z]?\s*[0-9SOQIlB]|[\]|lIL!][0-9A-Z]?\s*[0-9])[A-Z]{2}\W*)$`)
+
 // townPostcodes are the postcode ranges of Malaysian post towns (Pos
 // Malaysia's allocation), generous where a town spans several: a range too
 // narrow would "mend" a right postcode. Cheras has one in Selangor and one
@@ -1240,9 +1254,13 @@ func mendPostcode(addr string, c receipt.Country) string {
 		}
 		return addr[:m[5]] + "0" + addr[m[5]+1:]
 	}
+	if re := reSpeckAfterPostcode[c]; re != nil {
+		addr = re.ReplaceAllString(addr, "$1")
+	}
 	if c != receipt.CountryUK {
 		return addr
 	}
+	addr = reUKGluedTown.ReplaceAllString(addr, "$1 $2")
 	m := reUKPostcodeEnd.FindStringSubmatchIndex(addr)
 	if m == nil {
 		return addr
