@@ -91,38 +91,38 @@ func allDigits(s string, n int) bool {
 	return true
 }
 
-// validateABN applies the ATO's modulus 89 check: subtract 1 from the first
-// digit, weight the digits 10,1,3,5,…,19 and the sum divides by 89.
-// RepairTaxID drops a stray digit OCR read beside a checksummed number (an
-// ABN or a UK VAT number one digit too long): when exactly one of the
-// number without its first or without its last digit passes the checksum,
-// that is the number. Any other ID comes back as it was.
+// RepairTaxID mends what OCR commonly does to a checksummed number (an ABN
+// or a UK VAT number): a stray digit read beside it, when exactly one of
+// the number without its first or without its last digit passes the
+// checksum; or one digit read as a digit of like shape (0 as 6, 8 or 9;
+// 1 as 7), when exactly one such change passes. Any other ID comes back
+// as it was: a checksum that two mends pass says nothing.
 func RepairTaxID(id TaxID) TaxID {
 	v := NormalizeTaxID(id.Value)
 	prefix := ""
 	var valid func(string) error
+	n := 0
 	switch id.Scheme {
 	case SchemeABN:
-		if !allDigits(v, 12) {
-			return id
-		}
-		valid = validateABN
+		valid, n = validateABN, 11
 	case SchemeUKVAT:
 		if strings.HasPrefix(v, "GB") || strings.HasPrefix(v, "XI") {
 			prefix, v = v[:2], v[2:]
 		}
-		if !allDigits(v, 10) {
-			return id
-		}
-		valid = validateUKVAT
+		valid, n = validateUKVAT, 9
 	default:
 		return id
 	}
 	var fixed []string
-	for _, cand := range []string{v[1:], v[:len(v)-1]} {
-		if valid(cand) == nil {
-			fixed = append(fixed, cand)
+	switch {
+	case allDigits(v, n+1):
+		for _, cand := range []string{v[1:], v[:len(v)-1]} {
+			if valid(cand) == nil {
+				fixed = append(fixed, cand)
+			}
 		}
+	case allDigits(v, n) && valid(v) != nil:
+		fixed = digitMisreads(v, valid)
 	}
 	if len(fixed) != 1 {
 		return id
@@ -130,6 +130,30 @@ func RepairTaxID(id TaxID) TaxID {
 	return TaxID{Scheme: id.Scheme, Value: prefix + fixed[0]}
 }
 
+// likeDigits are, for each digit, the digits OCR reads it as on blurred or
+// faded print.
+var likeDigits = [10]string{"689", "74", "7", "8", "1", "68", "058", "12", "0369", "08"}
+
+// digitMisreads are the numbers one digit of like shape away from v that
+// pass valid.
+func digitMisreads(v string, valid func(string) error) []string {
+	var out []string
+	b := []byte(v)
+	for i := range b {
+		read := b[i]
+		for _, d := range []byte(likeDigits[read-'0']) {
+			b[i] = d
+			if valid(string(b)) == nil {
+				out = append(out, string(b))
+			}
+		}
+		b[i] = read
+	}
+	return out
+}
+
+// validateABN applies the ATO's modulus 89 check: subtract 1 from the first
+// digit, weight the digits 10,1,3,5,…,19 and the sum divides by 89.
 func validateABN(v string) error {
 	if !allDigits(v, 11) {
 		return fmt.Errorf("ABN %q must have 11 digits", v)

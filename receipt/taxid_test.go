@@ -100,6 +100,12 @@ func TestRepairTaxID(t *testing.T) {
 		{TaxID{Scheme: SchemeABN, Value: "751824753556"}, "51824753556"},
 		{TaxID{Scheme: SchemeABN, Value: "123456789012"}, "123456789012"}, // nothing fits: as read
 		{TaxID{Scheme: SchemeMYGST, Value: "0012345678901"}, "0012345678901"},
+		// Synthetic phone photos: a 0 read as 6, and as 8.
+		{TaxID{Scheme: SchemeABN, Value: "56008201062"}, "50008201062"},
+		{TaxID{Scheme: SchemeABN, Value: "64608408042"}, "64008408042"},
+		{TaxID{Scheme: SchemeUKVAT, Value: "GB986780684"}, "GB980780684"},
+		{TaxID{Scheme: SchemeUKVAT, Value: "GB207680890"}, "GB207680890"}, // 207600890 and 207880890 both pass: as read
+		{TaxID{Scheme: SchemeABN, Value: "88079696595"}, "88079696595"},   // two digits misread: as read
 	} {
 		if got := RepairTaxID(tc.in); got.Value != tc.want || got.Scheme != tc.in.Scheme {
 			t.Errorf("RepairTaxID(%+v) = %+v, want %s", tc.in, got, tc.want)
