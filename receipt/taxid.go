@@ -91,8 +91,8 @@ func allDigits(s string, n int) bool {
 	return true
 }
 
-// RepairTaxID mends what OCR commonly does to a checksummed number (an ABN
-// or a UK VAT number): a stray digit read beside it, when exactly one of
+// RepairTaxID mends what OCR commonly does to a checksummed number (an
+// ABN, a UK or a German VAT number): a stray digit read beside it, when exactly one of
 // the number without its first or without its last digit passes the
 // checksum; or one digit read as a digit of like shape (0 as 6, 8 or 9;
 // 1 as 7), when exactly one such change passes. Any other ID comes back
@@ -110,6 +110,12 @@ func RepairTaxID(id TaxID) TaxID {
 			prefix, v = v[:2], v[2:]
 		}
 		valid, n = validateUKVAT, 9
+	case SchemeEUVAT:
+		if !strings.HasPrefix(v, "DE") {
+			return id
+		}
+		prefix, v = v[:2], v[2:]
+		valid, n = func(s string) error { return validateEUVAT("DE" + s) }, 9
 	default:
 		return id
 	}
@@ -216,7 +222,24 @@ func validateEUVAT(v string) error {
 	if !re.MatchString(v[2:]) {
 		return fmt.Errorf("EU VAT number %q does not have the format used in %s", v, cc)
 	}
+	if cc == "DE" && GermanVATCheckDigit(v[2:10]) != int(v[10]-'0') {
+		return fmt.Errorf("German VAT number %s fails its check digit (ISO 7064 MOD 11,10): check for a misread digit", v)
+	}
 	return nil
+}
+
+// GermanVATCheckDigit is the ninth digit of a German VAT number
+// (USt-IdNr.) whose first eight are digits: ISO 7064 MOD 11,10.
+func GermanVATCheckDigit(digits string) int {
+	p := 10
+	for i := range 8 {
+		s := (int(digits[i]-'0') + p) % 10
+		if s == 0 {
+			s = 10
+		}
+		p = 2 * s % 11
+	}
+	return (11 - p) % 10
 }
 
 // validateNZGST checks an IRD number, which NZ GST numbers are, with Inland

@@ -20,7 +20,9 @@ func TestValidateTaxID(t *testing.T) {
 		{SchemeUKVAT, "GB 980 7806 85", false},
 		{SchemeUKVAT, "GB980780684001", true}, // branch number
 		{SchemeUKVAT, "GBGD001", true},
-		{SchemeEUVAT, "DE123456789", true},
+		{SchemeEUVAT, "DE123456788", true},
+		{SchemeEUVAT, "DE123456789", false}, // check digit 8
+		{SchemeEUVAT, "DE136695976", true},
 		{SchemeEUVAT, "DE12345678", false},
 		{SchemeEUVAT, "NL123456789B01", true},
 		{SchemeEUVAT, "FRXX123456789", true},
@@ -63,8 +65,8 @@ func TestDetectTaxID(t *testing.T) {
 		{"ABN: 51 824 753 556", "", SchemeABN, "51824753556"},
 		{"VAT No: GB 980 7806 84", CountryUK, SchemeUKVAT, "GB980780684"},
 		{"980 7806 84", CountryUK, SchemeUKVAT, "980780684"},
-		{"DE123456789", CountryEU, SchemeEUVAT, "DE123456789"},
-		{"USt-IdNr. DE123456789", CountryEU, SchemeEUVAT, "DE123456789"},
+		{"DE123456788", CountryEU, SchemeEUVAT, "DE123456788"},
+		{"USt-IdNr. DE123456788", CountryEU, SchemeEUVAT, "DE123456788"},
 		{"TVA intracom. FR40303265045", CountryEU, SchemeEUVAT, "FR40303265045"},
 		{"BTW-nr NL123456789B01", CountryEU, SchemeEUVAT, "NL123456789B01"},
 		{"GST No. 49-091-850", CountryNZ, SchemeNZGST, "49091850"},
@@ -105,7 +107,11 @@ func TestRepairTaxID(t *testing.T) {
 		{TaxID{Scheme: SchemeABN, Value: "64608408042"}, "64008408042"},
 		{TaxID{Scheme: SchemeUKVAT, Value: "GB986780684"}, "GB980780684"},
 		{TaxID{Scheme: SchemeUKVAT, Value: "GB207680890"}, "GB207680890"}, // 207600890 and 207880890 both pass: as read
-		{TaxID{Scheme: SchemeABN, Value: "88079696595"}, "88079696595"},   // two digits misread: as read
+		{TaxID{Scheme: SchemeEUVAT, Value: "DE136695916"}, "DE136695976"},
+		{TaxID{Scheme: SchemeEUVAT, Value: "DE136695978"}, "DE136695978"}, // 136695878 and 136695976 both pass: as read
+		{TaxID{Scheme: SchemeEUVAT, Value: "DE1366959761"}, "DE136695976"},
+		{TaxID{Scheme: SchemeEUVAT, Value: "FR40303265045"}, "FR40303265045"}, // no checksum known here
+		{TaxID{Scheme: SchemeABN, Value: "88079696595"}, "88079696595"},       // two digits misread: as read
 	} {
 		if got := RepairTaxID(tc.in); got.Value != tc.want || got.Scheme != tc.in.Scheme {
 			t.Errorf("RepairTaxID(%+v) = %+v, want %s", tc.in, got, tc.want)

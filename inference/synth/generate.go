@@ -5,6 +5,8 @@ import (
 	"math/rand"
 	"strings"
 	"time"
+
+	"github.com/shoebox-app/shoebox/receipt"
 )
 
 // Country presets: what a receipt from each place prints.
@@ -86,7 +88,8 @@ func Generate(seed int64, country string) (Receipt, error) {
 	case "US":
 		r.TaxID = "" // US receipts seldom print a tax number
 	case "EU":
-		r.TaxID = fmt.Sprintf("USt-IdNr DE%09d", rng.Intn(1e9))
+		first := fmt.Sprintf("%08d", rng.Intn(1e8))
+		r.TaxID = fmt.Sprintf("USt-IdNr DE%s%d", first, receipt.GermanVATCheckDigit(first))
 	}
 	day := time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC).AddDate(0, 0, rng.Intn(700))
 	r.Date = day.Format(pick(p.dateFmt))
