@@ -323,9 +323,17 @@ func ExtractFields(lines []Line, loc receipt.Locale) receipt.Receipt {
 				} else {
 					num = digitOf.Replace(num)
 				}
-				id := receipt.RepairTaxID(receipt.DetectTaxID(m[0][:len(m[0])-len(m[1])]+num, loc.Country))
+				read := receipt.DetectTaxID(m[0][:len(m[0])-len(m[1])]+num, loc.Country)
+				id := receipt.RepairTaxID(read)
+				conf := l.Conf * 0.9
+				if receipt.NormalizeTaxID(id.Value) != receipt.NormalizeTaxID(read.Value) {
+					// A mend the checksum allows is a guess: one digit
+					// misread outside the likely pairs can pass by chance.
+					// The reviewer is asked to check it.
+					conf = min(conf, 0.5)
+				}
 				if id.Value != "" && len(id.Value) >= 8 {
-					r.SupplierTaxID = receipt.Field[receipt.TaxID]{Value: id, Set: true, Source: src, Confidence: clamp(l.Conf * 0.9), Box: boxOf(l)}
+					r.SupplierTaxID = receipt.Field[receipt.TaxID]{Value: id, Set: true, Source: src, Confidence: clamp(conf), Box: boxOf(l)}
 				}
 			}
 		}
