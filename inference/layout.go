@@ -235,7 +235,7 @@ func ExtractFields(lines []Line, loc receipt.Locale) receipt.Receipt {
 			u := b.Union(lines[coIdx-1].Box)
 			b = &u
 		}
-		set(&r.SupplierName, mendFromPage(tradeNameFixes.apply(mendTradeWords(coName)), lines, coIdx, coLast), coConf, b)
+		set(&r.SupplierName, mendFromPage(tradeNameFixes.apply(mendTradeWords(mendZeroInNameWords(coName))), lines, coIdx, coLast), coConf, b)
 		if addr, conf, box := findAddress(lines, coLast); addr != "" {
 			addr = mendFromPage(mendPlacePhrases(addressAbbrevFixes.apply(mendAddressWords(addr))), lines, -1, -1)
 			set(&r.SupplierAddress, mendPostcode(addr, loc.Country), conf, box)

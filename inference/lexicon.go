@@ -389,6 +389,44 @@ var tradeNameFixes = textFixes{
 	{regexp.MustCompile(`\b[MW]R\.?\s*[DO0]\s*\.\s*[I1lL|!]\s*\.\s*[Y¥V]{1,2}(?:\.|\b)`), "MR. D.I.Y."},
 }
 
+// mendZeroInNameWords reads a 0 among the letters of a name's word as
+// the O it is ("G0LDEN B0OK", "HAI~0" for HAI-O), and a tilde between
+// two characters of a word as the hyphen it is. A word needs three
+// letters and no other digit: "A1", "3M", "7-ELEVEN" and "U3" stay.
+func mendZeroInNameWords(s string) string {
+	fields := strings.Fields(s)
+	changed := false
+	for i, f := range fields {
+		w := reTildeInWord.ReplaceAllString(f, "$1-$2")
+		letters, zeros, digits := 0, 0, 0
+		for _, r := range w {
+			switch {
+			case r == '0':
+				zeros++
+			case unicode.IsDigit(r):
+				digits++
+			case unicode.IsLetter(r):
+				letters++
+			}
+		}
+		if zeros == 1 && digits == 0 && letters >= 3 && reZeroBesideLetter.MatchString(w) {
+			w = strings.Replace(w, "0", "O", 1)
+		}
+		if w != f {
+			fields[i], changed = w, true
+		}
+	}
+	if !changed {
+		return s
+	}
+	return strings.Join(fields, " ")
+}
+
+var (
+	reTildeInWord      = regexp.MustCompile(`(\w)~(\w)`)
+	reZeroBesideLetter = regexp.MustCompile(`\pL-?0|0\pL`)
+)
+
 // textFixes are misreadings a pattern finds, each with what it stands for.
 type textFixes []struct {
 	re   *regexp.Regexp

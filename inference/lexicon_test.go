@@ -189,3 +189,21 @@ func TestFixLegalSuffix(t *testing.T) {
 		}
 	}
 }
+
+func TestMendZeroInNameWords(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{"G0LDEN B0OK SDN BHD", "GOLDEN BOOK SDN BHD"},
+		{"HAI~0 RAYA BHD", "HAI-O RAYA BHD"}, // SROIE 382 enlarged
+		{"7-ELEVEN MALAYSIA SDN BHD", "7-ELEVEN MALAYSIA SDN BHD"},
+		{"A1 MART", "A1 MART"},
+		{"99 SPEED MART S/B", "99 SPEED MART S/B"},
+		{"3M CENTRE", "3M CENTRE"},
+		{"B00K CAFE", "B00K CAFE"},                 // two zeros: which is which is not known
+		{"MART 2000 SDN BHD", "MART 2000 SDN BHD"}, // a number
+		{"AB-10 TRADING", "AB-10 TRADING"},
+	} {
+		if got := mendZeroInNameWords(tc.in); got != tc.want {
+			t.Errorf("mendZeroInNameWords(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+}
