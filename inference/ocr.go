@@ -61,6 +61,7 @@ type OCR struct {
 
 // NewOCR starts the Tesseract engine.
 func NewOCR(opt OCROptions) (*OCR, error) {
+	quietLeptonica()
 	if opt.PSM == 0 {
 		opt.PSM = 6
 	}

@@ -3,8 +3,11 @@ package inference
 import (
 	"context"
 	"fmt"
+	"io"
 	"math/rand"
+	"os"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -273,5 +276,38 @@ func TestOCROnSyntheticPhonePhotos(t *testing.T) {
 	t.Logf("%d of %d fields right (%.1f%%)", right, total, share*100)
 	if share < 0.9 {
 		t.Errorf("only %.1f%% of fields right on phone photos:\n%s", share*100, strings.Join(misses, "\n"))
+	}
+}
+
+// Reading SROIE 164 makes Tesseract ask Leptonica for a box off the
+// image; Leptonica's report of it must not reach stderr, where it broke
+// the CLI's progress bar.
+func TestOCRKeepsLeptonicaQuiet(t *testing.T) {
+	saved, err := syscall.Dup(2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := syscall.Dup2(int(w.Fd()), 2); err != nil {
+		t.Fatal(err)
+	}
+	restored := false
+	restore := func() {
+		if !restored {
+			syscall.Dup2(saved, 2)
+			syscall.Close(saved)
+			w.Close()
+			restored = true
+		}
+	}
+	defer restore() // also when the receipts are absent and the test skips
+	extractSROIE(t, "164.jpg", func(*OCROptions) {})
+	restore()
+	out, _ := io.ReadAll(r)
+	if len(out) > 0 {
+		t.Errorf("the engine wrote to stderr:\n%s", out)
 	}
 }
