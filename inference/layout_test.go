@@ -214,6 +214,7 @@ func TestMendedTaxIDAsksForReview(t *testing.T) {
 	}{
 		{"ABN 50 008 201 062", "AU_ABN:50008201062", false},
 		{"ABN 56 008 201 062", "AU_ABN:50008201062", true},
+		{"ABN 45 912 532 781 4", "AU_ABN:45912532781", true}, // a synthetic phone photo: a speck read as 4
 	} {
 		r := ExtractFields(lines("ACME PTY LTD", tc.line), au)
 		got, _ := receipt.Get(&r, "supplier_tax_id")

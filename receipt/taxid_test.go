@@ -72,6 +72,8 @@ func TestDetectTaxID(t *testing.T) {
 		{"GST No. 49-091-850", CountryNZ, SchemeNZGST, "49091850"},
 		{"EIN 12-3456789", CountryUS, SchemeUSEIN, "123456789"},
 		{"GST ID: 000306020352", CountryMY, SchemeMYGST, "000306020352"},
+		{"ABN 45 912 532 781 4", CountryAU, SchemeABN, "459125327814"}, // a stray digit, for RepairTaxID
+		{"ABN 45 912 532 781 4", CountryOther, SchemeABN, "459125327814"},
 		{"GST REG NO: 001092886528", "", SchemeMYGST, "001092886528"},
 		{"SST No: W10-1808-32000123", CountryMY, SchemeMYSST, "W10180832000123"},
 		{"XYZ-1", CountryAU, SchemeOther, "XYZ1"},
