@@ -44,7 +44,7 @@ func NormalizeTaxID(s string) string {
 	s = strings.ToUpper(s)
 	return strings.Map(func(r rune) rune {
 		switch r {
-		case ' ', '.', '-', '/', '\u00a0', '~', '_': // ~ and _ are dashes as OCR reads them
+		case ' ', '.', '-', '/', '\u00a0', '~', '_', '\\': // ~, _ and \ are dashes and slashes as OCR reads them
 			return -1
 		}
 		return r
@@ -298,11 +298,16 @@ func validateEIN(v string) error {
 	return nil
 }
 
+var reGermanLabel = regexp.MustCompile(`^US[TIL1]IDNR|^US[TIL1]ID`)
+
 // DetectTaxID guesses the scheme of a tax ID from its shape and the country
 // setting: "ABN 51 824 753 556" is an ABN, "GB123456789" a UK VAT number.
 // It returns SchemeOther when the shape fits nothing known.
 func DetectTaxID(s string, country Country) TaxID {
 	v := NormalizeTaxID(s)
+	// USt-IdNr with its t misread ("USI-IdNr", "US1-IdNr").
+	german := reGermanLabel.MatchString(v)
+	v = reGermanLabel.ReplaceAllString(v, "USTIDNR")
 	// The labels printed before the number: English ones, and the EU's
 	// (USt-IdNr., TVA intracom., BTW-nr, P.IVA, NIF/CIF).
 	for _, p := range []string{"ABN", "GSTNO", "GSTREGNO", "GSTID", "GST", "VATNO", "VATREGNO", "VAT", "EIN", "SST",
@@ -311,6 +316,9 @@ func DetectTaxID(s string, country Country) TaxID {
 	}
 	v = strings.TrimLeft(v, ":#")
 	switch {
+	case german && allDigits(v, 10) && v[0] == '0' && validateEUVAT("DE"+v[1:]) == nil:
+		// "USt-IdNr 0050792060": the DE read as one 0.
+		return TaxID{Scheme: SchemeEUVAT, Value: "DE" + v[1:]}
 	case allDigits(v, 11) && (country == CountryAU || country == "" || country == CountryOther) && validateABN(v) == nil:
 		return TaxID{Scheme: SchemeABN, Value: v}
 	case strings.HasPrefix(v, "GB") || strings.HasPrefix(v, "XI"):

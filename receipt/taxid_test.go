@@ -73,6 +73,10 @@ func TestDetectTaxID(t *testing.T) {
 		{"EIN 12-3456789", CountryUS, SchemeUSEIN, "123456789"},
 		{"GST ID: 000306020352", CountryMY, SchemeMYGST, "000306020352"},
 		{"ABN 45 912 532 781 4", CountryAU, SchemeABN, "459125327814"}, // a stray digit, for RepairTaxID
+		// Synthetic German phone photos: the label's t misread, DE read as 0.
+		{"USI\\-IdNr DE053330849", CountryEU, SchemeEUVAT, "DE053330849"},
+		{"USt-IdNr 0050792060", CountryEU, SchemeEUVAT, "DE050792060"},
+		{"USt-IdNr 0050792061", CountryEU, SchemeOther, "0050792061"}, // fails the check digit: as read
 		{"ABN 45 912 532 781 4", CountryOther, SchemeABN, "459125327814"},
 		{"GST REG NO: 001092886528", "", SchemeMYGST, "001092886528"},
 		{"SST No: W10-1808-32000123", CountryMY, SchemeMYSST, "W10180832000123"},
