@@ -1168,8 +1168,19 @@ var townPostcodes = map[string][][2]int{
 	"ALOR SETAR": {{5000, 6999}}, "KOTA KINABALU": {{88000, 88999}}, "KUCHING": {{93000, 94999}},
 }
 
-// reTownPostcode is a five-digit postcode before a town's name.
-var reTownPostcode = regexp.MustCompile(`(^|[\s,])(\d{5}),?\s+([A-Z][A-Z ]+)`)
+// germanTownPostcodes are the postcode ranges of Germany's largest
+// cities (Deutsche Post), for receipts set to EU.
+var germanTownPostcodes = map[string][][2]int{
+	"BERLIN": {{10115, 14199}}, "HAMBURG": {{20000, 22999}}, "MUENCHEN": {{80331, 81929}}, "MÜNCHEN": {{80331, 81929}},
+	"KOELN": {{50667, 51149}}, "KÖLN": {{50667, 51149}}, "FRANKFURT": {{60306, 60599}, {65929, 65936}},
+	"STUTTGART": {{70173, 70629}}, "DUESSELDORF": {{40210, 40629}}, "DÜSSELDORF": {{40210, 40629}},
+	"LEIPZIG": {{4000, 4399}}, "DORTMUND": {{44135, 44388}}, "ESSEN": {{45127, 45359}}, "BREMEN": {{28000, 28999}},
+	"DRESDEN": {{1000, 1399}}, "HANNOVER": {{30000, 30699}}, "NUERNBERG": {{90000, 90499}}, "NÜRNBERG": {{90000, 90499}},
+}
+
+// reTownPostcode is a postcode before a town's name; four digits are a
+// German postcode that lost its leading 0 ("4109 LEIPZIG").
+var reTownPostcode = regexp.MustCompile(`(^|[\s,])(\d{4,5}),?\s+(\p{Lu}[\p{Lu} ]+)`)
 
 // reTownEnd is what may follow a town's name: a mark, or a state's name.
 var reTownEnd = regexp.MustCompile(`^\s*([^A-Z\s]|(SELANGOR|JOHOR|WILAYAH|W\.?P|MALAYSIA|NEGERI|PERAK)\b)`)
@@ -1179,14 +1190,14 @@ var reTownEnd = regexp.MustCompile(`^\s*([^A-Z\s]|(SELANGOR|JOHOR|WILAYAH|W\.?P|
 // changed makes it one, that is the postcode printed. A postcode in range,
 // or one that two changes would fit ("44000 PETALING JAYA": 46000 or
 // 47000), stays as read.
-func mendTownPostcode(addr string) string {
+func mendTownPostcode(addr string, towns map[string][][2]int) string {
 	for _, m := range reTownPostcode.FindAllStringSubmatchIndex(addr, -1) {
 		code, after := addr[m[4]:m[5]], addr[m[6]:m[7]]
 		if lotNumber.MatchString(addr[:m[4]]) {
 			continue // "LOT 12345": no postcode
 		}
 		var ranges [][2]int
-		for town, rng := range townPostcodes {
+		for town, rng := range towns {
 			// The town's whole name, ending the address or a part of it:
 			// "KLANG LAMA" is a road, not Klang.
 			if rest, ok := strings.CutPrefix(after, town); ok && (rest == "" || reTownEnd.MatchString(rest)) {
@@ -1205,6 +1216,13 @@ func mendTownPostcode(addr string) string {
 				}
 			}
 			return false
+		}
+		if len(code) == 4 {
+			// Only a code with a leading 0 lost: "4109 LEIPZIG".
+			if in("0"+code) && rangesStartWithZero(ranges) {
+				return addr[:m[4]] + "0" + addr[m[4]:] // the matches after it moved
+			}
+			continue
 		}
 		if in(code) {
 			continue
@@ -1237,6 +1255,17 @@ var rePercent = regexp.MustCompile(`\d+(?:[.,]\d+)?\s*%`)
 
 var reJava = regexp.MustCompile(`\bJAVA\b`)
 
+// rangesStartWithZero says whether a town's postcodes are written with a
+// leading 0 (Leipzig, 04103), which a reading may lose.
+func rangesStartWithZero(ranges [][2]int) bool {
+	for _, r := range ranges {
+		if r[0] < 10000 {
+			return true
+		}
+	}
+	return false
+}
+
 // reMYPostcode is a Malaysian postcode: five digits before the town's
 // name ("40150 SHAH ALAM"), not a lot or house number.
 var reMYPostcode = regexp.MustCompile(`(^|[\s,])(\d{4})9(\s+[A-Z]{3,})`)
@@ -1248,7 +1277,7 @@ var reMYPostcode = regexp.MustCompile(`(^|[\s,])(\d{4})9(\s+[A-Z]{3,})`)
 // "40159 SHAH ALAM", "47809 PETALING JAYA").
 func mendPostcode(addr string, c receipt.Country) string {
 	if c == receipt.CountryMY {
-		addr = mendTownPostcode(addr)
+		addr = mendTownPostcode(addr, townPostcodes)
 		// JAYA ends many Malaysian place names (PETALING JAYA, PERMAS
 		// JAYA, KELANA JAYA); JAVA, its misread, none.
 		addr = reJava.ReplaceAllString(addr, "JAYA")
@@ -1261,6 +1290,9 @@ func mendPostcode(addr string, c receipt.Country) string {
 			return addr
 		}
 		return addr[:m[5]] + "0" + addr[m[5]+1:]
+	}
+	if c == receipt.CountryEU {
+		addr = mendTownPostcode(addr, germanTownPostcodes)
 	}
 	if re := reSpeckAfterPostcode[c]; re != nil {
 		addr = re.ReplaceAllString(addr, "$1")

@@ -552,6 +552,23 @@ func TestIsIdentifierLine(t *testing.T) {
 	}
 }
 
+// Synthetic German phone photos: Köln's 50667 read 56667, Leipzig's
+// 04109 read 64109 and 4109.
+func TestMendGermanTownPostcode(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{"HAUPTSTRASSE 8, 56667 KOELN", "HAUPTSTRASSE 8, 50667 KOELN"},
+		{"MARKTPLATZ 74, 64109 LEIPZIG", "MARKTPLATZ 74, 04109 LEIPZIG"},
+		{"MARKTPLATZ 24, 4109 LEIPZIG", "MARKTPLATZ 24, 04109 LEIPZIG"},
+		{"MARKTPLATZ 31, 80332 MUENCHEN", "MARKTPLATZ 31, 80332 MUENCHEN"}, // in range: as read
+		{"DOMPLATZ 3, 50667 KÖLN", "DOMPLATZ 3, 50667 KÖLN"},
+		{"BAHNHOFSTRASSE 2, 3011 BERN", "BAHNHOFSTRASSE 2, 3011 BERN"}, // a Swiss code: no German town
+	} {
+		if got := mendPostcode(tc.in, receipt.CountryEU); got != tc.want {
+			t.Errorf("mendPostcode(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+}
+
 func TestMendTownPostcode(t *testing.T) {
 	for _, tc := range []struct{ in, want string }{
 		{"NO 290, JALAN AIR PANAS, SETAPAK, 93200, KUALA LUMPUR.", "NO 290, JALAN AIR PANAS, SETAPAK, 53200, KUALA LUMPUR."},
@@ -568,8 +585,9 @@ func TestMendTownPostcode(t *testing.T) {
 		{"TAMAN CONNAUGHT, 56000 CHERAS, KUALA LUMPUR", "TAMAN CONNAUGHT, 56000 CHERAS, KUALA LUMPUR"},
 		{"TAMAN CONNAUGHT, 58000 CHERAS, KUALA LUMPUR", "TAMAN CONNAUGHT, 56000 CHERAS, KUALA LUMPUR"},
 		{"84600,PAGOH,JOHOR", "84600,PAGOH,JOHOR"},
+		{"4317 TRILLIUM 56 BESI", "4317 TRILLIUM 56 BESI"},
 	} {
-		if got := mendTownPostcode(tc.in); got != tc.want {
+		if got := mendTownPostcode(tc.in, townPostcodes); got != tc.want {
 			t.Errorf("mendTownPostcode(%q) = %q, want %q", tc.in, got, tc.want)
 		}
 	}
