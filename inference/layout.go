@@ -1208,15 +1208,7 @@ func mendTownPostcode(addr string, towns map[string][][2]int) string {
 		if ranges == nil {
 			continue
 		}
-		in := func(s string) bool {
-			n, _ := strconv.Atoi(s)
-			for _, r := range ranges {
-				if n >= r[0] && n <= r[1] {
-					return true
-				}
-			}
-			return false
-		}
+		in := inRanges(ranges)
 		if len(code) == 4 {
 			// Only a code with a leading 0 lost: "4109 LEIPZIG".
 			if in("0"+code) && rangesStartWithZero(ranges) {
@@ -1224,28 +1216,69 @@ func mendTownPostcode(addr string, towns map[string][][2]int) string {
 			}
 			continue
 		}
-		if in(code) {
-			continue
-		}
-		fit := ""
-		for i := range len(code) {
-			for d := byte('0'); d <= '9'; d++ {
-				if d == code[i] {
-					continue
-				}
-				c := code[:i] + string(d) + code[i+1:]
-				if in(c) {
-					if fit != "" && fit != c {
-						fit = "-"
-					} else if fit == "" {
-						fit = c
-					}
-				}
-			}
-		}
-		if fit != "" && fit != "-" {
+		if fit, ok := oneDigitFit(code, in); ok {
 			addr = addr[:m[4]] + fit + addr[m[5]:]
 		}
+	}
+	return addr
+}
+
+// inRanges says whether a postcode lies in one of ranges.
+func inRanges(ranges [][2]int) func(string) bool {
+	return func(s string) bool {
+		n, _ := strconv.Atoi(s)
+		for _, r := range ranges {
+			if n >= r[0] && n <= r[1] {
+				return true
+			}
+		}
+		return false
+	}
+}
+
+// oneDigitFit is the code a postcode read as code stands for when it is
+// not one in (a range) and exactly one changed digit makes it one.
+func oneDigitFit(code string, in func(string) bool) (string, bool) {
+	if in(code) {
+		return "", false
+	}
+	fit := ""
+	for i := range len(code) {
+		for d := byte('0'); d <= '9'; d++ {
+			if d == code[i] {
+				continue
+			}
+			if c := code[:i] + string(d) + code[i+1:]; in(c) {
+				if fit != "" && fit != c {
+					return "", false // two fit: neither is known
+				}
+				fit = c
+			}
+		}
+	}
+	return fit, fit != ""
+}
+
+// auCityPostcodes are the postcodes of the Australian capitals' city
+// localities (with their GPO boxes): a shop that prints BRISBANE QLD, not
+// its suburb, is in 4000.
+var auCityPostcodes = map[string][][2]int{
+	"SYDNEY": {{2000, 2001}}, "MELBOURNE": {{3000, 3004}}, "BRISBANE": {{4000, 4001}}, "PERTH": {{6000, 6001}, {6831, 6850}},
+	"ADELAIDE": {{5000, 5001}}, "HOBART": {{7000, 7001}}, "DARWIN": {{800, 801}}, "CANBERRA": {{2600, 2601}},
+}
+
+// reAUCityPostcode is an Australian capital, its state and its postcode.
+var reAUCityPostcode = regexp.MustCompile(`\b(SYDNEY|MELBOURNE|BRISBANE|PERTH|ADELAIDE|HOBART|DARWIN|CANBERRA)\s+(?:NSW|VIC|QLD|WA|SA|TAS|NT|ACT)\s+(\d{4})\b`)
+
+// mendAUCityPostcode mends the postcode of a capital's city locality read
+// with one digit wrong, most often a blurred 0 ("BRISBANE QLD 4900").
+func mendAUCityPostcode(addr string) string {
+	m := reAUCityPostcode.FindStringSubmatchIndex(addr)
+	if m == nil {
+		return addr
+	}
+	if fit, ok := oneDigitFit(addr[m[4]:m[5]], inRanges(auCityPostcodes[addr[m[2]:m[3]]])); ok {
+		return addr[:m[4]] + fit + addr[m[5]:]
 	}
 	return addr
 }
@@ -1291,8 +1324,11 @@ func mendPostcode(addr string, c receipt.Country) string {
 		}
 		return addr[:m[5]] + "0" + addr[m[5]+1:]
 	}
-	if c == receipt.CountryEU {
+	switch c {
+	case receipt.CountryEU:
 		addr = mendTownPostcode(addr, germanTownPostcodes)
+	case receipt.CountryAU:
+		addr = mendAUCityPostcode(addr)
 	}
 	if re := reSpeckAfterPostcode[c]; re != nil {
 		addr = re.ReplaceAllString(addr, "$1")

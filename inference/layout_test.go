@@ -593,6 +593,25 @@ func TestMendGermanTownPostcode(t *testing.T) {
 	}
 }
 
+// Synthetic AU phone photos read the 0s of a capital's city postcode as
+// 9 or 6: "BRISBANE QLD 4900". A suburb's postcode is left to its suburb.
+func TestMendAUCityPostcode(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{"169 PITT STREET, BRISBANE QLD 4900", "169 PITT STREET, BRISBANE QLD 4000"},
+		{"81 KING STREET, BRISBANE QLD 4060", "81 KING STREET, BRISBANE QLD 4000"},
+		{"63 PITT STREET, MELBOURNE VIC 3600", "63 PITT STREET, MELBOURNE VIC 3000"},
+		{"50 BEACH ROAD, PERTH WA 6060", "50 BEACH ROAD, PERTH WA 6000"},
+		{"12 GEORGE ST, SYDNEY NSW 2009", "12 GEORGE ST, SYDNEY NSW 2009"}, // 2000 or 2001: as read
+		{"1 SMITH ST, DARWIN NT 0860", "1 SMITH ST, DARWIN NT 0800"},
+		{"4 LATROBE TCE, PADDINGTON QLD 4064", "4 LATROBE TCE, PADDINGTON QLD 4064"},
+		{"GPO BOX 9, BRISBANE QLD 4001", "GPO BOX 9, BRISBANE QLD 4001"},
+	} {
+		if got := mendPostcode(tc.in, receipt.CountryAU); got != tc.want {
+			t.Errorf("mendPostcode(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+}
+
 func TestMendTownPostcode(t *testing.T) {
 	for _, tc := range []struct{ in, want string }{
 		{"NO 290, JALAN AIR PANAS, SETAPAK, 93200, KUALA LUMPUR.", "NO 290, JALAN AIR PANAS, SETAPAK, 53200, KUALA LUMPUR."},
