@@ -329,7 +329,7 @@ func DetectTaxID(s string, country Country) TaxID {
 		return TaxID{Scheme: SchemeUKVAT, Value: v}
 	case country == CountryAU && allDigits(v, 11):
 		return TaxID{Scheme: SchemeABN, Value: v}
-	case allDigits(v, 12) && (country == CountryAU || strings.HasPrefix(NormalizeTaxID(s), "ABN")):
+	case allDigits(v, 12) && strings.HasPrefix(NormalizeTaxID(s), "ABN"):
 		// An ABN with a speck read as a digit beside it ("ABN 45 912 532
 		// 781 4"): RepairTaxID may drop it.
 		return TaxID{Scheme: SchemeABN, Value: v}

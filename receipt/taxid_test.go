@@ -78,6 +78,7 @@ func TestDetectTaxID(t *testing.T) {
 		{"USt-IdNr 0050792060", CountryEU, SchemeEUVAT, "DE050792060"},
 		{"USt-IdNr 0050792061", CountryEU, SchemeOther, "0050792061"}, // fails the check digit: as read
 		{"ABN 45 912 532 781 4", CountryOther, SchemeABN, "459125327814"},
+		{"GST : 002008047616", CountryAU, SchemeOther, "002008047616"}, // a Malaysian GST ID read as AU: no ABN
 		{"GST REG NO: 001092886528", "", SchemeMYGST, "001092886528"},
 		{"SST No: W10-1808-32000123", CountryMY, SchemeMYSST, "W10180832000123"},
 		{"XYZ-1", CountryAU, SchemeOther, "XYZ1"},
