@@ -111,20 +111,29 @@ func mendAddressWords(s string) string { return mendWords(s, addressWords) }
 // mendWords replaces each misread word in s by the word of lexicon it is
 // closest to (see mendTradeWords).
 func mendWords(s string, lexicon map[string]bool) string {
-	fields := strings.Fields(s)
-	changed := false
-	for i, f := range fields {
+	return mendEachWord(s, func(f string) string {
 		if w, ok := mendPunctuatedWord(f); ok {
-			fields[i], changed = w, true
-			continue
+			return w
 		}
 		core := letterCore(f)
 		if !mendable(core) {
-			continue
+			return f
 		}
 		if w, ok := closestWord(core, lexicon); ok {
-			fields[i] = strings.Replace(f, core, w, 1)
-			changed = true
+			return strings.Replace(f, core, w, 1)
+		}
+		return f
+	})
+}
+
+// mendEachWord puts mend(f) in place of each word f of s; s comes back as
+// it was, spacing and all, when no word changes.
+func mendEachWord(s string, mend func(f string) string) string {
+	fields := strings.Fields(s)
+	changed := false
+	for i, f := range fields {
+		if w := mend(f); w != f {
+			fields[i], changed = w, true
 		}
 	}
 	if !changed {
@@ -162,18 +171,13 @@ func closestWord(core string, lexicon map[string]bool) (string, bool) {
 // letter inside it (see mendLowerInCaps). It runs before a name or address
 // line is put in capitals, which hides the misread letter.
 func mendLowerInCapsWords(s string) string {
-	fields := strings.Fields(s)
-	changed := false
-	for i, f := range fields {
+	return mendEachWord(s, func(f string) string {
 		core := letterCore(f)
 		if w, ok := mendLowerInCaps(core); ok {
-			fields[i], changed = strings.Replace(f, core, w, 1), true
+			return strings.Replace(f, core, w, 1)
 		}
-	}
-	if !changed {
-		return s
-	}
-	return strings.Join(fields, " ")
+		return f
+	})
 }
 
 // mendLowerInCaps mends a capital word with one lower-case letter inside
@@ -394,9 +398,7 @@ var tradeNameFixes = textFixes{
 // two characters of a word as the hyphen it is. A word needs three
 // letters and no other digit: "A1", "3M", "7-ELEVEN" and "U3" stay.
 func mendZeroInNameWords(s string) string {
-	fields := strings.Fields(s)
-	changed := false
-	for i, f := range fields {
+	return mendEachWord(s, func(f string) string {
 		w := reTildeInWord.ReplaceAllString(f, "$1-$2")
 		letters, zeros, digits := 0, 0, 0
 		for _, r := range w {
@@ -412,14 +414,8 @@ func mendZeroInNameWords(s string) string {
 		if zeros == 1 && digits == 0 && letters >= 3 && reZeroBesideLetter.MatchString(w) {
 			w = strings.Replace(w, "0", "O", 1)
 		}
-		if w != f {
-			fields[i], changed = w, true
-		}
-	}
-	if !changed {
-		return s
-	}
-	return strings.Join(fields, " ")
+		return w
+	})
 }
 
 var (
@@ -489,12 +485,10 @@ func mendFromPage(name string, lines []Line, first, last int) string {
 			body[w]++
 		}
 	}
-	fields := strings.Fields(name)
-	changed := false
-	for i, f := range fields {
+	return mendEachWord(name, func(f string) string {
 		core := letterCore(f)
 		if !mendable(core) || body[core] > 0 {
-			continue
+			return f
 		}
 		twin, n := "", 0
 		for w := range body {
@@ -503,12 +497,8 @@ func mendFromPage(name string, lines []Line, first, last int) string {
 			}
 		}
 		if n == 1 {
-			fields[i] = strings.Replace(f, core, twin, 1)
-			changed = true
+			return strings.Replace(f, core, twin, 1)
 		}
-	}
-	if !changed {
-		return name
-	}
-	return strings.Join(fields, " ")
+		return f
+	})
 }
