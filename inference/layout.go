@@ -1185,11 +1185,12 @@ var reTownPostcode = regexp.MustCompile(`(^|[\s,])(\d{4,5}),?\s+(\p{Lu}[\p{Lu} ]
 // reTownEnd is what may follow a town's name: a mark, or a state's name.
 var reTownEnd = regexp.MustCompile(`^\s*([^A-Z\s]|(SELANGOR|JOHOR|WILAYAH|W\.?P|MALAYSIA|NEGERI|PERAK)\b)`)
 
-// mendTownPostcode mends a Malaysian postcode that cannot be its town's
-// ("93200 KUALA LUMPUR", "91750 ... JOHOR BAHRU"): when exactly one digit
-// changed makes it one, that is the postcode printed. A postcode in range,
-// or one that two changes would fit ("44000 PETALING JAYA": 46000 or
-// 47000), stays as read.
+// mendTownPostcode mends a postcode that cannot be its town's in towns
+// ("93200 KUALA LUMPUR", "56667 KOELN"): when exactly one digit changed
+// makes it one, that is the postcode printed, and four digits before a
+// town whose codes start with 0 lost that 0 ("4109 LEIPZIG"). A postcode
+// in range, or one that two changes would fit ("44000 PETALING JAYA":
+// 46000 or 47000), stays as read.
 func mendTownPostcode(addr string, towns map[string][][2]int) string {
 	for _, m := range reTownPostcode.FindAllStringSubmatchIndex(addr, -1) {
 		code, after := addr[m[4]:m[5]], addr[m[6]:m[7]]
@@ -1234,6 +1235,17 @@ func inRanges(ranges [][2]int) func(string) bool {
 		}
 		return false
 	}
+}
+
+// rangesStartWithZero says whether a town's postcodes are written with a
+// leading 0 (Leipzig, 04103), which a reading may lose.
+func rangesStartWithZero(ranges [][2]int) bool {
+	for _, r := range ranges {
+		if r[0] < 10000 {
+			return true
+		}
+	}
+	return false
 }
 
 // oneDigitFit is the code a postcode read as code stands for when it is
@@ -1286,18 +1298,8 @@ func mendAUCityPostcode(addr string) string {
 // rePercent is a rate in a label: "GST 6%", "10% Srv Chg".
 var rePercent = regexp.MustCompile(`\d+(?:[.,]\d+)?\s*%`)
 
+// reJava is JAYA misread (see mendPostcode).
 var reJava = regexp.MustCompile(`\bJAVA\b`)
-
-// rangesStartWithZero says whether a town's postcodes are written with a
-// leading 0 (Leipzig, 04103), which a reading may lose.
-func rangesStartWithZero(ranges [][2]int) bool {
-	for _, r := range ranges {
-		if r[0] < 10000 {
-			return true
-		}
-	}
-	return false
-}
 
 // reMYPostcode is a Malaysian postcode: five digits before the town's
 // name ("40150 SHAH ALAM"), not a lot or house number.
@@ -1748,7 +1750,7 @@ func findTotal(lines []Line, upper []string) (receipt.Amount, float64, *receipt.
 	// when the page prints the amount it stands for elsewhere ("SUB TOTAL
 	// 10.00").
 	for _, v := range lostPoint {
-		if printedElsewhere(lines, v.value, v.box) {
+		if printedOn(lines, func(i int) bool { return lines[i].Box == v.box }, v.value.Equal) {
 			add(v.value, v.weight*0.8, v.conf*0.8, v.box)
 		}
 	}
@@ -1756,7 +1758,9 @@ func findTotal(lines []Line, upper []string) (receipt.Amount, float64, *receipt.
 	// reading of an amount the page prints to within a digit: the subtotal
 	// "28.10" for 100 less 71.30.
 	if len(votes) == 0 && cash == nil && notes != nil && change != nil && notes.GreaterThan(*change) {
-		if v := notes.Sub(*change); printedNear(lines, upper, v) {
+		v := notes.Sub(*change)
+		payment := func(i int) bool { return reCashLine.MatchString(upper[i]) || reChange.MatchString(upper[i]) }
+		if printedOn(lines, payment, func(a decimal.Decimal) bool { return a.Equal(v) || oneDigitApart(a, v) }) {
 			add(v, 1.5, 0.6, receipt.Box{})
 		}
 	}
@@ -1789,31 +1793,15 @@ var reLostPoint = regexp.MustCompile(`(?:^|\s)(\d{1,4}\s?)(\d{2})\s*$`)
 // total was read.
 var reWholeNotes = regexp.MustCompile(`(?:^|[\s:])(?:RM|\$)?(\d{1,3})(?:\s*[.,]?\s*[0OoGCDQU]{1,2})?\s*$`)
 
-// printedNear says whether a line other than a payment line prints v, or
-// an amount one misread digit from it.
-func printedNear(lines []Line, upper []string, v decimal.Decimal) bool {
+// printedOn says whether a line that skip does not pass over prints an
+// amount that match takes.
+func printedOn(lines []Line, skip func(i int) bool, match func(decimal.Decimal) bool) bool {
 	for i, l := range lines {
-		if reCashLine.MatchString(upper[i]) || reChange.MatchString(upper[i]) {
+		if skip(i) {
 			continue
 		}
 		for _, a := range amountsIn(l.Text) {
-			if a.Equal(v) || oneDigitApart(a, v) {
-				return true
-			}
-		}
-	}
-	return false
-}
-
-// printedElsewhere says whether an amount is printed on a line other than
-// the one at box.
-func printedElsewhere(lines []Line, v decimal.Decimal, box receipt.Box) bool {
-	for _, l := range lines {
-		if l.Box == box {
-			continue
-		}
-		for _, a := range amountsIn(l.Text) {
-			if a.Equal(v) {
+			if match(a) {
 				return true
 			}
 		}
