@@ -92,11 +92,11 @@ func allDigits(s string, n int) bool {
 }
 
 // RepairTaxID mends what OCR commonly does to a checksummed number (an
-// ABN, a UK or a German VAT number): a stray digit read beside it, when exactly one of
-// the number without its first or without its last digit passes the
-// checksum; or one digit read as a digit of like shape (0 as 6, 8 or 9;
-// 1 as 7), when exactly one such change passes. Any other ID comes back
-// as it was: a checksum that two mends pass says nothing.
+// ABN, a UK or a German VAT number): a stray digit read beside it, when
+// exactly one of the number without its first or without its last digit
+// passes the checksum; or one digit read as a digit of like shape (0 as 6,
+// 8 or 9; 1 as 7), when exactly one such change passes. Any other ID comes
+// back as it was: a checksum that two mends pass says nothing.
 func RepairTaxID(id TaxID) TaxID {
 	v := NormalizeTaxID(id.Value)
 	prefix := ""
@@ -298,14 +298,16 @@ func validateEIN(v string) error {
 	return nil
 }
 
-var reGermanLabel = regexp.MustCompile(`^US[TIL1]IDNR|^US[TIL1]ID`)
+// reGermanLabel is USt-IdNr, normalised, with its t maybe misread
+// ("USI-IdNr", "US1-IdNr").
+var reGermanLabel = regexp.MustCompile(`^US[TIL1]ID(?:NR)?`)
 
 // DetectTaxID guesses the scheme of a tax ID from its shape and the country
 // setting: "ABN 51 824 753 556" is an ABN, "GB123456789" a UK VAT number.
 // It returns SchemeOther when the shape fits nothing known.
 func DetectTaxID(s string, country Country) TaxID {
 	v := NormalizeTaxID(s)
-	// USt-IdNr with its t misread ("USI-IdNr", "US1-IdNr").
+	abnLabel := strings.HasPrefix(v, "ABN")
 	german := reGermanLabel.MatchString(v)
 	v = reGermanLabel.ReplaceAllString(v, "USTIDNR")
 	// The labels printed before the number: English ones, and the EU's
@@ -329,7 +331,7 @@ func DetectTaxID(s string, country Country) TaxID {
 		return TaxID{Scheme: SchemeUKVAT, Value: v}
 	case country == CountryAU && allDigits(v, 11):
 		return TaxID{Scheme: SchemeABN, Value: v}
-	case allDigits(v, 12) && strings.HasPrefix(NormalizeTaxID(s), "ABN"):
+	case allDigits(v, 12) && abnLabel:
 		// An ABN with a speck read as a digit beside it ("ABN 45 912 532
 		// 781 4"): RepairTaxID may drop it.
 		return TaxID{Scheme: SchemeABN, Value: v}
