@@ -160,6 +160,23 @@ func TestWorkbookCells(t *testing.T) {
 	}
 }
 
+// A tax ID the OCR mended by its checksum comes at confidence 0.5: the
+// row asks for it to be checked, as for the date or the total.
+func TestFlagsAnUnsureTaxID(t *testing.T) {
+	r := receipt.Receipt{
+		SupplierName:  text("ACME PTY LTD"),
+		SupplierTaxID: receipt.Of(receipt.TaxID{Scheme: receipt.SchemeABN, Value: "50008201062"}, receipt.SourceOCR, 0.5),
+		Total:         amt("10.00"),
+	}
+	if got := flags(Row{Receipt: r}); !strings.Contains(got, "low confidence: supplier_tax_id") {
+		t.Errorf("flags %q", got)
+	}
+	r.SupplierTaxID.Confidence = 0.9
+	if got := flags(Row{Receipt: r}); strings.Contains(got, "supplier_tax_id") {
+		t.Errorf("flags %q", got)
+	}
+}
+
 func TestHostileTextIsNeutralised(t *testing.T) {
 	path, _ := writeSample(t)
 	f, err := excelize.OpenFile(path)

@@ -58,7 +58,9 @@ func taxOf(r *receipt.Receipt) decimal.Decimal {
 func flags(row Row) string {
 	var out []string
 	var low []string
-	for _, f := range []string{"supplier_name", "date", "total", "total_tax", "subtotal"} {
+	// The tax ID too: a misread one the checksum mended comes at 0.5, and
+	// a BAS or VAT claim needs it right.
+	for _, f := range []string{"supplier_name", "supplier_tax_id", "date", "total", "total_tax", "subtotal"} {
 		set, conf, src, _, _ := receipt.Meta(&row.Receipt, f)
 		if set && src != receipt.SourceUser && conf < LowConfidence {
 			low = append(low, f)
