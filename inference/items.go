@@ -23,37 +23,57 @@ var reQtyPrice = regexp.MustCompile(`(?i)(\d+(?:\.\d+)?)\s*(?:PCS?|X|\*|@|UNIT|E
 // after the receipt's heading (its date or TAX INVOICE line), which is how
 // many shops print them. A quantity printed under its item ("2 @ 6.50")
 // belongs to that item.
-func findLineItems(lines []Line, upper []string, r receipt.Receipt) []receipt.LineItem {
+func findLineItems(lines []Line, upper []string, r receipt.Receipt) ([]receipt.LineItem, receipt.Amount) {
 	target := r.Subtotal
 	if !target.Set {
 		target = r.Total
 	}
 	if !target.Set {
-		return nil
+		return nil, receipt.Amount{}
 	}
-	if items := scanItems(lines, upper, target.Value, -1); items != nil {
-		return items
+	for _, ir := range itemReadings(lines, upper) {
+		if items, sub := ir.match(target.Value); items != nil {
+			return items, sub
+		}
 	}
+	return nil, receipt.Amount{}
+}
+
+// itemReadings are the page's item lines read from a table header or a
+// quantity-led line, and, where the page has a heading (its date or TAX
+// INVOICE line), read from right after it.
+func itemReadings(lines []Line, upper []string) []itemReading {
+	out := []itemReading{readItems(lines, upper, -1)}
 	heading := -1
 	for i, l := range lines[:min(len(lines), 15)] {
 		if reDateNum.MatchString(l.Text) || strings.Contains(upper[i], "INVOICE") || strings.Contains(upper[i], "RECEIPT") {
 			heading = i
 		}
 	}
-	if heading < 0 {
-		return nil
+	if heading >= 0 {
+		out = append(out, readItems(lines, upper, heading+1))
 	}
-	return scanItems(lines, upper, target.Value, heading+1)
+	return out
 }
 
-// scanItems collects item lines until the totals and keeps them when they
-// add up to target. With from < 0 items begin at a table header or a
-// quantity-led line; otherwise at line from.
-func scanItems(lines []Line, upper []string, target decimal.Decimal, from int) []receipt.LineItem {
-	var items []receipt.LineItem
+// itemReading is a page's item lines as read, before they are checked
+// against a total.
+type itemReading struct {
+	items []receipt.LineItem
 	// alt[i] is item i's line total as its quantity times its unit price
 	// say, where the line prints both and they disagree: one of the two
 	// readings is misread.
+	alt map[int]decimal.Decimal
+	sum decimal.Decimal
+	// at[i] is the index of item i's line.
+	at []int
+}
+
+// readItems collects item lines until the totals. With from < 0 items
+// begin at a table header or a quantity-led line; otherwise at line from.
+func readItems(lines []Line, upper []string, from int) itemReading {
+	var items []receipt.LineItem
+	var at []int
 	alt := map[int]decimal.Decimal{}
 	sum := decimal.Zero
 	started := false
@@ -95,6 +115,12 @@ func scanItems(lines []Line, upper []string, target decimal.Decimal, from int) [
 		if lead == nil && qtyColumn {
 			lead = reLeadCount.FindStringSubmatch(l.Text)
 		}
+		lostPoint := false
+		if len(amts) == 0 && started {
+			if v, ok := lostPointAmount(l.Text); ok {
+				amts, lostPoint = []decimal.Decimal{v}, true
+			}
+		}
 		if lead != nil && len(amts) > 0 {
 			started = true
 		}
@@ -120,6 +146,9 @@ func scanItems(lines []Line, upper []string, target decimal.Decimal, from int) [
 		}
 		if b := l.Box; b.W > 0 {
 			li.LineTotal.Box = &b
+		}
+		if lostPoint {
+			li.LineTotal.Confidence = min(li.LineTotal.Confidence, 0.5)
 		}
 		if lead != nil {
 			li.Description.Value = cleanItemDesc(l.Text[len(lead[0]):])
@@ -147,21 +176,57 @@ func scanItems(lines []Line, upper []string, target decimal.Decimal, from int) [
 			}
 		}
 		items = append(items, li)
+		at = append(at, i)
 		sum = sum.Add(li.LineTotal.Value)
 		pendingDesc = ""
 	}
-	if len(items) == 0 {
+	return itemReading{items: items, alt: alt, sum: sum, at: at}
+}
+
+// match keeps the items when they add up to target, or to the last
+// "item", which is then a subtotal whose word was misread ("Subtotat
+// $78.13" under items of 60.85 and 17.28): it is returned set.
+func (ir itemReading) match(target decimal.Decimal) ([]receipt.LineItem, receipt.Amount) {
+	if items := ir.addUpTo(target); items != nil {
+		return items, receipt.Amount{}
+	}
+	n := len(ir.items)
+	if n < 3 {
+		return nil, receipt.Amount{}
+	}
+	last := ir.items[n-1]
+	if _, priced := ir.alt[n-1]; priced || last.Quantity.Set {
+		return nil, receipt.Amount{}
+	}
+	above := itemReading{items: ir.items[:n-1], alt: ir.alt, sum: ir.sum.Sub(last.LineTotal.Value), at: ir.at[:n-1]}
+	items := above.addUpTo(last.LineTotal.Value)
+	if items == nil {
+		return nil, receipt.Amount{}
+	}
+	sub := last.LineTotal
+	sub.Confidence *= 0.7
+	return items, sub
+}
+
+// addUpTo returns a copy of the items when they add up to target, exactly
+// or with one misreading undone.
+func (ir itemReading) addUpTo(target decimal.Decimal) []receipt.LineItem {
+	if len(ir.items) == 0 {
 		return nil
 	}
+	items := append([]receipt.LineItem(nil), ir.items...)
 	// Exactly: a one-cent slack let an item misread by a cent through.
-	if sum.Equal(target) {
+	if ir.sum.Equal(target) {
 		return items
 	}
 	// Off: when exactly one item's other reading makes the sum, that
 	// reading was the right one.
 	fix := -1
-	for i, v := range alt {
-		if sum.Sub(items[i].LineTotal.Value).Add(v).Equal(target) {
+	for i, v := range ir.alt {
+		if i >= len(items) {
+			continue
+		}
+		if ir.sum.Sub(items[i].LineTotal.Value).Add(v).Equal(target) {
 			if fix >= 0 {
 				return nil
 			}
@@ -169,9 +234,9 @@ func scanItems(lines []Line, upper []string, target decimal.Decimal, from int) [
 		}
 	}
 	if fix < 0 {
-		return mendItemZero(items, sum, target)
+		return mendItemZero(items, ir.sum, target)
 	}
-	items[fix].LineTotal.Value = alt[fix]
+	items[fix].LineTotal.Value = ir.alt[fix]
 	items[fix].LineTotal.Confidence *= 0.7
 	return items
 }
@@ -220,7 +285,23 @@ func cleanItemDesc(s string) string {
 	return strings.Trim(strings.Join(strings.Fields(s), " "), " :*-—–.|_[]{}'\"‘’“”")
 }
 
+// lostPointAmount reads an item's amount whose decimal point OCR lost or
+// read as a space, after its currency sign at the end of the line:
+// "£11253" is 112.53, "$47 60" 47.60. Such a line is kept only when the
+// items add up, as every item line is.
+func lostPointAmount(s string) (decimal.Decimal, bool) {
+	m := reItemLostPoint.FindStringSubmatch(s)
+	if m == nil {
+		return decimal.Zero, false
+	}
+	v, err := decimal.NewFromString(strings.TrimSpace(m[1]) + "." + m[2])
+	return v, err == nil
+}
+
 var (
+	// reItemLostPoint is reLostPoint after a currency sign, which an item
+	// line needs: without one, codes and quantities would read as amounts.
+	reItemLostPoint = regexp.MustCompile(`(?:[$£€]|\bRM|\bEUR)\s?(\d{1,4}\s?)(\d{2})\W{0,2}$`)
 	// reQtyUnderItem is a quantity line printed under its item: "2 @ 6.50",
 	// "4 x EUR 27,85".
 	reQtyUnderItem = regexp.MustCompile(`^\s*(\d{1,3})\s*[@xX×]\s*(?:[A-Z]{3}\s*|[$€£]\s*)?(\d+[.,]\d{2})\s*$`)
@@ -229,3 +310,59 @@ var (
 	reLeadCount    = regexp.MustCompile(`^\s*(\d{1,3})\s+`)
 	reCurrencyMark = regexp.MustCompile(`\b(EUR|GBP|USD|AUD|NZD|MYR|RM)\b|[$€£—–]`)
 )
+
+// totalFromItems mends a total with one 0 read as 6, 8 or 9 (a blurred
+// 0's closed bowl, as dateDigitMisreads): "TOTAL DUE $259.61" over items
+// that add up to 259.01. The items' sum is taken only where the page
+// confirms it: the tax printed is its share at a rate the country uses and
+// not the printed total's share, or another line prints it (a card
+// payment). It returns the items, which now add up; nil where nothing was
+// mended.
+func totalFromItems(r *receipt.Receipt, lines []Line, upper []string, rates []decimal.Decimal) []receipt.LineItem {
+	if !r.Total.Set || r.Subtotal.Set {
+		return nil
+	}
+	for _, ir := range itemReadings(lines, upper) {
+		if len(ir.items) < 2 || !zeroReadAsLoop(ir.sum, r.Total.Value) {
+			continue
+		}
+		taxSays := r.TotalTax.Set && inclusiveTaxAtARate(ir.sum, r.TotalTax.Value, rates) && !inclusiveTaxAtARate(r.Total.Value, r.TotalTax.Value, rates)
+		itemLine := map[int]bool{}
+		for _, i := range ir.at {
+			itemLine[i] = true
+		}
+		printedElsewhere := printedOn(lines, func(i int) bool { return itemLine[i] }, ir.sum.Equal)
+		if !taxSays && !printedElsewhere {
+			continue
+		}
+		r.Total.Value, r.Total.Confidence = ir.sum, min(r.Total.Confidence, 0.5)
+		return ir.addUpTo(ir.sum)
+	}
+	return nil
+}
+
+// zeroReadAsLoop reports whether read is v with one 0 read as 6, 8 or 9.
+func zeroReadAsLoop(v, read decimal.Decimal) bool {
+	x, y := v.StringFixed(2), read.StringFixed(2)
+	if len(x) != len(y) || !oneDigitApart(v, read) {
+		return false
+	}
+	for i := range len(x) {
+		if x[i] != y[i] {
+			return x[i] == '0' && dateDigitMisreads[y[i]] == '0'
+		}
+	}
+	return false
+}
+
+// inclusiveTaxAtARate reports whether tax is gross's tax-inclusive share
+// at one of rates, to the cent.
+func inclusiveTaxAtARate(gross, tax decimal.Decimal, rates []decimal.Decimal) bool {
+	hundred := decimal.NewFromInt(100)
+	for _, rate := range rates {
+		if rate.IsPositive() && near(gross.Mul(rate).Div(hundred.Add(rate)), tax) {
+			return true
+		}
+	}
+	return false
+}

@@ -285,7 +285,13 @@ func ExtractFields(lines []Line, loc receipt.Locale) receipt.Receipt {
 		}
 	}
 	applyCashRounding(&r)
-	items := findLineItems(lines, upper, r)
+	items, sub := findLineItems(lines, upper, r)
+	if sub.Set && !r.Subtotal.Set {
+		r.Subtotal = sub
+	}
+	if items == nil {
+		items = totalFromItems(&r, lines, upper, receipt.PlausibleRates(loc.Country))
+	}
 	printed := r.Total
 	reconcileTotal(&r, service, change, suppliesTotal(lines, upper, r.TotalTax, receipt.PlausibleRates(loc.Country)), r.Total.Set && !r.Subtotal.Set && items != nil, roundsCash(r, upper))
 	if !r.Total.Set {
@@ -359,7 +365,7 @@ func ExtractFields(lines []Line, loc receipt.Locale) receipt.Receipt {
 		}
 	}
 	if !r.Subtotal.Set && (r.Total.Set != printed.Set || !r.Total.Value.Equal(printed.Value)) {
-		items = findLineItems(lines, upper, r) // they add up to the total, which changed
+		items, _ = findLineItems(lines, upper, r) // they add up to the total, which changed
 	}
 	r.LineItems = items
 	r.TaxLines, r.TaxInclusive = findTaxLines(lines, upper, r)

@@ -1,0 +1,118 @@
+package inference
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/shoebox-app/shoebox/receipt"
+)
+
+// itemAmounts is the items' line totals joined by ";", as the eval labels
+// write them.
+func itemAmounts(items []receipt.LineItem) string {
+	var out []string
+	for _, it := range items {
+		out = append(out, it.LineTotal.Value.StringFixed(2))
+	}
+	return strings.Join(out, ";")
+}
+
+// The readings below are synthetic phone photos (`shoebox synth --photo
+// phone --seed 101`) as Tesseract read them.
+func TestTotalMisreadMendedByItsItems(t *testing.T) {
+	au := receipt.DefaultLocale(receipt.CountryAU)
+	eu := receipt.DefaultLocale(receipt.CountryEU)
+	items007 := []string{"TAX INVOICE", "Date: 09-04-2025 15:54", "5 x STAPLER $20.85", "1 x HAMMER $48.40", "3 x A4 FOLDERS $136.50",
+		"5 x BATTERIES AA $50.90", "1 x MASKING TAPE $2.36"}
+	for _, tc := range []struct {
+		name         string
+		loc          receipt.Locale
+		lines        []Line
+		total, items string
+		mended       bool
+	}{
+		{"the GST is the items' share, not the total's", au, lines(append(items007, "TOTAL DUE $259.61", "GST included 10% $23.55")...),
+			"259.01", "20.85;48.40;136.50;50.90;2.36", true},
+		{"the card paid the items' sum", eu, lines("TAX INVOICE", "LIGHT BULB EUR 18,55", "DESK LAMP EUR 51,66", "BALANCE DUE EUR 78,21", "Card EUR 70,21"),
+			"70.21", "18.55;51.66", true},
+		{"nothing confirms the items' sum", au, lines(append(items007, "TOTAL DUE $259.61")...),
+			"259.61", "", false},
+		{"the GST is the printed total's share", au, lines(append(items007, "TOTAL DUE $259.61", "GST included 10% $23.60")...),
+			"259.61", "", false},
+		// The total's 0 against the items' 6 is an item misread, not the
+		// total: mendItemZero's case, which this does not take.
+		{"a 0 in the total is no misread 6", au, lines("TAX INVOICE", "1 x NAILS $16.00", "1 x GLUE $4.55", "TOTAL $10.55", "GST included 10% $1.87"),
+			"10.55", "", false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := ExtractFields(tc.lines, tc.loc)
+			if got := r.Total.Value.StringFixed(2); got != tc.total {
+				t.Errorf("total %s, want %s", got, tc.total)
+			}
+			if got := itemAmounts(r.LineItems); got != tc.items {
+				t.Errorf("items %q, want %q", got, tc.items)
+			}
+			if tc.mended && r.Total.Confidence > 0.5 {
+				t.Errorf("a mended total at confidence %.2f does not ask for review", r.Total.Confidence)
+			}
+		})
+	}
+}
+
+// A subtotal whose word is misread ("Subtotat") reads as one more item: the
+// items above it adding up to it make it the subtotal.
+func TestSubtotalWithAMisreadWordIsFoundByItsItems(t *testing.T) {
+	us := receipt.DefaultLocale(receipt.CountryUS)
+	for _, tc := range []struct {
+		name            string
+		lines           []Line
+		subtotal, items string
+	}{
+		{"two items", lines("TAX INVOICE", "Date Sep 13, 2024 16:50", "CABLE TIES $60.85", "WOOD GLUE $17.28", "Subtotat $78.13", "SALES TAX 7% $5.47", "TOTAL $83.60"),
+			"78.13", "60.85;17.28"},
+		{"with an item mended by its quantity and price", lines("TAX INVOICE", "Date Nov 11, 2025 10:31", "HAMMER $27.48", "2 @ $13.70", "STAPLER $46.30",
+			"MASKING TAPE $48.12", "Subtotat $121.82", "SALES TAX 6% $7.31", "BALANCE DUE $129.13"),
+			"121.82", "27.40;46.30;48.12"},
+		{"an item that is not the sum of those above stays an item", lines("TAX INVOICE", "CABLE TIES $60.85", "WOOD GLUE $17.28", "TONER $78.10", "TOTAL $156.23"),
+			"", "60.85;17.28;78.10"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := ExtractFields(tc.lines, us)
+			sub := ""
+			if r.Subtotal.Set {
+				sub = r.Subtotal.Value.StringFixed(2)
+			}
+			if sub != tc.subtotal || itemAmounts(r.LineItems) != tc.items {
+				t.Errorf("subtotal %q items %q, want %q and %q", sub, itemAmounts(r.LineItems), tc.subtotal, tc.items)
+			}
+		})
+	}
+}
+
+func TestItemAmountsWithALostDecimalPoint(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		loc   receipt.Locale
+		lines []Line
+		items string
+	}{
+		{"point lost", receipt.DefaultLocale(receipt.CountryUK), lines("TAX INVOICE", "Date 24 Apr 2025 10:57", "SANDWICH £40.41", "GEL PENS £11253", "3 @ £37.51",
+			"LIGHT BULB £3331.", "AMOUNT DUE £186.25"), "40.41;112.53;33.31"},
+		{"point read as a space", receipt.DefaultLocale(receipt.CountryAU), lines("TAX INVOICE", "1 x WOOD GLUE $6.37", "1 x COFFEE $47 60", "TOTAL $53.97"),
+			"6.37;47.60"},
+		{"no currency sign, no amount", receipt.DefaultLocale(receipt.CountryAU), lines("TAX INVOICE", "1 x WOOD GLUE $6.37", "1 x COFFEE 4760", "TOTAL $53.97"),
+			""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := ExtractFields(tc.lines, tc.loc)
+			if got := itemAmounts(r.LineItems); got != tc.items {
+				t.Fatalf("items %q, want %q", got, tc.items)
+			}
+			for _, it := range r.LineItems {
+				if it.LineTotal.Value.StringFixed(2) == "47.60" && it.LineTotal.Confidence > 0.5 {
+					t.Errorf("an amount read without its point at confidence %.2f", it.LineTotal.Confidence)
+				}
+			}
+		})
+	}
+}
