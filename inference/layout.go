@@ -196,6 +196,35 @@ func keywordText(s string) string {
 // reGluedRate is a tax rate printed or read against its word: "GST10%INCL.".
 var reGluedRate = regexp.MustCompile(`(\pL)(\d{1,2}(?:[.,]\d+)?%)`)
 
+// mendMoneyDigits puts back the 0s that OCR reads as a letter O or an @
+// inside a rate or an amount ("GST1O%", "EUR 1@,59", "12.O5"): a word
+// would not stand there. An amount needs two digits read as digits, one
+// before its decimal mark ("No.05" and "OO.OO" stay). Only the line text
+// changes, not its words.
+func mendMoneyDigits(lines []Line) []Line {
+	zero := strings.NewReplacer("O", "0", "o", "0", "@", "0")
+	out := make([]Line, len(lines))
+	for i, l := range lines {
+		t := reZeroInRate.ReplaceAllString(l.Text, "${1}0$2")
+		t = reMoneyWithO.ReplaceAllStringFunc(t, func(m string) string {
+			if countDigits(m) < 2 || !strings.ContainsAny(strings.FieldsFunc(m, func(r rune) bool { return r == '.' || r == ',' })[0], "0123456789") {
+				return m
+			}
+			return zero.Replace(m)
+		})
+		l.Text = t
+		out[i] = l
+	}
+	return out
+}
+
+var (
+	reZeroInRate = regexp.MustCompile(`(\d)[Oo@](\s?%)`)
+	// reMoneyWithO is what may be a number with two decimals, O, o or @
+	// among its digits, standing apart from letters and digits.
+	reMoneyWithO = regexp.MustCompile(`(?:^|[^\pL\d@])[\dOo@]+[.,][\dOo@]{2}(?:$|[^\pL\d@])`)
+)
+
 func amountsIn(s string) []decimal.Decimal {
 	var out []decimal.Decimal
 	for _, m := range reAmount.FindAllString(s, -1) {
@@ -211,7 +240,7 @@ func amountsIn(s string) []decimal.Decimal {
 // it, the date, totals by weighted keyword votes, tax, tax ID, document
 // number, payment method and, when they add up, line items.
 func ExtractFields(lines []Line, loc receipt.Locale) receipt.Receipt {
-	lines = trimEdgeSpecks(lines)
+	lines = mendMoneyDigits(trimEdgeSpecks(lines))
 	var r receipt.Receipt
 	src := receipt.SourceOCR
 	set := func(f *receipt.Text, v string, conf float64, box *receipt.Box) {
@@ -249,11 +278,12 @@ func ExtractFields(lines []Line, loc receipt.Locale) receipt.Receipt {
 	// Money.
 	upper := make([]string, len(lines))
 	for i, l := range lines {
-		upper[i] = keywordText(l.Text)
+		upper[i] = mendTaxWord(keywordText(l.Text), l.Text)
 	}
 	if total, conf, box := findTotal(lines, upper); total.Set {
 		total.Confidence, total.Box, total.Source = clamp(conf), box, src
 		r.Total = total
+		lines = mendDollarReadAsDigit(lines, upper, total.Value)
 	}
 	var service, change *decimal.Decimal
 	taxFromTotalLine := false

@@ -188,3 +188,76 @@ func mendSingleTaxLine(r *receipt.Receipt, c receipt.Country) {
 		}
 	}
 }
+
+// mendTaxWord names the tax of a line that says its rate is included but
+// whose tax word is misread ("MYST included 19%"): the word one letter
+// away from a tax word of its length is that word. k is the line's
+// keywordText, raw its text.
+func mendTaxWord(k, raw string) string {
+	if reTaxWord.MatchString(k) || !reRateIncluded.MatchString(strings.ToUpper(raw)) {
+		return k
+	}
+	words := strings.Fields(k)
+	for i, w := range words {
+		for _, t := range strings.Split(taxWords, "|") {
+			if len(t) >= 3 && len(w) == len(t) && lettersApart(w, t) == 1 {
+				words[i] = t
+				return strings.Join(words, " ")
+			}
+		}
+	}
+	return k
+}
+
+// reRateIncluded is a rate beside the word that says the prices include
+// it: "included 19%", "10% INCL.".
+var reRateIncluded = regexp.MustCompile(`\bINCL\w*\.?\s*\d{1,2}(?:[.,]\d+)?\s*%|\d{1,2}(?:[.,]\d+)?\s*%\s*INCL`)
+
+// lettersApart counts the places where two words of one length differ.
+func lettersApart(a, b string) int {
+	n := 0
+	for i := range len(a) {
+		if a[i] != b[i] {
+			n++
+		}
+	}
+	return n
+}
+
+// mendDollarReadAsDigit reads a tax amount that exceeds the total, which
+// no tax can, and begins with a 5 or an 8 on a page that prints "$", as the
+// dollar sign misread ("GST 10% INCL. 516.78" under GRAND TOTAL $184.53 is
+// $16.78). Only the line text changes.
+func mendDollarReadAsDigit(lines []Line, upper []string, total decimal.Decimal) []Line {
+	if !strings.Contains(rawUpper(lines), "$") {
+		return lines
+	}
+	var out []Line // a copy, once a line changes
+	for i, l := range lines {
+		if !reTaxWord.MatchString(upper[i]) || strings.Contains(l.Text, "$") {
+			continue
+		}
+		ms := reAmount.FindAllStringIndex(l.Text, -1)
+		if len(ms) != 1 {
+			continue
+		}
+		at, end := ms[0][0], ms[0][1]
+		read := l.Text[at:end]
+		v, err := receipt.ParseAmount(read)
+		if err != nil || v.Value.LessThan(total) || (read[0] != '5' && read[0] != '8') {
+			continue
+		}
+		rest, err := receipt.ParseAmount(read[1:])
+		if err != nil || !rest.Value.IsPositive() || !rest.Value.LessThan(total) {
+			continue
+		}
+		if out == nil {
+			out = append([]Line(nil), lines...)
+		}
+		out[i].Text = l.Text[:at] + "$" + l.Text[at+1:]
+	}
+	if out == nil {
+		return lines
+	}
+	return out
+}

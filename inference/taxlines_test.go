@@ -37,6 +37,20 @@ func TestFindTaxLines(t *testing.T) {
 			[]want{{"MWST", "19", "", "1.6"}, {"MWST", "7", "", "1.09"}}, ""},
 		{"lines that do not add up to the tax are dropped", receipt.CountryUK, lines("TOTAL £60.00", "VAT 20% £10.00", "TOTAL VAT £7.00"),
 			nil, ""},
+		// Synthetic phone photos (seed 101): a 0 read as O or @, a tax
+		// word one letter off, a dollar sign read as 5.
+		{"a rate's 0 read as O", receipt.CountryAU, lines("4 PRINTER PAPER $12.96 $51.84", "GST1O% INCL. $21.45", "BALANCE DUE = $235.94"),
+			[]want{{"GST", "10", "", "21.45"}}, "true"},
+		{"an amount's 0 read as @", receipt.CountryEU, lines("MWST 7% INCL. EUR 1@,59", "GRAND TOTAL EUR 161,90"),
+			[]want{{"MWST", "7", "", "10.59"}}, "true"},
+		{"a tax word one letter off beside INCLUDED", receipt.CountryEU, lines("TOTAL DUE EUR 344,00", "MYST included 19% EUR 54,92"),
+			[]want{{"MWST", "19", "", "54.92"}}, "true"},
+		{"a word one letter off a tax word, with no INCLUDED, stays", receipt.CountryEU, lines("TOTAL DUE EUR 344,00", "MYST 19% EUR 54,92"),
+			nil, ""},
+		{"a dollar sign read as 5", receipt.CountryAU, lines("1 SCREWS S6PK $4.90 $4.90", "GST 10% INCL. 516.78", "GRANDTOTAL $184.53"),
+			[]want{{"GST", "10", "", "16.78"}}, "true"},
+		{"no dollar sign to misread on a page without one", receipt.CountryMY, lines("GST 6% 516.78", "TOTAL 184.53"),
+			nil, ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			r := ExtractFields(tc.lines, receipt.DefaultLocale(tc.country))
