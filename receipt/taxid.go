@@ -129,11 +129,34 @@ func RepairTaxID(id TaxID) TaxID {
 		}
 	case allDigits(v, n) && valid(v) != nil:
 		fixed = digitMisreads(v, valid)
+		if len(fixed) > 1 {
+			fixed = zerosReadAsLoops(v, fixed)
+		}
 	}
 	if len(fixed) != 1 {
 		return id
 	}
 	return TaxID{Scheme: id.Scheme, Value: prefix + fixed[0]}
+}
+
+// zerosReadAsLoops keeps the candidates that differ from v by a 0 read as
+// 6, 8 or 9, a blurred 0's closed bowl: where several like-shaped mends
+// pass a checksum, that misreading is the common one (synthetic phone
+// photos read GB 207 6008 90 as 207 6808 90, which 207880890 would also
+// fix).
+func zerosReadAsLoops(v string, cands []string) []string {
+	var out []string
+	for _, c := range cands {
+		for i := range len(v) {
+			if c[i] != v[i] {
+				if c[i] == '0' && strings.IndexByte("689", v[i]) >= 0 {
+					out = append(out, c)
+				}
+				break
+			}
+		}
+	}
+	return out
 }
 
 // likeDigits are, for each digit, the digits OCR reads it as on blurred or

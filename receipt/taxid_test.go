@@ -113,9 +113,13 @@ func TestRepairTaxID(t *testing.T) {
 		{TaxID{Scheme: SchemeABN, Value: "56008201062"}, "50008201062"},
 		{TaxID{Scheme: SchemeABN, Value: "64608408042"}, "64008408042"},
 		{TaxID{Scheme: SchemeUKVAT, Value: "GB986780684"}, "GB980780684"},
-		{TaxID{Scheme: SchemeUKVAT, Value: "GB207680890"}, "GB207680890"}, // 207600890 and 207880890 both pass: as read
+		// 207600890 and 207880890 both pass: the 0 read as 8 is the
+		// common misreading, and the truth (synthetic UK 029).
+		{TaxID{Scheme: SchemeUKVAT, Value: "GB207680890"}, "GB207600890"},
+		{TaxID{Scheme: SchemeUKVAT, Value: "GB602657779"}, "GB602057779"},
 		{TaxID{Scheme: SchemeEUVAT, Value: "DE136695916"}, "DE136695976"},
-		{TaxID{Scheme: SchemeEUVAT, Value: "DE136695978"}, "DE136695978"}, // 136695878 and 136695976 both pass: as read
+		{TaxID{Scheme: SchemeEUVAT, Value: "DE136695978"}, "DE136695978"}, // 136695878 and 136695976 both pass, neither a 0: as read
+		{TaxID{Scheme: SchemeEUVAT, Value: "DE627743510"}, "DE027743510"},
 		{TaxID{Scheme: SchemeEUVAT, Value: "DE1366959761"}, "DE136695976"},
 		{TaxID{Scheme: SchemeEUVAT, Value: "FR40303265045"}, "FR40303265045"}, // no checksum known here
 		{TaxID{Scheme: SchemeABN, Value: "88079696595"}, "88079696595"},       // two digits misread: as read
