@@ -193,19 +193,73 @@ func keywordText(s string) string {
 	return strings.Join(strings.Fields(s), " ")
 }
 
+// bareVATNumber finds a UK or German VAT number that passes its checksum
+// wherever it stands, for a label misread past recognition ("USt-IaNr
+// DE738970300") or a number the labelled reading cut short ("VAT No GB
+// 181 1959 SO"). A number with digits read as letters, or DE read as 0E,
+// goes to the reviewer (0.5).
+func bareVATNumber(lines []Line) (receipt.TaxID, float64, *receipt.Box, bool) {
+	for _, l := range lines {
+		for _, m := range reBareVATNumber.FindAllStringSubmatch(l.Text, -1) {
+			read := strings.Map(func(r rune) rune {
+				if r == ' ' || r == '.' || r == '-' {
+					return -1
+				}
+				return r
+			}, m[2])
+			digits := digitOf.Replace(read)
+			if countDigits(read) < 7 || !allDigitsIn(digits) {
+				continue
+			}
+			id := receipt.TaxID{Scheme: receipt.SchemeUKVAT, Value: "GB" + digits}
+			if m[1] != "GB" {
+				id = receipt.TaxID{Scheme: receipt.SchemeEUVAT, Value: "DE" + digits}
+			}
+			if receipt.ValidateTaxID(id) != nil {
+				continue
+			}
+			conf := l.Conf * 0.8
+			if digits != read || (m[1] != "GB" && m[1] != "DE") {
+				conf = min(conf, 0.5)
+			}
+			var box *receipt.Box
+			if l.Box.W > 0 {
+				b := l.Box
+				box = &b
+			}
+			return id, conf, box, true
+		}
+	}
+	return receipt.TaxID{}, 0, nil, false
+}
+
+// reBareVATNumber is a country prefix (DE read as 0E or OE too) and nine
+// characters that are digits or read for them, in groups.
+var reBareVATNumber = regexp.MustCompile(`\b(DE|GB|[0O]E)((?:[\s.\-]?[\dOQ@SBIl|]){9})(?:$|[^\pL\d])`)
+
+func allDigitsIn(s string) bool {
+	return s != "" && strings.IndexFunc(s, func(r rune) bool { return r < '0' || r > '9' }) < 0
+}
+
 // reGluedRate is a tax rate printed or read against its word: "GST10%INCL.".
 var reGluedRate = regexp.MustCompile(`(\pL)(\d{1,2}(?:[.,]\d+)?%)`)
 
-// mendMoneyDigits puts back the 0s that OCR reads as a letter O or an @
-// inside a rate or an amount ("GST1O%", "EUR 1@,59", "12.O5"): a word
-// would not stand there. An amount needs two digits read as digits, one
-// before its decimal mark ("No.05" and "OO.OO" stay). Only the line text
-// changes, not its words.
-func mendMoneyDigits(lines []Line) []Line {
+// mendLineText undoes what OCR does to a line's text that no rule further
+// on should see:
+//   - underscores glued to a word's ends, a rule or a speck ("_USt-IdNr",
+//     "__-MARKTPLATZ"), which hid the word from \b;
+//   - the 0s read as a letter O or an @ inside a rate or an amount
+//     ("GST1O%", "EUR 1@,59", "12.O5"), where a word would not stand. An
+//     amount needs two digits read as digits, one before its decimal mark
+//     ("No.05" and "OO.OO" stay).
+//
+// Only the line text changes, not its words.
+func mendLineText(lines []Line) []Line {
 	zero := strings.NewReplacer("O", "0", "o", "0", "@", "0")
 	out := make([]Line, len(lines))
 	for i, l := range lines {
-		t := reZeroInRate.ReplaceAllString(l.Text, "${1}0$2")
+		t := reGluedUnderscores.ReplaceAllString(l.Text, "")
+		t = reZeroInRate.ReplaceAllString(t, "${1}0$2")
 		t = reMoneyWithO.ReplaceAllStringFunc(t, func(m string) string {
 			if countDigits(m) < 2 || !strings.ContainsAny(strings.FieldsFunc(m, func(r rune) bool { return r == '.' || r == ',' })[0], "0123456789") {
 				return m
@@ -219,7 +273,10 @@ func mendMoneyDigits(lines []Line) []Line {
 }
 
 var (
-	reZeroInRate = regexp.MustCompile(`(\d)[Oo@](\s?%)`)
+	// reGluedUnderscores are underscores before a word's first letter or
+	// digit, or after its last.
+	reGluedUnderscores = regexp.MustCompile(`(?:^|\b)_+|_+(?:\b|$)`)
+	reZeroInRate       = regexp.MustCompile(`(\d)[Oo@](\s?%)`)
 	// reMoneyWithO is what may be a number with two decimals, O, o or @
 	// among its digits, standing apart from letters and digits.
 	reMoneyWithO = regexp.MustCompile(`(?:^|[^\pL\d@])[\dOo@]+[.,][\dOo@]{2}(?:$|[^\pL\d@])`)
@@ -240,7 +297,7 @@ func amountsIn(s string) []decimal.Decimal {
 // it, the date, totals by weighted keyword votes, tax, tax ID, document
 // number, payment method and, when they add up, line items.
 func ExtractFields(lines []Line, loc receipt.Locale) receipt.Receipt {
-	lines = mendMoneyDigits(trimEdgeSpecks(lines))
+	lines = mendLineText(trimEdgeSpecks(lines))
 	var r receipt.Receipt
 	src := receipt.SourceOCR
 	set := func(f *receipt.Text, v string, conf float64, box *receipt.Box) {
@@ -377,6 +434,12 @@ func ExtractFields(lines []Line, loc receipt.Locale) receipt.Receipt {
 			if m := reDocNo.FindStringSubmatch(strings.ToUpper(l.Text)); m != nil && strings.ContainsAny(m[1], "0123456789") {
 				set(&r.DocumentNumber, m[1], l.Conf*0.8, boxOf(l))
 			}
+		}
+	}
+
+	if !r.SupplierTaxID.Set || receipt.ValidateTaxID(r.SupplierTaxID.Value) != nil {
+		if id, conf, box, ok := bareVATNumber(lines); ok {
+			r.SupplierTaxID = receipt.Field[receipt.TaxID]{Value: id, Set: true, Source: src, Confidence: clamp(conf), Box: box}
 		}
 	}
 

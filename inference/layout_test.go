@@ -227,6 +227,30 @@ func TestMendedTaxIDAsksForReview(t *testing.T) {
 	}
 }
 
+// A UK or German VAT number that passes its checksum is found whatever
+// its label became (synthetic phone photos, seed 101).
+func TestVATNumberWithItsLabelMisread(t *testing.T) {
+	for _, tc := range []struct {
+		country    receipt.Country
+		line, want string
+		unsure     bool
+	}{
+		{receipt.CountryEU, "USt-IaNr DE738970300", "EU_VAT:DE738970300", false},
+		{receipt.CountryEU, "_USt-IdNr DES53556329", "EU_VAT:DE553556329", false},
+		{receipt.CountryEU, "USt-IdNr 0E594225913", "EU_VAT:DE594225913", true},
+		{receipt.CountryUK, "VAT No GB 112.9472 81", "UK_VAT:GB112947281", false},
+		{receipt.CountryUK, "VAT No GB 181 1959 SO", "UK_VAT:GB181195950", true},
+		{receipt.CountryEU, "Kundennr DE738970301", "", false}, // fails the check digit
+		{receipt.CountryEU, "CODE738970300", "", false},
+	} {
+		r := ExtractFields(lines("ACME GMBH", tc.line), receipt.DefaultLocale(tc.country))
+		got, _ := receipt.Get(&r, "supplier_tax_id")
+		if got != tc.want || tc.want != "" && (r.SupplierTaxID.Confidence < 0.6) != tc.unsure {
+			t.Errorf("%s: tax ID %q at %.2f, want %q (unsure %v)", tc.line, got, r.SupplierTaxID.Confidence, tc.want, tc.unsure)
+		}
+	}
+}
+
 func TestItemsMustAddUpToTheCent(t *testing.T) {
 	r := ExtractFields(lines("TAX INVOICE", "1 x TONER 27.52", "1 x PAPER 34.90", "TOTAL 62.41"), receipt.DefaultLocale(receipt.CountryAU))
 	if len(r.LineItems) != 0 {
