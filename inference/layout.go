@@ -1193,6 +1193,9 @@ func cleanAddressLine(u string) string {
 		u = strings.Replace(u, "$", "5", 1)
 	}
 	fields := strings.Fields(strings.ReplaceAll(u, "$", "S"))
+	if len(fields) > 0 && len(fields[0]) > 2 {
+		fields[0] = strings.TrimLeft(fields[0], "-~") // a rule's end glued on: "-MARKTPLATZ 90"
+	}
 	out := fields[:0]
 	for i, f := range fields {
 		switch {
@@ -1231,13 +1234,31 @@ func cleanAddressLine(u string) string {
 var reUKPostcodeEnd = regexp.MustCompile(`\b([A-Z]{1,2})([0-9\]|lIL!])([0-9A-Z]?)\s*([0-9SOQIlB])([A-Z]{2})(\W*)$`)
 
 // reSpeckAfterPostcode is, by country, a lone digit after the postcode
-// that ends an address: a speck read as a digit ("BRISBANE QLD 4000 4",
+// that ends an address, or in Germany after the town that follows it: a
+// speck read as a digit ("BRISBANE QLD 4000 4", "04109 LEIPZIG 2",
 // "YORK YO1 7HH 1").
 var reSpeckAfterPostcode = map[receipt.Country]*regexp.Regexp{
 	receipt.CountryAU: regexp.MustCompile(`(\b[A-Z]{2,3}\s+\d{4})\s+\d\W*$`),
 	receipt.CountryUS: regexp.MustCompile(`(\b[A-Z]{2}\s+\d{5}(?:-\d{4})?)\s+\d\W*$`),
 	receipt.CountryUK: regexp.MustCompile(`([A-Z]\d[0-9A-Z]?\s*\d[A-Z]{2})\s+\d\W*$`),
+	receipt.CountryEU: regexp.MustCompile(`(\b\d{5}\s+[\pL\-]{3,})\s+\d\W*$`),
 }
+
+// reSpeckAfterHouseNumber is, by country, a lone digit read from a speck
+// where a street's line ends: after the street word of a line that began
+// with its house number ("211 CHURCH LANE 7, YORK"), or in Germany after
+// the house number that follows the street ("SCHULSTRASSE 22 4, 50667").
+var reSpeckAfterHouseNumber = func() map[receipt.Country]*regexp.Regexp {
+	street := regexp.MustCompile(`^(\d+[A-Z]?\s+(?:[A-Z'&]+\s+)*(?:STREET|ROAD|LANE|AVENUE|DRIVE|BOULEVARD|PARADE|TERRACE|ST|RD|LN|AVE|DR|BLVD))\s+\d(\s*,)`)
+	return map[receipt.Country]*regexp.Regexp{
+		receipt.CountryAU: street, receipt.CountryUK: street, receipt.CountryUS: street,
+		receipt.CountryEU: regexp.MustCompile(`(\pL{3,}\s+\d{1,4}[A-Z]?)\s+\d(\s*,)`),
+	}
+}()
+
+// reGermanHouseNumber is a German street and the number after it, where
+// OCR may read a digit as a letter ("MARKTPLATZ S6").
+var reGermanHouseNumber = regexp.MustCompile(`(?:STRASSE|STRAßE|STR\.|PLATZ|WEG|ALLEE|GASSE|RING|DAMM)\s+[\dSOIlB]{1,4}\b`)
 
 // reUKGluedTown is a town and its postcode read as one word ("BATHBAL1SU",
 // "LEEDSLS1 4AB"). A digit must be read as one: without it, thousands of
@@ -1378,18 +1399,34 @@ var auCityPostcodes = map[string][][2]int{
 	"ADELAIDE": {{5000, 5001}}, "HOBART": {{7000, 7001}}, "DARWIN": {{800, 801}}, "CANBERRA": {{2600, 2601}},
 }
 
+// auCapitals are the capital cities of Australia's states and territories.
+var auCapitals = map[string]string{"NSW": "SYDNEY", "VIC": "MELBOURNE", "QLD": "BRISBANE", "WA": "PERTH", "SA": "ADELAIDE",
+	"TAS": "HOBART", "NT": "DARWIN", "ACT": "CANBERRA"}
+
+// reAUTownStatePostcode is a town's last word, its state and a postcode.
+var reAUTownStatePostcode = regexp.MustCompile(`\b[A-Z]{5,9}\s+(?:NSW|VIC|QLD|WA|SA|TAS|NT|ACT)\s+\d{4}\b`)
+
 // reAUCityPostcode is an Australian capital, its state and its postcode.
-var reAUCityPostcode = regexp.MustCompile(`\b(SYDNEY|MELBOURNE|BRISBANE|PERTH|ADELAIDE|HOBART|DARWIN|CANBERRA)\s+(?:NSW|VIC|QLD|WA|SA|TAS|NT|ACT)\s+(\d{4})\b`)
+var reAUCityPostcode = regexp.MustCompile(`\b(SYDNEY|MELBOURNE|BRISBANE|PERTH|ADELAIDE|HOBART|DARWIN|CANBERRA)\s+(NSW|VIC|QLD|WA|SA|TAS|NT|ACT)\s+(\d{4})\b`)
 
 // mendAUCityPostcode mends the postcode of a capital's city locality read
 // with one digit wrong, most often a blurred 0 ("BRISBANE QLD 4900").
 func mendAUCityPostcode(addr string) string {
+	// A capital's name one letter off before its own state ("SYONEY NSW
+	// 2000") is that capital.
+	addr = reAUTownStatePostcode.ReplaceAllStringFunc(addr, func(m string) string {
+		f := strings.Fields(m)
+		if c := auCapitals[f[1]]; len(f[0]) == len(c) && lettersApart(f[0], c) == 1 {
+			return c + m[len(f[0]):]
+		}
+		return m
+	})
 	m := reAUCityPostcode.FindStringSubmatchIndex(addr)
-	if m == nil {
+	if m == nil || auCapitals[addr[m[4]:m[5]]] != addr[m[2]:m[3]] {
 		return addr
 	}
-	if fit, ok := oneDigitFit(addr[m[4]:m[5]], inRanges(auCityPostcodes[addr[m[2]:m[3]]])); ok {
-		return addr[:m[4]] + fit + addr[m[5]:]
+	if fit, ok := oneDigitFit(addr[m[6]:m[7]], inRanges(auCityPostcodes[addr[m[2]:m[3]]])); ok {
+		return addr[:m[6]] + fit + addr[m[7]:]
 	}
 	return addr
 }
@@ -1433,6 +1470,18 @@ func mendPostcode(addr string, c receipt.Country) string {
 	}
 	if re := reSpeckAfterPostcode[c]; re != nil {
 		addr = re.ReplaceAllString(addr, "$1")
+	}
+	if re := reSpeckAfterHouseNumber[c]; re != nil {
+		addr = re.ReplaceAllString(addr, "$1$2")
+	}
+	if c == receipt.CountryEU {
+		addr = reGermanHouseNumber.ReplaceAllStringFunc(addr, func(m string) string {
+			sp := strings.LastIndexByte(m, ' ')
+			if countDigits(m[sp+1:]) == 0 {
+				return m
+			}
+			return m[:sp+1] + digitOf.Replace(m[sp+1:])
+		})
 	}
 	if c != receipt.CountryUK {
 		return addr
@@ -1922,7 +1971,7 @@ var legalSuffixFixes = []struct {
 	{regexp.MustCompile(`\((H|N|4|IM|HM|NM|RM)\)(\s*SDN)`), "(M)${2}"},
 	// "(KL)", for Kuala Lumpur, likewise: KI is no region.
 	{regexp.MustCompile(`\(K[I1|]\.?\)(\s*SDN)`), "(KL)${1}"},
-	{regexp.MustCompile(`\bPTY(\.?\s*)L[I1l]D\b`), "PTY${1}LTD"},
+	{regexp.MustCompile(`\bPT[VY¥]([.,]?\s*)L[I1lT]D\b`), "PTY${1}LTD"},
 	{regexp.MustCompile(`(\pL\s+)L[I1]D(\.?)$`), "${1}LTD${2}"}, // a name's last word
 	{regexp.MustCompile(`¥`), "Y"},
 }
