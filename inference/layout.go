@@ -176,6 +176,7 @@ func keywordText(s string) string {
 	s = reAmount.ReplaceAllString(s, " ")
 	s = reGluedRate.ReplaceAllString(s, "$1 $2 ")
 	s = strings.ToUpper(s)
+	s = reGluedSalesTax.ReplaceAllString(s, "SALES TAX")
 	s = strings.Map(func(r rune) rune {
 		switch r {
 		case '0':
@@ -240,6 +241,10 @@ var reBareVATNumber = regexp.MustCompile(`\b(DE|GB|[0O]E)((?:[\s.\-]?[\dOQ@SBIl|
 func allDigitsIn(s string) bool {
 	return s != "" && strings.IndexFunc(s, func(r rune) bool { return r < '0' || r > '9' }) < 0
 }
+
+// reGluedSalesTax is SALES TAX read as one word ("SALESTAX7% $36.92"),
+// where TAX would not stand on its own.
+var reGluedSalesTax = regexp.MustCompile(`\bSALESTAX`)
 
 // reGluedRate is a tax rate printed or read against its word: "GST10%INCL.".
 var reGluedRate = regexp.MustCompile(`(\pL)(\d{1,2}(?:[.,]\d+)?%)`)

@@ -51,7 +51,7 @@ func findTaxLines(lines []Line, upper []string, r receipt.Receipt) ([]receipt.Ta
 			continue
 		}
 		rate, err := decimal.NewFromString(strings.Replace(m[1], ",", ".", 1))
-		if err != nil || !rate.IsPositive() || rate.GreaterThan(decimal.NewFromInt(30)) {
+		if err != nil || !rate.IsPositive() {
 			continue
 		}
 		amts := amountsIn(reTaxRate.ReplaceAllString(l.Text, " "))
@@ -59,6 +59,13 @@ func findTaxLines(lines []Line, upper []string, r receipt.Receipt) ([]receipt.Ta
 			continue
 		}
 		conf := clamp(l.Conf * 0.7)
+		if rate.GreaterThan(decimal.NewFromInt(30)) {
+			var ok bool
+			if rate, ok = rateTheSumsConfirm(m[1], amts[len(amts)-1], r); !ok {
+				continue
+			}
+			conf *= 0.7
+		}
 		tl := receipt.TaxLine{
 			Label: receipt.Text{Value: taxLabel(k, taxWord, summaryWord), Set: true, Source: receipt.SourceOCR, Confidence: conf},
 			Rate:  receipt.Amount{Value: rate, Set: true, Source: receipt.SourceOCR, Confidence: conf},
@@ -91,7 +98,10 @@ func findTaxLines(lines []Line, upper []string, r receipt.Receipt) ([]receipt.Ta
 		if taxWord == "" && !tl.Net.Set {
 			continue
 		}
-		if r.Total.Set && last.GreaterThan(r.Total.Value.Mul(rate).Div(hundred).Add(decimal.New(1, -2))) {
+		// A tax one digit off the rate's share of the total passes, for
+		// mendSingleTaxLine to mend ("MWST 19% EUR 2,62" of 12.65).
+		share := r.Total.Value.Mul(rate).Div(hundred.Add(rate)).Round(2)
+		if r.Total.Set && last.GreaterThan(r.Total.Value.Mul(rate).Div(hundred).Add(decimal.New(1, -2))) && !oneDigitApart(last, share) {
 			continue
 		}
 		tl.Tax = receipt.Amount{Value: last, Set: true, Source: receipt.SourceOCR, Confidence: conf}
@@ -260,4 +270,30 @@ func mendDollarReadAsDigit(lines []Line, upper []string, total decimal.Decimal) 
 		return lines
 	}
 	return out
+}
+
+// rateTheSumsConfirm reads a rate that no tax has ("SALES TAX 79%" over a
+// subtotal of $166.22 and a tax of $11.64) as the rate with one digit left
+// out, a speck read beside it, when exactly one such rate makes the tax:
+// of the subtotal, or the share of the total.
+func rateTheSumsConfirm(read string, tax decimal.Decimal, r receipt.Receipt) (decimal.Decimal, bool) {
+	hundred := decimal.NewFromInt(100)
+	var found []decimal.Decimal
+	for i := range len(read) {
+		if read[i] < '0' || read[i] > '9' {
+			continue
+		}
+		c, err := decimal.NewFromString(strings.Replace(read[:i]+read[i+1:], ",", ".", 1))
+		if err != nil || !c.IsPositive() || c.GreaterThan(decimal.NewFromInt(30)) {
+			continue
+		}
+		if r.Subtotal.Set && near(r.Subtotal.Value.Mul(c).Div(hundred), tax) ||
+			r.Total.Set && near(r.Total.Value.Mul(c).Div(hundred.Add(c)), tax) {
+			found = append(found, c)
+		}
+	}
+	if len(found) != 1 {
+		return decimal.Zero, false
+	}
+	return found[0], true
 }

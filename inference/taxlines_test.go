@@ -51,6 +51,16 @@ func TestFindTaxLines(t *testing.T) {
 			[]want{{"GST", "10", "", "16.78"}}, "true"},
 		{"no dollar sign to misread on a page without one", receipt.CountryMY, lines("GST 6% 516.78", "TOTAL 184.53"),
 			nil, ""},
+		// Seed 202: SALES TAX read as one word, a speck read as a rate's
+		// digit, a tax's 0 read as 6.
+		{"SALESTAX as one word", receipt.CountryUS, lines("SUBTOTAL $527.46", "SALESTAX7% $36.92", "GRANDTOTAL $564.38"),
+			[]want{{"SALES TAX", "7", "", "36.92"}}, "false"},
+		{"a rate with a speck read as a digit", receipt.CountryUS, lines("Subtotal $166.22", "SALES TAX 79% $11.64", "TOTAL $177.86"),
+			[]want{{"SALES TAX", "7", "", "11.64"}}, "false"},
+		{"a rate no sum confirms is no tax line", receipt.CountryUS, lines("Subtotal $166.22", "SALES TAX 79% $12.64", "TOTAL $178.86"),
+			nil, "false"},
+		{"a tax one digit above its share", receipt.CountryEU, lines("TOTAL DUE EUR 12,65", "Includes MWST 19% EUR 2,62"),
+			[]want{{"MWST", "19", "", "2.02"}}, "true"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			r := ExtractFields(tc.lines, receipt.DefaultLocale(tc.country))
