@@ -116,9 +116,10 @@ func readItems(lines []Line, upper []string, from int) itemReading {
 			lead = reLeadCount.FindStringSubmatch(l.Text)
 		}
 		lostPoint := false
-		if len(amts) == 0 && started {
+		if started || lead != nil {
+			// Last on the line, after a price that kept its point or alone.
 			if v, ok := lostPointAmount(l.Text); ok {
-				amts, lostPoint = []decimal.Decimal{v}, true
+				amts, lostPoint = append(amts, v), true
 			}
 		}
 		if lead != nil && len(amts) > 0 {
@@ -233,8 +234,26 @@ func (ir itemReading) addUpTo(target decimal.Decimal) []receipt.LineItem {
 			fix = i
 		}
 	}
+	if fix < 0 && len(ir.alt) > 1 {
+		// Each line whose quantity times price disagrees with its amount,
+		// read the other way: two misread amounts on one receipt.
+		all := ir.sum
+		for i, v := range ir.alt {
+			all = all.Sub(items[i].LineTotal.Value).Add(v)
+		}
+		if all.Equal(target) {
+			for i, v := range ir.alt {
+				items[i].LineTotal.Value = v
+				items[i].LineTotal.Confidence *= 0.7
+			}
+			return items
+		}
+	}
 	if fix < 0 {
-		return mendItemZero(items, ir.sum, target)
+		if mended := mendItemZero(items, ir.sum, target); mended != nil {
+			return mended
+		}
+		return mendItemStrayDigit(items, ir.sum, target)
 	}
 	items[fix].LineTotal.Value = ir.alt[fix]
 	items[fix].LineTotal.Confidence *= 0.7
@@ -248,16 +267,42 @@ func (ir itemReading) addUpTo(target decimal.Decimal) []receipt.LineItem {
 // 2 for 1 allowed, a coincidence on another item made a wrong list of a
 // synthetic phone photo. The mended amount goes to the reviewer (0.5).
 func mendItemZero(items []receipt.LineItem, sum, target decimal.Decimal) []receipt.LineItem {
+	return mendOneItem(items, sum, target, func(read string) []string {
+		var out []string
+		for k := range len(read) {
+			if dateDigitMisreads[read[k]] == '0' {
+				out = append(out, read[:k]+"0"+read[k+1:])
+			}
+		}
+		return out
+	})
+}
+
+// mendItemStrayDigit makes items add up to target when exactly one digit
+// left out of one item's amount does: a speck read as a digit inside it
+// ("MASKING TAPE EUR 308,83" for 30,83). To the reviewer as well.
+func mendItemStrayDigit(items []receipt.LineItem, sum, target decimal.Decimal) []receipt.LineItem {
+	return mendOneItem(items, sum, target, func(read string) []string {
+		var out []string
+		for k := range len(read) {
+			if read[k] != '.' && countDigits(read) > 3 {
+				out = append(out, read[:k]+read[k+1:])
+			}
+		}
+		return out
+	})
+}
+
+// mendOneItem makes items add up to target when exactly one of the other
+// readings that readings gives of one item's amount (written to the cent)
+// does. Where two fit, neither is known and it returns nil.
+func mendOneItem(items []receipt.LineItem, sum, target decimal.Decimal, readings func(string) []string) []receipt.LineItem {
 	fix, to := -1, decimal.Zero
 	for i, it := range items {
-		read := it.LineTotal.Value.StringFixed(2)
 		rest := sum.Sub(it.LineTotal.Value)
-		for k := range len(read) {
-			if dateDigitMisreads[read[k]] != '0' {
-				continue
-			}
-			v, err := decimal.NewFromString(read[:k] + "0" + read[k+1:])
-			if err != nil || !rest.Add(v).Equal(target) {
+		for _, r := range readings(it.LineTotal.Value.StringFixed(2)) {
+			v, err := decimal.NewFromString(r)
+			if err != nil || !rest.Add(v).Equal(target) || fix == i && v.Equal(to) {
 				continue
 			}
 			if fix >= 0 {
@@ -304,7 +349,7 @@ var (
 	reItemLostPoint = regexp.MustCompile(`(?:[$£€]|\bRM|\bEUR)\s?(\d{1,4}\s?)(\d{2})\W{0,2}$`)
 	// reQtyUnderItem is a quantity line printed under its item: "2 @ 6.50",
 	// "4 x EUR 27,85".
-	reQtyUnderItem = regexp.MustCompile(`^\s*(\d{1,3})\s*[@xX×]\s*(?:[A-Z]{3}\s*|[$€£]\s*)?(\d+[.,]\d{2})\s*$`)
+	reQtyUnderItem = regexp.MustCompile(`^\s*(\d{1,3})\.?\s*[@xX×]\s*(?:[A-Z]{3}\s*|[$€£]\s*)?(\d+[.,]\d{2})\s*$`)
 	// reLeadCount is a bare leading count, read as the quantity only under
 	// a QTY column heading.
 	reLeadCount    = regexp.MustCompile(`^\s*(\d{1,3})\s+`)
