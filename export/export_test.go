@@ -177,6 +177,20 @@ func TestFlagsAnUnsureTaxID(t *testing.T) {
 	}
 }
 
+func TestFlagsAnUnsureItemAmount(t *testing.T) {
+	item := func(conf float64, src receipt.Source) receipt.LineItem {
+		return receipt.LineItem{Description: text("HAMMER"), LineTotal: receipt.Of(decimal.RequireFromString("192.00"), src, conf)}
+	}
+	r := receipt.Receipt{SupplierName: text("ACME PTY LTD"), Total: amt("192.00"), LineItems: []receipt.LineItem{item(0.5, receipt.SourceOCR)}}
+	if got := flags(Row{Receipt: r}); !strings.Contains(got, "low confidence: line items") {
+		t.Errorf("flags %q", got)
+	}
+	r.LineItems[0] = item(0.5, receipt.SourceUser)
+	if got := flags(Row{Receipt: r}); strings.Contains(got, "line items") {
+		t.Errorf("a typed amount flagged: %q", got)
+	}
+}
+
 func TestHostileTextIsNeutralised(t *testing.T) {
 	path, _ := writeSample(t)
 	f, err := excelize.OpenFile(path)

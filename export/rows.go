@@ -66,6 +66,14 @@ func flags(row Row) string {
 			low = append(low, f)
 		}
 	}
+	// An item amount mended so the items add up (a 0 read as 8 undone)
+	// comes at 0.5 too.
+	for _, li := range row.Receipt.LineItems {
+		if a := li.LineTotal; a.Set && a.Source != receipt.SourceUser && a.Confidence < LowConfidence {
+			low = append(low, "line items")
+			break
+		}
+	}
 	if len(low) > 0 {
 		out = append(out, "low confidence: "+strings.Join(low, ", "))
 	}

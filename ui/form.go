@@ -11,6 +11,7 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/shoebox-app/shoebox/library"
@@ -71,6 +72,9 @@ type form struct {
 	pending map[string]string
 	timer   *time.Timer
 	lineEnt map[string]*fieldEntry
+	// lineMarks are the items' row marks: a question icon where one is unsure.
+	lineMarks []*widget.Icon
+	scroll    *container.Scroll
 }
 
 func newForm(u *UI) *form {
@@ -134,7 +138,8 @@ func newForm(u *UI) *form {
 	body := container.NewVBox(f.title, f.findings, grid,
 		widget.NewLabelWithStyle("Line items", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}), f.lines,
 		widget.NewButton("Add line", f.addLine))
-	f.root = container.NewBorder(nil, buttons, nil, nil, container.NewVScroll(body))
+	f.scroll = container.NewVScroll(body)
+	f.root = container.NewBorder(nil, buttons, nil, nil, f.scroll)
 	return f
 }
 
@@ -237,6 +242,7 @@ func (f *form) markFields(rec library.Record) {
 func (f *form) showLines(rec library.Record) {
 	f.lines.RemoveAll()
 	f.lineEnt = map[string]*fieldEntry{}
+	f.lineMarks = nil
 	for i := range rec.Receipt.LineItems {
 		f.lines.Add(f.lineRow(i, rec.Receipt.LineItems[i]))
 	}
@@ -266,7 +272,26 @@ func (f *form) lineRow(i int, li receipt.LineItem) fyne.CanvasObject {
 		}
 		f.u.Select(f.rec.ID)
 	})
-	return container.NewBorder(nil, nil, nil, remove, container.New(&lineLayout{}, cells...))
+	// A mark before the row where an amount was mended or read unsure
+	// (a 0 read as 8 undone because the items must add up): check it. A
+	// blank icon keeps the rows' columns in line.
+	mark := widget.NewIcon(nil)
+	if lineItemUnsure(li) {
+		mark = widget.NewIcon(theme.QuestionIcon())
+	}
+	f.lineMarks = append(f.lineMarks, mark)
+	return container.NewBorder(nil, nil, mark, remove, container.New(&lineLayout{}, cells...))
+}
+
+// lineItemUnsure says whether one of a line item's numbers was read below
+// the review's confidence and not typed by the user.
+func lineItemUnsure(li receipt.LineItem) bool {
+	for _, a := range []receipt.Amount{li.Quantity, li.UnitPrice, li.LineTotal} {
+		if a.Set && a.Source != receipt.SourceUser && a.Source != receipt.SourceRule && a.Confidence < library.LowConfidence {
+			return true
+		}
+	}
+	return false
 }
 
 func (f *form) addLine() {
@@ -380,4 +405,23 @@ func (f *form) markDuplicate() {
 }
 
 // entry returns the input of a top-level field, for tests.
-func (f *form) entry(path string) *fieldEntry { return f.rows[path].entry }
+// entry is the field's entry: a receipt field's or a line item cell's
+// ("line_items[1].line_total"); nil for a path the form does not show.
+func (f *form) entry(path string) *fieldEntry {
+	if row, ok := f.rows[path]; ok {
+		return row.entry
+	}
+	return f.lineEnt[path]
+}
+
+// scrollTo scrolls the form so that e shows, a little below the top.
+func (f *form) scrollTo(e fyne.CanvasObject) {
+	d := fyne.CurrentApp().Driver()
+	y := d.AbsolutePositionForObject(e).Y - d.AbsolutePositionForObject(f.scroll.Content).Y
+	top := f.scroll.Offset.Y
+	if y >= top && y+e.Size().Height <= top+f.scroll.Size().Height {
+		return // already in view
+	}
+	f.scroll.Offset.Y = max(0, y-2*theme.Padding()-e.Size().Height)
+	f.scroll.Refresh()
+}

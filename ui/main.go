@@ -111,6 +111,7 @@ func Main(args []string, version string) (code int) {
 func (u *UI) FocusField(path string) {
 	if e := u.form.entry(path); e != nil {
 		u.win.Canvas().Focus(e)
+		u.form.scrollTo(e)
 	}
 }
 

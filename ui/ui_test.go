@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/theme"
 	"github.com/shopspring/decimal"
 	"github.com/xuri/excelize/v2"
 
@@ -193,6 +194,49 @@ func TestFocusedFieldIsOutlined(t *testing.T) {
 	if u.viewer.box == nil || u.viewer.box.W != 20 {
 		t.Fatalf("viewer box = %+v", u.viewer.box)
 	}
+}
+
+// An item amount mended so the items add up comes unsure: its row is
+// marked for checking, the others are not.
+func TestUnsureItemAmountIsMarked(t *testing.T) {
+	u := newTestUI(t)
+	u.AddPaths(pngFiles(t, 1))
+	id := u.Current()
+	item := func(desc, amount string, conf float64) receipt.LineItem {
+		return receipt.LineItem{Description: receipt.Of(desc, receipt.SourceOCR, 0.9), LineTotal: receipt.Of(decimal.RequireFromString(amount), receipt.SourceOCR, conf)}
+	}
+	r := receipt.Receipt{Total: receipt.Of(decimal.RequireFromString("212.78"), receipt.SourceOCR, 0.9),
+		LineItems: []receipt.LineItem{item("HAMMER", "192.00", 0.5), item("BATTERIES", "20.78", 0.9)}}
+	if err := u.svc.Lib.SaveExtraction(context.Background(), id, r, "ocr", receipt.SourceOCR); err != nil {
+		t.Fatal(err)
+	}
+	u.Select(id)
+	marks := u.form.lineMarks
+	if len(marks) != 2 || marks[0].Resource != theme.QuestionIcon() || marks[1].Resource != nil {
+		t.Fatalf("marks %+v", marks)
+	}
+}
+
+// `shoebox --show 1 --focus line_items[0].line_total` crashed: only the
+// receipt's own fields were looked up.
+func TestFocusingALineItemCell(t *testing.T) {
+	u := newTestUI(t)
+	u.AddPaths(pngFiles(t, 1))
+	id := u.Current()
+	r := receipt.Receipt{LineItems: []receipt.LineItem{{Description: receipt.Of("HAMMER", receipt.SourceOCR, 0.9),
+		LineTotal: receipt.Of(decimal.RequireFromString("9.50"), receipt.SourceOCR, 0.9)}}}
+	if err := u.svc.Lib.SaveExtraction(context.Background(), id, r, "ocr", receipt.SourceOCR); err != nil {
+		t.Fatal(err)
+	}
+	u.Select(id)
+	u.FocusField("line_items[0].line_total")
+	if got := u.win.Canvas().Focused(); got == nil || got != u.form.lineEnt["line_items[0].line_total"] {
+		t.Errorf("focused %v", got)
+	}
+	if u.form.scroll.Offset.Y <= 0 {
+		t.Errorf("the form did not scroll down to the items (offset %v)", u.form.scroll.Offset)
+	}
+	u.FocusField("no_such_field") // nothing to focus, and no crash
 }
 
 func TestSettingsPagesAndChoosingAModel(t *testing.T) {
