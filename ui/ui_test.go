@@ -78,6 +78,13 @@ func extractAll(t *testing.T, u *UI) {
 	}
 }
 
+// show selects a receipt and waits for its page to load, which touches
+// widgets from another goroutine under the test driver.
+func show(u *UI, id int64) {
+	u.Select(id)
+	u.viewer.loads.Wait()
+}
+
 func TestDropAddsReceiptsAndListsRefusals(t *testing.T) {
 	u := newTestUI(t)
 	files := pngFiles(t, 2)
@@ -189,7 +196,7 @@ func TestFocusedFieldIsOutlined(t *testing.T) {
 	var r receipt.Receipt
 	r.Total = receipt.Amount{Value: decimal.NewFromInt(5), Set: true, Source: receipt.SourceOCR, Confidence: 0.9, Box: &receipt.Box{X: 5, Y: 10, W: 20, H: 8}}
 	u.svc.Lib.SaveExtraction(context.Background(), id, r, "ocr", receipt.SourceOCR)
-	u.Select(id)
+	show(u, id)
 	u.FocusField("total")
 	if u.viewer.box == nil || u.viewer.box.W != 20 {
 		t.Fatalf("viewer box = %+v", u.viewer.box)
@@ -210,7 +217,7 @@ func TestUnsureItemAmountIsMarked(t *testing.T) {
 	if err := u.svc.Lib.SaveExtraction(context.Background(), id, r, "ocr", receipt.SourceOCR); err != nil {
 		t.Fatal(err)
 	}
-	u.Select(id)
+	show(u, id)
 	marks := u.form.lineMarks
 	if len(marks) != 2 || marks[0].Resource != theme.QuestionIcon() || marks[1].Resource != nil {
 		t.Fatalf("marks %+v", marks)
@@ -228,7 +235,7 @@ func TestFocusingALineItemCell(t *testing.T) {
 	if err := u.svc.Lib.SaveExtraction(context.Background(), id, r, "ocr", receipt.SourceOCR); err != nil {
 		t.Fatal(err)
 	}
-	u.Select(id)
+	show(u, id)
 	u.FocusField("line_items[0].line_total")
 	if got := u.win.Canvas().Focused(); got == nil || got != u.form.lineEnt["line_items[0].line_total"] {
 		t.Errorf("focused %v", got)

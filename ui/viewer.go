@@ -6,6 +6,7 @@ import (
 	"image"
 	"image/color"
 	"image/draw"
+	"sync"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
@@ -34,6 +35,9 @@ type viewer struct {
 	lib      *library.Library
 	rec      library.Record
 	seq      int
+	// loads counts the page loads under way, for tests to wait on: the
+	// test driver runs fyne.Do on the loading goroutine itself.
+	loads sync.WaitGroup
 }
 
 func newViewer() *viewer {
@@ -90,7 +94,9 @@ func (v *viewer) loadPage() {
 	v.seq++
 	seq, rec, page := v.seq, v.rec, v.page
 	v.info.SetText(fmt.Sprintf("page %d of %d", page+1, v.pages))
+	v.loads.Add(1)
 	go func() {
+		defer v.loads.Done()
 		f := v.lib.File(rec)
 		p, err := ingest.LoadPage(context.Background(), f, page, ingest.DefaultLimits())
 		fyne.Do(func() {
