@@ -821,7 +821,13 @@ func findCompany(lines []Line) (int, int, string, float64) {
 		for len(fields) > 1 && letterCount(fields[len(fields)-1]) == 0 && fields[len(fields)-1] != "&" {
 			fields = fields[:len(fields)-1]
 		}
-		return strings.Trim(strings.Join(fields, " "), " .,:;-*|_")
+		name := strings.Trim(strings.Join(fields, " "), " .,:;-*|_")
+		// A quote mark that opens or ends the name and is never closed or
+		// opened is a speck: "\"BLUE DOOR CAFE".
+		if n := strings.Count(name, `"`) + strings.Count(name, "“") + strings.Count(name, "”"); n == 1 {
+			name = strings.Trim(name, `"“” `)
+		}
+		return name
 	}
 	// A name that ends in "&" or "AND" goes on to the next line.
 	joinNext := func(i int, name string) (int, string) {

@@ -89,6 +89,8 @@ func TestExtractFieldsRules(t *testing.T) {
 			{Text: "SUNRISE", Conf: 0.9, Box: receipt.Box{X: 100, Y: 10, W: 90, H: 20}}, {Text: "BAKERY", Conf: 0.9, Box: receipt.Box{X: 200, Y: 10, W: 80, H: 20}},
 			{Text: "LLC", Conf: 0.9, Box: receipt.Box{X: 290, Y: 10, W: 40, H: 20}}, {Text: "A", Conf: 0.9, Box: receipt.Box{X: 480, Y: 10, W: 20, H: 20}}}}}, "supplier_name", "SUNRISE BAKERY LLC"},
 		{"a street abbreviation is no speck", []Line{{Text: "ACME LLC", Conf: 0.9}, {Text: "32 LAKE DR", Conf: 0.5, Words: []Word{{Text: "32", Conf: 0.9}, {Text: "LAKE", Conf: 0.9}, {Text: "DR", Conf: 0.4}}}, {Text: "TOLEDO OH 43604", Conf: 0.9}}, "supplier_address", "32 LAKE DR, TOLEDO OH 43604"},
+		{"an unclosed quote before a name", lines(`"BLUE DOOR CAFE [`, "GARTENWEG 68"), "supplier_name", "BLUE DOOR CAFE"},
+		{"a quoted word in a name stays", lines(`THE "BEST" CAFE`, "GARTENWEG 68"), "supplier_name", `THE "BEST" CAFE`},
 		{"PTY, LID is PTY, LTD", lines("OAKWOOD TIMBER PTY, LID", "12 PITT STREET"), "supplier_name", "OAKWOOD TIMBER PTY, LTD"},
 		{"PTV. LTD is PTY. LTD", lines("MAIN STREET GROCER PTV. LTD", "12 PITT STREET"), "supplier_name", "MAIN STREET GROCER PTY. LTD"},
 		{"a rule's end glued to a street", lines("ACME GMBH", "__-MARKTPLATZ 90", "50667 KOELN", "_USt-IdNr DE553556329"), "supplier_address", "MARKTPLATZ 90, 50667 KOELN"},
