@@ -1631,6 +1631,19 @@ func findDateRepairing(lines []Line, loc receipt.Locale, repair bool) (time.Time
 	return c.d, c.t, c.conf, c.box
 }
 
+// repairedDate is findDateRepairing's last resort tried on each reading in
+// turn: the lines as last read, then the page's own, for a date line that
+// read worse alone than on the page ("Date: 23.94.24" there, garbled when
+// read again).
+func repairedDate(loc receipt.Locale, readings ...[]Line) (time.Time, string, float64, *receipt.Box) {
+	for _, ls := range readings {
+		if d, tm, conf, box := findDateRepairing(ls, loc, true); !d.IsZero() {
+			return d, tm, conf, box
+		}
+	}
+	return time.Time{}, "", 0, nil
+}
+
 func plausibleDate(d time.Time, now time.Time) bool {
 	return d.Year() >= 1990 && !d.After(now.AddDate(1, 0, 0))
 }

@@ -532,6 +532,33 @@ func TestMendPostcode(t *testing.T) {
 	}
 }
 
+// A date line read again alone may come out worse than the page read it
+// (synthetic EU phone photo, seed 202: "Date: 23.94.24" on the page): the
+// page's reading is mended when the new one cannot be.
+func TestRepairedDateFromThePageWhenTheLineReadAloneIsWorse(t *testing.T) {
+	eu := receipt.DefaultLocale(receipt.CountryEU)
+	page := lines("TAX INVOICE Date: 23.94.24", "Time: 15:26")
+	alone := lines("TAX INVOICE Dae: 2?.9A.2A", "Time: 15:26")
+	for _, tc := range []struct {
+		name     string
+		readings [][]Line
+		want     string
+	}{
+		{"the page's reading, mended", [][]Line{alone, page}, "2024-04-23"},
+		{"the later reading first", [][]Line{lines("Date: 23.04.24"), page}, "2024-04-23"},
+		{"nothing to mend", [][]Line{alone}, ""},
+	} {
+		d, _, _, _ := repairedDate(eu, tc.readings...)
+		got := ""
+		if !d.IsZero() {
+			got = d.Format("2006-01-02")
+		}
+		if got != tc.want {
+			t.Errorf("%s: date %q, want %q", tc.name, got, tc.want)
+		}
+	}
+}
+
 func TestRepairedDates(t *testing.T) {
 	for _, tc := range []struct {
 		name  string

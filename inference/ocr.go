@@ -295,7 +295,7 @@ func (o *OCR) Extract(ctx context.Context, page Page) (Result, error) {
 	// digit misreading undone, or with a lost separator put back
 	// ("2703/2018"), from the lines as last read.
 	if !r.Date.Set {
-		d, tm, conf, box := findDateRepairing(dateLines, o.opt.Locale, true)
+		d, tm, conf, box := repairedDate(o.opt.Locale, dateLines, lines)
 		setDate(&r, d, tm, conf, box)
 	}
 	var raw strings.Builder
