@@ -41,7 +41,7 @@ func TestTotalMisreadMendedByItsItems(t *testing.T) {
 			"259.61", "", false},
 		// The total's 0 against the items' 6 is an item misread, not the
 		// total: mendItemZero's case, which this does not take.
-		{"a 0 in the total is no misread 6", au, lines("TAX INVOICE", "1 x NAILS $16.00", "1 x GLUE $4.55", "TOTAL $10.55", "GST included 10% $1.87"),
+		{"a 0 in the total is no misread 6", au, lines("TAX INVOICE", "1 x NAILS $12.00", "1 x GLUE $4.55", "TOTAL $10.55", "GST included 10% $1.50"),
 			"10.55", "", false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
