@@ -1267,6 +1267,23 @@ var reSpeckAfterHouseNumber = func() map[receipt.Country]*regexp.Regexp {
 	}
 }()
 
+// reSpeckBeforeTown is, by country, a lone digit read from a speck before
+// a town line that holds nothing but the town and its postcode ("146
+// STATION ROAD, 1 LEEDS LS1 4AB"): no street word, so no house number.
+var reSpeckBeforeTown = func() map[receipt.Country]*regexp.Regexp {
+	town := `(,\s*)\d\s+([A-Z][A-Z'\-]+(?:\s+[A-Z][A-Z'\-]+)?\s+`
+	return map[receipt.Country]*regexp.Regexp{
+		receipt.CountryAU: regexp.MustCompile(town + `(?:NSW|VIC|QLD|WA|SA|TAS|NT|ACT)\s+\d{4}\W*)$`),
+		receipt.CountryUK: regexp.MustCompile(town + `[A-Z]{1,2}\d[0-9A-Z]?\s*\d[A-Z]{2}\W*)$`),
+		receipt.CountryUS: regexp.MustCompile(town + `[A-Z]{2}\s+\d{5}(?:-\d{4})?\W*)$`),
+	}
+}()
+
+// reSpeckBeforeHouseNumber is a lone digit before the house number that
+// opens a British or American address ("7 172 MAIN ST"). Not in
+// Australia, where "4 12 GEORGE ST" may be unit 4/12 with its slash lost.
+var reSpeckBeforeHouseNumber = regexp.MustCompile(`^\d\s+(\d{1,5}[A-Z]?\s+[A-Z])`)
+
 // reGermanHouseNumber is a German street and the number after it, where
 // OCR may read a digit as a letter ("MARKTPLATZ S6").
 var reGermanHouseNumber = regexp.MustCompile(`(?:STRASSE|STRAßE|STR\.|PLATZ|WEG|ALLEE|GASSE|RING|DAMM)\s+[\dSOIlB]{1,4}\b`)
@@ -1484,6 +1501,12 @@ func mendPostcode(addr string, c receipt.Country) string {
 	}
 	if re := reSpeckAfterHouseNumber[c]; re != nil {
 		addr = re.ReplaceAllString(addr, "$1$2")
+	}
+	if re := reSpeckBeforeTown[c]; re != nil {
+		addr = re.ReplaceAllString(addr, "$1$2")
+	}
+	if c == receipt.CountryUK || c == receipt.CountryUS {
+		addr = reSpeckBeforeHouseNumber.ReplaceAllString(addr, "$1")
 	}
 	if c == receipt.CountryEU {
 		addr = reGermanHouseNumber.ReplaceAllStringFunc(addr, func(m string) string {

@@ -525,6 +525,14 @@ func TestMendPostcode(t *testing.T) {
 		{"117 KING STREET, SYONEY NSW 2000", receipt.CountryAU, "117 KING STREET, SYDNEY NSW 2000"},
 		{"8 MAIN ROAD, SYDNEY VIC 3000", receipt.CountryAU, "8 MAIN ROAD, SYDNEY VIC 3000"}, // not Victoria's capital
 		{"2 BAY ST, HOBARD NSW 2000", receipt.CountryAU, "2 BAY ST, HOBARD NSW 2000"},
+		// Seed 202: a speck before a town line, and before a house number.
+		{"146 STATION ROAD, 1 LEEDS LS1 4AB", receipt.CountryUK, "146 STATION ROAD, LEEDS LS1 4AB"},
+		{"16 CHAPEL ROAD, 3 PERTH WA 6000", receipt.CountryAU, "16 CHAPEL ROAD, PERTH WA 6000"},
+		{"16 CHAPEL ROAD, 3 SURRY HILLS NSW 2010", receipt.CountryAU, "16 CHAPEL ROAD, SURRY HILLS NSW 2010"},
+		{"UNIT 2, 3 HIGH STREET LEEDS LS1 4AB", receipt.CountryUK, "UNIT 2, 3 HIGH STREET LEEDS LS1 4AB"}, // a street: its number
+		{"7 172 MAIN ST, TOLEDO OH 43604", receipt.CountryUS, "172 MAIN ST, TOLEDO OH 43604"},
+		{"4 12 GEORGE ST, SYDNEY NSW 2000", receipt.CountryAU, "4 12 GEORGE ST, SYDNEY NSW 2000"}, // unit 4/12?
+		{"3 MAIN ST, TOLEDO OH 43604", receipt.CountryUS, "3 MAIN ST, TOLEDO OH 43604"},
 	} {
 		if got := mendPostcode(tc.addr, tc.country); got != tc.want {
 			t.Errorf("mendPostcode(%q) = %q, want %q", tc.addr, got, tc.want)
