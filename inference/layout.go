@@ -61,7 +61,7 @@ func trimEdgeSpecks(lines []Line) []Line {
 	selangorDE := func(before, last Word) bool {
 		return reSelangorDE.MatchString(strings.ToUpper(before.Text + " " + last.Text))
 	}
-	speck := func(w Word, gap, height int) bool {
+	speck := func(w, next Word, gap, height int, money bool) bool {
 		n := len([]rune(w.Text))
 		marks := strings.IndexFunc(w.Text, func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }) < 0
 		// Numbers are content ("99 SPEED MART", "JALAN KPB 6"), and so are
@@ -70,16 +70,26 @@ func trimEdgeSpecks(lines []Line) []Line {
 		if w.Conf < 0.6 && (short || marks && n <= 3) || marks && n <= 2 && !strings.ContainsAny(w.Text, "&$€£#%") {
 			return true // a lone "|" or "_" at a line's edge is never text
 		}
+		if n == 1 && hasDigit(w.Text) {
+			// A lone digit far off a line without money and unsure is the
+			// page's edge read as one ("3 ... GREENFIELD BAKERY INC", at
+			// 8%); on an item line it is the quantity column, however
+			// unsure ("1   PAINT BRUSH $11.42 $1.42" at 46%). The gap is
+			// measured in the text's height, not the line's, which a tall
+			// speck stretches.
+			return !money && w.Conf < 0.5 && next.Box.H > 0 && gap > next.Box.H*3
+		}
 		return n <= 2 && !hasDigit(w.Text) && height > 0 && gap > height*3/2
 	}
 	gapBetween := func(a, b Word) int { return b.Box.X - (a.Box.X + a.Box.W) }
 	out := make([]Line, 0, len(lines))
 	for _, l := range lines {
 		ws := l.Words
-		for len(ws) > 1 && speck(ws[0], gapBetween(ws[0], ws[1]), l.Box.H) {
+		money := reMoney.MatchString(l.Text)
+		for len(ws) > 1 && speck(ws[0], ws[1], gapBetween(ws[0], ws[1]), l.Box.H, money) {
 			ws = ws[1:]
 		}
-		for len(ws) > 1 && !selangorDE(ws[len(ws)-2], ws[len(ws)-1]) && speck(ws[len(ws)-1], gapBetween(ws[len(ws)-2], ws[len(ws)-1]), l.Box.H) {
+		for len(ws) > 1 && !selangorDE(ws[len(ws)-2], ws[len(ws)-1]) && speck(ws[len(ws)-1], ws[len(ws)-2], gapBetween(ws[len(ws)-2], ws[len(ws)-1]), l.Box.H, money) {
 			ws = ws[:len(ws)-1]
 		}
 		if len(ws) < len(l.Words) {

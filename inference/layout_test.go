@@ -88,6 +88,23 @@ func TestExtractFieldsRules(t *testing.T) {
 		{"a letter far off the end of a name", []Line{{Text: "SUNRISE BAKERY LLC A", Conf: 0.9, Box: receipt.Box{X: 100, Y: 10, W: 400, H: 20}, Words: []Word{
 			{Text: "SUNRISE", Conf: 0.9, Box: receipt.Box{X: 100, Y: 10, W: 90, H: 20}}, {Text: "BAKERY", Conf: 0.9, Box: receipt.Box{X: 200, Y: 10, W: 80, H: 20}},
 			{Text: "LLC", Conf: 0.9, Box: receipt.Box{X: 290, Y: 10, W: 40, H: 20}}, {Text: "A", Conf: 0.9, Box: receipt.Box{X: 480, Y: 10, W: 20, H: 20}}}}}, "supplier_name", "SUNRISE BAKERY LLC"},
+		// Seed-303 phone photos: the page's edge read as a digit, far off
+		// and unsure; a quantity far off is read sure and stays.
+		{"an unsure digit far off a name's start", []Line{{Text: "3 GREENFIELD BAKERY INC", Conf: 0.7, Box: receipt.Box{X: 1, Y: 20, W: 390, H: 30}, Words: []Word{
+			{Text: "3", Conf: 0.08, Box: receipt.Box{X: 1, Y: 20, W: 10, H: 30}}, {Text: "GREENFIELD", Conf: 0.97, Box: receipt.Box{X: 130, Y: 20, W: 130, H: 30}},
+			{Text: "BAKERY", Conf: 0.97, Box: receipt.Box{X: 266, Y: 20, W: 80, H: 30}}, {Text: "INC", Conf: 0.96, Box: receipt.Box{X: 353, Y: 20, W: 37, H: 30}}}}}, "supplier_name", "GREENFIELD BAKERY INC"},
+		{"an unsure digit far off a name, in a line a tall speck stretched", []Line{{Text: "4 HILLTOP ELECTRICAL", Conf: 0.7, Box: receipt.Box{X: 0, Y: 20, W: 376, H: 48}, Words: []Word{
+			{Text: "4", Conf: 0.25, Box: receipt.Box{X: 0, Y: 20, W: 19, H: 48}}, {Text: "HILLTOP", Conf: 0.97, Box: receipt.Box{X: 154, Y: 23, W: 88, H: 18}},
+			{Text: "ELECTRICAL", Conf: 0.97, Box: receipt.Box{X: 248, Y: 24, W: 128, H: 19}}}}}, "supplier_name", "HILLTOP ELECTRICAL"},
+		{"an unsure quantity far off its item stays", []Line{{Text: "TAX INVOICE", Conf: 0.9}, {Text: "QTY DESCRIPTION PRICE AMOUNT", Conf: 0.9},
+			{Text: "1 PAINT BRUSH $11.42 $1.42", Conf: 0.6, Box: receipt.Box{X: 0, Y: 60, W: 500, H: 20}, Words: []Word{
+				{Text: "1", Conf: 0.3, Box: receipt.Box{X: 0, Y: 60, W: 8, H: 20}}, {Text: "PAINT", Conf: 0.9, Box: receipt.Box{X: 100, Y: 60, W: 60, H: 20}},
+				{Text: "BRUSH", Conf: 0.9, Box: receipt.Box{X: 170, Y: 60, W: 60, H: 20}}, {Text: "$11.42", Conf: 0.9, Box: receipt.Box{X: 300, Y: 60, W: 70, H: 20}},
+				{Text: "$1.42", Conf: 0.9, Box: receipt.Box{X: 430, Y: 60, W: 70, H: 20}}}},
+			{Text: "1 NAILS $2.00 $2.00", Conf: 0.9}, {Text: "TOTAL $13.42", Conf: 0.9}}, "line_items[0].line_total", "11.42"},
+		{"a sure digit far off a name's start stays", []Line{{Text: "4 SEASONS CAFE INC", Conf: 0.9, Box: receipt.Box{X: 1, Y: 20, W: 390, H: 30}, Words: []Word{
+			{Text: "4", Conf: 0.93, Box: receipt.Box{X: 1, Y: 20, W: 10, H: 30}}, {Text: "SEASONS", Conf: 0.97, Box: receipt.Box{X: 130, Y: 20, W: 130, H: 30}},
+			{Text: "CAFE", Conf: 0.97, Box: receipt.Box{X: 266, Y: 20, W: 80, H: 30}}, {Text: "INC", Conf: 0.96, Box: receipt.Box{X: 353, Y: 20, W: 37, H: 30}}}}}, "supplier_name", "4 SEASONS CAFE INC"},
 		{"a street abbreviation is no speck", []Line{{Text: "ACME LLC", Conf: 0.9}, {Text: "32 LAKE DR", Conf: 0.5, Words: []Word{{Text: "32", Conf: 0.9}, {Text: "LAKE", Conf: 0.9}, {Text: "DR", Conf: 0.4}}}, {Text: "TOLEDO OH 43604", Conf: 0.9}}, "supplier_address", "32 LAKE DR, TOLEDO OH 43604"},
 		{"an unclosed quote before a name", lines(`"BLUE DOOR CAFE [`, "GARTENWEG 68"), "supplier_name", "BLUE DOOR CAFE"},
 		{"a quoted word in a name stays", lines(`THE "BEST" CAFE`, "GARTENWEG 68"), "supplier_name", `THE "BEST" CAFE`},
