@@ -115,11 +115,15 @@ func readItems(lines []Line, upper []string, from int) itemReading {
 		if lead == nil && qtyColumn {
 			lead = reLeadCount.FindStringSubmatch(l.Text)
 		}
-		lostPoint := false
+		// Amounts read from a misreading go to the reviewer (0.5); like
+		// every item line, they are kept only when the items add up.
+		guessed := false
 		if started || lead != nil {
 			// Last on the line, after a price that kept its point or alone.
 			if v, ok := lostPointAmount(l.Text); ok {
-				amts, lostPoint = append(amts, v), true
+				amts, guessed = append(amts, v), true
+			} else if v, ok := extraDecimalAmount(l.Text); ok && len(amts) == 0 {
+				amts, guessed = []decimal.Decimal{v}, true
 			}
 		}
 		if lead != nil && len(amts) > 0 {
@@ -148,7 +152,7 @@ func readItems(lines []Line, upper []string, from int) itemReading {
 		if b := l.Box; b.W > 0 {
 			li.LineTotal.Box = &b
 		}
-		if lostPoint {
+		if guessed {
 			li.LineTotal.Confidence = min(li.LineTotal.Confidence, 0.5)
 		}
 		if lead != nil {
@@ -343,7 +347,21 @@ func lostPointAmount(s string) (decimal.Decimal, bool) {
 	return v, err == nil
 }
 
+// extraDecimalAmount reads an item's amount with a speck read as a third
+// decimal, after its currency sign at the end of the line: "EUR 25,412"
+// is 25,41.
+func extraDecimalAmount(s string) (decimal.Decimal, bool) {
+	m := reItemExtraDecimal.FindStringSubmatch(s)
+	if m == nil {
+		return decimal.Zero, false
+	}
+	v, err := decimal.NewFromString(m[1] + "." + m[2])
+	return v, err == nil
+}
+
 var (
+	// reItemExtraDecimal is a currency sign, an amount and one digit more.
+	reItemExtraDecimal = regexp.MustCompile(`(?:[$£€]|\bRM|\bEUR)\s?(\d{1,4})[.,](\d{2})\d\W{0,2}$`)
 	// reItemLostPoint is reLostPoint after a currency sign, which an item
 	// line needs: without one, codes and quantities would read as amounts.
 	reItemLostPoint = regexp.MustCompile(`(?:[$£€]|\bRM|\bEUR)\s?(\d{1,4}\s?)(\d{2})\W{0,2}$`)
@@ -356,34 +374,61 @@ var (
 	reCurrencyMark = regexp.MustCompile(`\b(EUR|GBP|USD|AUD|NZD|MYR|RM)\b|[$€£—–]`)
 )
 
-// totalFromItems mends a total with one 0 read as 6, 8 or 9 (a blurred
-// 0's closed bowl, as dateDigitMisreads): "TOTAL DUE $259.61" over items
-// that add up to 259.01. The items' sum is taken only where the page
-// confirms it: the tax printed is its share at a rate the country uses and
-// not the printed total's share, or another line prints it (a card
-// payment). It returns the items, which now add up; nil where nothing was
-// mended.
-func totalFromItems(r *receipt.Receipt, lines []Line, upper []string, rates []decimal.Decimal) []receipt.LineItem {
+// totalFromItems mends a total misread where the page's other amounts
+// show it, and returns the items, which then add up (nil where nothing was
+// mended):
+//   - one 0 read as 6, 8 or 9 (a blurred 0's closed bowl, as
+//     dateDigitMisreads): "TOTAL DUE $259.61" over items that add up to
+//     259.01, when the tax printed is the sum's share at a rate the country
+//     uses and not the printed total's, or another line prints the sum (a
+//     card payment);
+//   - one digit lost ("GRAND TOTAL EUR 52,82" over items of 502,82), when
+//     cash less change is the items' sum too: two readings of other lines
+//     agree.
+//
+// The mended total goes to the reviewer (0.5).
+func totalFromItems(r *receipt.Receipt, lines []Line, upper []string, rates []decimal.Decimal, change *decimal.Decimal) []receipt.LineItem {
 	if !r.Total.Set || r.Subtotal.Set {
 		return nil
 	}
 	for _, ir := range itemReadings(lines, upper) {
-		if len(ir.items) < 2 || !zeroReadAsLoop(ir.sum, r.Total.Value) {
+		if len(ir.items) < 2 {
 			continue
 		}
-		taxSays := r.TotalTax.Set && inclusiveTaxAtARate(ir.sum, r.TotalTax.Value, rates) && !inclusiveTaxAtARate(r.Total.Value, r.TotalTax.Value, rates)
-		itemLine := map[int]bool{}
-		for _, i := range ir.at {
-			itemLine[i] = true
+		confirmed := false
+		switch {
+		case zeroReadAsLoop(ir.sum, r.Total.Value):
+			taxSays := r.TotalTax.Set && inclusiveTaxAtARate(ir.sum, r.TotalTax.Value, rates) && !inclusiveTaxAtARate(r.Total.Value, r.TotalTax.Value, rates)
+			itemLine := map[int]bool{}
+			for _, i := range ir.at {
+				itemLine[i] = true
+			}
+			confirmed = taxSays || printedOn(lines, func(i int) bool { return itemLine[i] }, ir.sum.Equal)
+		case oneDigitLost(ir.sum, r.Total.Value):
+			confirmed = r.AmountPaid.Set && change != nil && change.IsPositive() && r.AmountPaid.Value.Sub(*change).Equal(ir.sum)
 		}
-		printedElsewhere := printedOn(lines, func(i int) bool { return itemLine[i] }, ir.sum.Equal)
-		if !taxSays && !printedElsewhere {
+		if !confirmed {
 			continue
 		}
 		r.Total.Value, r.Total.Confidence = ir.sum, min(r.Total.Confidence, 0.5)
 		return ir.addUpTo(ir.sum)
 	}
 	return nil
+}
+
+// oneDigitLost reports whether read is v, written to the cent, with one of
+// its digits left out.
+func oneDigitLost(v, read decimal.Decimal) bool {
+	x, y := v.StringFixed(2), read.StringFixed(2)
+	if len(x) != len(y)+1 {
+		return false
+	}
+	for i := range len(x) {
+		if x[i] >= '0' && x[i] <= '9' && x[:i]+x[i+1:] == y {
+			return true
+		}
+	}
+	return false
 }
 
 // zeroReadAsLoop reports whether read is v with one 0 read as 6, 8 or 9.

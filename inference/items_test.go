@@ -35,6 +35,10 @@ func TestTotalMisreadMendedByItsItems(t *testing.T) {
 			"259.01", "20.85;48.40;136.50;50.90;2.36", true},
 		{"the card paid the items' sum", eu, lines("TAX INVOICE", "LIGHT BULB EUR 18,55", "DESK LAMP EUR 51,66", "BALANCE DUE EUR 78,21", "Card EUR 70,21"),
 			"70.21", "18.55;51.66", true},
+		{"a lost digit, and cash less change is the items' sum", eu, lines("TAX INVOICE", "5 x MASKING TAPE EUR 250,55", "1 x GEL PENS EUR 252,27",
+			"GRAND TOTAL EUR 52,82", "CASH EUR 530,00", "CHANGE EUR 27,18"), "502.82", "250.55;252.27", true},
+		{"a lost digit, with no cash to confirm it", eu, lines("TAX INVOICE", "5 x MASKING TAPE EUR 250,55", "1 x GEL PENS EUR 252,27",
+			"GRAND TOTAL EUR 52,82", "Card EUR 52,82"), "52.82", "", false},
 		{"nothing confirms the items' sum", au, lines(append(items007, "TOTAL DUE $259.61")...),
 			"259.61", "", false},
 		{"the GST is the printed total's share", au, lines(append(items007, "TOTAL DUE $259.61", "GST included 10% $23.60")...),
@@ -137,6 +141,11 @@ func TestItemsMendedUntilTheyAddUp(t *testing.T) {
 			"HAMMER £39.86", "DESK LAMP £91.68", "4 @ £22.90", "TOTAL DUE £414.36"), "282.90;39.86;91.60"},
 		{"a speck read as a digit inside an amount", eu, lines("TAX INVOICE", "Date 05.09.24 14:44", "HAMMER EUR 53,34", "MASKING TAPE EUR 308,83",
 			"NOTEBOOK EUR 45,72", "TOTAL DUE EUR 129,89"), "53.34;30.83;45.72"},
+		// Seed 303: a 5 read as S against EUR, a speck read as a third decimal.
+		{"a 5 read as S against the currency", eu, lines("TAX INVOICE", "Date 03.05.25 11:58", "NAILS 1KG EUR 26,15", "EXTENSION LEAD EURS,12",
+			"STAPLER EUR 48,39", "TOTAL EUR 79,66"), "26.15;5.12;48.39"},
+		{"a speck read as a third decimal", eu, lines("TAX INVOICE", "Date: 16.07.2024 13:07", "1 x TONER EUR 25,94", "3 x PAINT BRUSH EUR 25,412",
+			"1 x LIGHT BULB EUR 15,01", "GRAND TOTAL EUR 66,36"), "25.94;25.41;15.01"},
 		{"a stray digit that fits two items is not guessed", eu, lines("TAX INVOICE", "HAMMER EUR 21,00", "TAPE EUR 21,00", "TOTAL DUE EUR 23,00"),
 			""},
 	} {

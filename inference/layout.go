@@ -263,6 +263,7 @@ var reGluedRate = regexp.MustCompile(`(\pL)(\d{1,2}(?:[.,]\d+)?%)`)
 // on should see:
 //   - underscores glued to a word's ends, a rule or a speck ("_USt-IdNr",
 //     "__-MARKTPLATZ"), which hid the word from \b;
+//   - a 5 read as S against a currency code ("EURS2,17");
 //   - the 0s read as a letter O or an @ inside a rate or an amount
 //     ("GST1O%", "EUR 1@,59", "12.O5"), where a word would not stand. An
 //     amount needs two digits read as digits, one before its decimal mark
@@ -275,6 +276,7 @@ func mendLineText(lines []Line) []Line {
 	for i, l := range lines {
 		t := reGluedUnderscores.ReplaceAllString(l.Text, "")
 		t = reZeroInRate.ReplaceAllString(t, "${1}0$2")
+		t = reFiveAfterCurrency.ReplaceAllString(t, "$1 5$2")
 		t = reMoneyWithO.ReplaceAllStringFunc(t, func(m string) string {
 			if countDigits(m) < 2 || !strings.ContainsAny(strings.FieldsFunc(m, func(r rune) bool { return r == '.' || r == ',' })[0], "0123456789") {
 				return m
@@ -292,6 +294,9 @@ var (
 	// digit, or after its last.
 	reGluedUnderscores = regexp.MustCompile(`(?:^|\b)_+|_+(?:\b|$)`)
 	reZeroInRate       = regexp.MustCompile(`(\d)[Oo@](\s?%)`)
+	// reFiveAfterCurrency is a 5 read as S against a currency code:
+	// "EURS2,17" is EUR 52,17.
+	reFiveAfterCurrency = regexp.MustCompile(`\b(EUR|GBP|USD|AUD|NZD|MYR|RM)S(\d|[.,]\d)`)
 	// reMoneyWithO is what may be a number with two decimals, O, o or @
 	// among its digits, standing apart from letters and digits.
 	reMoneyWithO = regexp.MustCompile(`(?:^|[^\pL\d@])[\dOo@]+[.,][\dOo@]{2}(?:$|[^\pL\d@])`)
@@ -391,11 +396,18 @@ func ExtractFields(lines []Line, loc receipt.Locale) receipt.Receipt {
 	if sub.Set && !r.Subtotal.Set {
 		r.Subtotal = sub
 	}
+	totalMended := false
 	if items == nil {
-		items = totalFromItems(&r, lines, upper, receipt.PlausibleRates(loc.Country))
+		items = totalFromItems(&r, lines, upper, receipt.PlausibleRates(loc.Country), change)
+		totalMended = items != nil
 	}
 	printed := r.Total
 	reconcileTotal(&r, service, change, suppliesTotal(lines, upper, r.TotalTax, receipt.PlausibleRates(loc.Country)), r.Total.Set && !r.Subtotal.Set && items != nil, roundsCash(r, upper))
+	if totalMended {
+		// Cash less change that confirmed the mend confirms it no more
+		// in reconcileTotal: the printed total still disagrees.
+		r.Total.Confidence = min(r.Total.Confidence, 0.5)
+	}
 	if !r.Total.Set {
 		if v, l, ok := subtotalAfterAdjustments(lines, upper); ok {
 			r.Total = receipt.Amount{Value: v, Set: true, Source: src, Confidence: clamp(l.Conf * 0.5), Box: boxOf(l)}
