@@ -1306,6 +1306,14 @@ var reSpeckBeforeTown = func() map[receipt.Country]*regexp.Regexp {
 // Australia, where "4 12 GEORGE ST" may be unit 4/12 with its slash lost.
 var reSpeckBeforeHouseNumber = regexp.MustCompile(`^\d\s+(\d{1,5}[A-Z]?\s+[A-Z])`)
 
+// reGluedHouseNumber is a house number read against its street's name
+// ("8PITT STREET", "35MAIN ST"); 1ST, 2ND and 12A keep their letters.
+var reGluedHouseNumber = regexp.MustCompile(`^(\d{1,5})([A-Z]{3,}\b)`)
+
+// reDriveAsOregon is DR read as OR where no ZIP follows, so no state: "229
+// LAKE OR, TOLEDO OH 43604".
+var reDriveAsOregon = regexp.MustCompile(`(\b[A-Z]{2,}\s+)OR(\s*,)`)
+
 // reGermanHouseNumber is a German street and the number after it, where
 // OCR may read a digit as a letter ("MARKTPLATZ S6").
 var reGermanHouseNumber = regexp.MustCompile(`(?:STRASSE|STRAßE|STR\.|PLATZ|WEG|ALLEE|GASSE|RING|DAMM)\s+[\dSOIlB]{1,4}\b`)
@@ -1529,6 +1537,12 @@ func mendPostcode(addr string, c receipt.Country) string {
 	}
 	if c == receipt.CountryUK || c == receipt.CountryUS {
 		addr = reSpeckBeforeHouseNumber.ReplaceAllString(addr, "$1")
+	}
+	if c == receipt.CountryAU || c == receipt.CountryUK || c == receipt.CountryUS {
+		addr = reGluedHouseNumber.ReplaceAllString(addr, "$1 $2")
+	}
+	if c == receipt.CountryUS {
+		addr = reDriveAsOregon.ReplaceAllString(addr, "${1}DR$2")
 	}
 	if c == receipt.CountryEU {
 		addr = reGermanHouseNumber.ReplaceAllStringFunc(addr, func(m string) string {

@@ -501,11 +501,11 @@ func TestMendPostcode(t *testing.T) {
 		{"NO 12, 40159 SHAH ALAM, LOT 33199", receipt.CountryMY, "NO 12, 40150 SHAH ALAM, LOT 33199"},
 		{"12 GEORGE ST, SYDNEY NSW 2009", receipt.CountryAU, "12 GEORGE ST, SYDNEY NSW 2009"},
 		// Synthetic phone photos: specks after the postcode, a town glued to it.
-		{"8PITT STREET, BRISBANE QLD 4000 4", receipt.CountryAU, "8PITT STREET, BRISBANE QLD 4000"},
+		{"8PITT STREET, BRISBANE QLD 4000 4", receipt.CountryAU, "8 PITT STREET, BRISBANE QLD 4000"},
 		{"UNIT 4, 12 GEORGE ST, SYDNEY NSW 2000", receipt.CountryAU, "UNIT 4, 12 GEORGE ST, SYDNEY NSW 2000"},
 		{"102 CHURCH LANE, YORK YO1 7HH 1", receipt.CountryUK, "102 CHURCH LANE, YORK YO1 7HH"},
 		{"183 LONDON ROAD, LEEDSLS1 4AB 3", receipt.CountryUK, "183 LONDON ROAD, LEEDS LS1 4AB"},
-		{"8STATION ROAD, BATHBAL1SU", receipt.CountryUK, "8STATION ROAD, BATH BA1 1SU"},
+		{"8STATION ROAD, BATHBAL1SU", receipt.CountryUK, "8 STATION ROAD, BATH BA1 1SU"},
 		{"12 HIGH STREET, ABYSSINIAN", receipt.CountryUK, "12 HIGH STREET, ABYSSINIAN"},
 		{"50 PARK BLVD, TOLEDO OH 43604 5", receipt.CountryUS, "50 PARK BLVD, TOLEDO OH 43604"},
 		{"50 PARK BLVD, SUITE 5", receipt.CountryUS, "50 PARK BLVD, SUITE 5"},
@@ -550,6 +550,10 @@ func TestMendPostcode(t *testing.T) {
 		{"7 172 MAIN ST, TOLEDO OH 43604", receipt.CountryUS, "172 MAIN ST, TOLEDO OH 43604"},
 		{"4 12 GEORGE ST, SYDNEY NSW 2000", receipt.CountryAU, "4 12 GEORGE ST, SYDNEY NSW 2000"}, // unit 4/12?
 		{"3 MAIN ST, TOLEDO OH 43604", receipt.CountryUS, "3 MAIN ST, TOLEDO OH 43604"},
+		{"35MAIN ST, AUSTIN TX 78701", receipt.CountryUS, "35 MAIN ST, AUSTIN TX 78701"},
+		{"12 1ST AVENUE, SALEM OR 97301", receipt.CountryUS, "12 1ST AVENUE, SALEM OR 97301"},
+		{"229 LAKE OR, TOLEDO OH 43604", receipt.CountryUS, "229 LAKE DR, TOLEDO OH 43604"},
+		{"12 MAIN ST, SALEM OR 97301", receipt.CountryUS, "12 MAIN ST, SALEM OR 97301"},
 	} {
 		if got := mendPostcode(tc.addr, tc.country); got != tc.want {
 			t.Errorf("mendPostcode(%q) = %q, want %q", tc.addr, got, tc.want)
