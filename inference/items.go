@@ -384,7 +384,10 @@ var (
 //     card payment);
 //   - one digit lost ("GRAND TOTAL EUR 52,82" over items of 502,82), when
 //     cash less change is the items' sum too: two readings of other lines
-//     agree.
+//     agree;
+//   - any one digit, when the total line was read unsure and every item
+//     line sure, and the tax printed is the sum's share ("BALANCE DUE
+//     $192.52" at 55% over items of 192.51 at 95%, GST $17.50).
 //
 // The mended total goes to the reviewer (0.5).
 func totalFromItems(r *receipt.Receipt, lines []Line, upper []string, rates []decimal.Decimal, change *decimal.Decimal) []receipt.LineItem {
@@ -406,6 +409,14 @@ func totalFromItems(r *receipt.Receipt, lines []Line, upper []string, rates []de
 			confirmed = taxSays || printedOn(lines, func(i int) bool { return itemLine[i] }, ir.sum.Equal)
 		case oneDigitLost(ir.sum, r.Total.Value):
 			confirmed = r.AmountPaid.Set && change != nil && change.IsPositive() && r.AmountPaid.Value.Sub(*change).Equal(ir.sum)
+		case oneDigitApart(ir.sum, r.Total.Value) && r.Total.Confidence < 0.6:
+			// Any one digit, where the total was read unsure and every
+			// item sure, and the tax printed is the sum's share.
+			sure := true
+			for _, it := range ir.items {
+				sure = sure && it.LineTotal.Confidence >= 0.63 // the line read at 90%
+			}
+			confirmed = sure && r.TotalTax.Set && inclusiveTaxAtARate(ir.sum, r.TotalTax.Value, rates)
 		}
 		if !confirmed {
 			continue
