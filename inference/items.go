@@ -287,9 +287,12 @@ func mendItemZero(items []receipt.LineItem, sum, target decimal.Decimal) []recei
 // ("MASKING TAPE EUR 308,83" for 30,83). To the reviewer as well.
 func mendItemStrayDigit(items []receipt.LineItem, sum, target decimal.Decimal) []receipt.LineItem {
 	return mendOneItem(items, sum, target, func(read string) []string {
+		if countDigits(read) <= 3 {
+			return nil
+		}
 		var out []string
 		for k := range len(read) {
-			if read[k] != '.' && countDigits(read) > 3 {
+			if read[k] != '.' {
 				out = append(out, read[:k]+read[k+1:])
 			}
 		}
@@ -459,9 +462,8 @@ func zeroReadAsLoop(v, read decimal.Decimal) bool {
 // inclusiveTaxAtARate reports whether tax is gross's tax-inclusive share
 // at one of rates, to the cent.
 func inclusiveTaxAtARate(gross, tax decimal.Decimal, rates []decimal.Decimal) bool {
-	hundred := decimal.NewFromInt(100)
 	for _, rate := range rates {
-		if rate.IsPositive() && near(gross.Mul(rate).Div(hundred.Add(rate)), tax) {
+		if rate.IsPositive() && near(taxIncluded(gross, rate), tax) {
 			return true
 		}
 	}

@@ -212,14 +212,9 @@ func keywordText(s string) string {
 func bareVATNumber(lines []Line) (receipt.TaxID, float64, *receipt.Box, bool) {
 	for _, l := range lines {
 		for _, m := range reBareVATNumber.FindAllStringSubmatch(l.Text, -1) {
-			read := strings.Map(func(r rune) rune {
-				if r == ' ' || r == '.' || r == '-' {
-					return -1
-				}
-				return r
-			}, m[2])
+			read := receipt.NormalizeTaxID(m[2])
 			digits := digitOf.Replace(read)
-			if countDigits(read) < 7 || !allDigitsIn(digits) {
+			if countDigits(read) < 7 || countDigits(digits) != len(digits) {
 				continue
 			}
 			id := receipt.TaxID{Scheme: receipt.SchemeUKVAT, Value: "GB" + digits}
@@ -247,10 +242,6 @@ func bareVATNumber(lines []Line) (receipt.TaxID, float64, *receipt.Box, bool) {
 // reBareVATNumber is a country prefix (DE read as 0E or OE too) and nine
 // characters that are digits or read for them, in groups.
 var reBareVATNumber = regexp.MustCompile(`\b(DE|GB|[0O]E)((?:[\s.\-]?[\dOQ@SBIl|]){9})(?:$|[^\pL\d])`)
-
-func allDigitsIn(s string) bool {
-	return s != "" && strings.IndexFunc(s, func(r rune) bool { return r < '0' || r > '9' }) < 0
-}
 
 // reGluedSalesTax is SALES TAX read as one word ("SALESTAX7% $36.92"),
 // where TAX would not stand on its own.
@@ -1474,7 +1465,7 @@ func mendAUCityPostcode(addr string) string {
 	// 2000") is that capital.
 	addr = reAUTownStatePostcode.ReplaceAllStringFunc(addr, func(m string) string {
 		f := strings.Fields(m)
-		if c := auCapitals[f[1]]; len(f[0]) == len(c) && lettersApart(f[0], c) == 1 {
+		if c := auCapitals[f[1]]; len(f[0]) == len(c) && editDistance(f[0], c, 1) == 1 {
 			return c + m[len(f[0]):]
 		}
 		return m

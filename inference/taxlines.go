@@ -100,7 +100,7 @@ func findTaxLines(lines []Line, upper []string, r receipt.Receipt) ([]receipt.Ta
 		}
 		// A tax one digit off the rate's share of the total passes, for
 		// mendSingleTaxLine to mend ("MWST 19% EUR 2,62" of 12.65).
-		share := r.Total.Value.Mul(rate).Div(hundred.Add(rate)).Round(2)
+		share := taxIncluded(r.Total.Value, rate).Round(2)
 		if r.Total.Set && last.GreaterThan(r.Total.Value.Mul(rate).Div(hundred).Add(decimal.New(1, -2))) && !oneDigitApart(last, share) {
 			continue
 		}
@@ -151,6 +151,11 @@ func taxLabel(k, word, summaryWord string) string {
 	return word
 }
 
+// taxIncluded is the tax a gross amount includes at rate (percent).
+func taxIncluded(gross, rate decimal.Decimal) decimal.Decimal {
+	return gross.Mul(rate).Div(decimal.NewFromInt(100).Add(rate))
+}
+
 // near says whether two amounts agree to the cent.
 func near(a, b decimal.Decimal) bool {
 	return a.Sub(b).Abs().LessThanOrEqual(decimal.New(1, -2))
@@ -170,10 +175,7 @@ func mendSingleTaxLine(r *receipt.Receipt, c receipt.Country) {
 		return
 	}
 	tl := &r.TaxLines[0]
-	hundred := decimal.NewFromInt(100)
-	share := func(rate decimal.Decimal) decimal.Decimal { // of a total that includes the tax
-		return r.Total.Value.Mul(rate).Div(hundred.Add(rate)).Round(2)
-	}
+	share := func(rate decimal.Decimal) decimal.Decimal { return taxIncluded(r.Total.Value, rate).Round(2) }
 	rates := receipt.PlausibleRates(c)
 	plausible := len(rates) == 0
 	for _, p := range rates {
@@ -210,7 +212,7 @@ func mendTaxWord(k, raw string) string {
 	words := strings.Fields(k)
 	for i, w := range words {
 		for _, t := range strings.Split(taxWords, "|") {
-			if len(t) >= 3 && len(w) == len(t) && lettersApart(w, t) == 1 {
+			if len(t) >= 3 && len(w) == len(t) && editDistance(w, t, 1) == 1 {
 				words[i] = t
 				return strings.Join(words, " ")
 			}
@@ -222,17 +224,6 @@ func mendTaxWord(k, raw string) string {
 // reRateIncluded is a rate beside the word that says the prices include
 // it: "included 19%", "10% INCL.".
 var reRateIncluded = regexp.MustCompile(`\bINCL\w*\.?\s*\d{1,2}(?:[.,]\d+)?\s*%|\d{1,2}(?:[.,]\d+)?\s*%\s*INCL`)
-
-// lettersApart counts the places where two words of one length differ.
-func lettersApart(a, b string) int {
-	n := 0
-	for i := range len(a) {
-		if a[i] != b[i] {
-			n++
-		}
-	}
-	return n
-}
 
 // mendDollarReadAsDigit reads a tax amount that exceeds the total, which
 // no tax can, and begins with a 5 or an 8 on a page that prints "$", as the
@@ -288,7 +279,7 @@ func rateTheSumsConfirm(read string, tax decimal.Decimal, r receipt.Receipt) (de
 			continue
 		}
 		if r.Subtotal.Set && near(r.Subtotal.Value.Mul(c).Div(hundred), tax) ||
-			r.Total.Set && near(r.Total.Value.Mul(c).Div(hundred.Add(c)), tax) {
+			r.Total.Set && near(taxIncluded(r.Total.Value, c), tax) {
 			found = append(found, c)
 		}
 	}
