@@ -47,7 +47,7 @@ DEB_SCREEN := xvfb imagemagick xdotool
 
 all: build
 
-$(STUB): inference/llamacpp/cinclude/miniaudio/miniaudio.h
+$(STUB): inference/vlm/worker/cinclude/miniaudio/miniaudio.h
 	@mkdir -p $(dir $@)
 	cp $< $@
 

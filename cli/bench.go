@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/shoebox-app/shoebox/inference"
-	"github.com/shoebox-app/shoebox/inference/llamacpp"
+	"github.com/shoebox-app/shoebox/inference/vlm/worker"
 	"github.com/shoebox-app/shoebox/ingest"
 	"github.com/shoebox-app/shoebox/receipt"
 )
@@ -133,7 +133,7 @@ func runBench(env Env, args []string) int {
 	}
 	// The yardstick decodes one sequence: compared with one page at a time.
 	if rep.Parallel == 1 {
-		if bare, err := llamacpp.BareDecode(*model, int(rep.PromptTokens), max(int(rep.OutputTokens), 32), v.Plan()); err == nil && bare > 0 {
+		if bare, err := worker.BareDecode(*model, int(rep.PromptTokens), max(int(rep.OutputTokens), 32), v.Plan()); err == nil && bare > 0 {
 			rep.BareMSPerToken = ms(bare)
 			rep.OverheadPct = (rep.EngineMSPerTok/rep.BareMSPerToken - 1) * 100
 			rep.OverheadExRescuePct = ((rep.EngineMSPerTok-rep.RescueMSPerTok)/rep.BareMSPerToken - 1) * 100

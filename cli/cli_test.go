@@ -12,8 +12,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/shoebox-app/shoebox/inference/models"
 	"github.com/shoebox-app/shoebox/library"
+	"github.com/shoebox-app/shoebox/models"
 	"github.com/shoebox-app/shoebox/receipt"
 )
 

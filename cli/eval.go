@@ -17,7 +17,10 @@ import (
 	"time"
 
 	"github.com/shoebox-app/shoebox/inference"
+	"github.com/shoebox-app/shoebox/inference/fields"
+	"github.com/shoebox-app/shoebox/inference/ocr"
 	"github.com/shoebox-app/shoebox/ingest"
+	"github.com/shoebox-app/shoebox/internal/eval"
 	"github.com/shoebox-app/shoebox/receipt"
 )
 
@@ -28,7 +31,7 @@ func init() {
 // labelled is one receipt image with its label.
 type labelled struct {
 	Image string
-	Label inference.Label
+	Label eval.Label
 }
 
 // findLabelled lists the images in dir with a label: NNN.json beside
@@ -61,7 +64,7 @@ func findLabelled(dir string) ([]labelled, error) {
 			if cell("file") == "" || len(row) < 5 {
 				return nil, fmt.Errorf("labels.csv row %d: want file,company,date,address,total", i+1)
 			}
-			out = append(out, labelled{filepath.Join(dir, cell("file")), inference.Label{Company: cell("company"), Date: cell("date"),
+			out = append(out, labelled{filepath.Join(dir, cell("file")), eval.Label{Company: cell("company"), Date: cell("date"),
 				Address: cell("address"), Total: cell("total"), Tax: cell("tax"), Items: cell("items"), TaxID: cell("tax_id"), TaxRates: cell("tax_rates")}})
 		}
 		return out, nil
@@ -80,7 +83,7 @@ func findLabelled(dir string) ([]labelled, error) {
 		if err != nil {
 			continue
 		}
-		var l inference.Label
+		var l eval.Label
 		if err := json.Unmarshal(data, &l); err != nil {
 			return nil, fmt.Errorf("%s: %w", name, err)
 		}
@@ -100,7 +103,7 @@ type evalReport struct {
 	Overall    fieldReport             `json:"overall"`
 	Misses     []miss                  `json:"worst_misses"`
 	Failures   []string                `json:"failures,omitempty"`
-	Preprocess inference.Preprocess    `json:"preprocess"`
+	Preprocess ocr.Preprocess          `json:"preprocess"`
 	CLISeconds float64                 `json:"tesseract_cli_seconds,omitempty"`
 	CLIPerMin  float64                 `json:"tesseract_cli_receipts_per_minute,omitempty"`
 }
@@ -182,7 +185,7 @@ func runEval(env Env, args []string) int {
 		fmt.Fprintln(env.Stderr, "shoebox:", err)
 		return 2
 	}
-	opts := inference.DefaultOCROptions(loc)
+	opts := ocr.DefaultOptions(loc)
 	opts.Preprocess, opts.SparseFallback, opts.Deterministic, opts.LostLines, opts.BorderFallback, opts.RereadNameWords = pp, *sparse, *determ, *lost, *borders, *nameWords
 	if *psm > 0 {
 		opts.PSM = *psm
@@ -195,7 +198,7 @@ func runEval(env Env, args []string) int {
 
 	ctx, stop := interruptible()
 	defer stop()
-	results := make([]map[string]inference.FieldScore, len(items))
+	results := make([]map[string]eval.FieldScore, len(items))
 	failures := make([]string, len(items))
 	bar := newProgress(env.Stderr, len(items))
 	start := time.Now()
@@ -204,7 +207,7 @@ func runEval(env Env, args []string) int {
 		if err != nil {
 			failures[i] = err.Error()
 		} else {
-			results[i] = inference.Score(items[i].Label, &res.Receipt, loc)
+			results[i] = eval.Score(items[i].Label, &res.Receipt, loc)
 		}
 		if *dump != "" {
 			if err := dumpReading(*dump, items[i], res, results[i]); err != nil {
@@ -228,7 +231,7 @@ func runEval(env Env, args []string) int {
 			rep.Failures = append(rep.Failures, filepath.Base(items[i].Image)+": "+failures[i])
 			// A receipt that could not be read found nothing: its labelled
 			// fields count against recall.
-			res = inference.Score(items[i].Label, &receipt.Receipt{}, loc)
+			res = eval.Score(items[i].Label, &receipt.Receipt{}, loc)
 		}
 		for _, f := range rep.Order {
 			fr := rep.Fields[f]
@@ -277,12 +280,12 @@ func runEval(env Env, args []string) int {
 func scoredFields(items []labelled, loc receipt.Locale) []string {
 	labelled := map[string]bool{}
 	for _, it := range items {
-		for f := range inference.Score(it.Label, &receipt.Receipt{}, loc) {
+		for f := range eval.Score(it.Label, &receipt.Receipt{}, loc) {
 			labelled[f] = true
 		}
 	}
-	out := append([]string(nil), inference.ScoredFields...)
-	for _, f := range inference.ExtraFields {
+	out := append([]string(nil), eval.ScoredFields...)
+	for _, f := range eval.ExtraFields {
 		if labelled[f] {
 			out = append(out, f)
 		}
@@ -292,12 +295,12 @@ func scoredFields(items []labelled, loc receipt.Locale) []string {
 
 // dumpReading writes what the engine read and found on one receipt beside
 // its label, so a miss can be traced to the OCR or to the rules.
-func dumpReading(dir string, item labelled, res inference.Result, scores map[string]inference.FieldScore) error {
+func dumpReading(dir string, item labelled, res inference.Result, scores map[string]eval.FieldScore) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
 	var b strings.Builder
-	for _, f := range append(inference.ScoredFields, inference.ExtraFields...) {
+	for _, f := range append(eval.ScoredFields, eval.ExtraFields...) {
 		s, ok := scores[f]
 		if !ok {
 			continue
@@ -312,7 +315,7 @@ func dumpReading(dir string, item labelled, res inference.Result, scores map[str
 	if len(res.Words) == 0 {
 		b.WriteString(res.Raw)
 	}
-	for _, l := range inference.GroupLines(res.Words) { // with each line's mean confidence
+	for _, l := range fields.GroupLines(res.Words) { // with each line's mean confidence
 		fmt.Fprintf(&b, "%3.0f %s\n", l.Conf*100, l.Text)
 	}
 	name := strings.TrimSuffix(filepath.Base(item.Image), filepath.Ext(item.Image)) + ".txt"
@@ -355,14 +358,14 @@ func printEval(w io.Writer, rep evalReport) {
 	}
 }
 
-func parsePreprocess(s string) (inference.Preprocess, error) {
+func parsePreprocess(s string) (ocr.Preprocess, error) {
 	switch s {
 	case "default", "":
-		return inference.DefaultPreprocess, nil
+		return ocr.DefaultPreprocess, nil
 	case "none":
-		return inference.Preprocess{}, nil
+		return ocr.Preprocess{}, nil
 	}
-	var p inference.Preprocess
+	var p ocr.Preprocess
 	for _, part := range strings.Split(s, ",") {
 		switch strings.TrimSpace(part) {
 		case "contrast":

@@ -13,8 +13,11 @@ import (
 	"github.com/shoebox-app/shoebox/export"
 	"github.com/shoebox-app/shoebox/hw"
 	"github.com/shoebox-app/shoebox/inference"
-	"github.com/shoebox-app/shoebox/inference/models"
+	"github.com/shoebox-app/shoebox/inference/ocr"
+	"github.com/shoebox-app/shoebox/inference/vlm"
 	"github.com/shoebox-app/shoebox/ingest"
+	"github.com/shoebox-app/shoebox/models"
+	"github.com/shoebox-app/shoebox/pipeline"
 	"github.com/shoebox-app/shoebox/receipt"
 )
 
@@ -51,7 +54,7 @@ func runExtract(env Env, args []string) int {
 		return 2
 	}
 	loc := receipt.DefaultLocale(c)
-	eng, code := openEngine(env, *engineName, vf, loc, inference.DefaultOCROptions(loc))
+	eng, code := openEngine(env, *engineName, vf, loc, ocr.DefaultOptions(loc))
 	if eng == nil {
 		return code
 	}
@@ -139,7 +142,7 @@ func printExtracted(env Env, r extracted) {
 
 // startVLM checks the model files, plans for this machine and starts the
 // vision engine's worker. It prints why and returns an exit code on failure.
-func startVLM(env Env, model, projector string, loc receipt.Locale, parallel int) (*inference.VLM, int) {
+func startVLM(env Env, model, projector string, loc receipt.Locale, parallel int) (*vlm.Engine, int) {
 	if model == "" || projector == "" {
 		fmt.Fprintln(env.Stderr, "shoebox: --engine vlm needs --model FILE.gguf and --mmproj FILE.gguf")
 		return nil, 2
@@ -159,7 +162,7 @@ func startVLM(env Env, model, projector string, loc receipt.Locale, parallel int
 	m := hw.Discover(nvml.New())
 	req := hw.Request{Machine: m, Model: facts, Parallel: parallel}
 	plan := hw.MakePlan(req)
-	v, err := inference.NewVLM(inference.VLMOptions{Model: model, Projector: projector, Plan: plan, Request: &req, Locale: loc, Worker: workerCommand,
+	v, err := vlm.New(vlm.Options{Model: model, Projector: projector, Plan: plan, Request: &req, Locale: loc, Worker: workerCommand,
 		OnEvent: func(s string) { fmt.Fprintln(env.Stderr, "shoebox:", s) }})
 	if err != nil {
 		fmt.Fprintln(env.Stderr, "shoebox:", err)
@@ -188,7 +191,7 @@ func addVLMFlags(fs *flag.FlagSet) vlmFlags {
 // openEngine starts the engine --engine names: vlm (auto: when --model is
 // given), else OCR with ocr's options. It prints why and returns an exit
 // code when it cannot.
-func openEngine(env Env, name string, vf vlmFlags, loc receipt.Locale, ocr inference.OCROptions) (inference.Engine, int) {
+func openEngine(env Env, name string, vf vlmFlags, loc receipt.Locale, ocrOpt ocr.Options) (inference.Engine, int) {
 	switch {
 	case name == "vlm" || name == "auto" && *vf.model != "":
 		v, code := startVLM(env, *vf.model, *vf.mmproj, loc, *vf.parallel)
@@ -197,7 +200,7 @@ func openEngine(env Env, name string, vf vlmFlags, loc receipt.Locale, ocr infer
 		}
 		return withOCRHints(env, v, loc, *vf.hints), 0
 	case name == "auto" || name == "ocr":
-		o, err := inference.NewOCR(ocr)
+		o, err := ocr.NewTesseract(ocrOpt)
 		if err != nil {
 			fmt.Fprintln(env.Stderr, "shoebox: the OCR engine could not start:", err)
 			return nil, 1
@@ -209,17 +212,17 @@ func openEngine(env Env, name string, vf vlmFlags, loc receipt.Locale, ocr infer
 }
 
 // withOCRHints pairs the vision engine with Tesseract (see
-// inference.VLMWithOCR) unless hints are off or Tesseract cannot start.
-func withOCRHints(env Env, v *inference.VLM, loc receipt.Locale, hints bool) inference.Engine {
+// pipeline.VLMWithOCR) unless hints are off or Tesseract cannot start.
+func withOCRHints(env Env, v *vlm.Engine, loc receipt.Locale, hints bool) inference.Engine {
 	if !hints {
 		return v
 	}
-	o, err := inference.NewOCR(inference.DefaultOCROptions(loc))
+	o, err := ocr.NewTesseract(ocr.DefaultOptions(loc))
 	if err != nil {
 		fmt.Fprintln(env.Stderr, "shoebox: reading without OCR hints:", err)
 		return v
 	}
-	return inference.VLMWithOCR{VLM: v, OCR: o}
+	return pipeline.VLMWithOCR{Engine: v, OCR: o}
 }
 
 // poolSize is how many files are read at once: a core each for OCR, and at

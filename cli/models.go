@@ -11,9 +11,9 @@ import (
 	"github.com/NVIDIA/go-nvml/pkg/nvml"
 
 	"github.com/shoebox-app/shoebox/hw"
-	"github.com/shoebox-app/shoebox/inference/models"
 	"github.com/shoebox-app/shoebox/internal/fsutil"
 	"github.com/shoebox-app/shoebox/library"
+	"github.com/shoebox-app/shoebox/models"
 )
 
 func init() {

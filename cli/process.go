@@ -9,6 +9,7 @@ import (
 
 	"github.com/shoebox-app/shoebox/hw"
 	"github.com/shoebox-app/shoebox/inference"
+	"github.com/shoebox-app/shoebox/inference/ocr"
 	"github.com/shoebox-app/shoebox/library"
 	"github.com/shoebox-app/shoebox/pipeline"
 	"github.com/shoebox-app/shoebox/receipt"
@@ -65,7 +66,7 @@ func runProcess(env Env, args []string) int {
 	workers := runtime.NumCPU()
 	switch *engineName {
 	case "ocr":
-		o, err := inference.NewOCR(inference.DefaultOCROptions(l.Locale()))
+		o, err := ocr.NewTesseract(ocr.DefaultOptions(l.Locale()))
 		if err != nil {
 			fmt.Fprintln(env.Stderr, "shoebox: the OCR engine could not start:", err)
 			return 1

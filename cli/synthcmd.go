@@ -10,7 +10,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/shoebox-app/shoebox/inference/synth"
+	"github.com/shoebox-app/shoebox/internal/synth"
 )
 
 func init() {

@@ -5,7 +5,7 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/shoebox-app/shoebox/inference/testmodel"
+	"github.com/shoebox-app/shoebox/internal/testmodel"
 )
 
 func init() {

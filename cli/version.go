@@ -11,7 +11,7 @@ import (
 
 	"golang.org/x/sys/cpu"
 
-	"github.com/shoebox-app/shoebox/inference/llamacpp"
+	"github.com/shoebox-app/shoebox/inference/vlm/worker"
 )
 
 func init() {
@@ -27,8 +27,8 @@ func runVersion(env Env, args []string) int {
 	w := env.Stdout
 	fmt.Fprintf(w, "shoebox %s (build %s)\n", env.Build.Version, env.Build.Number)
 	fmt.Fprintf(w, "go:        %s %s/%s\n", runtime.Version(), runtime.GOOS, runtime.GOARCH)
-	fmt.Fprintf(w, "llama.cpp: commit %s, from github.com/ollama/ollama %s\n", llamacpp.Commit(), moduleVersion("github.com/ollama/ollama"))
-	fmt.Fprintf(w, "compiled:  %s\n", strings.Join(llamacpp.CPUFeatures(), " "))
+	fmt.Fprintf(w, "llama.cpp: commit %s, from github.com/ollama/ollama %s\n", worker.Commit(), moduleVersion("github.com/ollama/ollama"))
+	fmt.Fprintf(w, "compiled:  %s\n", strings.Join(worker.CPUFeatures(), " "))
 	fmt.Fprintf(w, "this CPU:  %d cores, AVX2 %s, FMA %s, AVX-512 %s\n", runtime.NumCPU(), yes(cpu.X86.HasAVX2), yes(cpu.X86.HasFMA), yes(cpu.X86.HasAVX512F))
 	dir, libs := gpuBackends()
 	if len(libs) == 0 {

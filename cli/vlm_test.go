@@ -13,7 +13,8 @@ import (
 
 	"github.com/shoebox-app/shoebox/hw"
 	"github.com/shoebox-app/shoebox/inference"
-	"github.com/shoebox-app/shoebox/inference/testmodel"
+	"github.com/shoebox-app/shoebox/inference/vlm"
+	"github.com/shoebox-app/shoebox/internal/testmodel"
 	"github.com/shoebox-app/shoebox/library"
 	"github.com/shoebox-app/shoebox/pipeline"
 )
@@ -137,7 +138,7 @@ func TestIdleWorkerIsUnloadedAndComesBack(t *testing.T) {
 	model, proj := tinyPair(t)
 	t.Setenv("SHOEBOX_TEST_WORKER", "1")
 	var events []string
-	v, err := inference.NewVLM(inference.VLMOptions{Model: model, Projector: proj, Worker: workerCommand, IdleUnload: 200 * time.Millisecond,
+	v, err := vlm.New(vlm.Options{Model: model, Projector: proj, Worker: workerCommand, IdleUnload: 200 * time.Millisecond,
 		OnEvent: func(s string) { events = append(events, s) }})
 	if err != nil {
 		t.Fatal(err)
@@ -205,7 +206,7 @@ func TestPagesAreReadTogether(t *testing.T) {
 		}
 		var events []string
 		var mu sync.Mutex
-		v, err := inference.NewVLM(inference.VLMOptions{Model: model, Projector: proj, Plan: hw.Plan{Threads: 1, Parallel: 3}, Worker: workerCommand, WorkerEnv: env,
+		v, err := vlm.New(vlm.Options{Model: model, Projector: proj, Plan: hw.Plan{Threads: 1, Parallel: 3}, Worker: workerCommand, WorkerEnv: env,
 			OnEvent: func(s string) { mu.Lock(); events = append(events, s); mu.Unlock() }})
 		if err != nil {
 			t.Fatal(err)
@@ -297,7 +298,7 @@ func TestFaultsWhileReadingStepDown(t *testing.T) {
 		t.Run(tc.hook, func(t *testing.T) {
 			plan, req := gpuPlan(t, model, proj)
 			var events []string
-			v, err := inference.NewVLM(inference.VLMOptions{Model: model, Projector: proj, Plan: plan, Request: req, Worker: workerCommand,
+			v, err := vlm.New(vlm.Options{Model: model, Projector: proj, Plan: plan, Request: req, Worker: workerCommand,
 				WorkerEnv: []string{tc.hook + "=" + filepath.Join(t.TempDir(), "marker")}, OnEvent: func(s string) { events = append(events, s) }})
 			if err != nil {
 				t.Fatal(err)

@@ -3,7 +3,7 @@ package cli
 import (
 	"fmt"
 
-	"github.com/shoebox-app/shoebox/inference/llamacpp"
+	"github.com/shoebox-app/shoebox/inference/vlm/worker"
 )
 
 func init() {
@@ -12,7 +12,7 @@ func init() {
 
 // runWorker serves the worker protocol on stdin/stdout; the parent starts it.
 func runWorker(env Env, args []string) int {
-	if err := llamacpp.Serve(env.Stdin, env.Stdout); err != nil {
+	if err := worker.Serve(env.Stdin, env.Stdout); err != nil {
 		fmt.Fprintln(env.Stderr, "shoebox worker:", err)
 		return 1
 	}

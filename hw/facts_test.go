@@ -4,7 +4,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/shoebox-app/shoebox/inference/testmodel"
+	"github.com/shoebox-app/shoebox/internal/testmodel"
 )
 
 func TestFactsFromGGUF(t *testing.T) {

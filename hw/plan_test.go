@@ -3,10 +3,11 @@ package hw
 import (
 	"fmt"
 
-	"github.com/NVIDIA/go-nvml/pkg/nvml"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/NVIDIA/go-nvml/pkg/nvml"
 )
 
 const gib = 1 << 30

@@ -8,8 +8,10 @@ import (
 
 	"github.com/shoebox-app/shoebox/hw"
 	"github.com/shoebox-app/shoebox/inference"
-	"github.com/shoebox-app/shoebox/inference/models"
+	"github.com/shoebox-app/shoebox/inference/ocr"
+	"github.com/shoebox-app/shoebox/inference/vlm"
 	"github.com/shoebox-app/shoebox/library"
+	"github.com/shoebox-app/shoebox/models"
 )
 
 // The library settings that name the vision model a library is read with.
@@ -50,8 +52,8 @@ func VerifyPair(model, projector string) (string, bool) {
 // how many receipts to have in flight (a core each for OCR; as many as the
 // vision engine reads at once).
 func ChooseEngine(lib *library.Library, m hw.Machine, onEvent func(string)) (inference.Engine, string, int, error) {
-	ocr := func(note string) (inference.Engine, string, int, error) {
-		o, err := inference.NewOCR(inference.DefaultOCROptions(lib.Locale()))
+	readWithOCR := func(note string) (inference.Engine, string, int, error) {
+		o, err := ocr.NewTesseract(ocr.DefaultOptions(lib.Locale()))
 		if err != nil {
 			return nil, "", 0, fmt.Errorf("the OCR engine could not start: %w", err)
 		}
@@ -59,24 +61,24 @@ func ChooseEngine(lib *library.Library, m hw.Machine, onEvent func(string)) (inf
 	}
 	model, proj := lib.Setting(SettingModel), lib.Setting(SettingProjector)
 	if model == "" {
-		return ocr("")
+		return readWithOCR("")
 	}
 	if _, ok := VerifyPair(model, proj); !ok {
-		return ocr(" — the chosen model failed its check (Settings → Models)")
+		return readWithOCR(" — the chosen model failed its check (Settings → Models)")
 	}
 	facts, err := hw.FactsFromGGUF(model, proj)
 	if err != nil {
-		return ocr(" — " + err.Error())
+		return readWithOCR(" — " + err.Error())
 	}
 	req := hw.Request{Machine: m, Model: facts}
-	v, err := inference.NewVLM(inference.VLMOptions{Model: model, Projector: proj, Plan: hw.MakePlan(req), Request: &req, Locale: lib.Locale(), OnEvent: onEvent, Worker: Worker})
+	v, err := vlm.New(vlm.Options{Model: model, Projector: proj, Plan: hw.MakePlan(req), Request: &req, Locale: lib.Locale(), OnEvent: onEvent, Worker: Worker})
 	if err != nil {
-		return ocr(" — the vision model did not start: " + err.Error())
+		return readWithOCR(" — the vision model did not start: " + err.Error())
 	}
 	plan := v.Plan()
 	var eng inference.Engine = v
-	if o, err := inference.NewOCR(inference.DefaultOCROptions(lib.Locale())); err == nil {
-		eng = inference.VLMWithOCR{VLM: v, OCR: o}
+	if o, err := ocr.NewTesseract(ocr.DefaultOptions(lib.Locale())); err == nil {
+		eng = VLMWithOCR{Engine: v, OCR: o}
 	}
 	label := fmt.Sprintf("%s %s", strings.TrimSuffix(filepath.Base(model), ".gguf"), strings.TrimPrefix(plan.Summary(m), plan.Variant+" "))
 	return eng, label, max(plan.Parallel, 1), nil

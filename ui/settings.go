@@ -15,8 +15,8 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/shoebox-app/shoebox/hw"
-	"github.com/shoebox-app/shoebox/inference/models"
 	"github.com/shoebox-app/shoebox/library"
+	"github.com/shoebox-app/shoebox/models"
 	"github.com/shoebox-app/shoebox/pipeline"
 	"github.com/shoebox-app/shoebox/receipt"
 )

@@ -18,8 +18,8 @@ import (
 	"github.com/xuri/excelize/v2"
 
 	"github.com/shoebox-app/shoebox/inference"
-	"github.com/shoebox-app/shoebox/inference/gguf"
 	"github.com/shoebox-app/shoebox/library"
+	"github.com/shoebox-app/shoebox/models/gguf"
 	"github.com/shoebox-app/shoebox/pipeline"
 	"github.com/shoebox-app/shoebox/receipt"
 )

@@ -1,0 +1,94 @@
+package fields
+
+import (
+	"testing"
+	"time"
+
+	"github.com/shopspring/decimal"
+
+	"github.com/shoebox-app/shoebox/receipt"
+)
+
+func TestDateShaped(t *testing.T) {
+	for _, tc := range []struct {
+		text string
+		want bool
+	}{
+		{"BILi BY: 72/01/2017 09:09:16 PM RM", true},
+		{"ne?! )| eso. 10:45", true},
+		{"Date : 05-06-2015", true},
+		{"TARIKH", true},
+		{"NO.32 & 33, JALAN SR 1/9, SEKSYEN 9,", false},
+		{"Total Amt Payable : 12.00", false},
+	} {
+		if got := dateShaped(Line{Text: tc.text}); got != tc.want {
+			t.Errorf("dateShaped(%q) = %v, want %v", tc.text, got, tc.want)
+		}
+	}
+	for _, tc := range []struct {
+		line Line
+		want bool
+	}{
+		{Line{Text: "Date : 05-06-2015", Conf: 0.95}, true},
+		{Line{Text: "ne?! )| eso.", Conf: 0.19}, true},
+		{Line{Text: "Total Amt Payable : 12.00", Conf: 0.87}, false},
+		{Line{Text: "i |", Conf: 0.1}, false}, // a speck, not a line
+	} {
+		if got := MayHideDate(tc.line); got != tc.want {
+			t.Errorf("MayHideDate(%q at %.2f) = %v, want %v", tc.line.Text, tc.line.Conf, got, tc.want)
+		}
+	}
+}
+
+func TestOneDatePartApart(t *testing.T) {
+	d := func(s string) time.Time { v, _ := time.Parse("2006-01-02", s); return v }
+	for _, tc := range []struct {
+		a, b string
+		want bool
+	}{
+		{"2018-05-20", "2018-06-20", true},  // a month misread
+		{"2025-07-29", "2025-09-07", false}, // day and month: another reading
+		{"2018-06-20", "2018-06-20", false}, // the same date
+		{"2016-06-20", "2018-06-20", true},  // a year misread
+	} {
+		if got := OneDatePartApart(d(tc.a), d(tc.b)); got != tc.want {
+			t.Errorf("oneDatePartApart(%s, %s) = %v", tc.a, tc.b, got)
+		}
+	}
+}
+
+func TestTotalFromSubtotal(t *testing.T) {
+	my := receipt.PlausibleRates(receipt.CountryMY)
+	for _, tc := range []struct {
+		name     string
+		sub, tax int64 // cents; tax < 0: none read
+		rates    bool
+		want     int64 // cents; < 0: no total
+	}{
+		{"tax included: the subtotal is the total", 2870, 162, true, 2870},
+		{"tax on top", 10000, 600, true, 10600},
+		{"no tax read", 1250, -1, true, 1250},
+		{"a tax that fits no rate", 10000, 137, true, -1},
+		{"no rates known", 10000, 600, false, -1},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := receipt.Receipt{Subtotal: receipt.Amount{Value: decimal.New(tc.sub, -2), Set: true, Confidence: 0.8}}
+			if tc.tax >= 0 {
+				r.TotalTax = receipt.Amount{Value: decimal.New(tc.tax, -2), Set: true}
+			}
+			var rates = my
+			if !tc.rates {
+				rates = nil
+			}
+			totalFromSubtotal(&r, rates)
+			switch {
+			case tc.want < 0 && r.Total.Set:
+				t.Errorf("total %v, want none", r.Total.Value)
+			case tc.want >= 0 && (!r.Total.Set || !r.Total.Value.Equal(decimal.New(tc.want, -2))):
+				t.Errorf("total %v (set %v), want %v", r.Total.Value, r.Total.Set, decimal.New(tc.want, -2))
+			case r.Total.Set && r.Total.Confidence >= r.Subtotal.Confidence:
+				t.Errorf("a total worked out from the subtotal is as sure as the subtotal (%v)", r.Total.Confidence)
+			}
+		})
+	}
+}

@@ -1,0 +1,504 @@
+package fields
+
+import (
+	"regexp"
+	"strings"
+	"unicode"
+)
+
+// shopWords name trades and shop kinds and legal forms: the words a
+// supplier's name ends in. Short words one letter from a street word stay
+// out (SALON would tie JALON between SALON and JALAN; DINER turns DINAR).
+var shopWords = wordSet(`
+HARDWARE BAKERY BAKERIES STATIONERY RESTAURANT RESTORAN ENTERPRISE ENTERPRISES TRADING
+ELECTRICAL ELECTRONICS SUPPLY SUPPLIES SUPERMARKET HYPERMARKET PHARMACY FARMASI BOOKSTORE
+BOOKSTORES CONFECTIONERY SEAFOOD CENTRE CENTER MARKET MARKETING FOOD FOODS BEVERAGE BEVERAGES
+HEALTH BEAUTY INTERNATIONAL SERVICE SERVICES STATION MACHINERY MOTOR MOTORS PARTS TIMBER
+BUILDING MATERIAL MATERIALS CONSTRUCTION HOLDINGS INDUSTRIES INDUSTRIAL DISTRIBUTION
+DISTRIBUTOR KEDAI PERNIAGAAN PERUSAHAAN SYARIKAT RUNCIT MAKANAN MINUMAN KOPITIAM BISTRO
+KITCHEN GROCERY FRESH BOOKS OFFICE PRINTING COMPUTER TEXTILE FURNITURE HOME LIVING CASH
+CARRY RETAIL WHOLESALE TRANSPORT LOGISTICS TRAVEL HOTEL PETROL PETROLEUM ENERGY BERHAD
+LIMITED COMPANY CORPORATION SHOPPING PLAZA CAFE
+STATIONERS GROCER GROCERS CHEMIST BUTCHER NEWSAGENT FLORIST GARAGE TOOLS MART
+STORE STORES SHOP GARDEN
+`)
+
+// placeWords are street, district and state words (for Malaysia, where our
+// development receipts come from).
+var placeWords = wordSet(`
+JALAN TAMAN BANDAR LORONG PERSIARAN LEBUHRAYA LEBUH KAWASAN PERINDUSTRIAN SEKSYEN KAMPUNG
+BATU BUKIT SUNGAI SUNGEI SELANGOR JOHOR BAHRU KUALA LUMPUR PETALING SHAH SUBANG KLANG
+CHERAS PUCHONG KAJANG KEMBANGAN DAMANSARA AMPANG SETAPAK KEPONG PERAK PENANG PULAU PINANG
+MELAKA PAHANG KEDAH KELANTAN TERENGGANU SABAH SARAWAK NEGERI SEMBILAN PUTRAJAYA CYBERJAYA
+DARUL EHSAN TAKZIM MALAYSIA UTAMA INDAH PERDANA MUTIARA LEVEL FLOOR BLOCK BASEMENT MAHKOTA
+PERMAS PLENTONG BESAR BATANG SETIA SENTOSA JELUTONG
+`)
+
+// streetWords are more Malaysian place words, mended in addresses only:
+// towns of the Klang Valley and Johor, and the words streets, estates and
+// buildings are named with (flowers, gems, titles: JALAN KENANGA, TAMAN
+// PERMATA, JALAN TENGKU…). A supplier's name is often a proper name one
+// letter from one of them (SANJUNG REALITI is not TANJUNG). A common
+// English word one letter from a street word would be mended to it, so
+// places such as BANTING (BATTING), SENTRAL (CENTRAL), SUNWAY (SUNDAY),
+// GENTING (GETTING) and DINAR (DINER) stay out: each word here was checked
+// against Debian's American English word list (wamerican).
+var streetWords = wordSet(`
+ABDUL ANGGERIK ANGSA ASTAKA BAHAGIA BALAKONG BANGI BANGSAR BANGUNAN BENDAHARA BERJUNTAI BERLIAN
+BERNAM BESI BESTARI BINTANG BOTANIC BULOH BUTTERWORTH CEMERLANG CEMPAKA DAGANGAN DAHLIA DAMAI
+DATUK DELIMA DENGKIL GEMILANG GOMBAK GUDANG HARMONI IDAMAN IMPIAN INDUSTRI INTAN IPOH ISMAIL
+JINJANG KAPAR KARANG KEDIAMAN KELANA KEMAJUAN KEMBOJA KENANGA KENARI KESUMA KINRARA KLUANG
+KOMPLEKS KUANTAN KUCHAI KULAI LAKSAMANA LANGAT LENGKOK LINGKARAN MAHARAJA MALURI MASAI MAWAR
+MEGAH MELATI MENARA MENJALARA MERAK MERPATI MEWAH MOLEK NILAI NILAM NUSAJAYA ORKID PANDAMARAN
+PANDAN PANGSAPURI PANTAI PASIR PELABUR PELANGI PERDAGANGAN PERKASA PERMAISURI PERMATA PERUMAHAN
+PONTIAN PUSAT PUTERI PUTRA RAHMAN RAWANG SABAK SALAK SAUJANA SEGAMAT SEGAMBUT SEJAHTERA
+SEKINCHAN SEMENYIH SENAI SENAWANG SENTUL SEPANG SEPUTEH SERDANG SEREMBAN SEROJA SKUDAI SULTANAH
+TAMPOI TANJUNG TEBRAU TEMENGGUNG TENGKU TERATAI TINGKAT TIRAM TROPICANA TUNKU WANGSA WISMA
+ZAMRUD
+`)
+
+// tradeWords are words that recur in the names and addresses printed on
+// receipts. OCR errors in them are mended when a misread is close to exactly
+// one of them.
+var tradeWords = union(shopWords, placeWords)
+
+// addressWords are the words an address's misreads are mended to.
+var addressWords = union(tradeWords, streetWords)
+
+// knownWords are left as read and never become a correction: ordinary
+// words one letter away from a trade word (TANAH is not TAMAN, JAPAN is not
+// JALAN, PAPAN is not JAPAN), Malay words or spellings one letter from a
+// place word (PASAR, a market, is not PASIR; BORONG, wholesale, is not
+// LORONG; TANJONG is TANJUNG's older spelling), and the places left out of
+// streetWords, so that they are not mended to a street word either
+// (SELAYANG is not SENAWANG).
+var knownWords = wordSet(`
+TANAH MERAH BARAT TIMUR UTARA SELATAN TENGAH LAMA BARU JAYA JASA ALAM SERI RAYA DESA MAJU PAPAN
+HOUSE HORSE MONEY MINT MINE MINES MINI NONE HONG HONE HOLE BONE STORE STORES SHOP SHOPS
+JAPAN CHINA INDIA KOREA TAIWAN THAI
+PASAR BORONG TANJONG PUTERA KUSUMA
+AHMAD BANTING BRICKFIELDS CAVES DINAR GALLERIA GENTING ISKANDAR KEMUNING KIARA MEDAN PERLING
+SEBERANG SELAYANG SENTRAL SIMPANG SULTAN SUNWAY TAIPING
+`)
+
+func union(sets ...map[string]bool) map[string]bool {
+	m := map[string]bool{}
+	for _, s := range sets {
+		for w := range s {
+			m[w] = true
+		}
+	}
+	return m
+}
+
+func wordSet(s string) map[string]bool {
+	m := map[string]bool{}
+	for _, w := range strings.Fields(s) {
+		m[w] = true
+	}
+	return m
+}
+
+// mendTradeWords replaces each misread word in s by the trade word it is
+// closest to, when exactly one lies within one edit (two for words of eight
+// letters or more). Short words, words with digits and words already known
+// are left alone.
+func mendTradeWords(s string) string { return mendWords(s, tradeWords) }
+
+// mendAddressWords is mendTradeWords for an address, with its street words.
+func mendAddressWords(s string) string { return mendWords(s, addressWords) }
+
+// mendWords replaces each misread word in s by the word of lexicon it is
+// closest to (see mendTradeWords).
+func mendWords(s string, lexicon map[string]bool) string {
+	return mendEachWord(s, func(f string) string {
+		if w, ok := mendPunctuatedWord(f); ok {
+			return w
+		}
+		core := letterCore(f)
+		if !mendable(core) {
+			return f
+		}
+		if w, ok := closestWord(core, lexicon); ok {
+			return strings.Replace(f, core, w, 1)
+		}
+		return f
+	})
+}
+
+// mendEachWord puts mend(f) in place of each word f of s; s comes back as
+// it was, spacing and all, when no word changes.
+func mendEachWord(s string, mend func(f string) string) string {
+	fields := strings.Fields(s)
+	changed := false
+	for i, f := range fields {
+		if w := mend(f); w != f {
+			fields[i], changed = w, true
+		}
+	}
+	if !changed {
+		return s
+	}
+	return strings.Join(fields, " ")
+}
+
+// closestWord is the one word of lexicon nearest a misread word, within
+// one misread letter (two edits for words of eight letters or more), and
+// ending in the same letter.
+func closestWord(core string, lexicon map[string]bool) (string, bool) {
+	// Shorter words only mend a misread letter (HONE, not BATFU -> BATU):
+	// a dropped or extra letter in a short word is too often another word.
+	limit, dist := 1, hamming
+	if len(core) >= 8 {
+		limit, dist = 2, editDistance
+	}
+	best, tie := "", false
+	bestD := limit + 1
+	for w := range lexicon {
+		if w[len(w)-1] != core[len(core)-1] {
+			continue // another ending is usually another word: STATIONERS, BAKERS
+		}
+		if d := dist(core, w, limit); d < bestD {
+			best, bestD, tie = w, d, false
+		} else if d == bestD && d <= limit {
+			tie = true
+		}
+	}
+	return best, best != "" && !tie
+}
+
+// mendLowerInCapsWords mends each capital word of s with one lower-case
+// letter inside it (see mendLowerInCaps). It runs before a name or address
+// line is put in capitals, which hides the misread letter.
+func mendLowerInCapsWords(s string) string {
+	return mendEachWord(s, func(f string) string {
+		core := letterCore(f)
+		if w, ok := mendLowerInCaps(core); ok {
+			return strings.Replace(f, core, w, 1)
+		}
+		return f
+	})
+}
+
+// mendLowerInCaps mends a capital word with one lower-case letter inside
+// it ("HOnE"): printed names are in capitals, so that letter is the one
+// misread, and the word is the trade word that fits with every other letter
+// as read, when exactly one does.
+func mendLowerInCaps(core string) (string, bool) {
+	if len(core) < 4 {
+		return "", false
+	}
+	at := -1
+	for i, r := range core {
+		switch {
+		case r > unicode.MaxASCII:
+			return "", false
+		case unicode.IsLower(r):
+			if at >= 0 || i == 0 {
+				return "", false
+			}
+			at = i
+		}
+	}
+	if at < 0 {
+		return "", false
+	}
+	fit := ""
+	for w := range tradeWords {
+		if len(w) == len(core) && w[:at] == core[:at] && w[at+1:] == core[at+1:] {
+			if fit != "" {
+				return "", false
+			}
+			fit = w
+		}
+	}
+	return fit, fit != ""
+}
+
+// glyphLike are the marks OCR reads for part of a letter's strokes: "!UMPUR"
+// (L), "MA!'KOTA" (H), "SELA:IGOR" (N).
+const glyphLike = "!:|'`‘’\"{["
+
+// mendPunctuatedWord mends a capital word with a run of letter-like marks
+// at its start or between its letters, when exactly one trade word fits with
+// that run standing for one letter (the run may take an I beside it along:
+// ":I" for N) and every other letter as read. Trailing punctuation stays.
+func mendPunctuatedWord(f string) (string, bool) {
+	end := strings.LastIndexFunc(f, unicode.IsLetter)
+	if end < 0 {
+		return f, false
+	}
+	word, tail := f[:end+1], f[end+1:]
+	start := strings.IndexFunc(word, func(r rune) bool { return !strings.ContainsRune(glyphLike, r) })
+	if start > 0 && strings.ContainsRune("!|{[", rune(word[0])) {
+		start = 0 // a leading "!", "|", "{" or "[" may be the first letter: "{AMAN"
+	}
+	word = word[start:]
+	runAt, runEnd := strings.IndexAny(word, glyphLike), -1
+	if runAt < 0 {
+		return f, false
+	}
+	runEnd = runAt
+	for runEnd < len(word) && strings.ContainsRune(glyphLike, rune(word[runEnd])) {
+		runEnd++
+	}
+	before, after := word[:runAt], word[runEnd:]
+	if strings.ContainsAny(after, glyphLike) || letterCount(before+after) < 4 ||
+		strings.IndexFunc(before+after, func(r rune) bool { return !unicode.IsUpper(r) }) >= 0 {
+		return f, false
+	}
+	var fits []string
+	try := func(b, a string) {
+		for w := range tradeWords {
+			if len(w) == len(b)+1+len(a) && strings.HasPrefix(w, b) && strings.HasSuffix(w, a) {
+				fits = append(fits, w)
+			}
+		}
+	}
+	try(before, after)
+	if strings.HasPrefix(after, "I") {
+		try(before, after[1:])
+	}
+	if strings.HasSuffix(before, "I") {
+		try(before[:len(before)-1], after)
+	}
+	if len(fits) != 1 {
+		return f, false
+	}
+	return f[:start] + fits[0] + tail, true
+}
+
+// letterCore is a word without the marks around it.
+func letterCore(f string) string {
+	return strings.TrimFunc(f, func(r rune) bool { return !unicode.IsLetter(r) })
+}
+
+// mendable says whether a word may be mended to another: five capitals or
+// more, and not a word we know as it is (englishNeighbours: English words
+// one letter from one of ours, GOODS for FOODS, BLACK for BLOCK).
+func mendable(core string) bool {
+	return len(core) >= 5 && !tradeWords[core] && !streetWords[core] && !knownWords[core] && !englishNeighbours[core] &&
+		strings.IndexFunc(core, func(r rune) bool { return !unicode.IsUpper(r) }) < 0
+}
+
+// hamming counts the letters two words of the same length differ in, or is
+// limit+1 for words of different lengths.
+func hamming(a, b string, limit int) int {
+	if len(a) != len(b) {
+		return limit + 1
+	}
+	d := 0
+	for i := range len(a) {
+		if a[i] != b[i] {
+			d++
+		}
+	}
+	return d
+}
+
+// editDistance is the Levenshtein distance of a and b, or limit+1 once it
+// is sure to exceed limit.
+func editDistance(a, b string, limit int) int {
+	if d := len(a) - len(b); d > limit || -d > limit {
+		return limit + 1
+	}
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		rowMin := cur[0]
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+			rowMin = min(rowMin, cur[j])
+		}
+		if rowMin > limit {
+			return limit + 1
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
+}
+
+// placePhrases are Malaysian place names of two words, either of which
+// is short or an ordinary word on its own (ALAM, LAMA, BESI), so that
+// only the pair shows a misread: "SHAH ALAN", "SHEH ALAM", "DARU EHSAN",
+// "SUNGET BEST". The states' honorifics (DARUL EHSAN for Selangor…) are
+// printed after most addresses.
+var placePhrases = [][2]string{
+	{"SHAH", "ALAM"}, {"KUALA", "LUMPUR"}, {"PETALING", "JAYA"}, {"JOHOR", "BAHRU"},
+	{"SUBANG", "JAYA"}, {"SERI", "KEMBANGAN"}, {"BANDAR", "UTAMA"}, {"KLANG", "LAMA"},
+	{"SUNGAI", "BESI"}, {"SUNGEI", "BESI"}, {"BANDAR", "BARU"}, {"KOTA", "DAMANSARA"},
+	{"DARUL", "EHSAN"}, {"DARUL", "TAKZIM"}, {"DARUL", "AMAN"}, {"DARUL", "MAKMUR"},
+	{"DARUL", "RIDZUAN"}, {"DARUL", "NAIM"}, {"DARUL", "IMAN"}, {"DARUL", "KHUSUS"},
+	// Highway rest areas name their direction: "RAWAT PAGOH ARAH UTARA".
+	{"ARAH", "UTARA"}, {"ARAH", "SELATAN"}, {"ARAH", "TIMUR"}, {"ARAH", "BARAT"},
+}
+
+// mendPlacePhrases mends two neighbouring words of an address that are
+// one misread letter (a letter lost, for DARU) away from a place phrase,
+// each word at most one, the pair at most one below ten letters. Known
+// words and marks around the words stay. Pairs that fit two phrases are
+// left alone.
+func mendPlacePhrases(s string) string {
+	fields := strings.Fields(s)
+	changed := false
+	for i := 0; i+1 < len(fields); i++ {
+		a, b := letterCore(fields[i]), letterCore(fields[i+1])
+		if a == "" || b == "" || strings.IndexFunc(a+b, func(r rune) bool { return !unicode.IsUpper(r) }) >= 0 {
+			continue
+		}
+		var fit [2]string
+		n := 0
+		for _, p := range placePhrases {
+			if a == p[0] && b == p[1] {
+				n = 0
+				break
+			}
+			da, db := editDistance(a, p[0], 1), editDistance(b, p[1], 1)
+			limit := 1
+			if len(p[0])+len(p[1]) >= 10 {
+				limit = 2
+			}
+			if da <= 1 && db <= 1 && da+db <= limit && mendableIn(a, da) && mendableIn(b, db) {
+				fit, n = p, n+1
+			}
+		}
+		if n == 1 {
+			fields[i] = strings.Replace(fields[i], a, fit[0], 1)
+			fields[i+1] = strings.Replace(fields[i+1], b, fit[1], 1)
+			changed = true
+			i++
+		}
+	}
+	if !changed {
+		return s
+	}
+	return strings.Join(fields, " ")
+}
+
+// tradeNameFixes mend shop kinds and chain names whose misread form is
+// an ordinary word or mere marks, which word lists cannot see: "PASAR
+// MINT" (a pasar mini, a minimarket: MINT is a word), and the dotted
+// initials of Malaysia's largest hardware chain, "MR. O.1.¥.", "WR.
+// D.1.YY.".
+var tradeNameFixes = textFixes{
+	{regexp.MustCompile(`\bPASAR\s+MIN[T1lI|]\b`), "PASAR MINI"},
+	{regexp.MustCompile(`\b[MW]R\.?\s*[DO0]\s*\.\s*[I1lL|!]\s*\.\s*[Y¥V]{1,2}(?:\.|\b)`), "MR. D.I.Y."},
+}
+
+// mendZeroInNameWords reads a 0 among the letters of a name's word as
+// the O it is ("G0LDEN B0OK", "HAI~0" for HAI-O), and a tilde between
+// two characters of a word as the hyphen it is. A word needs three
+// letters and no other digit: "A1", "3M", "7-ELEVEN" and "U3" stay.
+func mendZeroInNameWords(s string) string {
+	return mendEachWord(s, func(f string) string {
+		w := reTildeInWord.ReplaceAllString(f, "$1-$2")
+		letters, zeros, digits := 0, 0, 0
+		for _, r := range w {
+			switch {
+			case r == '0':
+				zeros++
+			case unicode.IsDigit(r):
+				digits++
+			case unicode.IsLetter(r):
+				letters++
+			}
+		}
+		if zeros == 1 && digits == 0 && letters >= 3 && reZeroBesideLetter.MatchString(w) {
+			w = strings.Replace(w, "0", "O", 1)
+		}
+		return w
+	})
+}
+
+var (
+	reTildeInWord      = regexp.MustCompile(`(\w)~(\w)`)
+	reZeroBesideLetter = regexp.MustCompile(`\pL-?0|0\pL`)
+)
+
+// textFixes are misreadings a pattern finds, each with what it stands for.
+type textFixes []struct {
+	re   *regexp.Regexp
+	with string
+}
+
+// apply makes every fix in s, in order.
+func (fs textFixes) apply(s string) string {
+	for _, f := range fs {
+		s = f.re.ReplaceAllString(s, f.with)
+	}
+	return s
+}
+
+// mendableIn says whether a word d letters from its place in a phrase may
+// become it: four letters or more, and no word we know as it is (BANDAR
+// BATU is not BANDAR BARU).
+func mendableIn(w string, d int) bool {
+	return d == 0 || len(w) >= 4 && !tradeWords[w] && !knownWords[w]
+}
+
+// Street abbreviations as OCR misreads them: JLN (jalan) as JIN, JUN, JEN,
+// J1N; TMN (taman) as THN, TMM; BLK (block) as BIK, 8LK; the land-title
+// "LOT P.T." as P.7. Each is mended only where its place in an address
+// shows what it is: JLN and TMN before a name or number, BLK before a
+// block letter or number, P.T. after LOT, LOT itself opening the address
+// before a number; the "&" between two lettered house numbers ("31G&33G")
+// read as 8.
+var addressAbbrevFixes = textFixes{
+	{regexp.MustCompile(`(^|[\s,.])(?:J[I1lUE]N|JLM)(\.?\s+[A-Z0-9])`), "${1}JLN${2}"},
+	{regexp.MustCompile(`(^|[\s,.\-])(?:THN|TMM|TNN|7MN)(\.?\s+[A-Z0-9])`), "${1}TMN${2}"},
+	{regexp.MustCompile(`(^|[\s,.])(?:B[I1]K|8LK)(\.?\s+[A-Z0-9]{1,3}\b)`), "${1}BLK${2}"},
+	{regexp.MustCompile(`\bLOT\s+P\.\s?7\b`), "LOT P.T"},
+	// LOT opening an address before its number, its O and T misread:
+	// "LUI 1504, BATU 8 1/2".
+	{regexp.MustCompile(`^L[OU0Q][TI1l7](\.?\s+[A-Z]?\d)`), "LOT${1}"},
+	// Petaling Jaya Utara's zones run PJU 1 to PJU 10, some lettered (PJU
+	// 1A, PJU 6A): "PJU 14/3" is PJU 1A/3 with its A read as 4.
+	{regexp.MustCompile(`\bPJU\s*([1-9])4\b`), "PJU ${1}A"},
+	// Two lettered house numbers joined by "&" read as 8: "31G833G".
+	{regexp.MustCompile(`\b(\d{1,4}[A-Z])8(\d{1,4}[A-Z])\b`), "${1}&${2}"},
+}
+
+// mendFromPage takes a word's spelling from where the receipt prints it
+// again in plain type when a display font or a faint line was misread:
+// "SANYO STATIONERY SHOP" over "SANYU SUPPLY SDN BHD" and "Follow us on
+// Facebook: Sanyu.Stationery"; "GARDEQIA BAKERIES" over "the recipient of
+// Gardenia's products"; "TAMAN SRI UENGKIL" over "43800 DENGKIL". A word is
+// replaced only when it is read with confidence nowhere on the page (lines
+// first to last, the text's own, do not count), is no known word, and one
+// spelling one letter away (same length, five letters or more) is read
+// elsewhere with confidence. first and last of -1 count every line.
+func mendFromPage(name string, lines []Line, first, last int) string {
+	body := map[string]int{}
+	for i, l := range lines {
+		if i >= first && i <= last || l.Conf < 0.8 {
+			continue
+		}
+		for _, w := range strings.FieldsFunc(strings.ToUpper(l.Text), func(r rune) bool { return !unicode.IsLetter(r) }) {
+			body[w]++
+		}
+	}
+	return mendEachWord(name, func(f string) string {
+		core := letterCore(f)
+		if !mendable(core) || body[core] > 0 {
+			return f
+		}
+		twin, n := "", 0
+		for w := range body {
+			if hamming(core, w, 1) == 1 {
+				twin, n = w, n+1
+			}
+		}
+		if n == 1 {
+			return strings.Replace(f, core, twin, 1)
+		}
+		return f
+	})
+}

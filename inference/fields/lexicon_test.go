@@ -1,0 +1,209 @@
+package fields
+
+import "testing"
+
+func TestMendTradeWords(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{"GARDENIA BAKERLES (KL) SDN BHD", "GARDENIA BAKERIES (KL) SDN BHD"},
+		{"ENW HARDWAWVE CENTRE (M) SDN. BHD", "ENW HARDWARE CENTRE (M) SDN. BHD"},
+		{"379, JALAN PERMAS SATU, BANOAR BARU", "379, JALAN PERMAS SATU, BANDAR BARU"},
+		{"41150 KLANG, SCLANGOR,", "41150 KLANG, SELANGOR,"},
+		{"KEDAI PAPAN YEW CHUAN", "KEDAI PAPAN YEW CHUAN"}, // a known word stays
+		{"DAISO JAPAN, IOI MALL", "DAISO JAPAN, IOI MALL"}, // not JALAN
+		{"BATFU (M) SDN BHD", "BATFU (M) SDN BHD"},         // short words: no dropped letters
+		{"PASAR MINT JIN SENG", "PASAR MINT JIN SENG"},     // under five letters: left alone
+		{"56000 KUALA !UMPUR, MALAYSIA", "56000 KUALA LUMPUR, MALAYSIA"},
+		{"BANDAR MA!'KOTA CHERAS,", "BANDAR MAHKOTA CHERAS,"},
+		{"PETALING JAYA, SELA:IGOR DARUL EHSAN", "PETALING JAYA, SELANGOR DARUL EHSAN"},
+		{"TAMAN DAYA, J!HOR.", "TAMAN DAYA, JOHOR."},
+		{"NO.1, {AMAN SRI DENGKIL,", "NO.1, TAMAN SRI DENGKIL,"}, // a bracket for the first letter
+		{"BUKIT [AMAN", "BUKIT TAMAN"},
+		{"MR. D.I.Y. (M) SDN BHD", "MR. D.I.Y. (M) SDN BHD"}, // dots are no letters
+		{"KING'S CONFECTIONERY", "KING'S CONFECTIONERY"},     // an apostrophe that fits no trade word
+		{"Mixed Case Bakerles", "Mixed Case Bakerles"},       // only capitals are mended
+		{"McDONALDS", "McDONALDS"},                           // no trade word fits
+		{"MiNI MART", "MiNI MART"},                           // MINI is no trade word
+	} {
+		if got := mendTradeWords(tc.in); got != tc.want {
+			t.Errorf("mendTradeWords(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+}
+
+func TestMendAddressWords(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{"NO 16A, JALAN ASCAKA U8/83, BUKIT JELUTONG,", "NO 16A, JALAN ASTAKA U8/83, BUKIT JELUTONG,"},
+		{"NO.2, JALAN EMENGGUNG 19/9,", "NO.2, JALAN TEMENGGUNG 19/9,"},
+		{"PASAR BORONG SELAYANG", "PASAR BORONG SELAYANG"}, // PASAR, a market, is not PASIR
+		{"JALAN TANJONG KATONG", "JALAN TANJONG KATONG"},   // an older spelling of TANJUNG
+		{"CENTRAL PLAZA, SUNDAY MARKET", "CENTRAL PLAZA, SUNDAY MARKET"},
+		{"41150 KLANG, SCLANGOR,", "41150 KLANG, SELANGOR,"}, // trade words too
+	} {
+		if got := mendAddressWords(tc.in); got != tc.want {
+			t.Errorf("mendAddressWords(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+	// A supplier's name is no address: its proper names stay.
+	if got := mendTradeWords("SANJUNG REALITI SDN. BHD"); got != "SANJUNG REALITI SDN. BHD" {
+		t.Errorf("mendTradeWords mended a name to a street word: %q", got)
+	}
+}
+
+func TestMendTradeWordsKeepsOtherEndings(t *testing.T) {
+	if got := mendTradeWords("CORNER STATIONERS LTD"); got != "CORNER STATIONERS LTD" {
+		t.Errorf("got %q", got)
+	}
+}
+
+func TestMendAddressAbbrevs(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{"NO: G3, BIK G, JIN PJU 1A/3, ARA DAMANSARA", "NO: G3, BLK G, JLN PJU 1A/3, ARA DAMANSARA"},
+		{"NO. 15 JEN TSJ2, TMN SUBANG JASA, OFF JUN BT 3 SUBANG", "NO. 15 JLN TSJ2, TMN SUBANG JASA, OFF JLN BT 3 SUBANG"},
+		{"KEPONG, 1558-THN PUSAT KEPONG", "KEPONG, 1558-TMN PUSAT KEPONG"},
+		{"42100 KLANG, THN PUSAT KEPONG", "42100 KLANG, TMN PUSAT KEPONG"},
+		{"LOT P.7. 33198, BATU 4", "LOT P.T. 33198, BATU 4"},
+		{"LOT P. 7, 2811, JALAN ANGSA", "LOT P.T, 2811, JALAN ANGSA"},
+		{"TAMAN JUN", "TAMAN JUN"}, // the last word is no abbreviation before a name
+		{"LUI 1504, BATU 8 1/2, JALAN KLANG LAMA", "LOT 1504, BATU 8 1/2, JALAN KLANG LAMA"},
+		{"L0T S319, 2ND FLOOR", "LOT S319, 2ND FLOOR"},
+		{"LOR 5, TAMAN MELATI", "LOR 5, TAMAN MELATI"}, // lorong
+		{"NO: G3, BLK G, JLN PJU 14/3, ARA DAMANSARA", "NO: G3, BLK G, JLN PJU 1A/3, ARA DAMANSARA"},
+		{"JALAN PJU 10/4", "JALAN PJU 10/4"},
+		{"NO 5, LUI 12", "NO 5, LUI 12"}, // LOT opens an address
+		{"JINJANG UTARA", "JINJANG UTARA"},
+		{"BIKE SHOP", "BIKE SHOP"},
+		{"NO. 31G833G, JALAN SETIA INDAH X", "NO. 31G&33G, JALAN SETIA INDAH X"},
+		{"NO. 318, JALAN 3/8A", "NO. 318, JALAN 3/8A"}, // no lettered numbers on both sides
+	} {
+		if got := addressAbbrevFixes.apply(tc.in); got != tc.want {
+			t.Errorf("addressAbbrevFixes.apply(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+}
+
+func TestMendFromPage(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		body []string
+		want string
+	}{
+		{"SANYO STATIONERY SHOP", []string{"SANYU SUPPLY SDN BHD (1135772-K)", "Follow us on Facebook: Sanyu.Stationery"}, "SANYU STATIONERY SHOP"},
+		{"GARDEQIA BAKERIES (KL) SDN BHD", []string{"The recipient of Gardenia's products is"}, "GARDENIA BAKERIES (KL) SDN BHD"},
+		{"SANYO STATIONERY SHOP", []string{"Thank you for shopping at SANYO", "SANYU SUPPLY SDN BHD"}, "SANYO STATIONERY SHOP"}, // printed again as read
+		{"HARBOUR HARDWARE", []string{"HARDWIRE CABLE 2M 5.00"}, "HARBOUR HARDWARE"},                                            // a known word stays
+		{"ACME TRADERS", []string{"ACNE CREAM 5.00", "ACRE LOT"}, "ACME TRADERS"},                                               // four letters: left alone
+		{"BAIFU (M) SDN BHD", []string{"BAIFA 1.00", "BAIFO 2.00"}, "BAIFU (M) SDN BHD"},                                        // two twins: no guess
+	} {
+		ls := append(lines(tc.name), lines(tc.body...)...)
+		if got := mendFromPage(tc.name, ls, 0, 0); got != tc.want {
+			t.Errorf("mendFromPage(%q) = %q, want %q", tc.name, got, tc.want)
+		}
+	}
+}
+
+// An address word read with doubt takes its spelling from the address's
+// own confident line; one read with confidence stays as read.
+func TestMendFromPageInAnAddress(t *testing.T) {
+	page := lines("NO.1, TAMAN SRI UENGKIL, JALAN AIR HITAM", "43800 DENGKIL, SELANGOR.")
+	addr := "NO.1, TAMAN SRI UENGKIL, JALAN AIR HITAM, 43800 DENGKIL, SELANGOR."
+	page[0].Conf = 0.73
+	if got, want := mendFromPage(addr, page, -1, -1), "NO.1, TAMAN SRI DENGKIL, JALAN AIR HITAM, 43800 DENGKIL, SELANGOR."; got != want {
+		t.Errorf("doubtful line: %q, want %q", got, want)
+	}
+	page[0].Conf = 0.9
+	if got := mendFromPage(addr, page, -1, -1); got != addr {
+		t.Errorf("confident line: %q, want it as read", got)
+	}
+}
+
+func TestMendLowerInCapsWords(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{"HOnE MASTER HARDWARE &", "HOME MASTER HARDWARE &"}, // one lower-case letter in capitals is the misread one
+		{"McDONALDS", "McDONALDS"},                           // no trade word fits
+		{"MiNI MART", "MiNI MART"},                           // MINI is no trade word
+		{"Jalan Dinar G", "Jalan Dinar G"},                   // mixed case is how it is printed
+		{"NO 5, JALAn BESAR", "NO 5, JALAN BESAR"},
+	} {
+		if got := mendLowerInCapsWords(tc.in); got != tc.want {
+			t.Errorf("mendLowerInCapsWords(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+}
+
+func TestMendPlacePhrases(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{"PT17920 SEK U9, SHAH ALAN", "PT17920 SEK U9, SHAH ALAM"},
+		{"40150 SHEH ALAM SELANGOR", "40150 SHAH ALAM SELANGOR"},
+		{"45600 BATANG BERJUNTAY, SELANGOR DARU EHSAN", "45600 BATANG BERJUNTAY, SELANGOR DARUL EHSAN"},
+		{"176 JLN SUNGET BEST, 57100 KUALA LUMPUR", "176 JLN SUNGEI BESI, 57100 KUALA LUMPUR"},
+		{"JALAN KLANG LANA, 46000", "JALAN KLANG LAMA, 46000"},
+		{"KWS REHAT & RAWAT PAGOH ARAN UTARA", "KWS REHAT & RAWAT PAGOH ARAH UTARA"},
+		{"47800 PETALING JAYA.", "47800 PETALING JAYA."},
+		{"81100 JOHOR BAHRU, JOHOR.", "81100 JOHOR BAHRU, JOHOR."},
+		{"TAMAN SRI JAYA", "TAMAN SRI JAYA"},             // SRI is not SERI's pair here
+		{"SHAH ALAM KLANG LAMA", "SHAH ALAM KLANG LAMA"}, // right as read
+		{"Shah Alan", "Shah Alan"},                       // only capitals are mended
+		{"BANDAR BATU", "BANDAR BATU"},                   // BATU is a word
+		{"JALAN SUBANG JASA 3", "JALAN SUBANG JASA 3"},   // a street, not the town of Subang Jaya
+	} {
+		if got := mendPlacePhrases(tc.in); got != tc.want {
+			t.Errorf("mendPlacePhrases(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+}
+
+func TestMendTradeNames(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{"PASAR MINT JIN SENG", "PASAR MINI JIN SENG"},
+		{"PASAR MINI JIN SENG", "PASAR MINI JIN SENG"},
+		{"MINT LEAF CAFE", "MINT LEAF CAFE"},
+		{"MR. O.1.¥. (M) SDN BHD", "MR. D.I.Y. (M) SDN BHD"},
+		{"MR. D.I.Y. (M) SDN BHD", "MR. D.I.Y. (M) SDN BHD"},
+		{"MR DOLLY TRADING", "MR DOLLY TRADING"},
+		{"WR. 0.1.YY. (M) SDN BHD", "MR. D.I.Y. (M) SDN BHD"},
+		{"MR. D.I.YY. (KUCHAI) SDN BHD", "MR. D.I.Y. (KUCHAI) SDN BHD"},
+		{"WR DAVID", "WR DAVID"},
+	} {
+		if got := tradeNameFixes.apply(tc.in); got != tc.want {
+			t.Errorf("tradeNameFixes.apply(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+}
+
+func TestFixLegalSuffix(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{"GARDENIA BAKERIES (KL) SDN BLD", "GARDENIA BAKERIES (KL) SDN BHD"},
+		{"WAHIN HARDWARE SIN BHD", "WAHIN HARDWARE SDN BHD"},
+		{"99 SPEED MART $/D (519537-X)", "99 SPEED MART S/B (519537-X)"},
+		{"KING'S CONFECTIONERY §/B", "KING'S CONFECTIONERY S/B"},
+		{"MR. D.I.Y. (H) SDN BHD", "MR. D.I.Y. (M) SDN BHD"},
+		{"MR. D.I.Y. (4) SDN BHD", "MR. D.I.Y. (M) SDN BHD"},
+		{"GARDENIA BAKERIES (KL) SDN BHD", "GARDENIA BAKERIES (KL) SDN BHD"},
+		{"GARDENIA BAKERIES (KI) SDN BHD", "GARDENIA BAKERIES (KL) SDN BHD"},
+		{"GARDENIA BAKERIES (KI.) SDN BHD", "GARDENIA BAKERIES (KL) SDN BHD"},
+		{"SIN HUAT TRADING", "SIN HUAT TRADING"}, // SIN is a name here: no BHD follows
+		{"Harbour Hardware Pty Ltd", "Harbour Hardware Pty Ltd"},
+	} {
+		if got := fixLegalSuffix(tc.in); got != tc.want {
+			t.Errorf("fixLegalSuffix(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+}
+
+func TestMendZeroInNameWords(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{"G0LDEN B0OK SDN BHD", "GOLDEN BOOK SDN BHD"},
+		{"HAI~0 RAYA BHD", "HAI-O RAYA BHD"}, // SROIE 382 enlarged
+		{"7-ELEVEN MALAYSIA SDN BHD", "7-ELEVEN MALAYSIA SDN BHD"},
+		{"A1 MART", "A1 MART"},
+		{"99 SPEED MART S/B", "99 SPEED MART S/B"},
+		{"3M CENTRE", "3M CENTRE"},
+		{"B00K CAFE", "B00K CAFE"},                 // two zeros: which is which is not known
+		{"MART 2000 SDN BHD", "MART 2000 SDN BHD"}, // a number
+		{"AB-10 TRADING", "AB-10 TRADING"},
+	} {
+		if got := mendZeroInNameWords(tc.in); got != tc.want {
+			t.Errorf("mendZeroInNameWords(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+}

@@ -1,0 +1,290 @@
+package fields
+
+import (
+	"regexp"
+	"strings"
+
+	"github.com/shopspring/decimal"
+
+	"github.com/shoebox-app/shoebox/receipt"
+)
+
+var (
+	// reTaxRate is a rate as receipts print it: "10%", "@ 6 %", "7,5%".
+	reTaxRate = regexp.MustCompile(`(\d{1,2}(?:[.,]\d{1,3})?)\s*%`)
+	// reTaxCode is a tax code that opens a summary row: SR (standard
+	// rated), ZR / ZRL (zero rated), TX.
+	reTaxCode = regexp.MustCompile(`^\W*(SR|ZRL?|TX|S|Z)\b`)
+	// reInclusive says the prices include the tax: "GST included",
+	// "Includes VAT", "Total Sales (Inclusive GST)", "MWST 19% INCL.".
+	reInclusive = regexp.MustCompile(`\bINCL\w*|\bINC\b`)
+)
+
+// findTaxLines reads the tax lines of a receipt: a tax word and a rate
+// with the tax amount ("VAT 20% INCL. £53.97", "SALES TAX 8% $3.20"), or a
+// tax summary row with its net as well ("SR 6% 180.00 10.80"). One line per
+// rate is kept, the one that also gives the net first. Lines whose taxes do
+// not add up to the receipt's total tax are dropped: a wrong breakdown is
+// worse than none. It also says whether the prices include the tax, when
+// the page says so.
+func findTaxLines(lines []Line, upper []string, r receipt.Receipt) ([]receipt.TaxLine, receipt.Field[bool]) {
+	var inclusive receipt.Field[bool]
+	byRate := map[string]receipt.TaxLine{}
+	var order []string
+	inSummary, summaryWord := false, ""
+	for i, l := range lines {
+		u := strings.ToUpper(l.Text)
+		k := upper[i]
+		if startsTaxSummary(l, k) {
+			inSummary, summaryWord = true, reTaxWord.FindString(k)
+		}
+		taxWord := reTaxWord.FindString(k)
+		summaryRow := inSummary || reTaxCode.MatchString(u)
+		if taxWord == "" && !summaryRow {
+			continue
+		}
+		if taxWord != "" && reInclusive.MatchString(k) && !inclusive.Set {
+			inclusive = receipt.Field[bool]{Value: true, Set: true, Source: receipt.SourceOCR, Confidence: clamp(l.Conf * 0.8)}
+		}
+		m := reTaxRate.FindStringSubmatch(u)
+		if m == nil {
+			continue
+		}
+		rate, err := decimal.NewFromString(strings.Replace(m[1], ",", ".", 1))
+		if err != nil || !rate.IsPositive() {
+			continue
+		}
+		amts := amountsIn(reTaxRate.ReplaceAllString(l.Text, " "))
+		if len(amts) == 0 {
+			continue
+		}
+		conf := clamp(l.Conf * 0.7)
+		if rate.GreaterThan(decimal.NewFromInt(30)) {
+			var ok bool
+			if rate, ok = rateTheSumsConfirm(m[1], amts[len(amts)-1], r); !ok {
+				continue
+			}
+			conf *= 0.7
+		}
+		tl := receipt.TaxLine{
+			Label: receipt.Text{Value: taxLabel(k, taxWord, summaryWord), Set: true, Source: receipt.SourceOCR, Confidence: conf},
+			Rate:  receipt.Amount{Value: rate, Set: true, Source: receipt.SourceOCR, Confidence: conf},
+		}
+		hundred := decimal.NewFromInt(100)
+		last := amts[len(amts)-1]
+		// "Total Amt Incl. GST @ 6% : 12.00" names the rate of a total
+		// ("GST @6% included in total RM 0.70" is a tax amount all the same).
+		if len(amts) == 1 && (r.Total.Set && near(last, r.Total.Value) ||
+			!r.Total.Set && strings.Contains(k, "TOTAL") && !reTotalTaxLine.MatchString(k)) {
+			continue
+		}
+		if r.Total.Set && !last.LessThan(r.Total.Value) && len(amts) == 1 {
+			continue
+		}
+		if len(amts) >= 2 {
+			prev := amts[len(amts)-2]
+			switch {
+			case near(prev.Mul(rate).Div(hundred), last): // net, tax
+				tl.Net = receipt.Amount{Value: prev, Set: true, Source: receipt.SourceOCR, Confidence: conf}
+				last = last.Round(2)
+			case near(prev.Mul(hundred.Add(rate)).Div(hundred), last): // net, gross
+				tl.Net = receipt.Amount{Value: prev, Set: true, Source: receipt.SourceOCR, Confidence: conf}
+				last = last.Sub(prev)
+			}
+		}
+		// A summary row with no tax word must add up (net × rate = tax),
+		// and no tax exceeds the rate's share of the total: an item row
+		// with a discount rate ("10% 10.00 100.00") is neither.
+		if taxWord == "" && !tl.Net.Set {
+			continue
+		}
+		// A tax one digit off the rate's share of the total passes, for
+		// mendSingleTaxLine to mend ("MWST 19% EUR 2,62" of 12.65).
+		share := taxIncluded(r.Total.Value, rate).Round(2)
+		if r.Total.Set && last.GreaterThan(r.Total.Value.Mul(rate).Div(hundred).Add(decimal.New(1, -2))) && !oneDigitApart(last, share) {
+			continue
+		}
+		tl.Tax = receipt.Amount{Value: last, Set: true, Source: receipt.SourceOCR, Confidence: conf}
+		if b := l.Box; b.W > 0 {
+			tl.Tax.Box = &b
+		}
+		key := rate.String()
+		old, seen := byRate[key]
+		switch {
+		case !seen:
+			order = append(order, key)
+			byRate[key] = tl
+		case !old.Net.Set && tl.Net.Set:
+			byRate[key] = tl
+		}
+	}
+	var out []receipt.TaxLine
+	for _, k := range order {
+		out = append(out, byRate[k])
+	}
+	if len(out) == 0 || r.TotalTax.Set && !near(receipt.TaxLinesTotal(out), r.TotalTax.Value) {
+		out = nil
+	}
+	// The arithmetic, where the page gives it, outweighs the words: "Total
+	// Sales (Excluding GST) 18.31 / GST 1.10 / Total (Inclusive GST) 19.40"
+	// adds the tax to a net subtotal, whatever the word INCLUSIVE says.
+	if r.Subtotal.Set && r.TotalTax.Set && r.Total.Set && r.TotalTax.Value.IsPositive() {
+		switch {
+		case near(r.Subtotal.Value.Add(r.TotalTax.Value), r.Total.Value):
+			inclusive = receipt.Field[bool]{Value: false, Set: true, Source: receipt.SourceOCR, Confidence: 0.6}
+		case near(r.Subtotal.Value, r.Total.Value):
+			inclusive = receipt.Field[bool]{Value: true, Set: true, Source: receipt.SourceOCR, Confidence: 0.6}
+		}
+	}
+	return out, inclusive
+}
+
+// taxLabel names a line's tax: its tax word, with SALES before TAX kept,
+// or in a summary table the word of the table's heading.
+func taxLabel(k, word, summaryWord string) string {
+	if word == "" {
+		return summaryWord
+	}
+	if word == "TAX" && strings.Contains(k, "SALES TAX") {
+		return "SALES TAX"
+	}
+	return word
+}
+
+// taxIncluded is the tax a gross amount includes at rate (percent).
+func taxIncluded(gross, rate decimal.Decimal) decimal.Decimal {
+	return gross.Mul(rate).Div(decimal.NewFromInt(100).Add(rate))
+}
+
+// near says whether two amounts agree to the cent.
+func near(a, b decimal.Decimal) bool {
+	return a.Sub(b).Abs().LessThanOrEqual(decimal.New(1, -2))
+}
+
+// mendSingleTaxLine checks a receipt's one tax line against its total, the
+// way a reviewer would, and mends one misreading:
+//   - a rate the country does not use ("16%" in Australia) when exactly one
+//     rate it does use makes the tax from the total;
+//   - a tax one digit away from the rate's share of the total (12.05 for
+//     11.05 of 121.58 at 10% inclusive), the total tax with it.
+//
+// Partly tax-free receipts have less tax than the share and are left as
+// read: only a one-digit slip is mended.
+func mendSingleTaxLine(r *receipt.Receipt, c receipt.Country) {
+	if len(r.TaxLines) != 1 || !r.Total.Set || r.TaxLines[0].Net.Set || !r.TaxLines[0].Rate.Set {
+		return
+	}
+	tl := &r.TaxLines[0]
+	share := func(rate decimal.Decimal) decimal.Decimal { return taxIncluded(r.Total.Value, rate).Round(2) }
+	rates := receipt.PlausibleRates(c)
+	plausible := len(rates) == 0
+	for _, p := range rates {
+		plausible = plausible || p.Equal(tl.Rate.Value)
+	}
+	if !plausible {
+		var fits []decimal.Decimal
+		for _, p := range rates {
+			if p.IsPositive() && near(share(p), tl.Tax.Value) {
+				fits = append(fits, p)
+			}
+		}
+		if len(fits) == 1 {
+			tl.Rate.Value, tl.Rate.Confidence = fits[0], tl.Rate.Confidence*0.7
+		}
+		return
+	}
+	if want := share(tl.Rate.Value); !near(want, tl.Tax.Value) && oneDigitApart(want, tl.Tax.Value) {
+		tl.Tax.Value, tl.Tax.Confidence = want, tl.Tax.Confidence*0.7
+		if r.TotalTax.Set && oneDigitApart(want, r.TotalTax.Value) {
+			r.TotalTax.Value, r.TotalTax.Confidence = want, r.TotalTax.Confidence*0.7
+		}
+	}
+}
+
+// mendTaxWord names the tax of a line that says its rate is included but
+// whose tax word is misread ("MYST included 19%"): the word one letter
+// away from a tax word of its length is that word. k is the line's
+// keywordText, raw its text.
+func mendTaxWord(k, raw string) string {
+	if reTaxWord.MatchString(k) || !reRateIncluded.MatchString(strings.ToUpper(raw)) {
+		return k
+	}
+	words := strings.Fields(k)
+	for i, w := range words {
+		for _, t := range strings.Split(taxWords, "|") {
+			if len(t) >= 3 && len(w) == len(t) && editDistance(w, t, 1) == 1 {
+				words[i] = t
+				return strings.Join(words, " ")
+			}
+		}
+	}
+	return k
+}
+
+// reRateIncluded is a rate beside the word that says the prices include
+// it: "included 19%", "10% INCL.".
+var reRateIncluded = regexp.MustCompile(`\bINCL\w*\.?\s*\d{1,2}(?:[.,]\d+)?\s*%|\d{1,2}(?:[.,]\d+)?\s*%\s*INCL`)
+
+// mendDollarReadAsDigit reads a tax amount that exceeds the total, which
+// no tax can, and begins with a 5 or an 8 on a page that prints "$", as the
+// dollar sign misread ("GST 10% INCL. 516.78" under GRAND TOTAL $184.53 is
+// $16.78). Only the line text changes.
+func mendDollarReadAsDigit(lines []Line, upper []string, total decimal.Decimal) []Line {
+	if !strings.Contains(rawUpper(lines), "$") {
+		return lines
+	}
+	var out []Line // a copy, once a line changes
+	for i, l := range lines {
+		if !reTaxWord.MatchString(upper[i]) || strings.Contains(l.Text, "$") {
+			continue
+		}
+		ms := reAmount.FindAllStringIndex(l.Text, -1)
+		if len(ms) != 1 {
+			continue
+		}
+		at, end := ms[0][0], ms[0][1]
+		read := l.Text[at:end]
+		v, err := receipt.ParseAmount(read)
+		if err != nil || v.Value.LessThan(total) || (read[0] != '5' && read[0] != '8') {
+			continue
+		}
+		rest, err := receipt.ParseAmount(read[1:])
+		if err != nil || !rest.Value.IsPositive() || !rest.Value.LessThan(total) {
+			continue
+		}
+		if out == nil {
+			out = append([]Line(nil), lines...)
+		}
+		out[i].Text = l.Text[:at] + "$" + l.Text[at+1:]
+	}
+	if out == nil {
+		return lines
+	}
+	return out
+}
+
+// rateTheSumsConfirm reads a rate that no tax has ("SALES TAX 79%" over a
+// subtotal of $166.22 and a tax of $11.64) as the rate with one digit left
+// out, a speck read beside it, when exactly one such rate makes the tax:
+// of the subtotal, or the share of the total.
+func rateTheSumsConfirm(read string, tax decimal.Decimal, r receipt.Receipt) (decimal.Decimal, bool) {
+	hundred := decimal.NewFromInt(100)
+	var found []decimal.Decimal
+	for i := range len(read) {
+		if read[i] < '0' || read[i] > '9' {
+			continue
+		}
+		c, err := decimal.NewFromString(strings.Replace(read[:i]+read[i+1:], ",", ".", 1))
+		if err != nil || !c.IsPositive() || c.GreaterThan(decimal.NewFromInt(30)) {
+			continue
+		}
+		if r.Subtotal.Set && near(r.Subtotal.Value.Mul(c).Div(hundred), tax) ||
+			r.Total.Set && near(taxIncluded(r.Total.Value, c), tax) {
+			found = append(found, c)
+		}
+	}
+	if len(found) != 1 {
+		return decimal.Zero, false
+	}
+	return found[0], true
+}

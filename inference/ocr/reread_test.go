@@ -1,0 +1,148 @@
+package ocr
+
+import (
+	"github.com/shoebox-app/shoebox/inference"
+	"github.com/shoebox-app/shoebox/inference/fields"
+
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/shoebox-app/shoebox/receipt"
+)
+
+// SROIE 076 prints its date just above a dashed rule; the page reading
+// garbles that line, and read alone it loses both slashes ("27032018").
+func TestOCRReadsADateWhoseSlashesWereLost(t *testing.T) {
+	r := extractSROIE(t, "076.jpg", func(*Options) {})
+	if got := r.Date.Value.Format("2006-01-02"); !r.Date.Set || got != "2018-03-27" {
+		t.Errorf("date %q (set %v), want 2018-03-27", got, r.Date.Set)
+	}
+}
+
+// A line read again alone replaces its garbled page reading, in page
+// coordinates; lines not chosen stay as they were.
+func TestRereadLinesReadsTheChosenLinesAgain(t *testing.T) {
+	eng, pr := readHardwareReceipt(t)
+	lines := fields.GroupLines(pr.words)
+	dateAt := -1
+	for i, l := range lines {
+		if strings.Contains(l.Text, "16/07/2025") {
+			dateAt = i
+		}
+	}
+	if dateAt < 0 {
+		t.Fatalf("the page reading has no date line:\n%+v", lines)
+	}
+	garbled := append([]fields.Line(nil), lines...)
+	garbled[dateAt].Text = strings.Replace(garbled[dateAt].Text, "16/07/2025", "76/07/2025", 1)
+	again, n := eng.rereadLines(context.Background(), pr, garbled, func(l fields.Line) bool { return strings.Contains(l.Text, "76/07") })
+	if n != 1 {
+		t.Fatalf("%d lines read again, want 1", n)
+	}
+	if !strings.Contains(again[dateAt].Text, "16/07/2025") {
+		t.Errorf("line read again = %q", again[dateAt].Text)
+	}
+	if a, b := again[dateAt].Box, lines[dateAt].Box; abs(a.Y-b.Y) > b.H/2 || abs(a.X-b.X) > 2*b.H {
+		t.Errorf("box read again %+v, on the page %+v", a, b)
+	}
+	for i := range lines {
+		if i != dateAt && again[i].Text != garbled[i].Text {
+			t.Errorf("line %d changed: %q -> %q", i, garbled[i].Text, again[i].Text)
+		}
+	}
+	if d, _, _, _ := fields.FindDate(again, eng.opt.Locale); d.Format("2006-01-02") != "2025-07-16" {
+		t.Errorf("date after reading again = %v", d)
+	}
+}
+
+func abs(x int) int {
+	if x < 0 {
+		return -x
+	}
+	return x
+}
+
+// A date read with doubt is read again alone and replaced when the second
+// reading is sure; a date read surely is left alone.
+func TestDoubtfulDateIsReadAgain(t *testing.T) {
+	eng, pr := readHardwareReceipt(t)
+	for _, tc := range []struct {
+		name string
+		conf float64 // of the garbled date word
+		want string
+	}{
+		{"doubtful: read again", 0.5, "2025-07-16"},
+		{"sure: kept as read", 0.95, "2025-06-16"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			lines := fields.GroupLines(pr.words)
+			for i, l := range lines {
+				for j, w := range l.Words {
+					if w.Text == "16/07/2025" {
+						lines[i].Words[j].Text, lines[i].Words[j].Conf = "16/06/2025", tc.conf
+						lines[i].Text = strings.Replace(l.Text, "16/07/2025", "16/06/2025", 1)
+					}
+				}
+			}
+			var r receipt.Receipt
+			d, tm, conf, box := fields.FindDate(lines, eng.opt.Locale)
+			fields.SetDate(&r, d, tm, conf, box)
+			if r.Date.Value.Format("2006-01-02") != "2025-06-16" {
+				t.Fatalf("garbled date found as %v", r.Date.Value)
+			}
+			eng.rereadDoubtfulDate(context.Background(), pr, lines, &r)
+			if got := r.Date.Value.Format("2006-01-02"); got != tc.want {
+				t.Errorf("date = %s, want %s", got, tc.want)
+			}
+		})
+	}
+}
+
+// SROIE 597's name opens with two words the page reading was unsure of
+// ("CNE ONE [Rit SEAFOOD…", 15% and 17%); read alone they are right.
+func TestOCRRereadsDoubtfulNameWords(t *testing.T) {
+	const want = "ONE ONE THREE SEAFOOD RESTAURANT SDN BHD"
+	if r := extractSROIE(t, "597.jpg", func(*Options) {}); r.SupplierName.Value != want {
+		t.Errorf("supplier %q, want %q", r.SupplierName.Value, want)
+	}
+	if r := extractSROIE(t, "597.jpg", func(o *Options) { o.RereadNameWords = false }); r.SupplierName.Value == want {
+		t.Errorf("supplier %q without reading words again: the test no longer shows the pass at work", r.SupplierName.Value)
+	}
+}
+
+// A word read again alone replaces its first reading only where keep
+// takes the second; the line's text is rebuilt, other words stay.
+func TestRereadWordsReplacesWhatKeepTakes(t *testing.T) {
+	eng, pr := readHardwareReceipt(t)
+	lines := fields.GroupLines(pr.words)
+	at, word := -1, -1
+	for i, l := range lines {
+		for j, w := range l.Words {
+			if w.Text == "HAMMER" {
+				at, word = i, j
+			}
+		}
+	}
+	if at < 0 {
+		t.Fatalf("the page reading has no HAMMER:\n%+v", lines)
+	}
+	garbled := append([]fields.Line(nil), lines...)
+	garbled[at].Words = append([]inference.Word(nil), lines[at].Words...)
+	garbled[at].Words[word].Text, garbled[at].Words[word].Conf = "HAMMAR", 0.1
+	garbled[at].Text = strings.Replace(lines[at].Text, "HAMMER", "HAMMAR", 1)
+	which := func(_ fields.Line, w inference.Word) bool { return w.Text == "HAMMAR" }
+
+	again, n := eng.rereadWords(context.Background(), pr, garbled, which, func(first, second inference.Word) bool { return second.Conf > first.Conf })
+	if n != 1 || again[at].Text != lines[at].Text || again[at].Words[word].Box != lines[at].Words[word].Box {
+		t.Errorf("%d words read again, line %q, want 1 and %q in the same place", n, again[at].Text, lines[at].Text)
+	}
+	for i := range lines {
+		if i != at && again[i].Text != garbled[i].Text {
+			t.Errorf("line %d changed: %q -> %q", i, garbled[i].Text, again[i].Text)
+		}
+	}
+	if again, n := eng.rereadWords(context.Background(), pr, garbled, which, func(inference.Word, inference.Word) bool { return false }); n != 0 || again[at].Text != garbled[at].Text {
+		t.Errorf("%d words replaced against keep, line %q", n, again[at].Text)
+	}
+}

@@ -1,0 +1,45 @@
+package pipeline
+
+import (
+	"github.com/shoebox-app/shoebox/inference"
+	"github.com/shoebox-app/shoebox/inference/ocr"
+	"github.com/shoebox-app/shoebox/inference/vlm"
+
+	"context"
+	"errors"
+)
+
+// VLMWithOCR reads each page with Tesseract first and gives its words to
+// the vision model: as a hint in the prompt (small models misread faint
+// print less when they see the OCR text), and to ground every answer with
+// a box on the page, so that a value the page does not show loses
+// confidence. A page whose OCR fails is still read, without the hint.
+type VLMWithOCR struct {
+	*vlm.Engine
+	OCR *ocr.Tesseract
+}
+
+// Extract reads one page; a PDF text layer, when there is one, is the hint
+// instead of OCR.
+func (h VLMWithOCR) Extract(ctx context.Context, page inference.Page) (inference.Result, error) {
+	var t inference.Timings
+	if page.Text == "" && len(page.Words) == 0 {
+		words, ot, err := h.OCR.Read(ctx, page)
+		if err != nil && ctx.Err() != nil {
+			return inference.Result{}, ctx.Err()
+		}
+		if err == nil {
+			page.Words, t = words, ot
+		}
+	}
+	res, err := h.Engine.Extract(ctx, page)
+	res.Timings.OCR += t.OCR
+	res.Timings.Preprocess += t.Preprocess
+	res.Timings.Total += t.OCR + t.Preprocess
+	return res, err
+}
+
+// Close stops the worker and frees Tesseract.
+func (h VLMWithOCR) Close() error {
+	return errors.Join(h.Engine.Close(), h.OCR.Close())
+}
