@@ -3,6 +3,8 @@
 
 GO        ?= go
 TAGS      := migrated_fynedo
+# Test builds can make the model worker crash, hang or refuse on purpose.
+TEST_TAGS := $(TAGS),faultinject
 BIN       := build/bin/shoebox
 # llama.cpp loads GPU back-ends from <exe dir>/../lib/ollama.
 BACKENDS  := build/lib/ollama
@@ -69,8 +71,9 @@ version: build
 
 test: deps $(STUB)
 	@scripts/install-deps.sh $(DEB_TEST)
-	$(GO) vet -tags $(TAGS) ./...
-	$(GO) test -tags $(TAGS) -timeout 45m ./...
+	$(GO) mod tidy -diff
+	$(GO) vet -tags $(TEST_TAGS) ./...
+	$(GO) test -tags $(TEST_TAGS) -timeout 45m ./...
 
 bench: deps $(STUB)
 	$(GO) test -tags $(TAGS) -run '^$$' -bench . -benchmem ./...

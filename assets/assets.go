@@ -1,6 +1,6 @@
-// Package assets holds what Shoebox embeds in its binary: the app icon, and
-// (as the engines land) the model catalogue and prompt text, so a single
-// executable carries everything it needs to run offline.
+// Package assets holds what Shoebox embeds in its binary: the app icon, the
+// model catalogue and reference facts, the prompts and the output schema,
+// so a single executable carries everything it needs to run offline.
 package assets
 
 import _ "embed"

@@ -1,6 +1,8 @@
 // Package pipeline runs the extraction queue: it claims queued receipts from
 // the library, reads their pages with an engine and saves what was read,
-// one receipt at a time per worker. The desktop app and the CLI share it.
+// one receipt at a time per worker. It is the one place that chooses an
+// engine for a library (ChooseEngine) and combines readers with the model
+// (VLMWithOCR). The desktop app and the CLI share it.
 package pipeline
 
 import (

@@ -53,7 +53,7 @@ func TestTotalMisreadMendedByItsItems(t *testing.T) {
 			"10.55", "", false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			r := ExtractFields(tc.lines, tc.loc)
+			r := ExtractFields(tc.lines, tc.loc, testNow)
 			if got := r.Total.Value.StringFixed(2); got != tc.total {
 				t.Errorf("total %s, want %s", got, tc.total)
 			}
@@ -85,7 +85,7 @@ func TestSubtotalWithAMisreadWordIsFoundByItsItems(t *testing.T) {
 			"", "60.85;17.28;78.10"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			r := ExtractFields(tc.lines, us)
+			r := ExtractFields(tc.lines, us, testNow)
 			sub := ""
 			if r.Subtotal.Set {
 				sub = r.Subtotal.Value.StringFixed(2)
@@ -112,7 +112,7 @@ func TestItemAmountsWithALostDecimalPoint(t *testing.T) {
 			""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			r := ExtractFields(tc.lines, tc.loc)
+			r := ExtractFields(tc.lines, tc.loc, testNow)
 			if got := itemAmounts(r.LineItems); got != tc.items {
 				t.Fatalf("items %q, want %q", got, tc.items)
 			}
@@ -154,7 +154,7 @@ func TestItemsMendedUntilTheyAddUp(t *testing.T) {
 			""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			if got := itemAmounts(ExtractFields(tc.lines, tc.loc).LineItems); got != tc.items {
+			if got := itemAmounts(ExtractFields(tc.lines, tc.loc, testNow).LineItems); got != tc.items {
 				t.Errorf("items %q, want %q", got, tc.items)
 			}
 		})

@@ -63,7 +63,7 @@ func TestFindTaxLines(t *testing.T) {
 			[]want{{"MWST", "19", "", "2.02"}}, "true"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			r := ExtractFields(tc.lines, receipt.DefaultLocale(tc.country))
+			r := ExtractFields(tc.lines, receipt.DefaultLocale(tc.country), testNow)
 			if len(r.TaxLines) != len(tc.want) {
 				t.Fatalf("tax lines %+v, want %d (total tax %+v)", r.TaxLines, len(tc.want), r.TotalTax)
 			}
@@ -101,7 +101,7 @@ func TestMendSingleTaxLine(t *testing.T) {
 		{"two digits off stays", lines("AMOUNT DUE $211.93", "GST included 10% $3.27"), "10", "3.27"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			r := ExtractFields(tc.lines, au)
+			r := ExtractFields(tc.lines, au, testNow)
 			if len(r.TaxLines) != 1 {
 				t.Fatalf("tax lines %+v", r.TaxLines)
 			}

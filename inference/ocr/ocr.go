@@ -45,6 +45,9 @@ type Options struct {
 	// Deterministic turns off Tesseract's adaptive classifier, so a page
 	// reads the same whatever was read before it (slightly less accurate).
 	Deterministic bool
+	// Now is today for the rules (a date after it is no receipt's date);
+	// nil means the clock.
+	Now func() time.Time
 }
 
 // Tesseract is the OCR engine: it needs no model download and no GPU. It
@@ -73,6 +76,9 @@ func NewTesseract(opt Options) (*Tesseract, error) {
 	}
 	if opt.Workers <= 0 {
 		opt.Workers = runtime.NumCPU()
+	}
+	if opt.Now == nil {
+		opt.Now = time.Now
 	}
 	if opt.Locale.Country == "" {
 		opt.Locale = receipt.DefaultLocale(receipt.CountryOther)
@@ -237,7 +243,7 @@ func (o *Tesseract) Extract(ctx context.Context, page inference.Page) (inference
 			return res, err
 		}
 	}
-	r := fields.ExtractFields(lines, o.opt.Locale)
+	r := fields.ExtractFields(lines, o.opt.Locale, o.opt.Now())
 	// A page read with neither date nor total may be framed by a dark
 	// margin that threw Tesseract's layout off (SROIE 382 read a clean
 	// receipt as "DRAAABDAAAA"): it is read again with the margins
@@ -251,7 +257,7 @@ func (o *Tesseract) Extract(ctx context.Context, page inference.Page) (inference
 			res.Timings.Preprocess += again.Timings.Preprocess
 			res.Timings.OCR += again.Timings.OCR
 			res.Timings.Reread += again.Timings.Reread
-			if r2 := fields.ExtractFields(ls, o.opt.Locale); fieldsFound(r2) > fieldsFound(r) {
+			if r2 := fields.ExtractFields(ls, o.opt.Locale, o.opt.Now()); fieldsFound(r2) > fieldsFound(r) {
 				r, lines, reading, res.Words = r2, ls, pr, again.Words
 			}
 		}
@@ -266,7 +272,7 @@ func (o *Tesseract) Extract(ctx context.Context, page inference.Page) (inference
 			// A sparse reading tears the address block apart: its address
 			// is worse than none (measured on SROIE: 2 of 2 wrong), while
 			// its supplier name is right more often than not.
-			sparse := fields.ExtractFields(fields.GroupLines(words), o.opt.Locale)
+			sparse := fields.ExtractFields(fields.GroupLines(words), o.opt.Locale, o.opt.Now())
 			sparse.SupplierAddress = receipt.Text{}
 			inference.FillGaps(&r, sparse)
 		}
@@ -279,7 +285,7 @@ func (o *Tesseract) Extract(ctx context.Context, page inference.Page) (inference
 	if res.Engine == "ocr" && !r.Date.Set && reading.gray != nil {
 		t0 := time.Now()
 		if again, n := o.rereadLines(ctx, reading, lines, fields.MayHideDate); n > 0 {
-			d, tm, conf, box := fields.FindDate(again, o.opt.Locale)
+			d, tm, conf, box := fields.FindDate(again, o.opt.Locale, o.opt.Now())
 			fields.SetDate(&r, d, tm, conf*0.8, box) // read from a line alone: less sure
 			dateLines = again
 		}
@@ -298,7 +304,7 @@ func (o *Tesseract) Extract(ctx context.Context, page inference.Page) (inference
 	// digit misreading undone, or with a lost separator put back
 	// ("2703/2018"), from the lines as last read.
 	if !r.Date.Set {
-		d, tm, conf, box := fields.RepairedDate(o.opt.Locale, dateLines, lines)
+		d, tm, conf, box := fields.RepairedDate(o.opt.Locale, o.opt.Now(), dateLines, lines)
 		fields.SetDate(&r, d, tm, conf, box)
 	}
 	var raw strings.Builder

@@ -145,7 +145,7 @@ func (o *Tesseract) rereadDoubtfulDate(ctx context.Context, reading pageReading,
 	if second < sureDateConf || second < first+0.15 {
 		return
 	}
-	if d, tm, conf, box := fields.FindDate(again, o.opt.Locale); !d.IsZero() && fields.OneDatePartApart(d, r.Date.Value) {
+	if d, tm, conf, box := fields.FindDate(again, o.opt.Locale, o.opt.Now()); !d.IsZero() && fields.OneDatePartApart(d, r.Date.Value) {
 		fields.SetDate(r, d, tm, conf*0.8, box)
 	}
 }
@@ -245,7 +245,7 @@ func (o *Tesseract) rereadNameWords(ctx context.Context, reading pageReading, li
 	if n == 0 {
 		return
 	}
-	mended := fields.ExtractFields(again, o.opt.Locale)
+	mended := fields.ExtractFields(again, o.opt.Locale, o.opt.Now())
 	if mended.SupplierName.Set {
 		r.SupplierName = mended.SupplierName
 	}

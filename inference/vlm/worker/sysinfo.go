@@ -1,6 +1,3 @@
-// Package llamacpp is the cgo edge of the embedded llama.cpp engine: the few
-// calls into llama.cpp that the ollama `llama` package does not wrap. It is
-// linked only into the worker side of the binary's inference code.
 package worker
 
 /*

@@ -174,7 +174,7 @@ func TestExtractFieldsRules(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			r := ExtractFields(tt.lines, my)
+			r := ExtractFields(tt.lines, my, testNow)
 			if got, _ := receipt.Get(&r, tt.field); got != tt.want {
 				t.Errorf("%s = %q, want %q", tt.field, got, tt.want)
 			}
@@ -184,11 +184,11 @@ func TestExtractFieldsRules(t *testing.T) {
 
 func TestLineItemsOnlyWhenTheyAddUp(t *testing.T) {
 	my := receipt.DefaultLocale(receipt.CountryMY)
-	good := ExtractFields(lines("QTY DESC AMOUNT", "2 x TEA 5.00", "1 x CAKE 7.50", "TOTAL 12.50"), my)
+	good := ExtractFields(lines("QTY DESC AMOUNT", "2 x TEA 5.00", "1 x CAKE 7.50", "TOTAL 12.50"), my, testNow)
 	if len(good.LineItems) != 2 || good.LineItems[0].Quantity.Value.String() != "2" || good.LineItems[0].UnitPrice.Value.String() != "2.5" {
 		t.Errorf("items = %+v", good.LineItems)
 	}
-	bad := ExtractFields(lines("QTY DESC AMOUNT", "2 x TEA 5.00", "1 x CAKE 7.50", "TOTAL 99.00"), my)
+	bad := ExtractFields(lines("QTY DESC AMOUNT", "2 x TEA 5.00", "1 x CAKE 7.50", "TOTAL 99.00"), my, testNow)
 	if len(bad.LineItems) != 0 {
 		t.Errorf("items that do not add up were kept: %+v", bad.LineItems)
 	}
@@ -213,19 +213,19 @@ func TestScore(t *testing.T) {
 func TestCashLessChangeDoesNotOverruleATotalItsItemsMake(t *testing.T) {
 	my := receipt.DefaultLocale(receipt.CountryMY)
 	// The change is misread (22.51 for 12.51); the items add up to the total.
-	r := ExtractFields(lines("TAX INVOICE", "1 x TONER 60.00", "1 x PAPER 27.49", "AMOUNT DUE 87.49", "CASH 100.00", "CHANGE 22.51"), my)
+	r := ExtractFields(lines("TAX INVOICE", "1 x TONER 60.00", "1 x PAPER 27.49", "AMOUNT DUE 87.49", "CASH 100.00", "CHANGE 22.51"), my, testNow)
 	if got := r.Total.Value.StringFixed(2); got != "87.49" {
 		t.Errorf("total %s, want 87.49", got)
 	}
 	// The total is misread (133.64 for 133.04); the items and the change agree.
-	r = ExtractFields(lines("TAX INVOICE", "1 x TONER 100.00", "1 x PAPER 33.04", "AMOUNT DUE 133.64", "CASH 160.00", "CHANGE 26.96"), my)
+	r = ExtractFields(lines("TAX INVOICE", "1 x TONER 100.00", "1 x PAPER 33.04", "AMOUNT DUE 133.64", "CASH 160.00", "CHANGE 26.96"), my, testNow)
 	if got := r.Total.Value.StringFixed(2); got != "133.04" || len(r.LineItems) != 2 {
 		t.Errorf("total %s with %d items, want 133.04 with 2", got, len(r.LineItems))
 	}
 }
 
 func TestZerosReadAsLettersInAnABN(t *testing.T) {
-	r := ExtractFields(lines("ACME PTY LTD", "ABN 5@ 396 937 164"), receipt.DefaultLocale(receipt.CountryAU))
+	r := ExtractFields(lines("ACME PTY LTD", "ABN 5@ 396 937 164"), receipt.DefaultLocale(receipt.CountryAU), testNow)
 	if got, _ := receipt.Get(&r, "supplier_tax_id"); got != "AU_ABN:50396937164" {
 		t.Errorf("tax ID %q", got)
 	}
@@ -244,7 +244,7 @@ func TestMendedTaxIDAsksForReview(t *testing.T) {
 		{"ABN 56 008 201 062", "AU_ABN:50008201062", true},
 		{"ABN 45 912 532 781 4", "AU_ABN:45912532781", true}, // a synthetic phone photo: a speck read as 4
 	} {
-		r := ExtractFields(lines("ACME PTY LTD", tc.line), au)
+		r := ExtractFields(lines("ACME PTY LTD", tc.line), au, testNow)
 		got, _ := receipt.Get(&r, "supplier_tax_id")
 		if got != tc.want || (r.SupplierTaxID.Confidence < 0.6) != tc.unsure { // 0.6: the review's bar (library.LowConfidence)
 			t.Errorf("%s: tax ID %q at %.2f, want %q (unsure %v)", tc.line, got, r.SupplierTaxID.Confidence, tc.want, tc.unsure)
@@ -268,7 +268,7 @@ func TestVATNumberWithItsLabelMisread(t *testing.T) {
 		{receipt.CountryEU, "Kundennr DE738970301", "", false}, // fails the check digit
 		{receipt.CountryEU, "CODE738970300", "", false},
 	} {
-		r := ExtractFields(lines("ACME GMBH", tc.line), receipt.DefaultLocale(tc.country))
+		r := ExtractFields(lines("ACME GMBH", tc.line), receipt.DefaultLocale(tc.country), testNow)
 		got, _ := receipt.Get(&r, "supplier_tax_id")
 		if got != tc.want || tc.want != "" && (r.SupplierTaxID.Confidence < 0.6) != tc.unsure {
 			t.Errorf("%s: tax ID %q at %.2f, want %q (unsure %v)", tc.line, got, r.SupplierTaxID.Confidence, tc.want, tc.unsure)
@@ -277,7 +277,7 @@ func TestVATNumberWithItsLabelMisread(t *testing.T) {
 }
 
 func TestItemsMustAddUpToTheCent(t *testing.T) {
-	r := ExtractFields(lines("TAX INVOICE", "1 x TONER 27.52", "1 x PAPER 34.90", "TOTAL 62.41"), receipt.DefaultLocale(receipt.CountryAU))
+	r := ExtractFields(lines("TAX INVOICE", "1 x TONER 27.52", "1 x PAPER 34.90", "TOTAL 62.41"), receipt.DefaultLocale(receipt.CountryAU), testNow)
 	if len(r.LineItems) != 0 {
 		t.Errorf("items a cent off the total were kept: %+v", r.LineItems)
 	}
@@ -290,7 +290,7 @@ func TestItemsMustAddUpToTheCent(t *testing.T) {
 func TestItemsZeroMisreadMendedBySum(t *testing.T) {
 	eu := receipt.DefaultLocale(receipt.CountryEU)
 	r := ExtractFields(lines("TAX INVOICE", "Date: 22.08.24 08:33", "5 x HAMMER EUR 192,80", "1 x BATTERIES AA EUR 20,78",
-		"1 x MASKING TAPE EUR 23,34", "TOTAL EUR 236,12"), eu)
+		"1 x MASKING TAPE EUR 23,34", "TOTAL EUR 236,12"), eu, testNow)
 	if len(r.LineItems) != 3 || r.LineItems[0].LineTotal.Value.StringFixed(2) != "192.00" ||
 		r.LineItems[0].UnitPrice.Value.StringFixed(2) != "38.40" || r.LineItems[0].LineTotal.Confidence >= 0.6 {
 		t.Fatalf("items %+v", r.LineItems)
@@ -301,14 +301,14 @@ func TestItemsZeroMisreadMendedBySum(t *testing.T) {
 		// Synthetic AU 034: 27.51 read 27.52 (2 for 1) is not tried; 5.09 as 5.08 neither.
 		lines("TAX INVOICE", "2 x NAILS 1KG $34.90", "1 x HAMMER $5.09", "1 x PRINTER PAPER $27.52", "2 x CABLE TIES $98.78", "GRAND TOTAL $166.28"),
 	} {
-		if r := ExtractFields(ls, au); len(r.LineItems) != 0 {
+		if r := ExtractFields(ls, au, testNow); len(r.LineItems) != 0 {
 			t.Errorf("items %+v", r.LineItems)
 		}
 	}
 }
 
 func TestItemsQuantityOneWhenPriceIsTheAmount(t *testing.T) {
-	r := ExtractFields(lines("TAX INVOICE", "QTY DESCRIPTION PRICE AMOUNT", "2 HAMMER £22.64 £22.64", "3 NAILS £1.50 £4.50", "TOTAL £27.14"), receipt.DefaultLocale(receipt.CountryUK))
+	r := ExtractFields(lines("TAX INVOICE", "QTY DESCRIPTION PRICE AMOUNT", "2 HAMMER £22.64 £22.64", "3 NAILS £1.50 £4.50", "TOTAL £27.14"), receipt.DefaultLocale(receipt.CountryUK), testNow)
 	if len(r.LineItems) != 2 || r.LineItems[0].Quantity.Value.String() != "1" || r.LineItems[1].Quantity.Value.String() != "3" {
 		t.Errorf("items %+v", r.LineItems)
 	}
@@ -317,13 +317,13 @@ func TestItemsQuantityOneWhenPriceIsTheAmount(t *testing.T) {
 func TestItemsMisreadAmountMendedByQuantityTimesPrice(t *testing.T) {
 	uk := receipt.DefaultLocale(receipt.CountryUK)
 	r := ExtractFields(lines("TAX INVOICE", "QTY DESCRIPTION PRICE AMOUNT", "1 SCREWS £36.13 836.13", "2 HAMMER £22.64 £45.28",
-		"TOTAL DUE £81.41"), uk)
+		"TOTAL DUE £81.41"), uk, testNow)
 	if len(r.LineItems) != 2 || r.LineItems[0].LineTotal.Value.StringFixed(2) != "36.13" {
 		t.Fatalf("items %+v", r.LineItems)
 	}
 	// Two items whose other reading would each make the sum: no guess.
 	r = ExtractFields(lines("TAX INVOICE", "QTY DESCRIPTION PRICE AMOUNT", "1 SCREWS £10.00 £11.00", "1 NAILS £10.00 £11.00",
-		"TOTAL DUE £21.00"), uk)
+		"TOTAL DUE £21.00"), uk, testNow)
 	if len(r.LineItems) != 0 {
 		t.Errorf("items %+v", r.LineItems)
 	}
@@ -387,7 +387,7 @@ func checkTotals(t *testing.T, cases []totalCase) {
 	my := receipt.DefaultLocale(receipt.CountryMY)
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			r := ExtractFields(tc.lines, my)
+			r := ExtractFields(tc.lines, my, testNow)
 			got := ""
 			if r.Total.Set {
 				got = r.Total.Value.StringFixed(2)
@@ -580,7 +580,7 @@ func TestRepairedDateFromThePageWhenTheLineReadAloneIsWorse(t *testing.T) {
 		{"the later reading first", [][]Line{lines("Date: 23.04.24"), page}, "2024-04-23"},
 		{"nothing to mend", [][]Line{alone}, ""},
 	} {
-		d, _, _, _ := RepairedDate(eu, tc.readings...)
+		d, _, _, _ := RepairedDate(eu, testNow, tc.readings...)
 		got := ""
 		if !d.IsZero() {
 			got = d.Format("2006-01-02")
@@ -612,7 +612,7 @@ func TestRepairedDates(t *testing.T) {
 		{"a document number is no date", lines("Document No : TD27032018"), ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			d, _, _, _ := findDateRepairing(tc.lines, receipt.DefaultLocale(receipt.CountryMY), true)
+			d, _, _, _ := findDateRepairing(tc.lines, receipt.DefaultLocale(receipt.CountryMY), true, testNow)
 			got := ""
 			if !d.IsZero() {
 				got = d.Format("2006-01-02")
@@ -622,7 +622,7 @@ func TestRepairedDates(t *testing.T) {
 			}
 		})
 	}
-	if d, _, _, _ := FindDate(lines("Date 64/06/2024"), receipt.DefaultLocale(receipt.CountryMY)); !d.IsZero() {
+	if d, _, _, _ := FindDate(lines("Date 64/06/2024"), receipt.DefaultLocale(receipt.CountryMY), testNow); !d.IsZero() {
 		t.Errorf("findDate repaired %v without being asked", d)
 	}
 }

@@ -1,0 +1,250 @@
+package fields
+
+import (
+	"regexp"
+	"strings"
+	"unicode"
+
+	"github.com/shoebox-app/shoebox/receipt"
+)
+
+// findAddress collects the lines below the supplier until a phone, tax or
+// document line, or a gap.
+func findAddress(lines []Line, coIdx int) (string, float64, *receipt.Box) {
+	var parts []string
+	var box *receipt.Box
+	conf := 0.0
+	hints := 0
+	heights := make([]int, 0, len(lines))
+	for _, l := range lines {
+		if l.Box.H > 0 {
+			heights = append(heights, l.Box.H)
+		}
+	}
+	lineH := median(heights)
+	prevBottom := -1
+	skipped, idLines, contactLines := 0, 0, 0
+	if lines[coIdx].Box.H > 0 {
+		prevBottom = lines[coIdx].Box.Y + lines[coIdx].Box.H
+	}
+	for i := coIdx + 1; i < len(lines) && len(parts) < 6; i++ {
+		l := lines[i]
+		u := strings.ToUpper(mendLowerInCapsWords(strings.TrimSpace(l.Text)))
+		if len(parts) == 0 && idLines < 3 && isIdentifierLine(u) {
+			idLines++
+			prevBottom = l.Box.Y + l.Box.H
+			continue // registration or tax number between the name and the street
+		}
+		u = cleanAddressLine(u)
+		if len(parts) == 0 && contactLines < 3 && (reContactLine.MatchString(u) || rePhone.MatchString(u)) &&
+			!reBodyStarts.MatchString(u) && !reMoney.MatchString(u) {
+			contactLines++
+			prevBottom = l.Box.Y + l.Box.H
+			continue // phone and tax number printed above the address: "TEL / FAX", "GST ID NO" (SROIE 382)
+		}
+		if reStopAddr.MatchString(u) || reDateNum.MatchString(u) || reMoney.MatchString(u) && !reStreetWord.MatchString(u) || rePhone.MatchString(u) {
+			break
+		}
+		if len(parts) == 0 && !reAddrHint.MatchString(u) && skipped < 2 {
+			skipped++ // a branch name or slogan under the supplier: "IKEA CHERAS", "BISTRO & CAFE"
+			prevBottom = l.Box.Y + l.Box.H
+			continue
+		}
+		if lineH > 0 && prevBottom >= 0 && l.Box.H > 0 && l.Box.Y-prevBottom > 2*lineH && len(parts) > 0 {
+			break
+		}
+		if letterCount(u) < 2 {
+			if len(parts) > 0 {
+				break
+			}
+			continue
+		}
+		if reAddrHint.MatchString(u) {
+			hints++
+		}
+		parts = append(parts, strings.Trim(u, " "))
+		conf += l.Conf
+		if l.Box.W > 0 {
+			if box == nil {
+				b := l.Box
+				box = &b
+			} else {
+				u := box.Union(l.Box)
+				box = &u
+			}
+		}
+		prevBottom = l.Box.Y + l.Box.H
+		if reCountryEnd.MatchString(u) {
+			break // the country ends an address: "… 56000 KUALA LUMPUR, MALAYSI." over "{0} MALL" (SROIE 196)
+		}
+	}
+	if len(parts) == 0 || hints == 0 {
+		return "", 0, nil
+	}
+	addr := parts[0]
+	for _, p := range parts[1:] {
+		if strings.HasSuffix(addr, ",") {
+			addr += " " + p
+		} else {
+			addr += ", " + p
+		}
+	}
+	return addr, conf / float64(len(parts)) * 0.8, box
+}
+
+// contactWords label a phone, fax, mail or tax-number line.
+const contactWords = `TEL|TELEPHONE|PHONE|PH|FAX|GST|SST|REG|ROC|CO NO|COMPANY NO|MOBILE|HP|H/P|E-?MAIL|WWW|HTTP`
+
+var (
+	// reContactLine is a phone, fax, mail or tax-number line, which some
+	// receipts print between the name and the address.
+	reContactLine = regexp.MustCompile(`\b(` + contactWords + `)\b`)
+	// reBodyStarts is a line of the receipt's body: no address follows.
+	reBodyStarts = regexp.MustCompile(`\b(INVOICE|RECEIPT|DATE|CASHIER|DOC|DOCUMENT|BILL|TABLE|TERMINAL|COUNTER)\b`)
+	// reAddressLabel is the label some receipts print before the address:
+	// "ADD:", "ADDRESS :", "HQ ADD:" (read "H@ ADD:").
+	reAddressLabel = regexp.MustCompile(`^\W*(H[QO0@]\s*|HEAD\s*OFFICE\s*)?(ADD|ADDR|ADDRESS|ALAMAT)\s*[:.;]\s*`)
+)
+
+// reCountryEnd is an address line that ends with the country's name,
+// its last letter or two maybe cut off.
+var reCountryEnd = regexp.MustCompile(`\b(MALAYS(IA|I)?|AUSTRALIA|SINGAPORE|UNITED KINGDOM|USA|DEUTSCHLAND|GERMANY|FRANCE)\W*$`)
+
+// reBracketOne is a word opening with a bracket and a digit, with no
+// closing bracket; the line's later words must not close it either.
+var reBracketOne = regexp.MustCompile(`^[{(\[]\d[^)}\]]*$`)
+
+// reSelangorDE is Selangor's honorific D.E. (Darul Ehsan) ending an
+// address line, as OCR misreads its two small letters and dots: "DT",
+// "[.€.", "OLE,", "OE.", "I.E.".
+var reSelangorDE = regexp.MustCompile(`\bSELANGOR,?\s+[\[({|IDO0Q]L?[\s.,:;]*[ET€3][\s.,:;]*$`)
+
+// reDollarNumber is a street number opening a line, its 5 read as "$".
+var reDollarNumber = regexp.MustCompile(`^\W*\$\d`)
+
+// reLetterInNumber is a letter OCR reads for a digit, between two digits.
+var reLetterInNumber = regexp.MustCompile(`\d[SOIl|]\d`)
+
+// isIdentifierLine recognises a company registration or tax number line,
+// also as OCR misreads it: "Co-REG:860671-D", "Campany Reg. Na, ; 001056194X",
+// "GST NO: 001329332224", "(JM0352019-K)".
+func isIdentifierLine(u string) bool {
+	if reRegLine.MatchString(strings.ReplaceAll(u, " ", "")) || reRegNo.MatchString(u) && letterCount(reRegNo.ReplaceAllString(u, "")) < 3 {
+		return true
+	}
+	return reIDWord.MatchString(u) && reLongNumber.MatchString(u) && !reStreetWord.MatchString(u) ||
+		reOutletCode.MatchString(u)
+}
+
+// reOutletCode is a line that numbers the outlet, not its street: "Site:
+// 1046" under a petrol station's name (SROIE 064).
+var reOutletCode = regexp.MustCompile(`^(SITE|STATION|STORE|BRANCH|OUTLET)\s*(NO|CODE|ID)?\.?\s*[:#]?\s*\d+\.?$`)
+
+// cleanAddressLine drops OCR debris from an address line: marks with no
+// letter or digit ("|", ":", "“") and a short fragment before the street
+// number ("EE LOT R1", "| NO.19").
+func cleanAddressLine(u string) string {
+	// No money in an address: "$" is a misread 5 in the street number that
+	// opens a line ("$4 PITT STREET"), else a misread S ("LOT $319").
+	u = reAddressLabel.ReplaceAllString(u, "")
+	u = reSelangorDE.ReplaceAllString(u, "SELANGOR D.E.")
+	if reDollarNumber.MatchString(u) {
+		u = strings.Replace(u, "$", "5", 1)
+	}
+	fields := strings.Fields(strings.ReplaceAll(u, "$", "S"))
+	if len(fields) > 0 && len(fields[0]) > 2 {
+		fields[0] = strings.TrimLeft(fields[0], "-~") // a rule's end glued on: "-MARKTPLATZ 90"
+	}
+	out := fields[:0]
+	for i, f := range fields {
+		switch {
+		case f == "&" || f == "-" || f == "/":
+			out = append(out, f)
+		case !HasDigit(f) && letterCount(f) <= 1 && strings.ContainsAny(f, "“”\"'‘’`"):
+			// a speck read as a quote and a letter: “S,
+		case strings.IndexFunc(f, func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }) >= 0:
+			if HasDigit(f) {
+				f = strings.ReplaceAll(f, "@", "0") // a blurred zero: "HOBART TAS 700@"
+				// A bracket that opens a number and never closes is its 1:
+				// "{06-107, LEVEL 1".
+				if reBracketOne.MatchString(f) && !strings.ContainsAny(strings.Join(fields[i+1:], " "), ")}]") {
+					f = "1" + f[1:]
+				}
+				// A letter between two digits is a misread digit: "1S58-TMN".
+				f = reLetterInNumber.ReplaceAllStringFunc(f, digitOf.Replace)
+			}
+			out = append(out, rePostcodeMisread.ReplaceAllStringFunc(f, digitOf.Replace))
+		}
+	}
+	if len(out) > 2 && len(out[0]) <= 2 && !HasDigit(out[0]) && reStreetNumberWord.MatchString(out[1]) {
+		out = out[1:]
+	}
+	// A lone character after the last comma is a speck: "HULU LANGAT, 7".
+	if n := len(out); n >= 3 && len([]rune(out[n-1])) == 1 && strings.HasSuffix(out[n-2], ",") {
+		out = out[:n-1]
+	}
+	return strings.Join(out, " ")
+}
+
+// A UK postcode ends the address: an outward code (one or two letters, a
+// digit, maybe one more character) and an inward code (a digit and two
+// letters). Blur reads the digits as letters or brackets ("LS] 4AB",
+// "LE1 SYA") and may drop the space ("LELSYA", "DE12PQ").
+var reUKPostcodeEnd = regexp.MustCompile(`\b([A-Z]{1,2})([0-9\]|lIL!])([0-9A-Z]?)\s*([0-9SOQIlB])([A-Z]{2})(\W*)$`)
+
+// reSpeckAfterPostcode is, by country, a lone digit after the postcode
+// that ends an address, or in Germany after the town that follows it: a
+// speck read as a digit ("BRISBANE QLD 4000 4", "04109 LEIPZIG 2",
+// "YORK YO1 7HH 1").
+var reSpeckAfterPostcode = map[receipt.Country]*regexp.Regexp{
+	receipt.CountryAU: regexp.MustCompile(`(\b[A-Z]{2,3}\s+\d{4})\s+\d\W*$`),
+	receipt.CountryUS: regexp.MustCompile(`(\b[A-Z]{2}\s+\d{5}(?:-\d{4})?)\s+\d\W*$`),
+	receipt.CountryUK: regexp.MustCompile(`([A-Z]\d[0-9A-Z]?\s*\d[A-Z]{2})\s+\d\W*$`),
+	receipt.CountryEU: regexp.MustCompile(`(\b\d{5}\s+[\pL\-]{3,})\s+\d\W*$`),
+}
+
+// reSpeckAfterHouseNumber is, by country, a lone digit read from a speck
+// where a street's line ends: after the street word of a line that began
+// with its house number ("211 CHURCH LANE 7, YORK"), or in Germany after
+// the house number that follows the street ("SCHULSTRASSE 22 4, 50667").
+var reSpeckAfterHouseNumber = func() map[receipt.Country]*regexp.Regexp {
+	street := regexp.MustCompile(`^(\d+[A-Z]?\s+(?:[A-Z'&]+\s+)*(?:STREET|ROAD|LANE|AVENUE|DRIVE|BOULEVARD|PARADE|TERRACE|ST|RD|LN|AVE|DR|BLVD))\s+\d(\s*,)`)
+	return map[receipt.Country]*regexp.Regexp{
+		receipt.CountryAU: street, receipt.CountryUK: street, receipt.CountryUS: street,
+		receipt.CountryEU: regexp.MustCompile(`(\pL{3,}\s+\d{1,4}[A-Z]?)\s+\d(\s*,)`),
+	}
+}()
+
+// reSpeckBeforeTown is, by country, a lone digit read from a speck before
+// a town line that holds nothing but the town and its postcode ("146
+// STATION ROAD, 1 LEEDS LS1 4AB"): no street word, so no house number.
+var reSpeckBeforeTown = func() map[receipt.Country]*regexp.Regexp {
+	town := `(,\s*)\d\s+([A-Z][A-Z'\-]+(?:\s+[A-Z][A-Z'\-]+)?\s+`
+	return map[receipt.Country]*regexp.Regexp{
+		receipt.CountryAU: regexp.MustCompile(town + `(?:NSW|VIC|QLD|WA|SA|TAS|NT|ACT)\s+\d{4}\W*)$`),
+		receipt.CountryUK: regexp.MustCompile(town + `[A-Z]{1,2}\d[0-9A-Z]?\s*\d[A-Z]{2}\W*)$`),
+		receipt.CountryUS: regexp.MustCompile(town + `[A-Z]{2}\s+\d{5}(?:-\d{4})?\W*)$`),
+	}
+}()
+
+// reSpeckBeforeHouseNumber is a lone digit before the house number that
+// opens a British or American address ("7 172 MAIN ST"). Not in
+// Australia, where "4 12 GEORGE ST" may be unit 4/12 with its slash lost.
+var reSpeckBeforeHouseNumber = regexp.MustCompile(`^\d\s+(\d{1,5}[A-Z]?\s+[A-Z])`)
+
+// reGluedHouseNumber is a house number read against its street's name
+// ("8PITT STREET", "35MAIN ST"); 1ST, 2ND and 12A keep their letters.
+var reGluedHouseNumber = regexp.MustCompile(`^(\d{1,5})([A-Z]{3,}\b)`)
+
+// reDriveAsOregon is DR read as OR where no ZIP follows, so no state: "229
+// LAKE OR, TOLEDO OH 43604".
+var reDriveAsOregon = regexp.MustCompile(`(\b[A-Z]{2,}\s+)OR(\s*,)`)
+
+// reGermanHouseNumber is a German street and the number after it, where
+// OCR may read a digit as a letter ("MARKTPLATZ S6").
+var reGermanHouseNumber = regexp.MustCompile(`(?:STRASSE|STRAßE|STR\.|PLATZ|WEG|ALLEE|GASSE|RING|DAMM)\s+[\dSOIlB]{1,4}\b`)
+
+// reUKGluedTown is a town and its postcode read as one word ("BATHBAL1SU",
+// "LEEDSLS1 4AB"). A digit must be read as one: without it, thousands of
+// English words would split.
+var reUKGluedTown = regexp.MustCompile(`\b([A-Z]{3,}?)([A-Z]{1,2}(?:[0-9][0-9A-Z]?\s*[0-9SOQIlB]|[\]|lIL!][0-9A-Z]?\s*[0-9])[A-Z]{2}\W*)$`)

@@ -1,0 +1,317 @@
+package fields
+
+import (
+	"regexp"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/shoebox-app/shoebox/receipt"
+)
+
+// setDate sets a receipt's date and time as findDate found them; a zero
+// date leaves the receipt as it was.
+func SetDate(r *receipt.Receipt, d time.Time, tm string, conf float64, box *receipt.Box) {
+	if d.IsZero() {
+		return
+	}
+	r.Date = receipt.Field[time.Time]{Value: d, Set: true, Source: receipt.SourceOCR, Confidence: clamp(conf), Box: box}
+	if tm != "" {
+		r.Time = receipt.Text{Value: tm, Set: true, Source: receipt.SourceOCR, Confidence: clamp(conf)}
+	}
+}
+
+// findDate returns the most plausible date on the page, preferring lines
+// that say DATE.
+func FindDate(lines []Line, loc receipt.Locale, now time.Time) (time.Time, string, float64, *receipt.Box) {
+	return findDateRepairing(lines, loc, false, now)
+}
+
+// findDateRepairing is findDate that, with repair, also takes dates that
+// cannot be as read once one common digit misreading is undone (see
+// repairDate): the last resort when no date reads as printed.
+func findDateRepairing(lines []Line, loc receipt.Locale, repair bool, now time.Time) (time.Time, string, float64, *receipt.Box) {
+	type cand struct {
+		d     time.Time
+		t     string
+		score float64
+		conf  float64
+		box   *receipt.Box
+		// digits is how sure the date's own characters were read; other
+		// marks something else on the line (see dateDigitsConf).
+		digits float64
+		other  bool
+	}
+	var cands []cand
+	for i, l := range lines {
+		text := mendDateText(l.Text)
+		var found []string
+		found = append(found, reDateNum.FindAllString(text, -1)...)
+		for _, m := range reDateWord.FindAllString(text, -1) {
+			found = append(found, m)
+		}
+		printed := len(found)
+		if repair {
+			found = append(found, lostSeparatorDates(text)...)
+		}
+		for j, s := range found {
+			pd, err := receipt.ParseDate(s, loc.DateOrder)
+			repaired := j >= printed
+			if err != nil || !plausibleDate(pd.Date, now) {
+				if !repair {
+					continue
+				}
+				if repaired {
+					continue
+				}
+				if pd, repaired = repairDate(s, loc, now); !repaired {
+					continue
+				}
+			}
+			score := 1.0
+			k := strings.ToUpper(l.Text)
+			if strings.Contains(k, "DATE") || strings.Contains(k, "TARIKH") {
+				score += 2
+			}
+			if reNotIssueDate.MatchString(k) {
+				score -= 1.5
+			}
+			if pd.Ambiguous {
+				score -= 0.1
+			}
+			score -= float64(i) * 0.01 // earlier wins ties
+			t := ""
+			if m := reTime.FindStringSubmatch(text); m != nil {
+				if p2, err := receipt.ParseDate(pd.Date.Format("2006-01-02")+" "+m[0], loc.DateOrder); err == nil {
+					t = p2.Time
+					// The sale is stamped with its time; registration,
+					// expiry and invoice-reference dates are not.
+					score += 0.5
+				}
+			}
+			b := l.Box
+			conf := l.Conf * 0.9
+			if pd.Ambiguous {
+				conf *= 0.8
+			}
+			if repaired {
+				conf *= 0.6
+				score -= 10 // any date read as printed wins
+			}
+			cands = append(cands, cand{pd.Date, t, score, conf, &b, DateDigitsConf(l), repaired || reNotIssueDate.MatchString(k)})
+		}
+	}
+	if len(cands) == 0 {
+		return time.Time{}, "", 0, nil
+	}
+	sort.SliceStable(cands, func(i, j int) bool { return cands[i].score > cands[j].score })
+	c := cands[0]
+	// A receipt that prints its date twice, read two ways one part apart
+	// ("Date: 19/02/2017" at 50%, "19/09/2017 11:09" at 65%): one was
+	// misread, and the surer reading is taken.
+	for _, o := range cands[1:] {
+		if !o.other && !c.other && OneDatePartApart(o.d, c.d) && o.digits >= c.digits+0.1 {
+			if o.t == "" {
+				o.t = c.t
+			}
+			c = o
+			break
+		}
+	}
+	if c.box.W == 0 {
+		c.box = nil
+	}
+	return c.d, c.t, c.conf, c.box
+}
+
+// repairedDate is findDateRepairing's last resort tried on each reading in
+// turn: the lines as last read, then the page's own, for a date line that
+// read worse alone than on the page ("Date: 23.94.24" there, garbled when
+// read again).
+func RepairedDate(loc receipt.Locale, now time.Time, readings ...[]Line) (time.Time, string, float64, *receipt.Box) {
+	for _, ls := range readings {
+		if d, tm, conf, box := findDateRepairing(ls, loc, true, now); !d.IsZero() {
+			return d, tm, conf, box
+		}
+	}
+	return time.Time{}, "", 0, nil
+}
+
+func plausibleDate(d time.Time, now time.Time) bool {
+	return d.Year() >= 1990 && !d.After(now.AddDate(1, 0, 0))
+}
+
+// dateDigitMisreads are the digits blur turns a 0 into (its closed bowl read
+// as 6, 8 or 9) and a 1 into 7.
+var dateDigitMisreads = map[byte]byte{'6': '0', '8': '0', '9': '0', '7': '1'}
+
+// repairDate mends a date that cannot be as read (day 64, month 18, year
+// 2625) by undoing one common digit misreading, when exactly one such
+// change gives a plausible date.
+func repairDate(s string, loc receipt.Locale, now time.Time) (receipt.ParsedDate, bool) {
+	var found receipt.ParsedDate
+	n := 0
+	for i := 0; i < len(s); i++ {
+		to, ok := dateDigitMisreads[s[i]]
+		if !ok {
+			continue
+		}
+		t := s[:i] + string(to) + s[i+1:]
+		pd, err := receipt.ParseDate(t, loc.DateOrder)
+		if err != nil || !plausibleDate(pd.Date, now) {
+			continue
+		}
+		if n == 0 || !pd.Date.Equal(found.Date) {
+			n++
+		}
+		found = pd
+	}
+	return found, n == 1
+}
+
+// reLostSeparator is a date with its thin separators lost: "27/03/2018"
+// read alone as "2703/2018" or "27032018" (SROIE 076). Only four-digit
+// years count: without the year's shape, digits are an invoice or phone
+// number as often as a date. It is a last resort (findDateRepairing).
+var reLostSeparator = regexp.MustCompile(`\b(\d{2})([/\-.]?)(\d{2})([/\-.]?)((?:19|20)\d{2})\b`)
+
+// lostSeparatorDates gives back the dates in s that lost one separator or
+// both, with them put back ("2703/2018" → "27/03/2018").
+func lostSeparatorDates(s string) []string {
+	var out []string
+	for _, g := range reLostSeparator.FindAllStringSubmatch(s, -1) {
+		sep := g[2] + g[4]
+		switch len(sep) {
+		case 0:
+			sep = "/"
+		case 2:
+			continue // printed whole: reDateNum has it
+		}
+		out = append(out, g[1]+sep+g[3]+sep+g[5])
+	}
+	return out
+}
+
+var (
+	// reDateShaped is three groups of digit-like characters with date
+	// separators, a dash maybe read as a tilde: "OS~-05-17", "OS~05-17",
+	// "Q1-Nov-2017", "14/dun/2017".
+	reDateShaped = regexp.MustCompile(`(^|[^0-9A-Za-z])([0-9OQDSIlBZ|~]{1,4})([/\-.~])([0-9A-Za-z~]{1,4})([/\-.~])([0-9OQDSIlBZ]{2,4})`)
+	// reCompactDate is a date without separators next to a time: "25032018 13:11:54".
+	reCompactDate = regexp.MustCompile(`\b(\d{2})(\d{2})((?:19|20)\d{2})(\s+\d{1,2}:\d{2})`)
+	reISOCompact  = regexp.MustCompile(`\b((?:19|20)\d{2})(\d{2})(\d{2})(\s+\d{1,2}:\d{2})`)
+	// digitOf maps the letters and marks OCR reads for digits back to
+	// digits, and drops the ~ it puts among them. Callers apply it only
+	// where a pattern says digits belong (a date group, a postcode, the
+	// number after a tax label), so the superset is safe everywhere.
+	digitOf = strings.NewReplacer("O", "0", "Q", "0", "D", "0", "@", "0", "S", "5", "§", "5", "I", "1", "l", "1", "L", "1",
+		"|", "1", "]", "1", "!", "1", "B", "8", "Z", "2", "~", "")
+	monthAbbrevs = []string{"JAN", "FEB", "MAR", "APR", "MAY", "JUN", "JUL", "AUG", "SEP", "OCT", "NOV", "DEC"}
+)
+
+// mendDateText undoes the OCR misreadings that hide a date: letters for
+// digits inside a date-shaped group (O/Q/D→0, S→5, I/l/|→1, B→8, Z→2), a
+// month name one letter off ("dun" → JUN), "_" glued to the time, and the
+// separators a compact date leaves out. The date is still parsed and
+// validated afterwards; this only lets a candidate be seen.
+func mendDateText(s string) string {
+	s = strings.ReplaceAll(s, "_", " ")
+	s = reDateShaped.ReplaceAllStringFunc(s, func(m string) string {
+		g := reDateShaped.FindStringSubmatch(m)
+		day, month, year := g[2], g[4], g[6]
+		if strings.Count(m, "")-1 < 6 || countDigits(day+month+year) < 3 {
+			return m
+		}
+		if letterCount(month) >= 3 {
+			if fixed := nearestMonth(month); fixed != "" {
+				month = fixed
+			}
+		} else {
+			month = digitOf.Replace(month)
+		}
+		// A dash read as a tilde: "OS~05-17" is 05-05-17.
+		sep1, sep2 := g[3], g[5]
+		switch {
+		case sep1 == "~" && sep2 == "~":
+			return m
+		case sep1 == "~":
+			sep1 = sep2
+		case sep2 == "~":
+			sep2 = sep1
+		}
+		return g[1] + digitOf.Replace(day) + sep1 + month + sep2 + digitOf.Replace(year)
+	})
+	s = reCompactDate.ReplaceAllString(s, "$1/$2/$3$4")
+	return reISOCompact.ReplaceAllString(s, "$1-$2-$3$4")
+}
+
+// nearestMonth returns the month abbreviation a three-letter word is, or is
+// one letter away from when only one month is; "" otherwise.
+func nearestMonth(w string) string {
+	w = strings.ToUpper(w)
+	if len(w) != 3 {
+		return ""
+	}
+	found := ""
+	for _, m := range monthAbbrevs {
+		diff := hamming(w, m, 1)
+		if diff == 0 {
+			return m
+		}
+		if diff == 1 {
+			if found != "" {
+				return ""
+			}
+			found = m
+		}
+	}
+	return found
+}
+
+// DateDigitsConf is the least confidence of a line's date-shaped words
+// ("20/06/2018", "05-06-2015"), or 1 when it has none.
+func DateDigitsConf(l Line) float64 {
+	c := 1.0
+	for _, w := range l.Words {
+		if reDateShaped.MatchString(w.Text) {
+			c = min(c, w.Conf)
+		}
+	}
+	return c
+}
+
+// OneDatePartApart reports whether two dates differ in exactly one of day,
+// month and year: a second reading mends one misread part. One that
+// changes more read something else, such as "07/29/25" for 07/09/25, which
+// only parses with day and month swapped.
+func OneDatePartApart(a, b time.Time) bool {
+	n := 0
+	if a.Day() != b.Day() {
+		n++
+	}
+	if a.Month() != b.Month() {
+		n++
+	}
+	if a.Year() != b.Year() {
+		n++
+	}
+	return n == 1
+}
+
+// MayHideDate chooses the lines read again when a page gave no date: those
+// shaped like a date, and those read as garble.
+func MayHideDate(l Line) bool {
+	return dateShaped(l) || l.Conf < garbledLineConf && len(strings.TrimSpace(l.Text)) >= 4
+}
+
+// dateShaped says whether a line may hold a date the page reading garbled.
+func dateShaped(l Line) bool {
+	u := strings.ToUpper(l.Text)
+	return reDateShaped.MatchString(l.Text) || reTime.MatchString(l.Text) ||
+		strings.Contains(u, "DATE") || strings.Contains(u, "TARIKH")
+}
+
+// garbledLineConf is the confidence under which a page line is taken as
+// garbled: on SROIE 076 the line "27/03/2018 No : CS-20243", printed just
+// above a dashed rule, was read as "ne?! )| eso." (19%).
+const garbledLineConf = 0.5

@@ -1,0 +1,301 @@
+package fields
+
+import (
+	"github.com/shoebox-app/shoebox/inference"
+
+	"regexp"
+	"sort"
+	"strings"
+	"unicode"
+
+	"github.com/shopspring/decimal"
+
+	"github.com/shoebox-app/shoebox/receipt"
+)
+
+// Line is one text line of a page: its words, their union box and mean confidence.
+type Line struct {
+	Text  string
+	Box   receipt.Box
+	Conf  float64
+	Words []inference.Word
+}
+
+// GroupLines joins OCR words into lines in reading order.
+func GroupLines(words []inference.Word) []Line {
+	var lines []Line
+	index := map[int]int{}
+	for _, w := range words {
+		i, ok := index[w.Line]
+		if !ok {
+			i = len(lines)
+			index[w.Line] = i
+			lines = append(lines, Line{Box: w.Box})
+		}
+		l := &lines[i]
+		if len(l.Words) > 0 {
+			l.Text += " "
+			l.Box = l.Box.Union(w.Box)
+		}
+		l.Text += w.Text
+		l.Words = append(l.Words, w)
+	}
+	for i := range lines {
+		sum := 0.0
+		for _, w := range lines[i].Words {
+			sum += w.Conf
+		}
+		lines[i].Conf = sum / float64(len(lines[i].Words))
+	}
+	return lines
+}
+
+// trimEdgeSpecks drops the specks OCR reads at the ends of a line, where a
+// photo's table edge, a fold or a tear meets the text: a word of one or two
+// characters, or of marks alone, read with little confidence ("SUNRISE
+// PRINTING E", "| HAUPTSTRASSE 7 |"), or a letter or mark standing far off
+// the rest of the line however confident ("SUNRISE BAKERY LLC      A").
+func trimEdgeSpecks(lines []Line) []Line {
+	// After SELANGOR a short last word is its honorific, D.E. (Darul
+	// Ehsan), however misread ("Selangor Dt"): see reSelangorDE.
+	selangorDE := func(before, last inference.Word) bool {
+		return reSelangorDE.MatchString(strings.ToUpper(before.Text + " " + last.Text))
+	}
+	speck := func(w, next inference.Word, gap, height int, money bool) bool {
+		n := len([]rune(w.Text))
+		marks := strings.IndexFunc(w.Text, func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }) < 0
+		// Numbers are content ("99 SPEED MART", "JALAN KPB 6"), and so are
+		// the short words that open an address ("NO 2,") or end one ("DR").
+		short := n <= 2 && !HasDigit(w.Text) && !shortWords[strings.ToUpper(strings.Trim(w.Text, ".,:"))]
+		if w.Conf < 0.6 && (short || marks && n <= 3) || marks && n <= 2 && !strings.ContainsAny(w.Text, "&$€£#%") {
+			return true // a lone "|" or "_" at a line's edge is never text
+		}
+		if n == 1 && HasDigit(w.Text) {
+			// A lone digit far off a line without money and unsure is the
+			// page's edge read as one ("3 ... GREENFIELD BAKERY INC", at
+			// 8%); on an item line it is the quantity column, however
+			// unsure ("1   PAINT BRUSH $11.42 $1.42" at 46%). The gap is
+			// measured in the text's height, not the line's, which a tall
+			// speck stretches.
+			return !money && w.Conf < 0.5 && next.Box.H > 0 && gap > next.Box.H*3
+		}
+		return n <= 2 && !HasDigit(w.Text) && height > 0 && gap > height*3/2
+	}
+	gapBetween := func(a, b inference.Word) int { return b.Box.X - (a.Box.X + a.Box.W) }
+	out := make([]Line, 0, len(lines))
+	for _, l := range lines {
+		ws := l.Words
+		money := reMoney.MatchString(l.Text)
+		for len(ws) > 1 && speck(ws[0], ws[1], gapBetween(ws[0], ws[1]), l.Box.H, money) {
+			ws = ws[1:]
+		}
+		for len(ws) > 1 && !selangorDE(ws[len(ws)-2], ws[len(ws)-1]) && speck(ws[len(ws)-1], ws[len(ws)-2], gapBetween(ws[len(ws)-2], ws[len(ws)-1]), l.Box.H, money) {
+			ws = ws[:len(ws)-1]
+		}
+		if len(ws) < len(l.Words) {
+			l = GroupLines(ws)[0]
+		}
+		out = append(out, l)
+	}
+	return out
+}
+
+// shortWords are one- and two-letter words that are no specks.
+var shortWords = wordSet("NO LO KG JL BT PT SS US UK AU & A I OF AT ON TO BY IN ST RD DR LN CT PL SQ")
+
+// linesFromText makes lines from a PDF text layer (no boxes; full confidence).
+func LinesFromText(text string) []Line {
+	var out []Line
+	for _, l := range strings.Split(text, "\n") {
+		l = strings.Join(strings.Fields(l), " ")
+		if l != "" {
+			out = append(out, Line{Text: l, Conf: 1})
+		}
+	}
+	return out
+}
+
+// taxWords name sales taxes: GST, VAT and its European names (MwSt, USt,
+// TVA, IVA, BTW, moms, ALV, DPH, FPA…), US sales tax; the patterns that
+// look for a tax line share them.
+const taxWords = `GST|SST|VAT|TAX|MWST|UST|TVA|IVA|BTW|MOMS|ALV|DPH|FPA|PVM|PDV|DDV|KDV|PVN`
+
+var (
+	// reAmount also takes "100. 00": OCR often puts a space after a dot.
+	reAmount   = regexp.MustCompile(`-?\d{1,3}(?:[,.' ]\d{3})*[.,]\d{2}\b|-?\d+ ?[.,] ?\d{2}\b`)
+	reDateNum  = regexp.MustCompile(`\b(\d{1,2}[/\-.]\d{1,2}[/\-.](?:\d{4}|\d{2})|\d{4}[/\-.]\d{1,2}[/\-.]\d{1,2})\b`)
+	reDateWord = regexp.MustCompile(`(?i)\b(\d{1,2}(?:st|nd|rd|th)?[\s\-/.]*(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?[\s\-/.,]*(?:\d{4}|\d{2}))\b|\b((?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?\s*\d{1,2}(?:st|nd|rd|th)?,?\s*\d{4})\b`)
+	reTime     = regexp.MustCompile(`\b([01]?\d|2[0-3]):([0-5]\d)(?::([0-5]\d))?\s*([AaPp][Mm])?\b`)
+	reRegNo    = regexp.MustCompile(`[({][^)}]*\d{3,}[^)}]*[)}]|\(\s*\d{4,}[^)]*$`)
+	// rePostcodeLine is an address line with a postcode and a place: "43300 SERI KEMBANGAN".
+	rePostcodeLine     = regexp.MustCompile(`(^|[\s,])\d{4,6}\s*,?\s+[A-Z]{3,}|\b(SELANGOR|JOHOR|KUALA LUMPUR|PENANG|PERAK|KEDAH|SABAH|SARAWAK|MELAKA|PAHANG|NEGERI SEMBILAN|DARUL EHSAN)\b`)
+	reLongNumber       = regexp.MustCompile(`\d{4,}`)
+	reStreetNumberWord = regexp.MustCompile(`^(LOT|NO\b|NO\.|UNIT)`)
+	reIDWord           = regexp.MustCompile(`\b(REG|ROC|CO|COMPANY|CAMPANY|COMPARY|GST|SST|TAX|ID|NO|NA|BRN)\b`)
+	rePhone            = regexp.MustCompile(`(^|[^\d/])\+?\(?\d{2,4}\)?[\s-]{1,2}\d{3,4}[\s-]?\d{3,5}\b|\b1[38]00[\s-]?\d{2}[\s-]?\d{4}\b`)
+	reSlogan           = regexp.MustCompile(`FOR SHOPPING|RETURNABLE|EXCHANGEABLE|WITH ORIGINAL RECEIPT|THANK|COME AGAIN|PLEASE`)
+	reOwnedBy          = regexp.MustCompile(`(?i)^\W*(OWNED|OWN|OPERATED|MANAGED)\s+BY\s*:?\s*`)
+	reStrongCo         = regexp.MustCompile(`\b(SDN\.?\s*BHD|SDN|BHD|BERHAD|S/B|PTY\.?\s*LTD|PTY|LTD|LIMITED|INC|LLC|PLC|GMBH|ENTERPRISES?|TRADING|CORPORATION|CORP)\b\.?`)
+	reHeading          = regexp.MustCompile(`^(TAX INVOICE|SIMPLIFIED TAX INVOICE|INVOICE|RECEIPT|OFFICIAL RECEIPT|CASH BILL|CASH SALES?|SALES RECEIPT|WELCOME.*|THANK YOU.*|COPY|DUPLICATE|ORIGINAL|CUSTOMER COPY|MERCHANT COPY)$`)
+	reStopAddr         = regexp.MustCompile(`\b(` + contactWords + `|INVOICE|RECEIPT|DATE|CASHIER|DOC|DOCUMENT|BILL|TABLE|ABN|VAT|TAX|OPEN|BUSINESS HOURS|UST|US[TIL1]\W{0,2}ID\w*|STEUER\w*|MWST|TVA|IVA|BTW|NIF|CIF|SIRET|EIN)\b|@[A-Z0-9-]+\.[A-Z]`)
+	reTaxWord          = regexp.MustCompile(`\b(` + taxWords + `)\b`)
+	reMoney            = regexp.MustCompile(`\d[.,]\d{2}\b`)
+	reStreetWord       = regexp.MustCompile(`\b(JALAN|JLN|LORONG|TAMAN|TMN|LOT|BLOCK|LEVEL|ROAD|STREET|AVENUE|KAWASAN|BANDAR|PERSIARAN)\b`)
+	reAddrHint         = regexp.MustCompile(`\d|\b(JALAN|JLN|JL|LORONG|TAMAN|TMN|LOT|NO|BLOCK|BLK|LEVEL|ROAD|RD|STREET|ST|AVENUE|AVE|KAWASAN|BANDAR|PERSIARAN|SELANGOR|JOHOR|KUALA|LUMPUR|PUCHONG|MALL|PLAZA)\b`)
+	reRegLine          = regexp.MustCompile(`^\(?\s*(CO\.?\s*)?(REG|ROC|COMPANY|CO)?\.?\s*(NO)?\.?\s*:?\s*[A-Z]{0,3}\d{4,}[\s-]*[A-Z]?\s*\)?$`)
+	reGSTID            = regexp.MustCompile(`(?i)\b(?:GST|SST|ABN|VAT|EIN|TAX|US[tli1]\W{0,2}Id(?:Nr)?\.?|USt\.?|TVA(?:\s+intra(?:com)?\.?)?|BTW(?:-?nr)?\.?|P\.?\s?IVA)\s*(?:REG(?:ISTRATION)?\.?\s*)?(?:ID|NO|NUMBER|#)?\.?\s*[:.]?\s*([A-Z]{0,2}\s?[\dOQ@SB][\dOQ@SB\s\-]{6,18}\d)`)
+	reDocNo            = regexp.MustCompile(`(?i)\b(?:INVOICE|INV|RECEIPT|RCPT|BILL|DOC(?:UMENT)?|TRANS(?:ACTION)?|ORDER|CHECK|SLIP|REF)\s*(?:NO|NUMBER|#)?\.?\s*[:#]?\s*([A-Z0-9][A-Z0-9\-/]{3,})`)
+)
+
+// startsTaxSummary says whether a line opens a tax summary table: its title
+// or its column headings (k: the line's keywordText).
+func startsTaxSummary(l Line, k string) bool {
+	return reTaxSummary.MatchString(k) || reTaxColumns.MatchString(k) && len(amountsIn(l.Text)) == 0
+}
+
+// keywordText is a line's letters for keyword matching: amounts removed,
+// upper case, digits that OCR puts for letters mapped back (T0TAL).
+func keywordText(s string) string {
+	s = reAmount.ReplaceAllString(s, " ")
+	s = reGluedRate.ReplaceAllString(s, "$1 $2 ")
+	s = strings.ToUpper(s)
+	s = reGluedSalesTax.ReplaceAllString(s, "SALES TAX")
+	s = strings.Map(func(r rune) rune {
+		switch r {
+		case '0':
+			return 'O'
+		case '1', '|':
+			return 'I'
+		case '5':
+			return 'S'
+		}
+		if unicode.IsLetter(r) || r == ' ' || r == '(' || r == ')' || r == '$' {
+			return r
+		}
+		return ' '
+	}, s)
+	return strings.Join(strings.Fields(s), " ")
+}
+
+// reGluedSalesTax is SALES TAX read as one word ("SALESTAX7% $36.92"),
+// where TAX would not stand on its own.
+var reGluedSalesTax = regexp.MustCompile(`\bSALESTAX`)
+
+// reGluedRate is a tax rate printed or read against its word: "GST10%INCL.".
+var reGluedRate = regexp.MustCompile(`(\pL)(\d{1,2}(?:[.,]\d+)?%)`)
+
+// mendLineText undoes what OCR does to a line's text that no rule further
+// on should see:
+//   - underscores glued to a word's ends, a rule or a speck ("_USt-IdNr",
+//     "__-MARKTPLATZ"), which hid the word from \b;
+//   - a 5 read as S against a currency code ("EURS2,17");
+//   - the 0s read as a letter O or an @ inside a rate or an amount
+//     ("GST1O%", "EUR 1@,59", "12.O5"), where a word would not stand. An
+//     amount needs two digits read as digits, one before its decimal mark
+//     ("No.05" and "OO.OO" stay).
+//
+// Only the line text changes, not its words.
+func mendLineText(lines []Line) []Line {
+	zero := strings.NewReplacer("O", "0", "o", "0", "@", "0")
+	out := make([]Line, len(lines))
+	for i, l := range lines {
+		t := reGluedUnderscores.ReplaceAllString(l.Text, "")
+		t = reZeroInRate.ReplaceAllString(t, "${1}0$2")
+		t = reFiveAfterCurrency.ReplaceAllString(t, "$1 5$2")
+		t = reMoneyWithO.ReplaceAllStringFunc(t, func(m string) string {
+			if countDigits(m) < 2 || !strings.ContainsAny(strings.FieldsFunc(m, func(r rune) bool { return r == '.' || r == ',' })[0], "0123456789") {
+				return m
+			}
+			return zero.Replace(m)
+		})
+		l.Text = t
+		out[i] = l
+	}
+	return out
+}
+
+var (
+	// reGluedUnderscores are underscores before a word's first letter or
+	// digit, or after its last.
+	reGluedUnderscores = regexp.MustCompile(`(?:^|\b)_+|_+(?:\b|$)`)
+	reZeroInRate       = regexp.MustCompile(`(\d)[Oo@](\s?%)`)
+	// reFiveAfterCurrency is a 5 read as S against a currency code:
+	// "EURS2,17" is EUR 52,17.
+	reFiveAfterCurrency = regexp.MustCompile(`\b(EUR|GBP|USD|AUD|NZD|MYR|RM)S(\d|[.,]\d)`)
+	// reMoneyWithO is what may be a number with two decimals, O, o or @
+	// among its digits, standing apart from letters and digits.
+	reMoneyWithO = regexp.MustCompile(`(?:^|[^\pL\d@])[\dOo@]+[.,][\dOo@]{2}(?:$|[^\pL\d@])`)
+)
+
+func amountsIn(s string) []decimal.Decimal {
+	var out []decimal.Decimal
+	for _, m := range reAmount.FindAllString(s, -1) {
+		if a, err := receipt.ParseAmount(strings.ReplaceAll(m, " ", "")); err == nil {
+			out = append(out, a.Value)
+		}
+	}
+	return out
+}
+
+func clamp(c float64) float64 { return min(1, max(0, c)) }
+
+func letterCount(s string) int {
+	n := 0
+	for _, r := range s {
+		if unicode.IsLetter(r) {
+			n++
+		}
+	}
+	return n
+}
+
+func isLowerCase(s string) bool {
+	letters, lower := 0, 0
+	for _, r := range s {
+		if unicode.IsLetter(r) {
+			letters++
+			if unicode.IsLower(r) {
+				lower++
+			}
+		}
+	}
+	return letters > 0 && lower == letters
+}
+
+func upperShare(s string) float64 {
+	letters, up := 0, 0
+	for _, r := range s {
+		if unicode.IsLetter(r) {
+			letters++
+			if unicode.IsUpper(r) {
+				up++
+			}
+		}
+	}
+	if letters == 0 {
+		return 0
+	}
+	return float64(up) / float64(letters)
+}
+
+func countDigits(s string) int {
+	n := 0
+	for _, r := range s {
+		if r >= '0' && r <= '9' {
+			n++
+		}
+	}
+	return n
+}
+
+func HasDigit(s string) bool { return strings.ContainsAny(s, "0123456789") }
+
+// median is used by the layout rules for typical line heights.
+func median(xs []int) int {
+	if len(xs) == 0 {
+		return 0
+	}
+	s := append([]int(nil), xs...)
+	sort.Ints(s)
+	return s[len(s)/2]
+}

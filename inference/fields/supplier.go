@@ -1,0 +1,269 @@
+package fields
+
+import (
+	"regexp"
+	"strings"
+)
+
+// findCompany picks the supplier line among the top of the receipt: the
+// first line that reads like a name, or a line with a legal suffix (SDN BHD,
+// PTY LTD…) just below it, the registered company under a logo or trading
+// name. A legal name further down ("Owned by: … SDN BHD" under the shop's
+// address) does not displace the shop's name. It returns the name's first
+// and last line, the name and a confidence.
+func findCompany(lines []Line) (int, int, string, float64) {
+	top := min(len(lines), 12)
+	for i := 0; i < len(lines) && i < top; i++ {
+		if reDateNum.MatchString(lines[i].Text) || strings.Contains(keywordText(lines[i].Text), "TOTAL") {
+			top = i
+			break
+		}
+	}
+	clean := func(s string) string {
+		s = mendLowerInCapsWords(reSBBeforeRegNo.ReplaceAllString(s, "${1}S/B${2}"))
+		s = reRegNo.ReplaceAllString(s, " ")
+		s = reOwnedBy.ReplaceAllString(s, "")
+		s = strings.Join(dropLowercaseJunk(strings.Fields(s)), " ")
+		s = mendOpeningParen(reQuoteAsQuery.ReplaceAllString(fixLegalSuffix(s), "$1'$2"))
+		fields := mendCutSDN(dropAfterLegalSuffix(strings.Fields(s)))
+		// Drop stray marks OCR puts before and after the name: "|", "#000002".
+		for len(fields) > 1 && letterCount(fields[0]) == 0 && (!HasDigit(fields[0]) || strings.HasPrefix(fields[0], "#")) {
+			fields = fields[1:] // "|", "#000002"; a leading number stays: "99 SPEED MART"
+		}
+		for len(fields) > 1 && letterCount(fields[len(fields)-1]) == 0 && fields[len(fields)-1] != "&" {
+			fields = fields[:len(fields)-1]
+		}
+		name := strings.Trim(strings.Join(fields, " "), " .,:;-*|_")
+		// A quote mark that opens or ends the name and is never closed or
+		// opened is a speck: "\"BLUE DOOR CAFE".
+		if n := strings.Count(name, `"`) + strings.Count(name, "“") + strings.Count(name, "”"); n == 1 {
+			name = strings.Trim(name, `"“” `)
+		}
+		return name
+	}
+	// A name that ends in "&" or "AND" goes on to the next line.
+	joinNext := func(i int, name string) (int, string) {
+		if i+1 < len(lines) && reContinues.MatchString(name) && !reStopAddr.MatchString(strings.ToUpper(lines[i+1].Text)) {
+			return i + 1, name + " " + clean(lines[i+1].Text)
+		}
+		return i, name
+	}
+	// legalName returns the name on line i when it carries a legal suffix;
+	// a bare "SDN BHD" joins the line above.
+	legalName := func(i int) string {
+		u := strings.ToUpper(lines[i].Text)
+		if !reStrongCo.MatchString(fixLegalSuffix(u)) || isLowerCase(lines[i].Text) || isNoiseLine(lines[i]) {
+			return ""
+		}
+		name := clean(lines[i].Text)
+		rest := strings.Fields(reStrongCo.ReplaceAllString(strings.ToUpper(name), ""))
+		words := 0
+		for _, w := range rest {
+			if letterCount(w) >= 3 {
+				words++
+			}
+		}
+		switch {
+		case letterCount(strings.Join(rest, "")) < 3 && i > 0:
+			name = clean(lines[i-1].Text) + " " + name
+		case words <= 1 && i > 0 && isNameStart(lines[i-1]):
+			// "WESTERN EASTERN" over "STATIONERY SDN. BHD": one name on two lines.
+			name = clean(lines[i-1].Text) + " " + name
+		}
+		if letterCount(name) < 3 {
+			return ""
+		}
+		return name
+	}
+	plainName := func(i int) string {
+		t := clean(lines[i].Text)
+		u := strings.ToUpper(t)
+		if isNoiseLine(lines[i]) || letterCount(t) < 4 || isLowerCase(t) || reHeading.MatchString(keywordText(u)) ||
+			reStopAddr.MatchString(u) || reSlogan.MatchString(u) || reStreetWord.MatchString(u) && !isShopName(u) || rePostcodeLine.MatchString(u) ||
+			strings.ContainsAny(t, "0123456789") && letterCount(t) < len(t)/2 {
+			return ""
+		}
+		if upperShare(t) < 0.6 && lines[i].Conf < 0.8 {
+			return ""
+		}
+		return t
+	}
+	first, firstName := -1, ""
+	for i := 0; i < top; i++ {
+		if name := legalName(i); name != "" {
+			last, full := joinNext(i, name)
+			return i, last, strings.ToUpper(full), lines[i].Conf * 0.95
+		}
+		if name := plainName(i); name != "" {
+			first, firstName = i, name
+			break
+		}
+	}
+	if first < 0 {
+		return -1, -1, "", 0
+	}
+	for i := first + 1; i < min(top, first+3); i++ {
+		if name := legalName(i); name != "" {
+			last, full := joinNext(i, name)
+			return i, last, strings.ToUpper(full), lines[i].Conf * 0.9
+		}
+	}
+	last, full := joinNext(first, firstName)
+	return first, last, strings.ToUpper(full), lines[first].Conf * 0.7
+}
+
+// isShopName says whether a line with a street word is a shop's name all
+// the same: no number, and it ends in a trade ("MAIN STREET BAKERY").
+func isShopName(u string) bool {
+	f := strings.Fields(u)
+	for len(f) > 1 && legalForms[strings.Trim(f[len(f)-1], ".,")] {
+		f = f[:len(f)-1] // "MAIN STREET GROCER KG"
+	}
+	return len(f) > 0 && !HasDigit(u) && shopWords[strings.Trim(f[len(f)-1], ".,")]
+}
+
+// legalForms are the legal-form words that may end a shop's name.
+var legalForms = wordSet("LTD LIMITED PTY INC LLC KG GMBH AG SARL SAS BV NV SRL SPA PLC BHD SDN CO CORP")
+
+// mendOpeningParen restores a "(" that OCR read as a letter or bracket
+// before a short bracketed word with no opening of its own:
+// "GARDENIA BAKERIES TKL) SDN BHD" → "(KL)".
+func mendOpeningParen(s string) string {
+	fields := strings.Fields(s)
+	for i, f := range fields {
+		if m := reLostParen.FindStringSubmatch(f); m != nil && !strings.Contains(strings.Join(fields[:i], " "), "(") {
+			fields[i] = "(" + m[1] + ")"
+		}
+	}
+	return strings.Join(fields, " ")
+}
+
+var reLostParen = regexp.MustCompile(`^[TIl1\[{|]([A-Z]{1,3})\)$`)
+
+// isNameStart says a line reads as the first half of a name broken over
+// two lines: a few clear capital words with no digits.
+func isNameStart(l Line) bool {
+	words := strings.Fields(l.Text)
+	u := strings.ToUpper(l.Text)
+	return l.Conf >= 0.85 && len(words) >= 1 && len(words) <= 3 && !HasDigit(l.Text) && upperShare(l.Text) >= 0.9 &&
+		letterCount(l.Text) >= 4 && !reHeading.MatchString(keywordText(u)) && !reStopAddr.MatchString(u) && !reSlogan.MatchString(u) && !reStrongCo.MatchString(u)
+}
+
+// dropAfterLegalSuffix ends a name at its legal suffix when what follows is
+// debris or a registration number ("S/B 272500-U) (KI1)", "SDN. BHD. WP"):
+// receipts print nothing else after it on the name line.
+func dropAfterLegalSuffix(fields []string) []string {
+	end := -1
+	for i, f := range fields {
+		u := strings.Trim(strings.ToUpper(f), ".,")
+		if u == "BHD" || u == "BERHAD" || u == "S/B" || u == "LTD" {
+			end = i
+		}
+	}
+	if end < 0 || end == len(fields)-1 {
+		return fields
+	}
+	for _, f := range fields[end+1:] {
+		if letterCount(f) > 2 && !HasDigit(f) && !strings.ContainsAny(f, "()[]{}") {
+			return fields // a real word follows: keep the line as it is
+		}
+	}
+	return fields[:end+1]
+}
+
+// mendCutSDN mends a name whose "SDN. BHD." was cut off at the edge of the
+// print and its BHD read as a speck ("BEMED (SP) SDR. a"): SDN, or SDR or
+// S0N for it, followed by one last fragment of a letter or two that is no
+// legal form, or nothing at all ("BEMED (SP) SDN"). SON and SUN are words
+// ("& SON") and stay.
+func mendCutSDN(fields []string) []string {
+	n := len(fields)
+	isSDN := func(core string) bool {
+		return core == "SDN" || core == "SDR" || core == "S0N" || core == "5DN" || core == "SDH"
+	}
+	if n >= 2 {
+		if last := strings.ToUpper(fields[n-1]); isSDN(strings.TrimRight(last, ".,")) {
+			dot := strings.TrimPrefix(last, strings.TrimRight(last, ".,"))
+			return append(fields[:n-1:n-1], "SDN"+dot, "BHD"+dot)
+		}
+	}
+	if n < 3 {
+		return fields
+	}
+	last, sdn := fields[n-1], strings.ToUpper(fields[n-2])
+	core := strings.TrimRight(sdn, ".,")
+	if !isSDN(core) {
+		return fields
+	}
+	u := strings.ToUpper(strings.Trim(last, ".,"))
+	if letterCount(last) > 2 || HasDigit(last) || legalForms[u] || u == "&" {
+		return fields
+	}
+	dot := strings.TrimPrefix(sdn, core)
+	return append(fields[:n-2:n-2], "SDN"+dot, "BHD"+dot)
+}
+
+// isNoiseLine says a line is what Tesseract makes of a logo, a stamp or
+// scanner speckle: a low mean confidence, or many short fragments.
+func isNoiseLine(l Line) bool {
+	if l.Conf > 0 && l.Conf < 0.45 {
+		return true
+	}
+	words := strings.Fields(l.Text)
+	short := 0
+	for _, w := range words {
+		if letterCount(w) <= 3 && !HasDigit(w) { // numbers are content: "79 SPEED MART $/B (519837-X)"
+			short++
+		}
+	}
+	return len(words) >= 5 && short*10 >= len(words)*6 && l.Conf < 0.6 && upperShare(l.Text) < 0.8
+}
+
+// dropLowercaseJunk removes lower-case fragments before an upper-case name
+// ("bee. PAGOH REST AND SERVICE AREA"): receipts print names in capitals,
+// and OCR reads speckle as short lower-case words.
+func dropLowercaseJunk(fields []string) []string {
+	rest := strings.Join(fields, " ")
+	if upperShare(rest) < 0.5 {
+		return fields
+	}
+	for len(fields) > 1 && letterCount(fields[0]) > 0 && letterCount(fields[0]) <= 4 && isLowerCase(fields[0]) {
+		fields = fields[1:]
+	}
+	return fields
+}
+
+// legalSuffixFixes undo the OCR misreadings of Malaysian legal suffixes
+// that the shapes of the letters make likely: SDN read as SON, SDR or SIN,
+// BHD as EHD, BHO or BLD, S/B as 5/B, 5/8 or $/D, (M) as (H).
+var legalSuffixFixes = []struct {
+	re   *regexp.Regexp
+	with string
+}{
+	{regexp.MustCompile(`\b(S[O0D]N|SDR|5DN|SUN|SIN|\$DN)(\.?\s*)(BHD|EHD|BED|BILD|BHO|8HD|BND|B\.H\.D|AVO)\b`), "SDN${2}BHD"},
+	{regexp.MustCompile(`\bSDN(\.?\s*)([BE8][HLIN1|][DO0Q]|BED|BILD|AVO)\b`), "SDN${1}BHD"},
+	{regexp.MustCompile(`(\s)[S5$§][/|][B8RD]\b`), "${1}S/B"},
+	// "(M)", for Malaysia, before SDN BHD: "(H) SDN BHD", "(4) SDN BHD".
+	{regexp.MustCompile(`\((H|N|4|IM|HM|NM|RM)\)(\s*SDN)`), "(M)${2}"},
+	// "(KL)", for Kuala Lumpur, likewise: KI is no region.
+	{regexp.MustCompile(`\(K[I1|]\.?\)(\s*SDN)`), "(KL)${1}"},
+	{regexp.MustCompile(`\bPT[VY¥]([.,]?\s*)L[I1lT]D\b`), "PTY${1}LTD"},
+	{regexp.MustCompile(`(\pL\s+)L[I1]D(\.?)$`), "${1}LTD${2}"}, // a name's last word
+	{regexp.MustCompile(`¥`), "Y"},
+}
+
+// reSBBeforeRegNo is S/B as OCR misreads it right before the registration
+// number, where nothing else is printed: also 9/2 ("99 SPEED MART 9/2
+// (519837-X)").
+var reSBBeforeRegNo = regexp.MustCompile(`(\s)[S5$9][/|][B8R2](\s*\(\s*\d)`)
+
+func fixLegalSuffix(s string) string {
+	u := strings.ToUpper(s)
+	for _, f := range legalSuffixFixes {
+		u = f.re.ReplaceAllString(u, f.with)
+	}
+	if u == strings.ToUpper(s) {
+		return s
+	}
+	return u
+}
