@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"bytes"
 	"context"
 	"encoding/csv"
 	"encoding/json"
@@ -154,7 +155,7 @@ func runEval(env Env, args []string) int {
 	compare := fs.Bool("compare-cli", false, "also time the raw tesseract CLI (--psm 4, one process per core) on the same images")
 	limit := fs.Int("n", 0, "only the first n receipts")
 	psm := fs.Int("psm", 0, "Tesseract page segmentation mode (default: the engine's choice)")
-	dump := fs.String("dump", "", "write each receipt's OCR text, fields found and label to DIR/NAME.txt (for reading misses)")
+	dump := fs.String("dump", "", "write each receipt's OCR text, fields found and label to DIR/NAME.txt (for reading misses), and its words to DIR/NAME.lines (for replaying through the rules)")
 	if err := parseArgs(fs, args); err != nil {
 		return 2
 	}
@@ -318,8 +319,17 @@ func dumpReading(dir string, item labelled, res inference.Result, scores map[str
 	for _, l := range fields.GroupLines(res.Words) { // with each line's mean confidence
 		fmt.Fprintf(&b, "%3.0f %s\n", l.Conf*100, l.Text)
 	}
-	name := strings.TrimSuffix(filepath.Base(item.Image), filepath.Ext(item.Image)) + ".txt"
-	return os.WriteFile(filepath.Join(dir, name), []byte(b.String()), 0o644)
+	stem := strings.TrimSuffix(filepath.Base(item.Image), filepath.Ext(item.Image))
+	if err := os.WriteFile(filepath.Join(dir, stem+".txt"), []byte(b.String()), 0o644); err != nil {
+		return err
+	}
+	// The words themselves, for replaying the reading through the rules
+	// (inference/fields/testdata holds some as golden tests).
+	var words bytes.Buffer
+	if err := inference.WriteWords(&words, res.Words); err != nil {
+		return err
+	}
+	return os.WriteFile(filepath.Join(dir, stem+".lines"), words.Bytes(), 0o644)
 }
 
 // missRank puts totals and dates (money and periods) first, then blanks.

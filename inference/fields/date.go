@@ -90,12 +90,12 @@ func findDateRepairing(lines []Line, loc receipt.Locale, repair bool, now time.T
 				}
 			}
 			b := l.Box
-			conf := l.Conf * 0.9
+			conf := l.Conf * factorLabelled
 			if pd.Ambiguous {
-				conf *= 0.8
+				conf *= factorSecondReading
 			}
 			if repaired {
-				conf *= 0.6
+				conf *= factorRepaired
 				score -= 10 // any date read as printed wins
 			}
 			cands = append(cands, cand{pd.Date, t, score, conf, &b, DateDigitsConf(l), repaired || reNotIssueDate.MatchString(k)})

@@ -172,13 +172,13 @@ func ExtractFields(lines []Line, loc receipt.Locale, now time.Time) receipt.Rece
 	joined := strings.ToUpper(strings.Join(upper, "\n"))
 	switch {
 	case reRinggit.MatchString(joined) || reRMAmount.MatchString(rawUpper(lines)):
-		set(&r.Currency, "MYR", 0.9, nil)
+		set(&r.Currency, "MYR", confPrinted, nil)
 	case loc.Currency != "":
-		set(&r.Currency, loc.Currency, 0.6, nil)
+		set(&r.Currency, loc.Currency, confAssumed, nil)
 	}
 	for _, pm := range paymentMethods {
 		if pm.re.MatchString(joined) {
-			set(&r.PaymentMethod, pm.name, 0.7, nil)
+			set(&r.PaymentMethod, pm.name, confLikely, nil)
 			break
 		}
 	}

@@ -29,7 +29,7 @@ func Ground(r *receipt.Receipt, words []inference.Word) {
 		if b, ok := findSupport(lines, path, v); ok {
 			receipt.SetProvenance(r, path, -1, &b)
 		} else if src != receipt.SourceUser {
-			receipt.SetProvenance(r, path, conf*0.5, nil)
+			receipt.SetProvenance(r, path, conf*factorNotOnPage, nil)
 		}
 	}
 }

@@ -103,8 +103,8 @@ func readItems(lines []Line, upper []string, from int) itemReading {
 			if p, err := receipt.ParseAmount(m[2]); err == nil && q.IsPositive() {
 				last := &items[len(items)-1]
 				if near(q.Mul(p.Value), last.LineTotal.Value) {
-					last.Quantity = receipt.Amount{Value: q, Set: true, Source: receipt.SourceOCR, Confidence: 0.6}
-					last.UnitPrice = receipt.Amount{Value: p.Value, Set: true, Source: receipt.SourceOCR, Confidence: 0.6}
+					last.Quantity = receipt.Amount{Value: q, Set: true, Source: receipt.SourceOCR, Confidence: confAssumed}
+					last.UnitPrice = receipt.Amount{Value: p.Value, Set: true, Source: receipt.SourceOCR, Confidence: confAssumed}
 				} else {
 					alt[len(items)-1] = q.Mul(p.Value)
 				}
@@ -158,8 +158,8 @@ func readItems(lines []Line, upper []string, from int) itemReading {
 		if lead != nil {
 			li.Description.Value = cleanItemDesc(l.Text[len(lead[0]):])
 			if q, err := decimal.NewFromString(lead[1]); err == nil && q.IsPositive() {
-				li.Quantity = receipt.Amount{Value: q, Set: true, Source: receipt.SourceOCR, Confidence: 0.6}
-				li.UnitPrice = receipt.Amount{Value: li.LineTotal.Value.Div(q).Round(2), Set: true, Source: receipt.SourceOCR, Confidence: 0.5}
+				li.Quantity = receipt.Amount{Value: q, Set: true, Source: receipt.SourceOCR, Confidence: confAssumed}
+				li.UnitPrice = receipt.Amount{Value: li.LineTotal.Value.Div(q).Round(2), Set: true, Source: receipt.SourceOCR, Confidence: confComputed}
 				if len(amts) >= 2 { // a price column beside the amount
 					price := amts[len(amts)-2]
 					li.UnitPrice.Value = price
@@ -176,8 +176,8 @@ func readItems(lines []Line, upper []string, from int) itemReading {
 		} else if m := reQtyPrice.FindStringSubmatch(l.Text); m != nil {
 			q, _ := decimal.NewFromString(m[1])
 			if p, err := receipt.ParseAmount(m[2]); err == nil && q.IsPositive() {
-				li.Quantity = receipt.Amount{Value: q, Set: true, Source: receipt.SourceOCR, Confidence: 0.6}
-				li.UnitPrice = receipt.Amount{Value: p.Value, Set: true, Source: receipt.SourceOCR, Confidence: 0.6}
+				li.Quantity = receipt.Amount{Value: q, Set: true, Source: receipt.SourceOCR, Confidence: confAssumed}
+				li.UnitPrice = receipt.Amount{Value: p.Value, Set: true, Source: receipt.SourceOCR, Confidence: confAssumed}
 			}
 		}
 		items = append(items, li)

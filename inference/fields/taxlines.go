@@ -64,7 +64,7 @@ func findTaxLines(lines []Line, upper []string, r receipt.Receipt) ([]receipt.Ta
 			if rate, ok = rateTheSumsConfirm(m[1], amts[len(amts)-1], r); !ok {
 				continue
 			}
-			conf *= 0.7
+			conf *= factorUnlikelyRate
 		}
 		tl := receipt.TaxLine{
 			Label: receipt.Text{Value: taxLabel(k, taxWord, summaryWord), Set: true, Source: receipt.SourceOCR, Confidence: conf},
@@ -131,9 +131,9 @@ func findTaxLines(lines []Line, upper []string, r receipt.Receipt) ([]receipt.Ta
 	if r.Subtotal.Set && r.TotalTax.Set && r.Total.Set && r.TotalTax.Value.IsPositive() {
 		switch {
 		case near(r.Subtotal.Value.Add(r.TotalTax.Value), r.Total.Value):
-			inclusive = receipt.Field[bool]{Value: false, Set: true, Source: receipt.SourceOCR, Confidence: 0.6}
+			inclusive = receipt.Field[bool]{Value: false, Set: true, Source: receipt.SourceOCR, Confidence: confAssumed}
 		case near(r.Subtotal.Value, r.Total.Value):
-			inclusive = receipt.Field[bool]{Value: true, Set: true, Source: receipt.SourceOCR, Confidence: 0.6}
+			inclusive = receipt.Field[bool]{Value: true, Set: true, Source: receipt.SourceOCR, Confidence: confAssumed}
 		}
 	}
 	return out, inclusive

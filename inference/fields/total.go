@@ -100,7 +100,7 @@ func reconcileTotal(r *receipt.Receipt, service, change, supplies *decimal.Decim
 	agreed := len(implied) == 2 && implied[0].Equal(implied[1])
 	if !r.Total.Set {
 		if agreed {
-			r.Total = receipt.Amount{Value: implied[0], Set: true, Source: r.Subtotal.Source, Confidence: 0.6}
+			r.Total = receipt.Amount{Value: implied[0], Set: true, Source: r.Subtotal.Source, Confidence: confAssumed}
 		}
 		return
 	}
@@ -478,14 +478,14 @@ func findTotal(lines []Line, upper []string) (receipt.Amount, float64, *receipt.
 		}
 	}
 	if cash != nil && change != nil && !change.IsNegative() && cash.GreaterThan(*change) {
-		add(cash.Sub(*change), 1.5, 0.8, receipt.Box{})
+		add(cash.Sub(*change), 1.5, confFromPayment, receipt.Box{})
 	}
 	// A total whose decimal point was lost ("GRAND TOTAL 1000") counts
 	// when the page prints the amount it stands for elsewhere ("SUB TOTAL
 	// 10.00").
 	for _, v := range lostPoint {
 		if printedOn(lines, func(i int) bool { return lines[i].Box == v.box }, v.value.Equal) {
-			add(v.value, v.weight*0.8, v.conf*0.8, v.box)
+			add(v.value, v.weight*0.8, v.conf*factorSecondReading, v.box)
 		}
 	}
 	// Whole notes less change, when nothing else was read, counts only as a
@@ -495,7 +495,7 @@ func findTotal(lines []Line, upper []string) (receipt.Amount, float64, *receipt.
 		v := notes.Sub(*change)
 		payment := func(i int) bool { return reCashLine.MatchString(upper[i]) || reChange.MatchString(upper[i]) }
 		if printedOn(lines, payment, func(a decimal.Decimal) bool { return a.Equal(v) || oneDigitApart(a, v) }) {
-			add(v, 1.5, 0.6, receipt.Box{})
+			add(v, 1.5, confAssumed, receipt.Box{})
 		}
 	}
 	var best *vote

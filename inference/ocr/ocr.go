@@ -286,7 +286,7 @@ func (o *Tesseract) Extract(ctx context.Context, page inference.Page) (inference
 		t0 := time.Now()
 		if again, n := o.rereadLines(ctx, reading, lines, fields.MayHideDate); n > 0 {
 			d, tm, conf, box := fields.FindDate(again, o.opt.Locale, o.opt.Now())
-			fields.SetDate(&r, d, tm, conf*0.8, box) // read from a line alone: less sure
+			fields.SetDate(&r, d, tm, conf*fields.SecondReading, box) // read from a line alone: less sure
 			dateLines = again
 		}
 		res.Timings.Reread += time.Since(t0)

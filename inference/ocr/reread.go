@@ -146,7 +146,7 @@ func (o *Tesseract) rereadDoubtfulDate(ctx context.Context, reading pageReading,
 		return
 	}
 	if d, tm, conf, box := fields.FindDate(again, o.opt.Locale, o.opt.Now()); !d.IsZero() && fields.OneDatePartApart(d, r.Date.Value) {
-		fields.SetDate(r, d, tm, conf*0.8, box)
+		fields.SetDate(r, d, tm, conf*fields.SecondReading, box)
 	}
 }
 

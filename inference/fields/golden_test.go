@@ -1,0 +1,87 @@
+package fields
+
+import (
+	"bytes"
+	"encoding/json"
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/shoebox-app/shoebox/inference"
+	"github.com/shoebox-app/shoebox/receipt"
+)
+
+var update = flag.Bool("update", false, "rewrite testdata/*.json from what the rules find now")
+
+// TestGolden replays readings of dev receipts (testdata/NAME.lines, the
+// words `shoebox eval --dump` writes, with a "# country: XX" row) through
+// the rules and compares what they find with testdata/NAME.json. A rule
+// change shows its effect here as a diff, without Tesseract or the images:
+// review it, then `go test ./inference/fields -run Golden -update`.
+func TestGolden(t *testing.T) {
+	paths, _ := filepath.Glob("testdata/*.lines")
+	if len(paths) < 10 {
+		t.Fatalf("only %d golden readings in testdata", len(paths))
+	}
+	for _, p := range paths {
+		name := strings.TrimSuffix(filepath.Base(p), ".lines")
+		t.Run(name, func(t *testing.T) {
+			raw, err := os.ReadFile(p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			country := receipt.CountryOther
+			for _, row := range strings.Split(string(raw), "\n") {
+				if c, ok := strings.CutPrefix(row, "# country: "); ok {
+					country = receipt.Country(strings.TrimSpace(c))
+				}
+			}
+			words, err := inference.ReadWords(bytes.NewReader(raw))
+			if err != nil {
+				t.Fatal(err)
+			}
+			r := ExtractFields(GroupLines(words), receipt.DefaultLocale(country), testNow)
+			got, err := json.MarshalIndent(r, "", "  ")
+			if err != nil {
+				t.Fatal(err)
+			}
+			got = append(got, '\n')
+			want := strings.TrimSuffix(p, ".lines") + ".json"
+			if *update {
+				if err := os.WriteFile(want, got, 0o644); err != nil {
+					t.Fatal(err)
+				}
+				return
+			}
+			exp, err := os.ReadFile(want)
+			if err != nil {
+				t.Fatalf("%v (run with -update to write it)", err)
+			}
+			if !bytes.Equal(got, exp) {
+				t.Errorf("the rules now read %s differently:\n%s", name, lineDiff(string(exp), string(got)))
+			}
+		})
+	}
+}
+
+// lineDiff lists the rows of want and got that differ, in order: enough to
+// see which field a rule change moved.
+func lineDiff(want, got string) string {
+	w, g := strings.Split(want, "\n"), strings.Split(got, "\n")
+	var b strings.Builder
+	for i := 0; i < max(len(w), len(g)); i++ {
+		var a, c string
+		if i < len(w) {
+			a = w[i]
+		}
+		if i < len(g) {
+			c = g[i]
+		}
+		if a != c {
+			b.WriteString("- " + a + "\n+ " + c + "\n")
+		}
+	}
+	return b.String()
+}
