@@ -63,6 +63,9 @@ type Field[T any] struct {
 	Confidence float64 `json:"confidence,omitempty"` // 0–1
 	Source     Source  `json:"source,omitempty"`
 	Box        *Box    `json:"box,omitempty"`
+	// Why says in a few words how the reader came to the value ("the
+	// amount on the TOTAL line", "cash less change"), for the reviewer.
+	Why string `json:"why,omitempty"`
 }
 
 // Of returns a set field with the given value and provenance.

@@ -10,7 +10,7 @@ import (
 
 // findAddress collects the lines below the supplier until a phone, tax or
 // document line, or a gap.
-func findAddress(lines []Line, coIdx int) (string, float64, *receipt.Box) {
+func findAddress(lines []Line, coIdx int) receipt.Text {
 	var parts []string
 	var box *receipt.Box
 	conf := 0.0
@@ -79,7 +79,7 @@ func findAddress(lines []Line, coIdx int) (string, float64, *receipt.Box) {
 		}
 	}
 	if len(parts) == 0 || hints == 0 {
-		return "", 0, nil
+		return receipt.Text{}
 	}
 	addr := parts[0]
 	for _, p := range parts[1:] {
@@ -89,7 +89,7 @@ func findAddress(lines []Line, coIdx int) (string, float64, *receipt.Box) {
 			addr += ", " + p
 		}
 	}
-	return addr, conf / float64(len(parts)) * 0.8, box
+	return found(addr, conf/float64(len(parts))*factorSecondReading, box, "the lines below the supplier's name, up to a phone, tax or document line")
 }
 
 // contactWords label a phone, fax, mail or tax-number line.

@@ -9,34 +9,42 @@ import (
 	"github.com/shoebox-app/shoebox/receipt"
 )
 
-// setDate sets a receipt's date and time as findDate found them; a zero
-// date leaves the receipt as it was.
-func SetDate(r *receipt.Receipt, d time.Time, tm string, conf float64, box *receipt.Box) {
-	if d.IsZero() {
+// Dated is a date as the rules found it, with the time of day printed
+// beside it ("14:05", or "" when none was).
+type Dated struct {
+	receipt.Field[time.Time]
+	Clock string
+}
+
+// SetDate sets a receipt's date and time as FindDate found them; a date not
+// found leaves the receipt as it was.
+func SetDate(r *receipt.Receipt, d Dated) {
+	if !d.Set {
 		return
 	}
-	r.Date = receipt.Field[time.Time]{Value: d, Set: true, Source: receipt.SourceOCR, Confidence: clamp(conf), Box: box}
-	if tm != "" {
-		r.Time = receipt.Text{Value: tm, Set: true, Source: receipt.SourceOCR, Confidence: clamp(conf)}
+	r.Date = d.Field
+	if d.Clock != "" {
+		r.Time = receipt.Text{Value: d.Clock, Set: true, Source: d.Source, Confidence: d.Confidence}
 	}
 }
 
-// findDate returns the most plausible date on the page, preferring lines
+// FindDate returns the most plausible date on the page, preferring lines
 // that say DATE.
-func FindDate(lines []Line, loc receipt.Locale, now time.Time) (time.Time, string, float64, *receipt.Box) {
+func FindDate(lines []Line, loc receipt.Locale, now time.Time) Dated {
 	return findDateRepairing(lines, loc, false, now)
 }
 
 // findDateRepairing is findDate that, with repair, also takes dates that
 // cannot be as read once one common digit misreading is undone (see
 // repairDate): the last resort when no date reads as printed.
-func findDateRepairing(lines []Line, loc receipt.Locale, repair bool, now time.Time) (time.Time, string, float64, *receipt.Box) {
+func findDateRepairing(lines []Line, loc receipt.Locale, repair bool, now time.Time) Dated {
 	type cand struct {
 		d     time.Time
 		t     string
 		score float64
 		conf  float64
 		box   *receipt.Box
+		why   string
 		// digits is how sure the date's own characters were read; other
 		// marks something else on the line (see dateDigitsConf).
 		digits float64
@@ -69,9 +77,11 @@ func findDateRepairing(lines []Line, loc receipt.Locale, repair bool, now time.T
 				}
 			}
 			score := 1.0
+			why := "a date printed on the page"
 			k := strings.ToUpper(l.Text)
 			if strings.Contains(k, "DATE") || strings.Contains(k, "TARIKH") {
 				score += 2
+				why = "the date on a line labelled date"
 			}
 			if reNotIssueDate.MatchString(k) {
 				score -= 1.5
@@ -87,6 +97,9 @@ func findDateRepairing(lines []Line, loc receipt.Locale, repair bool, now time.T
 					// The sale is stamped with its time; registration,
 					// expiry and invoice-reference dates are not.
 					score += 0.5
+					if why == "a date printed on the page" {
+						why = "the date printed beside the sale's time"
+					}
 				}
 			}
 			b := l.Box
@@ -97,12 +110,13 @@ func findDateRepairing(lines []Line, loc receipt.Locale, repair bool, now time.T
 			if repaired {
 				conf *= factorRepaired
 				score -= 10 // any date read as printed wins
+				why = "a date that cannot be as read, with one misread digit or a lost separator put back"
 			}
-			cands = append(cands, cand{pd.Date, t, score, conf, &b, DateDigitsConf(l), repaired || reNotIssueDate.MatchString(k)})
+			cands = append(cands, cand{pd.Date, t, score, conf, &b, why, DateDigitsConf(l), repaired || reNotIssueDate.MatchString(k)})
 		}
 	}
 	if len(cands) == 0 {
-		return time.Time{}, "", 0, nil
+		return Dated{}
 	}
 	sort.SliceStable(cands, func(i, j int) bool { return cands[i].score > cands[j].score })
 	c := cands[0]
@@ -114,6 +128,7 @@ func findDateRepairing(lines []Line, loc receipt.Locale, repair bool, now time.T
 			if o.t == "" {
 				o.t = c.t
 			}
+			o.why = "the surer of two readings of the date printed twice"
 			c = o
 			break
 		}
@@ -121,20 +136,20 @@ func findDateRepairing(lines []Line, loc receipt.Locale, repair bool, now time.T
 	if c.box.W == 0 {
 		c.box = nil
 	}
-	return c.d, c.t, c.conf, c.box
+	return Dated{Field: found(c.d, c.conf, c.box, c.why), Clock: c.t}
 }
 
-// repairedDate is findDateRepairing's last resort tried on each reading in
+// RepairedDate is findDateRepairing's last resort tried on each reading in
 // turn: the lines as last read, then the page's own, for a date line that
 // read worse alone than on the page ("Date: 23.94.24" there, garbled when
 // read again).
-func RepairedDate(loc receipt.Locale, now time.Time, readings ...[]Line) (time.Time, string, float64, *receipt.Box) {
+func RepairedDate(loc receipt.Locale, now time.Time, readings ...[]Line) Dated {
 	for _, ls := range readings {
-		if d, tm, conf, box := findDateRepairing(ls, loc, true, now); !d.IsZero() {
-			return d, tm, conf, box
+		if d := findDateRepairing(ls, loc, true, now); d.Set {
+			return d
 		}
 	}
-	return time.Time{}, "", 0, nil
+	return Dated{}
 }
 
 func plausibleDate(d time.Time, now time.Time) bool {

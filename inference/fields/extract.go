@@ -3,7 +3,6 @@ package fields
 import (
 	"strings"
 	"time"
-	"unicode"
 
 	"github.com/shopspring/decimal"
 
@@ -32,31 +31,34 @@ func ExtractFields(lines []Line, loc receipt.Locale, now time.Time) receipt.Rece
 	}
 
 	// Supplier and address.
-	coIdx, coLast, coName, coConf := findCompany(lines)
+	co, coIdx, coLast := findCompany(lines)
 	if coIdx >= 0 {
 		b := boxOf(lines[coIdx])
-		if coIdx > 0 && strings.Contains(coName, lines[coIdx-1].Text) && b != nil && lines[coIdx-1].Box.W > 0 {
+		if coIdx > 0 && strings.Contains(co.Value, lines[coIdx-1].Text) && b != nil && lines[coIdx-1].Box.W > 0 {
 			u := b.Union(lines[coIdx-1].Box)
 			b = &u
 		}
-		set(&r.SupplierName, mendFromPage(tradeNameFixes.apply(mendTradeWords(mendZeroInNameWords(coName))), lines, coIdx, coLast), coConf, b)
-		if addr, conf, box := findAddress(lines, coLast); addr != "" {
-			addr = mendFromPage(mendPlacePhrases(addressAbbrevFixes.apply(mendAddressWords(addr))), lines, -1, -1)
-			set(&r.SupplierAddress, mendPostcode(addr, loc.Country), conf, box)
+		if co.Value = mendFromPage(tradeNameFixes.apply(mendTradeWords(mendZeroInNameWords(co.Value))), lines, coIdx, coLast); co.Value != "" {
+			co.Box = b
+			r.SupplierName = co
+		}
+		if addr := findAddress(lines, coLast); addr.Value != "" {
+			addr.Value = mendPostcode(mendFromPage(mendPlacePhrases(addressAbbrevFixes.apply(mendAddressWords(addr.Value))), lines, -1, -1), loc.Country)
+			if addr.Value != "" {
+				r.SupplierAddress = addr
+			}
 		}
 	}
 
 	// Date and time.
-	d, tm, conf, box := FindDate(lines, loc, now)
-	SetDate(&r, d, tm, conf, box)
+	SetDate(&r, FindDate(lines, loc, now))
 
 	// Money.
 	upper := make([]string, len(lines))
 	for i, l := range lines {
 		upper[i] = mendTaxWord(keywordText(l.Text), l.Text)
 	}
-	if total, conf, box := findTotal(lines, upper); total.Set {
-		total.Confidence, total.Box, total.Source = clamp(conf), box, src
+	if total := findTotal(lines, upper); total.Set {
 		r.Total = total
 		lines = mendDollarReadAsDigit(lines, upper, total.Value)
 	}
@@ -76,17 +78,17 @@ func ExtractFields(lines []Line, loc receipt.Locale, now time.Time) receipt.Rece
 			v := last.Abs()
 			change = &v
 		case !r.Subtotal.Set && reSubtotal.MatchString(k):
-			r.Subtotal = receipt.Amount{Value: last, Set: true, Source: src, Confidence: clamp(l.Conf * 0.9), Box: boxOf(l)}
+			r.Subtotal = found(last, l.Conf*factorLabelled, boxOf(l), "the amount on the subtotal line")
 		case !r.Rounding.Set && strings.Contains(k, "ROUNDING") && !strings.Contains(k, "TOTAL"):
-			r.Rounding = receipt.Amount{Value: last, Set: true, Source: src, Confidence: clamp(l.Conf * 0.8), Box: boxOf(l)}
+			r.Rounding = found(last, l.Conf*factorSecondReading, boxOf(l), "the amount on the rounding line")
 		case !taxFromTotalLine && reTotalTaxLine.MatchString(k) && !strings.Contains(k, "INC") && !strings.Contains(k, "INVOICE"):
 			// "TOTAL GST 2.69" sums the tax lines above it: it wins over them.
-			r.TotalTax = receipt.Amount{Value: last, Set: true, Source: src, Confidence: clamp(l.Conf * 0.7), Box: boxOf(l)}
+			r.TotalTax = found(last, l.Conf*confLikely, boxOf(l), "the amount on the total tax line")
 			taxFromTotalLine = true
 		case !r.TotalTax.Set && reTaxWord.MatchString(k) && !reNotTaxAmount.MatchString(k):
-			r.TotalTax = receipt.Amount{Value: last, Set: true, Source: src, Confidence: clamp(l.Conf * 0.7), Box: boxOf(l)}
+			r.TotalTax = found(last, l.Conf*confLikely, boxOf(l), "the amount on a line that names the tax")
 		case !r.AmountPaid.Set && reCashLine.MatchString(k) && !reChange.MatchString(k):
-			r.AmountPaid = receipt.Amount{Value: last.Abs(), Set: true, Source: src, Confidence: clamp(l.Conf * 0.7), Box: boxOf(l)}
+			r.AmountPaid = found(last.Abs(), l.Conf*confLikely, boxOf(l), "the amount on the cash line")
 		}
 	}
 	applyCashRounding(&r)
@@ -108,7 +110,7 @@ func ExtractFields(lines []Line, loc receipt.Locale, now time.Time) receipt.Rece
 	}
 	if !r.Total.Set {
 		if v, l, ok := subtotalAfterAdjustments(lines, upper); ok {
-			r.Total = receipt.Amount{Value: v, Set: true, Source: src, Confidence: clamp(l.Conf * 0.5), Box: boxOf(l)}
+			r.Total = found(v, l.Conf*confComputed, boxOf(l), "no total printed: the subtotal, after the adjustments below it")
 		}
 	}
 	if !r.Total.Set {
@@ -117,12 +119,12 @@ func ExtractFields(lines []Line, loc receipt.Locale, now time.Time) receipt.Rece
 	}
 	if !r.Total.Set {
 		if v, l, ok := totalAboveRounding(lines, upper); ok {
-			r.Total = receipt.Amount{Value: v, Set: true, Source: src, Confidence: clamp(l.Conf * 0.5), Box: boxOf(l)}
+			r.Total = found(v, l.Conf*confComputed, boxOf(l), "no total label read: the amount above the rounding line")
 		}
 	}
 	if !r.Total.Set {
 		if v, l, ok := paidWithoutChange(lines, upper); ok {
-			r.Total = receipt.Amount{Value: v, Set: true, Source: src, Confidence: clamp(l.Conf * 0.4), Box: boxOf(l)}
+			r.Total = found(v, l.Conf*factorLastResort, boxOf(l), "no total label read: the amount paid, with no change given")
 		}
 	}
 	if r.TotalTax.Set && r.Total.Set && r.TotalTax.Value.GreaterThanOrEqual(r.Total.Value) {
@@ -130,31 +132,8 @@ func ExtractFields(lines []Line, loc receipt.Locale, now time.Time) receipt.Rece
 	}
 
 	// Identifiers.
+	r.SupplierTaxID = findTaxID(lines, loc)
 	for _, l := range lines {
-		if !r.SupplierTaxID.Set {
-			if m := reGSTID.FindStringSubmatch(l.Text); m != nil {
-				// Digits read as letters inside the number ("ABN 5@ 281 977 903",
-				// "DES97809626").
-				num := m[1]
-				if len(num) > 2 && unicode.IsLetter(rune(num[0])) && unicode.IsLetter(rune(num[1])) {
-					num = num[:2] + digitOf.Replace(num[2:])
-				} else {
-					num = digitOf.Replace(num)
-				}
-				read := receipt.DetectTaxID(m[0][:len(m[0])-len(m[1])]+num, loc.Country)
-				id := receipt.RepairTaxID(read)
-				conf := l.Conf * 0.9
-				if receipt.NormalizeTaxID(id.Value) != receipt.NormalizeTaxID(read.Value) {
-					// A mend the checksum allows is a guess: one digit
-					// misread outside the likely pairs can pass by chance.
-					// The reviewer is asked to check it.
-					conf = min(conf, 0.5)
-				}
-				if id.Value != "" && len(id.Value) >= 8 {
-					r.SupplierTaxID = receipt.Field[receipt.TaxID]{Value: id, Set: true, Source: src, Confidence: clamp(conf), Box: boxOf(l)}
-				}
-			}
-		}
 		if !r.DocumentNumber.Set {
 			if m := reDocNo.FindStringSubmatch(strings.ToUpper(l.Text)); m != nil && strings.ContainsAny(m[1], "0123456789") {
 				set(&r.DocumentNumber, m[1], l.Conf*0.8, boxOf(l))
@@ -163,8 +142,8 @@ func ExtractFields(lines []Line, loc receipt.Locale, now time.Time) receipt.Rece
 	}
 
 	if !r.SupplierTaxID.Set || receipt.ValidateTaxID(r.SupplierTaxID.Value) != nil {
-		if id, conf, box, ok := bareVATNumber(lines); ok {
-			r.SupplierTaxID = receipt.Field[receipt.TaxID]{Value: id, Set: true, Source: src, Confidence: clamp(conf), Box: box}
+		if id := bareVATNumber(lines); id.Set {
+			r.SupplierTaxID = id
 		}
 	}
 
@@ -189,7 +168,7 @@ func ExtractFields(lines []Line, loc receipt.Locale, now time.Time) receipt.Rece
 	r.TaxLines, r.TaxInclusive = findTaxLines(lines, upper, r)
 	mendSingleTaxLine(&r, loc.Country)
 	if !r.TotalTax.Set && len(r.TaxLines) > 0 && r.Total.Set {
-		r.TotalTax = receipt.Amount{Value: receipt.TaxLinesTotal(r.TaxLines), Set: true, Source: src, Confidence: r.TaxLines[0].Tax.Confidence * 0.8}
+		r.TotalTax = receipt.Amount{Value: receipt.TaxLinesTotal(r.TaxLines), Set: true, Source: src, Confidence: r.TaxLines[0].Tax.Confidence * factorSecondReading, Why: "the sum of the tax lines"}
 	}
 	return r
 }

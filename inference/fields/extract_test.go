@@ -580,7 +580,7 @@ func TestRepairedDateFromThePageWhenTheLineReadAloneIsWorse(t *testing.T) {
 		{"the later reading first", [][]Line{lines("Date: 23.04.24"), page}, "2024-04-23"},
 		{"nothing to mend", [][]Line{alone}, ""},
 	} {
-		d, _, _, _ := RepairedDate(eu, testNow, tc.readings...)
+		d := RepairedDate(eu, testNow, tc.readings...).Value
 		got := ""
 		if !d.IsZero() {
 			got = d.Format("2006-01-02")
@@ -612,7 +612,7 @@ func TestRepairedDates(t *testing.T) {
 		{"a document number is no date", lines("Document No : TD27032018"), ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			d, _, _, _ := findDateRepairing(tc.lines, receipt.DefaultLocale(receipt.CountryMY), true, testNow)
+			d := findDateRepairing(tc.lines, receipt.DefaultLocale(receipt.CountryMY), true, testNow).Value
 			got := ""
 			if !d.IsZero() {
 				got = d.Format("2006-01-02")
@@ -622,7 +622,7 @@ func TestRepairedDates(t *testing.T) {
 			}
 		})
 	}
-	if d, _, _, _ := FindDate(lines("Date 64/06/2024"), receipt.DefaultLocale(receipt.CountryMY), testNow); !d.IsZero() {
+	if d := FindDate(lines("Date 64/06/2024"), receipt.DefaultLocale(receipt.CountryMY), testNow); d.Set {
 		t.Errorf("findDate repaired %v without being asked", d)
 	}
 }

@@ -4,8 +4,10 @@ import (
 	"bytes"
 	"encoding/json"
 	"flag"
+	"fmt"
 	"os"
 	"path/filepath"
+	"sort"
 	"strings"
 	"testing"
 
@@ -60,28 +62,45 @@ func TestGolden(t *testing.T) {
 				t.Fatalf("%v (run with -update to write it)", err)
 			}
 			if !bytes.Equal(got, exp) {
-				t.Errorf("the rules now read %s differently:\n%s", name, lineDiff(string(exp), string(got)))
+				t.Errorf("the rules now read %s differently:\n%s", name, fieldDiff(exp, got))
 			}
 		})
 	}
 }
 
-// lineDiff lists the rows of want and got that differ, in order: enough to
-// see which field a rule change moved.
-func lineDiff(want, got string) string {
-	w, g := strings.Split(want, "\n"), strings.Split(got, "\n")
+// fieldDiff lists the receipt fields whose JSON differs, with both sides
+// on one line each: enough to see which field a rule change moved.
+func fieldDiff(want, got []byte) string {
+	var w, g map[string]json.RawMessage
+	if json.Unmarshal(want, &w) != nil || json.Unmarshal(got, &g) != nil {
+		return "- " + string(want) + "\n+ " + string(got)
+	}
+	keys := map[string]bool{}
+	for k := range w {
+		keys[k] = true
+	}
+	for k := range g {
+		keys[k] = true
+	}
+	var names []string
+	for k := range keys {
+		names = append(names, k)
+	}
+	sort.Strings(names)
 	var b strings.Builder
-	for i := 0; i < max(len(w), len(g)); i++ {
-		var a, c string
-		if i < len(w) {
-			a = w[i]
-		}
-		if i < len(g) {
-			c = g[i]
-		}
+	for _, k := range names {
+		a, c := compact(w[k]), compact(g[k])
 		if a != c {
-			b.WriteString("- " + a + "\n+ " + c + "\n")
+			fmt.Fprintf(&b, "%s:\n  - %s\n  + %s\n", k, a, c)
 		}
+	}
+	return b.String()
+}
+
+func compact(m json.RawMessage) string {
+	var b bytes.Buffer
+	if len(m) == 0 || json.Compact(&b, m) != nil {
+		return string(m)
 	}
 	return b.String()
 }

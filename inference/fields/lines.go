@@ -103,7 +103,7 @@ func trimEdgeSpecks(lines []Line) []Line {
 // shortWords are one- and two-letter words that are no specks.
 var shortWords = wordSet("NO LO KG JL BT PT SS US UK AU & A I OF AT ON TO BY IN ST RD DR LN CT PL SQ")
 
-// linesFromText makes lines from a PDF text layer (no boxes; full confidence).
+// LinesFromText makes lines from a PDF text layer (no boxes; full confidence).
 func LinesFromText(text string) []Line {
 	var out []Line
 	for _, l := range strings.Split(text, "\n") {

@@ -3,6 +3,8 @@ package fields
 import (
 	"regexp"
 	"strings"
+
+	"github.com/shoebox-app/shoebox/receipt"
 )
 
 // findCompany picks the supplier line among the top of the receipt: the
@@ -11,7 +13,7 @@ import (
 // name. A legal name further down ("Owned by: … SDN BHD" under the shop's
 // address) does not displace the shop's name. It returns the name's first
 // and last line, the name and a confidence.
-func findCompany(lines []Line) (int, int, string, float64) {
+func findCompany(lines []Line) (name receipt.Text, first, last int) {
 	top := min(len(lines), 12)
 	for i := 0; i < len(lines) && i < top; i++ {
 		if reDateNum.MatchString(lines[i].Text) || strings.Contains(keywordText(lines[i].Text), "TOTAL") {
@@ -19,97 +21,108 @@ func findCompany(lines []Line) (int, int, string, float64) {
 			break
 		}
 	}
-	clean := func(s string) string {
-		s = mendLowerInCapsWords(reSBBeforeRegNo.ReplaceAllString(s, "${1}S/B${2}"))
-		s = reRegNo.ReplaceAllString(s, " ")
-		s = reOwnedBy.ReplaceAllString(s, "")
-		s = strings.Join(dropLowercaseJunk(strings.Fields(s)), " ")
-		s = mendOpeningParen(reQuoteAsQuery.ReplaceAllString(fixLegalSuffix(s), "$1'$2"))
-		fields := mendCutSDN(dropAfterLegalSuffix(strings.Fields(s)))
-		// Drop stray marks OCR puts before and after the name: "|", "#000002".
-		for len(fields) > 1 && letterCount(fields[0]) == 0 && (!HasDigit(fields[0]) || strings.HasPrefix(fields[0], "#")) {
-			fields = fields[1:] // "|", "#000002"; a leading number stays: "99 SPEED MART"
-		}
-		for len(fields) > 1 && letterCount(fields[len(fields)-1]) == 0 && fields[len(fields)-1] != "&" {
-			fields = fields[:len(fields)-1]
-		}
-		name := strings.Trim(strings.Join(fields, " "), " .,:;-*|_")
-		// A quote mark that opens or ends the name and is never closed or
-		// opened is a speck: "\"BLUE DOOR CAFE".
-		if n := strings.Count(name, `"`) + strings.Count(name, "“") + strings.Count(name, "”"); n == 1 {
-			name = strings.Trim(name, `"“” `)
-		}
-		return name
+	at := func(i int, conf float64, why string) (receipt.Text, int, int) {
+		last, full := joinNextLine(lines, i, legalNameAt(lines, i))
+		return found(strings.ToUpper(full), lines[i].Conf*conf, nil, why), i, last
 	}
-	// A name that ends in "&" or "AND" goes on to the next line.
-	joinNext := func(i int, name string) (int, string) {
-		if i+1 < len(lines) && reContinues.MatchString(name) && !reStopAddr.MatchString(strings.ToUpper(lines[i+1].Text)) {
-			return i + 1, name + " " + clean(lines[i+1].Text)
-		}
-		return i, name
-	}
-	// legalName returns the name on line i when it carries a legal suffix;
-	// a bare "SDN BHD" joins the line above.
-	legalName := func(i int) string {
-		u := strings.ToUpper(lines[i].Text)
-		if !reStrongCo.MatchString(fixLegalSuffix(u)) || isLowerCase(lines[i].Text) || isNoiseLine(lines[i]) {
-			return ""
-		}
-		name := clean(lines[i].Text)
-		rest := strings.Fields(reStrongCo.ReplaceAllString(strings.ToUpper(name), ""))
-		words := 0
-		for _, w := range rest {
-			if letterCount(w) >= 3 {
-				words++
-			}
-		}
-		switch {
-		case letterCount(strings.Join(rest, "")) < 3 && i > 0:
-			name = clean(lines[i-1].Text) + " " + name
-		case words <= 1 && i > 0 && isNameStart(lines[i-1]):
-			// "WESTERN EASTERN" over "STATIONERY SDN. BHD": one name on two lines.
-			name = clean(lines[i-1].Text) + " " + name
-		}
-		if letterCount(name) < 3 {
-			return ""
-		}
-		return name
-	}
-	plainName := func(i int) string {
-		t := clean(lines[i].Text)
-		u := strings.ToUpper(t)
-		if isNoiseLine(lines[i]) || letterCount(t) < 4 || isLowerCase(t) || reHeading.MatchString(keywordText(u)) ||
-			reStopAddr.MatchString(u) || reSlogan.MatchString(u) || reStreetWord.MatchString(u) && !isShopName(u) || rePostcodeLine.MatchString(u) ||
-			strings.ContainsAny(t, "0123456789") && letterCount(t) < len(t)/2 {
-			return ""
-		}
-		if upperShare(t) < 0.6 && lines[i].Conf < 0.8 {
-			return ""
-		}
-		return t
-	}
-	first, firstName := -1, ""
+	plain, plainName := -1, ""
 	for i := 0; i < top; i++ {
-		if name := legalName(i); name != "" {
-			last, full := joinNext(i, name)
-			return i, last, strings.ToUpper(full), lines[i].Conf * 0.95
+		if legalNameAt(lines, i) != "" {
+			return at(i, factorLegalForm, "a name with a legal form (LTD, PTY, SDN BHD…) at the top of the page")
 		}
-		if name := plainName(i); name != "" {
-			first, firstName = i, name
+		if n := plainNameAt(lines, i); n != "" {
+			plain, plainName = i, n
 			break
 		}
 	}
-	if first < 0 {
-		return -1, -1, "", 0
+	if plain < 0 {
+		return receipt.Text{}, -1, -1
 	}
-	for i := first + 1; i < min(top, first+3); i++ {
-		if name := legalName(i); name != "" {
-			last, full := joinNext(i, name)
-			return i, last, strings.ToUpper(full), lines[i].Conf * 0.9
+	for i := plain + 1; i < min(top, plain+3); i++ {
+		if legalNameAt(lines, i) != "" {
+			return at(i, factorLabelled, "a name with a legal form (LTD, PTY, SDN BHD…) just below a heading")
 		}
 	}
-	last, full := joinNext(first, firstName)
-	return first, last, strings.ToUpper(full), lines[first].Conf * 0.7
+	last, full := joinNextLine(lines, plain, plainName)
+	return found(strings.ToUpper(full), lines[plain].Conf*factorPlainName, nil, "the first line that reads as a name at the top of the page"), plain, last
+}
+
+// cleanName takes the specks, registration numbers and "owned by" notes
+// off a line that holds the supplier's name.
+func cleanName(s string) string {
+	s = mendLowerInCapsWords(reSBBeforeRegNo.ReplaceAllString(s, "${1}S/B${2}"))
+	s = reRegNo.ReplaceAllString(s, " ")
+	s = reOwnedBy.ReplaceAllString(s, "")
+	s = strings.Join(dropLowercaseJunk(strings.Fields(s)), " ")
+	s = mendOpeningParen(reQuoteAsQuery.ReplaceAllString(fixLegalSuffix(s), "$1'$2"))
+	fields := mendCutSDN(dropAfterLegalSuffix(strings.Fields(s)))
+	// Drop stray marks OCR puts before and after the name: "|", "#000002".
+	for len(fields) > 1 && letterCount(fields[0]) == 0 && (!HasDigit(fields[0]) || strings.HasPrefix(fields[0], "#")) {
+		fields = fields[1:] // "|", "#000002"; a leading number stays: "99 SPEED MART"
+	}
+	for len(fields) > 1 && letterCount(fields[len(fields)-1]) == 0 && fields[len(fields)-1] != "&" {
+		fields = fields[:len(fields)-1]
+	}
+	name := strings.Trim(strings.Join(fields, " "), " .,:;-*|_")
+	// A quote mark that opens or ends the name and is never closed or
+	// opened is a speck: "\"BLUE DOOR CAFE".
+	if n := strings.Count(name, `"`) + strings.Count(name, "“") + strings.Count(name, "”"); n == 1 {
+		name = strings.Trim(name, `"“” `)
+	}
+	return name
+}
+
+// joinNextLine continues a name that ends in "&" or "AND" on the next line.
+func joinNextLine(lines []Line, i int, name string) (int, string) {
+	if i+1 < len(lines) && reContinues.MatchString(name) && !reStopAddr.MatchString(strings.ToUpper(lines[i+1].Text)) {
+		return i + 1, name + " " + cleanName(lines[i+1].Text)
+	}
+	return i, name
+}
+
+// legalNameAt is the name on line i when it carries a legal suffix; a bare
+// "SDN BHD" joins the line above.
+func legalNameAt(lines []Line, i int) string {
+	u := strings.ToUpper(lines[i].Text)
+	if !reStrongCo.MatchString(fixLegalSuffix(u)) || isLowerCase(lines[i].Text) || isNoiseLine(lines[i]) {
+		return ""
+	}
+	name := cleanName(lines[i].Text)
+	rest := strings.Fields(reStrongCo.ReplaceAllString(strings.ToUpper(name), ""))
+	words := 0
+	for _, w := range rest {
+		if letterCount(w) >= 3 {
+			words++
+		}
+	}
+	switch {
+	case letterCount(strings.Join(rest, "")) < 3 && i > 0:
+		name = cleanName(lines[i-1].Text) + " " + name
+	case words <= 1 && i > 0 && isNameStart(lines[i-1]):
+		// "WESTERN EASTERN" over "STATIONERY SDN. BHD": one name on two lines.
+		name = cleanName(lines[i-1].Text) + " " + name
+	}
+	if letterCount(name) < 3 {
+		return ""
+	}
+	return name
+}
+
+// plainNameAt is line i's text when it reads as a shop's name without a
+// legal form: capitals, letters more than digits, no heading, slogan,
+// street or postcode.
+func plainNameAt(lines []Line, i int) string {
+	t := cleanName(lines[i].Text)
+	u := strings.ToUpper(t)
+	if isNoiseLine(lines[i]) || letterCount(t) < 4 || isLowerCase(t) || reHeading.MatchString(keywordText(u)) ||
+		reStopAddr.MatchString(u) || reSlogan.MatchString(u) || reStreetWord.MatchString(u) && !isShopName(u) || rePostcodeLine.MatchString(u) ||
+		strings.ContainsAny(t, "0123456789") && letterCount(t) < len(t)/2 {
+		return ""
+	}
+	if upperShare(t) < 0.6 && lines[i].Conf < 0.8 {
+		return ""
+	}
+	return t
 }
 
 // isShopName says whether a line with a street word is a shop's name all

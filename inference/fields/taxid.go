@@ -2,6 +2,7 @@ package fields
 
 import (
 	"regexp"
+	"unicode"
 
 	"github.com/shoebox-app/shoebox/receipt"
 )
@@ -11,7 +12,7 @@ import (
 // DE738970300") or a number the labelled reading cut short ("VAT No GB
 // 181 1959 SO"). A number with digits read as letters, or DE read as 0E,
 // goes to the reviewer (0.5).
-func bareVATNumber(lines []Line) (receipt.TaxID, float64, *receipt.Box, bool) {
+func bareVATNumber(lines []Line) receipt.Field[receipt.TaxID] {
 	for _, l := range lines {
 		for _, m := range reBareVATNumber.FindAllStringSubmatch(l.Text, -1) {
 			read := receipt.NormalizeTaxID(m[2])
@@ -26,19 +27,53 @@ func bareVATNumber(lines []Line) (receipt.TaxID, float64, *receipt.Box, bool) {
 			if receipt.ValidateTaxID(id) != nil {
 				continue
 			}
-			conf := l.Conf * 0.8
+			conf, why := l.Conf*factorSecondReading, "a VAT number that passes its check digit"
 			if digits != read || (m[1] != "GB" && m[1] != "DE") {
-				conf = min(conf, 0.5)
+				conf, why = min(conf, confComputed), "a VAT number that passes its check digit once misread digits are put back"
 			}
 			var box *receipt.Box
 			if l.Box.W > 0 {
 				b := l.Box
 				box = &b
 			}
-			return id, conf, box, true
+			return found(id, conf, box, why)
 		}
 	}
-	return receipt.TaxID{}, 0, nil, false
+	return receipt.Field[receipt.TaxID]{}
+}
+
+// findTaxID finds the supplier's tax ID after its label (ABN, GST REG NO,
+// VAT NO…), with digits read as letters put back and one misread digit
+// mended where exactly one mend passes the checksum.
+func findTaxID(lines []Line, loc receipt.Locale) receipt.Field[receipt.TaxID] {
+	for _, l := range lines {
+		m := reGSTID.FindStringSubmatch(l.Text)
+		if m == nil {
+			continue
+		}
+		// Digits read as letters inside the number ("ABN 5@ 281 977 903",
+		// "DES97809626").
+		num := m[1]
+		if len(num) > 2 && unicode.IsLetter(rune(num[0])) && unicode.IsLetter(rune(num[1])) {
+			num = num[:2] + digitOf.Replace(num[2:])
+		} else {
+			num = digitOf.Replace(num)
+		}
+		read := receipt.DetectTaxID(m[0][:len(m[0])-len(m[1])]+num, loc.Country)
+		id := receipt.RepairTaxID(read)
+		conf, why := l.Conf*factorLabelled, "the number after a tax ID label"
+		if receipt.NormalizeTaxID(id.Value) != receipt.NormalizeTaxID(read.Value) {
+			// A mend the checksum allows is a guess: one digit
+			// misread outside the likely pairs can pass by chance.
+			// The reviewer is asked to check it.
+			conf, why = min(conf, confComputed), "the number after a tax ID label, one digit mended so that its checksum passes"
+		}
+		if id.Value != "" && len(id.Value) >= 8 {
+			b := l.Box
+			return found(id, conf, &b, why)
+		}
+	}
+	return receipt.Field[receipt.TaxID]{}
 }
 
 // reBareVATNumber is a country prefix (DE read as 0E or OE too) and nine

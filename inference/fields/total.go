@@ -16,16 +16,17 @@ type totalRule struct {
 	// paid marks a payment line (CASH, VISA…): what was handed over, which
 	// is the total only when no change was given.
 	paid bool
+	why  string
 }
 
 var (
 	totalRules = []totalRule{
 		// A final total comes after every other: "Total Sales Inclusive GST
 		// 43.72 / Round Adj -0.02 / FinalTotal 43.70".
-		{regexp.MustCompile(`FINAL\s*TOTAL`), 3.5, false},
-		{regexp.MustCompile(`ROUND\w*\s*TOTAL|TOTAL\s*((AMOUNT|AMT)\s*)?ROUND|NET+\s*TOTAL|GRAND\s*TOTAL|TOTAL\s*(AMOUNT|AMT)?\s*(DUE|PAYABLE)|AMOUNT\s*DUE|BALANCE\s*DUE|TOTAL\s*(INCL|INCLUSIVE)|TOTAL\s*SALES\s*\(?\s*INCL|TOTAL\s*\(?\s*(RM|MYR|AUD|USD|SGD|\$)`), 3, false},
-		{regexp.MustCompile(`\bTOTAL\b|\bTOTAL\s*AMOUNT|\bAMOUNT\b|\bNETT\b`), 2, false},
-		{regexp.MustCompile(`\bCASH\b|\bPAID\b|\bPAYMENT\b|\bVISA\b|\bMASTER|\bCARD\b|\bEFTPOS\b|\bCREDIT\b|\bDEBIT\b`), 0.5, true},
+		{regexp.MustCompile(`FINAL\s*TOTAL`), 3.5, false, "the amount on the final total line"},
+		{regexp.MustCompile(`ROUND\w*\s*TOTAL|TOTAL\s*((AMOUNT|AMT)\s*)?ROUND|NET+\s*TOTAL|GRAND\s*TOTAL|TOTAL\s*(AMOUNT|AMT)?\s*(DUE|PAYABLE)|AMOUNT\s*DUE|BALANCE\s*DUE|TOTAL\s*(INCL|INCLUSIVE)|TOTAL\s*SALES\s*\(?\s*INCL|TOTAL\s*\(?\s*(RM|MYR|AUD|USD|SGD|\$)`), 3, false, "the amount on the line labelled total due"},
+		{regexp.MustCompile(`\bTOTAL\b|\bTOTAL\s*AMOUNT|\bAMOUNT\b|\bNETT\b`), 2, false, "the amount on the line labelled total"},
+		{regexp.MustCompile(`\bCASH\b|\bPAID\b|\bPAYMENT\b|\bVISA\b|\bMASTER|\bCARD\b|\bEFTPOS\b|\bCREDIT\b|\bDEBIT\b`), 0.5, true, "the amount paid, with no change given"},
 	}
 	reNotTotal   = regexp.MustCompile(`SUB\s*-?\s*TOTAL|TOTAL\s*(QTY|QUANTITY|ITEMS?|NO|DISC\w*|SAVING\w*|` + taxWords + `|EXCL\w*|POINTS?)|TOTAL\s*SALES\s*\(?\s*EXCL|CHANGE|TENDER|ROUNDING\s*ADJ|\bROUNDING\b\s*$|\bQTY\b|GST\s*SUMMARY|DISCOUNT|SAVINGS|SUPPL(Y|IES)|\bEXCL|ACCEPTED|RECEIVED|\bGROSS\b`)
 	reTaxSummary = regexp.MustCompile(`(GST|SST|VAT|TAX)\s*SUM+[AE]R|TAX\s*CODE|\bCODE\b.*\bAMOUNT\b.*\b(TAX|GST)\b|^\s*AMOUNT\s*\(?RM\)?\s*TAX|\bRATE\b.*\bNET\b|\bNET\b.*\b(GST|TAX)\b.*\bTOTAL\b`)
@@ -375,31 +376,57 @@ var (
 // findTotal votes for the total: every total-like line gives its amount a
 // weight by keyword (rounded/grand/net totals most), cash less change adds
 // to its value, and the heaviest value wins.
-func findTotal(lines []Line, upper []string) (receipt.Amount, float64, *receipt.Box) {
-	type vote struct {
-		value  decimal.Decimal
-		weight float64
-		conf   float64
-		box    receipt.Box
+// totalVote is one amount the page offers as its total: how strongly
+// (the sum of its keywords' weights), how surely it was read, where, and
+// the reason of its strongest reading.
+type totalVote struct {
+	value  decimal.Decimal
+	weight float64
+	conf   float64
+	box    receipt.Box
+	why    string
+	top    float64 // the weight of the reading why comes from
+}
+
+// totalVotes tallies the amounts offered as the total, by value.
+type totalVotes map[string]*totalVote
+
+// add counts one reading of value. The strongest keyword counts in full,
+// each further mention a little: repetition confirms a value but must not
+// outvote a "TOTAL PAYABLE".
+func (votes totalVotes) add(value decimal.Decimal, w, conf float64, box receipt.Box, why string) {
+	if !value.IsPositive() {
+		return
 	}
-	votes := map[string]*vote{}
-	add := func(value decimal.Decimal, w, conf float64, box receipt.Box) {
-		if !value.IsPositive() {
-			return
-		}
-		k := value.StringFixed(2)
-		if votes[k] == nil {
-			votes[k] = &vote{value: value, box: box}
-		}
-		// The strongest keyword counts in full, each further mention a little:
-		// repetition confirms a value but must not outvote a "TOTAL PAYABLE".
-		v := votes[k]
-		v.weight = max(v.weight, w) + min(v.weight, w)*0.25
-		v.conf = max(v.conf, conf)
-		if w >= 2 || v.box.W == 0 {
-			v.box = box
+	k := value.StringFixed(2)
+	if votes[k] == nil {
+		votes[k] = &totalVote{value: value, box: box}
+	}
+	v := votes[k]
+	v.weight = max(v.weight, w) + min(v.weight, w)*0.25
+	v.conf = max(v.conf, conf)
+	if w >= 2 || v.box.W == 0 {
+		v.box = box
+	}
+	if w > v.top {
+		v.why, v.top = why, w
+	}
+}
+
+// best is the vote with the most weight (the larger amount on a tie).
+func (votes totalVotes) best() *totalVote {
+	var best *totalVote
+	for _, v := range votes {
+		if best == nil || v.weight > best.weight || v.weight == best.weight && v.value.GreaterThan(best.value) {
+			best = v
 		}
 	}
+	return best
+}
+
+func findTotal(lines []Line, upper []string) receipt.Amount {
+	type vote = totalVote
+	votes := totalVotes{}
 	var cash, change, notes *decimal.Decimal
 	var lostPoint, paid []vote
 	inSummary, changeLost := false, false
@@ -433,7 +460,7 @@ func findTotal(lines []Line, upper []string) (receipt.Amount, float64, *receipt.
 				for _, rule := range totalRules {
 					if rule.re.MatchString(k) {
 						n, _ := decimal.NewFromString(strings.TrimSpace(m[1]) + m[2])
-						lostPoint = append(lostPoint, vote{value: n.Shift(-2), weight: rule.weight, conf: l.Conf, box: l.Box})
+						lostPoint = append(lostPoint, vote{value: n.Shift(-2), weight: rule.weight, conf: l.Conf, box: l.Box, why: rule.why + ", its decimal point lost and the amount printed elsewhere"})
 						break
 					}
 				}
@@ -458,13 +485,13 @@ func findTotal(lines []Line, upper []string) (receipt.Amount, float64, *receipt.
 		for _, rule := range totalRules {
 			if rule.re.MatchString(k) {
 				if rule.paid {
-					paid = append(paid, vote{value: last, weight: rule.weight, conf: amtLine.Conf, box: amtLine.Box})
+					paid = append(paid, vote{value: last, weight: rule.weight, conf: amtLine.Conf, box: amtLine.Box, why: rule.why})
 					if cash == nil { // "Payment 20.00 / Change Due 2.80"
 						v := last.Abs()
 						cash = &v
 					}
 				} else {
-					add(last, rule.weight, amtLine.Conf, amtLine.Box)
+					votes.add(last, rule.weight, amtLine.Conf, amtLine.Box, rule.why)
 				}
 				break
 			}
@@ -474,18 +501,18 @@ func findTotal(lines []Line, upper []string) (receipt.Amount, float64, *receipt.
 	// given, whether its amount was read or not ("Cash 100.00 / CHANGE Yh").
 	for _, v := range paid {
 		if !changeLost && (change == nil || !change.IsPositive()) {
-			add(v.value, v.weight, v.conf, v.box)
+			votes.add(v.value, v.weight, v.conf, v.box, v.why)
 		}
 	}
 	if cash != nil && change != nil && !change.IsNegative() && cash.GreaterThan(*change) {
-		add(cash.Sub(*change), 1.5, confFromPayment, receipt.Box{})
+		votes.add(cash.Sub(*change), 1.5, confFromPayment, receipt.Box{}, "cash less change")
 	}
 	// A total whose decimal point was lost ("GRAND TOTAL 1000") counts
 	// when the page prints the amount it stands for elsewhere ("SUB TOTAL
 	// 10.00").
 	for _, v := range lostPoint {
 		if printedOn(lines, func(i int) bool { return lines[i].Box == v.box }, v.value.Equal) {
-			add(v.value, v.weight*0.8, v.conf*factorSecondReading, v.box)
+			votes.add(v.value, v.weight*0.8, v.conf*factorSecondReading, v.box, v.why)
 		}
 	}
 	// Whole notes less change, when nothing else was read, counts only as a
@@ -495,25 +522,19 @@ func findTotal(lines []Line, upper []string) (receipt.Amount, float64, *receipt.
 		v := notes.Sub(*change)
 		payment := func(i int) bool { return reCashLine.MatchString(upper[i]) || reChange.MatchString(upper[i]) }
 		if printedOn(lines, payment, func(a decimal.Decimal) bool { return a.Equal(v) || oneDigitApart(a, v) }) {
-			add(v, 1.5, confAssumed, receipt.Box{})
+			votes.add(v, 1.5, confAssumed, receipt.Box{}, "whole notes less change, an amount the page prints")
 		}
 	}
-	var best *vote
-	for _, v := range votes {
-		if best == nil || v.weight > best.weight || v.weight == best.weight && v.value.GreaterThan(best.value) {
-			best = v
-		}
-	}
+	best := votes.best()
 	if best == nil {
-		return receipt.Amount{}, 0, nil
+		return receipt.Amount{}
 	}
-	conf := best.conf * min(1, 0.55+best.weight/8)
 	var box *receipt.Box
 	if best.box.W > 0 {
 		b := best.box
 		box = &b
 	}
-	return receipt.Amount{Value: best.value, Set: true}, conf, box
+	return found(best.value, best.conf*min(1, 0.55+best.weight/8), box, best.why)
 }
 
 // reLostPoint is a line ending in a bare number of three to six digits, or

@@ -285,8 +285,10 @@ func (o *Tesseract) Extract(ctx context.Context, page inference.Page) (inference
 	if res.Engine == "ocr" && !r.Date.Set && reading.gray != nil {
 		t0 := time.Now()
 		if again, n := o.rereadLines(ctx, reading, lines, fields.MayHideDate); n > 0 {
-			d, tm, conf, box := fields.FindDate(again, o.opt.Locale, o.opt.Now())
-			fields.SetDate(&r, d, tm, conf*fields.SecondReading, box) // read from a line alone: less sure
+			d := fields.FindDate(again, o.opt.Locale, o.opt.Now())
+			d.Confidence *= fields.SecondReading // read from a line alone: less sure
+			d.Why = "a line read again alone: " + d.Why
+			fields.SetDate(&r, d)
 			dateLines = again
 		}
 		res.Timings.Reread += time.Since(t0)
@@ -304,8 +306,7 @@ func (o *Tesseract) Extract(ctx context.Context, page inference.Page) (inference
 	// digit misreading undone, or with a lost separator put back
 	// ("2703/2018"), from the lines as last read.
 	if !r.Date.Set {
-		d, tm, conf, box := fields.RepairedDate(o.opt.Locale, o.opt.Now(), dateLines, lines)
-		fields.SetDate(&r, d, tm, conf, box)
+		fields.SetDate(&r, fields.RepairedDate(o.opt.Locale, o.opt.Now(), dateLines, lines))
 	}
 	var raw strings.Builder
 	for _, l := range lines {

@@ -145,8 +145,10 @@ func (o *Tesseract) rereadDoubtfulDate(ctx context.Context, reading pageReading,
 	if second < sureDateConf || second < first+0.15 {
 		return
 	}
-	if d, tm, conf, box := fields.FindDate(again, o.opt.Locale, o.opt.Now()); !d.IsZero() && fields.OneDatePartApart(d, r.Date.Value) {
-		fields.SetDate(r, d, tm, conf*fields.SecondReading, box)
+	if d := fields.FindDate(again, o.opt.Locale, o.opt.Now()); d.Set && fields.OneDatePartApart(d.Value, r.Date.Value) {
+		d.Confidence *= fields.SecondReading
+		d.Why = "the date's line read again alone, surer: " + d.Why
+		fields.SetDate(r, d)
 	}
 }
 

@@ -51,7 +51,7 @@ func TestRereadLinesReadsTheChosenLinesAgain(t *testing.T) {
 			t.Errorf("line %d changed: %q -> %q", i, garbled[i].Text, again[i].Text)
 		}
 	}
-	if d, _, _, _ := fields.FindDate(again, eng.opt.Locale, eng.opt.Now()); d.Format("2006-01-02") != "2025-07-16" {
+	if d := fields.FindDate(again, eng.opt.Locale, eng.opt.Now()).Value; d.Format("2006-01-02") != "2025-07-16" {
 		t.Errorf("date after reading again = %v", d)
 	}
 }
@@ -86,8 +86,7 @@ func TestDoubtfulDateIsReadAgain(t *testing.T) {
 				}
 			}
 			var r receipt.Receipt
-			d, tm, conf, box := fields.FindDate(lines, eng.opt.Locale, eng.opt.Now())
-			fields.SetDate(&r, d, tm, conf, box)
+			fields.SetDate(&r, fields.FindDate(lines, eng.opt.Locale, eng.opt.Now()))
 			if r.Date.Value.Format("2006-01-02") != "2025-06-16" {
 				t.Fatalf("garbled date found as %v", r.Date.Value)
 			}
