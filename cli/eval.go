@@ -107,6 +107,12 @@ type evalReport struct {
 	Preprocess ocr.Preprocess          `json:"preprocess"`
 	CLISeconds float64                 `json:"tesseract_cli_seconds,omitempty"`
 	CLIPerMin  float64                 `json:"tesseract_cli_receipts_per_minute,omitempty"`
+	// What the status means: ready receipts and how many are right, how
+	// well confidence predicts correctness, and each receipt's outcome.
+	Readiness   eval.Readiness     `json:"readiness"`
+	Calibration []eval.Calibration `json:"calibration"`
+	Evidence    []eval.EvidenceRow `json:"evidence"`
+	Outcomes    []eval.Outcome     `json:"receipts_detail"`
 }
 
 type fieldReport struct {
@@ -200,6 +206,7 @@ func runEval(env Env, args []string) int {
 	ctx, stop := interruptible()
 	defer stop()
 	results := make([]map[string]eval.FieldScore, len(items))
+	outcomes := make([]eval.Outcome, len(items))
 	failures := make([]string, len(items))
 	bar := newProgress(env.Stderr, len(items))
 	start := time.Now()
@@ -209,6 +216,7 @@ func runEval(env Env, args []string) int {
 			failures[i] = err.Error()
 		} else {
 			results[i] = eval.Score(items[i].Label, &res.Receipt, loc)
+			outcomes[i] = eval.NewOutcome(filepath.Base(items[i].Image), results[i], &res.Receipt, receipt.Validate(res.Receipt, loc, time.Now()))
 		}
 		if *dump != "" {
 			if err := dumpReading(*dump, items[i], res, results[i]); err != nil {
@@ -228,6 +236,9 @@ func runEval(env Env, args []string) int {
 	}
 	for i, res := range results {
 		failed := res == nil
+		if !failed {
+			rep.Outcomes = append(rep.Outcomes, outcomes[i])
+		}
 		if failed {
 			rep.Failures = append(rep.Failures, filepath.Base(items[i].Image)+": "+failures[i])
 			// A receipt that could not be read found nothing: its labelled
@@ -259,6 +270,15 @@ func runEval(env Env, args []string) int {
 		f.finish()
 	}
 	rep.Overall.finish()
+	// A receipt that failed is not ready: it counts in the ready rate's
+	// denominator.
+	rep.Readiness = eval.ReadinessOf(rep.Outcomes)
+	rep.Readiness.Receipts = len(items)
+	rep.Readiness.ReadyRate = float64(rep.Readiness.Ready) / float64(len(items))
+	for _, f := range eval.ScoredFields {
+		rep.Calibration = append(rep.Calibration, eval.Calibrate(f, rep.Outcomes))
+	}
+	rep.Evidence = eval.EvidenceTable(rep.Outcomes)
 	sort.SliceStable(rep.Misses, func(i, j int) bool { return missRank(rep.Misses[i]) > missRank(rep.Misses[j]) })
 	if *compare {
 		rep.CLISeconds = timeTesseractCLI(ctx, items)
@@ -355,6 +375,24 @@ func printEval(w io.Writer, rep evalReport) {
 	fmt.Fprintf(w, "%-9s %6.1f%% %8.1f%% %6.1f%% %6.3f\n", "overall", rep.Overall.Exact*100, rep.Overall.Precision*100, rep.Overall.Recall*100, rep.Overall.F1)
 	for _, f := range rep.Failures {
 		fmt.Fprintln(w, "failed:", f)
+	}
+	rd := rep.Readiness
+	fmt.Fprintf(w, "\nReady to confirm: %d of %d (%.1f%%); total and date both right on %d of them (%.1f%%)\n",
+		rd.Ready, rd.Receipts, rd.ReadyRate*100, rd.ReadyRight, rd.RightShare*100)
+	if len(rd.WrongReady) > 0 {
+		fmt.Fprintf(w, "  ready but wrong: %s\n", strings.Join(rd.WrongReady, " "))
+	}
+	fmt.Fprintf(w, "\n%-9s %8s %9s %6s  %s\n", "FIELD", "ANSWERED", "RIGHT", "ECE", "CONFIDENCE BAND: ANSWERS, MEAN CONFIDENCE -> ACCURACY")
+	for _, c := range rep.Calibration {
+		var bands []string
+		for _, b := range c.Buckets {
+			bands = append(bands, fmt.Sprintf("%.1f-%.1f: %d, %.2f->%.2f", b.From, b.To, b.N, b.MeanConfidence, b.Accuracy))
+		}
+		fmt.Fprintf(w, "%-9s %8d %8.1f%% %6.3f  %s\n", c.Field, c.Answered, c.Accuracy*100, c.ECE, strings.Join(bands, "; "))
+	}
+	fmt.Fprintf(w, "\nEvidence (refits inference/fields calibration):\n")
+	for _, e := range rep.Evidence {
+		fmt.Fprintf(w, "  %-6s %-6s %4d answers, %.3f right\n", e.Field, e.Evidence, e.N, e.Accuracy)
 	}
 	if len(rep.Misses) > 0 {
 		fmt.Fprintln(w, "\nWorst misses:")

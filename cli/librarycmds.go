@@ -115,8 +115,14 @@ func runList(env Env, args []string) int {
 	period := fs.String("period", "", "only receipts dated in 2025-07, 2025-Q3, FY2025 or 2025")
 	supplier := fs.String("supplier", "", "only suppliers whose name contains this")
 	category := fs.String("category", "", "only this category")
-	asJSON := fs.Bool("json", false, "print JSON")
+	below := fs.Float64("below-confidence", 0, "only receipts whose least sure key field (supplier, date, total) is under this confidence, e.g. 0.9")
+	sortBy := fs.String("sort", "id", "order: id, or confidence (least sure first)")
+	asJSON := fs.Bool("json", false, "print JSON (with each receipt's confidences and why it is not ready to confirm)")
 	if err := parseArgs(fs, args); err != nil {
+		return 2
+	}
+	if *sortBy != "id" && *sortBy != "confidence" {
+		fmt.Fprintf(env.Stderr, "shoebox: --sort %q: use id or confidence\n", *sortBy)
 		return 2
 	}
 	l, ok := openLibrary(env, *libDir)
@@ -124,7 +130,7 @@ func runList(env Env, args []string) int {
 		return 1
 	}
 	defer l.Close()
-	f := library.Filter{Supplier: *supplier, Category: *category}
+	f := library.Filter{Supplier: *supplier, Category: *category, BelowConfidence: *below, ByConfidence: *sortBy == "confidence"}
 	if *status != "" {
 		st, err := library.ParseStatus(*status)
 		if err != nil {
@@ -156,7 +162,7 @@ func runList(env Env, args []string) int {
 		return 0
 	}
 	tw := tabwriter.NewWriter(env.Stdout, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "ID\tSTATUS\tDATE\tSUPPLIER\tTOTAL\tCATEGORY\tNOTES")
+	fmt.Fprintln(tw, "ID\tSTATUS\tDATE\tSUPPLIER\tTOTAL\tSURE\tCATEGORY\tNOTES")
 	for _, r := range rows {
 		total := ""
 		if r.HasTotal {
@@ -172,11 +178,18 @@ func runList(env Env, args []string) int {
 		if r.FailReason != "" {
 			notes = append(notes, r.FailReason)
 		}
+		if len(r.Reasons) > 0 {
+			notes = append(notes, r.Reasons[0])
+		}
+		sure := ""
+		if r.Confidences != nil {
+			sure = fmt.Sprintf("%.0f%%", r.Confidence*100)
+		}
 		supplier := r.Supplier
 		if supplier == "" {
 			supplier = "(" + r.OriginalName + ")"
 		}
-		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\t%s\t%s\n", r.ID, r.Status, r.Date, supplier, total, r.Category, strings.Join(notes, "; "))
+		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", r.ID, r.Status, r.Date, supplier, total, sure, r.Category, strings.Join(notes, "; "))
 	}
 	tw.Flush()
 	counts, _ := l.Counts()

@@ -13,7 +13,7 @@ import (
 )
 
 // LowConfidence is the confidence under which a key field sends a receipt to review.
-const LowConfidence = 0.6
+const LowConfidence = receipt.LowConfidence
 
 // FindDuplicate is the finding code of a probable duplicate.
 const FindDuplicate = "probable_duplicate"
@@ -208,18 +208,10 @@ func (l *Library) Fail(ctx context.Context, id int64, reason string) error {
 	return l.SetStatus(ctx, id, StatusFailed, "system", reason)
 }
 
+// needsReview: a receipt goes to review unless its total and date are
+// trusted, its supplier is sure and no finding warns (receipt.Unready).
 func needsReview(r receipt.Receipt, findings []receipt.Finding) bool {
-	for _, f := range findings {
-		if f.Severity != receipt.Info {
-			return true
-		}
-	}
-	for _, path := range []string{"supplier_name", "date", "total"} {
-		if set, conf, src, _, _ := receipt.Meta(&r, path); !set || (src != receipt.SourceUser && conf < LowConfidence) {
-			return true
-		}
-	}
-	return false
+	return len(receipt.Unready(r, findings)) > 0
 }
 
 // changedPaths lists the fields (top level and table cells) whose text differs.

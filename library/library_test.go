@@ -233,16 +233,27 @@ func TestLifecycleAndHistory(t *testing.T) {
 	}
 }
 
+// A receipt is ready to confirm only with evidence for total and date.
 func TestCleanExtractionIsReadyToConfirm(t *testing.T) {
 	l := openTemp(t)
 	l.now = func() time.Time { return time.Date(2025, 9, 1, 0, 0, 0, 0, time.UTC) }
-	id := importOne(t, l, 8)
-	if err := l.SaveExtraction(ctx, id, extracted("Bunnings", receipt.Date(2025, 7, 1), "10.00"), "vlm", receipt.SourceModel); err != nil {
+	id, once := importOne(t, l, 8), importOne(t, l, 9)
+	if err := l.SaveExtraction(ctx, once, extracted("Bunnings", receipt.Date(2025, 7, 2), "12.00"), "vlm", receipt.SourceModel); err != nil {
+		t.Fatal(err)
+	}
+	r := extracted("Bunnings", receipt.Date(2025, 7, 1), "10.00")
+	two := []receipt.Support{{Kind: receipt.EvidenceReading}, {Kind: receipt.EvidenceSecondReader}}
+	r.Total.Support, r.Date.Support = two, two
+	if err := l.SaveExtraction(ctx, id, r, "vlm", receipt.SourceModel); err != nil {
 		t.Fatal(err)
 	}
 	rec, _ := l.Get(id)
 	if rec.Status != StatusExtracted || len(rec.Findings) != 0 {
 		t.Fatalf("status %s findings %+v", rec.Status, rec.Findings)
+	}
+	// Read once, with nothing else to back total and date: to review.
+	if rec, _ := l.Get(once); rec.Status != StatusNeedsReview {
+		t.Errorf("a receipt whose total and date were read once: status %s", rec.Status)
 	}
 }
 

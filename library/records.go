@@ -48,7 +48,26 @@ type Summary struct {
 	Warnings     int             `json:"warnings"`
 	DuplicateOf  int64           `json:"duplicate_of,omitempty"`
 	FailReason   string          `json:"fail_reason,omitempty"`
+	// Confidence is the least of the key fields' confidences (supplier,
+	// date, total; 0 for one not read), and Confidences each of them.
+	Confidence  float64            `json:"confidence"`
+	Confidences map[string]float64 `json:"confidences,omitempty"`
+	// Reasons say why a read receipt is not ready to confirm.
+	Reasons []string `json:"reasons,omitempty"`
 }
+
+// keyFields are the fields whose confidence a list row shows.
+var keyFields = []string{"supplier_name", "date", "total"}
+
+// confidenceSQL is a receipt's least key-field confidence, computed from
+// its stored JSON so that lists can sort and filter by it.
+var confidenceSQL = func() string {
+	var parts []string
+	for _, f := range keyFields {
+		parts = append(parts, fmt.Sprintf("COALESCE(json_extract(data, '$.%s.confidence'), 0)", f))
+	}
+	return "(CASE WHEN json_valid(data) THEN min(" + strings.Join(parts, ", ") + ") ELSE 0 END)"
+}()
 
 const recordColumns = `id, sha256, original_name, source_path, stored_path, kind, size, pages, status, fail_reason,
 	imported_at, updated_at, engine, data, findings, COALESCE(duplicate_of, 0)`
@@ -97,8 +116,12 @@ type Filter struct {
 	Supplier string          // case-insensitive substring of the supplier name
 	Category string          // exact
 	Text     string          // substring of supplier, file name, total or category
-	Limit    int
-	Offset   int
+	// BelowConfidence keeps receipts whose least key-field confidence is
+	// under it (0: no filter); ByConfidence lists the least sure first.
+	BelowConfidence float64
+	ByConfidence    bool
+	Limit           int
+	Offset          int
 }
 
 func (f Filter) where() (string, []any) {
@@ -128,6 +151,10 @@ func (f Filter) where() (string, []any) {
 		p := "%" + likeEscape(f.Text) + "%"
 		args = append(args, p, p, p, p)
 	}
+	if f.BelowConfidence > 0 {
+		conds = append(conds, confidenceSQL+" < ?")
+		args = append(args, f.BelowConfidence)
+	}
 	if len(conds) == 0 {
 		return "", nil
 	}
@@ -141,7 +168,11 @@ func likeEscape(s string) string {
 // List returns summaries in import order.
 func (l *Library) List(f Filter) ([]Summary, error) {
 	where, args := f.where()
-	q := `SELECT id, original_name, sha256, status, supplier, date, total, currency, category, warnings, COALESCE(duplicate_of, 0), fail_reason FROM receipts` + where + ` ORDER BY id`
+	order := ` ORDER BY id`
+	if f.ByConfidence {
+		order = ` ORDER BY ` + confidenceSQL + `, id`
+	}
+	q := `SELECT id, original_name, sha256, status, supplier, date, total, currency, category, warnings, COALESCE(duplicate_of, 0), fail_reason, data, findings FROM receipts` + where + order
 	if f.Limit > 0 {
 		q += fmt.Sprintf(" LIMIT %d OFFSET %d", f.Limit, f.Offset)
 	}
@@ -153,17 +184,42 @@ func (l *Library) List(f Filter) ([]Summary, error) {
 	var out []Summary
 	for rows.Next() {
 		var s Summary
-		var status, total string
-		if err := rows.Scan(&s.ID, &s.OriginalName, &s.SHA256, &status, &s.Supplier, &s.Date, &total, &s.Currency, &s.Category, &s.Warnings, &s.DuplicateOf, &s.FailReason); err != nil {
+		var status, total, data, findings string
+		if err := rows.Scan(&s.ID, &s.OriginalName, &s.SHA256, &status, &s.Supplier, &s.Date, &total, &s.Currency, &s.Category, &s.Warnings, &s.DuplicateOf, &s.FailReason, &data, &findings); err != nil {
 			return nil, err
 		}
 		s.Status = Status(status)
+		s.trust(data, findings)
 		if total != "" {
 			s.Total, s.HasTotal = decimal.RequireFromString(total), true
 		}
 		out = append(out, s)
 	}
 	return out, rows.Err()
+}
+
+// trust fills a row's confidences and, for a receipt that was read, why it
+// is not ready to confirm.
+func (s *Summary) trust(data, findings string) {
+	var r receipt.Receipt
+	if json.Unmarshal([]byte(data), &r) != nil {
+		return
+	}
+	s.Confidences = map[string]float64{}
+	s.Confidence = 1
+	for _, f := range keyFields {
+		set, conf, _, _, _ := receipt.Meta(&r, f)
+		if !set {
+			conf = 0
+		}
+		s.Confidences[f] = conf
+		s.Confidence = min(s.Confidence, conf)
+	}
+	if s.Status == StatusExtracted || s.Status == StatusNeedsReview {
+		var fs []receipt.Finding
+		json.Unmarshal([]byte(findings), &fs)
+		s.Reasons = receipt.Unready(r, fs)
+	}
 }
 
 // Records returns full records matching f, ordered by date, for export. It

@@ -2,6 +2,7 @@ package pipeline
 
 import (
 	"github.com/shoebox-app/shoebox/inference"
+	"github.com/shoebox-app/shoebox/inference/fields"
 	"github.com/shoebox-app/shoebox/inference/ocr"
 	"github.com/shoebox-app/shoebox/inference/vlm"
 
@@ -33,6 +34,16 @@ func (h VLMWithOCR) Extract(ctx context.Context, page inference.Page) (inference
 		}
 	}
 	res, err := h.Engine.Extract(ctx, page)
+	if err == nil {
+		// The model's total and date are trusted as the rules' are: on
+		// evidence, with the page reader as the second reader.
+		opt := h.OCR.Options()
+		lines := fields.LinesFromText(page.Text)
+		if len(page.Words) > 0 {
+			lines = fields.GroupLines(page.Words)
+		}
+		fields.AssessModel(&res.Receipt, lines, opt.Locale, opt.Now())
+	}
 	res.Timings.OCR += t.OCR
 	res.Timings.Preprocess += t.Preprocess
 	res.Timings.Total += t.OCR + t.Preprocess

@@ -66,6 +66,10 @@ type Field[T any] struct {
 	// Why says in a few words how the reader came to the value ("the
 	// amount on the TOTAL line", "cash less change"), for the reviewer.
 	Why string `json:"why,omitempty"`
+	// Support lists the independent evidence that the value is right
+	// (see Assess in inference/fields); Doubt says what speaks against it.
+	Support []Support `json:"support,omitempty"`
+	Doubt   string    `json:"doubt,omitempty"`
 }
 
 // Of returns a set field with the given value and provenance.

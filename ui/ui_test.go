@@ -32,13 +32,21 @@ func (f *fakeEngine) Close() error { return nil }
 func (f *fakeEngine) Extract(ctx context.Context, p inference.Page) (inference.Result, error) {
 	n := f.n.Add(1)
 	time.Sleep(20 * time.Millisecond)
-	return inference.Result{Receipt: receipt.Receipt{
+	// Total and date with two kinds of evidence: ready to confirm.
+	two := []receipt.Support{{Kind: receipt.EvidenceReading, Why: "read"}, {Kind: receipt.EvidenceSecondReader, Why: "read again"}}
+	r := fakeReceipt(n)
+	r.Date.Support, r.Total.Support = two, two
+	return inference.Result{Receipt: r}, nil
+}
+
+func fakeReceipt(n int32) receipt.Receipt {
+	return receipt.Receipt{
 		SupplierName: receipt.Of(fmt.Sprintf("Shop %d", n), receipt.SourceModel, 0.95),
 		Date:         receipt.Of(receipt.Date(2025, 7, int(n)), receipt.SourceModel, 0.95),
 		Total:        receipt.Of(decimal.New(int64(n)*100+50, -2), receipt.SourceModel, 0.95),
 		Currency:     receipt.Of("AUD", receipt.SourceModel, 0.95),
 		TotalTax:     receipt.Of(decimal.Zero, receipt.SourceModel, 0.4), // unsure: sends it to review
-	}}, nil
+	}
 }
 
 func pngFiles(t *testing.T, n int) []string {

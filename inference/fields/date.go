@@ -34,23 +34,26 @@ func FindDate(lines []Line, loc receipt.Locale, now time.Time) Dated {
 	return findDateRepairing(lines, loc, false, now)
 }
 
-// findDateRepairing is findDate that, with repair, also takes dates that
-// cannot be as read once one common digit misreading is undone (see
-// repairDate): the last resort when no date reads as printed.
-func findDateRepairing(lines []Line, loc receipt.Locale, repair bool, now time.Time) Dated {
-	type cand struct {
-		d     time.Time
-		t     string
-		score float64
-		conf  float64
-		box   *receipt.Box
-		why   string
-		// digits is how sure the date's own characters were read; other
-		// marks something else on the line (see dateDigitsConf).
-		digits float64
-		other  bool
-	}
-	var cands []cand
+// dateCand is one date read on a line, scored for how likely it is the
+// receipt's own date.
+type dateCand struct {
+	d     time.Time
+	t     string
+	score float64
+	conf  float64
+	box   *receipt.Box
+	why   string
+	// digits is how sure the date's own characters were read; other
+	// marks something else on the line (see dateDigitsConf).
+	digits   float64
+	other    bool
+	repaired bool
+}
+
+// dateCandidates lists the dates read on the lines, with repair also those
+// that cannot be as read once one common digit misreading is undone.
+func dateCandidates(lines []Line, loc receipt.Locale, repair bool, now time.Time) []dateCand {
+	var cands []dateCand
 	for i, l := range lines {
 		text := mendDateText(l.Text)
 		var found []string
@@ -112,9 +115,17 @@ func findDateRepairing(lines []Line, loc receipt.Locale, repair bool, now time.T
 				score -= 10 // any date read as printed wins
 				why = "a date that cannot be as read, with one misread digit or a lost separator put back"
 			}
-			cands = append(cands, cand{pd.Date, t, score, conf, &b, why, DateDigitsConf(l), repaired || reNotIssueDate.MatchString(k)})
+			cands = append(cands, dateCand{pd.Date, t, score, conf, &b, why, DateDigitsConf(l), repaired || reNotIssueDate.MatchString(k), repaired})
 		}
 	}
+	return cands
+}
+
+// findDateRepairing is findDate that, with repair, also takes dates that
+// cannot be as read once one common digit misreading is undone (see
+// repairDate): the last resort when no date reads as printed.
+func findDateRepairing(lines []Line, loc receipt.Locale, repair bool, now time.Time) Dated {
+	cands := dateCandidates(lines, loc, repair, now)
 	if len(cands) == 0 {
 		return Dated{}
 	}
@@ -152,8 +163,11 @@ func RepairedDate(loc receipt.Locale, now time.Time, readings ...[]Line) Dated {
 	return Dated{}
 }
 
+// plausibleDate: no receipt is dated in the future (a day's grace for
+// time zones); a time of day "12.17.26" read as 17 December 2026 is not a
+// date on 23 November 2026.
 func plausibleDate(d time.Time, now time.Time) bool {
-	return d.Year() >= 1990 && !d.After(now.AddDate(1, 0, 0))
+	return d.Year() >= 1990 && !d.After(now.AddDate(0, 0, 1))
 }
 
 // dateDigitMisreads are the digits blur turns a 0 into (its closed bowl read

@@ -44,7 +44,9 @@ func TestGolden(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			r := ExtractFields(GroupLines(words), receipt.DefaultLocale(country), testNow)
+			lines, loc := GroupLines(words), receipt.DefaultLocale(country)
+			r := ExtractFields(lines, loc, testNow)
+			Assess(&r, lines, loc, testNow) // the evidence, without the reader's second looks
 			got, err := json.MarshalIndent(r, "", "  ")
 			if err != nil {
 				t.Fatal(err)

@@ -308,6 +308,14 @@ func (o *Tesseract) Extract(ctx context.Context, page inference.Page) (inference
 	if !r.Date.Set {
 		fields.SetDate(&r, fields.RepairedDate(o.opt.Locale, o.opt.Now(), dateLines, lines))
 	}
+	var looks []fields.Reading
+	if res.Engine == "ocr" && reading.gray != nil {
+		t0 := time.Now()
+		looks = o.secondLooks(ctx, reading, r)
+		res.Timings.Reread += time.Since(t0)
+	}
+	// The lines as last read: a date may come from its line read alone.
+	fields.Assess(&r, dateLines, o.opt.Locale, o.opt.Now(), looks...)
 	var raw strings.Builder
 	for _, l := range lines {
 		raw.WriteString(l.Text)
@@ -318,6 +326,10 @@ func (o *Tesseract) Extract(ctx context.Context, page inference.Page) (inference
 	res.Timings.Total = time.Since(start)
 	return res, nil
 }
+
+// Options returns the options the reader was made with (their defaults
+// filled in).
+func (o *Tesseract) Options() Options { return o.opt }
 
 // Read runs Tesseract on a page and returns its words in page coordinates.
 func (o *Tesseract) Read(ctx context.Context, page inference.Page) ([]inference.Word, inference.Timings, error) {

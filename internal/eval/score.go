@@ -53,8 +53,12 @@ func Score(l Label, r *receipt.Receipt, loc receipt.Locale) map[string]FieldScor
 		Correct: l.Address != "" && NormalizeText(l.Address) == NormalizeText(got("supplier_address"))}
 	fd := FieldScore{Want: l.Date, Got: got("date")}
 	want := l.Date
-	if len(want) == 8 && len(strings.Map(keepDigits, want)) == 8 { // SROIE writes some dates as DDMMYYYY
-		want = want[:2] + "/" + want[2:4] + "/" + want[4:]
+	if len(want) == 8 && len(strings.Map(keepDigits, want)) == 8 { // SROIE writes some dates as DDMMYYYY, some as YYYYMMDD
+		if y := want[:2]; (y == "19" || y == "20") && want[4:6] >= "01" && want[4:6] <= "12" {
+			want = want[:4] + "-" + want[4:6] + "-" + want[6:]
+		} else {
+			want = want[:2] + "/" + want[2:4] + "/" + want[4:]
+		}
 	}
 	if d, err := receipt.ParseDate(want, loc.DateOrder); err == nil && r.Date.Set {
 		fd.Correct = d.Date.Equal(r.Date.Value)

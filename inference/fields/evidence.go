@@ -1,0 +1,393 @@
+package fields
+
+import (
+	"fmt"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/shopspring/decimal"
+
+	"github.com/shoebox-app/shoebox/receipt"
+)
+
+// A Reading is a second look at the same page, to cross-check values
+// against: another reader's lines, or one value's line read again alone.
+type Reading struct {
+	// Name says in a few words what the reading is ("the total's line
+	// read again alone"), for the reason a reviewer sees.
+	Name  string
+	Lines []Line
+	// Of names the field whose line alone was read again ("total",
+	// "date"); "" for a whole page. A line read again alone that
+	// disagrees is a doubt; a whole page read by another reader only
+	// supports what it also shows.
+	Of string
+}
+
+// Assess weighs the evidence for a receipt's total and date and sets each
+// field's Support, Doubt and a confidence calibrated on the dev sets (see
+// calibrated). lines are the page's lines as the rules read them; others
+// are second looks at the page. Fields a person set are left alone; the
+// supplier's tax ID gains the checksum's support.
+//
+// Evidence that counts (each kind once):
+//
+//	kind           total                                   date
+//	reading        the amount on the line it was found on  the date as printed on its line
+//	arithmetic     subtotal + tax (± rounding, − discount); -
+//	               the items' sum; cash less change
+//	printed twice  the same amount on another line         the same date on another line
+//	second reader  the same amount in another reading      the same date in another reading
+//
+// Doubts: arithmetic that gives another amount, a rounding receipt whose
+// total is not rounded, a line read again that shows another value,
+// another issue date on the page, a date in the future.
+func Assess(r *receipt.Receipt, lines []Line, loc receipt.Locale, now time.Time, others ...Reading) {
+	lines = mendLineText(trimEdgeSpecks(lines))
+	upper := make([]string, len(lines))
+	for i, l := range lines {
+		upper[i] = mendTaxWord(keywordText(l.Text), l.Text)
+	}
+	if r.Total.Set && r.Total.Source != receipt.SourceUser {
+		r.Total.Support, r.Total.Doubt = nil, ""
+		assessTotal(r, lines, upper, loc, others)
+		r.Total.Confidence = calibrated("total", r.Total.Support, r.Total.Doubt)
+	}
+	if r.Date.Set && r.Date.Source != receipt.SourceUser {
+		r.Date.Support, r.Date.Doubt = nil, ""
+		assessDate(r, lines, loc, now, others)
+		r.Date.Confidence = calibrated("date", r.Date.Support, r.Date.Doubt)
+	}
+	if id := &r.SupplierTaxID; id.Set && id.Source != receipt.SourceUser && id.Value.Scheme != receipt.SchemeNone &&
+		id.Value.Scheme != receipt.SchemeOther && receipt.ValidateTaxID(id.Value) == nil {
+		id.Support = appendSupport(id.Support, receipt.EvidenceChecksum, "its check digits hold")
+	}
+}
+
+func appendSupport(s []receipt.Support, kind receipt.Evidence, why string) []receipt.Support {
+	for _, x := range s {
+		if x.Kind == kind {
+			return s
+		}
+	}
+	return append(s, receipt.Support{Kind: kind, Why: why})
+}
+
+// lineAt is the index of the line that box b lies on, or -1: the same
+// line's box may differ by a trimmed speck, or come from the line read
+// again alone.
+func lineAt(lines []Line, b *receipt.Box) int {
+	if b == nil {
+		return -1
+	}
+	for i, l := range lines {
+		if sameLine(l.Box, *b) {
+			return i
+		}
+	}
+	return -1
+}
+
+// sameLine says whether two boxes are on one text line: on one page, most
+// of the lower one's height shared, and overlapping across.
+func sameLine(a, b receipt.Box) bool {
+	if a.Page != b.Page || a.H <= 0 || b.H <= 0 {
+		return false
+	}
+	shared := min(a.Y+a.H, b.Y+b.H) - max(a.Y, b.Y)
+	across := min(a.X+a.W, b.X+b.W) - max(a.X, b.X)
+	return across > 0 && 2*shared > min(a.H, b.H)
+}
+
+func hasAmount(s string, v decimal.Decimal) bool {
+	return slices.ContainsFunc(amountsIn(s), v.Equal)
+}
+
+func assessTotal(r *receipt.Receipt, lines []Line, upper []string, loc receipt.Locale, others []Reading) {
+	t := &r.Total
+	v := t.Value
+	cur := r.Currency.Value
+	if cur == "" {
+		cur = loc.Currency
+	}
+	money := func(d decimal.Decimal) string { return d.StringFixed(int32(receipt.MinorDigits(cur))) }
+	support := func(kind receipt.Evidence, why string) { t.Support = appendSupport(t.Support, kind, why) }
+	doubt := func(why string) {
+		if t.Doubt == "" {
+			t.Doubt = why
+		}
+	}
+	// A rival amount printed on the page is a doubt unless the page's
+	// arithmetic confirms the total: then the rival is the misread one.
+	var rival string
+	unlessSums := func(why string) {
+		if rival == "" {
+			rival = why
+		}
+	}
+	defer func() {
+		if rival != "" && !slices.ContainsFunc(t.Support, func(s receipt.Support) bool { return s.Kind == receipt.EvidenceArithmetic }) {
+			doubt(rival)
+		}
+	}()
+	fiveCents := decimal.New(5, -2)
+	rounded := func(d decimal.Decimal) decimal.Decimal {
+		return d.Div(fiveCents).Round(0).Mul(fiveCents)
+	}
+	at := lineAt(lines, t.Box)
+	labelled := totalLines(lines, upper)
+	if at < 0 || !hasAmount(lines[at].Text, v) {
+		// Computed, or mended from a misreading: a total line that shows
+		// the value as printed is its reading, or else any line that does.
+		at = -1
+		for _, i := range append(labelled, seq(len(lines))...) {
+			if v.IsPositive() && hasAmount(lines[i].Text, v) && !reChange.MatchString(upper[i]) && !reCountLine.MatchString(upper[i]) {
+				at = i
+				break
+			}
+		}
+	}
+	if at >= 0 {
+		why := t.Why
+		if why == "" || t.Box == nil || lines[at].Box != *t.Box {
+			why = "the amount on the line " + strconv.Quote(strings.TrimSpace(lines[at].Text))
+		}
+		support(receipt.EvidenceReading, why)
+	}
+	// Another total line with a larger amount, or one a misreading away:
+	// which is the total? Only a rounding adjustment between them explains
+	// it. Smaller amounts on total lines are counts, savings or a part's
+	// total.
+	for _, i := range labelled {
+		a := lastAmount(lines[i].Text)
+		if i == at || a.Equal(v) || a.LessThan(v) && !misreadOf(v, a) && !misreadOf(a, v) ||
+			r.Rounding.Set && (a.Add(r.Rounding.Value).Equal(v) || rounded(a).Equal(v)) {
+			continue
+		}
+		unlessSums("another total on the page: " + money(a))
+	}
+
+	// Arithmetic of other lines.
+	onOtherLine := func(f receipt.Amount) bool { return f.Set && (f.Box == nil || t.Box == nil || *f.Box != *t.Box) }
+	if onOtherLine(r.Subtotal) && onOtherLine(r.TotalTax) && r.TotalTax.Value.IsPositive() && !r.Subtotal.Value.Equal(v) {
+		sum := r.Subtotal.Value.Add(r.TotalTax.Value).Add(serviceCharge(lines, upper))
+		if r.Discount.Set {
+			sum = sum.Sub(r.Discount.Value.Abs())
+		}
+		ways := []decimal.Decimal{sum}
+		if r.Rounding.Set {
+			ways = append(ways, sum.Add(r.Rounding.Value), rounded(sum))
+		}
+		if slices.ContainsFunc(ways, v.Equal) {
+			support(receipt.EvidenceArithmetic, fmt.Sprintf("subtotal %s + tax %s = %s", money(r.Subtotal.Value), money(r.TotalTax.Value), money(v)))
+		} else if !sum.GreaterThan(v) || sum.Sub(v).GreaterThan(fiveCents) || !r.Rounding.Set {
+			doubt(fmt.Sprintf("subtotal %s + tax %s = %s", money(r.Subtotal.Value), money(r.TotalTax.Value), money(sum)))
+		}
+	}
+	if n := len(r.LineItems); n >= 2 {
+		sum, complete := decimal.Zero, true
+		for _, li := range r.LineItems {
+			complete = complete && li.LineTotal.Set
+			sum = sum.Add(li.LineTotal.Value)
+		}
+		if complete && sum.Equal(v) {
+			support(receipt.EvidenceArithmetic, fmt.Sprintf("the %d items add up to %s", n, money(v)))
+		}
+	}
+	if paid, change, ok := cashAndChange(r, lines, upper); ok {
+		left := paid.Sub(change)
+		switch {
+		case left.Equal(v) || r.Rounding.Set && left.Equal(rounded(v)):
+			support(receipt.EvidenceArithmetic, fmt.Sprintf("paid %s less change %s", money(paid), money(change)))
+		case left.Sub(v).Abs().GreaterThan(fiveCents):
+			doubt(fmt.Sprintf("paid %s less change %s = %s", money(paid), money(change), money(left)))
+		}
+	}
+	if r.Rounding.Set && !r.Rounding.Value.IsZero() && !rounded(v).Equal(v) {
+		doubt(fmt.Sprintf("the receipt rounds to 5 cents, but %s is not rounded", money(v)))
+	}
+
+	// The same amount on another line.
+	for i, l := range lines {
+		if i == at || reChange.MatchString(upper[i]) || reCountLine.MatchString(upper[i]) || !hasAmount(l.Text, v) || !v.IsPositive() {
+			continue
+		}
+		support(receipt.EvidencePrintedTwice, fmt.Sprintf("%s also printed on the line %q", money(v), strings.TrimSpace(l.Text)))
+		break
+	}
+
+	// An amount above the total larger than it, with nothing taken off:
+	// the total is likely a count or a part ("Total Qty 1.00" under an
+	// item of 15.00).
+	if at >= 0 && !r.Discount.Set && !strings.Contains(strings.Join(upper, " "), "DISC") {
+		for i := 0; i < at; i++ {
+			k := upper[i]
+			if reSubtotal.MatchString(k) || reCashLine.MatchString(k) || reChange.MatchString(k) || reTaxWord.MatchString(k) || strings.Contains(k, "TOTAL") {
+				continue
+			}
+			if a := lastAmount(lines[i].Text); a.Sub(v).GreaterThan(fiveCents) {
+				unlessSums(fmt.Sprintf("%s is printed above it, more than the total", money(a)))
+				break
+			}
+		}
+	}
+
+	// Other readings.
+	// A total line read again alone that disagrees was, on the dev sets,
+	// the misread one every time: no support, but no doubt either.
+	for _, o := range others {
+		if slices.ContainsFunc(o.Lines, func(l Line) bool { return hasAmount(l.Text, v) }) {
+			support(receipt.EvidenceSecondReader, o.Name+" gives the same "+money(v))
+		}
+	}
+}
+
+// totalLines are the lines labelled as the amount due ("TOTAL", "GRAND
+// TOTAL", "AMOUNT DUE"…) that print an amount, outside a tax summary.
+func totalLines(lines []Line, upper []string) []int {
+	var out []int
+	inSummary := false
+	for i, l := range lines {
+		k := upper[i]
+		if startsTaxSummary(l, k) {
+			inSummary = true
+		}
+		if inSummary || reNotTotal.MatchString(k) || len(amountsIn(l.Text)) == 0 {
+			continue
+		}
+		// A line that says AMOUNT or NETT without TOTAL is an item or tax
+		// table's column as often as the amount due.
+		if totalRules[0].re.MatchString(k) || totalRules[1].re.MatchString(k) || strings.Contains(k, "TOTAL") {
+			out = append(out, i)
+		}
+	}
+	return out
+}
+
+// reCountLine counts things rather than money ("Total Qty 1.00",
+// "Items 3.00"): the same number on it is no reading of an amount.
+var reCountLine = regexp.MustCompile(`\b(QTY|QUANTITY|ITEMS?|ITENS|PCS|COUNT|UNITS?)\b|TOTAL\s*(QTY|ITEM|ITEN)|NO\.?\s*OF\b`)
+
+// seq is 0, 1, … n-1.
+func seq(n int) []int {
+	out := make([]int, n)
+	for i := range out {
+		out[i] = i
+	}
+	return out
+}
+
+func lastAmount(s string) decimal.Decimal {
+	amts := amountsIn(s)
+	if len(amts) == 0 {
+		return decimal.Zero
+	}
+	return amts[len(amts)-1]
+}
+
+// serviceCharge is the service charge a page prints, or zero.
+func serviceCharge(lines []Line, upper []string) decimal.Decimal {
+	for i, l := range lines {
+		if reServiceCharge.MatchString(upper[i]) {
+			return lastAmount(l.Text)
+		}
+	}
+	return decimal.Zero
+}
+
+// cashAndChange finds the amount paid and the change given, when the page
+// prints both: the amount on the payment line (CASH, TENDERED, PAYMENT,
+// VISA…) above the change line.
+func cashAndChange(r *receipt.Receipt, lines []Line, upper []string) (paid, change decimal.Decimal, ok bool) {
+	payment := totalRules[len(totalRules)-1].re
+	havePaid := r.AmountPaid.Set
+	paid = r.AmountPaid.Value
+	for i, l := range lines {
+		k := upper[i]
+		switch {
+		case reChange.MatchString(k) && !strings.Contains(k, "TOTAL"):
+			if amts := amountsIn(l.Text); len(amts) > 0 {
+				change = amts[len(amts)-1].Abs()
+				return paid, change, havePaid && change.IsPositive() && paid.GreaterThan(change)
+			}
+		case !havePaid && (reCashLine.MatchString(k) || payment.MatchString(k)):
+			if amts := amountsIn(l.Text); len(amts) > 0 {
+				paid, havePaid = amts[len(amts)-1].Abs(), true
+			}
+		}
+	}
+	return
+}
+
+func assessDate(r *receipt.Receipt, lines []Line, loc receipt.Locale, now time.Time, others []Reading) {
+	d := &r.Date
+	support := func(kind receipt.Evidence, why string) { d.Support = appendSupport(d.Support, kind, why) }
+	doubt := func(why string) {
+		if d.Doubt == "" {
+			d.Doubt = why
+		}
+	}
+	show := func(t time.Time) string { return t.Format("2 Jan 2006") }
+	today := receipt.Date(now.Year(), now.Month(), now.Day())
+	for _, c := range dateCandidates(lines, loc, false, now) {
+		switch {
+		case !c.d.Equal(d.Value):
+			// A date in the future is not a rival issue date (a card's
+			// expiry, a voucher's end); nor are dates labelled so.
+			if !c.other && !c.d.After(today) {
+				doubt("another date on the page: " + show(c.d))
+			}
+		case d.Box != nil && c.box != nil && sameLine(*c.box, *d.Box):
+			why := d.Why
+			if why == "" {
+				why = "read on the page"
+			}
+			support(receipt.EvidenceReading, why)
+		default:
+			support(receipt.EvidencePrintedTwice, "the same date printed on another line")
+		}
+	}
+	if d.Value.After(today) {
+		doubt("it is in the future")
+	}
+	for _, o := range others {
+		seen, other := false, time.Time{}
+		for _, c := range dateCandidates(o.Lines, loc, false, now) {
+			if c.d.Equal(d.Value) {
+				seen = true
+			} else if !c.other && other.IsZero() {
+				other = c.d
+			}
+		}
+		switch {
+		case seen:
+			support(receipt.EvidenceSecondReader, o.Name+" gives the same date")
+		case o.Of == "date" && !other.IsZero():
+			doubt(o.Name + " gives " + show(other))
+		}
+	}
+}
+
+// AssessModel is Assess for a vision model's reading, with lines the page
+// reader's: where the page reader shows a total or date the model read
+// too, two readers agree.
+func AssessModel(r *receipt.Receipt, lines []Line, loc receipt.Locale, now time.Time) {
+	Assess(r, lines, loc, now)
+	agree := func(support []receipt.Support) []receipt.Support {
+		if slices.ContainsFunc(support, func(s receipt.Support) bool { return s.Kind == receipt.EvidenceReading }) {
+			return appendSupport(support, receipt.EvidenceSecondReader, "the vision model read the same")
+		}
+		return support
+	}
+	if r.Total.Set && r.Total.Source != receipt.SourceUser {
+		r.Total.Support = agree(r.Total.Support)
+		r.Total.Confidence = calibrated("total", r.Total.Support, r.Total.Doubt)
+	}
+	if r.Date.Set && r.Date.Source != receipt.SourceUser {
+		r.Date.Support = agree(r.Date.Support)
+		r.Date.Confidence = calibrated("date", r.Date.Support, r.Date.Doubt)
+	}
+}

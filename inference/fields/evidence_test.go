@@ -1,0 +1,184 @@
+package fields
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/shopspring/decimal"
+
+	"github.com/shoebox-app/shoebox/receipt"
+)
+
+// boxedLines are text lines laid out as a page reader gives them: one box
+// per line, one under another.
+func boxedLines(text string) []Line {
+	ls := LinesFromText(text)
+	for i := range ls {
+		ls[i].Box = receipt.Box{X: 10, Y: 30 * i, W: 400, H: 20}
+		ls[i].Conf = 0.9
+	}
+	return ls
+}
+
+func kinds(s []receipt.Support) string {
+	var out []string
+	for _, x := range s {
+		out = append(out, string(x.Kind))
+	}
+	return strings.Join(out, ",")
+}
+
+var my = receipt.DefaultLocale(receipt.CountryMY)
+
+func TestAssessTotalEvidence(t *testing.T) {
+	for _, tc := range []struct {
+		name, page string
+		again      string // the total's line read again alone; "" none
+		trusted    bool
+		kinds      string // the supports expected, in order; "" any
+		doubt      string // a part of the doubt expected; "" none
+	}{
+		{"subtotal and tax add up", "SUBTOTAL 20.00\nSST 6% 1.20\nTOTAL 21.20", "", true, "reading,arithmetic", ""},
+		{"cash less change", "TOTAL 21.20\nCASH 50.00\nCHANGE 28.80", "", true, "reading,arithmetic", ""},
+		{"printed twice", "TOTAL 21.20\nVISA 21.20", "", true, "reading,printed_twice", ""},
+		{"read again alone, the same", "TOTAL 21.20", "TOTAL 21.20", true, "reading,second_reader", ""},
+		{"read once", "TOTAL 21.20", "", false, "reading", ""},
+		{"read again alone, another amount: no support", "TOTAL 21.20", "TOTAL 27.20", false, "reading", ""},
+		{"change that does not add up", "TOTAL 21.20\nCASH 50.00\nCHANGE 10.80", "", false, "", "paid 50.00 less change 10.80 = 39.20"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			lines := boxedLines(tc.page)
+			r := ExtractFields(lines, my, testNow)
+			var looks []Reading
+			if tc.again != "" {
+				looks = append(looks, Reading{Name: "the total's line read again alone", Lines: LinesFromText(tc.again), Of: "total"})
+			}
+			Assess(&r, lines, my, testNow, looks...)
+			ok, why := receipt.Trusted(r.Total, "total")
+			if ok != tc.trusted {
+				t.Errorf("trusted %v (%s), want %v; supports %s", ok, why, tc.trusted, kinds(r.Total.Support))
+			}
+			if tc.kinds != "" && kinds(r.Total.Support) != tc.kinds {
+				t.Errorf("supports %s, want %s", kinds(r.Total.Support), tc.kinds)
+			}
+			if !strings.Contains(r.Total.Doubt, tc.doubt) || tc.doubt == "" && r.Total.Doubt != "" {
+				t.Errorf("doubt %q, want %q", r.Total.Doubt, tc.doubt)
+			}
+		})
+	}
+}
+
+// TestAssessTotalAgainstThePage gives the total as a reader might have got
+// it wrong, and checks the page's other lines speak against it.
+func TestAssessTotalAgainstThePage(t *testing.T) {
+	for _, tc := range []struct {
+		name, page string
+		total      string // the value read
+		at         int    // its line
+		doubt      string
+	}{
+		// SROIE-like: 26.60 read 16.60; the arithmetic knows better.
+		{"a misread digit the arithmetic catches", "SUBTOTAL 25.09\nGST 6% 1.51\nTOTAL 16.60", "16.60", 2, "subtotal 25.09 + tax 1.51 = 26.60"},
+		{"another total, larger", "TOTAL : 91.00\nROUNDING ADJUSTMENT 0.00\nROUNDED TOTAL (RM): 9.60", "9.60", 2, "another total on the page: 91.00"},
+		{"a count taken for the total", "1 PC KIDDY FISH 15.00\nTOTAL QTY 1.00", "1.00", 1, "15.00 is printed above it"},
+		{"a rounding receipt with an unrounded total", "TOTAL 23.26\nROUNDING -0.01", "23.26", 0, "not rounded"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			lines := boxedLines(tc.page)
+			r := ExtractFields(lines, my, testNow)
+			b := lines[tc.at].Box
+			r.Total = receipt.Amount{Value: decimal.RequireFromString(tc.total), Set: true, Source: receipt.SourceOCR, Box: &b}
+			Assess(&r, lines, my, testNow)
+			if ok, _ := receipt.Trusted(r.Total, "total"); ok {
+				t.Errorf("trusted with %s", kinds(r.Total.Support))
+			}
+			if !strings.Contains(r.Total.Doubt, tc.doubt) {
+				t.Errorf("doubt %q, want %q", r.Total.Doubt, tc.doubt)
+			}
+			if r.Total.Confidence > 0.7 {
+				t.Errorf("confidence %.2f for a doubted total", r.Total.Confidence)
+			}
+		})
+	}
+}
+
+func TestAssessDateEvidence(t *testing.T) {
+	for _, tc := range []struct {
+		name, page string
+		again      string
+		want       string // the date read, yyyy-mm-dd
+		trusted    bool
+		doubt      string
+	}{
+		{"printed twice", "DATE: 06/01/2018\nSOLD 06/01/2018 10:05", "", "2018-01-06", true, ""},
+		{"read again alone, the same", "DATE: 06/01/2018 10:05", "DATE: 06/01/2018", "2018-01-06", true, ""},
+		{"read once", "DATE: 06/01/2018 10:05", "", "2018-01-06", false, ""},
+		{"read again alone, another date", "DATE: 06/01/2018 10:05", "DATE: 08/01/2018", "2018-01-06", false, "gives 8 Jan 2018"},
+		{"another issue date on the page", "DATE: 06/01/2018\nPRINTED 07/01/2018", "DATE: 06/01/2018", "2018-01-06", false, "another date on the page: 7 Jan 2018"},
+		{"an expiry date is no rival", "DATE: 06/01/2018\nEXPIRY 07/01/2018", "DATE: 06/01/2018", "2018-01-06", true, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			lines := boxedLines(tc.page)
+			r := ExtractFields(lines, my, testNow)
+			if got := r.Date.Value.Format(time.DateOnly); got != tc.want {
+				t.Fatalf("date %s, want %s", got, tc.want)
+			}
+			var looks []Reading
+			if tc.again != "" {
+				looks = append(looks, Reading{Name: "the date's line read again alone", Lines: LinesFromText(tc.again), Of: "date"})
+			}
+			Assess(&r, lines, my, testNow, looks...)
+			if ok, why := receipt.Trusted(r.Date, "date"); ok != tc.trusted {
+				t.Errorf("trusted %v (%s), want %v; supports %s", ok, why, tc.trusted, kinds(r.Date.Support))
+			}
+			if !strings.Contains(r.Date.Doubt, tc.doubt) || tc.doubt == "" && r.Date.Doubt != "" {
+				t.Errorf("doubt %q, want %q", r.Date.Doubt, tc.doubt)
+			}
+		})
+	}
+}
+
+// TestTimeBesideDateIsNoDate is SROIE's 067 pattern: a time "12.17.26"
+// printed on a line of its own, read as 17 December 2026, beside the real
+// date 06/01/18. Whichever the rules take, a date in the future or one
+// another date on the page contradicts is not trusted.
+func TestTimeBesideDateIsNoDate(t *testing.T) {
+	lines := boxedLines("KEDAI RUNCIT SDN BHD\n06/01/18\n12.17.26\nTOTAL 8.70\nCASH 10.00\nCHANGE 1.30")
+	now := time.Date(2026, 11, 23, 0, 0, 0, 0, time.UTC)
+	for _, day := range []string{"", "2026-12-17"} {
+		r := ExtractFields(lines, my, now)
+		if day != "" { // as the old rules read it
+			d, _ := time.Parse(time.DateOnly, day)
+			b := lines[2].Box
+			r.Date = receipt.Field[time.Time]{Value: d, Set: true, Source: receipt.SourceOCR, Box: &b}
+		}
+		Assess(&r, lines, my, now, Reading{Name: "the date's line read again alone", Lines: LinesFromText(lines[2].Text), Of: "date"})
+		ok, why := receipt.Trusted(r.Date, "date")
+		if r.Date.Value.Equal(receipt.Date(2026, 12, 17)) && ok {
+			t.Errorf("the time read as %s is trusted", r.Date.Value.Format(time.DateOnly))
+		}
+		if day == "" && !r.Date.Value.Equal(receipt.Date(2018, 1, 6)) {
+			t.Errorf("the rules read the date %s, want 2018-01-06 (a future date is no receipt's)", r.Date.Value.Format(time.DateOnly))
+		}
+		t.Logf("date %s: trusted %v %s", r.Date.Value.Format(time.DateOnly), ok, why)
+	}
+}
+
+func TestConfidenceFollowsEvidence(t *testing.T) {
+	none := calibrated("total", nil, "")
+	one := calibrated("total", []receipt.Support{{Kind: receipt.EvidenceReading}}, "")
+	same := calibrated("total", []receipt.Support{{Kind: receipt.EvidenceReading}, {Kind: receipt.EvidenceReading}}, "")
+	two := calibrated("total", []receipt.Support{{Kind: receipt.EvidenceReading}, {Kind: receipt.EvidenceArithmetic}}, "")
+	doubted := calibrated("total", []receipt.Support{{Kind: receipt.EvidenceReading}, {Kind: receipt.EvidenceArithmetic}}, "no")
+	if !(none <= one && one == same && one < two && doubted < two) {
+		t.Errorf("none %.2f, one %.2f, one twice %.2f, two %.2f, doubted %.2f", none, one, same, two, doubted)
+	}
+	for _, row := range calibration {
+		for _, c := range row {
+			if c <= 0 || c >= 1 {
+				t.Errorf("calibrated confidence %v outside (0, 1)", c)
+			}
+		}
+	}
+}

@@ -1,0 +1,94 @@
+package receipt
+
+import "fmt"
+
+// Evidence names a kind of support for a value. Supports of one kind count
+// once: a total printed on three lines is one reading printed twice, not
+// three supports.
+type Evidence string
+
+const (
+	// EvidenceReading is the value as read where it is printed.
+	EvidenceReading Evidence = "reading"
+	// EvidenceArithmetic: other amounts on the page add up to it.
+	EvidenceArithmetic Evidence = "arithmetic"
+	// EvidencePrintedTwice: the same value read on another line.
+	EvidencePrintedTwice Evidence = "printed_twice"
+	// EvidenceSecondReader: another reading of the page (another reader,
+	// or the value's line read again alone) gives the same characters.
+	EvidenceSecondReader Evidence = "second_reader"
+	// EvidenceChecksum: a tax ID whose check digits hold.
+	EvidenceChecksum Evidence = "checksum"
+	// EvidenceMemory: what the library remembers of a confirmed supplier.
+	EvidenceMemory Evidence = "memory"
+	// EvidenceExact: a source that states the value exactly (an
+	// e-invoice's XML); enough on its own.
+	EvidenceExact Evidence = "exact"
+)
+
+// Support is one reason to trust a value, in words a reviewer reads
+// ("subtotal 20.00 + tax 1.20 = 21.20").
+type Support struct {
+	Kind Evidence `json:"kind"`
+	Why  string   `json:"why"`
+}
+
+// LowConfidence is the confidence under which a field a person must check
+// (the supplier) sends a receipt to review.
+const LowConfidence = 0.6
+
+// supportKinds counts a field's distinct kinds of support.
+func supportKinds(s []Support) (n int, exact bool) {
+	seen := map[Evidence]bool{}
+	for _, x := range s {
+		if !seen[x.Kind] {
+			seen[x.Kind] = true
+			n++
+		}
+		exact = exact || x.Kind == EvidenceExact
+	}
+	return n, exact
+}
+
+// Trusted says whether a field may be confirmed in bulk: a person set it,
+// an exact source stated it, or two independent kinds of evidence agree
+// on it and nothing contradicts it. Otherwise it says why not, in words.
+func Trusted[T any](f Field[T], name string) (bool, string) {
+	switch n, exact := supportKinds(f.Support); {
+	case f.Source == SourceUser:
+		return true, ""
+	case !f.Set:
+		return false, "no " + name + " read"
+	case f.Doubt != "":
+		return false, name + " not confirmed: " + f.Doubt
+	case exact:
+		return true, ""
+	case n < 2:
+		return false, name + " not confirmed: read once, nothing else on the page agrees"
+	}
+	return true, ""
+}
+
+// Unready lists why a receipt is not ready to confirm, in words; an empty
+// list means it is. Ready needs a trusted total and date (see Trusted), a
+// supplier read with confidence, and no warning among the findings.
+func Unready(r Receipt, findings []Finding) []string {
+	var out []string
+	if ok, why := Trusted(r.Total, "total"); !ok {
+		out = append(out, why)
+	}
+	if ok, why := Trusted(r.Date, "date"); !ok {
+		out = append(out, why)
+	}
+	if !r.SupplierName.Set {
+		out = append(out, "no supplier read")
+	} else if r.SupplierName.Source != SourceUser && r.SupplierName.Confidence < LowConfidence {
+		out = append(out, fmt.Sprintf("supplier unsure (%.0f%%)", r.SupplierName.Confidence*100))
+	}
+	for _, f := range findings {
+		if f.Severity != Info {
+			out = append(out, f.Message)
+		}
+	}
+	return out
+}
