@@ -261,6 +261,9 @@ func (l *Library) storeReceiptTx(tx *sql.Tx, id int64, r receipt.Receipt, loc re
 	if cur == "" {
 		cur = loc.Currency
 	}
+	if f, ok := dateOutOfLine(tx, id, key, r); ok {
+		findings = append(findings, f)
+	}
 	var dupOf any
 	if key != "" && date != "" && total != "" {
 		other, err := probableDuplicate(tx, id, key, date, r.Total.Value, cur)
@@ -463,9 +466,11 @@ func applySupplierMemory(tx *sql.Tx, r *receipt.Receipt) {
 		return
 	}
 	var category, scheme, value string
-	if err := tx.QueryRow(`SELECT category, tax_scheme, tax_value FROM suppliers WHERE key = ?`, key).Scan(&category, &scheme, &value); err != nil {
+	var confirmed int
+	if err := tx.QueryRow(`SELECT category, tax_scheme, tax_value, confirmed FROM suppliers WHERE key = ?`, key).Scan(&category, &scheme, &value, &confirmed); err != nil {
 		return
 	}
+	rememberedSupport(r, confirmed, scheme, value)
 	if !r.Category.Set && category != "" {
 		r.Category = receipt.Of(category, receipt.SourceRule, 0.9)
 	}

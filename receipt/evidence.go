@@ -80,6 +80,9 @@ func Unready(r Receipt, findings []Finding) []string {
 	if ok, why := Trusted(r.Date, "date"); !ok {
 		out = append(out, why)
 	}
+	if r.SupplierTaxID.Doubt != "" && r.SupplierTaxID.Source != SourceUser {
+		out = append(out, "tax ID not confirmed: "+r.SupplierTaxID.Doubt)
+	}
 	if !r.SupplierName.Set {
 		out = append(out, "no supplier read")
 	} else if r.SupplierName.Source != SourceUser && r.SupplierName.Confidence < LowConfidence {

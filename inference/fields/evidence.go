@@ -391,3 +391,11 @@ func AssessModel(r *receipt.Receipt, lines []Line, loc receipt.Locale, now time.
 		r.Date.Confidence = calibrated("date", r.Date.Support, r.Date.Doubt)
 	}
 }
+
+// HasDate says whether a date is read on the line.
+func HasDate(l Line, loc receipt.Locale, now time.Time) bool {
+	return len(dateCandidates([]Line{l}, loc, false, now)) > 0
+}
+
+// HasAmount says whether an amount is read on the line.
+func HasAmount(l Line) bool { return len(amountsIn(l.Text)) > 0 }

@@ -262,9 +262,13 @@ func (o *Tesseract) rereadNameWords(ctx context.Context, reading pageReading, li
 // sets it agreed with right values more often than at 1.5, 2 or 3.
 const secondLookScale = 1.0
 
+// largerLookScale is the size of the look taken when the first read no
+// value at all.
+const largerLookScale = 2.0
+
 // readAgain reads the line in box alone, as a second look at the values
 // on it; ok is false when it read nothing.
-func (o *Tesseract) readAgain(ctx context.Context, reading pageReading, box receipt.Box) (fields.Line, bool) {
+func (o *Tesseract) readAgain(ctx context.Context, reading pageReading, box receipt.Box, scale float64) (fields.Line, bool) {
 	if box.W <= 0 || box.H <= 0 || reading.gray == nil {
 		return fields.Line{}, false
 	}
@@ -273,7 +277,7 @@ func (o *Tesseract) readAgain(ctx context.Context, reading pageReading, box rece
 		return fields.Line{}, false
 	}
 	defer func() { o.lines <- c }()
-	words, err := readLine(c, reading.gray, reading.onGray(box), secondLookScale, box.Page, 0)
+	words, err := readLine(c, reading.gray, reading.onGray(box), scale, box.Page, 0)
 	if err != nil || len(words) == 0 {
 		return fields.Line{}, false
 	}
@@ -285,18 +289,31 @@ func (o *Tesseract) readAgain(ctx context.Context, reading pageReading, box rece
 }
 
 // secondLooks reads the total's and the date's lines again alone, for
-// fields.Assess to compare with the page's reading.
+// fields.Assess to compare with the page's reading. A look that reads no
+// amount (or no date) at all is no reading: the line is looked at once
+// more, larger.
 func (o *Tesseract) secondLooks(ctx context.Context, reading pageReading, r receipt.Receipt) []fields.Reading {
 	var out []fields.Reading
 	for _, f := range []struct {
-		of  string
-		box *receipt.Box
-	}{{"total", r.Total.Box}, {"date", r.Date.Box}} {
+		of    string
+		box   *receipt.Box
+		reads func(fields.Line) bool
+	}{
+		{"total", r.Total.Box, fields.HasAmount},
+		{"date", r.Date.Box, func(l fields.Line) bool { return fields.HasDate(l, o.opt.Locale, o.opt.Now()) }},
+	} {
 		if f.box == nil {
 			continue
 		}
-		if again, ok := o.readAgain(ctx, reading, *f.box); ok {
+		for _, scale := range []float64{secondLookScale, largerLookScale} {
+			again, ok := o.readAgain(ctx, reading, *f.box, scale)
+			if !ok {
+				continue
+			}
 			out = append(out, fields.Reading{Name: "the " + f.of + "'s line read again alone", Lines: []fields.Line{again}, Of: f.of})
+			if f.reads(again) {
+				break
+			}
 		}
 	}
 	return out
