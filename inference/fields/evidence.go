@@ -139,6 +139,10 @@ func assessTotal(r *receipt.Receipt, lines []Line, upper []string, loc receipt.L
 	}
 	at := lineAt(lines, t.Box)
 	labelled := totalLines(lines, upper)
+	if at >= 0 && reCountLine.MatchString(upper[at]) {
+		doubt("its line counts items: " + strconv.Quote(strings.TrimSpace(lines[at].Text)))
+		at = -1
+	}
 	if at < 0 || !hasAmount(lines[at].Text, v) {
 		// Computed, or mended from a misreading: a total line that shows
 		// the value as printed is its reading, or else any line that does.
@@ -239,10 +243,26 @@ func assessTotal(r *receipt.Receipt, lines []Line, upper []string, loc receipt.L
 	// A total line read again alone that disagrees was, on the dev sets,
 	// the misread one every time: no support, but no doubt either.
 	for _, o := range others {
-		if slices.ContainsFunc(o.Lines, func(l Line) bool { return hasAmount(l.Text, v) }) {
-			support(receipt.EvidenceSecondReader, o.Name+" gives the same "+money(v))
+		if !slices.ContainsFunc(o.Lines, func(l Line) bool { return hasAmount(l.Text, v) && samePlace(o, l, t.Box) }) {
+			continue
 		}
+		if at < 0 && o.Of == "" && v.IsPositive() {
+			// Not on the page as first read: this reading is where the
+			// value was read.
+			at = -2
+			support(receipt.EvidenceReading, o.Name+" shows "+money(v))
+			continue
+		}
+		support(receipt.EvidenceSecondReader, o.Name+" gives the same "+money(v))
 	}
+}
+
+// samePlace says whether a line of another reading is where the value
+// was read: a line read again alone is; a line of another reading of the
+// whole page must lie on the value's line (an amount such as 1.00 is
+// printed somewhere on most receipts).
+func samePlace(o Reading, l Line, b *receipt.Box) bool {
+	return o.Of != "" || b == nil || sameLine(l.Box, *b)
 }
 
 // totalLines are the lines labelled as the amount due ("TOTAL", "GRAND
@@ -353,16 +373,22 @@ func assessDate(r *receipt.Receipt, lines []Line, loc receipt.Locale, now time.T
 	if d.Value.After(today) {
 		doubt("it is in the future")
 	}
+	read := slices.ContainsFunc(d.Support, func(s receipt.Support) bool { return s.Kind == receipt.EvidenceReading })
 	for _, o := range others {
 		seen, other := false, time.Time{}
 		for _, c := range dateCandidates(o.Lines, loc, false, now) {
-			if c.d.Equal(d.Value) {
+			if c.d.Equal(d.Value) && (o.Of != "" || d.Box == nil || c.box == nil || sameLine(*c.box, *d.Box)) {
 				seen = true
 			} else if !c.other && other.IsZero() {
 				other = c.d
 			}
 		}
 		switch {
+		case seen && !read && o.Of == "":
+			// Not on the page as first read: this reading is where the
+			// date was read.
+			support(receipt.EvidenceReading, o.Name+" shows it")
+			read = true
 		case seen:
 			support(receipt.EvidenceSecondReader, o.Name+" gives the same date")
 		case o.Of == "date" && !other.IsZero():

@@ -265,6 +265,7 @@ func (o *Tesseract) Extract(ctx context.Context, page inference.Page) (inference
 	// A single-column pass drops lines of faint dot-matrix print; when it
 	// found no date or no total, a sparse-text pass (psm 11) often does.
 	// Its fields only fill gaps.
+	var sparseLines []fields.Line
 	if res.Engine == "ocr" && o.opt.SparseFallback && (!r.Date.Set || !r.Total.Set) {
 		if words, t, err := o.read(ctx, page, 11); err == nil {
 			res.Timings.OCR += t.OCR
@@ -272,7 +273,8 @@ func (o *Tesseract) Extract(ctx context.Context, page inference.Page) (inference
 			// A sparse reading tears the address block apart: its address
 			// is worse than none (measured on SROIE: 2 of 2 wrong), while
 			// its supplier name is right more often than not.
-			sparse := fields.ExtractFields(fields.GroupLines(words), o.opt.Locale, o.opt.Now())
+			sparseLines = fields.GroupLines(words)
+			sparse := fields.ExtractFields(sparseLines, o.opt.Locale, o.opt.Now())
 			sparse.SupplierAddress = receipt.Text{}
 			inference.FillGaps(&r, sparse)
 		}
@@ -313,6 +315,9 @@ func (o *Tesseract) Extract(ctx context.Context, page inference.Page) (inference
 		t0 := time.Now()
 		looks = o.secondLooks(ctx, reading, r)
 		res.Timings.Reread += time.Since(t0)
+	}
+	if len(sparseLines) > 0 {
+		looks = append(looks, fields.Reading{Name: "the page read again as scattered text", Lines: sparseLines})
 	}
 	// The lines as last read: a date may come from its line read alone.
 	fields.Assess(&r, dateLines, o.opt.Locale, o.opt.Now(), looks...)
