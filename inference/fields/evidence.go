@@ -223,22 +223,6 @@ func assessTotal(r *receipt.Receipt, lines []Line, upper []string, loc receipt.L
 		break
 	}
 
-	// An amount above the total larger than it, with nothing taken off:
-	// the total is likely a count or a part ("Total Qty 1.00" under an
-	// item of 15.00).
-	if at >= 0 && !r.Discount.Set && !strings.Contains(strings.Join(upper, " "), "DISC") {
-		for i := 0; i < at; i++ {
-			k := upper[i]
-			if reSubtotal.MatchString(k) || reCashLine.MatchString(k) || reChange.MatchString(k) || reTaxWord.MatchString(k) || strings.Contains(k, "TOTAL") {
-				continue
-			}
-			if a := lastAmount(lines[i].Text); a.Sub(v).GreaterThan(fiveCents) {
-				unlessSums(fmt.Sprintf("%s is printed above it, more than the total", money(a)))
-				break
-			}
-		}
-	}
-
 	// Other readings.
 	// A total line read again alone that disagrees was, on the dev sets,
 	// the misread one every time: no support, but no doubt either.
