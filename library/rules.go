@@ -233,8 +233,8 @@ func codingField(line int, part string) string {
 // setCodingTx writes one coding row and its history; it reports whether
 // anything changed.
 func setCodingTx(tx *sql.Tx, id int64, line int, account, taxCode string, who receipt.Source, at string) (bool, error) {
-	var oldAccount, oldTax string
-	err := tx.QueryRow(`SELECT account, tax_code FROM receipt_coding WHERE receipt_id = ? AND line = ?`, id, line).Scan(&oldAccount, &oldTax)
+	var oldAccount, oldTax, oldSource string
+	err := tx.QueryRow(`SELECT account, tax_code, source FROM receipt_coding WHERE receipt_id = ? AND line = ?`, id, line).Scan(&oldAccount, &oldTax, &oldSource)
 	if err != nil && err != sql.ErrNoRows {
 		return false, err
 	}
@@ -246,6 +246,11 @@ func setCodingTx(tx *sql.Tx, id int64, line int, account, taxCode string, who re
 		newTax = taxCode
 	}
 	if newAccount == oldAccount && newTax == oldTax && err == nil {
+		if oldSource != string(who) && who == receipt.SourceUser {
+			// A person chose what a rule had put: it is theirs now.
+			_, err := tx.Exec(`UPDATE receipt_coding SET source = ? WHERE receipt_id = ? AND line = ?`, string(who), id, line)
+			return false, err
+		}
 		return false, nil
 	}
 	if _, err := tx.Exec(`INSERT INTO receipt_coding (receipt_id, line, account, tax_code, source) VALUES (?, ?, ?, ?, ?)
