@@ -37,13 +37,13 @@ func txt(s string) receipt.Text { return receipt.Of(s, receipt.SourceModel, 0.95
 // (supplier, date, total) and the tax, items and coding a bookkeeper
 // would add: fixed, so no reader runs.
 type devReceipt struct {
-	file                 string
+	file                  string
 	supplier, date, total string
-	tax                  string // "" when the receipt shows none
-	doc                  string
-	items                []receipt.LineItem
-	account, taxCode     string
-	lineTax              map[int]string // line item → its own tax code
+	tax                   string // "" when the receipt shows none
+	doc                   string
+	items                 []receipt.LineItem
+	account, taxCode      string
+	lineTax               map[int]string // line item → its own tax code
 }
 
 func item(desc, qty, unit, total string) receipt.LineItem {
@@ -58,12 +58,12 @@ var devReceipts = []devReceipt{
 	{file: "000.jpg", supplier: "BOOK TA .K (TAMAN DAYA) SDN BHD", date: "25/12/2018", total: "9.00", tax: "0.82",
 		account: "461", taxCode: "GST"},
 	{file: "006.jpg", supplier: "SOON HUAT MACHINERY ENTERPRISE", date: "11/01/2019", total: "327.00", tax: "27.27", doc: "INV-10092",
-		items: []receipt.LineItem{item("Cutter blade", "2", "150.00", "300.00"), item("Delivery (GST free)", "", "", "27.00")},
+		items:   []receipt.LineItem{item("Cutter blade", "2", "150.00", "300.00"), item("Delivery (GST free)", "", "", "27.00")},
 		account: "473", taxCode: "GST", lineTax: map[int]string{1: "FRE"}},
 	{file: "015.jpg", supplier: "HOME MASTER HARDWARE & ELECTRICAL", date: "22/12/2017", total: "15.90", doc: "CS00012345",
 		account: "429", taxCode: "FRE"},
 	{file: "026.jpg", supplier: "TED HENG STATIONERY & BOOKS", date: "12/02/2018", total: "153.35", tax: "13.94",
-		items: []receipt.LineItem{item("Exercise books", "20", "5.00", "100.00"), item("Pens", "", "", "50.00")},
+		items:   []receipt.LineItem{item("Exercise books", "20", "5.00", "100.00"), item("Pens", "", "", "50.00")},
 		account: "461", taxCode: "GST"},
 }
 
