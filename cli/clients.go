@@ -59,6 +59,7 @@ const clientsUsage = `Usage:
   shoebox clients rename OLD NEW
   shoebox clients archive NAME               hide a client (its library stays)
   shoebox clients unarchive NAME
+  shoebox clients move ID FROM TO            move a receipt to another client (its history goes with it)
 Every library command takes --client NAME.`
 
 func runClients(env Env, args []string) int {
@@ -77,7 +78,7 @@ func runClients(env Env, args []string) int {
 	if !ok {
 		return 1
 	}
-	want := map[string]int{"list": 0, "new": 1, "rename": 2, "archive": 1, "unarchive": 1}
+	want := map[string]int{"list": 0, "new": 1, "rename": 2, "archive": 1, "unarchive": 1, "move": 3}
 	n, known := want[args[0]]
 	if !known || fs.NArg() != n {
 		fmt.Fprintln(env.Stderr, clientsUsage)
@@ -122,12 +123,37 @@ func runClients(env Env, args []string) int {
 		err = reg.Archive(fs.Arg(0))
 	case "unarchive":
 		err = reg.Unarchive(fs.Arg(0))
+	case "move":
+		err = moveReceipt(env, reg, fs.Arg(0), fs.Arg(1), fs.Arg(2))
 	}
 	if err != nil {
 		fmt.Fprintln(env.Stderr, "shoebox:", err)
 		return 1
 	}
 	return 0
+}
+
+func moveReceipt(env Env, reg *clients.Registry, idText, fromName, toName string) error {
+	id, err := strconv.ParseInt(idText, 10, 64)
+	if err != nil {
+		return fmt.Errorf("%q is not a receipt ID", idText)
+	}
+	from, fc, err := reg.OpenLibrary(fromName)
+	if err != nil {
+		return err
+	}
+	defer from.Close()
+	to, tc, err := reg.OpenLibrary(toName)
+	if err != nil {
+		return err
+	}
+	defer to.Close()
+	newID, err := clients.Move(context.Background(), from, to, fc.Name, tc.Name, id)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(env.Stdout, "receipt %d of %s is now receipt %d of %s\n", id, fc.Name, newID, tc.Name)
+	return nil
 }
 
 func newFlagSet(env Env, name string) *flag.FlagSet {

@@ -97,6 +97,10 @@ func TestClientsCommandsAndPresetExport(t *testing.T) {
 	if _, out, _ := run(t, "books", "taxcodes", "--client", "Smith & Co"); !strings.Contains(out, "20% (VAT on Expenses)") {
 		t.Fatalf("UK client's tax codes:\n%s", out)
 	}
+	code, out, errOut = run(t, "clients", "move", "1", "Harbour Cafe", "Smith & Co")
+	if code == 0 || !strings.Contains(errOut, "already receipt 1 here") {
+		t.Fatalf("moving onto the same file in the other client: exit %d %s%s", code, out, errOut)
+	}
 	for _, args := range [][]string{{"clients", "rename", "Smith & Co", "Smith and Co"}, {"clients", "archive", "Smith and Co"}} {
 		if code, _, errOut := run(t, args...); code != 0 {
 			t.Fatalf("%v: %s", args, errOut)

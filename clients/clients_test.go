@@ -217,3 +217,49 @@ func TestFailedWriteLeavesNothingHalfWritten(t *testing.T) {
 		t.Fatalf("files left beside it: %v", entries)
 	}
 }
+
+// TestMoveReceiptBetweenClients moves a coded, confirmed receipt: it
+// arrives whole with its history and the move recorded, and leaves.
+func TestMoveReceiptBetweenClients(t *testing.T) {
+	needDevData(t)
+	reg, _ := Open(t.TempDir())
+	a := newClient(t, reg, "Harbour Cafe")
+	b := newClient(t, reg, "Smith & Co")
+	ids := buildClient(t, a, devReceipts[1:2])
+	before, _ := a.History(ids[0])
+	rec, _ := a.Get(ids[0])
+	newID, err := Move(ctx, a, b, "Harbour Cafe", "Smith & Co", ids[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := a.Get(ids[0]); !errors.Is(err, library.ErrNotFound) {
+		t.Fatalf("the receipt is still in the source: %v", err)
+	}
+	if _, err := os.Stat(a.OriginalPath(rec)); !os.IsNotExist(err) {
+		t.Fatalf("the source kept the original: %v", err)
+	}
+	moved, err := b.Get(newID)
+	if err != nil || moved.Status != library.StatusConfirmed || !moved.Receipt.Total.Value.Equal(dec("327.00")) || moved.SHA256 != rec.SHA256 {
+		t.Fatalf("arrived as %+v %v", moved, err)
+	}
+	c, _ := b.Coding(newID)
+	if c.Account != "473" || c.Lines[1].TaxCode != "FRE" {
+		t.Fatalf("coding did not travel: %+v", c)
+	}
+	after, _ := b.History(newID)
+	if len(after) != len(before)+1 || after[len(after)-1].Kind != "moved" ||
+		!strings.Contains(after[len(after)-1].New, "moved from client Harbour Cafe (receipt 1) to client Smith & Co") {
+		t.Fatalf("history: %d entries before, %d after, last %+v", len(before), len(after), after[len(after)-1])
+	}
+	// Moving it back onto a copy already there is refused and loses nothing.
+	if _, err := Move(ctx, b, b, "Smith & Co", "Smith & Co", newID); err == nil {
+		t.Fatal("moved a receipt onto its own client")
+	}
+	a.ImportFile(ctx, filepath.Join(devDir, devReceipts[1].file), ingest.DefaultLimits())
+	if _, err := Move(ctx, b, a, "Smith & Co", "Harbour Cafe", newID); err == nil || !strings.Contains(err.Error(), "already receipt") {
+		t.Fatalf("move onto a duplicate: %v", err)
+	}
+	if _, err := b.Get(newID); err != nil {
+		t.Fatalf("a refused move lost the receipt: %v", err)
+	}
+}
