@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 	"text/tabwriter"
+	"time"
 
 	"github.com/shoebox-app/shoebox/clients"
 	"github.com/shoebox-app/shoebox/export"
@@ -168,7 +169,8 @@ const booksUsage = `Usage (each takes --client NAME or --library DIR):
   shoebox books rules [--json]                          supplier rules
   shoebox books rule SUPPLIER [--account A] [--tax-code T] [--currency C] [--payment P] [--delete]
   shoebox books code ID [--line N] [--account A] [--tax-code T]   book a receipt (or line item N) to an account
-  shoebox books bank-account NUMBER                     the account receipts are paid from (MYOB: 1-1110)`
+  shoebox books bank-account NUMBER                     the account receipts are paid from (MYOB: 1-1110)
+  shoebox books settings [--country C] [--currency C] [--fy-start MONTH] [--tax-registration ID]`
 
 func runBooks(env Env, args []string) int {
 	if len(args) == 0 {
@@ -186,10 +188,13 @@ func runBooks(env Env, args []string) int {
 	line := fs.Int("line", 0, "line item number (1 is the first); 0 books the whole receipt")
 	del := fs.Bool("delete", false, "delete the supplier's rule")
 	asJSON := fs.Bool("json", false, "print JSON")
+	country := fs.String("country", "", "the client's country (AU, NZ, UK, EU, US, MY, other): dates, currency and year start follow")
+	fyStart := fs.Int("fy-start", 0, "the month the client's financial year starts (1-12)")
+	taxReg := fs.String("tax-registration", "", "the client's own tax registration (ABN, VAT number…)")
 	if err := parseArgs(fs, args[1:]); err != nil {
 		return 2
 	}
-	want := map[string]int{"accounts": 0, "taxcodes": 0, "rules": 0, "rule": 1, "code": 1, "bank-account": 1}
+	want := map[string]int{"accounts": 0, "taxcodes": 0, "rules": 0, "rule": 1, "code": 1, "bank-account": 1, "settings": 0}
 	if n, ok := want[sub]; !ok || fs.NArg() != n {
 		fmt.Fprintln(env.Stderr, booksUsage)
 		return 2
@@ -293,6 +298,36 @@ func runBooks(env Env, args []string) int {
 		if err := l.SetCoding(ctx, id, *line-1, *account, *taxCode); err != nil {
 			return fail(err)
 		}
+	case "settings":
+		loc := l.Locale()
+		if *country != "" {
+			c, err := receipt.ParseCountry(*country)
+			if err != nil {
+				return fail(err)
+			}
+			loc = receipt.DefaultLocale(c)
+		}
+		if *currency != "" {
+			loc.Currency = strings.ToUpper(*currency)
+		}
+		if *fyStart != 0 {
+			if *fyStart < 1 || *fyStart > 12 {
+				return fail(fmt.Errorf("--fy-start %d: use a month from 1 to 12", *fyStart))
+			}
+			loc.FYStartMonth = time.Month(*fyStart)
+		}
+		if *country != "" || *currency != "" || *fyStart != 0 {
+			if err := l.SetLocale(loc); err != nil {
+				return fail(err)
+			}
+		}
+		if *taxReg != "" {
+			if err := l.SetSetting(clients.SettingTaxRegistration, *taxReg); err != nil {
+				return fail(err)
+			}
+		}
+		fmt.Fprintf(tw, "country\t%s\ncurrency\t%s\nfinancial year starts\t%s\ntax registration\t%s\nbank account\t%s\n",
+			loc.Country, loc.Currency, loc.FYStartMonth, l.Setting(clients.SettingTaxRegistration), l.Setting(clients.SettingBankAccount))
 	case "bank-account":
 		if !export.MYOBAccountPattern.MatchString(fs.Arg(0)) {
 			fmt.Fprintf(env.Stderr, "shoebox: note: %q is not an MYOB account number (like 1-1110); MYOB Spend Money will refuse it\n", fs.Arg(0))

@@ -94,6 +94,9 @@ func TestClientsCommandsAndPresetExport(t *testing.T) {
 	if _, out, _ := run(t, "books", "rules", "--client", "Smith & Co"); strings.Contains(out, "BOOK TA") {
 		t.Fatalf("Smith & Co has Harbour Cafe's rule:\n%s", out)
 	}
+	if _, out, _ := run(t, "books", "settings", "--client", "Smith & Co", "--tax-registration", "GB123456789"); !strings.Contains(out, "April") || !strings.Contains(out, "GB123456789") || !strings.Contains(out, "GBP") {
+		t.Fatalf("UK client's settings:\n%s", out)
+	}
 	if _, out, _ := run(t, "books", "taxcodes", "--client", "Smith & Co"); !strings.Contains(out, "20% (VAT on Expenses)") {
 		t.Fatalf("UK client's tax codes:\n%s", out)
 	}

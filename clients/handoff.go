@@ -11,6 +11,10 @@ import (
 // are paid from, as the accounting program numbers it (MYOB: 1-1110).
 const SettingBankAccount = "bank_account"
 
+// SettingTaxRegistration is the library setting holding the client's own
+// tax registration (ABN, VAT or GST number).
+const SettingTaxRegistration = "tax_registration"
+
 // Books gathers what the export presets need to know of a client's books.
 func Books(l *library.Library) (export.Books, error) {
 	b := export.Books{Locale: l.Locale(), Accounts: map[string]export.BookAccount{}, TaxCodes: map[string]export.BookTaxCode{},
