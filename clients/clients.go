@@ -59,17 +59,29 @@ func DefaultDir() (string, error) {
 // Open reads the registry in dir (an empty one if there is none yet).
 func Open(dir string) (*Registry, error) {
 	r := &Registry{dir: dir, now: time.Now}
-	b, err := os.ReadFile(filepath.Join(dir, registryFile))
-	if errors.Is(err, os.ErrNotExist) {
-		return r, nil
-	}
-	if err != nil {
-		return nil, fmt.Errorf("cannot read the list of clients in %s: %w", dir, err)
-	}
-	if err := json.Unmarshal(b, &r.clients); err != nil {
-		return nil, fmt.Errorf("the list of clients %s is damaged: %w", filepath.Join(dir, registryFile), err)
+	if err := r.reload(); err != nil {
+		return nil, err
 	}
 	return r, nil
+}
+
+// reload reads the registry file again; every change starts with it, so
+// the app and a command run beside it do not undo each other's changes.
+func (r *Registry) reload() error {
+	b, err := os.ReadFile(filepath.Join(r.dir, registryFile))
+	if errors.Is(err, os.ErrNotExist) {
+		r.clients = nil
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("cannot read the list of clients in %s: %w", r.dir, err)
+	}
+	var list []Client
+	if err := json.Unmarshal(b, &list); err != nil {
+		return fmt.Errorf("the list of clients %s is damaged: %w", filepath.Join(r.dir, registryFile), err)
+	}
+	r.clients = list
+	return nil
 }
 
 // Dir is the registry's folder.
@@ -117,6 +129,9 @@ func (r *Registry) Path(c Client) string { return filepath.Join(r.dir, c.Folder)
 // New adds a client with its own library folder, set to the country's
 // locale, tax codes and default chart of accounts.
 func (r *Registry) New(name string, country receipt.Country) (Client, error) {
+	if err := r.reload(); err != nil {
+		return Client{}, err
+	}
 	name = strings.TrimSpace(name)
 	if err := validName(name); err != nil {
 		return Client{}, err
@@ -157,6 +172,9 @@ func (r *Registry) folderTaken(folder string) bool {
 
 // Rename gives a client a new name; its folder stays where it is.
 func (r *Registry) Rename(old, name string) error {
+	if err := r.reload(); err != nil {
+		return err
+	}
 	i := r.find(old)
 	if i < 0 {
 		return fmt.Errorf("client %q: %w", old, ErrNoClient)
@@ -179,6 +197,9 @@ func (r *Registry) Archive(name string) error { return r.setArchived(name, true)
 func (r *Registry) Unarchive(name string) error { return r.setArchived(name, false) }
 
 func (r *Registry) setArchived(name string, v bool) error {
+	if err := r.reload(); err != nil {
+		return err
+	}
 	i := r.find(name)
 	if i < 0 {
 		return fmt.Errorf("client %q: %w", name, ErrNoClient)
@@ -190,6 +211,9 @@ func (r *Registry) setArchived(name string, v bool) error {
 // OpenLibrary opens a client's library and marks the client as the most
 // recently opened.
 func (r *Registry) OpenLibrary(name string) (*library.Library, Client, error) {
+	if err := r.reload(); err != nil {
+		return nil, Client{}, err
+	}
 	i := r.find(name)
 	if i < 0 {
 		return nil, Client{}, fmt.Errorf("client %q: %w (shoebox clients list shows them)", name, ErrNoClient)

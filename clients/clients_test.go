@@ -263,3 +263,24 @@ func TestMoveReceiptBetweenClients(t *testing.T) {
 		t.Fatalf("a refused move lost the receipt: %v", err)
 	}
 }
+
+// TestTwoRegistryHandlesDoNotUndoEachOther: the app and a command each
+// hold the registry; a client one adds survives the other's change.
+func TestTwoRegistryHandlesDoNotUndoEachOther(t *testing.T) {
+	dir := t.TempDir()
+	app, _ := Open(dir)
+	cmd, _ := Open(dir)
+	if _, err := app.New("Harbour Cafe", receipt.CountryAU); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := cmd.New("Smith & Co", receipt.CountryUK); err != nil {
+		t.Fatal(err)
+	}
+	if err := app.Archive("Smith & Co"); err != nil {
+		t.Fatal(err)
+	}
+	again, _ := Open(dir)
+	if all := again.List(true); len(all) != 2 || len(again.List(false)) != 1 {
+		t.Fatalf("registry: %+v", all)
+	}
+}

@@ -32,6 +32,10 @@ func Books(l *library.Library) (export.Books, error) {
 	if err != nil {
 		return b, err
 	}
+	if len(codes) == 0 {
+		// A library made before it had books: its country's codes.
+		codes = library.DefaultTaxCodes(b.Locale.Country)
+	}
 	for _, t := range codes {
 		b.TaxCodes[t.Code] = export.BookTaxCode{Code: t.Code, Rate: t.Rate, RateSet: true, XeroName: t.XeroName}
 	}

@@ -192,3 +192,34 @@ func BenchmarkPreset500(b *testing.B) {
 		})
 	}
 }
+
+// TestPresetsFollowTheClientsCountry: a UK client's Xero file names VAT
+// rates as Xero does and writes DD/MM/YYYY; a US client's files write
+// MM/DD/YYYY and carry no tax.
+func TestPresetsFollowTheClientsCountry(t *testing.T) {
+	d := decimal.RequireFromString
+	row := Coded{Row: Row{ID: 7, Status: "confirmed", Receipt: receipt.Receipt{SupplierName: text("Ryman"),
+		Date: receipt.Of(receipt.Date(2025, 4, 3), receipt.SourceUser, 1), Total: amt("12.00"), TotalTax: amt("2.00")}},
+		Account: "429", TaxCode: "20% (VAT on Expenses)"}
+	uk := Books{Locale: receipt.DefaultLocale(receipt.CountryUK),
+		TaxCodes: map[string]BookTaxCode{"20% (VAT on Expenses)": {"20% (VAT on Expenses)", d("20"), true, "20% (VAT on Expenses)"}}}
+	path := filepath.Join(t.TempDir(), "uk.csv")
+	if _, err := WritePreset(path, PresetXero, []Coded{row}, PresetOptions{Books: uk}); err != nil {
+		t.Fatal(err)
+	}
+	b, _ := os.ReadFile(path)
+	if !strings.Contains(string(b), "Ryman,,,,,,,,,,SB-7,SB-7,03/04/2025,03/04/2025,,Ryman,1,12.00,,429,20% (VAT on Expenses),2.00,,,,,GBP") {
+		t.Fatalf("UK Xero file:\n%s", b)
+	}
+	us := Books{Locale: receipt.DefaultLocale(receipt.CountryUS)}
+	row.TaxCode, row.Receipt.TotalTax = "", receipt.Amount{}
+	for p, want := range map[Preset]string{PresetQBOBank: "04/03/2025,Ryman SB-7,-12.00", PresetQBOBills: "Ryman,SB-7,04/03/2025,04/03/2025,SB-7,USD,429,Ryman,12.00,"} {
+		path := filepath.Join(t.TempDir(), "us.csv")
+		if _, err := WritePreset(path, p, []Coded{row}, PresetOptions{Books: us}); err != nil {
+			t.Fatal(err)
+		}
+		if b, _ := os.ReadFile(path); !strings.Contains(string(b), want) {
+			t.Errorf("US %s file lacks %q:\n%s", p, want, b)
+		}
+	}
+}
