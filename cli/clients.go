@@ -25,6 +25,9 @@ func init() {
 
 // useClient points a command's --library at a client's library folder.
 func useClient(name string, lib *string) error {
+	if *lib != "" {
+		return fmt.Errorf("give --client or --library, not both")
+	}
 	dir, err := clients.DefaultDir()
 	if err != nil {
 		return err
