@@ -12,7 +12,7 @@ import (
 )
 
 func init() {
-	register("export", "write receipts from the library to an Excel workbook or CSV", runExport)
+	register("export", "write receipts to an Excel workbook, CSV, or Xero / MYOB / QuickBooks import files", runExport)
 }
 
 func runExport(env Env, args []string) int {
@@ -23,12 +23,22 @@ func runExport(env Env, args []string) int {
 	split := fs.String("split", "", "one file per month, quarter or fy: FILE-2025-07.xlsx …")
 	by := fs.String("summary", "quarter", "tax summary by month, quarter or fy")
 	bom := fs.Bool("bom", false, "start CSV files with a byte order mark (Excel on Windows needs it for accents)")
+	format := fs.String("format", "", "xlsx, csv, xero, myob-purchases, myob-spend, qbo-bank or qbo-bills (default: by the file's extension)")
+	attachments := fs.Bool("attachments", false, "with an accounting format, also zip the originals, each named by its reference")
 	if err := parseArgs(fs, args); err != nil {
 		return 2
 	}
 	if *out == "" || fs.NArg() > 0 {
 		fs.Usage()
 		return 2
+	}
+	if f := strings.ToLower(*format); f != "" && f != "xlsx" && f != "csv" {
+		p, err := export.ParsePreset(f)
+		if err != nil {
+			fmt.Fprintln(env.Stderr, "shoebox:", err)
+			return 2
+		}
+		return runPresetExport(env, *libDir, p, *out, *period, *attachments)
 	}
 	ext := strings.ToLower(filepath.Ext(*out))
 	if ext != ".xlsx" && ext != ".csv" {

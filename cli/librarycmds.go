@@ -27,6 +27,7 @@ func newFlags(env Env, name, args string) (*flag.FlagSet, *string) {
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
 	fs.SetOutput(env.Stderr)
 	lib := fs.String("library", "", "library folder (default: $SHOEBOX_HOME, else $XDG_DATA_HOME/shoebox)")
+	fs.Func("client", "the client whose library to use (shoebox clients list)", func(name string) error { return useClient(name, lib) })
 	fs.Usage = func() {
 		fmt.Fprintf(env.Stderr, "Usage: shoebox %s [flags] %s\n", name, args)
 		fs.PrintDefaults()

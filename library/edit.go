@@ -165,6 +165,9 @@ func (l *Library) SaveExtraction(ctx context.Context, id int64, r receipt.Receip
 			return err
 		}
 		applySupplierMemory(tx, &r)
+		if err := applySupplierRule(tx, id, &r, l.stamp()); err != nil {
+			return err
+		}
 		at := l.stamp()
 		for _, path := range changedPaths(&rec.Receipt, &r) {
 			oldV, _ := receipt.Get(&rec.Receipt, path)
@@ -439,7 +442,10 @@ func (l *Library) Confirm(ctx context.Context, id int64) error {
 		if err := l.setStatusTx(tx, id, StatusConfirmed, receipt.SourceUser, ""); err != nil {
 			return err
 		}
-		return l.rememberSupplier(tx, rec.Receipt)
+		if err := l.rememberSupplier(tx, rec.Receipt); err != nil {
+			return err
+		}
+		return learnSupplierRule(tx, id, rec.Receipt, l.stamp())
 	})
 }
 

@@ -62,6 +62,41 @@ var migrations = []string{
 		key   TEXT PRIMARY KEY,
 		value TEXT NOT NULL
 	);`,
+	// 2: the client's books: chart of accounts, tax codes, supplier rules
+	// (account, tax code, currency, payment method) and each receipt's and
+	// line item's coding (line -1 is the whole receipt).
+	`CREATE TABLE accounts (
+		code      TEXT PRIMARY KEY,
+		name      TEXT NOT NULL,
+		type      TEXT NOT NULL DEFAULT '',
+		tax_code  TEXT NOT NULL DEFAULT '',
+		archived  INTEGER NOT NULL DEFAULT 0
+	);
+	CREATE TABLE tax_codes (
+		code      TEXT PRIMARY KEY,
+		name      TEXT NOT NULL,
+		rate      TEXT NOT NULL DEFAULT '',
+		xero_name TEXT NOT NULL DEFAULT ''
+	);
+	CREATE TABLE supplier_rules (
+		key            TEXT PRIMARY KEY,
+		name           TEXT NOT NULL,
+		account        TEXT NOT NULL DEFAULT '',
+		tax_code       TEXT NOT NULL DEFAULT '',
+		currency       TEXT NOT NULL DEFAULT '',
+		payment_method TEXT NOT NULL DEFAULT '',
+		typed          INTEGER NOT NULL DEFAULT 0,
+		learned        INTEGER NOT NULL DEFAULT 0,
+		updated_at     TEXT NOT NULL
+	);
+	CREATE TABLE receipt_coding (
+		receipt_id INTEGER NOT NULL REFERENCES receipts(id) ON DELETE CASCADE,
+		line       INTEGER NOT NULL,
+		account    TEXT NOT NULL DEFAULT '',
+		tax_code   TEXT NOT NULL DEFAULT '',
+		source     TEXT NOT NULL DEFAULT '',
+		PRIMARY KEY (receipt_id, line)
+	);`,
 }
 
 // migrate brings the schema up to date inside one transaction per step.

@@ -1,0 +1,287 @@
+// Package clients keeps a bookkeeper's clients apart: a registry in a
+// parent folder lists them (recent first), and each client is its own
+// library folder with its own database, originals, settings and books, so
+// no two clients' receipts ever mix. It also hands a client's receipts to
+// the export presets with their coding, and moves a receipt between
+// clients as an explicit, recorded action.
+package clients
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+	"unicode"
+
+	"github.com/shoebox-app/shoebox/internal/fsutil"
+	"github.com/shoebox-app/shoebox/library"
+	"github.com/shoebox-app/shoebox/receipt"
+)
+
+// Client is one entry of the registry.
+type Client struct {
+	Name       string    `json:"name"`
+	Folder     string    `json:"folder"` // relative to the registry's folder
+	Created    time.Time `json:"created"`
+	LastOpened time.Time `json:"last_opened"`
+	Archived   bool      `json:"archived,omitempty"`
+}
+
+// Registry is the list of clients kept in a parent folder's clients.json.
+type Registry struct {
+	dir     string
+	clients []Client
+	now     func() time.Time
+}
+
+// registryFile is the registry's name in its folder.
+const registryFile = "clients.json"
+
+// ErrNoClient is returned for a name the registry does not hold.
+var ErrNoClient = errors.New("no such client")
+
+// DefaultDir is where the registry lives: a "clients" folder in the
+// default library folder.
+func DefaultDir() (string, error) {
+	d, err := library.DefaultDir()
+	if err != nil {
+		return "", err
+	}
+	return filepath.Join(d, "clients"), nil
+}
+
+// Open reads the registry in dir (an empty one if there is none yet).
+func Open(dir string) (*Registry, error) {
+	r := &Registry{dir: dir, now: time.Now}
+	if err := r.reload(); err != nil {
+		return nil, err
+	}
+	return r, nil
+}
+
+// reload reads the registry file again; every change starts with it, so
+// the app and a command run beside it do not undo each other's changes.
+func (r *Registry) reload() error {
+	b, err := os.ReadFile(filepath.Join(r.dir, registryFile))
+	if errors.Is(err, os.ErrNotExist) {
+		r.clients = nil
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("cannot read the list of clients in %s: %w", r.dir, err)
+	}
+	var list []Client
+	if err := json.Unmarshal(b, &list); err != nil {
+		return fmt.Errorf("the list of clients %s is damaged: %w", filepath.Join(r.dir, registryFile), err)
+	}
+	r.clients = list
+	return nil
+}
+
+// Dir is the registry's folder.
+func (r *Registry) Dir() string { return r.dir }
+
+// List returns the clients, most recently opened first; archived ones only
+// when asked.
+func (r *Registry) List(archived bool) []Client {
+	var out []Client
+	for _, c := range r.clients {
+		if !c.Archived || archived {
+			out = append(out, c)
+		}
+	}
+	sort.SliceStable(out, func(i, j int) bool {
+		if !out[i].LastOpened.Equal(out[j].LastOpened) {
+			return out[i].LastOpened.After(out[j].LastOpened)
+		}
+		return strings.ToLower(out[i].Name) < strings.ToLower(out[j].Name)
+	})
+	return out
+}
+
+func (r *Registry) find(name string) int {
+	for i, c := range r.clients {
+		if strings.EqualFold(strings.TrimSpace(name), c.Name) {
+			return i
+		}
+	}
+	return -1
+}
+
+// Get returns a client by name (any case).
+func (r *Registry) Get(name string) (Client, error) {
+	i := r.find(name)
+	if i < 0 {
+		return Client{}, fmt.Errorf("client %q: %w (shoebox clients list shows them)", name, ErrNoClient)
+	}
+	return r.clients[i], nil
+}
+
+// Path is a client's library folder.
+func (r *Registry) Path(c Client) string { return filepath.Join(r.dir, c.Folder) }
+
+// New adds a client with its own library folder, set to the country's
+// locale, tax codes and default chart of accounts.
+func (r *Registry) New(name string, country receipt.Country) (Client, error) {
+	if err := r.reload(); err != nil {
+		return Client{}, err
+	}
+	name = strings.TrimSpace(name)
+	if err := validName(name); err != nil {
+		return Client{}, err
+	}
+	if r.find(name) >= 0 {
+		return Client{}, fmt.Errorf("there is already a client called %q", name)
+	}
+	folder := folderName(name)
+	for n := 2; r.folderTaken(folder); n++ {
+		folder = fmt.Sprintf("%s-%d", folderName(name), n)
+	}
+	now := r.now().UTC()
+	c := Client{Name: name, Folder: folder, Created: now, LastOpened: now}
+	l, err := library.Open(r.Path(c))
+	if err != nil {
+		return Client{}, err
+	}
+	defer l.Close()
+	if err := l.SetLocale(receipt.DefaultLocale(country)); err != nil {
+		return Client{}, err
+	}
+	if err := l.UseCountryDefaults(context.Background(), country); err != nil {
+		return Client{}, err
+	}
+	r.clients = append(r.clients, c)
+	return c, r.save()
+}
+
+func (r *Registry) folderTaken(folder string) bool {
+	for _, c := range r.clients {
+		if strings.EqualFold(c.Folder, folder) {
+			return true
+		}
+	}
+	_, err := os.Stat(filepath.Join(r.dir, folder))
+	return err == nil
+}
+
+// Rename gives a client a new name; its folder stays where it is.
+func (r *Registry) Rename(old, name string) error {
+	if err := r.reload(); err != nil {
+		return err
+	}
+	i := r.find(old)
+	if i < 0 {
+		return fmt.Errorf("client %q: %w", old, ErrNoClient)
+	}
+	name = strings.TrimSpace(name)
+	if err := validName(name); err != nil {
+		return err
+	}
+	if j := r.find(name); j >= 0 && j != i {
+		return fmt.Errorf("there is already a client called %q", name)
+	}
+	r.clients[i].Name = name
+	return r.save()
+}
+
+// Archive hides a client from the switcher; its library stays on disk.
+func (r *Registry) Archive(name string) error { return r.setArchived(name, true) }
+
+// Unarchive brings an archived client back.
+func (r *Registry) Unarchive(name string) error { return r.setArchived(name, false) }
+
+func (r *Registry) setArchived(name string, v bool) error {
+	if err := r.reload(); err != nil {
+		return err
+	}
+	i := r.find(name)
+	if i < 0 {
+		return fmt.Errorf("client %q: %w", name, ErrNoClient)
+	}
+	r.clients[i].Archived = v
+	return r.save()
+}
+
+// OpenLibrary opens a client's library and marks the client as the most
+// recently opened.
+func (r *Registry) OpenLibrary(name string) (*library.Library, Client, error) {
+	if err := r.reload(); err != nil {
+		return nil, Client{}, err
+	}
+	i := r.find(name)
+	if i < 0 {
+		return nil, Client{}, fmt.Errorf("client %q: %w (shoebox clients list shows them)", name, ErrNoClient)
+	}
+	if r.clients[i].Archived {
+		return nil, Client{}, fmt.Errorf("client %q is archived: shoebox clients unarchive %q brings it back", r.clients[i].Name, r.clients[i].Name)
+	}
+	l, err := library.Open(r.Path(r.clients[i]))
+	if err != nil {
+		return nil, Client{}, err
+	}
+	r.clients[i].LastOpened = r.now().UTC()
+	if err := r.save(); err != nil {
+		l.Close()
+		return nil, Client{}, err
+	}
+	return l, r.clients[i], nil
+}
+
+func (r *Registry) save() error {
+	if err := os.MkdirAll(r.dir, 0o755); err != nil {
+		return fmt.Errorf("cannot create the clients folder %s: %w", r.dir, err)
+	}
+	b, err := json.MarshalIndent(r.clients, "", "  ")
+	if err != nil {
+		return err
+	}
+	return fsutil.WriteAtomic(filepath.Join(r.dir, registryFile), func(w io.Writer) error {
+		_, err := w.Write(append(b, '\n'))
+		return err
+	})
+}
+
+func validName(name string) error {
+	if name == "" {
+		return fmt.Errorf("a client needs a name")
+	}
+	if len(name) > 120 {
+		return fmt.Errorf("a client's name can be at most 120 characters")
+	}
+	for _, c := range name {
+		if unicode.IsControl(c) {
+			return fmt.Errorf("a client's name cannot hold control characters")
+		}
+	}
+	return nil
+}
+
+// folderName makes a safe folder name from a client's name: "Smith & Co
+// Pty Ltd" → "smith-co-pty-ltd".
+func folderName(name string) string {
+	var b strings.Builder
+	dash := false
+	for _, c := range strings.ToLower(name) {
+		if unicode.IsLetter(c) || unicode.IsDigit(c) {
+			b.WriteRune(c)
+			dash = false
+		} else if !dash && b.Len() > 0 {
+			b.WriteByte('-')
+			dash = true
+		}
+	}
+	s := strings.TrimSuffix(b.String(), "-")
+	if s == "" {
+		s = "client"
+	}
+	if rs := []rune(s); len(rs) > 60 {
+		s = strings.TrimSuffix(string(rs[:60]), "-")
+	}
+	return s
+}

@@ -1,0 +1,70 @@
+package clients
+
+import (
+	"fmt"
+
+	"github.com/shoebox-app/shoebox/export"
+	"github.com/shoebox-app/shoebox/library"
+)
+
+// SettingBankAccount is the library setting naming the account receipts
+// are paid from, as the accounting program numbers it (MYOB: 1-1110).
+const SettingBankAccount = "bank_account"
+
+// SettingTaxRegistration is the library setting holding the client's own
+// tax registration (ABN, VAT or GST number).
+const SettingTaxRegistration = "tax_registration"
+
+// Books gathers what the export presets need to know of a client's books.
+func Books(l *library.Library) (export.Books, error) {
+	b := export.Books{Locale: l.Locale(), Accounts: map[string]export.BookAccount{}, TaxCodes: map[string]export.BookTaxCode{},
+		BankAccount: l.Setting(SettingBankAccount)}
+	accts, err := l.Accounts()
+	if err != nil {
+		return b, err
+	}
+	for _, a := range accts {
+		if !a.Archived {
+			b.Accounts[a.Code] = export.BookAccount{Code: a.Code, Name: a.Name}
+		}
+	}
+	codes, err := l.TaxCodes()
+	if err != nil {
+		return b, err
+	}
+	if len(codes) == 0 {
+		// A library made before it had books: its country's codes.
+		codes = library.DefaultTaxCodes(b.Locale.Country)
+	}
+	for _, t := range codes {
+		b.TaxCodes[t.Code] = export.BookTaxCode{Code: t.Code, Rate: t.Rate, RateSet: true, XeroName: t.XeroName}
+	}
+	return b, nil
+}
+
+// CodedRows reads the receipts f selects with their coding, in date order,
+// ready for a preset.
+func CodedRows(l *library.Library, f library.Filter) ([]export.Coded, error) {
+	var out []export.Coded
+	for rec, err := range l.Records(f) {
+		if err != nil {
+			return nil, err
+		}
+		c, err := l.Coding(rec.ID)
+		if err != nil {
+			return nil, fmt.Errorf("receipt %d: %w", rec.ID, err)
+		}
+		row := export.Coded{
+			Row:     export.Row{ID: rec.ID, Status: string(rec.Status), Receipt: rec.Receipt, Findings: rec.Findings, Original: l.OriginalPath(rec)},
+			Account: c.Account, TaxCode: c.TaxCode,
+		}
+		for i, lc := range c.Lines {
+			if row.Lines == nil {
+				row.Lines = map[int]export.LineCode{}
+			}
+			row.Lines[i] = export.LineCode{Account: lc.Account, TaxCode: lc.TaxCode}
+		}
+		out = append(out, row)
+	}
+	return out, nil
+}

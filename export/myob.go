@@ -1,0 +1,90 @@
+package export
+
+import (
+	"bufio"
+	"io"
+	"regexp"
+	"strings"
+)
+
+// MYOB AccountRight imports (File → Import/Export Assistant) read
+// tab-delimited text whose first record may name the fields; the lines of
+// one transaction follow each other and a blank line ends the transaction.
+// Followed: MYOB help, "Import and export fields" (AccountRight 2015 and
+// later, Australia) and the field names of AccountRight's own Spend Money
+// export ("Cheque Account", "Cheque #", "Date", "Inclusive", "Co./Last
+// Name", …, "Allocation Account #", "Ex-Tax Amount", "Inc-Tax Amount",
+// "Tax Code", "Tax Amount", "Allocation Memo"): account numbers have five
+// digits with an optional separator after the first (6-1100), amounts at
+// most two decimals with no currency sign, dates in the system's order
+// (DD/MM/YYYY in Australia), "X" in Inclusive marks tax-inclusive amounts,
+// tax codes are the company file's (GST, FRE, CAP, INP, ITS, NTR, GNR).
+// The assistant matches a file's fields to its own by name, so a file may
+// leave out the optional fields it does not fill.
+
+// MYOBPurchaseColumns are the Purchases (Service) fields Shoebox fills.
+var MYOBPurchaseColumns = []string{"Co./Last Name", "Inclusive", "Purchase #", "Date", "Supplier Invoice #",
+	"Description", "Account #", "Ex-Tax Amount", "Inc-Tax Amount", "Journal Memo", "Tax Code", "Tax Amount", "Currency Code"}
+
+// MYOBSpendColumns are the Spend Money fields Shoebox fills.
+var MYOBSpendColumns = []string{"Cheque Account", "Cheque #", "Date", "Inclusive", "Co./Last Name", "Memo",
+	"Allocation Account #", "Ex-Tax Amount", "Inc-Tax Amount", "Tax Code", "Tax Amount", "Currency Code", "Allocation Memo"}
+
+// MYOBAccountPattern is the form of an MYOB account number.
+var MYOBAccountPattern = regexp.MustCompile(`^[1-9][^0-9]?[0-9]{4}$`)
+
+// myobSupplierInvoiceMax is the length of MYOB's Supplier Invoice # field.
+const myobSupplierInvoiceMax = 20
+
+func writeMYOBPurchases(w io.Writer, rows []Coded, b Books) (Stats, error) {
+	return writeMYOB(w, MYOBPurchaseColumns, rows, b, func(c *Coded, p posting, date, cur string) []string {
+		return []string{importText(c.Receipt.SupplierName.Value), "X", "", date, c.invoiceNumber(),
+			p.Description, p.Account, moneyText(p.Gross.Sub(p.Tax), cur), moneyText(p.Gross, cur), c.Reference(),
+			p.TaxCode, moneyText(p.Tax, cur), myobCurrency(cur, b)}
+	})
+}
+
+func writeMYOBSpend(w io.Writer, rows []Coded, b Books) (Stats, error) {
+	return writeMYOB(w, MYOBSpendColumns, rows, b, func(c *Coded, p posting, date, cur string) []string {
+		memo := c.Reference()
+		if n := importText(c.Receipt.DocumentNumber.Value); n != "" {
+			memo += " " + n
+		}
+		return []string{b.BankAccount, "", date, "X", importText(c.Receipt.SupplierName.Value), memo,
+			p.Account, moneyText(p.Gross.Sub(p.Tax), cur), moneyText(p.Gross, cur), p.TaxCode, moneyText(p.Tax, cur),
+			myobCurrency(cur, b), p.Description}
+	})
+}
+
+// myobCurrency is blank for the company file's own currency.
+func myobCurrency(cur string, b Books) string {
+	if cur == b.Locale.Currency {
+		return ""
+	}
+	return cur
+}
+
+func writeMYOB(w io.Writer, header []string, rows []Coded, b Books, record func(*Coded, posting, string, string) []string) (Stats, error) {
+	bw := bufio.NewWriter(w)
+	line := func(fields []string) {
+		bw.WriteString(strings.Join(fields, "\t"))
+		bw.WriteString("\r\n")
+	}
+	line(header)
+	layout := dateLayout(b.Locale)
+	var st Stats
+	for i := range rows {
+		c := &rows[i]
+		if i > 0 {
+			bw.WriteString("\r\n") // a blank line ends the transaction before
+		}
+		cur := currencyOf(&c.Receipt, b.Locale)
+		date := c.Receipt.Date.Value.Format(layout)
+		for _, p := range postings(c, b) {
+			line(record(c, p, date, cur))
+			st.Lines++
+		}
+		st.addTotal(c, b.Locale)
+	}
+	return st, bw.Flush()
+}

@@ -1,0 +1,225 @@
+package export
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/shopspring/decimal"
+
+	"github.com/shoebox-app/shoebox/receipt"
+)
+
+func auBooks() Books {
+	d := decimal.RequireFromString
+	return Books{
+		Locale:      receipt.DefaultLocale(receipt.CountryAU),
+		Accounts:    map[string]BookAccount{"461": {"461", "Printing & Stationery"}, "420": {"420", "Entertainment"}, "6-1100": {"6-1100", "Stationery"}},
+		TaxCodes:    map[string]BookTaxCode{"GST": {"GST", d("10"), true, "GST on Expenses"}, "FRE": {"FRE", d("0"), true, "GST Free Expenses"}},
+		BankAccount: "1-1110",
+	}
+}
+
+func sum(ps []posting, f func(posting) decimal.Decimal) decimal.Decimal {
+	s := decimal.Zero
+	for _, p := range ps {
+		s = s.Add(f(p))
+	}
+	return s
+}
+
+func TestPostingsAddUpToTotalAndTax(t *testing.T) {
+	b := auBooks()
+	gross := func(p posting) decimal.Decimal { return p.Gross }
+	tax := func(p posting) decimal.Decimal { return p.Tax }
+	cases := []struct {
+		name       string
+		r          receipt.Receipt
+		lines      map[int]LineCode
+		wantLines  int
+		wantTaxes  []string
+		wantExtras string
+	}{
+		{name: "items and a tip beyond them", r: receipt.Receipt{Total: amt("23.45"), TotalTax: amt("2.00"),
+			LineItems: []receipt.LineItem{{Description: text("Coffee"), LineTotal: amt("11.00")}, {Description: text("Cake"), LineTotal: amt("11.00")}}},
+			wantLines: 3, wantExtras: "Other charges (tip, fees, rounding)"},
+		{name: "a discount", r: receipt.Receipt{Total: amt("90.00"), TotalTax: amt("8.18"),
+			LineItems: []receipt.LineItem{{Description: text("Chair"), Quantity: amt("2"), UnitPrice: amt("50.00"), LineTotal: amt("100.00")}}},
+			wantLines: 2, wantExtras: "Discount"},
+		{name: "tax-free line takes no tax", r: receipt.Receipt{Total: amt("327.00"), TotalTax: amt("27.27"),
+			LineItems: []receipt.LineItem{{Description: text("Blade"), LineTotal: amt("300.00")}, {Description: text("Delivery"), LineTotal: amt("27.00")}}},
+			lines: map[int]LineCode{1: {TaxCode: "FRE"}}, wantLines: 2, wantTaxes: []string{"27.27", "0"}},
+		{name: "items priced before tax", r: receipt.Receipt{Total: amt("110.00"), TotalTax: amt("10.00"), TaxInclusive: receipt.Of(false, receipt.SourceUser, 1),
+			LineItems: []receipt.LineItem{{Description: text("A"), LineTotal: amt("60.00")}, {Description: text("B"), LineTotal: amt("40.00")}}},
+			wantLines: 2, wantTaxes: []string{"6", "4"}},
+		{name: "no items, tax from the code's rate", r: receipt.Receipt{Total: amt("9.00")}, wantLines: 1, wantTaxes: []string{"0.82"}},
+		{name: "thirds round to the cent and still add up", r: receipt.Receipt{Total: amt("10.00"), TotalTax: amt("0.91"),
+			LineItems: []receipt.LineItem{{LineTotal: amt("3.33")}, {LineTotal: amt("3.33")}, {LineTotal: amt("3.34")}}}, wantLines: 3},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			c := Coded{Row: Row{ID: 1, Receipt: tc.r}, Account: "461", TaxCode: "GST", Lines: tc.lines}
+			ps := postings(&c, b)
+			if len(ps) != tc.wantLines {
+				t.Fatalf("%d lines: %+v", len(ps), ps)
+			}
+			if !sum(ps, gross).Equal(tc.r.Total.Value) {
+				t.Fatalf("lines add up to %s, total %s", sum(ps, gross), tc.r.Total.Value)
+			}
+			if tc.r.TotalTax.Set && !sum(ps, tax).Equal(tc.r.TotalTax.Value) {
+				t.Fatalf("taxes add up to %s, receipt tax %s", sum(ps, tax), tc.r.TotalTax.Value)
+			}
+			for i, w := range tc.wantTaxes {
+				if !ps[i].Tax.Equal(decimal.RequireFromString(w)) {
+					t.Errorf("line %d tax %s, want %s", i+1, ps[i].Tax, w)
+				}
+			}
+			if tc.wantExtras != "" && ps[len(ps)-1].Description != tc.wantExtras {
+				t.Errorf("last line %q", ps[len(ps)-1].Description)
+			}
+			for _, p := range ps {
+				if !p.Qty.Mul(p.Unit).Equal(p.Gross) {
+					t.Errorf("line %q: %s × %s ≠ %s", p.Description, p.Qty, p.Unit, p.Gross)
+				}
+			}
+		})
+	}
+}
+
+func TestImportTextDropsFormulaStartsAndBreaks(t *testing.T) {
+	for in, want := range map[string]string{`=HYPERLINK("x")`: `HYPERLINK("x")`, "@SUM(1)": "SUM(1)", "a\tb\r\nc": "a b c", "-1+1": "1+1", "Cafe": "Cafe"} {
+		if got := importText(in); got != want {
+			t.Errorf("importText(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+func TestCheckLimitsAndMYOBRules(t *testing.T) {
+	b := auBooks()
+	row := func(id int64) Coded {
+		return Coded{Row: Row{ID: id, Status: "confirmed", Receipt: receipt.Receipt{SupplierName: text(fmt.Sprintf("Shop %d", id)),
+			Date: receipt.Of(receipt.Date(2025, 7, 1), receipt.SourceUser, 1), Total: amt("11.00"), Currency: text("AUD")}}, Account: "461", TaxCode: "GST"}
+	}
+	var many []Coded
+	for i := int64(1); i <= XeroMaxBills+1; i++ {
+		many = append(many, row(i))
+	}
+	if ps := Check(PresetXero, many, PresetOptions{Books: b}); len(ps) != 1 || !strings.Contains(ps[0].Message, "at most 500 bills") {
+		t.Fatalf("Xero limit: %v", ps)
+	}
+	if ps := Check(PresetXero, many[:XeroMaxBills], PresetOptions{Books: b}); len(ps) != 0 {
+		t.Fatalf("500 bills: %v", ps)
+	}
+	// MYOB: account numbers its way, a bank account, no foreign currency.
+	usd := row(2)
+	usd.Receipt.Currency = text("USD")
+	usd.Account = "6-1100"
+	nob := b
+	nob.BankAccount = ""
+	ps := Check(PresetMYOBSpend, []Coded{row(1), usd}, PresetOptions{Books: nob})
+	var msgs []string
+	for _, p := range ps {
+		msgs = append(msgs, p.String())
+	}
+	all := strings.Join(msgs, "\n")
+	for _, want := range []string{"needs the bank account", `receipt 1: line "Shop 1": "461" is not an MYOB account number`, "receipt 2: in USD: MYOB needs an exchange rate"} {
+		if !strings.Contains(all, want) {
+			t.Errorf("missing %q in\n%s", want, all)
+		}
+	}
+	// A refund, a receipt whose tax is coded tax free, the same bill twice.
+	refund, free, dup := row(3), row(4), row(5)
+	refund.Receipt.Total = amt("-5.00")
+	free.TaxCode, free.Receipt.TotalTax = "FRE", amt("1.00")
+	dup.Receipt.SupplierName, dup.Receipt.DocumentNumber = text("Shop 1"), text("SB-1")
+	ps = Check(PresetXero, []Coded{row(1), refund, free, dup}, PresetOptions{Books: b})
+	msgs = nil
+	for _, p := range ps {
+		msgs = append(msgs, p.String())
+	}
+	all = strings.Join(msgs, "\n")
+	for _, want := range []string{"receipt 3: a refund", "receipt 4: the receipt shows 1.00 tax but every line is coded tax free", "receipt 5: same supplier and invoice number as receipt 1"} {
+		if !strings.Contains(all, want) {
+			t.Errorf("missing %q in\n%s", want, all)
+		}
+	}
+}
+
+// codedRows turns the workbook benchmark's generated receipts into coded rows.
+func codedRows(n int) []Coded {
+	var out []Coded
+	for row := range manyRows(n) {
+		out = append(out, Coded{Row: row, Account: "461", TaxCode: "GST"})
+	}
+	return out
+}
+
+// BenchmarkPreset500 writes 500 receipts (1,500 line items) with each
+// preset; the target is under a second each.
+// Run: go test -tags migrated_fynedo -run '^$' -bench Preset500 ./export
+func BenchmarkPreset500(b *testing.B) {
+	rows := codedRows(500)
+	books := auBooks()
+	books.Accounts = nil // any code: the generated receipts book to 461 and MYOB needs 6-1100
+	for _, p := range Presets {
+		b.Run(string(p), func(b *testing.B) {
+			rs := rows
+			if p == PresetMYOBPurchases || p == PresetMYOBSpend {
+				rs = append([]Coded(nil), rows...)
+				for i := range rs {
+					rs[i].Account = "6-1100"
+				}
+			}
+			dir := b.TempDir()
+			for n := 0; n < b.N; n++ {
+				path := filepath.Join(dir, "out"+p.Ext())
+				st, err := WritePreset(path, p, rs, PresetOptions{Books: books})
+				if err != nil {
+					if ce, ok := err.(*CheckError); ok {
+						b.Fatal(ce.Problems[:min(3, len(ce.Problems))])
+					}
+					b.Fatal(err)
+				}
+				if st.Receipts != 500 {
+					b.Fatal(st)
+				}
+			}
+			if fi, err := os.Stat(filepath.Join(dir, "out"+p.Ext())); err == nil {
+				b.ReportMetric(float64(fi.Size())/1e3, "kB_file")
+			}
+		})
+	}
+}
+
+// TestPresetsFollowTheClientsCountry: a UK client's Xero file names VAT
+// rates as Xero does and writes DD/MM/YYYY; a US client's files write
+// MM/DD/YYYY and carry no tax.
+func TestPresetsFollowTheClientsCountry(t *testing.T) {
+	d := decimal.RequireFromString
+	row := Coded{Row: Row{ID: 7, Status: "confirmed", Receipt: receipt.Receipt{SupplierName: text("Ryman"),
+		Date: receipt.Of(receipt.Date(2025, 4, 3), receipt.SourceUser, 1), Total: amt("12.00"), TotalTax: amt("2.00")}},
+		Account: "429", TaxCode: "20% (VAT on Expenses)"}
+	uk := Books{Locale: receipt.DefaultLocale(receipt.CountryUK),
+		TaxCodes: map[string]BookTaxCode{"20% (VAT on Expenses)": {"20% (VAT on Expenses)", d("20"), true, "20% (VAT on Expenses)"}}}
+	path := filepath.Join(t.TempDir(), "uk.csv")
+	if _, err := WritePreset(path, PresetXero, []Coded{row}, PresetOptions{Books: uk}); err != nil {
+		t.Fatal(err)
+	}
+	b, _ := os.ReadFile(path)
+	if !strings.Contains(string(b), "Ryman,,,,,,,,,,SB-7,SB-7,03/04/2025,03/04/2025,,Ryman,1,12.00,,429,20% (VAT on Expenses),2.00,,,,,GBP") {
+		t.Fatalf("UK Xero file:\n%s", b)
+	}
+	us := Books{Locale: receipt.DefaultLocale(receipt.CountryUS)}
+	row.TaxCode, row.Receipt.TotalTax = "", receipt.Amount{}
+	for p, want := range map[Preset]string{PresetQBOBank: "04/03/2025,Ryman SB-7,-12.00", PresetQBOBills: "Ryman,SB-7,04/03/2025,04/03/2025,SB-7,USD,429,Ryman,12.00,"} {
+		path := filepath.Join(t.TempDir(), "us.csv")
+		if _, err := WritePreset(path, p, []Coded{row}, PresetOptions{Books: us}); err != nil {
+			t.Fatal(err)
+		}
+		if b, _ := os.ReadFile(path); !strings.Contains(string(b), want) {
+			t.Errorf("US %s file lacks %q:\n%s", p, want, b)
+		}
+	}
+}

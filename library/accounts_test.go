@@ -1,0 +1,150 @@
+package library
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/shoebox-app/shoebox/receipt"
+)
+
+func TestParseChartXeroAndMYOB(t *testing.T) {
+	xero := "\ufeff*Code,*Name,*Type,*Tax Code,Description,Dashboard,Expense Claims,Enable Payments\n" +
+		"200,Sales,Revenue,GST on Income,,No,No,No\n" +
+		"404,Bank Fees,Expense,GST Free Expenses,\"Fees, charges\",No,Yes,No\n" +
+		"461,Printing & Stationery,Expense,GST on Expenses,,No,Yes,No\n"
+	accts, err := ParseChart(strings.NewReader(xero), DefaultTaxCodes(receipt.CountryAU))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(accts) != 3 || accts[1].Code != "404" || accts[1].TaxCode != "FRE" || accts[2].TaxCode != "GST" || accts[0].TaxCode != "GST on Income" {
+		t.Fatalf("Xero chart read as %+v", accts)
+	}
+	myob := "Account Number\tAccount Name\tHeader\tBalance\tAccount Type\tLast Cheque Number\tTax Code\n" +
+		"6-0000\tExpenses\tH\t$0.00\tExpense\t\tN-T\n" +
+		"6-1100\tStationery\t\t$0.00\tExpense\t\tGST\n" +
+		"6-1200\tBank Charges\t\t$0.00\tExpense\t\tFRE\n"
+	accts, err = ParseChart(strings.NewReader(myob), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(accts) != 2 || accts[0].Code != "6-1100" || accts[0].Name != "Stationery" || accts[1].TaxCode != "FRE" || accts[0].Type != "Expense" {
+		t.Fatalf("MYOB chart read as %+v (the header account 6-0000 must be left out)", accts)
+	}
+	for _, bad := range []string{"", "Foo,Bar\n1,2\n", "*Code,*Name\n400,A\n400,B\n"} {
+		if _, err := ParseChart(strings.NewReader(bad), nil); err == nil {
+			t.Errorf("ParseChart(%q) accepted it", bad)
+		}
+	}
+}
+
+// saveRead stores what an engine read for receipt id, the way the queue does.
+func saveRead(t *testing.T, l *Library, id int64, r receipt.Receipt) {
+	t.Helper()
+	if err := l.SaveExtraction(ctx, id, r, "test", receipt.SourceModel); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestSupplierRulesLearnFromConfirmAndApplyOnExtraction(t *testing.T) {
+	l := openTemp(t)
+	if err := l.UseCountryDefaults(ctx, receipt.CountryAU); err != nil {
+		t.Fatal(err)
+	}
+	first := importOne(t, l, 1)
+	r := extracted("Officeworks", receipt.Date(2025, 7, 1), "55.00")
+	r.PaymentMethod = receipt.Of("Visa", receipt.SourceModel, 0.9)
+	saveRead(t, l, first, r)
+	if err := l.SetCoding(ctx, first, -1, "461", "GST"); err != nil {
+		t.Fatal(err)
+	}
+	if err := l.SetCoding(ctx, first, -1, "999", ""); err == nil {
+		t.Fatal("an account not in the chart was accepted")
+	}
+	if err := l.Confirm(ctx, first); err != nil {
+		t.Fatal(err)
+	}
+	rule, ok, err := l.RuleFor("OFFICEWORKS")
+	if err != nil || !ok || rule.Account != "461" || rule.TaxCode != "GST" || rule.Currency != "AUD" || rule.PaymentMethod != "Visa" || rule.Learned != 1 {
+		t.Fatalf("rule after a confirm: %+v %v %v", rule, ok, err)
+	}
+
+	// The next receipt from the supplier is coded by the rule, marked as such.
+	second := importOne(t, l, 2)
+	r2 := extracted("Officeworks", receipt.Date(2025, 7, 9), "12.00")
+	r2.Currency = receipt.Text{}
+	saveRead(t, l, second, r2)
+	c, err := l.Coding(second)
+	if err != nil || c.Account != "461" || c.TaxCode != "GST" || c.Source != receipt.SourceRule {
+		t.Fatalf("coding from the rule: %+v %v", c, err)
+	}
+	rec, _ := l.Get(second)
+	if rec.Receipt.Currency.Value != "AUD" || rec.Receipt.Currency.Source != receipt.SourceRule || rec.Receipt.PaymentMethod.Value != "Visa" {
+		t.Fatalf("currency/payment from the rule: %+v / %+v", rec.Receipt.Currency, rec.Receipt.PaymentMethod)
+	}
+
+	// A rule a person typed wins over learning.
+	if err := l.SetRule(ctx, SupplierRule{Name: "Officeworks", Account: "453", TaxCode: "GST"}); err != nil {
+		t.Fatal(err)
+	}
+	if err := l.SetCoding(ctx, second, -1, "461", ""); err != nil {
+		t.Fatal(err)
+	}
+	if err := l.Confirm(ctx, second); err != nil {
+		t.Fatal(err)
+	}
+	rule, _, _ = l.RuleFor("Officeworks")
+	if rule.Account != "453" || !rule.Typed || rule.Learned != 2 {
+		t.Fatalf("a typed rule was overwritten by learning: %+v", rule)
+	}
+	// A person's coding is not replaced by a rule on re-extraction.
+	if _, err := l.Enqueue(ctx, []int64{second}, true); err != nil {
+		t.Fatal(err)
+	}
+	saveRead(t, l, second, r2)
+	if c, _ := l.Coding(second); c.Account != "461" || c.Source != receipt.SourceUser {
+		t.Fatalf("re-extraction replaced a person's coding: %+v", c)
+	}
+}
+
+func TestSetCodingKeepsHistoryAndSendsConfirmedBackToReview(t *testing.T) {
+	l := openTemp(t)
+	l.UseCountryDefaults(ctx, receipt.CountryAU)
+	id := importOne(t, l, 3)
+	r := extracted("Bunnings", receipt.Date(2025, 8, 1), "30.00")
+	r.LineItems = []receipt.LineItem{{Description: receipt.Of("Drill bits", receipt.SourceModel, 0.9), LineTotal: amount("20.00")},
+		{Description: receipt.Of("Gift card", receipt.SourceModel, 0.9), LineTotal: amount("10.00")}}
+	saveRead(t, l, id, r)
+	if err := l.SetCoding(ctx, id, -1, "473", "GST"); err != nil {
+		t.Fatal(err)
+	}
+	if err := l.Confirm(ctx, id); err != nil {
+		t.Fatal(err)
+	}
+	if err := l.SetCoding(ctx, id, 1, "", "FRE"); err != nil {
+		t.Fatal(err)
+	}
+	if err := l.SetCoding(ctx, id, 2, "", "FRE"); err == nil {
+		t.Fatal("coded a line item the receipt does not have")
+	}
+	c, _ := l.Coding(id)
+	if a, tc := c.Line(0); a != "473" || tc != "GST" {
+		t.Fatalf("item 1 books to %s/%s", a, tc)
+	}
+	if a, tc := c.Line(1); a != "473" || tc != "FRE" {
+		t.Fatalf("item 2 books to %s/%s", a, tc)
+	}
+	rec, _ := l.Get(id)
+	if rec.Status != StatusNeedsReview {
+		t.Fatalf("a confirmed receipt whose coding changed is %s", rec.Status)
+	}
+	h, _ := l.History(id)
+	var fields []string
+	for _, ch := range h {
+		if ch.Kind == "field" && (strings.Contains(ch.Field, "account") || strings.Contains(ch.Field, "tax_code")) {
+			fields = append(fields, ch.Field+"="+ch.New)
+		}
+	}
+	if strings.Join(fields, " ") != "account=473 tax_code=GST line_items[1].tax_code=FRE" {
+		t.Fatalf("history: %v", fields)
+	}
+}

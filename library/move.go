@@ -1,0 +1,107 @@
+package library
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/shoebox-app/shoebox/ingest"
+	"github.com/shoebox-app/shoebox/receipt"
+)
+
+// Arrival is a receipt coming from another library: its record, history
+// and coding, and a note for both histories ("moved from client Harbour
+// Cafe, receipt 12").
+type Arrival struct {
+	Record  Record
+	Path    string // its original in the other library
+	History []Change
+	Coding  Coding
+	Note    string
+}
+
+// Receive takes in a receipt from another library: the original is
+// imported, and its fields, findings, status, coding and history are kept,
+// with the move recorded last. A file already in this library is refused.
+func (l *Library) Receive(ctx context.Context, a Arrival) (int64, error) {
+	res := l.ImportFile(ctx, a.Path, ingest.DefaultLimits())
+	switch res.Outcome {
+	case Duplicate:
+		return 0, fmt.Errorf("this file is already receipt %d here", res.ID)
+	case Refused:
+		return 0, fmt.Errorf("the original could not be copied: %s", res.Reason)
+	}
+	id := res.ID
+	err := l.write(ctx, func(tx *sql.Tx) error {
+		// The import's own "new" entry goes: the receipt's history starts
+		// where it started in the other library.
+		if _, err := tx.Exec(`DELETE FROM history WHERE receipt_id = ?`, id); err != nil {
+			return err
+		}
+		for _, c := range a.History {
+			if _, err := tx.Exec(`INSERT INTO history (receipt_id, at, who, kind, field, old, new) VALUES (?, ?, ?, ?, ?, ?, ?)`,
+				id, c.At.UTC().Format(time.RFC3339Nano), string(c.Who), c.Kind, c.Field, c.Old, c.New); err != nil {
+				return err
+			}
+		}
+		at := l.stamp()
+		if _, err := l.storeReceiptTx(tx, id, a.Record.Receipt, l.Locale(), at); err != nil {
+			return err
+		}
+		if _, err := tx.Exec(`UPDATE receipts SET status = ?, fail_reason = ?, engine = ?, original_name = ? WHERE id = ?`,
+			string(a.Record.Status), a.Record.FailReason, a.Record.Engine, a.Record.OriginalName, id); err != nil {
+			return err
+		}
+		if a.Coding.Account != "" || a.Coding.TaxCode != "" {
+			if _, err := tx.Exec(`INSERT INTO receipt_coding (receipt_id, line, account, tax_code, source) VALUES (?, ?, ?, ?, ?)`,
+				id, wholeReceipt, a.Coding.Account, a.Coding.TaxCode, string(a.Coding.Source)); err != nil {
+				return err
+			}
+		}
+		for i, lc := range a.Coding.Lines {
+			if _, err := tx.Exec(`INSERT INTO receipt_coding (receipt_id, line, account, tax_code, source) VALUES (?, ?, ?, ?, ?)`,
+				id, i, lc.Account, lc.TaxCode, string(lc.Source)); err != nil {
+				return err
+			}
+		}
+		return addHistory(tx, id, at, receipt.SourceUser, "moved", "", "", a.Note)
+	})
+	if err != nil {
+		l.forget(id)
+		return 0, err
+	}
+	return id, nil
+}
+
+// Release removes a receipt that has moved to another library: its row
+// (with its history and coding), its original and its thumbnail.
+func (l *Library) Release(ctx context.Context, id int64) error {
+	rec, err := l.Get(id)
+	if err != nil {
+		return err
+	}
+	if err := l.write(ctx, func(tx *sql.Tx) error {
+		if _, err := tx.Exec(`UPDATE receipts SET duplicate_of = NULL WHERE duplicate_of = ?`, id); err != nil {
+			return err
+		}
+		_, err := tx.Exec(`DELETE FROM receipts WHERE id = ?`, id)
+		return err
+	}); err != nil {
+		return err
+	}
+	for _, p := range []string{l.OriginalPath(rec), l.Thumbnail(rec)} {
+		if err := os.Remove(p); err != nil && !errors.Is(err, os.ErrNotExist) {
+			return fmt.Errorf("receipt %d left the library but its file %s could not be removed: %w", id, filepath.Base(p), err)
+		}
+	}
+	return nil
+}
+
+// forget undoes a Receive that failed half way.
+func (l *Library) forget(id int64) {
+	l.Release(context.Background(), id)
+}
