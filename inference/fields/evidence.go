@@ -61,6 +61,10 @@ func Assess(r *receipt.Receipt, lines []Line, loc receipt.Locale, now time.Time,
 		assessDate(r, lines, loc, now, others)
 		r.Date.Confidence = calibrated("date", r.Date.Support, r.Date.Doubt)
 	}
+	if r.TotalTax.Set && r.TotalTax.Source != receipt.SourceUser && r.TotalTax.Value.IsPositive() {
+		r.TotalTax.Support = nil
+		assessTax(r, lines, receipt.PlausibleRates(loc.Country))
+	}
 	if id := &r.SupplierTaxID; id.Set && id.Source != receipt.SourceUser && id.Value.Scheme != receipt.SchemeNone &&
 		id.Value.Scheme != receipt.SchemeOther && receipt.ValidateTaxID(id.Value) == nil {
 		id.Support = appendSupport(id.Support, receipt.EvidenceChecksum, "its check digits hold")
@@ -247,6 +251,34 @@ func assessTotal(r *receipt.Receipt, lines []Line, upper []string, loc receipt.L
 // printed somewhere on most receipts).
 func samePlace(o Reading, l Line, b *receipt.Box) bool {
 	return o.Of != "" || b == nil || sameLine(l.Box, *b)
+}
+
+// assessTax gathers the support for the total tax: its reading, the same
+// amount printed again (a tax summary), and the country's rate of the
+// net or of a tax-inclusive total giving it.
+func assessTax(r *receipt.Receipt, lines []Line, rates []decimal.Decimal) {
+	x := &r.TotalTax
+	v := x.Value
+	at := lineAt(lines, x.Box)
+	if at >= 0 && hasAmount(lines[at].Text, v) {
+		x.Support = appendSupport(x.Support, receipt.EvidenceReading, x.Why)
+	}
+	for i, l := range lines {
+		if i != at && hasAmount(l.Text, v) {
+			x.Support = appendSupport(x.Support, receipt.EvidencePrintedTwice, fmt.Sprintf("%s also printed on the line %q", v.StringFixed(2), strings.TrimSpace(l.Text)))
+			break
+		}
+	}
+	hundred := decimal.NewFromInt(100)
+	for _, rate := range rates {
+		switch {
+		case !rate.IsPositive():
+		case r.Subtotal.Set && r.Total.Set && r.Subtotal.Value.LessThan(r.Total.Value) && near(r.Subtotal.Value.Mul(rate).Div(hundred), v):
+			x.Support = appendSupport(x.Support, receipt.EvidenceArithmetic, fmt.Sprintf("%s%% of the subtotal %s", rate, r.Subtotal.Value.StringFixed(2)))
+		case r.Total.Set && near(taxIncluded(r.Total.Value, rate), v):
+			x.Support = appendSupport(x.Support, receipt.EvidenceArithmetic, fmt.Sprintf("the %s%% included in the total %s", rate, r.Total.Value.StringFixed(2)))
+		}
+	}
 }
 
 // totalLines are the lines labelled as the amount due ("TOTAL", "GRAND

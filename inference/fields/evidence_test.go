@@ -182,3 +182,12 @@ func TestConfidenceFollowsEvidence(t *testing.T) {
 		}
 	}
 }
+
+func TestAssessTaxEvidence(t *testing.T) {
+	lines := boxedLines("SUBTOTAL 20.00\nSST 6% 1.20\nTOTAL 21.20\nSST SUMMARY 20.00 1.20")
+	r := ExtractFields(lines, my, testNow)
+	Assess(&r, lines, my, testNow)
+	if got := kinds(r.TotalTax.Support); got != "reading,printed_twice,arithmetic" {
+		t.Errorf("tax supports %s, want reading,printed_twice,arithmetic", got)
+	}
+}
