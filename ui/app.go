@@ -11,6 +11,7 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/driver/desktop"
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/shoebox-app/shoebox/hw"
@@ -57,6 +58,10 @@ type UI struct {
 	counts   *widget.Label
 	progress *widget.ProgressBar
 	refused  *widget.Label
+	// baseTitle is the window's title before a receipt's name is put in front.
+	baseTitle string
+	// menuItems are the commands with keys, as the main menu holds them.
+	menuItems []*fyne.MenuItem
 
 	mu      sync.Mutex
 	current int64
@@ -70,7 +75,7 @@ type UI struct {
 
 // New builds the main window's content into w.
 func New(a fyne.App, w fyne.Window, svc Services) *UI {
-	u := &UI{app: a, win: w, svc: svc}
+	u := &UI{app: a, win: w, svc: svc, baseTitle: w.Title()}
 	if u.svc.EngineLabel == "" {
 		u.svc.EngineLabel = svc.Engine.Name()
 	}
@@ -116,29 +121,47 @@ func New(a fyne.App, w fyne.Window, svc Services) *UI {
 	return u
 }
 
+// addShortcuts puts the window's keys in its main menu, where a bookkeeper
+// can also read them. The GLFW driver names a pressed Ctrl+key the way
+// desktop.CustomShortcut does (Ctrl+Z is fyne.ShortcutUndo) and matches it
+// against the main menu's items before the focused widget sees the key, so
+// each works wherever the focus is, a text field included.
 func (u *UI) addShortcuts() {
-	c := u.win.Canvas()
-	add := func(key fyne.KeyName, mod fyne.KeyModifier, fn func()) {
-		c.AddShortcut(&desktopShortcut{key: key, mod: mod}, func(fyne.Shortcut) { fn() })
+	ctrl := func(key fyne.KeyName) fyne.Shortcut {
+		return &desktop.CustomShortcut{KeyName: key, Modifier: fyne.KeyModifierShortcutDefault}
 	}
-	add(fyne.KeyReturn, fyne.KeyModifierShortcutDefault, u.ConfirmCurrent)
-	add(fyne.KeyEnter, fyne.KeyModifierShortcutDefault, u.ConfirmCurrent)
-	add(fyne.KeyDown, fyne.KeyModifierShortcutDefault, func() { u.Step(1) })
-	add(fyne.KeyUp, fyne.KeyModifierShortcutDefault, func() { u.Step(-1) })
-	add(fyne.KeyE, fyne.KeyModifierShortcutDefault, u.showExport)
-	add(fyne.KeyO, fyne.KeyModifierShortcutDefault, u.showAddFiles)
-	add(fyne.KeyZ, fyne.KeyModifierShortcutDefault, u.Undo)
+	item := func(label string, sc fyne.Shortcut, fn func()) *fyne.MenuItem {
+		it := fyne.NewMenuItem(label, fn)
+		it.Shortcut = sc
+		return it
+	}
+	u.menuItems = []*fyne.MenuItem{
+		item("Add files…", ctrl(fyne.KeyO), u.showAddFiles),
+		item("Export…", ctrl(fyne.KeyE), u.showExport),
+		item("Confirm and go to the next to check", ctrl(fyne.KeyReturn), u.ConfirmCurrent),
+		item("Next receipt", ctrl(fyne.KeyDown), func() { u.Step(1) }),
+		item("Previous receipt", ctrl(fyne.KeyUp), func() { u.Step(-1) }),
+		item("Undo the last edit", &fyne.ShortcutUndo{}, u.Undo),
+	}
+	file := fyne.NewMenu("File", u.menuItems[0], u.menuItems[1], fyne.NewMenuItemSeparator(),
+		fyne.NewMenuItem("Settings…", u.showSettings))
+	review := fyne.NewMenu("Receipt", u.menuItems[2:]...)
+	u.win.SetMainMenu(fyne.NewMainMenu(file, review))
+	// The keypad's Enter is a key of its own.
+	u.win.Canvas().AddShortcut(ctrl(fyne.KeyEnter), func(fyne.Shortcut) { u.ConfirmCurrent() })
 }
 
-// desktopShortcut is a key with modifiers, for Canvas.AddShortcut.
-type desktopShortcut struct {
-	key fyne.KeyName
-	mod fyne.KeyModifier
+// TypeShortcut runs the window's command for a shortcut as the driver would
+// (for tests: the real keys are checked under Xvfb) and says whether one ran.
+func (u *UI) TypeShortcut(sc fyne.Shortcut) bool {
+	for _, it := range u.menuItems {
+		if it.Shortcut != nil && it.Shortcut.ShortcutName() == sc.ShortcutName() {
+			it.Action()
+			return true
+		}
+	}
+	return false
 }
-
-func (s *desktopShortcut) ShortcutName() string  { return fmt.Sprintf("shoebox-%s-%d", s.key, s.mod) }
-func (s *desktopShortcut) Key() fyne.KeyName     { return s.key }
-func (s *desktopShortcut) Mod() fyne.KeyModifier { return s.mod }
 
 // AddPaths imports files and folders (the drop handler and the Add buttons
 // call it) and lists the refused files with their reasons.
@@ -199,6 +222,7 @@ func (u *UI) Select(id int64) {
 	u.mu.Unlock()
 	u.list.selectID(id)
 	u.form.show(rec)
+	u.win.SetTitle(fmt.Sprintf("#%d %s — %s", id, recordName(rec), u.baseTitle))
 	u.viewer.load(u.svc.Lib, rec)
 }
 
@@ -430,4 +454,12 @@ func (u *UI) Engine() inference.Engine {
 	u.mu.Lock()
 	defer u.mu.Unlock()
 	return u.svc.Engine
+}
+
+// recordName is what a receipt is called on screen: its supplier, else its file's name.
+func recordName(rec library.Record) string {
+	if name := rec.Receipt.SupplierName.Value; name != "" {
+		return name
+	}
+	return rec.OriginalName
 }
