@@ -11,6 +11,7 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/driver/desktop"
 	"fyne.io/fyne/v2/widget"
 
@@ -71,6 +72,13 @@ type UI struct {
 	// pending is an engine started while a batch was running; it takes
 	// over when the batch ends.
 	pending *Services
+	// switching is true while SwitchEngine starts an engine; receipts
+	// queued meanwhile are read by it.
+	switching bool
+	// firstRun is the country question, while it is open.
+	firstRun *dialog.FormDialog
+	// readAgainAsk offers to read receipts again after the country changed.
+	readAgainAsk *dialog.ConfirmDialog
 }
 
 // New builds the main window's content into w.
@@ -417,9 +425,18 @@ func (u *UI) SwitchEngine(done func(label string, err error)) {
 		return
 	}
 	u.status.SetText("Starting the chosen engine…")
+	u.mu.Lock()
+	u.switching = true
+	u.mu.Unlock()
 	go func() {
 		eng, label, workers, err := u.svc.ChooseEngine()
 		fyne.Do(func() {
+			u.mu.Lock()
+			u.switching = false
+			u.mu.Unlock()
+			if counts, cerr := u.svc.Lib.Counts(); cerr == nil && counts[library.StatusQueued] > 0 {
+				defer u.startRunner() // receipts queued while it started
+			}
 			if err == nil {
 				u.mu.Lock()
 				u.pending = &Services{Engine: eng, EngineLabel: label, Workers: workers}

@@ -232,8 +232,8 @@ func (f *form) markFields(rec library.Record) {
 		if set && src == receipt.SourceRule {
 			text += " (remembered)"
 		}
-		if path == "supplier_tax_id" && rec.Receipt.SupplierTaxID.Value.Scheme != "" {
-			text += " [" + string(rec.Receipt.SupplierTaxID.Value.Scheme) + "]"
+		if name := taxIDNames[rec.Receipt.SupplierTaxID.Value.Scheme]; path == "supplier_tax_id" && name != "" {
+			text += " (" + name + ")"
 		}
 		row.label.SetText(text)
 	}

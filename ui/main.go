@@ -79,6 +79,9 @@ func Main(args []string, version string) (code int) {
 		u.Close()
 		w.Close()
 	})
+	if !localeChosen(lib) {
+		u.askCountry()
+	}
 	if *showID != 0 {
 		u.Select(*showID)
 		if *focus != "" {

@@ -18,7 +18,6 @@ import (
 	"github.com/shoebox-app/shoebox/library"
 	"github.com/shoebox-app/shoebox/models"
 	"github.com/shoebox-app/shoebox/pipeline"
-	"github.com/shoebox-app/shoebox/receipt"
 )
 
 // Page names for ShowSettings.
@@ -224,53 +223,18 @@ func (u *UI) hardwarePage() fyne.CanvasObject {
 }
 
 func (u *UI) localePage(w fyne.Window) fyne.CanvasObject {
-	loc := u.svc.Lib.Locale()
-	var countries []string
-	for _, c := range receipt.Countries {
-		countries = append(countries, string(c))
-	}
-	country := widget.NewSelect(countries, nil)
-	country.SetSelected(string(loc.Country))
-	order := widget.NewSelect([]string{string(receipt.DMY), string(receipt.MDY), string(receipt.YMD)}, nil)
-	order.SetSelected(string(loc.DateOrder))
-	var months []string
-	for m := time.January; m <= time.December; m++ {
-		months = append(months, m.String())
-	}
-	fy := widget.NewSelect(months, nil)
-	fy.SetSelected(loc.FYStartMonth.String())
-	cur := widget.NewSelectEntry(receipt.KnownCurrencies)
-	cur.SetText(loc.Currency)
-	country.OnChanged = func(s string) {
-		d := receipt.DefaultLocale(receipt.Country(s))
-		order.SetSelected(string(d.DateOrder))
-		fy.SetSelected(d.FYStartMonth.String())
-		cur.SetText(d.Currency)
-	}
+	lc := newLocaleChoice(u.svc.Lib.Locale())
 	saved := widget.NewLabel("")
 	save := widget.NewButton("Save", func() {
-		l := receipt.Locale{Country: receipt.Country(country.Selected), DateOrder: receipt.DateOrder(order.Selected), Currency: strings.ToUpper(cur.Text)}
-		for i, m := range months {
-			if m == fy.Selected {
-				l.FYStartMonth = time.Month(i + 1)
-			}
-		}
-		if err := u.svc.Lib.SetLocale(l); err != nil {
-			u.showError(err)
-			return
-		}
+		u.setLocale(lc.value(), w)
 		saved.SetText("Saved. New readings and exports use these settings.")
 	})
 	categories := widget.NewLabel(strings.Join(DefaultCategories, ", "))
 	categories.Wrapping = fyne.TextWrapWord // unwrapped, it made the settings window 1,700 px wide
-	return widget.NewForm(
-		widget.NewFormItem("Country", country),
-		widget.NewFormItem("Date order", order),
-		widget.NewFormItem("Financial year starts", fy),
-		widget.NewFormItem("Default currency", cur),
+	items := append(lc.items(),
 		widget.NewFormItem("Categories", categories),
-		widget.NewFormItem("", container.NewHBox(save, saved)),
-	)
+		widget.NewFormItem("", container.NewHBox(save, saved)))
+	return widget.NewForm(items...)
 }
 
 // overridesForm lets an expert try a GPU choice, layer count or precision
