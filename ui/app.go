@@ -76,7 +76,7 @@ type UI struct {
 	// queued meanwhile are read by it.
 	switching bool
 	// firstRun is the country question, while it is open.
-	firstRun *dialog.FormDialog
+	firstRun *dialog.ConfirmDialog
 	// readAgainAsk offers to read receipts again after the country changed.
 	readAgainAsk *dialog.ConfirmDialog
 }

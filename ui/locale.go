@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/widget"
 
@@ -176,14 +177,15 @@ func (u *UI) askCountry() {
 	intro := widget.NewLabel("Shoebox checks dates, amounts and tax numbers the way your country writes them. " +
 		"You can change this later in Settings.")
 	intro.Wrapping = fyne.TextWrapWord
-	items := []*widget.FormItem{widget.NewFormItem("", intro)}
+	top := []fyne.CanvasObject{intro}
 	if why != "" {
 		guess := widget.NewLabel(why)
 		guess.Wrapping = fyne.TextWrapWord
-		items = append(items, widget.NewFormItem("", guess))
+		guess.Importance = widget.HighImportance
+		top = append(top, guess)
 	}
-	items = append(items, lc.items()...)
-	d := dialog.NewForm("Where are your receipts from?", "Use these settings", "Ask me later", items, func(ok bool) {
+	body := container.NewVBox(append(top, widget.NewForm(lc.items()...))...)
+	d := dialog.NewCustomConfirm("Where are your receipts from?", "Use these settings", "Ask me later", body, func(ok bool) {
 		if ok {
 			u.SetLocale(lc.value())
 		}

@@ -73,7 +73,7 @@ func TestFirstRunCountryReadsReceiptsAgain(t *testing.T) {
 	if u.firstRun == nil {
 		t.Fatal("no country question")
 	}
-	u.firstRun.Submit() // Malaysia, as the computer's language suggests
+	u.firstRun.Confirm() // Malaysia, as the computer's language suggests
 	if l := u.svc.Lib.Locale(); l.Country != receipt.CountryMY || l.Currency != "MYR" || !localeChosen(u.svc.Lib) {
 		t.Fatalf("locale %+v", l)
 	}

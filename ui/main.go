@@ -70,7 +70,8 @@ func Main(args []string, version string) (code int) {
 	a.SetIcon(fyne.NewStaticResource("icon.png", assets.Icon))
 	w := a.NewWindow("Shoebox " + version + " — " + dir)
 	u := New(a, w, svc)
-	w.Resize(fyne.NewSize(1280, 800))
+	// Fits a 1366×768 laptop screen with its task bar and title bar.
+	w.Resize(fyne.NewSize(1280, 680))
 	w.SetMaster()
 	if counts, err := lib.Counts(); err == nil && counts[library.StatusQueued] > 0 {
 		u.startRunner() // the batch a closed window left off goes on
