@@ -13,6 +13,7 @@ import (
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/driver/desktop"
+	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/shoebox-app/shoebox/hw"
@@ -58,7 +59,11 @@ type UI struct {
 	status   *widget.Label
 	counts   *widget.Label
 	progress *widget.ProgressBar
-	refused  *widget.Label
+	// refused is the notice under the toolbar: what an import added and
+	// refused, what an undo did. notice holds it with its close button.
+	refused   *widget.Label
+	notice    *fyne.Container
+	noticeSeq int
 	// baseTitle is the window's title before a receipt's name is put in front.
 	baseTitle string
 	// menuItems are the commands with keys, as the main menu holds them.
@@ -96,7 +101,8 @@ func New(a fyne.App, w fyne.Window, svc Services) *UI {
 	u.progress = widget.NewProgressBar()
 	u.refused = widget.NewLabel("")
 	u.refused.Wrapping = fyne.TextWrapWord
-	u.refused.Hide()
+	u.notice = container.NewBorder(nil, nil, nil, widget.NewButtonWithIcon("", theme.CancelIcon(), func() { u.notice.Hide() }), u.refused)
+	u.notice.Hide()
 
 	toolbar := container.NewHBox(
 		widget.NewButton("Add files…", u.showAddFiles),
@@ -115,7 +121,7 @@ func New(a fyne.App, w fyne.Window, svc Services) *UI {
 	split.Offset = 0.26
 	split.Trailing.(*container.Split).Offset = 0.55
 	statusBar := container.NewBorder(nil, nil, nil, u.status, u.progress)
-	w.SetContent(container.NewBorder(container.NewVBox(toolbar, u.refused), statusBar, nil, nil, split))
+	w.SetContent(container.NewBorder(container.NewVBox(toolbar, u.notice), statusBar, nil, nil, split))
 	w.SetOnDropped(func(_ fyne.Position, uris []fyne.URI) {
 		var paths []string
 		for _, uri := range uris {
@@ -126,6 +132,7 @@ func New(a fyne.App, w fyne.Window, svc Services) *UI {
 	u.addShortcuts()
 	u.setStatus(pipeline.Progress{})
 	u.Reload()
+	u.showLastEdit()
 	return u
 }
 
@@ -188,15 +195,18 @@ func (u *UI) AddPaths(paths []string) []library.ImportResult {
 		}
 	}
 	fyne.Do(func() {
-		msg := fmt.Sprintf("Added %d receipt(s)", added)
+		msg := fmt.Sprintf("Added %d %s", added, plural(added, "receipt", "receipts"))
 		if dups > 0 {
 			msg += fmt.Sprintf(", %d already in the library", dups)
 		}
 		if len(refused) > 0 {
 			msg += fmt.Sprintf(". Not added (%d):\n%s", len(refused), joinMax(refused, 8))
 		}
-		u.refused.SetText(msg)
-		u.refused.Show()
+		if len(refused) > 0 {
+			u.sayUntilClosed(msg)
+		} else {
+			u.say(msg)
+		}
 		u.Reload()
 	})
 	return res
@@ -267,21 +277,6 @@ func (u *UI) ConfirmCurrent() {
 	} else {
 		u.Select(id)
 	}
-}
-
-// Undo reverts the last edit to the receipt on screen.
-func (u *UI) Undo() {
-	id := u.Current()
-	if id == 0 {
-		return
-	}
-	u.form.flush()
-	if _, err := u.svc.Lib.Undo(context.Background(), id); err != nil {
-		u.showError(err)
-		return
-	}
-	u.Select(id)
-	u.Reload()
 }
 
 // ExtractAll queues every new or failed receipt and reads the queue in the
@@ -479,4 +474,34 @@ func recordName(rec library.Record) string {
 		return name
 	}
 	return rec.OriginalName
+}
+
+// noticeTime is how long a passing notice stays under the toolbar.
+const noticeTime = 8 * time.Second
+
+// say shows a passing notice under the toolbar.
+func (u *UI) say(msg string) {
+	seq := u.sayUntilClosed(msg)
+	time.AfterFunc(noticeTime, func() {
+		fyne.Do(func() {
+			if u.noticeSeq == seq {
+				u.notice.Hide()
+			}
+		})
+	})
+}
+
+// sayUntilClosed shows a notice that stays until its close button is pressed.
+func (u *UI) sayUntilClosed(msg string) int {
+	u.noticeSeq++
+	u.refused.SetText(msg)
+	u.notice.Show()
+	return u.noticeSeq
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
 }

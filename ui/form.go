@@ -65,6 +65,8 @@ type form struct {
 	title    *widget.Label
 	lines    *fyne.Container
 	root     fyne.CanvasObject
+	// lastEdit names the edit Ctrl+Z would undo.
+	lastEdit *widget.Label
 
 	mu      sync.Mutex
 	rec     library.Record
@@ -139,7 +141,10 @@ func newForm(u *UI) *form {
 		widget.NewLabelWithStyle("Line items", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}), f.lines,
 		widget.NewButton("Add line", f.addLine))
 	f.scroll = container.NewVScroll(body)
-	f.root = container.NewBorder(nil, buttons, nil, nil, f.scroll)
+	f.lastEdit = widget.NewLabel("No edits to undo.")
+	f.lastEdit.Truncation = fyne.TextTruncateEllipsis
+	history := container.NewBorder(nil, nil, nil, widget.NewButton("Your edits…", u.showEdits), f.lastEdit)
+	f.root = container.NewBorder(nil, container.NewVBox(buttons, history), nil, nil, f.scroll)
 	return f
 }
 
@@ -368,6 +373,7 @@ func (f *form) flush() {
 		f.mu.Unlock()
 		if same {
 			f.markFields(rec)
+			f.u.showLastEdit()
 			if len(errs) > 0 {
 				f.findings.SetText("Not saved: " + strings.Join(errs, "; ") + "\n" + f.findings.Text)
 			}

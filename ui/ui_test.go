@@ -94,7 +94,7 @@ func TestDropAddsReceiptsAndListsRefusals(t *testing.T) {
 	if u.list.Len() != 2 {
 		t.Fatalf("list has %d rows", u.list.Len())
 	}
-	if !strings.Contains(u.refused.Text, "Added 2 receipt(s)") || !strings.Contains(u.refused.Text, "notes.pdf: is not a receipt Shoebox can open") {
+	if !strings.Contains(u.refused.Text, "Added 2 receipts") || !strings.Contains(u.refused.Text, "notes.pdf: is not a receipt Shoebox can open") {
 		t.Errorf("refused label = %q", u.refused.Text)
 	}
 	if u.Current() == 0 {
