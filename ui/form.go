@@ -31,7 +31,7 @@ var DefaultCategories = []string{"Advertising", "Bank fees", "Computer & softwar
 // outline the field's box.
 type fieldEntry struct {
 	widget.Entry
-	onFocus func()
+	onFocus, onBlur func()
 }
 
 func newFieldEntry(onFocus func()) *fieldEntry {
@@ -47,12 +47,23 @@ func (e *fieldEntry) FocusGained() {
 	}
 }
 
+func (e *fieldEntry) FocusLost() {
+	e.Entry.FocusLost()
+	if e.onBlur != nil {
+		e.onBlur()
+	}
+}
+
 type fieldRow struct {
 	spec  receipt.FieldSpec
+	mark  *fieldMark
 	label *widget.Label
-	entry *fieldEntry   // text-like fields
-	check *widget.Check // tax_inclusive
-	sel   *widget.Select
+	// validator is the entry's check of what is typed; it is off while
+	// the field is marked unsure, so no ✓ shows beside a "?".
+	validator fyne.StringValidator
+	entry     *fieldEntry   // text-like fields
+	check     *widget.Check // tax_inclusive
+	sel       *widget.Select
 }
 
 // form is the right-hand panel: every field as the right input, findings
@@ -77,6 +88,9 @@ type form struct {
 	// lineMarks are the items' row marks: a question icon where one is unsure.
 	lineMarks []*widget.Icon
 	scroll    *container.Scroll
+	tip       *tipLayer
+	// steady keeps the findings' height while a receipt is on screen.
+	steady *steadyLayout
 }
 
 func newForm(u *UI) *form {
@@ -85,10 +99,12 @@ func newForm(u *UI) *form {
 	f.title.Wrapping = fyne.TextWrapWord
 	f.findings = widget.NewLabel("")
 	f.findings.Wrapping = fyne.TextWrapWord
+	f.tip = newTipLayer()
 	grid := container.New(newFormLayout())
 	for _, spec := range receipt.Fields {
 		spec := spec
-		row := &fieldRow{spec: spec, label: widget.NewLabel(spec.Label)}
+		row := &fieldRow{spec: spec, label: widget.NewLabel(spec.Label), mark: newFieldMark(f.tip)}
+		row.label.Wrapping = fyne.TextWrapWord
 		var input fyne.CanvasObject
 		switch spec.Kind {
 		case receipt.KindBool:
@@ -103,12 +119,14 @@ func newForm(u *UI) *form {
 			input = row.sel
 		default:
 			row.entry = newFieldEntry(func() { f.focused(spec.Path) })
+			row.entry.onBlur = func() { f.tip.hideFor(row.mark) }
 			row.entry.OnChanged = func(s string) { f.edited(spec.Path, s) }
-			row.entry.Validator = validatorFor(spec)
-			if spec.Path == "notes" || spec.Path == "supplier_address" {
+			row.validator = validatorFor(spec)
+			row.entry.Validator = row.validator
+			if spec.Path == "notes" || spec.Path == "supplier_address" || spec.Path == "payer_address" {
 				row.entry.MultiLine = true
 				row.entry.Wrapping = fyne.TextWrapWord
-				row.entry.SetMinRowsVisible(2)
+				row.entry.SetMinRowsVisible(3)
 			}
 			input = row.entry
 			if spec.Path == "category" || spec.Path == "currency" {
@@ -127,6 +145,7 @@ func newForm(u *UI) *form {
 		}
 		f.rows[spec.Path] = row
 		f.order = append(f.order, spec.Path)
+		grid.Add(row.mark)
 		grid.Add(row.label)
 		grid.Add(input)
 	}
@@ -137,14 +156,16 @@ func newForm(u *UI) *form {
 		widget.NewButton("Mark duplicate…", f.markDuplicate),
 		widget.NewButton("Undo  (Ctrl+Z)", u.Undo),
 	)
-	body := container.NewVBox(f.title, f.findings, grid,
+	f.steady = &steadyLayout{}
+	body := container.NewVBox(f.title, container.New(f.steady, f.findings), grid,
 		widget.NewLabelWithStyle("Line items", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}), f.lines,
 		widget.NewButton("Add line", f.addLine))
 	f.scroll = container.NewVScroll(body)
+	f.scroll.OnScrolled = func(fyne.Position) { f.tip.hide() }
 	f.lastEdit = widget.NewLabel("No edits to undo.")
 	f.lastEdit.Truncation = fyne.TextTruncateEllipsis
 	history := container.NewBorder(nil, nil, nil, widget.NewButton("Your edits…", u.showEdits), f.lastEdit)
-	f.root = container.NewBorder(nil, container.NewVBox(buttons, history), nil, nil, f.scroll)
+	f.root = container.NewBorder(nil, container.NewVBox(buttons, history), nil, nil, container.NewStack(f.scroll, f.tip.root))
 	return f
 }
 
@@ -175,16 +196,18 @@ func validatorFor(spec receipt.FieldSpec) fyne.StringValidator {
 // show fills the form with a receipt, discarding nothing: pending edits were flushed by Select.
 func (f *form) show(rec library.Record) {
 	f.mu.Lock()
+	switched := f.rec.ID != rec.ID
 	f.rec = rec
 	f.loading = true
 	f.mu.Unlock()
+	if switched {
+		f.steady.reset()
+		f.tip.hide()
+		f.scroll.ScrollToTop() // title and warnings first
+	}
 	defer func() { f.mu.Lock(); f.loading = false; f.mu.Unlock() }()
 
-	name := rec.Receipt.SupplierName.Value
-	if name == "" {
-		name = rec.OriginalName
-	}
-	f.title.SetText(fmt.Sprintf("#%d  %s — %s", rec.ID, name, statusText(rec.Status)))
+	f.title.SetText(fmt.Sprintf("#%d  %s — %s", rec.ID, recordName(rec), statusText(rec.Status)))
 	for _, path := range f.order {
 		row := f.rows[path]
 		v, _ := receipt.Get(&rec.Receipt, path)
@@ -227,20 +250,35 @@ func (f *form) markFields(rec library.Record) {
 	for _, path := range f.order {
 		row := f.rows[path]
 		text := row.spec.Label
-		set, conf, src, _, _ := receipt.Meta(&rec.Receipt, path)
-		switch {
-		case len(flagged[path]) > 0:
-			text = "⚠ " + text
-		case set && src != receipt.SourceUser && src != receipt.SourceRule && conf < library.LowConfidence:
-			text = "? " + text // unsure: check it
-		}
-		if set && src == receipt.SourceRule {
-			text += " (remembered)"
-		}
 		if name := taxIDNames[rec.Receipt.SupplierTaxID.Value.Scheme]; path == "supplier_tax_id" && name != "" {
 			text += " (" + name + ")"
 		}
 		row.label.SetText(text)
+		set, conf, src, _, _ := receipt.Meta(&rec.Receipt, path)
+		unsure := set && src != receipt.SourceUser && src != receipt.SourceRule && conf < library.LowConfidence
+		switch {
+		case len(flagged[path]) > 0:
+			row.mark.set(warningIcon, strings.Join(flagged[path], "\n"))
+			row.label.Importance = widget.DangerImportance
+		case unsure:
+			row.mark.set(unsureIcon, "Read with little certainty: check it against the scan, then correct it or confirm.")
+			row.label.Importance = widget.WarningImportance
+		case set && src == receipt.SourceRule:
+			row.mark.set(rememberedIcon, "Filled in from this supplier's earlier receipts.")
+			row.label.Importance = widget.MediumImportance
+		default:
+			row.mark.set(nil, "")
+			row.label.Importance = widget.MediumImportance
+		}
+		row.label.Refresh()
+		if row.entry != nil {
+			if unsure {
+				row.entry.Validator = nil
+			} else {
+				row.entry.Validator = row.validator
+			}
+			row.entry.Refresh()
+		}
 	}
 }
 
@@ -316,6 +354,9 @@ func (f *form) addLine() {
 func (f *form) focused(path string) {
 	_, _, _, box, _ := receipt.Meta(&f.rec.Receipt, path)
 	f.u.viewer.highlight(box)
+	if row, ok := f.rows[path]; ok {
+		f.tip.show(row.mark)
+	}
 }
 
 // edited records a change and saves it when typing pauses.

@@ -57,7 +57,11 @@ func TestFirstRunCountryReadsReceiptsAgain(t *testing.T) {
 	t.Setenv("LANG", "en_MY.UTF-8")
 	u := newTestUI(t)
 	u.svc.Engine = localeEngine{u.svc.Lib.Locale()}
+	// The engine starts once the test stops touching widgets: the test
+	// driver runs fyne.Do on the calling goroutine.
+	started := make(chan struct{})
 	u.svc.ChooseEngine = func() (inference.Engine, string, int, error) {
+		<-started
 		return localeEngine{u.svc.Lib.Locale()}, "OCR", 1, nil
 	}
 	if localeChosen(u.svc.Lib) {
@@ -81,6 +85,7 @@ func TestFirstRunCountryReadsReceiptsAgain(t *testing.T) {
 		t.Fatal("no offer to read the receipts again")
 	}
 	u.readAgainAsk.Confirm()
+	close(started)
 	deadline := time.Now().Add(10 * time.Second)
 	for {
 		counts, _ := u.svc.Lib.Counts()
