@@ -222,7 +222,9 @@ func (u *UI) Reload() {
 	u.list.set(rows)
 	counts, _ := u.svc.Lib.Counts()
 	u.counts.SetText(countsText(counts))
-	if u.current == 0 && len(rows) > 0 {
+	if len(rows) > 0 && (u.Current() == 0 || u.list.index(u.Current()) < 0) {
+		// The receipt on screen is filtered out: show the first that matches,
+		// so the list and the form never disagree.
 		u.Select(rows[0].ID)
 	}
 }
@@ -291,6 +293,12 @@ func (u *UI) ExtractAll() {
 	for i, r := range rows {
 		ids[i] = r.ID
 	}
+	if len(ids) == 0 {
+		if counts, _ := u.svc.Lib.Counts(); counts[library.StatusQueued] == 0 {
+			u.say("Nothing to read: every receipt has been read. Re-extract reads one again.")
+			return
+		}
+	}
 	if _, err := u.svc.Lib.Enqueue(context.Background(), ids, false); err != nil {
 		u.showError(err)
 		return
@@ -352,11 +360,21 @@ func (u *UI) startRunner() {
 
 // Pause stops the batch after the receipt being read (which goes back to the queue).
 func (u *UI) Pause() {
+	if u.stopBatch() {
+		u.say("Pausing: the receipt being read goes back to the queue. Extract all goes on.")
+	} else {
+		u.say("Nothing is being read.")
+	}
+}
+
+// stopBatch cancels the batch and says whether one was running.
+func (u *UI) stopBatch() bool {
 	u.mu.Lock()
+	defer u.mu.Unlock()
 	if u.cancel != nil {
 		u.cancel()
 	}
-	u.mu.Unlock()
+	return u.running
 }
 
 // Wait blocks until the background batch has stopped (for tests and closing).
@@ -375,31 +393,37 @@ func (u *UI) Wait(timeout time.Duration) bool {
 }
 
 func (u *UI) setStatus(p pipeline.Progress) {
-	if p.Total > 0 {
-		u.progress.Max = float64(p.Total)
-		u.progress.SetValue(float64(p.Done + p.Failed))
-	} else {
-		u.progress.Max = 1
-		u.progress.SetValue(0)
+	if p.Total == 0 {
+		// No batch this session: a bar at 0% would say something is stuck.
+		u.progress.Hide()
+		u.status.SetText(u.svc.EngineLabel)
+		return
 	}
-	text := u.svc.EngineLabel
-	if p.Total > 0 {
-		text = fmt.Sprintf("%d/%d read", p.Done+p.Failed, p.Total)
+	u.progress.Show()
+	u.progress.Max = float64(p.Total)
+	u.progress.SetValue(float64(p.Done + p.Failed))
+	text := fmt.Sprintf("%d/%d read", p.Done+p.Failed, p.Total)
+	if p.Failed > 0 {
+		text += fmt.Sprintf(" (%d failed)", p.Failed)
+	}
+	finished := p.Done+p.Failed >= p.Total && p.Current == 0
+	switch {
+	case finished && !p.Started.IsZero():
+		text = fmt.Sprintf("All %d read in %s", p.Total, time.Since(p.Started).Round(100*time.Millisecond))
 		if p.Failed > 0 {
 			text += fmt.Sprintf(" (%d failed)", p.Failed)
 		}
-		if p.PerMinute > 0 {
-			text += fmt.Sprintf(" · %.0f/min · ETA %s", p.PerMinute, p.ETA.Round(time.Second))
-		}
-		text += " · " + u.svc.EngineLabel
+	case finished:
+	case p.PerMinute > 0:
+		text += fmt.Sprintf(" · %.0f/min · about %s left", p.PerMinute, max(time.Second, p.ETA.Round(time.Second)))
 	}
-	u.status.SetText(text)
+	u.status.SetText(text + " · " + u.svc.EngineLabel)
 }
 
 // Close stops the batch (receipts in flight return to the queue), saves
 // edits and stops the engine.
 func (u *UI) Close() {
-	u.Pause()
+	u.stopBatch()
 	u.Wait(10 * time.Second)
 	u.form.flush()
 	u.mu.Lock()

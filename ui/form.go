@@ -13,6 +13,7 @@ import (
 	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
+	"github.com/shopspring/decimal"
 
 	"github.com/shoebox-app/shoebox/library"
 	"github.com/shoebox-app/shoebox/receipt"
@@ -222,6 +223,9 @@ func (f *form) show(rec library.Record) {
 					v = after // the scheme shows in the label
 				}
 			}
+			if row.spec.Kind == receipt.KindAmount {
+				v = moneyText(v)
+			}
 			row.entry.SetText(v)
 		}
 	}
@@ -301,6 +305,9 @@ func (f *form) lineRow(i int, li receipt.LineItem) fyne.CanvasObject {
 		path := fmt.Sprintf("line_items[%d].%s", i, spec.Path)
 		e := newFieldEntry(func() { f.focused(path) })
 		v, _ := receipt.Get(&receipt.Receipt{LineItems: []receipt.LineItem{li}}, fmt.Sprintf("line_items[0].%s", spec.Path))
+		if spec.Path == "unit_price" || spec.Path == "line_total" {
+			v = moneyText(v)
+		}
 		e.SetText(v)
 		e.SetPlaceHolder(spec.Label)
 		e.OnChanged = func(s string) { f.edited(path, s) }
@@ -471,4 +478,14 @@ func (f *form) scrollTo(e fyne.CanvasObject) {
 	}
 	f.scroll.Offset.Y = max(0, y-2*theme.Padding()-e.Size().Height)
 	f.scroll.Refresh()
+}
+
+// moneyText shows an amount with at least two decimals, as receipts print
+// it ("9.00", not "9"); other text is left as it is.
+func moneyText(v string) string {
+	d, err := decimal.NewFromString(v)
+	if err != nil || d.Exponent() <= -2 {
+		return v
+	}
+	return d.StringFixed(2)
 }

@@ -112,7 +112,7 @@ func TestProgressBarFollowsTheBatch(t *testing.T) {
 	if u.progress.Value != 3 || u.progress.Max != 3 {
 		t.Errorf("progress = %v of %v", u.progress.Value, u.progress.Max)
 	}
-	if !strings.Contains(u.status.Text, "3/3 read") || !strings.Contains(u.status.Text, "Fake engine") {
+	if !strings.Contains(u.status.Text, "All 3 read") || !strings.Contains(u.status.Text, "Fake engine") {
 		t.Errorf("status = %q", u.status.Text)
 	}
 	counts, _ := u.svc.Lib.Counts()
