@@ -440,7 +440,7 @@ func (f *form) markDuplicate() {
 	if f.rec.DuplicateOf != 0 {
 		e.SetText(strconv.FormatInt(f.rec.DuplicateOf, 10))
 	}
-	dialog.ShowForm("Mark as a duplicate", "Mark", "Cancel", []*widget.FormItem{widget.NewFormItem("Same purchase as #", e)}, func(ok bool) {
+	d := dialog.NewForm("Mark as a duplicate", "Mark", "Cancel", []*widget.FormItem{widget.NewFormItem("Same purchase as receipt #", e)}, func(ok bool) {
 		if !ok {
 			return
 		}
@@ -456,6 +456,8 @@ func (f *form) markDuplicate() {
 		f.u.Reload()
 		f.u.Select(id)
 	}, f.u.win)
+	d.Resize(fyne.NewSize(440, d.MinSize().Height)) // the number box was 35 px wide
+	d.Show()
 }
 
 // entry returns the input of a top-level field, for tests.

@@ -215,12 +215,16 @@ func (u *UI) setLocale(l receipt.Locale, parent fyne.Window) {
 	if len(ids) == 0 {
 		return
 	}
-	msg := fmt.Sprintf("%d receipt(s) were read with %s's settings. Read them again for %s?\n"+
+	n := fmt.Sprintf("%d %s were", len(ids), plural(len(ids), "receipt", "receipts"))
+	if len(ids) == 1 {
+		n = "1 receipt was"
+	}
+	msg := fmt.Sprintf("%s read with %s's settings. Read them again for %s?\n"+
 		"Changes you typed into them are replaced; confirmed receipts stay as they are.",
-		len(ids), countryName(old.Country), countryName(l.Country))
+		n, countryName(old.Country), countryName(l.Country))
 	if !wasChosen {
-		msg = fmt.Sprintf("%d receipt(s) were read before you chose the country. Read them again for %s?\n"+
-			"Confirmed receipts stay as they are.", len(ids), countryName(l.Country))
+		msg = fmt.Sprintf("%s read before you chose the country. Read them again for %s?\n"+
+			"Confirmed receipts stay as they are.", n, countryName(l.Country))
 	}
 	d := dialog.NewConfirm("Read the receipts again?", msg, func(ok bool) {
 		if ok {

@@ -114,8 +114,8 @@ func Main(args []string, version string) (code int) {
 // FocusField puts the cursor in a field, outlining its box on the page.
 func (u *UI) FocusField(path string) {
 	if e := u.form.entry(path); e != nil {
+		u.form.scrollTo(e) // first: scrolling hides the reason a focused mark shows
 		u.win.Canvas().Focus(e)
-		u.form.scrollTo(e)
 	}
 }
 
