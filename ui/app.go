@@ -6,6 +6,7 @@ package ui
 import (
 	"context"
 	"fmt"
+	"strings"
 	"sync"
 	"time"
 
@@ -396,7 +397,7 @@ func (u *UI) setStatus(p pipeline.Progress) {
 	if p.Total == 0 {
 		// No batch this session: a bar at 0% would say something is stuck.
 		u.progress.Hide()
-		u.status.SetText(u.svc.EngineLabel)
+		u.status.SetText(u.readerText())
 		return
 	}
 	u.progress.Show()
@@ -417,7 +418,7 @@ func (u *UI) setStatus(p pipeline.Progress) {
 	case p.PerMinute > 0:
 		text += fmt.Sprintf(" · %.0f/min · about %s left", p.PerMinute, max(time.Second, p.ETA.Round(time.Second)))
 	}
-	u.status.SetText(text + " · " + u.svc.EngineLabel)
+	u.status.SetText(text + " · " + u.readerText())
 }
 
 // Close stops the batch (receipts in flight return to the queue), saves
@@ -482,7 +483,7 @@ func (u *UI) takePendingEngine() {
 	u.pending = nil
 	u.mu.Unlock()
 	go old.Close()
-	u.status.SetText(u.svc.EngineLabel)
+	u.status.SetText(u.readerText())
 }
 
 // Engine is the engine reading receipts now.
@@ -528,4 +529,12 @@ func plural(n int, one, many string) string {
 		return one
 	}
 	return many
+}
+
+// readerText names the engine in the status bar as a bookkeeper would.
+func (u *UI) readerText() string {
+	if strings.HasPrefix(u.svc.EngineLabel, "OCR") {
+		return "Reading with the built-in reader"
+	}
+	return "Reading with " + u.svc.EngineLabel
 }

@@ -262,13 +262,13 @@ func (f *form) markFields(rec library.Record) {
 		unsure := set && src != receipt.SourceUser && src != receipt.SourceRule && conf < library.LowConfidence
 		switch {
 		case len(flagged[path]) > 0:
-			row.mark.set(warningIcon, strings.Join(flagged[path], "\n"))
+			row.mark.set(warningIcon(), strings.Join(flagged[path], "\n"))
 			row.label.Importance = widget.DangerImportance
 		case unsure:
-			row.mark.set(unsureIcon, "Read with little certainty: check it against the scan, then correct it or confirm.")
+			row.mark.set(unsureIcon(), "Read with little certainty: check it against the scan, then correct it or confirm.")
 			row.label.Importance = widget.WarningImportance
 		case set && src == receipt.SourceRule:
-			row.mark.set(rememberedIcon, "Filled in from this supplier's earlier receipts.")
+			row.mark.set(theme.HistoryIcon(), "Filled in from this supplier's earlier receipts.")
 			row.label.Importance = widget.MediumImportance
 		default:
 			row.mark.set(nil, "")

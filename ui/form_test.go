@@ -24,7 +24,7 @@ func TestUnsureFieldStandsOutWithoutATick(t *testing.T) {
 	}
 	show(u, id)
 	total, name := u.form.rows["total"], u.form.rows["supplier_name"]
-	if total.mark.icon.Resource != unsureIcon || total.mark.reason == "" || total.label.Importance != widget.WarningImportance {
+	if total.mark.icon.Resource.Name() != unsureIcon().Name() || total.mark.reason == "" || total.label.Importance != widget.WarningImportance {
 		t.Errorf("unsure total: icon %v, reason %q, importance %v", total.mark.icon.Resource, total.mark.reason, total.label.Importance)
 	}
 	if total.entry.Validator != nil {

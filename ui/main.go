@@ -27,7 +27,8 @@ func Main(args []string, version string) (code int) {
 	// For `make screenshot`: open straight on a receipt, a field or a settings page.
 	showID := fs.Int64("show", 0, "open this receipt")
 	focus := fs.String("focus", "", "with --show: focus this field (its box is outlined on the page)")
-	page := fs.String("settings", "", "open the settings window on this page (Models, Hardware)")
+	page := fs.String("settings", "", "open the settings window on this page (Reading, This computer, Country & tax)")
+	zoom := fs.Float64("zoom", 0, "with --show: zoom the scan to this scale (1 is 100%)")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
@@ -85,10 +86,17 @@ func Main(args []string, version string) (code int) {
 	}
 	if *showID != 0 {
 		u.Select(*showID)
-		if *focus != "" {
+		if *focus != "" || *zoom > 0 {
 			go func() {
 				time.Sleep(700 * time.Millisecond)
-				fyne.Do(func() { u.FocusField(*focus) })
+				fyne.Do(func() {
+					if *zoom > 0 {
+						u.viewer.zoomTo(*zoom)
+					}
+					if *focus != "" {
+						u.FocusField(*focus)
+					}
+				})
 			}()
 		}
 	}

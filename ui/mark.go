@@ -30,11 +30,9 @@ func (m *fieldMark) CreateRenderer() fyne.WidgetRenderer { return widget.NewSimp
 
 func (m *fieldMark) MinSize() fyne.Size { return fyne.NewSquareSize(theme.IconInlineSize()) }
 
-var (
-	unsureIcon     = theme.NewWarningThemedResource(theme.QuestionIcon())
-	warningIcon    = theme.NewErrorThemedResource(theme.WarningIcon())
-	rememberedIcon = theme.HistoryIcon()
-)
+// The marks' icons (functions: the theme is looked up once the app runs).
+func unsureIcon() fyne.Resource  { return theme.NewWarningThemedResource(theme.QuestionIcon()) }
+func warningIcon() fyne.Resource { return theme.NewErrorThemedResource(theme.WarningIcon()) }
 
 // set shows an icon with its reason; a nil icon clears the mark.
 func (m *fieldMark) set(icon fyne.Resource, reason string) {
