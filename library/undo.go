@@ -81,3 +81,29 @@ func (l *Library) UndoLatest(ctx context.Context) (e Edit, ok bool, err error) {
 	}
 	return e, true, l.editField(ctx, e.ReceiptID, e.Field, e.Old, receipt.SourceUser, "undo")
 }
+
+// RestoreField puts back a field's value and provenance (source,
+// confidence, box) from before, where the field still holds before's value:
+// after an undo, a field the engine was unsure of is marked unsure again.
+// It records no history (the undo did).
+func (l *Library) RestoreField(ctx context.Context, id int64, path string, before receipt.Receipt) error {
+	loc := l.Locale()
+	return l.write(ctx, func(tx *sql.Tx) error {
+		rec, err := getTx(tx, id)
+		if err != nil {
+			return err
+		}
+		want, err := receipt.Get(&before, path)
+		if err != nil {
+			return err
+		}
+		if cur, _ := receipt.Get(&rec.Receipt, path); cur != want {
+			return nil // changed since: keep what is there
+		}
+		if err := receipt.CopyField(&rec.Receipt, &before, path); err != nil {
+			return err
+		}
+		_, err = l.storeReceiptTx(tx, id, rec.Receipt, loc, l.stamp())
+		return err
+	})
+}

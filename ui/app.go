@@ -22,6 +22,7 @@ import (
 	"github.com/shoebox-app/shoebox/ingest"
 	"github.com/shoebox-app/shoebox/library"
 	"github.com/shoebox-app/shoebox/pipeline"
+	"github.com/shoebox-app/shoebox/receipt"
 )
 
 // Services are what the window drives.
@@ -78,6 +79,9 @@ type UI struct {
 	// pending is an engine started while a batch was running; it takes
 	// over when the batch ends.
 	pending *Services
+	// before holds fields as they stood before this session's edits, by
+	// the edit's history ID (see rememberBefore).
+	before map[int64]receipt.Receipt
 	// switching is true while SwitchEngine starts an engine; receipts
 	// queued meanwhile are read by it.
 	switching bool

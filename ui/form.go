@@ -396,7 +396,7 @@ func (f *form) flush() {
 	if f.timer != nil {
 		f.timer.Stop()
 	}
-	pending, id := f.pending, f.rec.ID
+	pending, id, before := f.pending, f.rec.ID, f.rec.Receipt
 	f.pending = map[string]string{}
 	f.mu.Unlock()
 	if len(pending) == 0 || id == 0 {
@@ -406,7 +406,9 @@ func (f *form) flush() {
 	for path, v := range pending {
 		if err := f.u.svc.Lib.EditField(context.Background(), id, path, v); err != nil {
 			errs = append(errs, err.Error())
+			continue
 		}
+		f.u.rememberBefore(id, path, before)
 	}
 	rec, err := f.u.svc.Lib.Get(id)
 	if err != nil {

@@ -212,8 +212,30 @@ func TestShortcutsInTheRealWindow(t *testing.T) {
 	w.waitTitle("#2 Shop 2")
 	w.key("ctrl+Return")
 	w.waitTitle("#3 Shop 3")
+	// Ctrl+Z in the field is Shoebox's undo: the typed digit is saved and
+	// undone, and the total is the engine's reading again, not a person's.
+	w.xdo(5*time.Second, "type", "--window", w.id, "5")
+	time.Sleep(300 * time.Millisecond)
+	w.key("ctrl+z")
+	time.Sleep(time.Second)
 	w.stop()
 	if s := status(t, dir, 2); s != library.StatusConfirmed {
 		t.Fatalf("after Ctrl+Enter in a field receipt 2 is %s", s)
+	}
+	lib, err := library.Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer lib.Close()
+	rec, _ := lib.Get(3)
+	hist, _ := lib.History(3)
+	var kinds []string
+	for _, h := range hist {
+		if h.Who == receipt.SourceUser {
+			kinds = append(kinds, h.Kind+" "+h.Field+" "+h.Old+"→"+h.New)
+		}
+	}
+	if rec.Receipt.Total.Value.String() != "3" || rec.Receipt.Total.Source != receipt.SourceOCR || len(kinds) != 2 {
+		t.Errorf("after typing 5 and Ctrl+Z the total is %+v; a person's changes: %v", rec.Receipt.Total, kinds)
 	}
 }

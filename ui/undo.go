@@ -67,6 +67,7 @@ func (u *UI) Undo() {
 		u.say("Nothing to undo.")
 		return
 	}
+	u.restoreBefore(e)
 	u.Select(e.ReceiptID)
 	u.Reload()
 	u.say(fmt.Sprintf("Undone on #%d: %s is %s again.", e.ReceiptID, fieldLabel(e.Field), shownValue(e.Old)))
@@ -117,4 +118,36 @@ func (u *UI) showEdits() {
 	d = dialog.NewCustom("Your edits", "Close", content, u.win)
 	d.Resize(fyne.NewSize(620, 460))
 	d.Show()
+}
+
+// rememberBefore keeps, for this session, how a field stood before the
+// edit just saved (value, source, confidence, box), so that undoing the
+// edit brings its unsure mark back.
+func (u *UI) rememberBefore(id int64, path string, before receipt.Receipt) {
+	edits, err := u.svc.Lib.UndoableEdits(1)
+	if err != nil || len(edits) == 0 || edits[0].ReceiptID != id || edits[0].Field != path {
+		return
+	}
+	var field receipt.Receipt
+	if receipt.CopyField(&field, &before, path) != nil {
+		return
+	}
+	u.mu.Lock()
+	if u.before == nil {
+		u.before = map[int64]receipt.Receipt{}
+	}
+	u.before[edits[0].HistoryID] = field
+	u.mu.Unlock()
+}
+
+func (u *UI) restoreBefore(e library.Edit) {
+	u.mu.Lock()
+	field, ok := u.before[e.HistoryID]
+	delete(u.before, e.HistoryID)
+	u.mu.Unlock()
+	if ok {
+		if err := u.svc.Lib.RestoreField(context.Background(), e.ReceiptID, e.Field, field); err != nil {
+			u.showError(err)
+		}
+	}
 }

@@ -5,6 +5,8 @@ import (
 	"testing"
 
 	"fyne.io/fyne/v2/test"
+
+	"github.com/shoebox-app/shoebox/receipt"
 )
 
 // Undo right after Confirm goes back to the receipt that was edited and
@@ -45,5 +47,33 @@ func TestUndoAfterConfirmUndoesTheEditWithoutADialog(t *testing.T) {
 	}
 	if u.refused.Text != "Nothing to undo." || !u.notice.Visible() {
 		t.Errorf("notice %q", u.refused.Text)
+	}
+}
+
+// Undoing an edit of an unsure field brings its "?" back: the value and
+// the engine's provenance are restored, not the value typed by a person.
+func TestUndoKeepsTheUnsureMark(t *testing.T) {
+	u := newTestUI(t)
+	u.AddPaths(pngFiles(t, 1))
+	extractAll(t, u)
+	id := u.Current()
+	show(u, id)
+	if u.form.rows["total_tax"].mark.icon.Resource == nil {
+		t.Fatal("the fake engine's unsure tax is not marked")
+	}
+	e := u.form.entry("total_tax")
+	e.SetText("")
+	test.Type(e, "1.00")
+	u.form.flush()
+	if u.form.rows["total_tax"].mark.icon.Resource != nil {
+		t.Fatal("a typed tax is still marked unsure")
+	}
+	u.Undo()
+	rec, _ := u.svc.Lib.Get(id)
+	if rec.Receipt.TotalTax.Source == receipt.SourceUser || rec.Receipt.TotalTax.Confidence >= 0.5 {
+		t.Errorf("after undo the tax is %+v", rec.Receipt.TotalTax)
+	}
+	if m := u.form.rows["total_tax"].mark; m.icon.Resource == nil || m.icon.Resource.Name() != unsureIcon().Name() {
+		t.Errorf("after undo the tax's mark is %v", m.icon.Resource)
 	}
 }
