@@ -274,14 +274,14 @@ func paperBounds(img image.Image) image.Rectangle {
 	for y := b.Min.Y; y < b.Max.Y; y += step {
 		for x := b.Min.X; x < b.Max.X; x += step {
 			r, g, bl, _ := img.At(x, y).RGBA()
-			if (r*299+g*587+bl*114)/1000 < 0xc000 { // darker than 75% white
+			if (r*299+g*587+bl*114)/1000 < 0x9000 { // ink, not the grey of paper or scanner noise
 				rows[(y-b.Min.Y)/step]++
 				cols[(x-b.Min.X)/step]++
 			}
 		}
 	}
 	span := func(counts []int, other int) (int, int) {
-		need := max(1, other/200) // specks of dust are not paper
+		need := max(2, other/100) // specks of dust are not paper
 		lo, hi := -1, -1
 		for i, n := range counts {
 			if n >= need {
