@@ -95,6 +95,8 @@ func Main(args []string, version string) (code int) {
 					}
 					if *focus != "" {
 						u.FocusField(*focus)
+						// Scripts driving the window wait for this line.
+						fmt.Fprintf(os.Stderr, "shoebox: focused %s\n", *focus)
 					}
 				})
 			}()

@@ -4,10 +4,13 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"database/sql"
 	"fmt"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -77,8 +80,38 @@ type realWindow struct {
 	t       *testing.T
 	display string
 	cmd     *exec.Cmd
-	log     bytes.Buffer
+	log     syncBuffer
 	id      string // the X window
+}
+
+// syncBuffer is the app's output, written by exec's copying goroutine.
+type syncBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *syncBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *syncBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
+}
+
+// waitLog waits until the app has printed s.
+func (rw *realWindow) waitLog(s string) {
+	rw.t.Helper()
+	deadline := time.Now().Add(20 * time.Second)
+	for !strings.Contains(rw.log.String(), s) {
+		if time.Now().After(deadline) {
+			rw.t.Fatalf("the app did not print %q:\n%s", s, rw.log.String())
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
 }
 
 func startWindow(t *testing.T, display string, args ...string) *realWindow {
@@ -207,7 +240,7 @@ func TestShortcutsInTheRealWindow(t *testing.T) {
 	// The cursor in the total's text box: the keys still move and confirm.
 	w = startWindow(t, display, "--library", dir, "--show", "3", "--focus", "total")
 	w.waitTitle("#3 Shop 3")
-	time.Sleep(1500 * time.Millisecond) // --focus puts the cursor in the field after 0.7 s
+	w.waitLog("focused total")
 	w.key("ctrl+Up")
 	w.waitTitle("#2 Shop 2")
 	w.key("ctrl+Return")
@@ -217,7 +250,7 @@ func TestShortcutsInTheRealWindow(t *testing.T) {
 	w.xdo(5*time.Second, "type", "--window", w.id, "5")
 	time.Sleep(300 * time.Millisecond)
 	w.key("ctrl+z")
-	time.Sleep(time.Second)
+	waitPersonChanges(t, dir, 3, 2) // the typed edit and its undo
 	w.stop()
 	if s := status(t, dir, 2); s != library.StatusConfirmed {
 		t.Fatalf("after Ctrl+Enter in a field receipt 2 is %s", s)
@@ -237,5 +270,28 @@ func TestShortcutsInTheRealWindow(t *testing.T) {
 	}
 	if rec.Receipt.Total.Value.String() != "3" || rec.Receipt.Total.Source != receipt.SourceOCR || len(kinds) != 2 {
 		t.Errorf("after typing 5 and Ctrl+Z the total is %+v; a person's changes: %v", rec.Receipt.Total, kinds)
+	}
+}
+
+// waitPersonChanges waits until receipt id's history holds n changes made
+// by a person, reading the database file while the app runs.
+func waitPersonChanges(t *testing.T, dir string, id int64, n int) {
+	t.Helper()
+	db, err := sql.Open("sqlite", "file:"+filepath.Join(dir, "library.db")+"?mode=ro")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		var got int
+		db.QueryRow(`SELECT count(*) FROM history WHERE receipt_id = ? AND who = 'user'`, id).Scan(&got)
+		if got >= n {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("receipt %d has %d changes by a person, want %d", id, got, n)
+		}
+		time.Sleep(50 * time.Millisecond)
 	}
 }
