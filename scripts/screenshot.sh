@@ -1,35 +1,59 @@
 #!/usr/bin/env bash
-# Takes screenshots of the real app under Xvfb with a demo library made from
-# the shared SROIE receipts: docs/screenshot-{main,review,models,hardware}.png.
+# Takes screenshots of the real app under Xvfb on a 1366×768 screen (a small
+# laptop's) with demo libraries made from the shared SROIE receipts:
+# docs/screenshot-{first-run,main,review,zoomed,reading,computer,country}.png.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bin=build/bin/shoebox
 data=${SHOEBOX_DEMO_DATA:-../shared/data/sroie-dev}
 lib=build/demo-library
+fresh=build/demo-first-run
 out=docs
 mkdir -p "$out"
+files=$(ls "$data"/*.jpg | head -10)
 if [ ! -f "$lib/library.db" ]; then
-  $bin import --library "$lib" "$data"/*.jpg >/dev/null
+  $bin import --library "$lib" $files >/dev/null
   $bin process --library "$lib" --country MY >/dev/null
 fi
+# A library nobody has chosen a country for: the app asks on opening.
+rm -rf "$fresh"
+$bin import --library "$fresh" $files >/dev/null
+$bin process --library "$fresh" >/dev/null 2>&1
+
 display=:${SHOEBOX_XVFB_DISPLAY:-97}
-Xvfb "$display" -screen 0 1280x800x24 >/dev/null 2>&1 &
+Xvfb "$display" -screen 0 1366x768x24 -nolisten tcp >/dev/null 2>&1 &
 xvfb=$!
 trap 'kill $xvfb 2>/dev/null || true' EXIT
 sleep 1
-shot() { # name, seconds to wait, app arguments...
-  local name=$1 wait=$2; shift 2
-  DISPLAY=$display LIBGL_ALWAYS_SOFTWARE=1 $bin --library "$lib" "$@" >/dev/null 2>&1 &
-  local app=$!
+export DISPLAY=$display LIBGL_ALWAYS_SOFTWARE=1
+# Fyne's own settings stay out of the user's home.
+export XDG_CONFIG_HOME=${TMPDIR:-/tmp}/shoebox-screenshot-config
+app=
+start() { # library, seconds to wait, app arguments...
+  local l=$1 wait=$2; shift 2
+  $bin --library "$l" "$@" >/dev/null 2>&1 &
+  app=$!
   sleep "$wait"
-  DISPLAY=$display import -window root "$out/screenshot-$name.png"
+}
+stop() {
   kill $app 2>/dev/null || true
   for _ in 1 2 3 4 5 6 7 8 9 10; do kill -0 $app 2>/dev/null || break; sleep 0.5; done
   kill -9 $app 2>/dev/null || true
   wait $app 2>/dev/null || true
-  echo "wrote $out/screenshot-$name.png"
 }
-shot main 5
-shot review 6 --show 2 --focus total
-shot models 5 --settings Models
-shot hardware 5 --settings Hardware
+shot() { import -window root "$out/screenshot-$1.png"; echo "wrote $out/screenshot-$1.png"; }
+
+start "$fresh" 5; shot first-run; stop
+start "$lib" 5; shot main; stop
+# An unsure total: its ? mark, the reason and the outline on the scan.
+start "$lib" 6 --show 1 --focus total; shot review; stop
+# Zoomed to 150%: focusing the total scrolls the scan to its outline, then
+# the wheel moves the page a little further.
+start "$lib" 6 --show 4 --zoom 1.5 --focus total
+win=$(xdotool search --onlyvisible --name Shoebox | head -1)
+eval "$(xdotool getwindowgeometry --shell "$win")"
+xdotool mousemove $((X + WIDTH * 42 / 100)) $((Y + HEIGHT / 2)) click 5 click 5
+sleep 1; shot zoomed; stop
+start "$lib" 5 --settings Reading; shot reading; stop
+start "$lib" 5 --settings "This computer"; shot computer; stop
+start "$lib" 5 --settings "Country & tax"; shot country; stop

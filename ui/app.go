@@ -6,11 +6,15 @@ package ui
 import (
 	"context"
 	"fmt"
+	"strings"
 	"sync"
 	"time"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/driver/desktop"
+	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/shoebox-app/shoebox/hw"
@@ -18,6 +22,7 @@ import (
 	"github.com/shoebox-app/shoebox/ingest"
 	"github.com/shoebox-app/shoebox/library"
 	"github.com/shoebox-app/shoebox/pipeline"
+	"github.com/shoebox-app/shoebox/receipt"
 )
 
 // Services are what the window drives.
@@ -56,7 +61,15 @@ type UI struct {
 	status   *widget.Label
 	counts   *widget.Label
 	progress *widget.ProgressBar
-	refused  *widget.Label
+	// refused is the notice under the toolbar: what an import added and
+	// refused, what an undo did. notice holds it with its close button.
+	refused   *widget.Label
+	notice    *fyne.Container
+	noticeSeq int
+	// baseTitle is the window's title before a receipt's name is put in front.
+	baseTitle string
+	// menuItems are the commands with keys, as the main menu holds them.
+	menuItems []*fyne.MenuItem
 
 	mu      sync.Mutex
 	current int64
@@ -66,11 +79,21 @@ type UI struct {
 	// pending is an engine started while a batch was running; it takes
 	// over when the batch ends.
 	pending *Services
+	// before holds fields as they stood before this session's edits, by
+	// the edit's history ID (see rememberBefore).
+	before map[int64]receipt.Receipt
+	// switching is true while SwitchEngine starts an engine; receipts
+	// queued meanwhile are read by it.
+	switching bool
+	// firstRun is the country question, while it is open.
+	firstRun *dialog.ConfirmDialog
+	// readAgainAsk offers to read receipts again after the country changed.
+	readAgainAsk *dialog.ConfirmDialog
 }
 
 // New builds the main window's content into w.
 func New(a fyne.App, w fyne.Window, svc Services) *UI {
-	u := &UI{app: a, win: w, svc: svc}
+	u := &UI{app: a, win: w, svc: svc, baseTitle: w.Title()}
 	if u.svc.EngineLabel == "" {
 		u.svc.EngineLabel = svc.Engine.Name()
 	}
@@ -83,7 +106,8 @@ func New(a fyne.App, w fyne.Window, svc Services) *UI {
 	u.progress = widget.NewProgressBar()
 	u.refused = widget.NewLabel("")
 	u.refused.Wrapping = fyne.TextWrapWord
-	u.refused.Hide()
+	u.notice = container.NewBorder(nil, nil, nil, widget.NewButtonWithIcon("", theme.CancelIcon(), func() { u.notice.Hide() }), u.refused)
+	u.notice.Hide()
 
 	toolbar := container.NewHBox(
 		widget.NewButton("Add files…", u.showAddFiles),
@@ -102,7 +126,7 @@ func New(a fyne.App, w fyne.Window, svc Services) *UI {
 	split.Offset = 0.26
 	split.Trailing.(*container.Split).Offset = 0.55
 	statusBar := container.NewBorder(nil, nil, nil, u.status, u.progress)
-	w.SetContent(container.NewBorder(container.NewVBox(toolbar, u.refused), statusBar, nil, nil, split))
+	w.SetContent(container.NewBorder(container.NewVBox(toolbar, u.notice), statusBar, nil, nil, split))
 	w.SetOnDropped(func(_ fyne.Position, uris []fyne.URI) {
 		var paths []string
 		for _, uri := range uris {
@@ -113,32 +137,51 @@ func New(a fyne.App, w fyne.Window, svc Services) *UI {
 	u.addShortcuts()
 	u.setStatus(pipeline.Progress{})
 	u.Reload()
+	u.showLastEdit()
 	return u
 }
 
+// addShortcuts puts the window's keys in its main menu, where a bookkeeper
+// can also read them. The GLFW driver names a pressed Ctrl+key the way
+// desktop.CustomShortcut does (Ctrl+Z is fyne.ShortcutUndo) and matches it
+// against the main menu's items before the focused widget sees the key, so
+// each works wherever the focus is, a text field included.
 func (u *UI) addShortcuts() {
-	c := u.win.Canvas()
-	add := func(key fyne.KeyName, mod fyne.KeyModifier, fn func()) {
-		c.AddShortcut(&desktopShortcut{key: key, mod: mod}, func(fyne.Shortcut) { fn() })
+	ctrl := func(key fyne.KeyName) fyne.Shortcut {
+		return &desktop.CustomShortcut{KeyName: key, Modifier: fyne.KeyModifierShortcutDefault}
 	}
-	add(fyne.KeyReturn, fyne.KeyModifierShortcutDefault, u.ConfirmCurrent)
-	add(fyne.KeyEnter, fyne.KeyModifierShortcutDefault, u.ConfirmCurrent)
-	add(fyne.KeyDown, fyne.KeyModifierShortcutDefault, func() { u.Step(1) })
-	add(fyne.KeyUp, fyne.KeyModifierShortcutDefault, func() { u.Step(-1) })
-	add(fyne.KeyE, fyne.KeyModifierShortcutDefault, u.showExport)
-	add(fyne.KeyO, fyne.KeyModifierShortcutDefault, u.showAddFiles)
-	add(fyne.KeyZ, fyne.KeyModifierShortcutDefault, u.Undo)
+	item := func(label string, sc fyne.Shortcut, fn func()) *fyne.MenuItem {
+		it := fyne.NewMenuItem(label, fn)
+		it.Shortcut = sc
+		return it
+	}
+	u.menuItems = []*fyne.MenuItem{
+		item("Add files…", ctrl(fyne.KeyO), u.showAddFiles),
+		item("Export…", ctrl(fyne.KeyE), u.showExport),
+		item("Confirm and go to the next to check", ctrl(fyne.KeyReturn), u.ConfirmCurrent),
+		item("Next receipt", ctrl(fyne.KeyDown), func() { u.Step(1) }),
+		item("Previous receipt", ctrl(fyne.KeyUp), func() { u.Step(-1) }),
+		item("Undo the last edit", &fyne.ShortcutUndo{}, u.Undo),
+	}
+	file := fyne.NewMenu("File", u.menuItems[0], u.menuItems[1], fyne.NewMenuItemSeparator(),
+		fyne.NewMenuItem("Settings…", u.showSettings))
+	review := fyne.NewMenu("Receipt", u.menuItems[2:]...)
+	u.win.SetMainMenu(fyne.NewMainMenu(file, review))
+	// The keypad's Enter is a key of its own.
+	u.win.Canvas().AddShortcut(ctrl(fyne.KeyEnter), func(fyne.Shortcut) { u.ConfirmCurrent() })
 }
 
-// desktopShortcut is a key with modifiers, for Canvas.AddShortcut.
-type desktopShortcut struct {
-	key fyne.KeyName
-	mod fyne.KeyModifier
+// TypeShortcut runs the window's command for a shortcut as the driver would
+// (for tests: the real keys are checked under Xvfb) and says whether one ran.
+func (u *UI) TypeShortcut(sc fyne.Shortcut) bool {
+	for _, it := range u.menuItems {
+		if it.Shortcut != nil && it.Shortcut.ShortcutName() == sc.ShortcutName() {
+			it.Action()
+			return true
+		}
+	}
+	return false
 }
-
-func (s *desktopShortcut) ShortcutName() string  { return fmt.Sprintf("shoebox-%s-%d", s.key, s.mod) }
-func (s *desktopShortcut) Key() fyne.KeyName     { return s.key }
-func (s *desktopShortcut) Mod() fyne.KeyModifier { return s.mod }
 
 // AddPaths imports files and folders (the drop handler and the Add buttons
 // call it) and lists the refused files with their reasons.
@@ -157,15 +200,18 @@ func (u *UI) AddPaths(paths []string) []library.ImportResult {
 		}
 	}
 	fyne.Do(func() {
-		msg := fmt.Sprintf("Added %d receipt(s)", added)
+		msg := fmt.Sprintf("Added %d %s", added, plural(added, "receipt", "receipts"))
 		if dups > 0 {
 			msg += fmt.Sprintf(", %d already in the library", dups)
 		}
 		if len(refused) > 0 {
 			msg += fmt.Sprintf(". Not added (%d):\n%s", len(refused), joinMax(refused, 8))
 		}
-		u.refused.SetText(msg)
-		u.refused.Show()
+		if len(refused) > 0 {
+			u.sayUntilClosed(msg)
+		} else {
+			u.say(msg)
+		}
 		u.Reload()
 	})
 	return res
@@ -181,7 +227,9 @@ func (u *UI) Reload() {
 	u.list.set(rows)
 	counts, _ := u.svc.Lib.Counts()
 	u.counts.SetText(countsText(counts))
-	if u.current == 0 && len(rows) > 0 {
+	if len(rows) > 0 && (u.Current() == 0 || u.list.index(u.Current()) < 0) {
+		// The receipt on screen is filtered out: show the first that matches,
+		// so the list and the form never disagree.
 		u.Select(rows[0].ID)
 	}
 }
@@ -199,6 +247,7 @@ func (u *UI) Select(id int64) {
 	u.mu.Unlock()
 	u.list.selectID(id)
 	u.form.show(rec)
+	u.win.SetTitle(fmt.Sprintf("#%d %s — %s", id, recordName(rec), u.baseTitle))
 	u.viewer.load(u.svc.Lib, rec)
 }
 
@@ -237,21 +286,6 @@ func (u *UI) ConfirmCurrent() {
 	}
 }
 
-// Undo reverts the last edit to the receipt on screen.
-func (u *UI) Undo() {
-	id := u.Current()
-	if id == 0 {
-		return
-	}
-	u.form.flush()
-	if _, err := u.svc.Lib.Undo(context.Background(), id); err != nil {
-		u.showError(err)
-		return
-	}
-	u.Select(id)
-	u.Reload()
-}
-
 // ExtractAll queues every new or failed receipt and reads the queue in the
 // background; the progress bar follows it.
 func (u *UI) ExtractAll() {
@@ -263,6 +297,12 @@ func (u *UI) ExtractAll() {
 	ids := make([]int64, len(rows))
 	for i, r := range rows {
 		ids[i] = r.ID
+	}
+	if len(ids) == 0 {
+		if counts, _ := u.svc.Lib.Counts(); counts[library.StatusQueued] == 0 {
+			u.say("Nothing to read: every receipt has been read. Re-extract reads one again.")
+			return
+		}
 	}
 	if _, err := u.svc.Lib.Enqueue(context.Background(), ids, false); err != nil {
 		u.showError(err)
@@ -325,11 +365,21 @@ func (u *UI) startRunner() {
 
 // Pause stops the batch after the receipt being read (which goes back to the queue).
 func (u *UI) Pause() {
+	if u.stopBatch() {
+		u.say("Pausing: the receipt being read goes back to the queue. Extract all goes on.")
+	} else {
+		u.say("Nothing is being read.")
+	}
+}
+
+// stopBatch cancels the batch and says whether one was running.
+func (u *UI) stopBatch() bool {
 	u.mu.Lock()
+	defer u.mu.Unlock()
 	if u.cancel != nil {
 		u.cancel()
 	}
-	u.mu.Unlock()
+	return u.running
 }
 
 // Wait blocks until the background batch has stopped (for tests and closing).
@@ -348,31 +398,37 @@ func (u *UI) Wait(timeout time.Duration) bool {
 }
 
 func (u *UI) setStatus(p pipeline.Progress) {
-	if p.Total > 0 {
-		u.progress.Max = float64(p.Total)
-		u.progress.SetValue(float64(p.Done + p.Failed))
-	} else {
-		u.progress.Max = 1
-		u.progress.SetValue(0)
+	if p.Total == 0 {
+		// No batch this session: a bar at 0% would say something is stuck.
+		u.progress.Hide()
+		u.status.SetText(u.readerText())
+		return
 	}
-	text := u.svc.EngineLabel
-	if p.Total > 0 {
-		text = fmt.Sprintf("%d/%d read", p.Done+p.Failed, p.Total)
+	u.progress.Show()
+	u.progress.Max = float64(p.Total)
+	u.progress.SetValue(float64(p.Done + p.Failed))
+	text := fmt.Sprintf("%d/%d read", p.Done+p.Failed, p.Total)
+	if p.Failed > 0 {
+		text += fmt.Sprintf(" (%d failed)", p.Failed)
+	}
+	finished := p.Done+p.Failed >= p.Total && p.Current == 0
+	switch {
+	case finished && !p.Started.IsZero():
+		text = fmt.Sprintf("All %d read in %s", p.Total, time.Since(p.Started).Round(100*time.Millisecond))
 		if p.Failed > 0 {
 			text += fmt.Sprintf(" (%d failed)", p.Failed)
 		}
-		if p.PerMinute > 0 {
-			text += fmt.Sprintf(" · %.0f/min · ETA %s", p.PerMinute, p.ETA.Round(time.Second))
-		}
-		text += " · " + u.svc.EngineLabel
+	case finished:
+	case p.PerMinute > 0:
+		text += fmt.Sprintf(" · %.0f/min · about %s left", p.PerMinute, max(time.Second, p.ETA.Round(time.Second)))
 	}
-	u.status.SetText(text)
+	u.status.SetText(text + " · " + u.readerText())
 }
 
 // Close stops the batch (receipts in flight return to the queue), saves
 // edits and stops the engine.
 func (u *UI) Close() {
-	u.Pause()
+	u.stopBatch()
 	u.Wait(10 * time.Second)
 	u.form.flush()
 	u.mu.Lock()
@@ -393,9 +449,18 @@ func (u *UI) SwitchEngine(done func(label string, err error)) {
 		return
 	}
 	u.status.SetText("Starting the chosen engine…")
+	u.mu.Lock()
+	u.switching = true
+	u.mu.Unlock()
 	go func() {
 		eng, label, workers, err := u.svc.ChooseEngine()
 		fyne.Do(func() {
+			u.mu.Lock()
+			u.switching = false
+			u.mu.Unlock()
+			if counts, cerr := u.svc.Lib.Counts(); cerr == nil && counts[library.StatusQueued] > 0 {
+				defer u.startRunner() // receipts queued while it started
+			}
 			if err == nil {
 				u.mu.Lock()
 				u.pending = &Services{Engine: eng, EngineLabel: label, Workers: workers}
@@ -422,7 +487,7 @@ func (u *UI) takePendingEngine() {
 	u.pending = nil
 	u.mu.Unlock()
 	go old.Close()
-	u.status.SetText(u.svc.EngineLabel)
+	u.status.SetText(u.readerText())
 }
 
 // Engine is the engine reading receipts now.
@@ -430,4 +495,50 @@ func (u *UI) Engine() inference.Engine {
 	u.mu.Lock()
 	defer u.mu.Unlock()
 	return u.svc.Engine
+}
+
+// recordName is what a receipt is called on screen: its supplier, else its file's name.
+func recordName(rec library.Record) string {
+	if name := rec.Receipt.SupplierName.Value; name != "" {
+		return name
+	}
+	return rec.OriginalName
+}
+
+// noticeTime is how long a passing notice stays under the toolbar.
+const noticeTime = 8 * time.Second
+
+// say shows a passing notice under the toolbar.
+func (u *UI) say(msg string) {
+	seq := u.sayUntilClosed(msg)
+	time.AfterFunc(noticeTime, func() {
+		fyne.Do(func() {
+			if u.noticeSeq == seq {
+				u.notice.Hide()
+			}
+		})
+	})
+}
+
+// sayUntilClosed shows a notice that stays until its close button is pressed.
+func (u *UI) sayUntilClosed(msg string) int {
+	u.noticeSeq++
+	u.refused.SetText(msg)
+	u.notice.Show()
+	return u.noticeSeq
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}
+
+// readerText names the engine in the status bar as a bookkeeper would.
+func (u *UI) readerText() string {
+	if strings.HasPrefix(u.svc.EngineLabel, "OCR") {
+		return "Reading with the built-in reader"
+	}
+	return "Reading with " + u.svc.EngineLabel
 }

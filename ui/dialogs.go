@@ -22,27 +22,6 @@ func (u *UI) showError(err error) {
 	dialog.ShowError(err, u.win)
 }
 
-func (u *UI) showAddFiles() {
-	d := dialog.NewFileOpen(func(r fyne.URIReadCloser, err error) {
-		if err != nil || r == nil {
-			return
-		}
-		p := r.URI().Path()
-		r.Close()
-		go u.AddPaths([]string{p})
-	}, u.win)
-	d.Show()
-}
-
-func (u *UI) showAddFolder() {
-	dialog.ShowFolderOpen(func(l fyne.ListableURI, err error) {
-		if err != nil || l == nil {
-			return
-		}
-		go u.AddPaths([]string{l.Path()})
-	}, u.win)
-}
-
 // ExportTo writes the receipts the exporter chose: confirmed only unless all
 // is set, in the period if one is given, as .xlsx or .csv by extension.
 func (u *UI) ExportTo(path, period string, all bool) (export.Stats, error) {

@@ -13,6 +13,7 @@ import (
 	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
+	"github.com/shopspring/decimal"
 
 	"github.com/shoebox-app/shoebox/library"
 	"github.com/shoebox-app/shoebox/receipt"
@@ -31,7 +32,7 @@ var DefaultCategories = []string{"Advertising", "Bank fees", "Computer & softwar
 // outline the field's box.
 type fieldEntry struct {
 	widget.Entry
-	onFocus func()
+	onFocus, onBlur func()
 }
 
 func newFieldEntry(onFocus func()) *fieldEntry {
@@ -47,12 +48,23 @@ func (e *fieldEntry) FocusGained() {
 	}
 }
 
+func (e *fieldEntry) FocusLost() {
+	e.Entry.FocusLost()
+	if e.onBlur != nil {
+		e.onBlur()
+	}
+}
+
 type fieldRow struct {
 	spec  receipt.FieldSpec
+	mark  *fieldMark
 	label *widget.Label
-	entry *fieldEntry   // text-like fields
-	check *widget.Check // tax_inclusive
-	sel   *widget.Select
+	// validator is the entry's check of what is typed; it is off while
+	// the field is marked unsure, so no ✓ shows beside a "?".
+	validator fyne.StringValidator
+	entry     *fieldEntry   // text-like fields
+	check     *widget.Check // tax_inclusive
+	sel       *widget.Select
 }
 
 // form is the right-hand panel: every field as the right input, findings
@@ -65,6 +77,8 @@ type form struct {
 	title    *widget.Label
 	lines    *fyne.Container
 	root     fyne.CanvasObject
+	// lastEdit names the edit Ctrl+Z would undo.
+	lastEdit *widget.Label
 
 	mu      sync.Mutex
 	rec     library.Record
@@ -75,6 +89,9 @@ type form struct {
 	// lineMarks are the items' row marks: a question icon where one is unsure.
 	lineMarks []*widget.Icon
 	scroll    *container.Scroll
+	tip       *tipLayer
+	// steady keeps the findings' height while a receipt is on screen.
+	steady *steadyLayout
 }
 
 func newForm(u *UI) *form {
@@ -83,10 +100,12 @@ func newForm(u *UI) *form {
 	f.title.Wrapping = fyne.TextWrapWord
 	f.findings = widget.NewLabel("")
 	f.findings.Wrapping = fyne.TextWrapWord
+	f.tip = newTipLayer()
 	grid := container.New(newFormLayout())
 	for _, spec := range receipt.Fields {
 		spec := spec
-		row := &fieldRow{spec: spec, label: widget.NewLabel(spec.Label)}
+		row := &fieldRow{spec: spec, label: widget.NewLabel(spec.Label), mark: newFieldMark(f.tip)}
+		row.label.Wrapping = fyne.TextWrapWord
 		var input fyne.CanvasObject
 		switch spec.Kind {
 		case receipt.KindBool:
@@ -101,12 +120,14 @@ func newForm(u *UI) *form {
 			input = row.sel
 		default:
 			row.entry = newFieldEntry(func() { f.focused(spec.Path) })
+			row.entry.onBlur = func() { f.tip.hideFor(row.mark) }
 			row.entry.OnChanged = func(s string) { f.edited(spec.Path, s) }
-			row.entry.Validator = validatorFor(spec)
-			if spec.Path == "notes" || spec.Path == "supplier_address" {
+			row.validator = validatorFor(spec)
+			row.entry.Validator = row.validator
+			if spec.Path == "notes" || spec.Path == "supplier_address" || spec.Path == "payer_address" {
 				row.entry.MultiLine = true
 				row.entry.Wrapping = fyne.TextWrapWord
-				row.entry.SetMinRowsVisible(2)
+				row.entry.SetMinRowsVisible(3)
 			}
 			input = row.entry
 			if spec.Path == "category" || spec.Path == "currency" {
@@ -125,6 +146,7 @@ func newForm(u *UI) *form {
 		}
 		f.rows[spec.Path] = row
 		f.order = append(f.order, spec.Path)
+		grid.Add(row.mark)
 		grid.Add(row.label)
 		grid.Add(input)
 	}
@@ -135,11 +157,16 @@ func newForm(u *UI) *form {
 		widget.NewButton("Mark duplicate…", f.markDuplicate),
 		widget.NewButton("Undo  (Ctrl+Z)", u.Undo),
 	)
-	body := container.NewVBox(f.title, f.findings, grid,
+	f.steady = &steadyLayout{}
+	body := container.NewVBox(f.title, container.New(f.steady, f.findings), grid,
 		widget.NewLabelWithStyle("Line items", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}), f.lines,
 		widget.NewButton("Add line", f.addLine))
 	f.scroll = container.NewVScroll(body)
-	f.root = container.NewBorder(nil, buttons, nil, nil, f.scroll)
+	f.scroll.OnScrolled = func(fyne.Position) { f.tip.hide() }
+	f.lastEdit = widget.NewLabel("No edits to undo.")
+	f.lastEdit.Truncation = fyne.TextTruncateEllipsis
+	history := container.NewBorder(nil, nil, nil, widget.NewButton("Your edits…", u.showEdits), f.lastEdit)
+	f.root = container.NewBorder(nil, container.NewVBox(buttons, history), nil, nil, container.NewStack(f.scroll, f.tip.root))
 	return f
 }
 
@@ -170,16 +197,18 @@ func validatorFor(spec receipt.FieldSpec) fyne.StringValidator {
 // show fills the form with a receipt, discarding nothing: pending edits were flushed by Select.
 func (f *form) show(rec library.Record) {
 	f.mu.Lock()
+	switched := f.rec.ID != rec.ID
 	f.rec = rec
 	f.loading = true
 	f.mu.Unlock()
+	if switched {
+		f.steady.reset()
+		f.tip.hide()
+		f.scroll.ScrollToTop() // title and warnings first
+	}
 	defer func() { f.mu.Lock(); f.loading = false; f.mu.Unlock() }()
 
-	name := rec.Receipt.SupplierName.Value
-	if name == "" {
-		name = rec.OriginalName
-	}
-	f.title.SetText(fmt.Sprintf("#%d  %s — %s", rec.ID, name, statusText(rec.Status)))
+	f.title.SetText(fmt.Sprintf("#%d  %s — %s", rec.ID, recordName(rec), statusText(rec.Status)))
 	for _, path := range f.order {
 		row := f.rows[path]
 		v, _ := receipt.Get(&rec.Receipt, path)
@@ -193,6 +222,9 @@ func (f *form) show(rec library.Record) {
 				if _, after, ok := strings.Cut(v, ":"); ok {
 					v = after // the scheme shows in the label
 				}
+			}
+			if row.spec.Kind == receipt.KindAmount {
+				v = moneyText(v)
 			}
 			row.entry.SetText(v)
 		}
@@ -222,20 +254,35 @@ func (f *form) markFields(rec library.Record) {
 	for _, path := range f.order {
 		row := f.rows[path]
 		text := row.spec.Label
-		set, conf, src, _, _ := receipt.Meta(&rec.Receipt, path)
-		switch {
-		case len(flagged[path]) > 0:
-			text = "⚠ " + text
-		case set && src != receipt.SourceUser && src != receipt.SourceRule && conf < library.LowConfidence:
-			text = "? " + text // unsure: check it
-		}
-		if set && src == receipt.SourceRule {
-			text += " (remembered)"
-		}
-		if path == "supplier_tax_id" && rec.Receipt.SupplierTaxID.Value.Scheme != "" {
-			text += " [" + string(rec.Receipt.SupplierTaxID.Value.Scheme) + "]"
+		if name := taxIDNames[rec.Receipt.SupplierTaxID.Value.Scheme]; path == "supplier_tax_id" && name != "" {
+			text += " (" + name + ")"
 		}
 		row.label.SetText(text)
+		set, conf, src, _, _ := receipt.Meta(&rec.Receipt, path)
+		unsure := set && src != receipt.SourceUser && src != receipt.SourceRule && conf < library.LowConfidence
+		switch {
+		case len(flagged[path]) > 0:
+			row.mark.set(warningIcon(), strings.Join(flagged[path], "\n"))
+			row.label.Importance = widget.DangerImportance
+		case unsure:
+			row.mark.set(unsureIcon(), "Read with little certainty: check it against the scan, then correct it or confirm.")
+			row.label.Importance = widget.WarningImportance
+		case set && src == receipt.SourceRule:
+			row.mark.set(theme.HistoryIcon(), "Filled in from this supplier's earlier receipts.")
+			row.label.Importance = widget.MediumImportance
+		default:
+			row.mark.set(nil, "")
+			row.label.Importance = widget.MediumImportance
+		}
+		row.label.Refresh()
+		if row.entry != nil {
+			if unsure {
+				row.entry.Validator = nil
+			} else {
+				row.entry.Validator = row.validator
+			}
+			row.entry.Refresh()
+		}
 	}
 }
 
@@ -258,6 +305,9 @@ func (f *form) lineRow(i int, li receipt.LineItem) fyne.CanvasObject {
 		path := fmt.Sprintf("line_items[%d].%s", i, spec.Path)
 		e := newFieldEntry(func() { f.focused(path) })
 		v, _ := receipt.Get(&receipt.Receipt{LineItems: []receipt.LineItem{li}}, fmt.Sprintf("line_items[0].%s", spec.Path))
+		if spec.Path == "unit_price" || spec.Path == "line_total" {
+			v = moneyText(v)
+		}
 		e.SetText(v)
 		e.SetPlaceHolder(spec.Label)
 		e.OnChanged = func(s string) { f.edited(path, s) }
@@ -311,6 +361,9 @@ func (f *form) addLine() {
 func (f *form) focused(path string) {
 	_, _, _, box, _ := receipt.Meta(&f.rec.Receipt, path)
 	f.u.viewer.highlight(box)
+	if row, ok := f.rows[path]; ok {
+		f.tip.show(row.mark)
+	}
 }
 
 // edited records a change and saves it when typing pauses.
@@ -343,7 +396,7 @@ func (f *form) flush() {
 	if f.timer != nil {
 		f.timer.Stop()
 	}
-	pending, id := f.pending, f.rec.ID
+	pending, id, before := f.pending, f.rec.ID, f.rec.Receipt
 	f.pending = map[string]string{}
 	f.mu.Unlock()
 	if len(pending) == 0 || id == 0 {
@@ -353,7 +406,9 @@ func (f *form) flush() {
 	for path, v := range pending {
 		if err := f.u.svc.Lib.EditField(context.Background(), id, path, v); err != nil {
 			errs = append(errs, err.Error())
+			continue
 		}
+		f.u.rememberBefore(id, path, before)
 	}
 	rec, err := f.u.svc.Lib.Get(id)
 	if err != nil {
@@ -368,6 +423,7 @@ func (f *form) flush() {
 		f.mu.Unlock()
 		if same {
 			f.markFields(rec)
+			f.u.showLastEdit()
 			if len(errs) > 0 {
 				f.findings.SetText("Not saved: " + strings.Join(errs, "; ") + "\n" + f.findings.Text)
 			}
@@ -386,7 +442,7 @@ func (f *form) markDuplicate() {
 	if f.rec.DuplicateOf != 0 {
 		e.SetText(strconv.FormatInt(f.rec.DuplicateOf, 10))
 	}
-	dialog.ShowForm("Mark as a duplicate", "Mark", "Cancel", []*widget.FormItem{widget.NewFormItem("Same purchase as #", e)}, func(ok bool) {
+	d := dialog.NewForm("Mark as a duplicate", "Mark", "Cancel", []*widget.FormItem{widget.NewFormItem("Same purchase as receipt #", e)}, func(ok bool) {
 		if !ok {
 			return
 		}
@@ -402,6 +458,8 @@ func (f *form) markDuplicate() {
 		f.u.Reload()
 		f.u.Select(id)
 	}, f.u.win)
+	d.Resize(fyne.NewSize(440, d.MinSize().Height)) // the number box was 35 px wide
+	d.Show()
 }
 
 // entry returns the input of a top-level field, for tests.
@@ -424,4 +482,14 @@ func (f *form) scrollTo(e fyne.CanvasObject) {
 	}
 	f.scroll.Offset.Y = max(0, y-2*theme.Padding()-e.Size().Height)
 	f.scroll.Refresh()
+}
+
+// moneyText shows an amount with at least two decimals, as receipts print
+// it ("9.00", not "9"); other text is left as it is.
+func moneyText(v string) string {
+	d, err := decimal.NewFromString(v)
+	if err != nil || d.Exponent() <= -2 {
+		return v
+	}
+	return d.StringFixed(2)
 }

@@ -5,44 +5,76 @@ import (
 	"fyne.io/fyne/v2/theme"
 )
 
-// formLayout is a two-column grid: labels as wide as the widest label,
-// inputs taking the rest.
+// formLayout is a three-column grid: a mark, a label and an input per
+// field. The mark and label columns have fixed widths and long labels wrap,
+// so a mark that comes or goes never moves the inputs.
 type formLayout struct{}
 
 func newFormLayout() fyne.Layout { return formLayout{} }
 
-func (formLayout) labelWidth(objs []fyne.CanvasObject) float32 {
-	w := float32(0)
-	for i := 0; i < len(objs); i += 2 {
-		w = max(w, objs[i].MinSize().Width)
+const (
+	markWidth  = 24
+	labelWidth = 132
+)
+
+// rowHeight lays a wrapping label out at the label column's width first: its
+// height depends on it.
+func rowHeight(objs []fyne.CanvasObject, i int) float32 {
+	if objs[i+1].Size().Width != labelWidth {
+		objs[i+1].Resize(fyne.NewSize(labelWidth, objs[i+1].MinSize().Height))
 	}
-	return w
+	return max(objs[i].MinSize().Height, objs[i+1].MinSize().Height, objs[i+2].MinSize().Height)
 }
 
 func (l formLayout) Layout(objs []fyne.CanvasObject, size fyne.Size) {
 	pad := theme.Padding()
-	lw := l.labelWidth(objs)
 	y := float32(0)
-	for i := 0; i+1 < len(objs); i += 2 {
-		h := max(objs[i].MinSize().Height, objs[i+1].MinSize().Height)
-		objs[i].Move(fyne.NewPos(0, y))
-		objs[i].Resize(fyne.NewSize(lw, h))
-		objs[i+1].Move(fyne.NewPos(lw+pad, y))
-		objs[i+1].Resize(fyne.NewSize(size.Width-lw-pad, h))
+	for i := 0; i+2 < len(objs); i += 3 {
+		h := rowHeight(objs, i)
+		ms := objs[i].MinSize()
+		objs[i].Move(fyne.NewPos((markWidth-ms.Width)/2, y+(min(h, theme.InputBorderSize()*2+theme.TextSize()*2.4)-ms.Height)/2))
+		objs[i].Resize(ms)
+		objs[i+1].Move(fyne.NewPos(markWidth, y))
+		objs[i+1].Resize(fyne.NewSize(labelWidth, h))
+		x := markWidth + labelWidth + pad
+		objs[i+2].Move(fyne.NewPos(x, y))
+		objs[i+2].Resize(fyne.NewSize(size.Width-x, h))
 		y += h + pad
 	}
 }
 
 func (l formLayout) MinSize(objs []fyne.CanvasObject) fyne.Size {
 	pad := theme.Padding()
-	lw := l.labelWidth(objs)
 	w, h := float32(0), float32(0)
-	for i := 0; i+1 < len(objs); i += 2 {
-		w = max(w, lw+pad+objs[i+1].MinSize().Width)
-		h += max(objs[i].MinSize().Height, objs[i+1].MinSize().Height) + pad
+	for i := 0; i+2 < len(objs); i += 3 {
+		w = max(w, markWidth+labelWidth+pad+objs[i+2].MinSize().Width)
+		h += rowHeight(objs, i) + pad
 	}
 	return fyne.NewSize(w, h)
 }
+
+// steadyLayout keeps its content's tallest height until reset, so text
+// that shrinks (a warning that clears) does not pull what follows upwards
+// under the pointer.
+type steadyLayout struct{ tallest float32 }
+
+func (l *steadyLayout) Layout(objs []fyne.CanvasObject, size fyne.Size) {
+	for _, o := range objs {
+		o.Move(fyne.Position{})
+		o.Resize(size)
+	}
+}
+
+func (l *steadyLayout) MinSize(objs []fyne.CanvasObject) fyne.Size {
+	var s fyne.Size
+	for _, o := range objs {
+		s = s.Max(o.MinSize())
+	}
+	l.tallest = max(l.tallest, s.Height)
+	return fyne.NewSize(s.Width, l.tallest)
+}
+
+func (l *steadyLayout) reset() { l.tallest = 0 }
 
 // lineLayout sets a line item's cells: description wide, numbers narrow.
 type lineLayout struct{}

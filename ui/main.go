@@ -27,7 +27,8 @@ func Main(args []string, version string) (code int) {
 	// For `make screenshot`: open straight on a receipt, a field or a settings page.
 	showID := fs.Int64("show", 0, "open this receipt")
 	focus := fs.String("focus", "", "with --show: focus this field (its box is outlined on the page)")
-	page := fs.String("settings", "", "open the settings window on this page (Models, Hardware)")
+	page := fs.String("settings", "", "open the settings window on this page (Reading, This computer, Country & tax)")
+	zoom := fs.Float64("zoom", 0, "with --show: zoom the scan to this scale (1 is 100%)")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
@@ -70,7 +71,8 @@ func Main(args []string, version string) (code int) {
 	a.SetIcon(fyne.NewStaticResource("icon.png", assets.Icon))
 	w := a.NewWindow("Shoebox " + version + " — " + dir)
 	u := New(a, w, svc)
-	w.Resize(fyne.NewSize(1280, 800))
+	// Fits a 1366×768 laptop screen with its task bar and title bar.
+	w.Resize(fyne.NewSize(1280, 680))
 	w.SetMaster()
 	if counts, err := lib.Counts(); err == nil && counts[library.StatusQueued] > 0 {
 		u.startRunner() // the batch a closed window left off goes on
@@ -79,12 +81,24 @@ func Main(args []string, version string) (code int) {
 		u.Close()
 		w.Close()
 	})
+	if !localeChosen(lib) {
+		u.askCountry()
+	}
 	if *showID != 0 {
 		u.Select(*showID)
-		if *focus != "" {
+		if *focus != "" || *zoom > 0 {
 			go func() {
 				time.Sleep(700 * time.Millisecond)
-				fyne.Do(func() { u.FocusField(*focus) })
+				fyne.Do(func() {
+					if *zoom > 0 {
+						u.viewer.zoomTo(*zoom)
+					}
+					if *focus != "" {
+						u.FocusField(*focus)
+						// Scripts driving the window wait for this line.
+						fmt.Fprintf(os.Stderr, "shoebox: focused %s\n", *focus)
+					}
+				})
 			}()
 		}
 	}
@@ -110,8 +124,8 @@ func Main(args []string, version string) (code int) {
 // FocusField puts the cursor in a field, outlining its box on the page.
 func (u *UI) FocusField(path string) {
 	if e := u.form.entry(path); e != nil {
+		u.form.scrollTo(e) // first: scrolling hides the reason a focused mark shows
 		u.win.Canvas().Focus(e)
-		u.form.scrollTo(e)
 	}
 }
 

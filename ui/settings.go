@@ -18,15 +18,17 @@ import (
 	"github.com/shoebox-app/shoebox/library"
 	"github.com/shoebox-app/shoebox/models"
 	"github.com/shoebox-app/shoebox/pipeline"
-	"github.com/shoebox-app/shoebox/receipt"
 )
 
 // Page names for ShowSettings.
 const (
-	PageModels   = "Models"
-	PageHardware = "Hardware"
+	PageModels   = "Reading"
+	PageHardware = "This computer"
 	PageLocale   = "Country & tax"
 )
+
+// pageAliases are the pages' former names, which scripts may still pass.
+var pageAliases = map[string]string{"Models": PageModels, "Hardware": PageHardware}
 
 func (u *UI) showSettings() { u.ShowSettings(PageModels) }
 
@@ -38,6 +40,9 @@ func (u *UI) ShowSettings(page string) fyne.Window {
 		container.NewTabItem(PageHardware, u.hardwarePage()),
 		container.NewTabItem(PageLocale, u.localePage(w)),
 	)
+	if p, ok := pageAliases[page]; ok {
+		page = p
+	}
 	for _, t := range tabs.Items {
 		if t.Text == page {
 			tabs.Select(t)
@@ -55,18 +60,40 @@ const (
 	SettingProjector = pipeline.SettingProjector
 )
 
-func (u *UI) modelsPage() fyne.CanvasObject {
-	head := widget.NewLabel(fmt.Sprintf("Reading receipts with: %s. The built-in OCR engine (Tesseract) needs no download and no GPU. "+
-		"A vision model reads difficult receipts better: a model chosen here is checked, remembered and started, with the OCR text as its hint; the next batch reads with it.", u.svc.EngineLabel))
-	head.Wrapping = fyne.TextWrapWord
-	chosen := widget.NewLabel(u.chosenModelText())
-	chosen.Wrapping = fyne.TextWrapWord
-	items := []fyne.CanvasObject{head, chosen}
-	if eng, ok := u.Engine().(interface{ Unload() }); ok {
-		items = append(items, widget.NewButton("Free the model's memory now (it loads again for the next receipt)", func() {
-			go eng.Unload()
-		}))
+// plainEngine says what reads the receipts in a bookkeeper's words.
+func plainEngine(label string) string {
+	if strings.HasPrefix(label, "OCR") {
+		return "the built-in reader, which needs no download"
 	}
+	return "the smart reader (" + label + ")"
+}
+
+// advanced is a closed section holding the technical details.
+func advanced(objs ...fyne.CanvasObject) fyne.CanvasObject {
+	return widget.NewAccordion(widget.NewAccordionItem("Advanced (technical details)", container.NewVBox(objs...)))
+}
+
+func wrapped(text string) *widget.Label {
+	l := widget.NewLabel(text)
+	l.Wrapping = fyne.TextWrapWord
+	return l
+}
+
+func gigabytes(b int64) string {
+	if b <= 0 {
+		return "download size not known yet"
+	}
+	return fmt.Sprintf("a %.1f GB download", float64(b)/1e9)
+}
+
+func (u *UI) modelsPage() fyne.CanvasObject {
+	head := wrapped(fmt.Sprintf("Shoebox reads your receipts on this computer; nothing is sent anywhere. It reads now with %s. "+
+		"A smart reader reads faded, crumpled and unusual receipts better. Choose one below: it is downloaded once, "+
+		"checked, and used for the next receipts you read.", plainEngine(u.svc.EngineLabel)))
+	chosen := wrapped(u.chosenModelText())
+	items := []fyne.CanvasObject{head, chosen}
+	var expert []fyne.CanvasObject
+	expertLog := wrapped("")
 
 	use := func(model, projector string) {
 		msgs, ok := pipeline.VerifyPair(model, projector)
@@ -74,18 +101,24 @@ func (u *UI) modelsPage() fyne.CanvasObject {
 			u.svc.Lib.SetSetting(SettingModel, model)
 			u.svc.Lib.SetSetting(SettingProjector, projector)
 		}
-		chosen.SetText(u.chosenModelText() + "\n" + msgs)
+		report := "The files were checked and are sound."
+		if !ok {
+			report = "These files cannot be used: they are damaged or not a reader Shoebox knows. Details are under Advanced."
+		}
+		chosen.SetText(u.chosenModelText() + "\n" + report)
+		expertLog.SetText(msgs)
 		if ok {
 			u.SwitchEngine(func(label string, err error) {
 				if err != nil {
-					chosen.SetText(u.chosenModelText() + "\n" + msgs + "\nThe model did not start: " + err.Error())
+					chosen.SetText(u.chosenModelText() + "\nThe smart reader did not start; Shoebox goes on with the built-in reader. Details are under Advanced.")
+					expertLog.SetText(msgs + "\n" + err.Error())
 					return
 				}
-				chosen.SetText(u.chosenModelText() + "\n" + msgs + "\nNow reading with " + label + ".")
+				chosen.SetText(u.chosenModelText() + "\nReady: the next receipts are read with it.")
 			})
 		}
 	}
-	pick := widget.NewButton("Use a GGUF file…", func() {
+	pickFile := func() {
 		dialog.ShowFileOpen(func(r fyne.URIReadCloser, err error) {
 			if err != nil || r == nil {
 				return
@@ -98,36 +131,41 @@ func (u *UI) modelsPage() fyne.CanvasObject {
 			}
 			use(model, projector)
 		}, u.win)
-	})
-	items = append(items, pick)
+	}
 
 	for _, f := range models.FindOllama(models.OllamaDir()) {
 		f := f
-		items = append(items, widget.NewCard(f.Name, "found in your Ollama models: used where it is, not copied",
-			widget.NewButton("Use this model", func() { use(f.Model, f.Projector) })))
+		items = append(items, widget.NewCard(f.Name, "already on this computer (from Ollama): used where it is, no download",
+			widget.NewButton("Use this reader", func() { use(f.Model, f.Projector) })))
 	}
 
 	cat, err := models.Catalogue()
 	if err != nil {
-		items = append(items, widget.NewLabel(err.Error()))
+		items = append(items, wrapped(err.Error()))
 	}
 	dir, _ := modelsDir()
 	for _, e := range cat {
 		e := e
-		var rows []fyne.CanvasObject
-		plan := u.planFor(e)
-		for _, v := range e.Variants {
-			v := v
-			size := "size not yet recorded"
-			if v.Model.Bytes() > 0 {
-				size = fmt.Sprintf("%.1f GB", float64(v.Model.Bytes()+v.Projector.Bytes())/1e9)
+		mp, planned := u.planOf(e)
+		best := 0
+		for i, v := range e.Variants {
+			if planned && v.Name == mp.Plan.Variant {
+				best = i
 			}
+		}
+		var tech []fyne.CanvasObject
+		for i, v := range e.Variants {
+			v := v
+			size := v.Model.Bytes() + v.Projector.Bytes()
 			bar := widget.NewProgressBar()
 			bar.Hide()
-			status := widget.NewLabel("")
-			status.Wrapping = fyne.TextWrapWord
+			status := wrapped("")
 			var btn *widget.Button
-			btn = widget.NewButton("Download "+v.Name+" ("+size+")", func() {
+			label := fmt.Sprintf("Download %s (%s)", v.Name, gigabytes(size))
+			if i == best {
+				label = fmt.Sprintf("Download and use it (%s)", gigabytes(size))
+			}
+			btn = widget.NewButton(label, func() {
 				btn.Disable()
 				bar.Show()
 				go func() {
@@ -138,11 +176,14 @@ func (u *UI) modelsPage() fyne.CanvasObject {
 								if p.Total > 0 {
 									bar.SetValue(float64(p.Done) / float64(p.Total))
 								}
-								status.SetText(fmt.Sprintf("%s: %.0f MB, %.1f MB/s, ETA %s", ref.Name, float64(p.Done)/1e6, p.BytesPerSec/1e6, p.ETA.Round(time.Second)))
+								status.SetText(fmt.Sprintf("%.0f MB of %.0f MB, about %s left", float64(p.Done)/1e6, float64(p.Total)/1e6, p.ETA.Round(time.Second)))
 							})
 						})
 						if err != nil {
-							fyne.Do(func() { status.SetText(err.Error()); btn.Enable() })
+							fyne.Do(func() {
+								status.SetText("The download stopped: " + err.Error())
+								btn.Enable()
+							})
 							return
 						}
 						paths = append(paths, path)
@@ -150,24 +191,58 @@ func (u *UI) modelsPage() fyne.CanvasObject {
 					fyne.Do(func() { use(paths[0], paths[1]); status.SetText("Downloaded and checked."); btn.Enable() })
 				}()
 			})
-			rows = append(rows, btn, bar, status)
+			if i == best {
+				items = append(items, widget.NewCard(e.Name, u.plainSpeed(mp, planned), container.NewVBox(btn, bar, status)))
+			} else {
+				tech = append(tech, btn, bar, status)
+			}
 		}
 		// Every text wraps (a card subtitle and a long source address would
 		// not, and would widen the page past the window).
-		detail := fmt.Sprintf("%s\nLicence: %s\nSource: %s\n%s", e.EngineStatus, e.Licence, e.Source, plan)
-		lbl := widget.NewLabel(detail)
-		lbl.Wrapping = fyne.TextWrapBreak
-		items = append(items, widget.NewCard(e.Name, "", container.NewVBox(append([]fyne.CanvasObject{lbl}, rows...)...)))
+		detail := fmt.Sprintf("%s: %s\nLicence: %s\nSource: %s\n%s", e.Name, e.EngineStatus, e.Licence, e.Source, u.planFor(e))
+		l := widget.NewLabel(detail)
+		l.Wrapping = fyne.TextWrapBreak
+		expert = append(expert, l)
+		expert = append(expert, tech...)
+		expert = append(expert, widget.NewSeparator())
 	}
+	items = append(items, widget.NewButton("Use a reader file you already have…", pickFile))
+	if eng, ok := u.Engine().(interface{ Unload() }); ok {
+		expert = append(expert, widget.NewButton("Free the model's memory now (it loads again for the next receipt)", func() {
+			go eng.Unload()
+		}))
+	}
+	expert = append(expert, wrapped("A reader file is a GGUF model with its vision projector (mmproj) beside it."), expertLog)
+	items = append(items, advanced(expert...))
 	return container.NewVScroll(container.NewVBox(items...))
+}
+
+// planOf is the reference plan for a catalogue model on this machine.
+func (u *UI) planOf(e models.Entry) (ModelPlan, bool) {
+	for _, mp := range u.svc.Plans {
+		if strings.HasPrefix(mp.Model.Name, e.Name+" ") || mp.Model.Name == e.Name {
+			return mp, true
+		}
+	}
+	return ModelPlan{}, false
+}
+
+// plainSpeed says how fast a model would read here, and on what, in words.
+func (u *UI) plainSpeed(mp ModelPlan, planned bool) string {
+	if !planned {
+		return "How fast it reads on this computer is shown once its download size is known."
+	}
+	where := "on the processor"
+	if !mp.Plan.OnCPU() {
+		where = "with your NVIDIA graphics card"
+	}
+	return fmt.Sprintf("On this computer: %s, %s.", mp.Plan.SpeedText(), where)
 }
 
 // planFor says how a catalogue model would run here, from the reference facts when sizes are not recorded.
 func (u *UI) planFor(e models.Entry) string {
-	for _, mp := range u.svc.Plans {
-		if strings.HasPrefix(mp.Model.Name, e.Name+" ") || mp.Model.Name == e.Name {
-			return fmt.Sprintf("On this machine: %s, %s.", mp.Plan.Summary(machineOr(u.svc.Machine)), mp.Plan.SpeedText())
-		}
+	if mp, ok := u.planOf(e); ok {
+		return fmt.Sprintf("On this machine: %s, %s.", mp.Plan.Summary(machineOr(u.svc.Machine)), mp.Plan.SpeedText())
 	}
 	return "Fit for this machine: shown once the file sizes are recorded."
 }
@@ -175,9 +250,9 @@ func (u *UI) planFor(e models.Entry) string {
 func (u *UI) chosenModelText() string {
 	m := u.svc.Lib.Setting(SettingModel)
 	if m == "" {
-		return "No vision model chosen."
+		return "No smart reader chosen yet."
 	}
-	return fmt.Sprintf("Chosen vision model: %s (projector %s).", filepath.Base(m), filepath.Base(u.svc.Lib.Setting(SettingProjector)))
+	return fmt.Sprintf("Chosen smart reader: %s.", strings.TrimSuffix(filepath.Base(m), filepath.Ext(m)))
 }
 
 // modelsDir is where downloads go: $SHOEBOX_MODELS, else <data folder>/models.
@@ -198,6 +273,23 @@ func machineOr(m *hw.Machine) hw.Machine {
 
 func (u *UI) hardwarePage() fyne.CanvasObject {
 	m := machineOr(u.svc.Machine)
+	var plain strings.Builder
+	fmt.Fprintf(&plain, "Processor: %d cores. Memory free: %.1f GB.\n", m.CPUCores, float64(m.FreeRAMMiB)/1024)
+	if len(m.GPUs) == 0 {
+		plain.WriteString("Graphics card: no NVIDIA card found, so Shoebox reads on the processor. " +
+			"The built-in reader is fast there; a smart reader is slower without a graphics card.\n")
+	}
+	for _, g := range m.GPUs {
+		fmt.Fprintf(&plain, "Graphics card: %s with %.0f GB free, which makes a smart reader much faster.\n", g.Name, float64(g.FreeMiB)/1024)
+	}
+	for _, mp := range u.svc.Plans {
+		where := "on the processor"
+		if !mp.Plan.OnCPU() {
+			where = "with the graphics card"
+		}
+		fmt.Fprintf(&plain, "\n%s: %s, %s.", strings.TrimSuffix(mp.Model.Name, " (reference)"), mp.Plan.SpeedText(), where)
+	}
+
 	var b strings.Builder
 	fmt.Fprintf(&b, "CPU: %d cores%s, %.1f GB memory free\n", m.CPUCores, map[bool]string{true: " with AVX2", false: " without AVX2"}[m.AVX2], float64(m.FreeRAMMiB)/1024)
 	if len(m.GPUs) == 0 {
@@ -218,59 +310,23 @@ func (u *UI) hardwarePage() fyne.CanvasObject {
 			b.WriteString("  ! " + w + "\n")
 		}
 	}
-	text := widget.NewLabel(b.String())
-	text.Wrapping = fyne.TextWrapWord
-	return container.NewVScroll(container.NewVBox(text, widget.NewSeparator(), u.overridesForm(m)))
+	return container.NewVScroll(container.NewVBox(wrapped(plain.String()),
+		advanced(wrapped(b.String()), widget.NewSeparator(), u.overridesForm(m))))
 }
 
 func (u *UI) localePage(w fyne.Window) fyne.CanvasObject {
-	loc := u.svc.Lib.Locale()
-	var countries []string
-	for _, c := range receipt.Countries {
-		countries = append(countries, string(c))
-	}
-	country := widget.NewSelect(countries, nil)
-	country.SetSelected(string(loc.Country))
-	order := widget.NewSelect([]string{string(receipt.DMY), string(receipt.MDY), string(receipt.YMD)}, nil)
-	order.SetSelected(string(loc.DateOrder))
-	var months []string
-	for m := time.January; m <= time.December; m++ {
-		months = append(months, m.String())
-	}
-	fy := widget.NewSelect(months, nil)
-	fy.SetSelected(loc.FYStartMonth.String())
-	cur := widget.NewSelectEntry(receipt.KnownCurrencies)
-	cur.SetText(loc.Currency)
-	country.OnChanged = func(s string) {
-		d := receipt.DefaultLocale(receipt.Country(s))
-		order.SetSelected(string(d.DateOrder))
-		fy.SetSelected(d.FYStartMonth.String())
-		cur.SetText(d.Currency)
-	}
+	lc := newLocaleChoice(u.svc.Lib.Locale())
 	saved := widget.NewLabel("")
 	save := widget.NewButton("Save", func() {
-		l := receipt.Locale{Country: receipt.Country(country.Selected), DateOrder: receipt.DateOrder(order.Selected), Currency: strings.ToUpper(cur.Text)}
-		for i, m := range months {
-			if m == fy.Selected {
-				l.FYStartMonth = time.Month(i + 1)
-			}
-		}
-		if err := u.svc.Lib.SetLocale(l); err != nil {
-			u.showError(err)
-			return
-		}
+		u.setLocale(lc.value(), w)
 		saved.SetText("Saved. New readings and exports use these settings.")
 	})
 	categories := widget.NewLabel(strings.Join(DefaultCategories, ", "))
 	categories.Wrapping = fyne.TextWrapWord // unwrapped, it made the settings window 1,700 px wide
-	return widget.NewForm(
-		widget.NewFormItem("Country", country),
-		widget.NewFormItem("Date order", order),
-		widget.NewFormItem("Financial year starts", fy),
-		widget.NewFormItem("Default currency", cur),
+	items := append(lc.items(),
 		widget.NewFormItem("Categories", categories),
-		widget.NewFormItem("", container.NewHBox(save, saved)),
-	)
+		widget.NewFormItem("", container.NewHBox(save, saved)))
+	return widget.NewForm(items...)
 }
 
 // overridesForm lets an expert try a GPU choice, layer count or precision

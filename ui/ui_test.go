@@ -102,7 +102,7 @@ func TestDropAddsReceiptsAndListsRefusals(t *testing.T) {
 	if u.list.Len() != 2 {
 		t.Fatalf("list has %d rows", u.list.Len())
 	}
-	if !strings.Contains(u.refused.Text, "Added 2 receipt(s)") || !strings.Contains(u.refused.Text, "notes.pdf: is not a receipt Shoebox can open") {
+	if !strings.Contains(u.refused.Text, "Added 2 receipts") || !strings.Contains(u.refused.Text, "notes.pdf: is not a receipt Shoebox can open") {
 		t.Errorf("refused label = %q", u.refused.Text)
 	}
 	if u.Current() == 0 {
@@ -120,7 +120,7 @@ func TestProgressBarFollowsTheBatch(t *testing.T) {
 	if u.progress.Value != 3 || u.progress.Max != 3 {
 		t.Errorf("progress = %v of %v", u.progress.Value, u.progress.Max)
 	}
-	if !strings.Contains(u.status.Text, "3/3 read") || !strings.Contains(u.status.Text, "Fake engine") {
+	if !strings.Contains(u.status.Text, "All 3 read") || !strings.Contains(u.status.Text, "Fake engine") {
 		t.Errorf("status = %q", u.status.Text)
 	}
 	counts, _ := u.svc.Lib.Counts()

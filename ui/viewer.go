@@ -11,6 +11,7 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/driver/desktop"
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/shoebox-app/shoebox/ingest"
@@ -21,12 +22,18 @@ import (
 // viewer shows a receipt's page: fit or zoomed, rotated, page by page, with
 // the box of the focused field outlined.
 type viewer struct {
-	img      *canvas.Image
-	mark     *canvas.Rectangle
-	stack    *fyne.Container
-	scroll   *container.Scroll
-	info     *widget.Label
-	pageImg  image.Image
+	img     *canvas.Image
+	mark    *canvas.Rectangle
+	stack   *fyne.Container
+	scroll  *container.Scroll
+	watcher *resizeWatcher
+	info    *widget.Label
+	pageImg image.Image
+	// paper is the part of the page that is not blank margin: the view
+	// shows only it, so a small receipt on a big white scan fills the panel.
+	paper    image.Rectangle
+	shown    image.Image // the paper, turned
+	scale    float64     // screen pixels per page pixel, as laid out
 	page     int
 	pages    int
 	zoom     float64 // 0 means fit to the panel
@@ -49,7 +56,9 @@ func newViewer() *viewer {
 	v.mark.StrokeColor = color.NRGBA{0xe6, 0x5c, 0x00, 0xff}
 	v.mark.StrokeWidth = 2
 	v.mark.Hide()
-	v.stack = container.NewWithoutLayout(v.img, v.mark)
+	// The panner over the page turns a drag into scrolling; the scroll
+	// container learns the zoomed page's size from the stack's layout.
+	v.stack = container.New(&pageLayout{v: v}, v.img, v.mark, newPanner(v))
 	v.scroll = container.NewScroll(v.stack)
 	v.info = widget.NewLabel("")
 	return v
@@ -58,23 +67,44 @@ func newViewer() *viewer {
 func (v *viewer) object() fyne.CanvasObject {
 	bar := container.NewHBox(
 		widget.NewButton("Fit", func() { v.zoom = 0; v.layout() }),
-		widget.NewButton("100%", func() { v.zoom = 1; v.layout() }),
+		widget.NewButton("100%", func() { v.zoomTo(1) }),
 		widget.NewButton("−", func() { v.setZoom(0.8) }),
 		widget.NewButton("+", func() { v.setZoom(1.25) }),
-		widget.NewButton("⟳", func() { v.rotation = (v.rotation + 1) % 4; v.layout() }),
+		widget.NewButton("⟳", func() { v.rotation = (v.rotation + 1) % 4; v.shown = nil; v.layout() }),
 		widget.NewButton("◀", func() { v.turn(-1) }),
 		widget.NewButton("▶", func() { v.turn(1) }),
 		v.info,
 	)
-	return container.NewBorder(bar, nil, nil, nil, &resizeWatcher{Scroll: v.scroll, onResize: v.layout})
+	v.watcher = &resizeWatcher{Scroll: v.scroll, onResize: v.layout}
+	return container.NewBorder(bar, nil, nil, nil, v.watcher)
 }
 
 func (v *viewer) setZoom(f float64) {
-	if v.zoom == 0 {
-		v.zoom = v.fitScale()
+	cur := v.zoom
+	if cur == 0 {
+		cur = v.fitScale()
 	}
-	v.zoom = min(8, max(0.1, v.zoom*f))
+	v.zoomTo(min(8, max(0.1, cur*f)))
+}
+
+// zoomTo sets the zoom keeping the middle of the view where it is.
+func (v *viewer) zoomTo(z float64) {
+	old := v.scale
+	view := v.scroll.Size()
+	mid := fyne.NewPos(v.scroll.Offset.X+view.Width/2, v.scroll.Offset.Y+view.Height/2)
+	v.zoom = z
 	v.layout()
+	if old > 0 {
+		r := float32(v.scale / old)
+		v.scrollTo(fyne.NewPos(mid.X*r-view.Width/2, mid.Y*r-view.Height/2))
+	}
+}
+
+// scrollTo moves the view's top-left corner to p, kept within the page.
+func (v *viewer) scrollTo(p fyne.Position) {
+	content, view := v.stack.MinSize(), v.scroll.Size()
+	v.scroll.Offset = fyne.NewPos(max(0, min(p.X, content.Width-view.Width)), max(0, min(p.Y, content.Height-view.Height)))
+	v.scroll.Refresh()
 }
 
 func (v *viewer) turn(d int) {
@@ -87,6 +117,7 @@ func (v *viewer) turn(d int) {
 // load shows a receipt's first page.
 func (v *viewer) load(lib *library.Library, rec library.Record) {
 	v.lib, v.rec, v.page, v.pages, v.rotation, v.box = lib, rec, 0, max(1, rec.Pages), 0, nil
+	v.scroll.Offset = fyne.Position{}
 	v.loadPage()
 }
 
@@ -108,7 +139,9 @@ func (v *viewer) loadPage() {
 				v.pageImg = nil
 			} else {
 				v.pageImg = p.Image
+				v.paper = paperBounds(p.Image)
 			}
+			v.shown = nil
 			v.layout()
 		})
 	}()
@@ -141,47 +174,151 @@ func (v *viewer) rotatedSize() (int, int) {
 	if v.pageImg == nil {
 		return 0, 0
 	}
-	b := v.pageImg.Bounds()
 	if v.rotation%2 == 1 {
-		return b.Dy(), b.Dx()
+		return v.paper.Dy(), v.paper.Dx()
 	}
-	return b.Dx(), b.Dy()
+	return v.paper.Dx(), v.paper.Dy()
 }
 
+// layout sizes the page for the zoom and outlines the focused field's box;
+// while zoomed it scrolls the box into view.
 func (v *viewer) layout() {
 	if v.pageImg == nil {
 		v.img.Image = nil
 		v.img.Refresh()
 		v.mark.Hide()
+		v.scale = 0
 		return
 	}
-	v.img.Image = rotate(v.pageImg, v.rotation)
-	scale := v.zoom
-	if scale == 0 {
-		scale = v.fitScale()
+	if v.shown == nil {
+		v.shown = rotate(crop(v.pageImg, v.paper), v.rotation)
 	}
-	w, h := v.rotatedSize()
-	size := fyne.NewSize(float32(float64(w)*scale), float32(float64(h)*scale))
-	v.img.Resize(size)
-	v.img.Move(fyne.NewPos(0, 0))
-	v.stack.Resize(size)
+	v.img.Image = v.shown
+	v.scale = v.zoom
+	if v.scale == 0 {
+		v.scale = v.fitScale()
+	}
+	v.stack.Refresh() // its layout sizes the image and the outline
 	v.img.Refresh()
-	if v.box != nil && v.box.Page == v.page && v.rotation == 0 && v.box.W > 0 {
-		pad := float32(3)
-		v.mark.Move(fyne.NewPos(float32(float64(v.box.X)*scale)-pad, float32(float64(v.box.Y)*scale)-pad))
-		v.mark.Resize(fyne.NewSize(float32(float64(v.box.W)*scale)+2*pad, float32(float64(v.box.H)*scale)+2*pad))
-		v.mark.Show()
-		v.mark.Refresh()
-		if v.zoom != 0 {
-			v.scroll.Offset = fyne.NewPos(max(0, v.mark.Position().X-40), max(0, v.mark.Position().Y-80))
-			v.scroll.Refresh()
+	if v.mark.Visible() && v.zoom != 0 {
+		m, view, off := v.mark.Position(), v.scroll.Size(), v.scroll.Offset
+		if m.X < off.X || m.Y < off.Y || m.X+v.mark.Size().Width > off.X+view.Width || m.Y+v.mark.Size().Height > off.Y+view.Height {
+			v.scrollTo(fyne.NewPos(m.X-40, m.Y-view.Height/3))
 		}
-	} else {
-		v.mark.Hide()
 	}
-	// The stack has no layout: tell the scroller the content's size.
-	v.scroll.Content.(*fyne.Container).Resize(size)
 	v.scroll.Refresh()
+}
+
+// pageLayout sizes the page image for the viewer's scale and puts the
+// outline on the focused field's box; its MinSize tells the scroll
+// container how far the page can be scrolled.
+type pageLayout struct{ v *viewer }
+
+func (l *pageLayout) size() fyne.Size {
+	w, h := l.v.rotatedSize()
+	return fyne.NewSize(float32(float64(w)*l.v.scale), float32(float64(h)*l.v.scale))
+}
+
+func (l *pageLayout) MinSize([]fyne.CanvasObject) fyne.Size { return l.size() }
+
+func (l *pageLayout) Layout(objs []fyne.CanvasObject, _ fyne.Size) {
+	v, size := l.v, l.size()
+	v.img.Move(fyne.Position{})
+	v.img.Resize(size)
+	objs[len(objs)-1].Resize(size) // the panner
+	b, scale := v.box, float32(v.scale)
+	if b == nil || b.Page != v.page || v.rotation != 0 || b.W <= 0 || v.pageImg == nil {
+		v.mark.Hide()
+		return
+	}
+	pad := float32(3)
+	v.mark.Move(fyne.NewPos(float32(b.X-v.paper.Min.X)*scale-pad, float32(b.Y-v.paper.Min.Y)*scale-pad))
+	v.mark.Resize(fyne.NewSize(float32(b.W)*scale+2*pad, float32(b.H)*scale+2*pad))
+	v.mark.Show()
+}
+
+// panner lies over the page: dragging it moves the zoomed page.
+type panner struct {
+	widget.BaseWidget
+	v *viewer
+}
+
+func newPanner(v *viewer) *panner {
+	p := &panner{v: v}
+	p.ExtendBaseWidget(p)
+	return p
+}
+
+func (p *panner) CreateRenderer() fyne.WidgetRenderer {
+	return widget.NewSimpleRenderer(canvas.NewRectangle(color.Transparent))
+}
+
+func (p *panner) Dragged(e *fyne.DragEvent) {
+	off := p.v.scroll.Offset
+	p.v.scrollTo(fyne.NewPos(off.X-e.Dragged.DX, off.Y-e.Dragged.DY))
+}
+
+func (p *panner) DragEnd() {}
+
+// Cursor shows a hand: the page can be dragged.
+func (p *panner) Cursor() desktop.Cursor { return desktop.PointerCursor }
+
+// paperBounds finds the part of a scan that is not blank margin: the rows
+// and columns where more than a few sampled pixels are darker than paper,
+// with a little margin kept. A page without margins is returned whole.
+func paperBounds(img image.Image) image.Rectangle {
+	b := img.Bounds()
+	step := max(1, max(b.Dx(), b.Dy())/600)
+	cols := make([]int, b.Dx()/step+1)
+	rows := make([]int, b.Dy()/step+1)
+	for y := b.Min.Y; y < b.Max.Y; y += step {
+		for x := b.Min.X; x < b.Max.X; x += step {
+			r, g, bl, _ := img.At(x, y).RGBA()
+			if (r*299+g*587+bl*114)/1000 < 0x9000 { // ink, not the grey of paper or scanner noise
+				rows[(y-b.Min.Y)/step]++
+				cols[(x-b.Min.X)/step]++
+			}
+		}
+	}
+	span := func(counts []int, other int) (int, int) {
+		need := max(2, other/100) // specks of dust are not paper
+		lo, hi := -1, -1
+		for i, n := range counts {
+			if n >= need {
+				if lo < 0 {
+					lo = i
+				}
+				hi = i
+			}
+		}
+		return lo, hi
+	}
+	x0, x1 := span(cols, len(rows))
+	y0, y1 := span(rows, len(cols))
+	if x0 < 0 || y0 < 0 {
+		return b
+	}
+	margin := 12 * step
+	r := image.Rect(b.Min.X+x0*step-margin, b.Min.Y+y0*step-margin, b.Min.X+(x1+1)*step+margin, b.Min.Y+(y1+1)*step+margin).Intersect(b)
+	if r.Dx()*r.Dy() > b.Dx()*b.Dy()*9/10 {
+		return b // hardly any margin: keep the whole page
+	}
+	return r
+}
+
+// crop returns the part r of img.
+func crop(img image.Image, r image.Rectangle) image.Image {
+	if r == img.Bounds() {
+		return img
+	}
+	if s, ok := img.(interface {
+		SubImage(image.Rectangle) image.Image
+	}); ok {
+		return s.SubImage(r)
+	}
+	out := image.NewNRGBA(image.Rect(0, 0, r.Dx(), r.Dy()))
+	draw.Draw(out, out.Bounds(), img, r.Min, draw.Src)
+	return out
 }
 
 // rotate turns an image by quarter turns clockwise, for display only.

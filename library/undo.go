@@ -1,0 +1,109 @@
+package library
+
+import (
+	"context"
+	"database/sql"
+	"time"
+
+	"github.com/shoebox-app/shoebox/receipt"
+)
+
+// Edit is a change a person made to one field, as the window's undo list shows it.
+type Edit struct {
+	HistoryID int64
+	ReceiptID int64
+	At        time.Time
+	Field     string
+	Old, New  string
+}
+
+// undoWindow is how many of the latest edits and undos UndoableEdits reads.
+const undoWindow = 500
+
+// UndoableEdits returns, newest first, at most n field edits people made
+// that have not been undone, across all receipts: the window's one undo
+// history. Each undo cancels the latest edit of its receipt's field still
+// standing.
+func (l *Library) UndoableEdits(n int) ([]Edit, error) {
+	rows, err := l.db.Query(`SELECT id, receipt_id, at, kind, field, old, new FROM (
+		SELECT * FROM history WHERE who = 'user' AND kind IN ('field', 'undo') ORDER BY id DESC LIMIT ?) ORDER BY id`, undoWindow)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var stack []Edit
+	for rows.Next() {
+		var e Edit
+		var at, kind string
+		if err := rows.Scan(&e.HistoryID, &e.ReceiptID, &at, &kind, &e.Field, &e.Old, &e.New); err != nil {
+			return nil, err
+		}
+		e.At, _ = time.Parse(time.RFC3339Nano, at)
+		if kind == "field" {
+			stack = append(stack, e)
+			continue
+		}
+		for i := len(stack) - 1; i >= 0; i-- {
+			if stack[i].ReceiptID == e.ReceiptID && stack[i].Field == e.Field {
+				stack = append(stack[:i], stack[i+1:]...)
+				break
+			}
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	var out []Edit
+	for i := len(stack) - 1; i >= 0 && len(out) < n; i-- {
+		out = append(out, stack[i])
+	}
+	return out, nil
+}
+
+// UndoLatest puts back the value the newest edit UndoableEdits lists
+// replaced, recording the undo; ok is false when there is nothing to undo.
+func (l *Library) UndoLatest(ctx context.Context) (e Edit, ok bool, err error) {
+	edits, err := l.UndoableEdits(1)
+	if err != nil || len(edits) == 0 {
+		return Edit{}, false, err
+	}
+	e = edits[0]
+	rec, err := l.Get(e.ReceiptID)
+	if err != nil {
+		return e, false, err
+	}
+	if cur, _ := receipt.Get(&rec.Receipt, e.Field); cur == e.Old {
+		// The field already holds the old value (read again since): only
+		// the undo is recorded, so the next undo goes further back.
+		return e, true, l.write(ctx, func(tx *sql.Tx) error {
+			return addHistory(tx, e.ReceiptID, l.stamp(), receipt.SourceUser, "undo", e.Field, e.Old, e.Old)
+		})
+	}
+	return e, true, l.editField(ctx, e.ReceiptID, e.Field, e.Old, receipt.SourceUser, "undo")
+}
+
+// RestoreField puts back a field's value and provenance (source,
+// confidence, box) from before, where the field still holds before's value:
+// after an undo, a field the engine was unsure of is marked unsure again.
+// It records no history (the undo did).
+func (l *Library) RestoreField(ctx context.Context, id int64, path string, before receipt.Receipt) error {
+	loc := l.Locale()
+	return l.write(ctx, func(tx *sql.Tx) error {
+		rec, err := getTx(tx, id)
+		if err != nil {
+			return err
+		}
+		want, err := receipt.Get(&before, path)
+		if err != nil {
+			return err
+		}
+		if cur, _ := receipt.Get(&rec.Receipt, path); cur != want {
+			return nil // changed since: keep what is there
+		}
+		if err := receipt.CopyField(&rec.Receipt, &before, path); err != nil {
+			return err
+		}
+		_, err = l.storeReceiptTx(tx, id, rec.Receipt, loc, l.stamp())
+		return err
+	})
+}

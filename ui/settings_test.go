@@ -1,0 +1,75 @@
+package ui
+
+import (
+	"strings"
+	"testing"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/widget"
+
+	"github.com/shoebox-app/shoebox/hw"
+)
+
+// shownText collects the words a page shows without opening its Advanced section.
+func shownText(o fyne.CanvasObject) string {
+	var b strings.Builder
+	var walk func(fyne.CanvasObject)
+	walk = func(o fyne.CanvasObject) {
+		switch w := o.(type) {
+		case *fyne.Container:
+			for _, c := range w.Objects {
+				walk(c)
+			}
+		case *container.Scroll:
+			walk(w.Content)
+		case *widget.Accordion:
+			for _, it := range w.Items {
+				b.WriteString(it.Title + "\n")
+			}
+		case *widget.Label:
+			b.WriteString(w.Text + "\n")
+		case *widget.Button:
+			b.WriteString(w.Text + "\n")
+		case *widget.Card:
+			b.WriteString(w.Title + "\n" + w.Subtitle + "\n")
+			if w.Content != nil {
+				walk(w.Content)
+			}
+		case *widget.Form:
+			for _, it := range w.Items {
+				b.WriteString(it.Text + "\n")
+				walk(it.Widget)
+			}
+		case *widget.Select:
+			b.WriteString(w.Selected + "\n" + strings.Join(w.Options, "\n") + "\n")
+		case *widget.Check:
+			b.WriteString(w.Text + "\n")
+		}
+	}
+	walk(o)
+	return b.String()
+}
+
+// The Settings pages speak as a bookkeeper would; the technical words are
+// only under Advanced.
+func TestSettingsInPlainWords(t *testing.T) {
+	u := newTestUI(t)
+	m := hw.Machine{CPUCores: 2, AVX2: true, FreeRAMMiB: 8000, Notes: []string{"No NVIDIA driver found (libnvidia-ml.so is not installed): running on the CPU."}}
+	u.svc.Machine = &m
+	u.svc.Plans = referencePlans(m)
+	for name, page := range map[string]fyne.CanvasObject{PageModels: u.modelsPage(), PageHardware: u.hardwarePage(), PageLocale: u.localePage(u.win)} {
+		text := shownText(page)
+		if len(text) < 40 {
+			t.Errorf("%s: hardly any text found: %q", name, text)
+		}
+		for _, jargon := range []string{"GGUF", "Q4_K_M", "Q8_0", "AVX2", "libnvidia", "mtmd", "GPU layers", "LLaVA", "hashed", "not yet recorded", "Tesseract", "OCR"} {
+			if strings.Contains(text, jargon) {
+				t.Errorf("%s page says %q where a bookkeeper reads it:\n%s", name, jargon, text)
+			}
+		}
+	}
+	if !strings.Contains(shownText(u.localePage(u.win)), "Malaysia") {
+		t.Error("countries are not named")
+	}
+}

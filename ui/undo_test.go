@@ -1,0 +1,79 @@
+package ui
+
+import (
+	"strings"
+	"testing"
+
+	"fyne.io/fyne/v2/test"
+
+	"github.com/shoebox-app/shoebox/receipt"
+)
+
+// Undo right after Confirm goes back to the receipt that was edited and
+// undoes its edit, with no dialog; with nothing left it says so quietly. The
+// list of edits names receipt and field.
+func TestUndoAfterConfirmUndoesTheEditWithoutADialog(t *testing.T) {
+	u := newTestUI(t)
+	u.AddPaths(pngFiles(t, 2))
+	extractAll(t, u)
+	first := u.Current()
+	e := u.form.entry("total")
+	e.SetText("")
+	test.Type(e, "77.10")
+	u.ConfirmCurrent() // saves the typing, confirms, moves on
+	if u.Current() == first {
+		t.Fatal("confirm did not move on")
+	}
+	if !strings.Contains(u.form.lastEdit.Text, "Total") || !strings.Contains(u.form.lastEdit.Text, "77.1") {
+		t.Errorf("last edit %q", u.form.lastEdit.Text)
+	}
+	u.Undo()
+	if o := u.win.Canvas().Overlays().Top(); o != nil {
+		t.Fatalf("undo opened a dialog")
+	}
+	if u.Current() != first {
+		t.Errorf("undo shows #%d, not #%d where the edit was", u.Current(), first)
+	}
+	rec, _ := u.svc.Lib.Get(first)
+	if rec.Receipt.Total.Value.String() == "77.1" || u.form.entry("total").Text == "77.10" {
+		t.Errorf("total still %s (field %q)", rec.Receipt.Total.Value, u.form.entry("total").Text)
+	}
+	if !strings.Contains(u.refused.Text, "Undone on #") {
+		t.Errorf("notice %q", u.refused.Text)
+	}
+	u.Undo()
+	if o := u.win.Canvas().Overlays().Top(); o != nil {
+		t.Fatalf("nothing to undo opened a dialog")
+	}
+	if u.refused.Text != "Nothing to undo." || !u.notice.Visible() {
+		t.Errorf("notice %q", u.refused.Text)
+	}
+}
+
+// Undoing an edit of an unsure field brings its "?" back: the value and
+// the engine's provenance are restored, not the value typed by a person.
+func TestUndoKeepsTheUnsureMark(t *testing.T) {
+	u := newTestUI(t)
+	u.AddPaths(pngFiles(t, 1))
+	extractAll(t, u)
+	id := u.Current()
+	show(u, id)
+	if u.form.rows["total_tax"].mark.icon.Resource == nil {
+		t.Fatal("the fake engine's unsure tax is not marked")
+	}
+	e := u.form.entry("total_tax")
+	e.SetText("")
+	test.Type(e, "1.00")
+	u.form.flush()
+	if u.form.rows["total_tax"].mark.icon.Resource != nil {
+		t.Fatal("a typed tax is still marked unsure")
+	}
+	u.Undo()
+	rec, _ := u.svc.Lib.Get(id)
+	if rec.Receipt.TotalTax.Source == receipt.SourceUser || rec.Receipt.TotalTax.Confidence >= 0.5 {
+		t.Errorf("after undo the tax is %+v", rec.Receipt.TotalTax)
+	}
+	if m := u.form.rows["total_tax"].mark; m.icon.Resource == nil || m.icon.Resource.Name() != unsureIcon().Name() {
+		t.Errorf("after undo the tax's mark is %v", m.icon.Resource)
+	}
+}

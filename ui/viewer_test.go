@@ -1,0 +1,92 @@
+package ui
+
+import (
+	"context"
+	"image"
+	"image/color"
+	"image/draw"
+	"image/png"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/test"
+	"github.com/shopspring/decimal"
+
+	"github.com/shoebox-app/shoebox/receipt"
+)
+
+// marginScan writes a 1000×1400 white scan with a 300×1000 receipt on it.
+func marginScan(t *testing.T) string {
+	img := image.NewGray(image.Rect(0, 0, 1000, 1400))
+	draw.Draw(img, img.Bounds(), image.NewUniform(color.White), image.Point{}, draw.Src)
+	draw.Draw(img, image.Rect(350, 200, 650, 1200), image.NewUniform(color.Gray{0x60}), image.Point{}, draw.Src)
+	p := filepath.Join(t.TempDir(), "scan.png")
+	f, _ := os.Create(p)
+	png.Encode(f, img)
+	f.Close()
+	return p
+}
+
+func TestPaperBoundsCropsBlankMargins(t *testing.T) {
+	f, _ := os.Open(marginScan(t))
+	img, _ := png.Decode(f)
+	f.Close()
+	r := paperBounds(img)
+	if r.Min.X < 320 || r.Min.X > 350 || r.Max.X < 650 || r.Max.X > 680 || r.Min.Y < 170 || r.Max.Y > 1230 {
+		t.Errorf("paper %v, want about (350,200)-(650,1200)", r)
+	}
+	full := image.NewGray(image.Rect(0, 0, 100, 100)) // all dark: no margin
+	if r := paperBounds(full); r != full.Bounds() {
+		t.Errorf("no margins: %v", r)
+	}
+}
+
+// A zoomed scan scrolls with the wheel and pans with a drag, "+" keeps the
+// middle of the view, and a field focused while zoomed is brought into view.
+func TestZoomedScanPansAndShowsTheFocusedField(t *testing.T) {
+	u := newTestUI(t)
+	u.win.Resize(fyne.NewSize(1200, 700))
+	u.AddPaths([]string{marginScan(t)})
+	id := u.Current()
+	var r receipt.Receipt
+	r.Total = receipt.Amount{Value: decimal.NewFromInt(9), Set: true, Source: receipt.SourceOCR, Confidence: 0.9,
+		Box: &receipt.Box{X: 560, Y: 1150, W: 80, H: 30}}
+	if err := u.svc.Lib.SaveExtraction(context.Background(), id, r, "ocr", receipt.SourceOCR); err != nil {
+		t.Fatal(err)
+	}
+	show(u, id)
+	v := u.viewer
+	view := v.scroll.Size()
+	if got := v.stack.MinSize(); got.Height < view.Height-2 {
+		t.Errorf("at Fit the cropped receipt is %v in a %v panel: the margins were not cropped", got, view)
+	}
+	for i := 0; i < 4; i++ {
+		v.setZoom(1.25)
+	}
+	if v.stack.MinSize().Height <= view.Height || v.stack.MinSize().Width <= view.Width {
+		t.Fatalf("zoomed page %v fits the view %v", v.stack.MinSize(), view)
+	}
+	if v.scroll.Offset.X == 0 {
+		t.Errorf("+ zoomed into the top-left corner (offset %v)", v.scroll.Offset)
+	}
+	c := u.win.Canvas()
+	at := fyne.CurrentApp().Driver().AbsolutePositionForObject(v.watcher).Add(fyne.NewPos(50, 50))
+	before := v.scroll.Offset
+	test.Scroll(c, at, 0, -120)
+	if v.scroll.Offset.Y <= before.Y {
+		t.Errorf("the wheel did not scroll: %v → %v", before, v.scroll.Offset)
+	}
+	before = v.scroll.Offset
+	test.Drag(c, at, 30, -60)
+	if v.scroll.Offset.X != before.X-30 || v.scroll.Offset.Y != before.Y+60 {
+		t.Errorf("dragging moved the page from %v to %v", before, v.scroll.Offset)
+	}
+	v.scrollTo(fyne.Position{})
+	u.FocusField("total")
+	m, off := v.mark.Position(), v.scroll.Offset
+	if !v.mark.Visible() || m.Y < off.Y || m.Y+v.mark.Size().Height > off.Y+view.Height || m.X < off.X || m.X > off.X+view.Width {
+		t.Errorf("outline at %v (%v) is outside the view at %v (%v)", m, v.mark.Size(), off, view)
+	}
+}
