@@ -41,7 +41,7 @@ DEB_BUILD := gcc g++ make pkg-config git ca-certificates \
 	poppler-utils libheif-examples
 # Only for `make test`: the English word list the OCR lexicon is checked
 # against (TestEnglishNeighboursAreCurrent).
-DEB_TEST := wamerican
+DEB_TEST := wamerican xvfb xdotool
 # Only for `make screenshot`: a virtual display and a screen grabber.
 DEB_SCREEN := xvfb imagemagick xdotool
 

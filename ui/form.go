@@ -260,10 +260,20 @@ func (f *form) markFields(rec library.Record) {
 		row.label.SetText(text)
 		set, conf, src, _, _ := receipt.Meta(&rec.Receipt, path)
 		unsure := set && src != receipt.SourceUser && src != receipt.SourceRule && conf < library.LowConfidence
+		weighed, trusted, evidence := fieldEvidence(&rec.Receipt, path)
+		if weighed {
+			unsure = !trusted
+		}
 		switch {
 		case len(flagged[path]) > 0:
 			row.mark.set(warningIcon(), strings.Join(flagged[path], "\n"))
 			row.label.Importance = widget.DangerImportance
+		case weighed && !trusted:
+			row.mark.set(unsureIcon(), evidence+"\nCheck it against the scan, then correct it or confirm.")
+			row.label.Importance = widget.WarningImportance
+		case weighed:
+			row.mark.set(theme.ConfirmIcon(), evidence)
+			row.label.Importance = widget.MediumImportance
 		case unsure:
 			row.mark.set(unsureIcon(), "Read with little certainty: check it against the scan, then correct it or confirm.")
 			row.label.Importance = widget.WarningImportance

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"context"
+	"strings"
 	"testing"
 
 	"fyne.io/fyne/v2"
@@ -70,5 +71,24 @@ func TestFormDoesNotJump(t *testing.T) {
 	u.Step(1)
 	if u.form.scroll.Offset.Y != 0 {
 		t.Errorf("the next receipt opened scrolled to %v", u.form.scroll.Offset.Y)
+	}
+}
+
+// The mark of a total or date says what backs it or speaks against it.
+func TestFieldEvidenceInWords(t *testing.T) {
+	r := receipt.Receipt{Total: receipt.Of(decimal.RequireFromString("16.60"), receipt.SourceOCR, 0.6)}
+	r.Total.Support = []receipt.Support{{Kind: receipt.EvidenceReading, Why: "the amount on the TOTAL line"}}
+	r.Total.Doubt = "subtotal 25.09 + tax 1.51 = 26.60"
+	known, ok, why := fieldEvidence(&r, "total")
+	if !known || ok || !strings.Contains(why, "Total not confirmed: subtotal 25.09 + tax 1.51 = 26.60.") || !strings.Contains(why, "Backed by: the amount on the TOTAL line.") {
+		t.Errorf("doubted total: %v %v %q", known, ok, why)
+	}
+	r.Total.Doubt = ""
+	r.Total.Support = append(r.Total.Support, receipt.Support{Kind: receipt.EvidenceArithmetic, Why: "subtotal 15.66 + tax 0.94 = 16.60"})
+	if known, ok, why = fieldEvidence(&r, "total"); !known || !ok || strings.Contains(why, "not confirmed") {
+		t.Errorf("trusted total: %v %v %q", known, ok, why)
+	}
+	if known, _, _ = fieldEvidence(&r, "supplier_name"); known {
+		t.Error("the supplier's name is not weighed on evidence here")
 	}
 }
