@@ -95,7 +95,14 @@ func dateCandidates(lines []Line, loc receipt.Locale, repair bool, now time.Time
 			score -= float64(i) * 0.01 // earlier wins ties
 			t := ""
 			if m := reTime.FindStringSubmatch(text); m != nil {
-				if p2, err := receipt.ParseDate(pd.Date.Format("2006-01-02")+" "+m[0], loc.DateOrder); err == nil {
+				clock := m[1] + ":" + m[2]
+				if m[3] != "" {
+					clock += ":" + m[3]
+				}
+				if m[4] != "" {
+					clock += " " + strings.ToUpper(m[4][:1]) + "M"
+				}
+				if p2, err := receipt.ParseDate(pd.Date.Format("2006-01-02")+" "+clock, loc.DateOrder); err == nil {
 					t = p2.Time
 					// The sale is stamped with its time; registration,
 					// expiry and invoice-reference dates are not.

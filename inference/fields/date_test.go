@@ -3,6 +3,8 @@ package fields
 import (
 	"testing"
 	"time"
+
+	"github.com/shoebox-app/shoebox/receipt"
 )
 
 func TestDateShaped(t *testing.T) {
@@ -50,5 +52,18 @@ func TestOneDatePartApart(t *testing.T) {
 		if got := OneDatePartApart(d(tc.a), d(tc.b)); got != tc.want {
 			t.Errorf("oneDatePartApart(%s, %s) = %v", tc.a, tc.b, got)
 		}
+	}
+}
+
+// A time printed "8:13:39 PM" is 20:13:39, however OCR read the M.
+func TestAfternoonTime(t *testing.T) {
+	for _, text := range []string{"Date 25/12/2018 8:13:39 PM", "Date 25/12/2018 8:13:39 PH", "Date 25/12/2018 8:13:39 p.m.", "Date 25/12/2018 20:13:39"} {
+		d := FindDate(LinesFromText(text), receipt.DefaultLocale(receipt.CountryMY), testNow)
+		if d.Clock != "20:13:39" {
+			t.Errorf("%q: time %q, want 20:13:39", text, d.Clock)
+		}
+	}
+	if d := FindDate(LinesFromText("Date 25/12/2018 12:05 AM"), receipt.DefaultLocale(receipt.CountryMY), testNow); d.Clock != "00:05" {
+		t.Errorf("12:05 AM: time %q, want 00:05", d.Clock)
 	}
 }
