@@ -154,12 +154,13 @@ type Receipt struct {
 	AmountPaid      Amount           `json:"amount_paid"`
 	// Invoice terms: when payment is due, when the goods or services were
 	// delivered, the terms as printed, the account to pay into, and what is
-	// still owed (the total less prepayments).
-	DueDate       Field[time.Time] `json:"due_date"`
-	DeliveryDate  Field[time.Time] `json:"delivery_date"`
-	PaymentTerms  Text             `json:"payment_terms"`
-	IBAN          Text             `json:"iban"`
-	AmountDue     Amount           `json:"amount_due"`
+	// still owed (the total less prepayments). Left out of JSON while unset,
+	// so stored receipts and golden readings keep their shape.
+	DueDate       Field[time.Time] `json:"due_date,omitzero"`
+	DeliveryDate  Field[time.Time] `json:"delivery_date,omitzero"`
+	PaymentTerms  Text             `json:"payment_terms,omitzero"`
+	IBAN          Text             `json:"iban,omitzero"`
+	AmountDue     Amount           `json:"amount_due,omitzero"`
 	PaymentMethod Text             `json:"payment_method"`
 	CardLastFour  Text             `json:"card_last_four"`
 	Category      Text             `json:"category"`

@@ -1,0 +1,286 @@
+package fields
+
+import (
+	"regexp"
+	"strings"
+	"time"
+
+	"github.com/shopspring/decimal"
+
+	"github.com/shoebox-app/shoebox/receipt"
+)
+
+// Invoices differ from till receipts: the seller sits in a labelled block,
+// a letterhead's sender line or the footer, beside a buyer's block that
+// must not be taken for it; the invoice number and date are labelled; the
+// total is the gross sum at the foot, below net and tax sums and column
+// headers that name amounts. These rules read labels in English, German,
+// French, Dutch, Italian and Spanish, and win over the receipt rules where
+// they find a labelled value.
+
+var (
+	reInvoiceWord   = regexp.MustCompile(`(?i)(rechnung|invoice|factur|avoir|fattura|credit ?note|creditnota)`)
+	reEuropeanTitle = regexp.MustCompile(`(?i)(rechnung|gutschrift|factur|avoir|fattura|factuur|creditnota)`)
+	reCreditWord    = regexp.MustCompile(`(?i)\b(avoir|credit ?note|creditnota|nota di credito|nota de cr[ée]dito)\b`)
+
+	reSellerHeader = regexp.MustCompile(`(?i)^(verkäufer|rechnungsersteller|rechnungssteller|leistungserbringer|seller|supplier|vendor|vendeur|fournisseur|émetteur|leverancier|verkoper|fornitore|cedente(?: prestatore)?|proveedor|emisor)\s*(?:/[\p{L} ]+)?\s*:?\s*$`)
+	reBuyerHeader  = regexp.MustCompile(`(?i)^(käufer|rechnungsempfänger|leistungsempfänger|kunde|buyer|customer|bill to|billed to|invoice to|sold to|acheteur|client|facturé à|adresse de facturation|koper|factuuradres|klant|destinatario|cessionario(?: committente)?|cliente|comprador)\b`)
+	reNameValue    = regexp.MustCompile(`(?i)^(?:name|nom|naam|nome|nombre|firma|raison sociale)\s*:\s*(.+)$`)
+	reLabelValue   = regexp.MustCompile(`^[\p{L}][\p{L} .\-/]{0,30}\s*:\s*`)
+	reSenderSep    = regexp.MustCompile(`\s+[●•·|–-]\s+`)
+	rePostcodeCity = regexp.MustCompile(`\b\d{4,5}\s+\p{L}`)
+
+	reInvoiceNoLabel = regexp.MustCompile(`(?i)\b(?:rechnungs[\s-]?(?:nr|nummer|no)|beleg[\s-]?(?:nr|nummer)|gutschrifts?[\s-]?(?:nr|nummer)|invoice\s*(?:no|nr|number|#)|credit\s*note\s*(?:no|number|#)|n[°º]\s*(?:de\s+)?(?:facture|l'avoir|avoir)|num[ée]ro\s+de\s+(?:facture|l'avoir)|facture\s*n[°º]|factuur\s*(?:nummer|nr)|factuurnummer|numero\s+(?:fattura|documento)|fattura\s*n\.?|n(?:úmero|\.º)\s+(?:de\s+)?factura|factura\s*n[°º.]?)\.?\s*[:#]?\s*([A-Z0-9][\w\-/.]*)`)
+	reInvoiceNoTitle = regexp.MustCompile(`(?i)\b(?:\p{L}*rechnung|gutschrift|rechnungskorrektur|invoice|facture|avoir|factuur|fattura|factura)\b\s*(?:\(\d{3}\)\s*)?(?:nr\.?|no\.?|n[°º]|#|nummer|number)?\s*:?\s*([A-Z0-9][\w\-/.]*\d[\w\-/.]*)`)
+	reNoVom          = regexp.MustCompile(`(?i)\b(?:nr\.?|no\.?|#|n[°º])\s*\S+\s+(?:vom|von|du|del|van|of|dated)\s+(.+)$`)
+	reInvoiceDate    = regexp.MustCompile(`(?i)\b(rechnungsdatum|belegdatum|datum der rechnung|gutschriftsdatum|invoice\s+date|date\s+of\s+(?:issue|invoice)|issue\s+date|date\s+de\s+(?:la\s+)?facture|date\s+d'émission|date\s+de\s+l'avoir|factuurdatum|data\s+(?:fattura|documento|emissione)|fecha\s+(?:de\s+)?(?:factura|emisión|expedición))\b\.?\s*:?\s*(.*)$`)
+	reDueDate        = regexp.MustCompile(`(?i)\b(fälligkeitsdatum|fällig\s+am|zahlbar\s+bis|due\s+date|payment\s+due|date\s+d'échéance|échéance|vervaldatum|data\s+(?:di\s+)?scadenza|fecha\s+de\s+vencimiento)\b\.?\s*:?\s*(.*)$`)
+	reDeliveryDate   = regexp.MustCompile(`(?i)\b(liefer-?\s*(?:und\s+leistungs)?datum|leistungsdatum|delivery\s+date|date\s+of\s+(?:delivery|supply)|date\s+de\s+livraison|leverdatum|data\s+(?:di\s+)?consegna|fecha\s+de\s+entrega)\b\.?\s*:?\s*(.*)$`)
+	reGrossTotal     = regexp.MustCompile(`(?i)\b(bruttosumme|rechnungssumme\s+brutto|rechnungsbetrag|gesamtbetrag|gesamtsumme|endbetrag|bruttobetrag|summe\s+brutto|total\s+ttc|montant\s+ttc|total\s+(?:incl\.?|including|inc\.?)\s*(?:vat|tax|gst)?|invoice\s+total|total\s+amount|grand\s+total|totaal\s+(?:incl|inclusief)\.?|totale\s+(?:documento|fattura)|total\s+factura|importe\s+total)\b`)
+	reAmountOnly     = regexp.MustCompile(`^[-+]?\s*(?:[A-Z]{3}|€|\$|£)?\s*-?[\d.,' ]+\s*(?:[A-Z]{3}|€|\$|£)?$`)
+)
+
+// readInvoice applies the invoice rules to a document that calls itself an
+// invoice (or credit note) in any of the six languages.
+func readInvoice(lines []Line, loc receipt.Locale, r *receipt.Receipt) {
+	isInvoice := false
+	for _, l := range lines {
+		if reInvoiceWord.MatchString(l.Text) {
+			isInvoice = true
+			break
+		}
+	}
+	if !isInvoice {
+		return
+	}
+	// English "TAX INVOICE" heads till receipts too: there the invoice
+	// rules only fill what the receipt rules left empty. An invoice in
+	// another language, or with a seller's or buyer's block, is read as one.
+	strong := false
+	for _, l := range lines {
+		t := strings.TrimSpace(l.Text)
+		if reEuropeanTitle.MatchString(t) || reSellerHeader.MatchString(t) || reBuyerHeader.MatchString(t) {
+			strong = true
+			break
+		}
+	}
+	take := func(set, same bool) bool { return !set || !same && strong }
+	boxOf := func(l Line) *receipt.Box {
+		if l.Box.W == 0 && l.Box.H == 0 {
+			return nil
+		}
+		b := l.Box
+		return &b
+	}
+	dt := receipt.DocInvoice
+	for _, l := range lines {
+		if reCreditWord.MatchString(l.Text) {
+			dt = receipt.DocCreditNote
+			break
+		}
+	}
+	if strong && (!r.DocType.Set || r.DocType.Value == receipt.DocReceipt) {
+		r.DocType = found(dt, confLikely, nil, "the document calls itself an invoice")
+	}
+
+	if !strong {
+		// Only the labelled number and dates, where nothing was found.
+	} else if name, i, ok := sellerName(lines); ok {
+		if take(r.SupplierName.Set, r.SupplierName.Value == name) {
+			r.SupplierName = found(name, lines[i].Conf*confPrinted, boxOf(lines[i]), "the seller's block of the invoice")
+		}
+	} else if inBuyerBlock(lines, r.SupplierName.Value) {
+		r.SupplierName = receipt.Text{} // the buyer's name is no supplier
+	}
+	if name, i, ok := partyAfter(lines, reBuyerHeader); ok && strong && !r.PayerName.Set {
+		r.PayerName = found(name, lines[i].Conf*confLikely, boxOf(lines[i]), "the buyer's block of the invoice")
+	}
+
+	if no, i, ok := invoiceNumber(lines); ok && take(r.DocumentNumber.Set, r.DocumentNumber.Value == no) {
+		r.DocumentNumber = found(no, lines[i].Conf*confPrinted, boxOf(lines[i]), "the labelled invoice number")
+	}
+	sameDate := func(d time.Time) bool { return r.Date.Value.Equal(d) }
+	if d, i, ok := labelledDate(lines, loc, reInvoiceDate); ok {
+		if take(r.Date.Set, sameDate(d)) {
+			r.Date = found(d, lines[i].Conf*confPrinted, boxOf(lines[i]), "the labelled invoice date")
+		}
+	} else if d, i, ok := numberDatedLine(lines, loc); ok && take(r.Date.Set, sameDate(d)) {
+		r.Date = found(d, lines[i].Conf*confPrinted, boxOf(lines[i]), "the date the invoice number is given with")
+	}
+	if d, i, ok := labelledDate(lines, loc, reDueDate); ok && strong {
+		r.DueDate = found(d, lines[i].Conf*confPrinted, boxOf(lines[i]), "the labelled due date")
+	}
+	if d, i, ok := labelledDate(lines, loc, reDeliveryDate); ok && strong {
+		r.DeliveryDate = found(d, lines[i].Conf*confPrinted, boxOf(lines[i]), "the labelled delivery date")
+	}
+	// A date the receipt rules took that is only the due date is doubtful.
+	if r.Date.Set && r.DueDate.Set && r.Date.Value.Equal(r.DueDate.Value) && !strings.HasPrefix(r.Date.Why, "the labelled invoice") {
+		r.Date.Confidence = min(r.Date.Confidence, confComputed)
+	}
+
+	if total, i, ok := grossTotal(lines); ok && take(r.Total.Set, r.Total.Value.Equal(total)) {
+		r.Total = found(total, lines[i].Conf*confPrinted, boxOf(lines[i]), "the gross total of the invoice")
+	}
+}
+
+// sellerName finds the seller in a labelled block ("Verkäufer:", "Seller")
+// or, failing that, the letterhead's one-line sender address
+// ("Bei Spiel GmbH ● Ecke 12 ● 12345 Stadthausen").
+func sellerName(lines []Line) (string, int, bool) {
+	if name, i, ok := partyAfter(lines, reSellerHeader); ok {
+		return name, i, true
+	}
+	for i, l := range lines {
+		if i > 25 {
+			break
+		}
+		parts := reSenderSep.Split(l.Text, -1)
+		if len(parts) >= 3 && rePostcodeCity.MatchString(l.Text) {
+			name := strings.TrimSpace(parts[0])
+			if len([]rune(name)) >= 3 && !reBuyerHeader.MatchString(name) && strings.IndexFunc(name, isLetter) >= 0 {
+				return name, i, true
+			}
+		}
+	}
+	return "", -1, false
+}
+
+func isLetter(r rune) bool { return r >= 'A' && r <= 'Z' || r >= 'a' && r <= 'z' || r > 0x7f }
+
+// partyAfter reads the name in the block a header line opens: a "Name:"
+// line, else the first line that is no "label: value" pair.
+func partyAfter(lines []Line, header *regexp.Regexp) (string, int, bool) {
+	for i, l := range lines {
+		if !header.MatchString(strings.TrimSpace(l.Text)) {
+			continue
+		}
+		for j := i + 1; j < len(lines) && j <= i+6; j++ {
+			t := strings.TrimSpace(lines[j].Text)
+			if reSellerHeader.MatchString(t) || reBuyerHeader.MatchString(t) && header != reBuyerHeader {
+				break
+			}
+			if m := reNameValue.FindStringSubmatch(t); m != nil {
+				return strings.TrimSpace(m[1]), j, true
+			}
+			if reLabelValue.MatchString(t) || strings.IndexFunc(t, isLetter) < 0 {
+				continue
+			}
+			return t, j, true
+		}
+	}
+	return "", -1, false
+}
+
+// inBuyerBlock reports whether name is read in the lines under a buyer's header.
+func inBuyerBlock(lines []Line, name string) bool {
+	if name == "" {
+		return false
+	}
+	for i, l := range lines {
+		if !reBuyerHeader.MatchString(strings.TrimSpace(l.Text)) {
+			continue
+		}
+		for j := i; j < len(lines) && j <= i+5; j++ {
+			if strings.Contains(lines[j].Text, name) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func invoiceNumber(lines []Line) (string, int, bool) {
+	for _, re := range []*regexp.Regexp{reInvoiceNoLabel, reInvoiceNoTitle} {
+		for i, l := range lines {
+			m := re.FindStringSubmatch(l.Text)
+			if m == nil {
+				continue
+			}
+			v := strings.TrimRight(m[1], ".,;:")
+			if strings.ContainsAny(v, "0123456789") && len(v) >= 2 {
+				return v, i, true
+			}
+			// The value printed below its label, in the same column.
+			if i+1 < len(lines) && strings.HasSuffix(strings.TrimSpace(l.Text), strings.TrimSpace(m[0])) {
+				next := strings.Fields(lines[i+1].Text)
+				if len(next) > 0 && strings.ContainsAny(next[0], "0123456789") {
+					return strings.TrimRight(next[0], ".,;:"), i + 1, true
+				}
+			}
+		}
+	}
+	return "", -1, false
+}
+
+// labelledDate is the first date after a label that names it, on the
+// label's line or the next.
+func labelledDate(lines []Line, loc receipt.Locale, label *regexp.Regexp) (time.Time, int, bool) {
+	for i, l := range lines {
+		m := label.FindStringSubmatch(l.Text)
+		if m == nil {
+			continue
+		}
+		if d, ok := firstDate(m[2], loc); ok {
+			return d, i, true
+		}
+		if strings.TrimSpace(m[2]) == "" && i+1 < len(lines) {
+			if d, ok := firstDate(lines[i+1].Text, loc); ok {
+				return d, i + 1, true
+			}
+		}
+	}
+	return time.Time{}, -1, false
+}
+
+// numberDatedLine reads "Rechnung Nr. 471102 vom 05.03.2018".
+func numberDatedLine(lines []Line, loc receipt.Locale) (time.Time, int, bool) {
+	for i, l := range lines {
+		if !reInvoiceWord.MatchString(l.Text) {
+			continue
+		}
+		if m := reNoVom.FindStringSubmatch(l.Text); m != nil {
+			if d, ok := firstDate(m[1], loc); ok {
+				return d, i, true
+			}
+		}
+	}
+	return time.Time{}, -1, false
+}
+
+func firstDate(s string, loc receipt.Locale) (time.Time, bool) {
+	for _, re := range []*regexp.Regexp{reDateNum, reDateWord} {
+		for _, m := range re.FindAllString(s, -1) {
+			if d, err := receipt.ParseDate(m, loc.DateOrder); err == nil {
+				return d.Date, true
+			}
+		}
+	}
+	return time.Time{}, false
+}
+
+// grossTotal is the amount on the last line that names the gross total
+// ("Bruttosumme", "Total TTC", "Gesamtbetrag", not "Gesamtbetrag der
+// Zuschläge"), or on the line below a label that stands alone.
+func grossTotal(lines []Line) (v decimal.Decimal, at int, ok bool) {
+	at = -1
+	for i, l := range lines {
+		loc := reGrossTotal.FindStringIndex(l.Text)
+		if loc == nil {
+			continue
+		}
+		rest := l.Text[loc[1]:]
+		if strings.HasPrefix(strings.ToLower(strings.TrimSpace(rest)), "der ") {
+			continue
+		}
+		if a := amountsIn(rest); len(a) > 0 {
+			v, at, ok = a[len(a)-1], i, true
+			continue
+		}
+		if strings.TrimSpace(rest) == "" && i+1 < len(lines) && reAmountOnly.MatchString(strings.TrimSpace(lines[i+1].Text)) {
+			if a := amountsIn(lines[i+1].Text); len(a) == 1 {
+				v, at, ok = a[0], i+1, true
+			}
+		}
+	}
+	return v, at, ok
+}
