@@ -37,6 +37,9 @@ var (
 	reDueDate        = regexp.MustCompile(`(?i)\b(fälligkeitsdatum|fällig\s+am|zahlbar\s+bis|due\s+date|payment\s+due|date\s+d'échéance|échéance|vervaldatum|data\s+(?:di\s+)?scadenza|fecha\s+de\s+vencimiento)\b\.?\s*:?\s*(.*)$`)
 	reDeliveryDate   = regexp.MustCompile(`(?i)\b(liefer-?\s*(?:und\s+leistungs)?datum|leistungsdatum|delivery\s+date|date\s+of\s+(?:delivery|supply)|date\s+de\s+livraison|leverdatum|data\s+(?:di\s+)?consegna|fecha\s+de\s+entrega)\b\.?\s*:?\s*(.*)$`)
 	reGrossTotal     = regexp.MustCompile(`(?i)\b(bruttosumme|rechnungssumme\s+brutto|rechnungsbetrag|gesamtbetrag|gesamtsumme|endbetrag|bruttobetrag|summe\s+brutto|total\s+ttc|montant\s+ttc|total\s+(?:incl\.?|including|inc\.?)\s*(?:vat|tax|gst)?|invoice\s+total|total\s+amount|grand\s+total|totaal\s+(?:incl|inclusief)\.?|totale\s+(?:documento|fattura)|total\s+factura|importe\s+total)\b`)
+	reNoBeforeVom    = regexp.MustCompile(`(?i)\b(?:nr\.?|no\.?|n[°º]|#)\s*([A-Z0-9][\w\-/.]*\d[\w\-/.]*)\s+(?:vom|von|du|del|van|of|dated)\b`)
+	reCurrencyLabel  = regexp.MustCompile(`(?i)\b(?:rechnungswährung|währung|currency|devise|valuta|divisa|moneda)\s*:?\s*([A-Z]{3})\b`)
+	reLegalForm      = regexp.MustCompile(`(?i)(?:^|\s)(gmbh|ag|a\.g\.|kg|ohg|e\.k\.|ug|se|sarl|sas|sa|s\.a\.|b\.v\.|bv|n\.v\.|nv|s\.r\.l\.|srl|s\.p\.a\.|spa|s\.l\.|ltd\.?|limited|inc\.?|llc|plc)(?:\W|$)`)
 	reAmountOnly     = regexp.MustCompile(`^[-+]?\s*(?:[A-Z]{3}|€|\$|£)?\s*-?[\d.,' ]+\s*(?:[A-Z]{3}|€|\$|£)?$`)
 )
 
@@ -59,7 +62,7 @@ func readInvoice(lines []Line, loc receipt.Locale, r *receipt.Receipt) {
 	strong := false
 	for _, l := range lines {
 		t := strings.TrimSpace(l.Text)
-		if reEuropeanTitle.MatchString(t) || reSellerHeader.MatchString(t) || reBuyerHeader.MatchString(t) {
+		if reEuropeanTitle.MatchString(t) || isHeader(reSellerHeader, t) || isHeader(reBuyerHeader, t) {
 			strong = true
 			break
 		}
@@ -118,6 +121,14 @@ func readInvoice(lines []Line, loc receipt.Locale, r *receipt.Receipt) {
 		r.Date.Confidence = min(r.Date.Confidence, confComputed)
 	}
 
+	for _, l := range lines {
+		if m := reCurrencyLabel.FindStringSubmatch(l.Text); m != nil && strong && receipt.ValidCurrency(strings.ToUpper(m[1])) {
+			if c := strings.ToUpper(m[1]); r.Currency.Value != c {
+				r.Currency = found(c, l.Conf*confPrinted, boxOf(l), "the invoice's labelled currency")
+			}
+			break
+		}
+	}
 	if total, i, ok := grossTotal(lines); ok && take(r.Total.Set, r.Total.Value.Equal(total)) {
 		r.Total = found(total, lines[i].Conf*confPrinted, boxOf(lines[i]), "the gross total of the invoice")
 	}
@@ -147,16 +158,31 @@ func sellerName(lines []Line) (string, int, bool) {
 
 func isLetter(r rune) bool { return r >= 'A' && r <= 'Z' || r >= 'a' && r <= 'z' || r > 0x7f }
 
+// isHeader matches a block header, also when the text layer spaced its
+// letters apart ("Ver käufer :").
+func isHeader(header *regexp.Regexp, text string) bool {
+	t := strings.TrimSpace(text)
+	if header.MatchString(t) {
+		return true
+	}
+	if f := strings.Fields(t); len(f) > 1 && len(f) <= 4 {
+		return header.MatchString(strings.Join(f, ""))
+	}
+	return false
+}
+
 // partyAfter reads the name in the block a header line opens: a "Name:"
-// line, else the first line that is no "label: value" pair.
+// line, else the first line that is no "label: value" pair, with the next
+// line when that completes the name with its legal form
+// ("MVM Musterhafter" / "Versicherungsverein Musterstadt a.G.").
 func partyAfter(lines []Line, header *regexp.Regexp) (string, int, bool) {
 	for i, l := range lines {
-		if !header.MatchString(strings.TrimSpace(l.Text)) {
+		if !isHeader(header, l.Text) {
 			continue
 		}
 		for j := i + 1; j < len(lines) && j <= i+6; j++ {
 			t := strings.TrimSpace(lines[j].Text)
-			if reSellerHeader.MatchString(t) || reBuyerHeader.MatchString(t) && header != reBuyerHeader {
+			if isHeader(reSellerHeader, t) || isHeader(reBuyerHeader, t) && header != reBuyerHeader {
 				break
 			}
 			if m := reNameValue.FindStringSubmatch(t); m != nil {
@@ -164,6 +190,12 @@ func partyAfter(lines []Line, header *regexp.Regexp) (string, int, bool) {
 			}
 			if reLabelValue.MatchString(t) || strings.IndexFunc(t, isLetter) < 0 {
 				continue
+			}
+			if j+1 < len(lines) && !reLegalForm.MatchString(t) {
+				next := strings.TrimSpace(lines[j+1].Text)
+				if reLegalForm.MatchString(next) && !strings.ContainsAny(next, "0123456789:") {
+					return t + " " + next, j, true
+				}
 			}
 			return t, j, true
 		}
@@ -177,7 +209,7 @@ func inBuyerBlock(lines []Line, name string) bool {
 		return false
 	}
 	for i, l := range lines {
-		if !reBuyerHeader.MatchString(strings.TrimSpace(l.Text)) {
+		if !isHeader(reBuyerHeader, l.Text) {
 			continue
 		}
 		for j := i; j < len(lines) && j <= i+5; j++ {
@@ -190,8 +222,11 @@ func inBuyerBlock(lines []Line, name string) bool {
 }
 
 func invoiceNumber(lines []Line) (string, int, bool) {
-	for _, re := range []*regexp.Regexp{reInvoiceNoLabel, reInvoiceNoTitle} {
+	for _, re := range []*regexp.Regexp{reInvoiceNoLabel, reNoBeforeVom, reInvoiceNoTitle} {
 		for i, l := range lines {
+			if re == reNoBeforeVom && !reInvoiceWord.MatchString(l.Text) && !reEuropeanTitle.MatchString(l.Text) {
+				continue
+			}
 			m := re.FindStringSubmatch(l.Text)
 			if m == nil {
 				continue
@@ -235,10 +270,14 @@ func labelledDate(lines []Line, loc receipt.Locale, label *regexp.Regexp) (time.
 // numberDatedLine reads "Rechnung Nr. 471102 vom 05.03.2018".
 func numberDatedLine(lines []Line, loc receipt.Locale) (time.Time, int, bool) {
 	for i, l := range lines {
-		if !reInvoiceWord.MatchString(l.Text) {
+		if !reInvoiceWord.MatchString(l.Text) && !reEuropeanTitle.MatchString(l.Text) {
 			continue
 		}
-		if m := reNoVom.FindStringSubmatch(l.Text); m != nil {
+		text := l.Text
+		if i+1 < len(lines) {
+			text += " " + lines[i+1].Text // "… Nr. 00.123.456.7-2018-1 vom" / "11.03.2018"
+		}
+		if m := reNoVom.FindStringSubmatch(text); m != nil {
 			if d, ok := firstDate(m[1], loc); ok {
 				return d, i, true
 			}
@@ -265,10 +304,19 @@ func grossTotal(lines []Line) (v decimal.Decimal, at int, ok bool) {
 	at = -1
 	for i, l := range lines {
 		loc := reGrossTotal.FindStringIndex(l.Text)
-		if loc == nil {
+		rest := ""
+		if loc != nil {
+			rest = l.Text[loc[1]:]
+		} else if f := strings.Fields(l.Text); len(f) >= 2 && len(f) <= 4 {
+			// "Br uttosumme 18,08": a label the text layer spaced apart.
+			label := strings.Join(f[:len(f)-1], "")
+			if m := reGrossTotal.FindStringIndex(label); m == nil || m[0] != 0 || m[1] != len(label) {
+				continue
+			}
+			rest = f[len(f)-1]
+		} else {
 			continue
 		}
-		rest := l.Text[loc[1]:]
 		if strings.HasPrefix(strings.ToLower(strings.TrimSpace(rest)), "der ") {
 			continue
 		}
