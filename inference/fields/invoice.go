@@ -40,6 +40,8 @@ var (
 	reNoBeforeVom    = regexp.MustCompile(`(?i)\b(?:nr\.?|no\.?|n[°º]|#)\s*([A-Z0-9][\w\-/.]*\d[\w\-/.]*)\s+(?:vom|von|du|del|van|of|dated)\b`)
 	reCurrencyLabel  = regexp.MustCompile(`(?i)\b(?:rechnungswährung|währung|currency|devise|valuta|divisa|moneda)\s*:?\s*([A-Z]{3})\b`)
 	reLegalForm      = regexp.MustCompile(`(?i)(?:^|\s)(gmbh|ag|a\.g\.|kg|ohg|e\.k\.|ug|se|sarl|sas|sa|s\.a\.|b\.v\.|bv|n\.v\.|nv|s\.r\.l\.|srl|s\.p\.a\.|spa|s\.l\.|ltd\.?|limited|inc\.?|llc|plc)(?:\W|$)`)
+	reVATLabel       = regexp.MustCompile(`(?i)\b(?:ust\.?\s*-?\s*id\.?\s*-?\s*(?:nr\.?)?|ust-?idnr\.?|umsatzsteuer-?id\w*|vat\s*(?:reg(?:istration)?\.?\s*)?(?:id|no\.?|number|#)?|(?:n°\s*)?tva(?:\s+intra\w*\.?)?|btw(?:-?nr\.?|-?nummer)?|p\.?\s?iva|partita\s+iva|nif|cif|abn)\s*[:.]?\s*([A-Z]{2}\s?\d[\d ]{6,14}\d|[A-Z]{2}\d{2,}[A-Z0-9]{4,}|\d{3}[\d ]{6,12}\d)`)
+	reBuyerWord      = regexp.MustCompile(`(?i)(client|kunde|customer|buyer|käufer|acheteur|klant|cliente|comprador|empfänger)`)
 	reAmountOnly     = regexp.MustCompile(`^[-+]?\s*(?:[A-Z]{3}|€|\$|£)?\s*-?[\d.,' ]+\s*(?:[A-Z]{3}|€|\$|£)?$`)
 )
 
@@ -94,6 +96,9 @@ func readInvoice(lines []Line, loc receipt.Locale, r *receipt.Receipt) {
 		}
 	} else if inBuyerBlock(lines, r.SupplierName.Value) {
 		r.SupplierName = receipt.Text{} // the buyer's name is no supplier
+	}
+	if id, i, ok := sellerTaxID(lines, loc); ok && strong && take(r.SupplierTaxID.Set, r.SupplierTaxID.Value.Value == id.Value) {
+		r.SupplierTaxID = found(id, lines[i].Conf*confPrinted, boxOf(lines[i]), "the seller's labelled VAT ID")
 	}
 	if name, i, ok := partyAfter(lines, reBuyerHeader); ok && strong && !r.PayerName.Set {
 		r.PayerName = found(name, lines[i].Conf*confLikely, boxOf(lines[i]), "the buyer's block of the invoice")
@@ -222,12 +227,21 @@ func inBuyerBlock(lines []Line, name string) bool {
 }
 
 func invoiceNumber(lines []Line) (string, int, bool) {
-	for _, re := range []*regexp.Regexp{reInvoiceNoLabel, reNoBeforeVom, reInvoiceNoTitle} {
+	// "Rechnung Nr. 471102 vom 05.03.2018" heads the invoice and names its
+	// own number; a labelled "Rechnungsnummer" comes next, a number after
+	// the title last.
+	for _, re := range []*regexp.Regexp{reNoBeforeVom, reInvoiceNoLabel, reInvoiceNoTitle} {
 		for i, l := range lines {
-			if re == reNoBeforeVom && !reInvoiceWord.MatchString(l.Text) && !reEuropeanTitle.MatchString(l.Text) {
-				continue
+			text := l.Text
+			if re == reNoBeforeVom {
+				if !reInvoiceWord.MatchString(text) && !reEuropeanTitle.MatchString(text) {
+					continue
+				}
+				if i+1 < len(lines) {
+					text += " " + lines[i+1].Text // "… Nr. 47110818" / "vom 31.10.2018"
+				}
 			}
-			m := re.FindStringSubmatch(l.Text)
+			m := re.FindStringSubmatch(text)
 			if m == nil {
 				continue
 			}
@@ -331,4 +345,44 @@ func grossTotal(lines []Line) (v decimal.Decimal, at int, ok bool) {
 		}
 	}
 	return v, at, ok
+}
+
+// sellerTaxID is the labelled VAT ID in the seller's block, else the first
+// labelled one outside the buyer's block: a printed ID is kept even when its
+// check digit fails (validation then says so).
+func sellerTaxID(lines []Line, loc receipt.Locale) (receipt.TaxID, int, bool) {
+	pick := func(i int) (receipt.TaxID, bool) {
+		m := reVATLabel.FindStringSubmatch(lines[i].Text)
+		if m == nil {
+			return receipt.TaxID{}, false
+		}
+		id := receipt.DetectTaxID(m[1], loc.Country)
+		if id.Value == "" {
+			id = receipt.TaxID{Scheme: receipt.SchemeOther, Value: receipt.NormalizeTaxID(m[1])}
+		}
+		return id, true
+	}
+	for i, l := range lines {
+		if !isHeader(reSellerHeader, l.Text) {
+			continue
+		}
+		for j := i + 1; j < len(lines) && j <= i+12 && !isHeader(reBuyerHeader, lines[j].Text); j++ {
+			if id, ok := pick(j); ok {
+				return id, j, true
+			}
+		}
+	}
+	inBuyer := -100
+	for i, l := range lines {
+		if isHeader(reBuyerHeader, l.Text) {
+			inBuyer = i
+		}
+		if i-inBuyer <= 6 || reBuyerWord.MatchString(l.Text) {
+			continue
+		}
+		if id, ok := pick(i); ok {
+			return id, i, true
+		}
+	}
+	return receipt.TaxID{}, -1, false
 }
