@@ -2,6 +2,7 @@ package fields
 
 import (
 	"regexp"
+	"strconv"
 	"strings"
 	"time"
 
@@ -42,6 +43,8 @@ var (
 	reLegalForm      = regexp.MustCompile(`(?i)(?:^|\s)(gmbh|ag|a\.g\.|kg|ohg|e\.k\.|ug|se|sarl|sas|sa|s\.a\.|b\.v\.|bv|n\.v\.|nv|s\.r\.l\.|srl|s\.p\.a\.|spa|s\.l\.|ltd\.?|limited|inc\.?|llc|plc)(?:\W|$)`)
 	reVATLabel       = regexp.MustCompile(`(?i)\b(?:ust\.?\s*-?\s*id\.?\s*-?\s*(?:nr\.?)?|ust-?idnr\.?|umsatzsteuer-?id\w*|vat\s*(?:reg(?:istration)?\.?\s*)?(?:id|no\.?|number|#)?|(?:n°\s*)?tva(?:\s+intra\w*\.?)?|btw(?:-?nr\.?|-?nummer)?|p\.?\s?iva|partita\s+iva|nif|cif|abn)\s*[:.]?\s*([A-Z]{2}\s?\d[\d ]{6,14}\d|[A-Z]{2}\d{2,}[A-Z0-9]{4,}|\d{3}[\d ]{6,12}\d)`)
 	reBuyerWord      = regexp.MustCompile(`(?i)(client|kunde|customer|buyer|käufer|acheteur|klant|cliente|comprador|empfänger)`)
+	reGrossTotal2    = regexp.MustCompile(`(?i)\b(summe\s+inkl\.?\s*(?:ust|mwst)\.?|zahlbetrag|due\s+payable|total\s+due|amount\s+due|montant\s+à\s+payer|net\s+à\s+payer|te\s+betalen|totale\s+da\s+pagare|total\s+a\s+pagar)\b`)
+	rePageOf         = regexp.MustCompile(`(?i)\b(?:seite|page|pagina|página|blatt)\s+(\d+)\s*(?:von|of|de|/|di|sur)\s*(\d+)\b`)
 	reAmountOnly     = regexp.MustCompile(`^[-+]?\s*(?:[A-Z]{3}|€|\$|£)?\s*-?[\d.,' ]+\s*(?:[A-Z]{3}|€|\$|£)?$`)
 )
 
@@ -134,8 +137,16 @@ func readInvoice(lines []Line, loc receipt.Locale, r *receipt.Receipt) {
 			break
 		}
 	}
-	if total, i, ok := grossTotal(lines); ok && take(r.Total.Set, r.Total.Value.Equal(total)) {
+	total, i, ok := grossTotal(lines, reGrossTotal)
+	if !ok {
+		total, i, ok = grossTotal(lines, reGrossTotal2)
+	}
+	switch {
+	case ok && take(r.Total.Set, r.Total.Value.Equal(total)):
 		r.Total = found(total, lines[i].Conf*confPrinted, boxOf(lines[i]), "the gross total of the invoice")
+	case !ok && strong && notLastPage(lines):
+		// An amount on page 1 of 2 is no total: the last page has it.
+		r.Total = receipt.Amount{}
 	}
 }
 
@@ -314,7 +325,7 @@ func firstDate(s string, loc receipt.Locale) (time.Time, bool) {
 // grossTotal is the amount on the last line that names the gross total
 // ("Bruttosumme", "Total TTC", "Gesamtbetrag", not "Gesamtbetrag der
 // Zuschläge"), or on the line below a label that stands alone.
-func grossTotal(lines []Line) (v decimal.Decimal, at int, ok bool) {
+func grossTotal(lines []Line, reGrossTotal *regexp.Regexp) (v decimal.Decimal, at int, ok bool) {
 	at = -1
 	for i, l := range lines {
 		loc := reGrossTotal.FindStringIndex(l.Text)
@@ -385,4 +396,18 @@ func sellerTaxID(lines []Line, loc receipt.Locale) (receipt.TaxID, int, bool) {
 		}
 	}
 	return receipt.TaxID{}, -1, false
+}
+
+// notLastPage reports a page that says it is followed by others ("Seite 1 von 2").
+func notLastPage(lines []Line) bool {
+	for _, l := range lines {
+		if m := rePageOf.FindStringSubmatch(l.Text); m != nil {
+			page, _ := strconv.Atoi(m[1])
+			of, _ := strconv.Atoi(m[2])
+			if page < of {
+				return true
+			}
+		}
+	}
+	return false
 }
