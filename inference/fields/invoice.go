@@ -45,6 +45,7 @@ var (
 	reBuyerWord      = regexp.MustCompile(`(?i)(client|kunde|customer|buyer|käufer|acheteur|klant|cliente|comprador|empfänger)`)
 	reGrossTotal2    = regexp.MustCompile(`(?i)\b(summe\s+inkl\.?\s*(?:ust|mwst)\.?|zahlbetrag|due\s+payable|total\s+due|amount\s+due|montant\s+à\s+payer|net\s+à\s+payer|te\s+betalen|totale\s+da\s+pagare|total\s+a\s+pagar)\b`)
 	rePageOf         = regexp.MustCompile(`(?i)\b(?:seite|page|pagina|página|blatt)\s+(\d+)\s*(?:von|of|de|/|di|sur)\s*(\d+)\b`)
+	reSideBySide     = regexp.MustCompile(`(?i)^(?:lieferant|verkäufer|rechnungsersteller|seller|supplier|vendeur|fournisseur)\s+(?:käufer|kunde|rechnungsempfänger|buyer|customer|acheteur|client)\b`)
 	reAmountOnly     = regexp.MustCompile(`^[-+]?\s*(?:[A-Z]{3}|€|\$|£)?\s*-?[\d.,' ]+\s*(?:[A-Z]{3}|€|\$|£)?$`)
 )
 
@@ -157,6 +158,21 @@ func sellerName(lines []Line) (string, int, bool) {
 	if name, i, ok := partyAfter(lines, reSellerHeader); ok {
 		return name, i, true
 	}
+	// "Lieferant  Käufer" side by side: the text layer joins the columns,
+	// so the seller's name ends at its legal form.
+	for i, l := range lines {
+		if !reSideBySide.MatchString(strings.TrimSpace(l.Text)) {
+			continue
+		}
+		for j := i + 1; j < len(lines) && j <= i+4; j++ {
+			if m := reLegalForm.FindStringIndex(lines[j].Text); m != nil {
+				name := strings.TrimSpace(lines[j].Text[:m[1]])
+				if strings.IndexFunc(name, isLetter) >= 0 {
+					return strings.TrimRight(name, " ,;"), j, true
+				}
+			}
+		}
+	}
 	for i, l := range lines {
 		if i > 25 {
 			break
@@ -202,7 +218,14 @@ func partyAfter(lines []Line, header *regexp.Regexp) (string, int, bool) {
 				break
 			}
 			if m := reNameValue.FindStringSubmatch(t); m != nil {
-				return strings.TrimSpace(m[1]), j, true
+				t = strings.TrimSpace(m[1])
+				if j+1 < len(lines) && !reLegalForm.MatchString(t) {
+					next := strings.TrimSpace(lines[j+1].Text)
+					if reLegalForm.MatchString(next) && !strings.ContainsAny(next, "0123456789:") {
+						return t + " " + next, j, true
+					}
+				}
+				return t, j, true
 			}
 			if reLabelValue.MatchString(t) || strings.IndexFunc(t, isLetter) < 0 {
 				continue
