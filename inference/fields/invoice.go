@@ -46,6 +46,7 @@ var (
 	reGrossTotal2    = regexp.MustCompile(`(?i)\b(summe\s+inkl\.?\s*(?:ust|mwst)\.?|zahlbetrag|due\s+payable|total\s+due|amount\s+due|montant\s+à\s+payer|net\s+à\s+payer|te\s+betalen|totale\s+da\s+pagare|total\s+a\s+pagar)\b`)
 	rePageOf         = regexp.MustCompile(`(?i)\b(?:seite|page|pagina|página|blatt)\s+(\d+)\s*(?:von|of|de|/|di|sur)\s*(\d+)\b`)
 	reSideBySide     = regexp.MustCompile(`(?i)^(?:lieferant|verkäufer|rechnungsersteller|seller|supplier|vendeur|fournisseur)\s+(?:käufer|kunde|rechnungsempfänger|buyer|customer|acheteur|client)\b`)
+	reCurrencyCode   = regexp.MustCompile(`\b(EUR|USD|GBP|CHF|AUD|NZD|CAD|SEK|NOK|DKK|PLN|CZK|HUF)\b`)
 	reAmountOnly     = regexp.MustCompile(`^[-+]?\s*(?:[A-Z]{3}|€|\$|£)?\s*-?[\d.,' ]+\s*(?:[A-Z]{3}|€|\$|£)?$`)
 )
 
@@ -370,6 +371,17 @@ func grossTotal(lines []Line, reGrossTotal *regexp.Regexp) (v decimal.Decimal, a
 		}
 		if a := amountsIn(rest); len(a) > 0 {
 			v, at, ok = a[len(a)-1], i, true
+			continue
+		}
+		if strings.TrimSpace(rest) == "" && len(strings.Fields(l.Text)) >= 4 {
+			// The last column of a tax summary table ("… MwSt-% Endbetrag"):
+			// its sum row is the one that names the currency.
+			for j := i + 1; j < len(lines) && j <= i+6; j++ {
+				a := amountsIn(lines[j].Text)
+				if len(a) >= 2 && reCurrencyCode.MatchString(lines[j].Text) {
+					v, at, ok = a[len(a)-1], j, true
+				}
+			}
 			continue
 		}
 		if strings.TrimSpace(rest) == "" && i+1 < len(lines) && reAmountOnly.MatchString(strings.TrimSpace(lines[i+1].Text)) {
