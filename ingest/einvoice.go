@@ -7,6 +7,7 @@ import (
 	"image"
 	"image/color"
 	"image/draw"
+	"strings"
 
 	xdraw "golang.org/x/image/draw"
 	"golang.org/x/image/font"
@@ -69,15 +70,57 @@ func typeset(lines []string) image.Image {
 	const margin, lineH, cols = 16, 15, 100
 	face := basicfont.Face7x13
 	w := margin*2 + cols*7
-	h := margin*2 + max(len(lines), 40)*lineH
+	rows := 0
+	for _, l := range lines {
+		rows += 1 + max(0, len([]rune(l))-1)/(cols-4)
+	}
+	h := margin*2 + max(rows, 40)*lineH
 	small := image.NewRGBA(image.Rect(0, 0, w, h))
 	draw.Draw(small, small.Bounds(), image.White, image.Point{}, draw.Src)
 	d := font.Drawer{Dst: small, Src: image.NewUniform(color.Black), Face: face}
-	for i, l := range lines {
-		d.Dot = fixed.P(margin, margin+(i+1)*lineH-3)
-		d.DrawString(l)
+	row := 0
+	for _, l := range lines {
+		r := []rune(asciiFold(l))
+		for {
+			n := min(len(r), cols)
+			d.Dot = fixed.P(margin, margin+(row+1)*lineH-3)
+			d.DrawString(string(r[:n]))
+			row++
+			r = r[n:]
+			if len(r) == 0 {
+				break
+			}
+			r = append([]rune("    "), r...)
+		}
 	}
 	big := image.NewRGBA(image.Rect(0, 0, w*2, h*2))
 	xdraw.NearestNeighbor.Scale(big, big.Bounds(), small, small.Bounds(), xdraw.Src, nil)
 	return big
+}
+
+// asciiFold spells the letters the built-in font lacks the way German and
+// French write them without accents ("Lieferantenstraße" → "Lieferantenstrasse").
+func asciiFold(s string) string {
+	var b strings.Builder
+	for _, r := range s {
+		if r < 0x80 {
+			b.WriteRune(r)
+			continue
+		}
+		if t, ok := foldTable[r]; ok {
+			b.WriteString(t)
+			continue
+		}
+		b.WriteByte('?')
+	}
+	return b.String()
+}
+
+var foldTable = map[rune]string{
+	'ä': "ae", 'ö': "oe", 'ü': "ue", 'Ä': "Ae", 'Ö': "Oe", 'Ü': "Ue", 'ß': "ss",
+	'à': "a", 'á': "a", 'â': "a", 'ã': "a", 'å': "a", 'æ': "ae", 'ç': "c", 'è': "e", 'é': "e", 'ê': "e", 'ë': "e",
+	'ì': "i", 'í': "i", 'î': "i", 'ï': "i", 'ñ': "n", 'ò': "o", 'ó': "o", 'ô': "o", 'õ': "o", 'ø': "o", 'œ': "oe",
+	'ù': "u", 'ú': "u", 'û': "u", 'ý': "y", 'ÿ': "y", 'À': "A", 'Á': "A", 'Â': "A", 'Ç': "C", 'È': "E", 'É': "E",
+	'Ê': "E", 'Î': "I", 'Ñ': "N", 'Ó': "O", 'Ô': "O", 'Ø': "O", 'Ù': "U", 'Ú': "U", 'Û': "U",
+	'€': "EUR", '£': "GBP", '×': "x", '–': "-", '—': "-", '’': "'", '‘': "'", '“': "\"", '”': "\"", '„': "\"", '°': "o", '\u00a0': " ",
 }
