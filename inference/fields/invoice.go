@@ -33,12 +33,12 @@ var (
 
 	reInvoiceNoLabel = regexp.MustCompile(`(?i)\b(?:rechnungs[\s-]?(?:nr|nummer|no)|beleg[\s-]?(?:nr|nummer)|gutschrifts?[\s-]?(?:nr|nummer)|invoice\s*(?:no|nr|number|#)|credit\s*note\s*(?:no|number|#)|n[°º]\s*(?:de\s+)?(?:facture|l'avoir|avoir)|num[ée]ro\s+de\s+(?:facture|l'avoir)|facture\s*n[°º]|factuur\s*(?:nummer|nr)|factuurnummer|numero\s+(?:fattura|documento)|fattura\s*n\.?|n(?:úmero|\.º)\s+(?:de\s+)?factura|factura\s*n[°º.]?)\.?\s*[:#]?\s*([A-Z0-9][\w\-/.]*)`)
 	reInvoiceNoTitle = regexp.MustCompile(`(?i)\b(?:\p{L}*rechnung|gutschrift|rechnungskorrektur|invoice|facture|avoir|factuur|fattura|factura)\b\s*(?:\(\d{3}\)\s*)?(?:nr\.?|no\.?|n[°º]|#|nummer|number)?\s*:?\s*([A-Z0-9][\w\-/.]*\d[\w\-/.]*)`)
-	reNoVom          = regexp.MustCompile(`(?i)\b(?:nr\.?|no\.?|#|n[°º])\s*\S+\s+(?:vom|von|du|del|van|of|dated)\s+(.+)$`)
+	reNoVom          = regexp.MustCompile(`(?i)\b(?:nr\.?|no\.?|#|n[°º])\s*\S+\s+(?:vom|von|du|del|van|of|dated|issued(?:\s+(?:at|on))?)\s+(.+)$`)
 	reInvoiceDate    = regexp.MustCompile(`(?i)\b(rechnungsdatum|belegdatum|datum der rechnung|gutschriftsdatum|invoice\s+date|date\s+of\s+(?:issue|invoice)|issue\s+date|date\s+de\s+(?:la\s+)?facture|date\s+d'émission|date\s+de\s+l'avoir|factuurdatum|data\s+(?:fattura|documento|emissione)|fecha\s+(?:de\s+)?(?:factura|emisión|expedición))\b\.?\s*:?\s*(.*)$`)
-	reDueDate        = regexp.MustCompile(`(?i)\b(fälligkeitsdatum|fällig\s+am|zahlbar\s+bis|due\s+date|payment\s+due|date\s+d'échéance|échéance|vervaldatum|data\s+(?:di\s+)?scadenza|fecha\s+de\s+vencimiento)\b\.?\s*:?\s*(.*)$`)
+	reDueDate        = regexp.MustCompile(`(?i)\b(fälligkeitsdatum|fälligkeitstag|fällig\s+am|zahlbar\s+bis|due\s+date|payment\s+due|date\s+d'échéance|échéance|vervaldatum|data\s+(?:di\s+)?scadenza|fecha\s+de\s+vencimiento)\b\.?\s*:?\s*(.*)$`)
 	reDeliveryDate   = regexp.MustCompile(`(?i)\b(liefer-?\s*(?:und\s+leistungs)?datum|leistungsdatum|delivery\s+date|date\s+of\s+(?:delivery|supply)|date\s+de\s+livraison|leverdatum|data\s+(?:di\s+)?consegna|fecha\s+de\s+entrega)\b\.?\s*:?\s*(.*)$`)
 	reGrossTotal     = regexp.MustCompile(`(?i)\b(bruttosumme|rechnungssumme\s+brutto|rechnungsbetrag|gesamtbetrag|gesamtsumme|endbetrag|bruttobetrag|summe\s+brutto|total\s+ttc|montant\s+ttc|total\s+(?:incl\.?|including|inc\.?)\s*(?:vat|tax|gst)?|invoice\s+total|total\s+amount|grand\s+total|totaal\s+(?:incl|inclusief)\.?|totale\s+(?:documento|fattura)|total\s+factura|importe\s+total)\b`)
-	reNoBeforeVom    = regexp.MustCompile(`(?i)\b(?:nr\.?|no\.?|n[°º]|#)\s*([A-Z0-9][\w\-/.]*\d[\w\-/.]*)\s+(?:vom|von|du|del|van|of|dated)\b`)
+	reNoBeforeVom    = regexp.MustCompile(`(?i)\b(?:nr\.?|no\.?|n[°º]|#)\s*([A-Z0-9][\w\-/.]*\d[\w\-/.]*)\s+(?:vom|von|du|del|van|of|dated|issued)\b`)
 	reCurrencyLabel  = regexp.MustCompile(`(?i)\b(?:rechnungswährung|währung|currency|devise|valuta|divisa|moneda)\s*:?\s*([A-Z]{3})\b`)
 	reLegalForm      = regexp.MustCompile(`(?i)(?:^|\s)(gmbh|ag|a\.g\.|kg|ohg|e\.k\.|ug|se|sarl|sas|sa|s\.a\.|b\.v\.|bv|n\.v\.|nv|s\.r\.l\.|srl|s\.p\.a\.|spa|s\.l\.|ltd\.?|limited|inc\.?|llc|plc)(?:\W|$)`)
 	reVATLabel       = regexp.MustCompile(`(?i)\b(?:ust\.?\s*-?\s*id\.?\s*-?\s*(?:nr\.?)?|ust-?idnr\.?|umsatzsteuer-?id\w*|vat\s*(?:reg(?:istration)?\.?\s*)?(?:id|no\.?|number|#)?|(?:n°\s*)?tva(?:\s+intra\w*\.?)?|btw(?:-?nr\.?|-?nummer)?|p\.?\s?iva|partita\s+iva|nif|cif|abn)\s*[:.]?\s*([A-Z]{2}\s?\d[\d ]{6,14}\d|[A-Z]{2}\d{2,}[A-Z0-9]{4,}|\d{3}[\d ]{6,12}\d)`)
@@ -47,6 +47,7 @@ var (
 	rePageOf         = regexp.MustCompile(`(?i)\b(?:seite|page|pagina|página|blatt)\s+(\d+)\s*(?:von|of|de|/|di|sur)\s*(\d+)\b`)
 	reSideBySide     = regexp.MustCompile(`(?i)^(?:lieferant|verkäufer|rechnungsersteller|seller|supplier|vendeur|fournisseur)\s+(?:käufer|kunde|rechnungsempfänger|buyer|customer|acheteur|client)\b`)
 	reCurrencyCode   = regexp.MustCompile(`\b(EUR|USD|GBP|CHF|AUD|NZD|CAD|SEK|NOK|DKK|PLN|CZK|HUF)\b`)
+	reSlashedDate    = regexp.MustCompile(`\b(\d{1,2})/(\d{1,2})/(?:\d{4}|\d{2})\b`)
 	reAmountOnly     = regexp.MustCompile(`^[-+]?\s*(?:[A-Z]{3}|€|\$|£)?\s*-?[\d.,' ]+\s*(?:[A-Z]{3}|€|\$|£)?$`)
 )
 
@@ -113,11 +114,13 @@ func readInvoice(lines []Line, loc receipt.Locale, r *receipt.Receipt) {
 		r.DocumentNumber = found(no, lines[i].Conf*confPrinted, boxOf(lines[i]), "the labelled invoice number")
 	}
 	sameDate := func(d time.Time) bool { return r.Date.Value.Equal(d) }
+	loc = pageDateOrder(lines, loc)
 	if d, i, ok := labelledDate(lines, loc, reInvoiceDate); ok {
-		if take(r.Date.Set, sameDate(d)) {
+		// "Invoice date" names the date plainly, on a till receipt too.
+		if !r.Date.Set || !sameDate(d) {
 			r.Date = found(d, lines[i].Conf*confPrinted, boxOf(lines[i]), "the labelled invoice date")
 		}
-	} else if d, i, ok := numberDatedLine(lines, loc); ok && take(r.Date.Set, sameDate(d)) {
+	} else if d, i, ok := numberDatedLine(lines, loc); ok && (!r.Date.Set || !sameDate(d)) {
 		r.Date = found(d, lines[i].Conf*confPrinted, boxOf(lines[i]), "the date the invoice number is given with")
 	}
 	if d, i, ok := labelledDate(lines, loc, reDueDate); ok && strong {
@@ -233,6 +236,9 @@ func partyAfter(lines []Line, header *regexp.Regexp) (string, int, bool) {
 			}
 			if j+1 < len(lines) && !reLegalForm.MatchString(t) {
 				next := strings.TrimSpace(lines[j+1].Text)
+				if m := reNameValue.FindStringSubmatch(next); m != nil {
+					next = strings.TrimSpace(m[1]) // "Name:" beside the second of two lines
+				}
 				if reLegalForm.MatchString(next) && !strings.ContainsAny(next, "0123456789:") {
 					return t + " " + next, j, true
 				}
@@ -333,6 +339,22 @@ func numberDatedLine(lines []Line, loc receipt.Locale) (time.Time, int, bool) {
 		}
 	}
 	return time.Time{}, -1, false
+}
+
+// pageDateOrder is month-first when a slashed date on the page can only be
+// read so ("11/17/2017" beside "11/03/2017"), else the locale's order.
+func pageDateOrder(lines []Line, loc receipt.Locale) receipt.Locale {
+	for _, l := range lines {
+		for _, m := range reSlashedDate.FindAllStringSubmatch(l.Text, -1) {
+			first, _ := strconv.Atoi(m[1])
+			second, _ := strconv.Atoi(m[2])
+			if first <= 12 && second > 12 && second <= 31 {
+				loc.DateOrder = receipt.MDY
+				return loc
+			}
+		}
+	}
+	return loc
 }
 
 func firstDate(s string, loc receipt.Locale) (time.Time, bool) {
