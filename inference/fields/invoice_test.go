@@ -86,3 +86,19 @@ func TestTaxInvoiceReceiptsStayReceipts(t *testing.T) {
 		t.Errorf("doc type %q, total %s, number %q", r.DocType.Value, r.Total.Value, r.DocumentNumber.Value)
 	}
 }
+
+func TestInvoiceNumberIssuedAtADate(t *testing.T) {
+	r := ExtractFields(lines("Bei Spiel GmbH ● Ecke 12 ● 12345 Stadthausen", "Invoice # RE-20201121/508 issued at 2020-11-21",
+		"Date of delivery 2020-11-10", "Net total: 496.00 €", "VAT total: 75.04 €", "Due payable: 571.04 €"), receipt.DefaultLocale(receipt.CountryEU), testNow)
+	if d := r.Date.Value.Format("2006-01-02"); d != "2020-11-21" || r.DocumentNumber.Value != "RE-20201121/508" {
+		t.Errorf("date %s number %q; want 2020-11-21 (not the delivery date), RE-20201121/508", d, r.DocumentNumber.Value)
+	}
+}
+
+func TestMonthFirstInvoicePage(t *testing.T) {
+	r := ExtractFields(lines("Au bon moulin SARL - 1242 chemin de l'olive - 84340 Malaucène - France", "Invoice FA-2017-0008",
+		"Invoice Date 11/03/2017", "Due Date 12/03/2017", "SEPA Wire transfer 11/17/2017 623.00 €", "Total TTC 2 076,76 €"), receipt.DefaultLocale(receipt.CountryEU), testNow)
+	if d := r.Date.Value.Format("2006-01-02"); d != "2017-11-03" {
+		t.Errorf("date %s; want 2017-11-03 (the page writes 11/17/2017, month first)", d)
+	}
+}
