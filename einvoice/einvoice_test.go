@@ -144,3 +144,40 @@ func TestCIIAndUBLOfOneInvoiceAgree(t *testing.T) {
 		t.Errorf("total %s, %d lines, %d tax lines; want 529.87, 2, 2", ra.Total.Value, len(ra.LineItems), len(ra.TaxLines))
 	}
 }
+
+// The same 19 invoices in CII, UBL and as Factur-X PDFs read alike: the
+// exact path is exact whichever syntax carries the invoice.
+func TestThreeSyntaxesOfEachInvoiceAgree(t *testing.T) {
+	pdfs, _ := filepath.Glob(filepath.Join(corpus, "XML-Rechnung/FX/*.pdf"))
+	if len(pdfs) == 0 {
+		t.Skip("test data not present")
+	}
+	fields := []string{"supplier_name", "supplier_tax_id", "document_number", "date", "due_date", "currency", "subtotal", "total_tax", "total", "amount_due", "doc_type", "payer_name"}
+	agree := 0
+	for _, pdf := range pdfs {
+		stem := strings.TrimSuffix(filepath.Base(pdf), ".pdf")
+		var got [3]receipt.Receipt
+		for i, p := range []string{pdf, filepath.Join(corpus, "XML-Rechnung/CII", stem+".cii.xml"), filepath.Join(corpus, "XML-Rechnung/UBL", stem+".ubl.xml")} {
+			inv, err := Read(p, 0)
+			if err != nil {
+				t.Fatalf("%s: %v", p, err)
+			}
+			got[i] = inv.Receipt()
+		}
+		same := true
+		for _, f := range fields {
+			a, _ := receipt.Get(&got[1], f)
+			b, _ := receipt.Get(&got[2], f)
+			c, _ := receipt.Get(&got[0], f)
+			// The FX PDFs of the XRechnung invoices carry an older issue date than the files beside them.
+			if a != b || (a != c && !(strings.HasPrefix(stem, "XRECHNUNG") && (f == "date" || f == "due_date"))) {
+				t.Errorf("%s %s: CII %q, UBL %q, PDF %q", stem, f, a, b, c)
+				same = false
+			}
+		}
+		if same {
+			agree++
+		}
+	}
+	t.Logf("%d of %d invoices read alike in all three syntaxes", agree, len(pdfs))
+}
