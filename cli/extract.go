@@ -41,6 +41,7 @@ func runExtract(env Env, args []string) int {
 	asJSON := fs.Bool("json", false, "print JSON")
 	country := fs.String("country", "AU", "country rules: AU, NZ, UK, EU, US, MY, other")
 	vf := addVLMFlags(fs)
+	ignoreEInvoice := fs.Bool("ignore-einvoice", false, "read a PDF's printed pages even when it carries an e-invoice")
 	if err := parseArgs(fs, args); err != nil {
 		return 2
 	}
@@ -66,6 +67,19 @@ func runExtract(env Env, args []string) int {
 	bar := newProgress(env.Stderr, len(files))
 	runPool(ctx, len(files), poolSize(eng), func(i int) {
 		results[i].File = files[i]
+		if !*ignoreEInvoice {
+			if inv, err := readEInvoice(ctx, files[i]); err != nil || inv != nil {
+				if err != nil {
+					results[i].Error = err.Error()
+				} else {
+					r := inv.Receipt()
+					results[i].Engine, results[i].Receipt = "e-invoice", &r
+					results[i].Findings = append(receipt.Validate(r, loc, timeNow()), inv.Check()...)
+				}
+				bar.done()
+				return
+			}
+		}
 		res, err := extractFile(ctx, eng, files[i])
 		if err != nil {
 			results[i].Error = err.Error()

@@ -20,6 +20,8 @@ import (
 	_ "golang.org/x/image/bmp"
 	_ "golang.org/x/image/tiff"
 	_ "golang.org/x/image/webp"
+
+	"github.com/shoebox-app/shoebox/einvoice"
 )
 
 // Limits are the guards against hostile or mistaken input.
@@ -97,6 +99,9 @@ func Probe(ctx context.Context, path string, lim Limits) (File, error) {
 	head := make([]byte, 1024)
 	n, _ := io.ReadFull(fh, head)
 	head = head[:n]
+	if k, _ := Sniff(head); k == XML && f.Size > einvoice.MaxXMLBytes {
+		return f, probeXML(path, f.Size) // refused before hashing a huge file
+	}
 	h.Write(head)
 	if _, err := io.Copy(h, fh); err != nil {
 		return f, refuse(path, err, "cannot be read: %v", err)
@@ -104,7 +109,7 @@ func Probe(ctx context.Context, path string, lim Limits) (File, error) {
 	f.SHA256 = hex.EncodeToString(h.Sum(nil))
 	f.Kind, err = Sniff(head)
 	if err != nil {
-		return f, refuse(path, err, "is not a receipt Shoebox can open (JPEG, PNG, WebP, TIFF, BMP, HEIC or PDF)%s", describeContent(head))
+		return f, refuse(path, err, "is not a receipt Shoebox can open (JPEG, PNG, WebP, TIFF, BMP, HEIC, PDF or an e-invoice XML)%s", describeContent(head))
 	}
 	switch f.Kind {
 	case PDF:
@@ -120,6 +125,11 @@ func Probe(ctx context.Context, path string, lim Limits) (File, error) {
 		}
 		f.Pages = pages
 	case HEIC:
+		f.Pages = 1
+	case XML:
+		if err := probeXML(path, f.Size); err != nil {
+			return f, err
+		}
 		f.Pages = 1
 	default:
 		if _, err := fh.Seek(0, io.SeekStart); err != nil {
@@ -175,6 +185,8 @@ func loadPage(ctx context.Context, f File, index int, lim Limits, dpi int, withT
 			p.Text, _ = pdfPageText(ctx, f.Path, index) // a page without text is fine
 		}
 		return p, nil
+	case XML:
+		return loadXMLPage(f, index)
 	case HEIC:
 		img, err := decodeHEIC(ctx, f.Path, lim)
 		if err != nil {

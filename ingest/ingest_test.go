@@ -154,7 +154,7 @@ func TestProbeRefusesBadFiles(t *testing.T) {
 		atLoad bool   // may pass Probe and be refused by LoadPage
 	}{
 		{"empty.jpg", nil, "is empty (0 bytes)", false},
-		{"notes.pdf", []byte("Dear accountant,\nplease find attached...\n"), "not a receipt Shoebox can open (JPEG, PNG, WebP, TIFF, BMP, HEIC or PDF): it holds plain text", false},
+		{"notes.pdf", []byte("Dear accountant,\nplease find attached...\n"), "not a receipt Shoebox can open (JPEG, PNG, WebP, TIFF, BMP, HEIC, PDF or an e-invoice XML): it holds plain text", false},
 		{"bomb.png", pngHeaderOnly(20000, 20000), "20000×20000 pixels (400 megapixels), over the 80-megapixel limit", false},
 		{"broken.pdf", []byte("%PDF-1.4\n1 0 obj\n<< garbage"), "is a damaged PDF", false},
 		{"truncated.jpg", good[:len(good)/2], "is a damaged jpeg image", true},

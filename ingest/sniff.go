@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+
+	"github.com/shoebox-app/shoebox/einvoice"
 )
 
 // Kind is a supported file type, as its MIME type.
@@ -17,6 +19,8 @@ const (
 	BMP  Kind = "image/bmp"
 	HEIC Kind = "image/heic"
 	PDF  Kind = "application/pdf"
+	// XML is a bare e-invoice: UN/CEFACT CII or OASIS UBL.
+	XML Kind = "application/xml"
 )
 
 // Ext is the file extension originals of this kind are stored with.
@@ -36,6 +40,8 @@ func (k Kind) Ext() string {
 		return ".heic"
 	case PDF:
 		return ".pdf"
+	case XML:
+		return ".xml"
 	}
 	return ""
 }
@@ -64,7 +70,10 @@ func Sniff(head []byte) (Kind, error) {
 	if i := bytes.Index(head, []byte("%PDF-")); i >= 0 && i < 1024 {
 		return PDF, nil
 	}
-	return "", fmt.Errorf("%w: not a JPEG, PNG, WebP, TIFF, BMP, HEIC or PDF file", ErrUnsupported)
+	if einvoice.LooksLikeXML(head) {
+		return XML, nil
+	}
+	return "", fmt.Errorf("%w: not a JPEG, PNG, WebP, TIFF, BMP, HEIC, PDF or e-invoice XML file", ErrUnsupported)
 }
 
 func isHEIFBrand(b []byte) bool {

@@ -28,6 +28,10 @@ type Progress struct {
 	LastError           string
 }
 
+// EInvoiceEngine is the engine name recorded for a receipt read from its
+// e-invoice XML.
+const EInvoiceEngine = "e-invoice"
+
 // Runner drains the library's queue with an engine.
 type Runner struct {
 	Lib     *library.Library
@@ -104,6 +108,14 @@ func (r *Runner) read(ctx context.Context, id int64) error {
 		lim = ingest.DefaultLimits()
 	}
 	f := r.Lib.File(rec)
+	// An e-invoice states its fields exactly: no page reader, no model.
+	inv, err := ingest.EInvoice(ctx, f)
+	switch {
+	case err == nil:
+		return r.Lib.SaveExtraction(context.Background(), id, inv.Receipt(), EInvoiceEngine, receipt.SourceEInvoice)
+	case f.Kind == ingest.XML:
+		return fmt.Errorf("the e-invoice could not be read: %w", err)
+	}
 	var merged receipt.Receipt
 	for i := 0; i < max(1, f.Pages); i++ {
 		page, err := ingest.LoadPage(ctx, f, i, lim)

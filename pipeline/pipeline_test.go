@@ -115,3 +115,56 @@ func TestPageTimeoutFailsOnlyThatReceipt(t *testing.T) {
 		t.Fatalf("failed = %+v", failed)
 	}
 }
+
+func TestEInvoicesSkipThePageReader(t *testing.T) {
+	const data = "../../shared/data/einvoices"
+	files := []string{
+		filepath.Join(data, "XML-Rechnung/UBL/ubl-tc434-creditnote1.xml"),
+		filepath.Join(data, "ZUGFeRDv2/correct/symtrax/Beispiele/EN16931/zugferd_2p1_EN16931_Einfach.pdf"),
+	}
+	if _, err := os.Stat(files[0]); err != nil {
+		t.Skip("test data not present:", err)
+	}
+	l, err := library.Open(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { l.Close() })
+	if err := l.SetLocale(receipt.Locale{Country: receipt.CountryEU, DateOrder: receipt.DMY, FYStartMonth: 1, Currency: "EUR"}); err != nil {
+		t.Fatal(err)
+	}
+	var ids []int64
+	for _, p := range files {
+		res := l.ImportFile(context.Background(), p, ingest.DefaultLimits())
+		if res.Outcome != library.Added {
+			t.Fatalf("%s: %s %s", p, res.Outcome, res.Reason)
+		}
+		ids = append(ids, res.ID)
+	}
+	l.Enqueue(context.Background(), ids, false)
+	eng := &fakeEngine{}
+	if err := (&Runner{Lib: l, Engine: eng, Workers: 1}).Run(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if n := eng.calls.Load(); n != 0 {
+		t.Errorf("the page reader was called %d times for e-invoices", n)
+	}
+	want := []struct{ supplier, total string }{{"My Supplier Company", "-100.11"}, {"Lieferant GmbH", "529.87"}}
+	for i, id := range ids {
+		rec, err := l.Get(id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		total, _ := receipt.Get(&rec.Receipt, "total")
+		if rec.Receipt.SupplierName.Value != want[i].supplier || total != want[i].total || rec.Receipt.Total.Source != receipt.SourceEInvoice {
+			t.Errorf("receipt %d: supplier %q total %s source %q; want %+v from the e-invoice", id, rec.Receipt.SupplierName.Value, total, rec.Receipt.Total.Source, want[i])
+		}
+		if rec.Status == library.StatusFailed {
+			t.Errorf("receipt %d failed: %+v", id, rec)
+		}
+		// The credit note reconciles and its seller's VAT ID is sound: ready without review.
+		if i == 0 && rec.Status != library.StatusExtracted {
+			t.Errorf("credit note: %s with findings %v; want extracted", rec.Status, rec.Findings)
+		}
+	}
+}

@@ -51,6 +51,11 @@ var Fields = []FieldSpec{
 	{"rounding", "Rounding", KindAmount},
 	{"total", "Total", KindAmount},
 	{"amount_paid", "Amount paid", KindAmount},
+	{"amount_due", "Amount due", KindAmount},
+	{"due_date", "Due date", KindDate},
+	{"delivery_date", "Delivery date", KindDate},
+	{"payment_terms", "Payment terms", KindText},
+	{"iban", "Pay to (IBAN)", KindText},
 	{"payment_method", "Payment method", KindText},
 	{"card_last_four", "Card (last four)", KindText},
 	{"category", "Category", KindText},
@@ -149,6 +154,16 @@ func fieldPtr(r *Receipt, path string) (any, error) {
 		return &r.Total, nil
 	case "amount_paid":
 		return &r.AmountPaid, nil
+	case "amount_due":
+		return &r.AmountDue, nil
+	case "due_date":
+		return &r.DueDate, nil
+	case "delivery_date":
+		return &r.DeliveryDate, nil
+	case "payment_terms":
+		return &r.PaymentTerms, nil
+	case "iban":
+		return &r.IBAN, nil
 	case "payment_method":
 		return &r.PaymentMethod, nil
 	case "card_last_four":

@@ -35,6 +35,9 @@ const (
 	SourceOCR   Source = "ocr"   // the OCR engine's layout rules
 	SourceUser  Source = "user"  // typed or confirmed by a person
 	SourceRule  Source = "rule"  // filled in from supplier memory or a default
+	// SourceEInvoice is a structured e-invoice (Factur-X, ZUGFeRD, XRechnung,
+	// UBL, Peppol): the issuer's own data, read exactly.
+	SourceEInvoice Source = "e-invoice"
 )
 
 // Box is a rectangle on a page image, in pixels of that page as ingested
@@ -153,10 +156,19 @@ type Receipt struct {
 	Rounding        Amount           `json:"rounding"` // signed: -0.02 rounds down
 	Total           Amount           `json:"total"`
 	AmountPaid      Amount           `json:"amount_paid"`
-	PaymentMethod   Text             `json:"payment_method"`
-	CardLastFour    Text             `json:"card_last_four"`
-	Category        Text             `json:"category"`
-	Notes           Text             `json:"notes"`
+	// Invoice terms: when payment is due, when the goods or services were
+	// delivered, the terms as printed, the account to pay into, and what is
+	// still owed (the total less prepayments). Left out of JSON while unset,
+	// so stored receipts and golden readings keep their shape.
+	DueDate       Field[time.Time] `json:"due_date,omitzero"`
+	DeliveryDate  Field[time.Time] `json:"delivery_date,omitzero"`
+	PaymentTerms  Text             `json:"payment_terms,omitzero"`
+	IBAN          Text             `json:"iban,omitzero"`
+	AmountDue     Amount           `json:"amount_due,omitzero"`
+	PaymentMethod Text             `json:"payment_method"`
+	CardLastFour  Text             `json:"card_last_four"`
+	Category      Text             `json:"category"`
+	Notes         Text             `json:"notes"`
 }
 
 // Date returns the calendar date y-m-d at midnight UTC, the form Receipt.Date holds.

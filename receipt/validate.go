@@ -38,6 +38,7 @@ const (
 	FindOldDate           = "old_date"
 	FindTaxIDChecksum     = "tax_id_invalid"
 	FindCurrency          = "currency_unknown"
+	FindAmountDue         = "amount_due"
 )
 
 // plausibleRates are the tax rates (percent) each country charges. The EU
@@ -196,6 +197,14 @@ func Validate(r Receipt, loc Locale, now time.Time) []Finding {
 			add(FindGSTFraction, Warning, fmt.Sprintf("GST %s is more than 1/11 of the total %s (%s)", money(r.TotalTax.Value), money(r.Total.Value), money(eleventh)), "total_tax", "total")
 		case r.TotalTax.Value.LessThan(eleventh.Sub(unit)):
 			add(FindGSTFraction, Info, fmt.Sprintf("GST %s is less than 1/11 of the total %s (%s): some items may be GST-free", money(r.TotalTax.Value), money(r.Total.Value), money(eleventh)), "total_tax", "total")
+		}
+	}
+
+	// An invoice's amount due is its total less what was paid in advance.
+	if r.AmountDue.Set && r.Total.Set {
+		want := r.Total.Value.Sub(r.AmountPaid.Value)
+		if !near(want, r.AmountDue.Value, 1) {
+			add(FindAmountDue, Warning, fmt.Sprintf("the total %s less %s paid is %s, but the amount due is %s", money(r.Total.Value), money(r.AmountPaid.Value), money(want), money(r.AmountDue.Value)), "total", "amount_paid", "amount_due")
 		}
 	}
 

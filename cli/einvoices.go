@@ -1,0 +1,282 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/shoebox-app/shoebox/einvoice"
+	"github.com/shoebox-app/shoebox/inference/ocr"
+	"github.com/shoebox-app/shoebox/ingest"
+	"github.com/shoebox-app/shoebox/receipt"
+)
+
+func init() {
+	register("einvoices", "check e-invoices (Factur-X, ZUGFeRD, XRechnung, UBL) and score reading their printed pages", runEInvoices)
+}
+
+// readEInvoice is the e-invoice a file carries, nil when it is a PDF
+// without one; an XML file that is no readable invoice is an error.
+func readEInvoice(ctx context.Context, path string) (*einvoice.Invoice, error) {
+	f, err := ingest.Probe(ctx, path, ingest.DefaultLimits())
+	if err != nil {
+		var ref *ingest.Refusal
+		if errors.As(err, &ref) {
+			return nil, errors.New(ref.Reason)
+		}
+		return nil, err
+	}
+	inv, err := ingest.EInvoice(ctx, f)
+	if errors.Is(err, einvoice.ErrNoInvoiceInPDF) {
+		return nil, nil
+	}
+	return inv, err
+}
+
+// einvoiceFields are the fields the printed-page reading is scored on.
+var einvoiceFields = []string{"supplier", "number", "date", "total", "currency", "tax_id"}
+
+type einvoiceFile struct {
+	Path     string            `json:"path"`
+	Folder   string            `json:"folder"`
+	Syntax   string            `json:"syntax,omitempty"`
+	Error    string            `json:"error,omitempty"`
+	Rules    []string          `json:"rules_broken,omitempty"` // EN 16931 rules the invoice's own XML breaks
+	Printed  map[string]bool   `json:"printed,omitempty"`      // field -> read right from the page
+	Want     map[string]string `json:"want,omitempty"`
+	Got      map[string]string `json:"got,omitempty"`
+	invoice  *einvoice.Invoice
+	pdf      bool
+	noInvoic bool
+}
+
+func runEInvoices(env Env, args []string) int {
+	fs, _ := newFlags(env, "einvoices", "FOLDER...")
+	printed := fs.Bool("printed", false, "also read each PDF's printed page with its XML ignored (OCR engine) and score it against the XML")
+	asJSON := fs.Bool("json", false, "print JSON")
+	misses := fs.Bool("misses", false, "with --printed: list every field read wrong")
+	if err := parseArgs(fs, args); err != nil {
+		return 2
+	}
+	if fs.NArg() == 0 {
+		fs.Usage()
+		return 2
+	}
+	var files []einvoiceFile
+	for _, root := range fs.Args() {
+		paths, errs := ingest.Walk([]string{root})
+		for _, e := range errs {
+			fmt.Fprintln(env.Stderr, "shoebox:", e)
+		}
+		for _, p := range paths {
+			ext := strings.ToLower(filepath.Ext(p))
+			if ext != ".pdf" && ext != ".xml" {
+				continue
+			}
+			rel, err := filepath.Rel(root, p)
+			if err != nil {
+				rel = p
+			}
+			files = append(files, einvoiceFile{Path: p, Folder: filepath.Dir(rel), pdf: ext == ".pdf"})
+		}
+	}
+	ctx, stop := interruptible()
+	defer stop()
+	for i := range files {
+		f := &files[i]
+		inv, err := readEInvoice(ctx, f.Path)
+		switch {
+		case err != nil:
+			f.Error = err.Error()
+		case inv == nil:
+			f.noInvoic = true
+		default:
+			f.invoice, f.Syntax = inv, inv.Syntax
+			for _, fd := range inv.Check() {
+				f.Rules = append(f.Rules, fd.Message)
+			}
+		}
+	}
+	if *printed {
+		loc := receipt.DefaultLocale(receipt.CountryEU)
+		eng, err := ocr.NewTesseract(ocr.DefaultOptions(loc))
+		if err != nil {
+			fmt.Fprintln(env.Stderr, "shoebox: the OCR engine could not start:", err)
+			return 1
+		}
+		defer eng.Close()
+		var todo []int
+		for i, f := range files {
+			if f.pdf && f.invoice != nil {
+				todo = append(todo, i)
+			}
+		}
+		bar := newProgress(env.Stderr, len(todo))
+		runPool(ctx, len(todo), poolSize(eng), func(k int) {
+			f := &files[todo[k]]
+			res, err := extractFile(ctx, eng, f.Path) // the pages only: the XML is ignored
+			if err != nil {
+				f.Error = "printed page: " + err.Error()
+			} else {
+				f.Want, f.Got, f.Printed = scorePrinted(f.invoice, &res.Receipt)
+			}
+			bar.done()
+		})
+		bar.finish()
+	}
+	if *asJSON {
+		enc := json.NewEncoder(env.Stdout)
+		enc.SetIndent("", "  ")
+		enc.Encode(files)
+		return 0
+	}
+	printEInvoices(env.Stdout, files, *printed, *misses)
+	return 0
+}
+
+// scorePrinted compares a page reading with what the invoice's XML says.
+func scorePrinted(inv *einvoice.Invoice, got *receipt.Receipt) (want, read map[string]string, ok map[string]bool) {
+	truth := inv.Receipt()
+	want, read, ok = map[string]string{}, map[string]string{}, map[string]bool{}
+	put := func(field, w, g string, right bool) {
+		want[field], read[field], ok[field] = w, g, right
+	}
+	put("supplier", truth.SupplierName.Value, got.SupplierName.Value,
+		receipt.Fold(truth.SupplierName.Value) != "" && receipt.Fold(truth.SupplierName.Value) == receipt.Fold(got.SupplierName.Value))
+	put("number", truth.DocumentNumber.Value, got.DocumentNumber.Value,
+		receipt.Fold(truth.DocumentNumber.Value) == receipt.Fold(got.DocumentNumber.Value))
+	d := func(f receipt.Field[time.Time]) string {
+		if !f.Set {
+			return ""
+		}
+		return f.Value.Format(time.DateOnly)
+	}
+	put("date", d(truth.Date), d(got.Date), truth.Date.Set && got.Date.Set && truth.Date.Value.Equal(got.Date.Value))
+	put("total", truth.Total.Value.String(), amountText(got.Total),
+		got.Total.Set && (got.Total.Value.Equal(truth.Total.Value) || got.Total.Value.Equal(truth.Total.Value.Abs())))
+	put("currency", truth.Currency.Value, got.Currency.Value, truth.Currency.Value == got.Currency.Value)
+	tid := func(f receipt.Field[receipt.TaxID]) string { return receipt.NormalizeTaxID(f.Value.Value) }
+	put("tax_id", tid(truth.SupplierTaxID), tid(got.SupplierTaxID), tid(truth.SupplierTaxID) != "" && tid(truth.SupplierTaxID) == tid(got.SupplierTaxID))
+	return want, read, ok
+}
+
+func amountText(a receipt.Amount) string {
+	if !a.Set {
+		return ""
+	}
+	return a.Value.String()
+}
+
+func printEInvoices(w io.Writer, files []einvoiceFile, printed, misses bool) {
+	type row struct {
+		files, invoices, reconciled, ruleBroken, failed, none int
+		scored                                                int
+		right                                                 map[string]int
+	}
+	rows := map[string]*row{}
+	var folders []string
+	for _, f := range files {
+		r := rows[f.Folder]
+		if r == nil {
+			r = &row{right: map[string]int{}}
+			rows[f.Folder] = r
+			folders = append(folders, f.Folder)
+		}
+		r.files++
+		switch {
+		case f.invoice != nil:
+			r.invoices++
+			if len(f.Rules) == 0 {
+				r.reconciled++
+			} else {
+				r.ruleBroken++
+			}
+		case f.noInvoic:
+			r.none++
+		default:
+			r.failed++
+		}
+		if f.Printed != nil {
+			r.scored++
+			for k, v := range f.Printed {
+				if v {
+					r.right[k]++
+				}
+			}
+		}
+	}
+	sort.Strings(folders)
+	total := &row{right: map[string]int{}}
+	fmt.Fprintf(w, "%-52s %5s %8s %10s %10s %7s %8s\n", "FOLDER", "FILES", "INVOICES", "RECONCILED", "RULE BROKE", "NO XML", "UNREAD")
+	for _, name := range folders {
+		r := rows[name]
+		fmt.Fprintf(w, "%-52s %5d %8d %10d %10d %7d %8d\n", name, r.files, r.invoices, r.reconciled, r.ruleBroken, r.none, r.failed)
+		total.files += r.files
+		total.invoices += r.invoices
+		total.reconciled += r.reconciled
+		total.ruleBroken += r.ruleBroken
+		total.none += r.none
+		total.failed += r.failed
+		total.scored += r.scored
+		for k, v := range r.right {
+			total.right[k] += v
+		}
+	}
+	fmt.Fprintf(w, "%-52s %5d %8d %10d %10d %7d %8d\n", "all", total.files, total.invoices, total.reconciled, total.ruleBroken, total.none, total.failed)
+	var notes []string
+	for _, f := range files {
+		rel := filepath.Join(f.Folder, filepath.Base(f.Path))
+		for _, r := range f.Rules {
+			notes = append(notes, fmt.Sprintf("  %s: %s", rel, r))
+		}
+		if f.Error != "" {
+			notes = append(notes, fmt.Sprintf("  %s: not read: %s", rel, f.Error))
+		}
+		if f.noInvoic {
+			notes = append(notes, fmt.Sprintf("  %s: carries no e-invoice", rel))
+		}
+	}
+	if len(notes) > 0 {
+		fmt.Fprintln(w, "\nNot reconciled or not read:")
+		for _, n := range notes {
+			fmt.Fprintln(w, n)
+		}
+	}
+	if !printed {
+		return
+	}
+	fmt.Fprintf(w, "\nPrinted pages read with the XML ignored, scored against the XML:\n%-52s %4s", "FOLDER", "PDFS")
+	for _, f := range einvoiceFields {
+		fmt.Fprintf(w, " %9s", f)
+	}
+	fmt.Fprintln(w)
+	line := func(name string, r *row) {
+		fmt.Fprintf(w, "%-52s %4d", name, r.scored)
+		for _, f := range einvoiceFields {
+			fmt.Fprintf(w, " %8.1f%%", 100*float64(r.right[f])/float64(max(r.scored, 1)))
+		}
+		fmt.Fprintln(w)
+	}
+	for _, name := range folders {
+		if rows[name].scored > 0 {
+			line(name, rows[name])
+		}
+	}
+	line("all", total)
+	if misses {
+		fmt.Fprintln(w, "\nMisses:")
+		for _, f := range files {
+			for _, k := range einvoiceFields {
+				if f.Printed != nil && !f.Printed[k] {
+					fmt.Fprintf(w, "  %s %-8s want %q got %q\n", filepath.Base(f.Path), k, f.Want[k], f.Got[k])
+				}
+			}
+		}
+	}
+}

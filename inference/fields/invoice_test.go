@@ -1,0 +1,104 @@
+package fields
+
+import (
+	"testing"
+
+	"github.com/shoebox-app/shoebox/receipt"
+)
+
+// Invoices as their text layers read (pdftotext -layout, columns joined):
+// the seller must not be the buyer or a heading, the invoice date not the
+// due or delivery date, the total the gross sum at the foot.
+func TestInvoicesReadSellerNumberDateAndTotal(t *testing.T) {
+	eu := receipt.DefaultLocale(receipt.CountryEU)
+	tests := []struct {
+		name                             string
+		text                             []string
+		supplier, number, date, total    string
+		buyer, due, currency, taxID, doc string
+	}{
+		{"German stylesheet with seller and buyer blocks", []string{
+			"Stylesheet zur Lesbarmachung der XML-Daten von ZUGFeRD 2.0-Rechnungen",
+			"Handelsrechnung Nr. 471102 vom 05.03.2018",
+			"Währung : GBP",
+			"Liefer- und Leistungsdatum : 06.03.2018",
+			"Ver käufer :", "Nummer : 549910", "Lieferant GmbH", "Lieferantenstraße 20", "DE 80333 München",
+			"Steuernummer : 201/113/40209", "USt.-Id.-Nr. : DE123456789",
+			"Käufer:", "Kunden AG Mitte", "Kundenstraße 15", "USt.-Id.-Nr. : DE136695976",
+			"Zahlbar bis 04.04.2018",
+			"Positionssumme 473,00", "Gesamtbetrag der Zuschläge 0,00", "Rechnungssumme ohne USt. 473,00",
+			"Steuerbetrag 56,87", "Br uttosumme 529,87", "Zahlbetrag 529,87",
+		}, "Lieferant GmbH", "471102", "2018-03-05", "529.87", "Kunden AG Mitte", "2018-04-04", "GBP", "DE123456789", "invoice"},
+		{"French sender line, buyer's delivery address first", []string{
+			"Au bon moulin SARL - 1242 chemin de l'olive - 84340 Malaucène - France",
+			"TVA : FR11999999998 - SIRET : 99999999800010",
+			"Avoir AV-2017-0005",
+			"Adresse de livraison", "Ma jolie boutique", "35 rue de la République",
+			"Date de facture 13/11/2017", "Date d'échéance 13/12/2017", "N° TVA client FR19787878784",
+			"Total HT 624,90 €", "Total taxes 46,25 €", "Total TTC 671,15 €", "Solde à payer 470,15 €",
+		}, "Au bon moulin SARL", "AV-2017-0005", "2017-11-13", "671.15", "", "2017-12-13", "EUR", "FR11999999998", "credit_note"},
+		{"seller and buyer side by side", []string{
+			"Lieferant Käufer RECHNUNGS-KORREKTUR Seite 1",
+			"GLN 4333741000005 Lief-Nr: 549910 GLN 4304171000002",
+			"MUSTERLIEFERANT GMBH MUSTER-KUNDE GMBH Beleg-Nr : RK21012345",
+			"Beleg-Datum : 16.09.2013",
+			"Warenwert Zu-/Abschlag Nettobetrag MwSt-Betrag MwSt-% Endbetrag",
+			"-5,00 0,15 -4,85 -0,92 19,0 -5,77",
+			"-7,90 0,23 -7,67 -1,12 EUR -8,79",
+		}, "MUSTERLIEFERANT GMBH", "RK21012345", "", "-8.79", "", "", "EUR", "", "invoice"},
+		{"letterhead sender line, invoice # of a date", []string{
+			"Bei Spiel GmbH ● Ecke 12 ● 12345 Stadthausen",
+			"Theodor Est", "Bahnstr. 42", "88802 Spielkreis",
+			"Rechnung # RE-20170509/505 von 09.05.2017",
+			"Leistungsdatum 07.05.2017",
+			"Menge Produkt USt. Preis Gesamtbetrag",
+			"1,00 Künstlerische Gestaltung 7% 160,00 € 160,00 €",
+			"Nettobetrag: 496,00 €", "USt. Gesamt: 75,04 €", "Gesamtbetrag: 571,04 €",
+			"USt-ID: DE136695976",
+		}, "Bei Spiel GmbH", "RE-20170509/505", "2017-05-09", "571.04", "", "", "EUR", "DE136695976", "invoice"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := ExtractFields(lines(tt.text...), eu, testNow)
+			get := func(path string) string { v, _ := receipt.Get(&r, path); return v }
+			for path, want := range map[string]string{"supplier_name": tt.supplier, "document_number": tt.number,
+				"total": tt.total, "payer_name": tt.buyer, "due_date": tt.due, "currency": tt.currency, "doc_type": tt.doc} {
+				if got := get(path); got != want {
+					t.Errorf("%s = %q, want %q", path, got, want)
+				}
+			}
+			if tt.date != "" && get("date") != tt.date {
+				t.Errorf("date = %q, want %q", get("date"), tt.date)
+			}
+			if tt.taxID != "" && receipt.NormalizeTaxID(r.SupplierTaxID.Value.Value) != tt.taxID {
+				t.Errorf("tax ID = %q, want %q", r.SupplierTaxID.Value.Value, tt.taxID)
+			}
+		})
+	}
+}
+
+// Till receipts headed TAX INVOICE are no invoices: the invoice rules only
+// fill gaps there (the golden readings of SROIE receipts hold the rest).
+func TestTaxInvoiceReceiptsStayReceipts(t *testing.T) {
+	au := receipt.DefaultLocale(receipt.CountryAU)
+	r := ExtractFields(lines("TAX INVOICE", "KEDAI ABC", "Invoice No 123456", "2 x TEA $5.00", "TOTAL $5.00"), au, testNow)
+	if r.DocType.Set || r.Total.Value.StringFixed(2) != "5.00" || r.DocumentNumber.Value != "123456" {
+		t.Errorf("doc type %q, total %s, number %q", r.DocType.Value, r.Total.Value, r.DocumentNumber.Value)
+	}
+}
+
+func TestInvoiceNumberIssuedAtADate(t *testing.T) {
+	r := ExtractFields(lines("Bei Spiel GmbH ● Ecke 12 ● 12345 Stadthausen", "Invoice # RE-20201121/508 issued at 2020-11-21",
+		"Date of delivery 2020-11-10", "Net total: 496.00 €", "VAT total: 75.04 €", "Due payable: 571.04 €"), receipt.DefaultLocale(receipt.CountryEU), testNow)
+	if d := r.Date.Value.Format("2006-01-02"); d != "2020-11-21" || r.DocumentNumber.Value != "RE-20201121/508" {
+		t.Errorf("date %s number %q; want 2020-11-21 (not the delivery date), RE-20201121/508", d, r.DocumentNumber.Value)
+	}
+}
+
+func TestMonthFirstInvoicePage(t *testing.T) {
+	r := ExtractFields(lines("Au bon moulin SARL - 1242 chemin de l'olive - 84340 Malaucène - France", "Invoice FA-2017-0008",
+		"Invoice Date 11/03/2017", "Due Date 12/03/2017", "SEPA Wire transfer 11/17/2017 623.00 €", "Total TTC 2 076,76 €"), receipt.DefaultLocale(receipt.CountryEU), testNow)
+	if d := r.Date.Value.Format("2006-01-02"); d != "2017-11-03" {
+		t.Errorf("date %s; want 2017-11-03 (the page writes 11/17/2017, month first)", d)
+	}
+}
