@@ -114,7 +114,7 @@ func runExport(env Env, args []string) int {
 					iterErr = err
 					return
 				}
-				if !yield(export.Row{ID: rec.ID, Status: string(rec.Status), Receipt: rec.Receipt, Findings: rec.Findings, Original: l.OriginalPath(rec)}) {
+				if !yield(export.Row{ID: rec.ID, Status: string(rec.Status), Receipt: rec.Receipt, Findings: rec.Findings, Original: l.OriginalPath(rec), Name: rec.OriginalName, SHA256: rec.SHA256}) {
 					return
 				}
 			}

@@ -55,7 +55,7 @@ func CodedRows(l *library.Library, f library.Filter) ([]export.Coded, error) {
 			return nil, fmt.Errorf("receipt %d: %w", rec.ID, err)
 		}
 		row := export.Coded{
-			Row:     export.Row{ID: rec.ID, Status: string(rec.Status), Receipt: rec.Receipt, Findings: rec.Findings, Original: l.OriginalPath(rec)},
+			Row:     export.Row{ID: rec.ID, Status: string(rec.Status), Receipt: rec.Receipt, Findings: rec.Findings, Original: l.OriginalPath(rec), Name: rec.OriginalName, SHA256: rec.SHA256},
 			Account: c.Account, TaxCode: c.TaxCode,
 		}
 		for i, lc := range c.Lines {

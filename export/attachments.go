@@ -21,7 +21,7 @@ func attachmentName(c *Coded) string {
 // atomically. Originals are images and PDFs that are compressed already,
 // so they are stored, not deflated again.
 func writeAttachments(path string, rows []Coded) error {
-	return fsutil.WriteAtomic(path, func(w io.Writer) error {
+	return fsutil.WriteExport(path, func(w io.Writer) error {
 		zw := zip.NewWriter(w)
 		seen := map[string]bool{}
 		for i := range rows {

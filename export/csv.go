@@ -43,44 +43,41 @@ func WriteCSV(path string, rows iter.Seq[Row], opt Options) (Stats, error) {
 		}
 		return bw.Flush()
 	}
-	// Both files stream side by side; the line items file is renamed into
-	// place just after the receipts file.
-	err := fsutil.WriteAtomic(LinesPath(path), func(lw io.Writer) error {
+	// Both files stream side by side and are put in place together: a
+	// failure leaves the previous pair, never half of a new one.
+	err := fsutil.WriteExportPair(path, LinesPath(path), func(w, lw io.Writer) error {
+		cw, bw := newCSV(w, ReceiptColumns)
 		lcw, lbw := newCSV(lw, LineColumns)
-		err := fsutil.WriteAtomic(path, func(w io.Writer) error {
-			cw, bw := newCSV(w, ReceiptColumns)
-			for row := range rows {
-				r := &row.Receipt
-				cur := currencyOf(r, opt.Locale)
-				date := ""
-				if r.Date.Set {
-					date = r.Date.Value.Format(time.DateOnly)
-				}
-				id := ""
-				if row.ID != 0 {
-					id = fmt.Sprint(row.ID)
-				}
-				tax := ""
-				if r.TotalTax.Set || len(r.TaxLines) > 0 {
-					tax = taxOf(r).StringFixed(int32(receipt.MinorDigits(cur)))
-				}
-				cw.Write([]string{id, date, Neutralize(r.SupplierName.Value), Neutralize(taxIDText(r)), Neutralize(r.DocumentNumber.Value),
-					Neutralize(r.Category.Value), cur, amountText(r.Subtotal, cur), tax, amountText(r.Total, cur),
-					Neutralize(r.PaymentMethod.Value), row.Status, Neutralize(flags(row)), Neutralize(row.Original)})
-				stats.Receipts++
-				for _, li := range r.LineItems {
-					qty := ""
-					if li.Quantity.Set {
-						qty = li.Quantity.Value.String()
-					}
-					lcw.Write([]string{id, date, Neutralize(r.SupplierName.Value), Neutralize(li.Description.Value), qty,
-						amountText(li.UnitPrice, cur), amountText(li.LineTotal, cur), Neutralize(li.TaxCode.Value), cur})
-					stats.Lines++
-				}
+		for row := range rows {
+			r := &row.Receipt
+			cur := currencyOf(r, opt.Locale)
+			date := ""
+			if r.Date.Set {
+				date = r.Date.Value.Format(time.DateOnly)
 			}
-			return done(cw, bw)
-		})
-		if err != nil {
+			id := ""
+			if row.ID != 0 {
+				id = fmt.Sprint(row.ID)
+			}
+			tax := ""
+			if r.TotalTax.Set || len(r.TaxLines) > 0 {
+				tax = taxOf(r).StringFixed(int32(receipt.MinorDigits(cur)))
+			}
+			cw.Write([]string{id, date, Neutralize(r.SupplierName.Value), Neutralize(taxIDText(r)), Neutralize(r.DocumentNumber.Value),
+				Neutralize(r.Category.Value), Neutralize(cur), amountText(r.Subtotal, cur), tax, amountText(r.Total, cur),
+				Neutralize(r.PaymentMethod.Value), StatusText(row.Status), Neutralize(flags(row)), Neutralize(row.FileName()), row.SHA256})
+			stats.Receipts++
+			for _, li := range r.LineItems {
+				qty := ""
+				if li.Quantity.Set {
+					qty = li.Quantity.Value.String()
+				}
+				lcw.Write([]string{id, date, Neutralize(r.SupplierName.Value), Neutralize(li.Description.Value), qty,
+					amountText(li.UnitPrice, cur), amountText(li.LineTotal, cur), Neutralize(li.TaxCode.Value), Neutralize(cur)})
+				stats.Lines++
+			}
+		}
+		if err := done(cw, bw); err != nil {
 			return err
 		}
 		return done(lcw, lbw)

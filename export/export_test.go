@@ -119,7 +119,7 @@ func TestWorkbookCells(t *testing.T) {
 	if v, _ := f.GetCellValue(SheetReceipts, "D2"); v != "ABN 51824753556" {
 		t.Errorf("D2 = %q", v)
 	}
-	if v, _ := f.GetCellValue(SheetReceipts, "M3"); !strings.Contains(v, "low confidence: date") || !strings.Contains(v, "check the tip") {
+	if v, _ := f.GetCellValue(SheetReceipts, "M3"); !strings.Contains(v, "check date (read with little certainty)") || !strings.Contains(v, "check the tip") {
 		t.Errorf("flags = %q", v)
 	}
 	if fm, _ := f.GetCellFormula(SheetReceipts, "N2"); fm != `HYPERLINK("file:///lib/originals/ab/abc.jpg","abc.jpg")` {
@@ -148,7 +148,7 @@ func TestWorkbookCells(t *testing.T) {
 		t.Errorf("panes = %+v", panes)
 	}
 	tables, _ := f.GetTables(SheetReceipts)
-	if len(tables) != 1 || tables[0].Range != "A1:N5" {
+	if len(tables) != 1 || tables[0].Range != "A1:O5" {
 		t.Errorf("tables = %+v", tables)
 	}
 	// Line items
@@ -168,11 +168,11 @@ func TestFlagsAnUnsureTaxID(t *testing.T) {
 		SupplierTaxID: receipt.Of(receipt.TaxID{Scheme: receipt.SchemeABN, Value: "50008201062"}, receipt.SourceOCR, 0.5),
 		Total:         amt("10.00"),
 	}
-	if got := flags(Row{Receipt: r}); !strings.Contains(got, "low confidence: supplier_tax_id") {
+	if got := flags(Row{Receipt: r}); !strings.Contains(got, "check supplier tax ID") {
 		t.Errorf("flags %q", got)
 	}
 	r.SupplierTaxID.Confidence = 0.9
-	if got := flags(Row{Receipt: r}); strings.Contains(got, "supplier_tax_id") {
+	if got := flags(Row{Receipt: r}); strings.Contains(got, "supplier tax ID") {
 		t.Errorf("flags %q", got)
 	}
 }
@@ -182,7 +182,7 @@ func TestFlagsAnUnsureItemAmount(t *testing.T) {
 		return receipt.LineItem{Description: text("HAMMER"), LineTotal: receipt.Of(decimal.RequireFromString("192.00"), src, conf)}
 	}
 	r := receipt.Receipt{SupplierName: text("ACME PTY LTD"), Total: amt("192.00"), LineItems: []receipt.LineItem{item(0.5, receipt.SourceOCR)}}
-	if got := flags(Row{Receipt: r}); !strings.Contains(got, "low confidence: line items") {
+	if got := flags(Row{Receipt: r}); !strings.Contains(got, "check line items") {
 		t.Errorf("flags %q", got)
 	}
 	r.LineItems[0] = item(0.5, receipt.SourceUser)
@@ -230,16 +230,16 @@ func TestTaxSummaryAgreesWithReceipts(t *testing.T) {
 		}
 	}
 	want := map[string][]string{
-		"AUD|FY2026-Q1|GST|10%|Stationery":        {"100", "10", "110"},
-		"AUD|FY2026-Q1|GST|10%|Meals":             {"10", "1", "11"},
-		"AUD|FY2026-Q1|no tax|0%|Meals":           {"12.45", "0", "12.45"}, // tip and GST-free items
+		"AUD|FY2026-Q1|GST|0.1|Stationery":        {"100", "10", "110"},
+		"AUD|FY2026-Q1|GST|0.1|Meals":             {"10", "1", "11"},
+		"AUD|FY2026-Q1|no tax|0|Meals":           {"12.45", "0", "12.45"}, // tip and GST-free items
 		"AUD|FY2026-Q1|GST||(uncategorised)":      nil,
-		"MYR|FY2025-Q3|no tax|0%|(uncategorised)": {"327", "0", "327"},
+		"MYR|FY2025-Q3|no tax|0|(uncategorised)": {"327", "0", "327"},
 		"AUD|Total AUD|||":                        {"127.45", "11", "138.45"},
 		"AUD|Receipts sheet|||":                   {"", "11", "138.45"},
 	}
 	// The hostile receipt has no tax: "no tax" in Q1 uncategorised... its category is "-1+1".
-	want["AUD|FY2026-Q1|no tax|0%|'-1+1"] = []string{"5", "0", "5"}
+	want["AUD|FY2026-Q1|no tax|0|'-1+1"] = []string{"5", "0", "5"}
 	delete(want, "AUD|FY2026-Q1|GST||(uncategorised)")
 	for k, v := range want {
 		if !slices.Equal(got[k], v) {

@@ -172,7 +172,7 @@ func WritePreset(path string, p Preset, rows []Coded, opt PresetOptions) (Stats,
 		return Stats{}, fmt.Errorf("unknown export format %q", p)
 	}
 	var st Stats
-	err := fsutil.WriteAtomic(path, func(w io.Writer) error {
+	err := fsutil.WriteExport(path, func(w io.Writer) error {
 		var err error
 		if st, err = write(w, rows, opt.Books); err != nil {
 			return err

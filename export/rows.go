@@ -1,7 +1,7 @@
 package export
 
 import (
-	"fmt"
+	"path/filepath"
 	"sort"
 	"strings"
 	"time"
@@ -18,6 +18,47 @@ type Row struct {
 	Receipt  receipt.Receipt
 	Findings []receipt.Finding
 	Original string // path of the original file, linked from the workbook
+	// Name is the file's own name as it was imported ("IMG_2041.jpg"; the
+	// stored original is named by its SHA-256, kept in a hidden column).
+	Name   string
+	SHA256 string
+}
+
+// FileName is the name a person knows the original by.
+func (row Row) FileName() string {
+	if row.Name != "" {
+		return row.Name
+	}
+	return filepath.Base(row.Original)
+}
+
+// statusText says a library status as a bookkeeper would.
+var statusText = map[string]string{
+	"new":          "not read yet",
+	"queued":       "waiting to be read",
+	"extracting":   "being read",
+	"extracted":    "ready to confirm",
+	"needs_review": "to check",
+	"confirmed":    "confirmed",
+	"failed":       "could not be read",
+}
+
+// StatusText is a status in words ("needs_review" is "to check").
+func StatusText(status string) string {
+	if t, ok := statusText[status]; ok {
+		return t
+	}
+	return strings.ReplaceAll(status, "_", " ")
+}
+
+// fieldNames name fields as the review form does.
+func fieldName(path string) string {
+	for _, f := range receipt.Fields {
+		if f.Path == path {
+			return strings.ToLower(f.Label[:1]) + f.Label[1:]
+		}
+	}
+	return strings.ReplaceAll(path, "_", " ")
 }
 
 // Options shape an export.
@@ -53,17 +94,47 @@ func taxOf(r *receipt.Receipt) decimal.Decimal {
 	return receipt.TaxLinesTotal(r.TaxLines)
 }
 
-// flags lists what a reviewer should know about a row: unconfirmed, low
-// confidence fields, findings, probable duplicate.
+// flags lists, in words, what a reviewer should know about a row: fields
+// read with little certainty (not once a person confirmed the receipt),
+// a tax that was not read, findings, a probable duplicate.
 func flags(row Row) string {
 	var out []string
+	if taxNotRead(&row.Receipt) {
+		out = append(out, "tax not read: not in the tax summary")
+	}
+	if row.Status != "confirmed" {
+		if low := unsureFields(row); len(low) > 0 {
+			out = append(out, "check "+strings.Join(low, ", ")+" (read with little certainty)")
+		}
+	}
+	for _, f := range row.Findings {
+		if f.Severity != receipt.Info {
+			out = append(out, f.Message)
+		}
+	}
+	return strings.Join(out, "; ")
+}
+
+// taxNotRead: a tax invoice (or a receipt with the supplier's tax ID)
+// whose tax was not read at all. Summing it as "no tax" would understate
+// the tax to claim.
+func taxNotRead(r *receipt.Receipt) bool {
+	if r.TotalTax.Set || len(r.TaxLines) > 0 || !r.Total.Set {
+		return false
+	}
+	dt := r.DocType.Value
+	return dt == receipt.DocTaxInvoice || dt == receipt.DocInvoice || r.SupplierTaxID.Set
+}
+
+// unsureFields names the fields read with little certainty.
+func unsureFields(row Row) []string {
 	var low []string
 	// The tax ID too: a misread one the checksum mended comes at 0.5, and
 	// a BAS or VAT claim needs it right.
 	for _, f := range []string{"supplier_name", "supplier_tax_id", "date", "total", "total_tax", "subtotal"} {
 		set, conf, src, _, _ := receipt.Meta(&row.Receipt, f)
 		if set && src != receipt.SourceUser && conf < LowConfidence {
-			low = append(low, f)
+			low = append(low, fieldName(f))
 		}
 	}
 	// An item amount mended so the items add up (a 0 read as 8 undone)
@@ -74,15 +145,7 @@ func flags(row Row) string {
 			break
 		}
 	}
-	if len(low) > 0 {
-		out = append(out, "low confidence: "+strings.Join(low, ", "))
-	}
-	for _, f := range row.Findings {
-		if f.Severity != receipt.Info {
-			out = append(out, f.Message)
-		}
-	}
-	return strings.Join(out, "; ")
+	return low
 }
 
 func taxIDText(r *receipt.Receipt) string {
@@ -108,14 +171,14 @@ func taxIDText(r *receipt.Receipt) string {
 }
 
 // Neutralize makes untrusted text safe for spreadsheets: text that begins
-// with =, +, -, @, a tab or a carriage return is prefixed with an apostrophe
+// with =, +, -, @, a tab, a carriage return or a line feed is prefixed with an apostrophe
 // so no spreadsheet reads it as a formula (OWASP CSV injection).
 func Neutralize(s string) string {
 	if s == "" {
 		return s
 	}
 	switch s[0] {
-	case '=', '+', '-', '@', '\t', '\r':
+	case '=', '+', '-', '@', '\t', '\r', '\n':
 		return "'" + s
 	}
 	return s
@@ -137,10 +200,32 @@ type summaryValue struct {
 type summary struct {
 	opt  Options
 	rows map[summaryKey]*summaryValue
+	// taxUnread counts, per currency, the tax invoices left out because
+	// their tax was not read.
+	taxUnread map[string]*summaryValue
 }
 
 func newSummary(opt Options) *summary {
-	return &summary{opt: opt, rows: map[summaryKey]*summaryValue{}}
+	return &summary{opt: opt, rows: map[summaryKey]*summaryValue{}, taxUnread: map[string]*summaryValue{}}
+}
+
+// rateOf is a tax line's rate in percent: as printed, else worked out from
+// its net and tax, taken as the nearest rate the country charges when one
+// is within a tenth of a percent.
+func rateOf(printed receipt.Amount, net, tax decimal.Decimal, c receipt.Country) string {
+	if printed.Set {
+		return printed.Value.String()
+	}
+	if !net.IsPositive() {
+		return ""
+	}
+	r := tax.Mul(decimal.NewFromInt(100)).Div(net)
+	for _, p := range receipt.PlausibleRates(c) {
+		if p.Sub(r).Abs().LessThanOrEqual(decimal.New(1, -1)) {
+			return p.String()
+		}
+	}
+	return r.Round(2).String()
 }
 
 // add splits a receipt into tax-rate lines whose gross adds up to its total
@@ -158,6 +243,16 @@ func (s *summary) add(r *receipt.Receipt) {
 		period, start = p.Label, p.Start
 	}
 	cur := currencyOf(r, s.opt.Locale)
+	if taxNotRead(r) {
+		v := s.taxUnread[cur]
+		if v == nil {
+			v = &summaryValue{}
+			s.taxUnread[cur] = v
+		}
+		v.Gross = v.Gross.Add(r.Total.Value)
+		v.Receipts++
+		return
+	}
 	cat := r.Category.Value
 	if cat == "" {
 		cat = "(uncategorised)"
@@ -195,11 +290,7 @@ func (s *summary) add(r *receipt.Receipt) {
 				slack = slack.Add(minor.Mul(hundred.Add(tl.Rate.Value)).Div(tl.Rate.Value)).Add(minor)
 				derived = len(shares)
 			}
-			rate := ""
-			if tl.Rate.Set {
-				rate = tl.Rate.Value.String()
-			}
-			shares = append(shares, share{labelOr(tl.Label.Value, s.opt.Locale), rate, net, tl.Tax.Value})
+			shares = append(shares, share{labelOr(tl.Label.Value, s.opt.Locale), rateOf(tl.Rate, net, tl.Tax.Value, s.opt.Locale.Country), net, tl.Tax.Value})
 			remaining = remaining.Sub(net).Sub(tl.Tax.Value)
 		}
 		if derived >= 0 && !remaining.IsZero() && remaining.Abs().LessThanOrEqual(slack) {
@@ -218,15 +309,15 @@ func (s *summary) add(r *receipt.Receipt) {
 		put("no tax", "0", remaining, decimal.Zero)
 		return
 	}
-	rate := ""
-	if len(r.TaxLines) == 1 && r.TaxLines[0].Rate.Set {
-		rate = r.TaxLines[0].Rate.Value.String()
+	var printed receipt.Amount
+	if len(r.TaxLines) == 1 {
+		printed = r.TaxLines[0].Rate
 	}
 	label := ""
 	if len(r.TaxLines) > 0 {
 		label = r.TaxLines[0].Label.Value
 	}
-	put(labelOr(label, s.opt.Locale), rate, remaining.Sub(tax), tax)
+	put(labelOr(label, s.opt.Locale), rateOf(printed, remaining.Sub(tax), tax, s.opt.Locale.Country), remaining.Sub(tax), tax)
 }
 
 func labelOr(label string, loc receipt.Locale) string {
@@ -272,9 +363,12 @@ func (s *summary) sorted() []summaryKey {
 	return keys
 }
 
-func (k summaryKey) rateText() string {
-	if k.Rate == "" {
-		return ""
+// rateFraction is the rate as a spreadsheet percentage (0.1 for 10%).
+func (k summaryKey) rateFraction() (float64, bool) {
+	d, err := decimal.NewFromString(k.Rate)
+	if err != nil {
+		return 0, false
 	}
-	return fmt.Sprintf("%s%%", k.Rate)
+	f, _ := d.Div(decimal.NewFromInt(100)).Float64()
+	return f, true
 }

@@ -23,7 +23,7 @@ const (
 
 // ReceiptColumns are the Receipts sheet's (and CSV's) columns.
 var ReceiptColumns = []string{"ID", "Date", "Supplier", "Tax ID", "Document number", "Category", "Currency",
-	"Subtotal", "Tax", "Total", "Payment method", "Status", "Flags", "Original"}
+	"Subtotal", "Tax", "Total", "Payment method", "Status", "Flags", "Original", "File SHA-256"}
 
 // LineColumns are the Line items sheet's (and CSV's) columns.
 var LineColumns = []string{"Receipt ID", "Date", "Supplier", "Description", "Quantity", "Unit price", "Line total", "Tax code", "Currency"}
@@ -45,6 +45,9 @@ type styles struct {
 	money   map[string]int // per currency
 	boldMon map[string]int
 	link    int
+	pct     int // 10%
+	pctFrac int // 5.5%
+	wrapHdr int
 }
 
 func newStyles(f *excelize.File) (*styles, error) {
@@ -67,6 +70,9 @@ func newStyles(f *excelize.File) (*styles, error) {
 	s.qty = mk(&excelize.Style{CustomNumFmt: &qtyFmt})
 	s.bold = mk(&excelize.Style{Font: &excelize.Font{Bold: true}})
 	s.link = mk(&excelize.Style{Font: &excelize.Font{Color: "1F5FBF", Underline: "single"}})
+	pct, pctFrac := "0%", "0.0#%"
+	s.pct = mk(&excelize.Style{CustomNumFmt: &pct})
+	s.pctFrac = mk(&excelize.Style{CustomNumFmt: &pctFrac})
 	return s, err
 }
 
@@ -110,7 +116,7 @@ func (s *styles) textCell(v string) excelize.Cell {
 // stays flat however many receipts there are.
 func WriteXLSX(path string, rows iter.Seq[Row], opt Options) (Stats, error) {
 	st := Stats{Totals: map[string]decimal.Decimal{}}
-	err := fsutil.WriteAtomic(path, func(w io.Writer) error {
+	err := fsutil.WriteExport(path, func(w io.Writer) error {
 		var err error
 		st, err = writeWorkbook(w, rows, opt)
 		return err
@@ -135,6 +141,10 @@ func writeWorkbook(w io.Writer, rows iter.Seq[Row], opt Options) (Stats, error) 
 	if err != nil {
 		return stats, err
 	}
+	// Sheet settings go in before the rows stream in.
+	if err := setUpPrinting(f); err != nil {
+		return stats, err
+	}
 	rs, err := f.NewStreamWriter(SheetReceipts)
 	if err != nil {
 		return stats, err
@@ -143,9 +153,12 @@ func writeWorkbook(w io.Writer, rows iter.Seq[Row], opt Options) (Stats, error) 
 	if err != nil {
 		return stats, err
 	}
-	for i, wdt := range []float64{7, 11, 32, 18, 16, 16, 9, 14, 13, 14, 14, 13, 40, 12} {
+	// Wide enough for each header: printed, nothing is cut off.
+	for i, wdt := range []float64{7, 11, 32, 18, 18, 16, 10, 14, 13, 14, 16, 17, 40, 24, 20} {
 		rs.SetColWidth(i+1, i+1, wdt)
 	}
+	// The stored file's SHA-256 is for tracing, not for reading.
+	rs.SetColVisible(15, 15, false)
 	for i, wdt := range []float64{10, 11, 28, 40, 9, 13, 13, 9, 9} {
 		ls.SetColWidth(i+1, i+1, wdt)
 	}
@@ -190,15 +203,16 @@ func writeWorkbook(w io.Writer, rows iter.Seq[Row], opt Options) (Stats, error) 
 		var link any
 		if row.Original != "" {
 			abs, _ := filepath.Abs(row.Original)
-			link = excelize.Cell{StyleID: s.link, Formula: fmt.Sprintf(`HYPERLINK("file://%s","%s")`, escapeFormula(abs), escapeFormula(filepath.Base(abs))), Value: filepath.Base(abs)}
+			name := Neutralize(row.FileName())
+			link = excelize.Cell{StyleID: s.link, Formula: fmt.Sprintf(`HYPERLINK("file://%s","%s")`, escapeFormula(abs), escapeFormula(name)), Value: name}
 		}
 		var id any
 		if row.ID != 0 {
 			id = row.ID
 		}
 		cells := []any{id, date, s.textCell(r.SupplierName.Value), s.textCell(taxIDText(r)), s.textCell(r.DocumentNumber.Value),
-			s.textCell(r.Category.Value), cur, amount(r.Subtotal), tax, amount(r.Total), s.textCell(r.PaymentMethod.Value),
-			row.Status, s.textCell(flags(row)), link}
+			s.textCell(r.Category.Value), s.textCell(cur), amount(r.Subtotal), tax, amount(r.Total), s.textCell(r.PaymentMethod.Value),
+			StatusText(row.Status), s.textCell(flags(row)), link, s.textCell(row.SHA256)}
 		if err := rs.SetRow(fmt.Sprintf("A%d", rr), cells); err != nil {
 			return stats, err
 		}
@@ -214,7 +228,7 @@ func writeWorkbook(w io.Writer, rows iter.Seq[Row], opt Options) (Stats, error) 
 				qty = excelize.Cell{StyleID: s.qty, Value: money(li.Quantity.Value)}
 			}
 			lc := []any{id, date, s.textCell(r.SupplierName.Value), s.textCell(li.Description.Value), qty,
-				amount(li.UnitPrice), amount(li.LineTotal), s.textCell(li.TaxCode.Value), cur}
+				amount(li.UnitPrice), amount(li.LineTotal), s.textCell(li.TaxCode.Value), s.textCell(cur)}
 			if err := ls.SetRow(fmt.Sprintf("A%d", lr), lc); err != nil {
 				return stats, err
 			}
@@ -224,7 +238,7 @@ func writeWorkbook(w io.Writer, rows iter.Seq[Row], opt Options) (Stats, error) 
 	}
 	last := max(rr-1, 2)
 	if rr > 2 {
-		if err := rs.AddTable(&excelize.Table{Range: fmt.Sprintf("A1:N%d", rr-1), Name: "Receipts", StyleName: "TableStyleLight1", ShowRowStripes: boolPtr(false)}); err != nil {
+		if err := rs.AddTable(&excelize.Table{Range: fmt.Sprintf("A1:O%d", rr-1), Name: "Receipts", StyleName: "TableStyleLight1", ShowRowStripes: boolPtr(false)}); err != nil {
 			return stats, err
 		}
 	}
@@ -236,11 +250,11 @@ func writeWorkbook(w io.Writer, rows iter.Seq[Row], opt Options) (Stats, error) 
 			return stats, err
 		}
 		sumif := func(col string) excelize.Cell {
-			return excelize.Cell{StyleID: bm, Formula: fmt.Sprintf(`SUMIF($G$2:$G$%d,"%s",%s$2:%s$%d)`, last, escapeFormula(cur), col, col, last)}
+			return excelize.Cell{StyleID: bm, Formula: fmt.Sprintf(`SUMIF($G$2:$G$%d,"%s",%s$2:%s$%d)`, last, escapeFormula(Neutralize(cur)), col, col, last)}
 		}
 		total := sumif("J")
 		total.Value = money(stats.Totals[cur])
-		cells := []any{nil, nil, excelize.Cell{StyleID: s.bold, Value: "Total " + cur}, nil, nil, nil, cur, sumif("H"), sumif("I"), total}
+		cells := []any{nil, nil, excelize.Cell{StyleID: s.bold, Value: Neutralize("Total " + cur)}, nil, nil, nil, s.textCell(cur), sumif("H"), sumif("I"), total}
 		if err := rs.SetRow(fmt.Sprintf("A%d", rr), cells); err != nil {
 			return stats, err
 		}
@@ -290,7 +304,15 @@ func writeSummary(f *excelize.File, s *styles, sum *summary, currencies []string
 				continue
 			}
 			v := sum.rows[k]
-			cells := []any{cur, k.Period, k.Label, k.rateText(), s.textCell(k.Category),
+			var rate any
+			if frac, ok := k.rateFraction(); ok {
+				style := s.pct
+				if !strings.HasSuffix(fmt.Sprintf("%g", frac*100), "0") && frac*100 != float64(int(frac*100)) {
+					style = s.pctFrac
+				}
+				rate = excelize.Cell{StyleID: style, Value: frac}
+			}
+			cells := []any{s.textCell(cur), k.Period, s.textCell(k.Label), rate, s.textCell(k.Category),
 				excelize.Cell{StyleID: mon, Value: money(v.Net)}, excelize.Cell{StyleID: mon, Value: money(v.Tax)},
 				excelize.Cell{StyleID: mon, Value: money(v.Gross)}, v.Receipts}
 			if err := ss.SetRow(fmt.Sprintf("A%d", r), cells); err != nil {
@@ -299,10 +321,10 @@ func writeSummary(f *excelize.File, s *styles, sum *summary, currencies []string
 			net, tax, gross = net.Add(v.Net), tax.Add(v.Tax), gross.Add(v.Gross)
 			r++
 		}
-		if r == first {
+		if r == first && sum.taxUnread[cur] == nil {
 			continue
 		}
-		total := []any{cur, excelize.Cell{StyleID: s.bold, Value: "Total " + cur}, nil, nil, nil,
+		total := []any{s.textCell(cur), excelize.Cell{StyleID: s.bold, Value: Neutralize("Total " + cur)}, nil, nil, nil,
 			excelize.Cell{StyleID: bm, Formula: fmt.Sprintf("SUM(F%d:F%d)", first, r-1), Value: money(net)},
 			excelize.Cell{StyleID: bm, Formula: fmt.Sprintf("SUM(G%d:G%d)", first, r-1), Value: money(tax)},
 			excelize.Cell{StyleID: bm, Formula: fmt.Sprintf("SUM(H%d:H%d)", first, r-1), Value: money(gross)}}
@@ -316,7 +338,17 @@ func writeSummary(f *excelize.File, s *styles, sum *summary, currencies []string
 		if err := ss.SetRow(fmt.Sprintf("A%d", r+1), check); err != nil {
 			return err
 		}
-		r += 3
+		r += 2
+		if unread := sum.taxUnread[cur]; unread != nil {
+			// Tax invoices whose tax was not read: not summed as "no tax".
+			note := fmt.Sprintf("Not in this summary: %d tax invoice(s) whose tax was not read (gross %s): see Flags on the Receipts sheet",
+				unread.Receipts, unread.Gross.StringFixed(int32(receipt.MinorDigits(cur))))
+			if err := ss.SetRow(fmt.Sprintf("A%d", r), []any{s.textCell(cur), excelize.Cell{StyleID: s.bold, Value: note}}); err != nil {
+				return err
+			}
+			r++
+		}
+		r++
 	}
 	by := map[receipt.Granularity]string{receipt.ByMonth: "month", receipt.ByQuarter: "quarter", receipt.ByFY: "financial year"}[opt.SummaryBy]
 	note := fmt.Sprintf("Grouped by %s (financial year starts in %s). Amounts in each currency are summed separately. Gross that no tax line accounts for (tips, rounding, tax-free items) is listed as \"no tax\".",
@@ -340,3 +372,22 @@ func escapeFormula(s string) string { return strings.ReplaceAll(s, `"`, `""`) }
 func quoteSheet(name string) string { return "'" + strings.ReplaceAll(name, "'", "''") + "'" }
 
 func boolPtr(b bool) *bool { return &b }
+
+// setUpPrinting makes every sheet print as an accountant expects: landscape,
+// all columns on one page's width, the header row repeated on each page.
+func setUpPrinting(f *excelize.File) error {
+	landscape, one, any := "landscape", 1, 0
+	fit := true
+	for _, sheet := range []string{SheetReceipts, SheetLines, SheetSummary} {
+		if err := f.SetPageLayout(sheet, &excelize.PageLayoutOptions{Orientation: &landscape, FitToWidth: &one, FitToHeight: &any}); err != nil {
+			return err
+		}
+		if err := f.SetSheetProps(sheet, &excelize.SheetPropsOptions{FitToPage: &fit}); err != nil {
+			return err
+		}
+		if err := f.SetDefinedName(&excelize.DefinedName{Name: "_xlnm.Print_Titles", RefersTo: quoteSheet(sheet) + "!$1:$1", Scope: sheet}); err != nil {
+			return err
+		}
+	}
+	return nil
+}

@@ -45,7 +45,7 @@ func (u *UI) ExportTo(path, period string, all bool) (export.Stats, error) {
 				iterErr = err
 				return
 			}
-			if !yield(export.Row{ID: rec.ID, Status: string(rec.Status), Receipt: rec.Receipt, Findings: rec.Findings, Original: u.svc.Lib.OriginalPath(rec)}) {
+			if !yield(export.Row{ID: rec.ID, Status: string(rec.Status), Receipt: rec.Receipt, Findings: rec.Findings, Original: u.svc.Lib.OriginalPath(rec), Name: rec.OriginalName, SHA256: rec.SHA256}) {
 				return
 			}
 		}
