@@ -16,6 +16,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"syscall"
 
 	_ "golang.org/x/image/bmp"
 	_ "golang.org/x/image/tiff"
@@ -74,18 +75,11 @@ type Page struct {
 // decode: LoadPage finds truncation.
 func Probe(ctx context.Context, path string, lim Limits) (File, error) {
 	f := File{Path: path}
-	fh, err := os.Open(path)
+	fh, st, err := OpenRegular(path)
 	if err != nil {
-		return f, refuse(path, err, "cannot be read: %v", unwrapPathError(err))
+		return f, err
 	}
 	defer fh.Close()
-	st, err := fh.Stat()
-	if err != nil {
-		return f, refuse(path, err, "cannot be read: %v", err)
-	}
-	if st.IsDir() {
-		return f, refuse(path, nil, "is a folder")
-	}
 	f.Size = st.Size()
 	if f.Size == 0 {
 		return f, refuse(path, nil, "is empty (0 bytes)")
@@ -135,6 +129,58 @@ func Probe(ctx context.Context, path string, lim Limits) (File, error) {
 		f.Pages, f.Width, f.Height = 1, cfg.Width, cfg.Height
 	}
 	return f, nil
+}
+
+// OpenRegular opens a file for reading only if it is a regular file (links
+// followed), without blocking: a named pipe, a device or a socket is refused
+// at once instead of hanging the import, and /dev/zero is not "empty".
+func OpenRegular(path string) (*os.File, os.FileInfo, error) {
+	fd, err := syscall.Open(path, syscall.O_RDONLY|syscall.O_NONBLOCK|syscall.O_CLOEXEC, 0)
+	if err != nil {
+		return nil, nil, refuseOpen(path, err)
+	}
+	fh := os.NewFile(uintptr(fd), path)
+	st, err := fh.Stat()
+	if err != nil {
+		fh.Close()
+		return nil, nil, refuse(path, err, "cannot be read: %v", err)
+	}
+	if !st.Mode().IsRegular() {
+		fh.Close()
+		return nil, nil, refuse(path, nil, "%s", notRegular(st.Mode()))
+	}
+	// Regular files never block; clear the flag so reads behave as usual.
+	syscall.SetNonblock(fd, false)
+	return fh, st, nil
+}
+
+func refuseOpen(path string, err error) *Refusal {
+	switch {
+	case errors.Is(err, syscall.ELOOP):
+		return refuse(path, err, "is a link that loops back on itself")
+	case errors.Is(err, syscall.ENOENT):
+		if lst, lerr := os.Lstat(path); lerr == nil && lst.Mode()&fs.ModeSymlink != 0 {
+			target, _ := os.Readlink(path)
+			return refuse(path, err, "is a link to %s, which does not exist", target)
+		}
+	case errors.Is(err, syscall.ENXIO):
+		return refuse(path, err, "is a socket or device, not a file")
+	}
+	return refuse(path, err, "cannot be read: %v", unwrapPathError(err))
+}
+
+func notRegular(m fs.FileMode) string {
+	switch {
+	case m.IsDir():
+		return "is a folder"
+	case m&fs.ModeNamedPipe != 0:
+		return "is a named pipe, not a file: copy what it holds into a file and import that"
+	case m&fs.ModeDevice != 0 || m&fs.ModeCharDevice != 0:
+		return "is a device, not a file"
+	case m&fs.ModeSocket != 0:
+		return "is a socket, not a file"
+	}
+	return "is not a regular file"
 }
 
 func checkPixels(w, h int, lim Limits) error {
@@ -221,15 +267,23 @@ func Walk(paths []string) ([]string, []error) {
 	for _, root := range paths {
 		st, err := os.Stat(root)
 		if err != nil {
-			errs = append(errs, refuse(root, err, "cannot be read: %v", unwrapPathError(err)))
+			errs = append(errs, refuseOpen(root, err))
 			continue
 		}
 		if !st.IsDir() {
 			add(root)
 			continue
 		}
+		// A linked folder given by name is walked where it points.
+		walkRoot := root
+		if resolved, err := filepath.EvalSymlinks(root); err == nil {
+			walkRoot = resolved
+		}
 		var found []string
-		err = filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		err = filepath.WalkDir(walkRoot, func(p string, d fs.DirEntry, err error) error {
+			if rel, rerr := filepath.Rel(walkRoot, p); rerr == nil && walkRoot != root {
+				p = filepath.Join(root, rel)
+			}
 			if err != nil {
 				errs = append(errs, refuse(p, err, "cannot be read: %v", unwrapPathError(err)))
 				if d != nil && d.IsDir() {
@@ -243,8 +297,26 @@ func Walk(paths []string) ([]string, []error) {
 				}
 				return nil
 			}
-			if d.Type().IsRegular() {
+			switch {
+			case d.Type().IsRegular():
 				found = append(found, p)
+			case d.IsDir():
+			case d.Type()&fs.ModeSymlink != 0:
+				// A link to a file is followed once; a link to a folder is
+				// not (it could lead back up the tree), and says so.
+				target, err := os.Stat(p)
+				switch {
+				case err != nil:
+					errs = append(errs, refuseOpen(p, err))
+				case target.Mode().IsRegular():
+					found = append(found, p)
+				case target.IsDir():
+					errs = append(errs, refuse(p, nil, "is a link to a folder, which is not followed: import that folder by name"))
+				default:
+					errs = append(errs, refuse(p, nil, "%s", notRegular(target.Mode())))
+				}
+			default:
+				errs = append(errs, refuse(p, nil, "%s", notRegular(d.Type())))
 			}
 			return nil
 		})

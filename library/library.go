@@ -116,7 +116,31 @@ func Open(dir string) (*Library, error) {
 		db.Close()
 		return nil, fmt.Errorf("cannot upgrade the library database in %s: %w", dir, err)
 	}
+	removeStaleCopies(dir)
 	return &Library{dir: dir, db: db, now: time.Now}, nil
+}
+
+// staleAfter is how old a temporary copy must be before Open removes it: an
+// import in another program may be writing a young one.
+const staleAfter = 10 * time.Minute
+
+// removeStaleCopies deletes the temporary copies that imports killed midway
+// left in originals/ and thumbs/.
+func removeStaleCopies(dir string) {
+	var patterns = []string{
+		filepath.Join(dir, "originals", stagingPrefix+"*"),
+		filepath.Join(dir, "originals", "*", stagingPrefix+"*"),
+		filepath.Join(dir, "thumbs", stagingPrefix+"*"),
+		filepath.Join(dir, "thumbs", "*.tmp"),
+	}
+	for _, pat := range patterns {
+		matches, _ := filepath.Glob(pat)
+		for _, m := range matches {
+			if st, err := os.Lstat(m); err == nil && st.Mode().IsRegular() && time.Since(st.ModTime()) > staleAfter {
+				os.Remove(m)
+			}
+		}
+	}
 }
 
 // Dir is the library folder.
