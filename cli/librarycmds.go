@@ -9,6 +9,7 @@ import (
 	"os/signal"
 	"strconv"
 	"strings"
+	"syscall"
 	"text/tabwriter"
 
 	"github.com/shoebox-app/shoebox/ingest"
@@ -51,8 +52,10 @@ func openLibrary(env Env, dir string) (*library.Library, bool) {
 	return l, true
 }
 
+// interruptible is cancelled by Ctrl+C or a polite kill (SIGTERM), so a
+// command stops between receipts and puts back what it was reading.
 func interruptible() (context.Context, context.CancelFunc) {
-	return signal.NotifyContext(context.Background(), os.Interrupt)
+	return signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 }
 
 func runImport(env Env, args []string) int {

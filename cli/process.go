@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"fmt"
 	"runtime"
 	"time"
@@ -42,6 +43,13 @@ func runProcess(env Env, args []string) int {
 			fmt.Fprintln(env.Stderr, "shoebox:", err)
 			return 1
 		}
+	}
+	// Receipts a killed or crashed run left being read go back in the queue.
+	if n, err := l.ResumeInterrupted(context.Background()); err != nil {
+		fmt.Fprintln(env.Stderr, "shoebox:", err)
+		return 1
+	} else if n > 0 {
+		fmt.Fprintf(env.Stderr, "%d receipts left unfinished by an earlier run are queued again\n", n)
 	}
 	f := library.Filter{Statuses: []library.Status{library.StatusNew, library.StatusFailed}}
 	if *again {

@@ -45,7 +45,8 @@ func (l *Library) setStatusTx(tx *sql.Tx, id int64, to Status, who receipt.Sourc
 	if to != StatusFailed {
 		reason = ""
 	}
-	if _, err := tx.Exec(`UPDATE receipts SET status = ?, fail_reason = ?, updated_at = ? WHERE id = ?`, string(to), reason, at, id); err != nil {
+	// Leaving "extracting" ends the claim.
+	if _, err := tx.Exec(`UPDATE receipts SET status = ?, fail_reason = ?, updated_at = ?, claim_owner = '', claim_until = '' WHERE id = ?`, string(to), reason, at, id); err != nil {
 		return err
 	}
 	note := string(to)
@@ -60,6 +61,7 @@ func (l *Library) setStatusTx(tx *sql.Tx, id int64, to Status, who receipt.Sourc
 func (l *Library) Enqueue(ctx context.Context, ids []int64, again bool) (int, error) {
 	n := 0
 	err := l.write(ctx, func(tx *sql.Tx) error {
+		n = 0
 		for _, id := range ids {
 			var st string
 			if err := tx.QueryRow(`SELECT status FROM receipts WHERE id = ?`, id).Scan(&st); err != nil {
@@ -79,29 +81,31 @@ func (l *Library) Enqueue(ctx context.Context, ids []int64, again bool) (int, er
 	return n, err
 }
 
-// ResumeInterrupted puts receipts left "extracting" by a crash or a closed
-// window back in the queue; the app calls it at start.
+// ResumeInterrupted puts receipts left "extracting" by a program that has
+// ended (a crash, a kill, a closed window) or whose lease ran out back in
+// the queue. Receipts another running program is reading are left to it.
+// The app and `process` call it at start; NextQueued does it too.
 func (l *Library) ResumeInterrupted(ctx context.Context) (int, error) {
-	ids, err := l.ids(`SELECT id FROM receipts WHERE status = ?`, string(StatusExtracting))
-	if err != nil {
-		return 0, err
-	}
-	err = l.write(ctx, func(tx *sql.Tx) error {
-		for _, id := range ids {
-			if err := l.setStatusTx(tx, id, StatusQueued, "system", ""); err != nil {
-				return err
-			}
-		}
-		return nil
+	n := 0
+	err := l.write(ctx, func(tx *sql.Tx) error {
+		var err error
+		n, err = l.reclaimTx(tx)
+		return err
 	})
-	return len(ids), err
+	return n, err
 }
 
-// NextQueued claims the oldest queued receipt, marking it extracting.
+// NextQueued claims the oldest queued receipt for this program, marking it
+// extracting, after taking back receipts abandoned by programs that ended.
+// The claim is renewed while the library stays open.
 func (l *Library) NextQueued(ctx context.Context) (int64, bool, error) {
 	var id int64
-	found := false
+	var found bool
 	err := l.write(ctx, func(tx *sql.Tx) error {
+		found = false
+		if _, err := l.reclaimTx(tx); err != nil {
+			return err
+		}
 		err := tx.QueryRow(`SELECT id FROM receipts WHERE status = ? ORDER BY id LIMIT 1`, string(StatusQueued)).Scan(&id)
 		if err == sql.ErrNoRows {
 			return nil
@@ -110,8 +114,15 @@ func (l *Library) NextQueued(ctx context.Context) (int64, bool, error) {
 			return err
 		}
 		found = true
-		return l.setStatusTx(tx, id, StatusExtracting, "system", "")
+		if err := l.setStatusTx(tx, id, StatusExtracting, "system", ""); err != nil {
+			return err
+		}
+		_, err = tx.Exec(`UPDATE receipts SET claim_owner = ?, claim_until = ? WHERE id = ?`, processOwner, l.leaseEnd(), id)
+		return err
 	})
+	if found {
+		l.startRenewing()
+	}
 	return id, found, err
 }
 
