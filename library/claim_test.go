@@ -174,3 +174,65 @@ func TestTwoProgramsOnOneLibraryBothWork(t *testing.T) {
 		t.Errorf("counts after both finished: %v", counts)
 	}
 }
+
+// A person's edit made while the receipt waits in the queue survives the
+// reading; the reading fills only the fields nobody touched.
+func TestEditWhileQueuedWinsOverExtraction(t *testing.T) {
+	l := openTemp(t)
+	id := importOne(t, l, 1)
+	l.Enqueue(ctx, []int64{id}, false)
+	if err := l.EditField(ctx, id, "supplier_name", "Corner Bakery"); err != nil {
+		t.Fatal(err)
+	}
+	if err := l.EditField(ctx, id, "notes", "paid cash"); err != nil {
+		t.Fatal(err)
+	}
+	if err := l.EditField(ctx, id, "line_items[0].description", "bread"); err != nil {
+		t.Fatal(err)
+	}
+	got, ok, err := l.NextQueued(ctx)
+	if err != nil || !ok || got != id {
+		t.Fatalf("claim: %d %v %v", got, ok, err)
+	}
+	read := extracted("C0RNER 8AKERY", time.Date(2025, 3, 1, 0, 0, 0, 0, time.UTC), "9.90")
+	read.Notes = receipt.Of("ocr note", receipt.SourceOCR, 0.5)
+	read.LineItems = []receipt.LineItem{{Description: receipt.Of("8READ", receipt.SourceOCR, 0.5)}}
+	if err := l.SaveExtraction(ctx, id, read, "ocr", receipt.SourceOCR); err != nil {
+		t.Fatal(err)
+	}
+	rec, _ := l.Get(id)
+	if v := rec.Receipt.SupplierName.Value; v != "Corner Bakery" {
+		t.Errorf("supplier = %q, the person's edit was overwritten", v)
+	}
+	if v := rec.Receipt.Notes.Value; v != "paid cash" {
+		t.Errorf("notes = %q", v)
+	}
+	if len(rec.Receipt.LineItems) != 1 || rec.Receipt.LineItems[0].Description.Value != "bread" {
+		t.Errorf("line items = %+v", rec.Receipt.LineItems)
+	}
+	if !rec.Receipt.Total.Set || rec.Receipt.Total.Value.String() != "9.9" {
+		t.Errorf("the reading did not fill the untouched total: %+v", rec.Receipt.Total)
+	}
+}
+
+// The form adds a line with EditField("line_items[N]...") where N is the
+// number of lines so far.
+func TestEditFieldOnePastTheLastRowAddsARow(t *testing.T) {
+	l := openTemp(t)
+	id := importOne(t, l, 1)
+	for i, d := range []string{"bread", "milk"} {
+		if err := l.EditField(ctx, id, fmt.Sprintf("line_items[%d].description", i), d); err != nil {
+			t.Fatalf("line %d: %v", i, err)
+		}
+	}
+	if err := l.EditField(ctx, id, "tax_lines[0].label", "GST"); err != nil {
+		t.Fatal(err)
+	}
+	if err := l.EditField(ctx, id, "line_items[5].description", "x"); err == nil {
+		t.Error("a row far past the end was accepted")
+	}
+	rec, _ := l.Get(id)
+	if len(rec.Receipt.LineItems) != 2 || rec.Receipt.LineItems[1].Description.Value != "milk" || len(rec.Receipt.TaxLines) != 1 {
+		t.Errorf("rows: %+v %+v", rec.Receipt.LineItems, rec.Receipt.TaxLines)
+	}
+}

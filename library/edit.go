@@ -175,6 +175,7 @@ func (l *Library) SaveExtraction(ctx context.Context, id int64, r receipt.Receip
 		if err != nil {
 			return err
 		}
+		keepPersonsEdits(&rec.Receipt, &r, loc)
 		applySupplierMemory(tx, &r)
 		at := l.stamp()
 		for _, path := range changedPaths(&rec.Receipt, &r) {
@@ -212,6 +213,39 @@ func (l *Library) SaveExtraction(ctx context.Context, id int64, r receipt.Receip
 		}
 		return l.setStatusTx(tx, id, to, "system", "")
 	})
+}
+
+// keepPersonsEdits carries every field a person set (or cleared) on the
+// stored receipt into a new reading: a person's edit always wins, the reading
+// fills only what is untouched. A table with any cell a person typed is kept
+// whole.
+func keepPersonsEdits(stored, read *receipt.Receipt, loc receipt.Locale) {
+	for _, f := range receipt.Fields {
+		if _, _, src, _, err := receipt.Meta(stored, f.Path); err != nil || src != receipt.SourceUser {
+			continue
+		}
+		v, err := receipt.Get(stored, f.Path)
+		if err != nil {
+			continue
+		}
+		receipt.Set(read, f.Path, v, receipt.SourceUser, loc)
+	}
+	touched := func(table string, n int, specs []receipt.FieldSpec) bool {
+		for i := 0; i < n; i++ {
+			for _, s := range specs {
+				if _, _, src, _, _ := receipt.Meta(stored, fmt.Sprintf("%s[%d].%s", table, i, s.Path)); src == receipt.SourceUser {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	if touched("line_items", len(stored.LineItems), receipt.LineItemFields) {
+		read.LineItems = stored.LineItems
+	}
+	if touched("tax_lines", len(stored.TaxLines), receipt.TaxLineFields) {
+		read.TaxLines = stored.TaxLines
+	}
 }
 
 // Fail marks a receipt as failed with a reason the user can read.
@@ -346,11 +380,13 @@ func (l *Library) editField(ctx context.Context, id int64, path, value string, w
 		if err != nil {
 			return err
 		}
-		oldV, err := receipt.Get(&rec.Receipt, path)
-		if err != nil {
+		// A path one past the last row adds a row (the form's "add line"):
+		// grow the table first, so the new row's old value is "".
+		if err := ensureRow(&rec.Receipt, path); err != nil {
 			return err
 		}
-		if err := ensureRow(&rec.Receipt, path); err != nil {
+		oldV, err := receipt.Get(&rec.Receipt, path)
+		if err != nil {
 			return err
 		}
 		if err := receipt.Set(&rec.Receipt, path, value, who, loc); err != nil {
