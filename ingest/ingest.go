@@ -112,6 +112,18 @@ func Probe(ctx context.Context, path string, lim Limits) (File, error) {
 		if lim.MaxPDFPages > 0 && pages > lim.MaxPDFPages {
 			return f, refuse(path, nil, "is a PDF of %d pages, over the limit of %d: split it or raise the limit", pages, lim.MaxPDFPages)
 		}
+		sizes, err := pdfPageSizes(ctx, path, 1, pages)
+		if err != nil {
+			return f, refuse(path, err, "is a damaged PDF: %v", err)
+		}
+		for i, size := range sizes {
+			if lim.PDFDPI <= 0 {
+				break
+			}
+			if err := checkPageSize(size, lim.PDFDPI, lim); err != nil {
+				return f, refuse(path, err, "page %d %v", i+1, err)
+			}
+		}
 		f.Pages = pages
 	case HEIC:
 		f.Pages = 1
