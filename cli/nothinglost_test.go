@@ -67,3 +67,27 @@ func TestSIGTERMCancelsLikeCtrlC(t *testing.T) {
 		t.Fatal("SIGTERM did not cancel the command")
 	}
 }
+
+// File names with terminal escapes and newlines are printed escaped, one
+// line per file, by import and list.
+func TestNamesArePrintedEscaped(t *testing.T) {
+	src := "../../shared/data/sroie-dev/006.jpg"
+	data, err := os.ReadFile(src)
+	if err != nil {
+		t.Skip("no SROIE data:", err)
+	}
+	dir := t.TempDir()
+	name := "evil\x1b[2J\nadded      #99  fake.jpg"
+	if err := os.WriteFile(filepath.Join(dir, name), data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	lib := t.TempDir()
+	code, out, _ := run(t, "import", "--library", lib, dir)
+	if code != 0 || strings.Contains(out, "\x1b") || strings.Count(out, "\n") != 2 || !strings.Contains(out, `evil\x1b[2J\nadded`) {
+		t.Errorf("import printed %q", out)
+	}
+	code, out, _ = run(t, "list", "--library", lib)
+	if code != 0 || strings.Contains(out, "\x1b") || strings.Contains(out, "\nadded") {
+		t.Errorf("list printed %q", out)
+	}
+}
