@@ -29,11 +29,14 @@ type Limits struct {
 	MaxPixels   int   // images (and rendered PDF pages) above this are refused: decompression bombs
 	MaxPDFPages int
 	PDFDPI      int // resolution PDF pages are rendered at
+	// WorkPixels caps the pixels of a page handed on: larger pages are
+	// rendered at a lower resolution or shrunk after decoding (0: no cap).
+	WorkPixels int
 }
 
 // DefaultLimits suit receipts: 80 megapixels, 200 MB, 50-page PDFs at 200 dpi.
 func DefaultLimits() Limits {
-	return Limits{MaxBytes: 200 << 20, MaxPixels: 80_000_000, MaxPDFPages: 50, PDFDPI: 200}
+	return Limits{MaxBytes: 200 << 20, MaxPixels: 80_000_000, MaxPDFPages: 50, PDFDPI: 200, WorkPixels: DefaultWorkPixels}
 }
 
 // Refusal is the error for a file that will not be imported, with a reason a
@@ -245,7 +248,25 @@ func loadPage(ctx context.Context, f File, index int, lim Limits, dpi int, withT
 	if err != nil {
 		return p, refuse(f.Path, err, "cannot be read: %v", unwrapPathError(err))
 	}
+	cfg, _, err := image.DecodeConfig(bytes.NewReader(data))
+	if err != nil {
+		return p, refuse(f.Path, err, "is a damaged %s image: %v", strings.TrimPrefix(string(f.Kind), "image/"), err)
+	}
+	if err := checkPixels(cfg.Width, cfg.Height, lim); err != nil {
+		return p, refuse(f.Path, err, "%v", err)
+	}
+	need := decodedBytes(cfg)
+	release := acquire(need)
 	img, _, err := image.Decode(bytes.NewReader(data))
+	if err == nil {
+		work := lim.WorkPixels
+		if dpi < lim.PDFDPI && work > 0 {
+			work = max(1, work*dpi*dpi/(lim.PDFDPI*lim.PDFDPI)) // a preview needs far fewer
+		}
+		img = shrinkToWork(img, work)
+	}
+	afterLargeDecode(need)
+	release()
 	if err != nil {
 		return p, refuse(f.Path, err, "is a damaged %s image: %v", strings.TrimPrefix(string(f.Kind), "image/"), err)
 	}

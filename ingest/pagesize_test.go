@@ -3,6 +3,8 @@ package ingest
 import (
 	"context"
 	"fmt"
+	"image"
+	"image/png"
 	"os"
 	"path/filepath"
 	"strings"
@@ -78,5 +80,53 @@ func TestHugePDFPageIsRefusedNotRendered(t *testing.T) {
 	page, err := LoadPage(ctx, f, 0, lim)
 	if err != nil || page.Image.Bounds().Dx() < 1000 {
 		t.Fatalf("A4: %v", err)
+	}
+}
+
+// Pages larger than the engines need are handed on shrunk (images) or
+// rendered at a lower resolution (PDFs), so two large pages read side by
+// side stay within bounded memory.
+func TestLargePagesAreHandedOnAtWorkingSize(t *testing.T) {
+	ctx := context.Background()
+	lim := DefaultLimits()
+	lim.WorkPixels = 2_000_000
+	// A 16-bit PNG of 3000×2000 (6 MP; 48 MB decoded).
+	img := image.NewNRGBA64(image.Rect(0, 0, 3000, 2000))
+	for i := range img.Pix {
+		img.Pix[i] = 0xff
+	}
+	p := filepath.Join(t.TempDir(), "big16.png")
+	fh, _ := os.Create(p)
+	png.Encode(fh, img)
+	fh.Close()
+	f, err := Probe(ctx, p, lim)
+	if err != nil {
+		t.Fatal(err)
+	}
+	page, err := LoadPage(ctx, f, 0, lim)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := page.Image.Bounds()
+	if b.Dx()*b.Dy() > lim.WorkPixels || b.Dx() < 1500 {
+		t.Errorf("16-bit PNG handed on at %v", b)
+	}
+	if _, ok := page.Image.(*image.NRGBA64); ok {
+		t.Error("still 16 bits a channel")
+	}
+	if _, err := os.Stat("/usr/bin/pdfinfo"); err != nil {
+		return
+	}
+	pdf := minimalPDF(t, [2]int{2000, 2000}) // 30 MP at 200 dpi: allowed, not needed
+	f, err = Probe(ctx, pdf, lim)
+	if err != nil {
+		t.Fatal(err)
+	}
+	page, err = LoadPage(ctx, f, 0, lim)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b := page.Image.Bounds(); b.Dx()*b.Dy() > lim.WorkPixels || b.Dx() < 1000 {
+		t.Errorf("large PDF page rendered at %v", b)
 	}
 }

@@ -115,6 +115,13 @@ func renderPDFPage(ctx context.Context, path string, index, dpi int, lim Limits)
 	if err := checkPageSize(sizes[0], dpi, lim); err != nil {
 		return nil, err
 	}
+	// A page larger than the engines need is rendered at a lower resolution.
+	if lim.WorkPixels > 0 {
+		px := sizes[0][0] / 72 * sizes[0][1] / 72 // square inches
+		for dpi > 36 && px*float64(dpi)*float64(dpi) > float64(lim.WorkPixels) {
+			dpi--
+		}
+	}
 	dir, err := os.MkdirTemp("", "shoebox-pdf-")
 	if err != nil {
 		return nil, err
@@ -184,6 +191,10 @@ func decodeRenderedPNG(path string, lim Limits) (image.Image, error) {
 	if cfg.Width < 8 || cfg.Height < 8 {
 		return nil, fmt.Errorf("the page rendered as %d×%d pixels: nothing to read", cfg.Width, cfg.Height)
 	}
+	need := decodedBytes(cfg)
+	release := acquire(need)
+	defer release()
+	defer afterLargeDecode(need)
 	return decodePNGFile(path)
 }
 
