@@ -4,8 +4,8 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"runtime/debug"
 	"runtime"
+	"runtime/debug"
 	"time"
 
 	"github.com/NVIDIA/go-nvml/pkg/nvml"
