@@ -115,7 +115,20 @@ func Open(dir string) (*Library, error) {
 	db.SetMaxOpenConns(2)
 	if err := db.Ping(); err != nil {
 		db.Close()
-		return nil, fmt.Errorf("cannot open the library database in %s: %w", dir, err)
+		if !isReadOnly(err) {
+			return nil, fmt.Errorf("cannot open the library database in %s: %w", dir, err)
+		}
+		// A library on read-only media or in a folder this user cannot
+		// write (no room for SQLite's WAL files) can still be listed,
+		// shown and exported; changes are refused by SQLite.
+		db, err = sql.Open("sqlite", "file:"+filepath.Join(dir, "library.db")+"?mode=ro&immutable=1")
+		if err != nil {
+			return nil, err
+		}
+		if err := db.Ping(); err != nil {
+			db.Close()
+			return nil, fmt.Errorf("cannot open the library database in %s: %w", dir, err)
+		}
 	}
 	if err := migrate(db); err != nil {
 		db.Close()
@@ -214,6 +227,15 @@ func (l *Library) writeOnce(ctx context.Context, fn func(tx *sql.Tx) error) erro
 		return fmt.Errorf("saving to the library failed (is the disk full?): %w", err)
 	}
 	return nil
+}
+
+// isReadOnly reports SQLITE_READONLY and its extended codes.
+func isReadOnly(err error) bool {
+	var se *sqlite.Error
+	if errors.As(err, &se) {
+		return se.Code()&0xff == sqlite3.SQLITE_READONLY
+	}
+	return false
 }
 
 // isBusy reports SQLite's "database is locked" (SQLITE_BUSY and its
