@@ -135,7 +135,7 @@ func runExtract(env Env, args []string) int {
 func printExtracted(env Env, r extracted) {
 	w := env.Stdout
 	if r.Error != "" {
-		fmt.Fprintf(w, "%s: %s\n", filepath.Base(r.File), r.Error)
+		fmt.Fprintf(w, "%s: %s\n", printable(filepath.Base(r.File)), printable(r.Error))
 		return
 	}
 	var parts []string
@@ -148,7 +148,7 @@ func printExtracted(env Env, r extracted) {
 			parts = append(parts, v)
 		}
 	}
-	fmt.Fprintf(w, "%s: %s\n", filepath.Base(r.File), strings.Join(parts, " | "))
+	fmt.Fprintf(w, "%s: %s\n", printable(filepath.Base(r.File)), printable(strings.Join(parts, " | ")))
 	for _, f := range r.Findings {
 		fmt.Fprintf(w, "  %s: %s\n", f.Severity, f.Message)
 	}

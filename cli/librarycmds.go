@@ -9,6 +9,7 @@ import (
 	"os/signal"
 	"strconv"
 	"strings"
+	"syscall"
 	"text/tabwriter"
 
 	"github.com/shoebox-app/shoebox/ingest"
@@ -52,8 +53,10 @@ func openLibrary(env Env, dir string) (*library.Library, bool) {
 	return l, true
 }
 
+// interruptible is cancelled by Ctrl+C or a polite kill (SIGTERM), so a
+// command stops between receipts and puts back what it was reading.
 func interruptible() (context.Context, context.CancelFunc) {
-	return signal.NotifyContext(context.Background(), os.Interrupt)
+	return signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 }
 
 func runImport(env Env, args []string) int {
@@ -91,11 +94,11 @@ func runImport(env Env, args []string) int {
 		}
 		switch r.Outcome {
 		case library.Added:
-			fmt.Fprintf(env.Stdout, "added      #%d  %s\n", r.ID, r.Path)
+			fmt.Fprintf(env.Stdout, "added      #%d  %s\n", r.ID, printable(r.Path))
 		case library.Duplicate:
-			fmt.Fprintf(env.Stdout, "duplicate  #%d  %s (already in the library)\n", r.ID, r.Path)
+			fmt.Fprintf(env.Stdout, "duplicate  #%d  %s (already in the library)\n", r.ID, printable(r.Path))
 		case library.Refused:
-			fmt.Fprintf(env.Stdout, "refused         %s: %s\n", r.Path, r.Reason)
+			fmt.Fprintf(env.Stdout, "refused         %s: %s\n", printable(r.Path), printable(r.Reason))
 		}
 	}
 	results := l.Import(ctx, fs.Args(), lim, progress)
@@ -190,7 +193,7 @@ func runList(env Env, args []string) int {
 		if supplier == "" {
 			supplier = "(" + r.OriginalName + ")"
 		}
-		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", r.ID, r.Status, r.Date, supplier, total, sure, r.Category, strings.Join(notes, "; "))
+		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", r.ID, r.Status, r.Date, printable(supplier), total, sure, printable(r.Category), printable(strings.Join(notes, "; ")))
 	}
 	tw.Flush()
 	counts, _ := l.Counts()
@@ -241,7 +244,7 @@ func runShow(env Env, args []string) int {
 		return 0
 	}
 	w := env.Stdout
-	fmt.Fprintf(w, "Receipt #%d  %s  (%s, %d page(s), %s)\n", rec.ID, rec.Status, rec.OriginalName, rec.Pages, rec.Kind)
+	fmt.Fprintf(w, "Receipt #%d  %s  (%s, %d page(s), %s)\n", rec.ID, rec.Status, printable(rec.OriginalName), rec.Pages, rec.Kind)
 	fmt.Fprintf(w, "Original: %s\n", l.OriginalPath(rec))
 	if rec.FailReason != "" {
 		fmt.Fprintf(w, "Failed: %s\n", rec.FailReason)
@@ -253,7 +256,7 @@ func runShow(env Env, args []string) int {
 		if !set {
 			continue
 		}
-		fmt.Fprintf(tw, "  %s\t%s\t%s %.0f%%\n", f.Label, v, src, conf*100)
+		fmt.Fprintf(tw, "  %s\t%s\t%s %.0f%%\n", f.Label, printable(v), src, conf*100)
 	}
 	tw.Flush()
 	for i, li := range rec.Receipt.LineItems {

@@ -1,8 +1,11 @@
 package cli
 
 import (
+	"context"
 	"fmt"
+	"os"
 	"runtime"
+	"runtime/debug"
 	"time"
 
 	"github.com/NVIDIA/go-nvml/pkg/nvml"
@@ -32,6 +35,7 @@ func runProcess(env Env, args []string) int {
 		return 1
 	}
 	defer l.Close()
+	softMemoryLimit()
 	if *country != "" {
 		c, err := receipt.ParseCountry(*country)
 		if err != nil {
@@ -42,6 +46,13 @@ func runProcess(env Env, args []string) int {
 			fmt.Fprintln(env.Stderr, "shoebox:", err)
 			return 1
 		}
+	}
+	// Receipts a killed or crashed run left being read go back in the queue.
+	if n, err := l.ResumeInterrupted(context.Background()); err != nil {
+		fmt.Fprintln(env.Stderr, "shoebox:", err)
+		return 1
+	} else if n > 0 {
+		fmt.Fprintf(env.Stderr, "%d receipts left unfinished by an earlier run are queued again\n", n)
 	}
 	f := library.Filter{Statuses: []library.Status{library.StatusNew, library.StatusFailed}}
 	if *again {
@@ -108,4 +119,14 @@ func runProcess(env Env, args []string) int {
 		fmt.Fprintln(env.Stdout, "interrupted: the rest stay queued for next time")
 	}
 	return 0
+}
+
+// softMemoryLimit makes the garbage collector hand back a large page's
+// memory promptly (a 16-bit 80-megapixel PNG decodes to 630 MB) rather than
+// let the heap double before collecting, unless GOMEMLIMIT says otherwise.
+// Tesseract's own memory is outside it.
+func softMemoryLimit() {
+	if os.Getenv("GOMEMLIMIT") == "" {
+		debug.SetMemoryLimit(400 << 20)
+	}
 }

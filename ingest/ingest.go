@@ -16,6 +16,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"syscall"
 
 	_ "golang.org/x/image/bmp"
 	_ "golang.org/x/image/tiff"
@@ -30,11 +31,14 @@ type Limits struct {
 	MaxPixels   int   // images (and rendered PDF pages) above this are refused: decompression bombs
 	MaxPDFPages int
 	PDFDPI      int // resolution PDF pages are rendered at
+	// WorkPixels caps the pixels of a page handed on: larger pages are
+	// rendered at a lower resolution or shrunk after decoding (0: no cap).
+	WorkPixels int
 }
 
 // DefaultLimits suit receipts: 80 megapixels, 200 MB, 50-page PDFs at 200 dpi.
 func DefaultLimits() Limits {
-	return Limits{MaxBytes: 200 << 20, MaxPixels: 80_000_000, MaxPDFPages: 50, PDFDPI: 200}
+	return Limits{MaxBytes: 200 << 20, MaxPixels: 80_000_000, MaxPDFPages: 50, PDFDPI: 200, WorkPixels: DefaultWorkPixels}
 }
 
 // Refusal is the error for a file that will not be imported, with a reason a
@@ -76,18 +80,11 @@ type Page struct {
 // decode: LoadPage finds truncation.
 func Probe(ctx context.Context, path string, lim Limits) (File, error) {
 	f := File{Path: path}
-	fh, err := os.Open(path)
+	fh, st, err := OpenRegular(path)
 	if err != nil {
-		return f, refuse(path, err, "cannot be read: %v", unwrapPathError(err))
+		return f, err
 	}
 	defer fh.Close()
-	st, err := fh.Stat()
-	if err != nil {
-		return f, refuse(path, err, "cannot be read: %v", err)
-	}
-	if st.IsDir() {
-		return f, refuse(path, nil, "is a folder")
-	}
 	f.Size = st.Size()
 	if f.Size == 0 {
 		return f, refuse(path, nil, "is empty (0 bytes)")
@@ -123,6 +120,18 @@ func Probe(ctx context.Context, path string, lim Limits) (File, error) {
 		if lim.MaxPDFPages > 0 && pages > lim.MaxPDFPages {
 			return f, refuse(path, nil, "is a PDF of %d pages, over the limit of %d: split it or raise the limit", pages, lim.MaxPDFPages)
 		}
+		sizes, err := pdfPageSizes(ctx, path, 1, pages)
+		if err != nil {
+			return f, refuse(path, err, "is a damaged PDF: %v", err)
+		}
+		for i, size := range sizes {
+			if lim.PDFDPI <= 0 {
+				break
+			}
+			if err := checkPageSize(size, lim.PDFDPI, lim); err != nil {
+				return f, refuse(path, err, "page %d %v", i+1, err)
+			}
+		}
 		f.Pages = pages
 	case HEIC:
 		f.Pages = 1
@@ -145,6 +154,58 @@ func Probe(ctx context.Context, path string, lim Limits) (File, error) {
 		f.Pages, f.Width, f.Height = 1, cfg.Width, cfg.Height
 	}
 	return f, nil
+}
+
+// OpenRegular opens a file for reading only if it is a regular file (links
+// followed), without blocking: a named pipe, a device or a socket is refused
+// at once instead of hanging the import, and /dev/zero is not "empty".
+func OpenRegular(path string) (*os.File, os.FileInfo, error) {
+	fd, err := syscall.Open(path, syscall.O_RDONLY|syscall.O_NONBLOCK|syscall.O_CLOEXEC, 0)
+	if err != nil {
+		return nil, nil, refuseOpen(path, err)
+	}
+	fh := os.NewFile(uintptr(fd), path)
+	st, err := fh.Stat()
+	if err != nil {
+		fh.Close()
+		return nil, nil, refuse(path, err, "cannot be read: %v", err)
+	}
+	if !st.Mode().IsRegular() {
+		fh.Close()
+		return nil, nil, refuse(path, nil, "%s", notRegular(st.Mode()))
+	}
+	// Regular files never block; clear the flag so reads behave as usual.
+	syscall.SetNonblock(fd, false)
+	return fh, st, nil
+}
+
+func refuseOpen(path string, err error) *Refusal {
+	switch {
+	case errors.Is(err, syscall.ELOOP):
+		return refuse(path, err, "is a link that loops back on itself")
+	case errors.Is(err, syscall.ENOENT):
+		if lst, lerr := os.Lstat(path); lerr == nil && lst.Mode()&fs.ModeSymlink != 0 {
+			target, _ := os.Readlink(path)
+			return refuse(path, err, "is a link to %s, which does not exist", target)
+		}
+	case errors.Is(err, syscall.ENXIO):
+		return refuse(path, err, "is a socket or device, not a file")
+	}
+	return refuse(path, err, "cannot be read: %v", unwrapPathError(err))
+}
+
+func notRegular(m fs.FileMode) string {
+	switch {
+	case m.IsDir():
+		return "is a folder"
+	case m&fs.ModeNamedPipe != 0:
+		return "is a named pipe, not a file: copy what it holds into a file and import that"
+	case m&fs.ModeDevice != 0 || m&fs.ModeCharDevice != 0:
+		return "is a device, not a file"
+	case m&fs.ModeSocket != 0:
+		return "is a socket, not a file"
+	}
+	return "is not a regular file"
 }
 
 func checkPixels(w, h int, lim Limits) error {
@@ -199,7 +260,25 @@ func loadPage(ctx context.Context, f File, index int, lim Limits, dpi int, withT
 	if err != nil {
 		return p, refuse(f.Path, err, "cannot be read: %v", unwrapPathError(err))
 	}
+	cfg, _, err := image.DecodeConfig(bytes.NewReader(data))
+	if err != nil {
+		return p, refuse(f.Path, err, "is a damaged %s image: %v", strings.TrimPrefix(string(f.Kind), "image/"), err)
+	}
+	if err := checkPixels(cfg.Width, cfg.Height, lim); err != nil {
+		return p, refuse(f.Path, err, "%v", err)
+	}
+	need := decodedBytes(cfg)
+	release := acquire(need)
 	img, _, err := image.Decode(bytes.NewReader(data))
+	if err == nil {
+		work := lim.WorkPixels
+		if dpi < lim.PDFDPI && work > 0 {
+			work = max(1, work*dpi*dpi/(lim.PDFDPI*lim.PDFDPI)) // a preview needs far fewer
+		}
+		img = shrinkToWork(img, work)
+	}
+	afterLargeDecode(need)
+	release()
 	if err != nil {
 		return p, refuse(f.Path, err, "is a damaged %s image: %v", strings.TrimPrefix(string(f.Kind), "image/"), err)
 	}
@@ -233,15 +312,23 @@ func Walk(paths []string) ([]string, []error) {
 	for _, root := range paths {
 		st, err := os.Stat(root)
 		if err != nil {
-			errs = append(errs, refuse(root, err, "cannot be read: %v", unwrapPathError(err)))
+			errs = append(errs, refuseOpen(root, err))
 			continue
 		}
 		if !st.IsDir() {
 			add(root)
 			continue
 		}
+		// A linked folder given by name is walked where it points.
+		walkRoot := root
+		if resolved, err := filepath.EvalSymlinks(root); err == nil {
+			walkRoot = resolved
+		}
 		var found []string
-		err = filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		err = filepath.WalkDir(walkRoot, func(p string, d fs.DirEntry, err error) error {
+			if rel, rerr := filepath.Rel(walkRoot, p); rerr == nil && walkRoot != root {
+				p = filepath.Join(root, rel)
+			}
 			if err != nil {
 				errs = append(errs, refuse(p, err, "cannot be read: %v", unwrapPathError(err)))
 				if d != nil && d.IsDir() {
@@ -255,8 +342,26 @@ func Walk(paths []string) ([]string, []error) {
 				}
 				return nil
 			}
-			if d.Type().IsRegular() {
+			switch {
+			case d.Type().IsRegular():
 				found = append(found, p)
+			case d.IsDir():
+			case d.Type()&fs.ModeSymlink != 0:
+				// A link to a file is followed once; a link to a folder is
+				// not (it could lead back up the tree), and says so.
+				target, err := os.Stat(p)
+				switch {
+				case err != nil:
+					errs = append(errs, refuseOpen(p, err))
+				case target.Mode().IsRegular():
+					found = append(found, p)
+				case target.IsDir():
+					errs = append(errs, refuse(p, nil, "is a link to a folder, which is not followed: import that folder by name"))
+				default:
+					errs = append(errs, refuse(p, nil, "%s", notRegular(target.Mode())))
+				}
+			default:
+				errs = append(errs, refuse(p, nil, "%s", notRegular(d.Type())))
 			}
 			return nil
 		})

@@ -67,20 +67,59 @@ func pdfPageCount(ctx context.Context, path string) (int, error) {
 	return strconv.Atoi(string(m[1]))
 }
 
-var reSize = regexp.MustCompile(`(?m)^Page size:\s+([\d.]+) x ([\d.]+) pts`)
+// reSize reads a page size from pdfinfo: "Page size:" for the first page,
+// "Page    N size:" when pages are asked for with -f/-l.
+var reSize = regexp.MustCompile(`(?m)^Page\s*(\d*)\s+size:\s+([\d.]+) x ([\d.]+) pts`)
 
-func renderPDFPage(ctx context.Context, path string, index, dpi int, lim Limits) (image.Image, error) {
-	// Guard against a page whose size at this resolution is a bomb.
-	info, err := runTool(ctx, "pdfinfo", "-f", strconv.Itoa(index+1), "-l", strconv.Itoa(index+1), path)
+// pdfPageSizes returns the size in points of pages first..last (from 1).
+func pdfPageSizes(ctx context.Context, path string, first, last int) ([][2]float64, error) {
+	info, err := runTool(ctx, "pdfinfo", "-f", strconv.Itoa(first), "-l", strconv.Itoa(last), path)
 	if err != nil {
 		return nil, err
 	}
-	if m := reSize.FindSubmatch(info); m != nil {
-		wpt, _ := strconv.ParseFloat(string(m[1]), 64)
-		hpt, _ := strconv.ParseFloat(string(m[2]), 64)
-		w, h := int(wpt/72*float64(dpi)), int(hpt/72*float64(dpi))
-		if err := checkPixels(w, h, lim); err != nil {
-			return nil, fmt.Errorf("at %d dpi the page %v", dpi, err)
+	var sizes [][2]float64
+	for _, m := range reSize.FindAllSubmatch(info, -1) {
+		w, _ := strconv.ParseFloat(string(m[2]), 64)
+		h, _ := strconv.ParseFloat(string(m[3]), 64)
+		sizes = append(sizes, [2]float64{w, h})
+	}
+	if len(sizes) == 0 {
+		return nil, fmt.Errorf("pdfinfo found no page size")
+	}
+	return sizes, nil
+}
+
+// checkPageSize refuses a page that at dpi would be over the pixel limit or
+// too large for pdftoppm to render faithfully.
+func checkPageSize(size [2]float64, dpi int, lim Limits) error {
+	w, h := size[0]/72*float64(dpi), size[1]/72*float64(dpi)
+	if w < 1 || h < 1 || w > maxRenderSide || h > maxRenderSide {
+		return fmt.Errorf("is %.0f×%.0f cm, not a receipt page Shoebox can render", size[0]/72*2.54, size[1]/72*2.54)
+	}
+	if err := checkPixels(int(w), int(h), lim); err != nil {
+		return fmt.Errorf("at %d dpi the page %v", dpi, err)
+	}
+	return nil
+}
+
+// maxRenderSide is the longest side, in pixels, a page is rendered at.
+const maxRenderSide = 30000
+
+func renderPDFPage(ctx context.Context, path string, index, dpi int, lim Limits) (image.Image, error) {
+	// Guard against a page whose size at this resolution is a bomb: only a
+	// page of known, bounded size is rendered.
+	sizes, err := pdfPageSizes(ctx, path, index+1, index+1)
+	if err != nil {
+		return nil, err
+	}
+	if err := checkPageSize(sizes[0], dpi, lim); err != nil {
+		return nil, err
+	}
+	// A page larger than the engines need is rendered at a lower resolution.
+	if lim.WorkPixels > 0 {
+		px := sizes[0][0] / 72 * sizes[0][1] / 72 // square inches
+		for dpi > 36 && px*float64(dpi)*float64(dpi) > float64(lim.WorkPixels) {
+			dpi--
 		}
 	}
 	dir, err := os.MkdirTemp("", "shoebox-pdf-")
@@ -93,7 +132,7 @@ func renderPDFPage(ctx context.Context, path string, index, dpi int, lim Limits)
 	if _, err := runTool(ctx, "pdftoppm", "-r", strconv.Itoa(dpi), "-f", p, "-l", p, "-singlefile", "-png", path, prefix); err != nil {
 		return nil, err
 	}
-	return decodePNGFile(prefix + ".png")
+	return decodeRenderedPNG(prefix+".png", lim)
 }
 
 func pdfPageText(ctx context.Context, path string, index int) (string, error) {
@@ -132,6 +171,31 @@ func decodeHEIC(ctx context.Context, path string, lim Limits) (image.Image, erro
 		return nil, err
 	}
 	return decodePNGFile(out)
+}
+
+// decodeRenderedPNG decodes what pdftoppm wrote after checking its size,
+// whatever the PDF claimed.
+func decodeRenderedPNG(path string, lim Limits) (image.Image, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	cfg, err := png.DecodeConfig(f)
+	f.Close()
+	if err != nil {
+		return nil, err
+	}
+	if err := checkPixels(cfg.Width, cfg.Height, lim); err != nil {
+		return nil, err
+	}
+	if cfg.Width < 8 || cfg.Height < 8 {
+		return nil, fmt.Errorf("the page rendered as %d×%d pixels: nothing to read", cfg.Width, cfg.Height)
+	}
+	need := decodedBytes(cfg)
+	release := acquire(need)
+	defer release()
+	defer afterLargeDecode(need)
+	return decodePNGFile(path)
 }
 
 func decodePNGFile(path string) (image.Image, error) {

@@ -23,6 +23,10 @@ func TestMain(m *testing.M) {
 		crashChild(dir)
 		return
 	}
+	if dir := os.Getenv("SHOEBOX_SOAK_CHILD"); dir != "" {
+		soakChild(dir)
+		return
+	}
 	os.Exit(m.Run())
 }
 

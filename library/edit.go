@@ -45,7 +45,8 @@ func (l *Library) setStatusTx(tx *sql.Tx, id int64, to Status, who receipt.Sourc
 	if to != StatusFailed {
 		reason = ""
 	}
-	if _, err := tx.Exec(`UPDATE receipts SET status = ?, fail_reason = ?, updated_at = ? WHERE id = ?`, string(to), reason, at, id); err != nil {
+	// Leaving "extracting" ends the claim.
+	if _, err := tx.Exec(`UPDATE receipts SET status = ?, fail_reason = ?, updated_at = ?, claim_owner = '', claim_until = '' WHERE id = ?`, string(to), reason, at, id); err != nil {
 		return err
 	}
 	note := string(to)
@@ -60,6 +61,7 @@ func (l *Library) setStatusTx(tx *sql.Tx, id int64, to Status, who receipt.Sourc
 func (l *Library) Enqueue(ctx context.Context, ids []int64, again bool) (int, error) {
 	n := 0
 	err := l.write(ctx, func(tx *sql.Tx) error {
+		n = 0
 		for _, id := range ids {
 			var st string
 			if err := tx.QueryRow(`SELECT status FROM receipts WHERE id = ?`, id).Scan(&st); err != nil {
@@ -79,29 +81,31 @@ func (l *Library) Enqueue(ctx context.Context, ids []int64, again bool) (int, er
 	return n, err
 }
 
-// ResumeInterrupted puts receipts left "extracting" by a crash or a closed
-// window back in the queue; the app calls it at start.
+// ResumeInterrupted puts receipts left "extracting" by a program that has
+// ended (a crash, a kill, a closed window) or whose lease ran out back in
+// the queue. Receipts another running program is reading are left to it.
+// The app and `process` call it at start; NextQueued does it too.
 func (l *Library) ResumeInterrupted(ctx context.Context) (int, error) {
-	ids, err := l.ids(`SELECT id FROM receipts WHERE status = ?`, string(StatusExtracting))
-	if err != nil {
-		return 0, err
-	}
-	err = l.write(ctx, func(tx *sql.Tx) error {
-		for _, id := range ids {
-			if err := l.setStatusTx(tx, id, StatusQueued, "system", ""); err != nil {
-				return err
-			}
-		}
-		return nil
+	n := 0
+	err := l.write(ctx, func(tx *sql.Tx) error {
+		var err error
+		n, err = l.reclaimTx(tx)
+		return err
 	})
-	return len(ids), err
+	return n, err
 }
 
-// NextQueued claims the oldest queued receipt, marking it extracting.
+// NextQueued claims the oldest queued receipt for this program, marking it
+// extracting, after taking back receipts abandoned by programs that ended.
+// The claim is renewed while the library stays open.
 func (l *Library) NextQueued(ctx context.Context) (int64, bool, error) {
 	var id int64
-	found := false
+	var found bool
 	err := l.write(ctx, func(tx *sql.Tx) error {
+		found = false
+		if _, err := l.reclaimTx(tx); err != nil {
+			return err
+		}
 		err := tx.QueryRow(`SELECT id FROM receipts WHERE status = ? ORDER BY id LIMIT 1`, string(StatusQueued)).Scan(&id)
 		if err == sql.ErrNoRows {
 			return nil
@@ -110,8 +114,15 @@ func (l *Library) NextQueued(ctx context.Context) (int64, bool, error) {
 			return err
 		}
 		found = true
-		return l.setStatusTx(tx, id, StatusExtracting, "system", "")
+		if err := l.setStatusTx(tx, id, StatusExtracting, "system", ""); err != nil {
+			return err
+		}
+		_, err = tx.Exec(`UPDATE receipts SET claim_owner = ?, claim_until = ? WHERE id = ?`, processOwner, l.leaseEnd(), id)
+		return err
 	})
+	if found {
+		l.startRenewing()
+	}
 	return id, found, err
 }
 
@@ -164,6 +175,7 @@ func (l *Library) SaveExtraction(ctx context.Context, id int64, r receipt.Receip
 		if err != nil {
 			return err
 		}
+		keepPersonsEdits(&rec.Receipt, &r, loc)
 		applySupplierMemory(tx, &r)
 		if err := applySupplierRule(tx, id, &r, l.stamp()); err != nil {
 			return err
@@ -204,6 +216,39 @@ func (l *Library) SaveExtraction(ctx context.Context, id int64, r receipt.Receip
 		}
 		return l.setStatusTx(tx, id, to, "system", "")
 	})
+}
+
+// keepPersonsEdits carries every field a person set (or cleared) on the
+// stored receipt into a new reading: a person's edit always wins, the reading
+// fills only what is untouched. A table with any cell a person typed is kept
+// whole.
+func keepPersonsEdits(stored, read *receipt.Receipt, loc receipt.Locale) {
+	for _, f := range receipt.Fields {
+		if _, _, src, _, err := receipt.Meta(stored, f.Path); err != nil || src != receipt.SourceUser {
+			continue
+		}
+		v, err := receipt.Get(stored, f.Path)
+		if err != nil {
+			continue
+		}
+		receipt.Set(read, f.Path, v, receipt.SourceUser, loc)
+	}
+	touched := func(table string, n int, specs []receipt.FieldSpec) bool {
+		for i := 0; i < n; i++ {
+			for _, s := range specs {
+				if _, _, src, _, _ := receipt.Meta(stored, fmt.Sprintf("%s[%d].%s", table, i, s.Path)); src == receipt.SourceUser {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	if touched("line_items", len(stored.LineItems), receipt.LineItemFields) {
+		read.LineItems = stored.LineItems
+	}
+	if touched("tax_lines", len(stored.TaxLines), receipt.TaxLineFields) {
+		read.TaxLines = stored.TaxLines
+	}
 }
 
 // Fail marks a receipt as failed with a reason the user can read.
@@ -333,11 +378,13 @@ func (l *Library) editField(ctx context.Context, id int64, path, value string, w
 		if err != nil {
 			return err
 		}
-		oldV, err := receipt.Get(&rec.Receipt, path)
-		if err != nil {
+		// A path one past the last row adds a row (the form's "add line"):
+		// grow the table first, so the new row's old value is "".
+		if err := ensureRow(&rec.Receipt, path); err != nil {
 			return err
 		}
-		if err := ensureRow(&rec.Receipt, path); err != nil {
+		oldV, err := receipt.Get(&rec.Receipt, path)
+		if err != nil {
 			return err
 		}
 		if err := receipt.Set(&rec.Receipt, path, value, who, loc); err != nil {

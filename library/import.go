@@ -13,7 +13,6 @@ import (
 	"runtime"
 
 	"github.com/shoebox-app/shoebox/ingest"
-	"github.com/shoebox-app/shoebox/internal/fsutil"
 )
 
 // Outcome is what happened to one file given to Import.
@@ -120,7 +119,14 @@ func (l *Library) prepare(ctx context.Context, path string, lim ingest.Limits) p
 		}
 		return p
 	}
-	f, err := ingest.Probe(ctx, path, lim)
+	// The copy in the library is what gets probed and hashed, so the hash
+	// is always that of the bytes stored, whatever happens to the source.
+	staged, err := l.stage(path, lim)
+	if err != nil {
+		return refused(err)
+	}
+	defer os.Remove(staged) // gone already once it has been stored
+	f, err := ingest.Probe(ctx, staged, lim)
 	if err != nil {
 		return refused(err)
 	}
@@ -143,6 +149,54 @@ func (l *Library) prepare(ctx context.Context, path string, lim ingest.Limits) p
 	}
 	p.done = false
 	return p
+}
+
+// stagingPrefix names the copies being imported in originals/; ones left by
+// a killed import are removed when a library is opened.
+const stagingPrefix = ".tmp-"
+
+// stage copies path into the library's originals folder under a temporary
+// name and fsyncs it. A source that changes while it is copied (size or
+// modification time, or another file renamed over its name) is refused.
+func (l *Library) stage(path string, lim ingest.Limits) (string, error) {
+	src, before, err := ingest.OpenRegular(path)
+	if err != nil {
+		return "", err
+	}
+	defer src.Close()
+	if before.Size() == 0 {
+		return "", &ingest.Refusal{Path: path, Reason: "is empty (0 bytes)"}
+	}
+	if lim.MaxBytes > 0 && before.Size() > lim.MaxBytes {
+		return "", &ingest.Refusal{Path: path, Reason: fmt.Sprintf("is %.1f MB, over the %.0f MB limit for one receipt",
+			float64(before.Size())/(1<<20), float64(lim.MaxBytes)/(1<<20))}
+	}
+	tmp, err := os.CreateTemp(filepath.Join(l.dir, "originals"), stagingPrefix+"import-*")
+	if err != nil {
+		return "", fmt.Errorf("could not copy into the library: %w", err)
+	}
+	n, err := io.Copy(tmp, io.LimitReader(src, before.Size()+1))
+	if err == nil {
+		err = tmp.Sync()
+	}
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		os.Remove(tmp.Name())
+		return "", fmt.Errorf("could not copy into the library (is the disk full?): %w", err)
+	}
+	after, err := src.Stat()
+	now, perr := os.Stat(path)
+	if err != nil || perr != nil || n != before.Size() || !sameVersion(before, after) || !sameVersion(before, now) || !os.SameFile(before, now) {
+		os.Remove(tmp.Name())
+		return "", &ingest.Refusal{Path: path, Reason: "changed while it was being imported: import it again once it is saved"}
+	}
+	return tmp.Name(), nil
+}
+
+func sameVersion(a, b os.FileInfo) bool {
+	return a.Size() == b.Size() && a.ModTime().Equal(b.ModTime())
 }
 
 func (l *Library) commit(ctx context.Context, p prepared) ImportResult {
@@ -184,28 +238,25 @@ func (l *Library) idBySHA(sha string) (int64, bool, error) {
 	return id, err == nil, err
 }
 
-// storeOriginal copies the file to originals/ab/<sha><ext> durably: copy to a
-// temporary file, fsync, rename, fsync the folder. It returns the path
-// relative to the library folder.
+// storeOriginal moves a staged copy (f.Path) to originals/ab/<sha><ext> and
+// fsyncs the folder. It returns the path relative to the library folder.
 func (l *Library) storeOriginal(f ingest.File) (string, error) {
 	rel := filepath.Join("originals", f.SHA256[:2], f.SHA256+f.Kind.Ext())
 	dst := filepath.Join(l.dir, rel)
 	if st, err := os.Stat(dst); err == nil && st.Size() == f.Size {
-		return rel, nil // left by an import that died before its insert
+		return rel, nil // left by an import that died before its insert, or stored by a twin in this batch
 	}
 	if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
 		return "", err
 	}
-	src, err := os.Open(f.Path)
-	if err != nil {
-		return "", err
+	if err := os.Rename(f.Path, dst); err != nil {
+		return "", fmt.Errorf("could not store the original in the library: %w", err)
 	}
-	defer src.Close()
-	if err := fsutil.WriteAtomic(dst, func(w io.Writer) error {
-		_, err := io.Copy(w, src)
-		return err
-	}); err != nil {
-		return "", fmt.Errorf("could not copy into the library (is the disk full?): %w", err)
+	for _, dir := range []string{filepath.Dir(dst), filepath.Join(l.dir, "originals")} {
+		if d, err := os.Open(dir); err == nil {
+			d.Sync()
+			d.Close()
+		}
 	}
 	return rel, nil
 }
@@ -217,12 +268,14 @@ func (l *Library) thumbPath(sha string) string {
 func (l *Library) writeThumb(sha string, img image.Image) error {
 	thumb := shrink(img, ThumbSize)
 	// A thumbnail can always be made again, so it skips writeAtomic's fsyncs.
+	// Each writer has its own temporary name: the same content twice in a
+	// batch makes the same thumbnail twice, at the same time.
 	p := l.thumbPath(sha)
-	tmp := p + ".tmp"
-	f, err := os.Create(tmp)
+	f, err := os.CreateTemp(filepath.Dir(p), stagingPrefix+sha+"-*.jpg")
 	if err != nil {
 		return err
 	}
+	tmp := f.Name()
 	if err := jpeg.Encode(f, thumb, &jpeg.Options{Quality: 82}); err != nil {
 		f.Close()
 		os.Remove(tmp)

@@ -12,7 +12,8 @@ import (
 	"sync"
 	"time"
 
-	_ "modernc.org/sqlite" // pure-Go SQLite: no cgo, same file format
+	"modernc.org/sqlite" // pure-Go SQLite: no cgo, same file format
+	sqlite3 "modernc.org/sqlite/lib"
 
 	"github.com/shoebox-app/shoebox/receipt"
 )
@@ -75,6 +76,10 @@ type Library struct {
 	// writeMu serialises write transactions so that none waits on SQLite's lock.
 	writeMu sync.Mutex
 	now     func() time.Time
+
+	renewOnce sync.Once
+	stopRenew chan struct{}
+	closeOnce sync.Once
 }
 
 // DefaultDir is where the library lives: $SHOEBOX_HOME, else
@@ -101,7 +106,7 @@ func Open(dir string) (*Library, error) {
 		}
 	}
 	dsn := "file:" + filepath.Join(dir, "library.db") +
-		"?_pragma=busy_timeout(10000)&_pragma=journal_mode(WAL)&_pragma=foreign_keys(1)&_pragma=synchronous(FULL)"
+		"?_txlock=immediate&_pragma=busy_timeout(10000)&_pragma=journal_mode(WAL)&_pragma=foreign_keys(1)&_pragma=synchronous(FULL)"
 	db, err := sql.Open("sqlite", dsn)
 	if err != nil {
 		return nil, err
@@ -110,20 +115,65 @@ func Open(dir string) (*Library, error) {
 	db.SetMaxOpenConns(2)
 	if err := db.Ping(); err != nil {
 		db.Close()
-		return nil, fmt.Errorf("cannot open the library database in %s: %w", dir, err)
+		if !isReadOnly(err) {
+			return nil, fmt.Errorf("cannot open the library database in %s: %w", dir, err)
+		}
+		// A library on read-only media or in a folder this user cannot
+		// write (no room for SQLite's WAL files) can still be listed,
+		// shown and exported; changes are refused by SQLite.
+		db, err = sql.Open("sqlite", "file:"+filepath.Join(dir, "library.db")+"?mode=ro&immutable=1")
+		if err != nil {
+			return nil, err
+		}
+		if err := db.Ping(); err != nil {
+			db.Close()
+			return nil, fmt.Errorf("cannot open the library database in %s: %w", dir, err)
+		}
 	}
 	if err := migrate(db); err != nil {
 		db.Close()
 		return nil, fmt.Errorf("cannot upgrade the library database in %s: %w", dir, err)
 	}
+	removeStaleCopies(dir)
 	return &Library{dir: dir, db: db, now: time.Now}, nil
+}
+
+// staleAfter is how old a temporary copy must be before Open removes it: an
+// import in another program may be writing a young one.
+const staleAfter = 10 * time.Minute
+
+// removeStaleCopies deletes the temporary copies that imports killed midway
+// left in originals/ and thumbs/.
+func removeStaleCopies(dir string) {
+	var patterns = []string{
+		filepath.Join(dir, "originals", stagingPrefix+"*"),
+		filepath.Join(dir, "originals", "*", stagingPrefix+"*"),
+		filepath.Join(dir, "thumbs", stagingPrefix+"*"),
+		filepath.Join(dir, "thumbs", "*.tmp"),
+	}
+	for _, pat := range patterns {
+		matches, _ := filepath.Glob(pat)
+		for _, m := range matches {
+			if st, err := os.Lstat(m); err == nil && st.Mode().IsRegular() && time.Since(st.ModTime()) > staleAfter {
+				os.Remove(m)
+			}
+		}
+	}
 }
 
 // Dir is the library folder.
 func (l *Library) Dir() string { return l.dir }
 
-// Close closes the database.
-func (l *Library) Close() error { return l.db.Close() }
+// Close stops renewing claims and closes the database.
+func (l *Library) Close() error {
+	l.closeOnce.Do(func() {
+		l.renewOnce.Do(func() {}) // no heartbeat starts after this
+		if l.stopRenew != nil {
+			close(l.stopRenew)
+		}
+	})
+	return l.db.Close()
+}
 
 // IntegrityCheck runs SQLite's integrity_check and returns its verdict.
 func (l *Library) IntegrityCheck() error {
@@ -139,10 +189,29 @@ func (l *Library) IntegrityCheck() error {
 
 func (l *Library) stamp() string { return l.now().UTC().Format(time.RFC3339Nano) }
 
-// write runs fn in one write transaction.
+// write runs fn in one write transaction. Transactions begin IMMEDIATE (the
+// DSN's _txlock), so another program's writer makes this one wait up to the
+// busy timeout instead of failing midway; if the lock is still held after
+// that, the whole transaction is tried again, for up to busyRetries rounds.
 func (l *Library) write(ctx context.Context, fn func(tx *sql.Tx) error) error {
 	l.writeMu.Lock()
 	defer l.writeMu.Unlock()
+	var err error
+	for attempt := 0; attempt < busyRetries; attempt++ {
+		if err = l.writeOnce(ctx, fn); err == nil || !isBusy(err) || ctx.Err() != nil {
+			break
+		}
+		time.Sleep(time.Duration(50*(attempt+1)) * time.Millisecond)
+	}
+	if err != nil && isBusy(err) {
+		return fmt.Errorf("the library is busy in another program for too long; try again: %w", err)
+	}
+	return err
+}
+
+const busyRetries = 6
+
+func (l *Library) writeOnce(ctx context.Context, fn func(tx *sql.Tx) error) error {
 	tx, err := l.db.BeginTx(ctx, nil)
 	if err != nil {
 		return err
@@ -152,9 +221,31 @@ func (l *Library) write(ctx context.Context, fn func(tx *sql.Tx) error) error {
 		return err
 	}
 	if err := tx.Commit(); err != nil {
+		if isBusy(err) {
+			return err
+		}
 		return fmt.Errorf("saving to the library failed (is the disk full?): %w", err)
 	}
 	return nil
+}
+
+// isReadOnly reports SQLITE_READONLY and its extended codes.
+func isReadOnly(err error) bool {
+	var se *sqlite.Error
+	if errors.As(err, &se) {
+		return se.Code()&0xff == sqlite3.SQLITE_READONLY
+	}
+	return false
+}
+
+// isBusy reports SQLite's "database is locked" (SQLITE_BUSY and its
+// extended codes) from the driver.
+func isBusy(err error) bool {
+	var se *sqlite.Error
+	if errors.As(err, &se) {
+		return se.Code()&0xff == sqlite3.SQLITE_BUSY
+	}
+	return false
 }
 
 func addHistory(tx *sql.Tx, id int64, at string, who receipt.Source, kind, field, old, new string) error {

@@ -370,6 +370,11 @@ func TestResumeInterrupted(t *testing.T) {
 	id := importOne(t, l, 1)
 	l.Enqueue(ctx, []int64{id}, false)
 	l.NextQueued(ctx)
+	// This program is alive and reading it: nothing to take back.
+	if n, err := l.ResumeInterrupted(ctx); err != nil || n != 0 {
+		t.Fatalf("resume took a live claim: %d %v", n, err)
+	}
+	claimFor(t, l, id, deadOwner(t), time.Now().Add(time.Hour))
 	if n, err := l.ResumeInterrupted(ctx); err != nil || n != 1 {
 		t.Fatalf("resume: %d %v", n, err)
 	}

@@ -97,17 +97,32 @@ var migrations = []string{
 		source     TEXT NOT NULL DEFAULT '',
 		PRIMARY KEY (receipt_id, line)
 	);`,
+	// 3: who is reading a receipt, and until when their claim holds.
+	`ALTER TABLE receipts ADD COLUMN claim_owner TEXT NOT NULL DEFAULT '';
+	ALTER TABLE receipts ADD COLUMN claim_until TEXT NOT NULL DEFAULT '';`,
 }
 
-// migrate brings the schema up to date inside one transaction per step.
+// migrate brings the schema up to date. A library that is up to date is
+// only read (a read-only library still opens); otherwise every step runs in
+// one write transaction, so two programs opening an old library at once
+// upgrade it once.
 func migrate(db *sql.DB) error {
-	if _, err := db.Exec(`CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)`); err != nil {
+	var v int
+	if err := db.QueryRow(`SELECT version FROM schema_version`).Scan(&v); err == nil && v == len(migrations) {
+		return nil
+	}
+	tx, err := db.Begin()
+	if err != nil {
 		return err
 	}
-	var v int
-	err := db.QueryRow(`SELECT version FROM schema_version`).Scan(&v)
+	defer tx.Rollback()
+	if _, err := tx.Exec(`CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)`); err != nil {
+		return err
+	}
+	err = tx.QueryRow(`SELECT version FROM schema_version`).Scan(&v)
 	if err == sql.ErrNoRows {
-		if _, err := db.Exec(`INSERT INTO schema_version (version) VALUES (0)`); err != nil {
+		v = 0
+		if _, err := tx.Exec(`INSERT INTO schema_version (version) VALUES (0)`); err != nil {
 			return err
 		}
 	} else if err != nil {
@@ -117,21 +132,12 @@ func migrate(db *sql.DB) error {
 		return fmt.Errorf("the library was written by a newer Shoebox (schema %d, this one knows %d): update Shoebox", v, len(migrations))
 	}
 	for i := v; i < len(migrations); i++ {
-		tx, err := db.Begin()
-		if err != nil {
-			return err
-		}
 		if _, err := tx.Exec(migrations[i]); err != nil {
-			tx.Rollback()
 			return fmt.Errorf("migration %d: %w", i+1, err)
 		}
-		if _, err := tx.Exec(`UPDATE schema_version SET version = ?`, i+1); err != nil {
-			tx.Rollback()
-			return err
-		}
-		if err := tx.Commit(); err != nil {
-			return err
-		}
 	}
-	return nil
+	if _, err := tx.Exec(`UPDATE schema_version SET version = ?`, len(migrations)); err != nil {
+		return err
+	}
+	return tx.Commit()
 }

@@ -137,7 +137,35 @@ func newClient(opt Options, psm int) (*gosseract.Client, error) {
 			return nil, err
 		}
 	}
+	if err := initNow(c); err != nil {
+		c.Close()
+		return nil, err
+	}
 	return c, nil
+}
+
+// initMu serialises Tesseract's Init. gosseract's Init points file
+// descriptor 2 at /dev/null and back (dup, freopen, dup2) to hide
+// Tesseract's start-up chatter; two at once leave stderr on /dev/null for
+// good, and every later error message of the program is lost.
+var initMu sync.Mutex
+
+// blankPage is a tiny white image that makes gosseract initialise.
+var blankPage = encodePGM(image.NewGray(image.Rect(0, 0, 8, 8)))
+
+// initNow initialises an instance under initMu, so it never initialises
+// lazily, on a worker, beside another; nothing later re-initialises it
+// (its languages and config file never change).
+func initNow(c *gosseract.Client) error {
+	initMu.Lock()
+	defer initMu.Unlock()
+	if err := c.SetImageFromBytes(blankPage); err != nil {
+		return fmt.Errorf("tesseract could not start: %w", err)
+	}
+	if _, err := c.Text(); err != nil {
+		return fmt.Errorf("tesseract could not start: %w", err)
+	}
+	return nil
 }
 
 // lineClient borrows an instance in single-line mode, making one when

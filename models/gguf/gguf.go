@@ -129,6 +129,7 @@ func Read(path string) (*File, error) {
 	if _, err := io.ReadFull(r.r, magic); err != nil {
 		return nil, bad("too short to be a GGUF file (%d bytes)", st.Size())
 	}
+	r.n = uint64(len(magic)) // offsets count from the start of the file
 	if string(magic) != Magic {
 		return nil, bad("not a GGUF file: it starts with %q, not \"GGUF\"", magic)
 	}

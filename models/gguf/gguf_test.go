@@ -3,6 +3,7 @@ package gguf
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/ollama/ollama/fs/ggml"
@@ -67,6 +68,35 @@ func TestHalf(t *testing.T) {
 	} {
 		if got := Half(tc.in); got != tc.want {
 			t.Errorf("Half(%v) = %#04x, want %#04x", tc.in, got, tc.want)
+		}
+	}
+}
+
+// A file cut by a few bytes must be caught whatever the header's length:
+// the tensor data starts at the aligned end of the header counted from the
+// file's first byte, magic included.
+func TestReadCatchesAFileCutShort(t *testing.T) {
+	for pad := 0; pad < 32; pad++ {
+		p := filepath.Join(t.TempDir(), "t.gguf")
+		var w Writer
+		w.Set("general.architecture", "llama")
+		w.Set("general.name", strings.Repeat("x", pad))
+		w.AddF32("output_norm.weight", []uint64{64}, make([]float32, 64))
+		if err := w.Write(p); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := Read(p); err != nil {
+			t.Fatalf("whole file refused: %v", err)
+		}
+		st, _ := os.Stat(p)
+		for cut := int64(1); cut <= 32; cut++ {
+			if err := os.Truncate(p, st.Size()-cut); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := Read(p); err == nil {
+				t.Errorf("header pad %d: a file cut by %d bytes passes", pad, cut)
+				break
+			}
 		}
 	}
 }
