@@ -361,32 +361,7 @@ func runPresetExport(env Env, libDir string, p export.Preset, out, period string
 		return 1
 	}
 	defer l.Close()
-	f := library.Filter{Statuses: []library.Status{library.StatusExtracted, library.StatusNeedsReview, library.StatusConfirmed}}
-	if period != "" {
-		per, err := receipt.ParsePeriod(period, l.Locale().FYStartMonth)
-		if err != nil {
-			fmt.Fprintln(env.Stderr, "shoebox:", err)
-			return 2
-		}
-		f.Period = &per
-	}
-	rows, err := clients.CodedRows(l, f)
-	if err == nil && len(rows) == 0 {
-		err = errors.New("no receipts to export in that period")
-	}
-	var books export.Books
-	if err == nil {
-		books, err = clients.Books(l)
-	}
-	if err != nil {
-		fmt.Fprintln(env.Stderr, "shoebox:", err)
-		return 1
-	}
-	opt := export.PresetOptions{Books: books}
-	if attachments {
-		opt.Attachments = export.AttachmentsPath(out)
-	}
-	st, err := export.WritePreset(out, p, rows, opt)
+	st, err := clients.ExportPreset(l, p, period, out, attachments)
 	var ce *export.CheckError
 	if errors.As(err, &ce) {
 		fmt.Fprintf(env.Stderr, "shoebox: %v:\n", err)
@@ -411,7 +386,7 @@ func runPresetExport(env Env, libDir string, p export.Preset, out, period string
 		fmt.Fprintln(env.Stdout, export.XeroAmountsNote)
 	}
 	if attachments {
-		fmt.Fprintf(env.Stdout, "originals in %s, each named by its reference (SB-ID)\n", opt.Attachments)
+		fmt.Fprintf(env.Stdout, "originals in %s, each named by its reference (SB-ID)\n", export.AttachmentsPath(out))
 	}
 	return 0
 }

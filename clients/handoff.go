@@ -1,10 +1,13 @@
 package clients
 
 import (
+	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/shoebox-app/shoebox/export"
 	"github.com/shoebox-app/shoebox/library"
+	"github.com/shoebox-app/shoebox/receipt"
 )
 
 // SettingBankAccount is the library setting naming the account receipts
@@ -67,4 +70,37 @@ func CodedRows(l *library.Library, f library.Filter) ([]export.Coded, error) {
 		out = append(out, row)
 	}
 	return out, nil
+}
+
+// ExportPreset writes a client's receipts in period ("" for all) as the
+// preset's import file at path, with the originals' zip beside it when
+// attachments is set. Receipts still being read or never read are left
+// out; unconfirmed ones are named by the check. The check's problems come
+// back as *export.CheckError, and then nothing was written. The window and
+// `shoebox export --format` both use it.
+func ExportPreset(l *library.Library, p export.Preset, period, path string, attachments bool) (export.Stats, error) {
+	f := library.Filter{Statuses: []library.Status{library.StatusExtracted, library.StatusNeedsReview, library.StatusConfirmed}}
+	if strings.TrimSpace(period) != "" {
+		per, err := receipt.ParsePeriod(strings.TrimSpace(period), l.Locale().FYStartMonth)
+		if err != nil {
+			return export.Stats{}, err
+		}
+		f.Period = &per
+	}
+	rows, err := CodedRows(l, f)
+	if err != nil {
+		return export.Stats{}, err
+	}
+	if len(rows) == 0 {
+		return export.Stats{}, errors.New("no receipts to export in that period")
+	}
+	books, err := Books(l)
+	if err != nil {
+		return export.Stats{}, err
+	}
+	opt := export.PresetOptions{Books: books}
+	if attachments {
+		opt.Attachments = export.AttachmentsPath(path)
+	}
+	return export.WritePreset(path, p, rows, opt)
 }

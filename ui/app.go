@@ -89,6 +89,11 @@ type UI struct {
 	firstRun *dialog.ConfirmDialog
 	// readAgainAsk offers to read receipts again after the country changed.
 	readAgainAsk *dialog.ConfirmDialog
+	// shell opens other clients in this window; nil in tests that build a
+	// UI on one library.
+	shell *shell
+	// clientButton names the client on screen and opens the switcher.
+	clientButton *widget.Button
 }
 
 // New builds the main window's content into w.
@@ -109,7 +114,10 @@ func New(a fyne.App, w fyne.Window, svc Services) *UI {
 	u.notice = container.NewBorder(nil, nil, nil, widget.NewButtonWithIcon("", theme.CancelIcon(), func() { u.notice.Hide() }), u.refused)
 	u.notice.Hide()
 
+	u.clientButton = widget.NewButtonWithIcon("Clients…", theme.AccountIcon(), func() { u.showClients() })
 	toolbar := container.NewHBox(
+		u.clientButton,
+		widget.NewSeparator(),
 		widget.NewButton("Add files…", u.showAddFiles),
 		widget.NewButton("Add folder…", u.showAddFolder),
 		widget.NewSeparator(),
@@ -117,6 +125,7 @@ func New(a fyne.App, w fyne.Window, svc Services) *UI {
 		widget.NewButton("Pause", u.Pause),
 		widget.NewSeparator(),
 		widget.NewButton("Export…", u.showExport),
+		widget.NewButton("Supplier rules…", u.showRules),
 		widget.NewButton("Settings", u.showSettings),
 	)
 	left := container.NewBorder(container.NewVBox(u.filter.object(), u.counts), nil, nil, nil, u.list.widget)
@@ -163,8 +172,9 @@ func (u *UI) addShortcuts() {
 		item("Previous receipt", ctrl(fyne.KeyUp), func() { u.Step(-1) }),
 		item("Undo the last edit", &fyne.ShortcutUndo{}, u.Undo),
 	}
-	file := fyne.NewMenu("File", u.menuItems[0], u.menuItems[1], fyne.NewMenuItemSeparator(),
-		fyne.NewMenuItem("Settings…", u.showSettings))
+	file := fyne.NewMenu("File", fyne.NewMenuItem("Clients…", u.showClients), fyne.NewMenuItemSeparator(),
+		u.menuItems[0], u.menuItems[1], fyne.NewMenuItemSeparator(),
+		fyne.NewMenuItem("Supplier rules…", u.showRules), fyne.NewMenuItem("Settings…", u.showSettings))
 	review := fyne.NewMenu("Receipt", u.menuItems[2:]...)
 	u.win.SetMainMenu(fyne.NewMainMenu(file, review))
 	// The keypad's Enter is a key of its own.

@@ -92,6 +92,8 @@ type form struct {
 	tip       *tipLayer
 	// steady keeps the findings' height while a receipt is on screen.
 	steady *steadyLayout
+	// coding is the account and tax code the receipt is booked to.
+	coding *codingRow
 }
 
 func newForm(u *UI) *form {
@@ -151,6 +153,7 @@ func newForm(u *UI) *form {
 		grid.Add(input)
 	}
 	f.lines = container.NewVBox()
+	f.coding = newCodingRow(f)
 	buttons := container.NewGridWithColumns(2,
 		widget.NewButton("Confirm  (Ctrl+Enter)", u.ConfirmCurrent),
 		widget.NewButton("Re-extract", u.Reextract),
@@ -158,7 +161,7 @@ func newForm(u *UI) *form {
 		widget.NewButton("Undo  (Ctrl+Z)", u.Undo),
 	)
 	f.steady = &steadyLayout{}
-	body := container.NewVBox(f.title, container.New(f.steady, f.findings), grid,
+	body := container.NewVBox(f.title, container.New(f.steady, f.findings), grid, f.coding.object(),
 		widget.NewLabelWithStyle("Line items", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}), f.lines,
 		widget.NewButton("Add line", f.addLine))
 	f.scroll = container.NewVScroll(body)
@@ -230,6 +233,7 @@ func (f *form) show(rec library.Record) {
 		}
 	}
 	f.markFields(rec)
+	f.coding.show(f.u.svc.Lib, rec.ID)
 	f.showLines(rec)
 }
 
@@ -300,8 +304,9 @@ func (f *form) showLines(rec library.Record) {
 	f.lines.RemoveAll()
 	f.lineEnt = map[string]*fieldEntry{}
 	f.lineMarks = nil
+	coding, _ := f.u.svc.Lib.Coding(rec.ID)
 	for i := range rec.Receipt.LineItems {
-		f.lines.Add(f.lineRow(i, rec.Receipt.LineItems[i]))
+		f.lines.Add(f.lineRow(i, rec.Receipt.LineItems[i], coding))
 	}
 	if len(rec.Receipt.LineItems) == 0 {
 		f.lines.Add(widget.NewLabel("No line items were read. Add lines if you need them."))
@@ -309,7 +314,7 @@ func (f *form) showLines(rec library.Record) {
 	f.lines.Refresh()
 }
 
-func (f *form) lineRow(i int, li receipt.LineItem) fyne.CanvasObject {
+func (f *form) lineRow(i int, li receipt.LineItem, coding library.Coding) fyne.CanvasObject {
 	var cells []fyne.CanvasObject
 	for _, spec := range receipt.LineItemFields[:4] {
 		path := fmt.Sprintf("line_items[%d].%s", i, spec.Path)
@@ -340,7 +345,9 @@ func (f *form) lineRow(i int, li receipt.LineItem) fyne.CanvasObject {
 		mark = widget.NewIcon(theme.QuestionIcon())
 	}
 	f.lineMarks = append(f.lineMarks, mark)
-	return container.NewBorder(nil, nil, mark, remove, container.New(&lineLayout{}, cells...))
+	// The line's own account and tax code, when it is booked apart from the receipt.
+	book := widget.NewButton(lineCodingText(coding, i), func() { f.editLineCoding(i) })
+	return container.NewBorder(nil, nil, mark, container.NewHBox(book, remove), container.New(&lineLayout{}, cells...))
 }
 
 // lineItemUnsure says whether one of a line item's numbers was read below

@@ -1,7 +1,6 @@
 package ui
 
 import (
-	"context"
 	"encoding/json"
 	"flag"
 	"fmt"
@@ -14,10 +13,8 @@ import (
 	"github.com/NVIDIA/go-nvml/pkg/nvml"
 
 	"github.com/shoebox-app/shoebox/assets"
+	"github.com/shoebox-app/shoebox/clients"
 	"github.com/shoebox-app/shoebox/hw"
-	"github.com/shoebox-app/shoebox/inference"
-	"github.com/shoebox-app/shoebox/library"
-	"github.com/shoebox-app/shoebox/pipeline"
 )
 
 // Main starts the desktop app with the GUI's own flags and returns the exit code.
@@ -29,6 +26,9 @@ func Main(args []string, version string) (code int) {
 	focus := fs.String("focus", "", "with --show: focus this field (its box is outlined on the page)")
 	page := fs.String("settings", "", "open the settings window on this page (Reading, This computer, Country & tax)")
 	zoom := fs.Float64("zoom", 0, "with --show: zoom the scan to this scale (1 is 100%)")
+	clientName := fs.String("client", "", "open this client's library (default: the client opened last, else the library folder)")
+	showClients := fs.Bool("clients", false, "open the client switcher (for make screenshot)")
+	showRules := fs.Bool("rules", false, "open the supplier rules table (for make screenshot)")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
@@ -36,54 +36,34 @@ func Main(args []string, version string) (code int) {
 		fmt.Fprintln(os.Stderr, "shoebox:", why)
 		return 1
 	}
-	dir := *libraryDir
-	if dir == "" {
-		d, err := library.DefaultDir()
-		if err != nil {
-			fmt.Fprintln(os.Stderr, "shoebox:", err)
-			return 1
-		}
-		dir = d
+	if *libraryDir != "" && *clientName != "" {
+		fmt.Fprintln(os.Stderr, "shoebox: give --client or --library, not both")
+		return 2
 	}
-	lib, err := library.Open(dir)
+	sh := &shell{version: version, machine: hw.Discover(nvml.New())}
+	if d, err := clients.DefaultDir(); err != nil {
+		sh.regErr = err
+	} else if sh.registry, err = clients.Open(d); err != nil {
+		sh.regErr = err
+	}
+	lib, client, dir, err := sh.first(*libraryDir, *clientName)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "shoebox:", err)
 		return 1
 	}
-	defer lib.Close()
-	if n, err := lib.ResumeInterrupted(context.Background()); err == nil && n > 0 {
-		fmt.Fprintf(os.Stderr, "shoebox: %d receipt(s) left mid-reading last time are back in the queue\n", n)
-	}
-	m := hw.Discover(nvml.New())
-	// Restarts and step-downs of the model worker go to the log.
-	choose := func() (inference.Engine, string, int, error) {
-		return pipeline.ChooseEngine(lib, m, func(s string) { fmt.Fprintln(os.Stderr, "shoebox:", s) })
-	}
-	eng, label, workers, err := choose()
-	if err != nil {
-		fmt.Fprintln(os.Stderr, "shoebox:", err)
-		return 1
-	}
-	svc := Services{Lib: lib, Engine: eng, EngineLabel: label, Machine: &m, Plans: referencePlans(m), Workers: workers,
-		ChooseEngine: choose}
-
 	a := app.NewWithID("app.shoebox.desktop")
 	a.SetIcon(fyne.NewStaticResource("icon.png", assets.Icon))
-	w := a.NewWindow("Shoebox " + version + " — " + dir)
-	u := New(a, w, svc)
+	w := a.NewWindow("Shoebox")
+	sh.app, sh.win = a, w
 	// Fits a 1366×768 laptop screen with its task bar and title bar.
 	w.Resize(fyne.NewSize(1280, 680))
 	w.SetMaster()
-	if counts, err := lib.Counts(); err == nil && counts[library.StatusQueued] > 0 {
-		u.startRunner() // the batch a closed window left off goes on
-	}
+	u := sh.open(lib, client, dir)
+	defer sh.close()
 	w.SetCloseIntercept(func() {
-		u.Close()
+		sh.close()
 		w.Close()
 	})
-	if !localeChosen(lib) {
-		u.askCountry()
-	}
 	if *showID != 0 {
 		u.Select(*showID)
 		if *focus != "" || *zoom > 0 {
@@ -102,10 +82,22 @@ func Main(args []string, version string) (code int) {
 			}()
 		}
 	}
+	if *showClients || *showRules {
+		go func() {
+			time.Sleep(500 * time.Millisecond)
+			fyne.Do(func() {
+				if *showClients {
+					sh.ui.showClients()
+				} else {
+					sh.ui.showRules()
+				}
+			})
+		}()
+	}
 	if *page != "" {
 		go func() {
 			time.Sleep(500 * time.Millisecond) // after the main window is up
-			fyne.Do(func() { u.ShowSettings(*page) })
+			fyne.Do(func() { sh.ui.ShowSettings(*page) })
 		}()
 	}
 	// A display that is named but cannot be reached (a stale DISPLAY, no X
