@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Takes screenshots of the real app under Xvfb on a 1366×768 screen (a small
 # laptop's) with demo libraries made from the shared SROIE receipts:
-# docs/screenshot-{first-run,main,review,zoomed,reading,computer,country}.png.
+# docs/screenshot-{first-run,main,review,zoomed,reading,computer,country,clients,rules}.png.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bin=build/bin/shoebox
@@ -20,6 +20,21 @@ rm -rf "$fresh"
 $bin import --library "$fresh" $files >/dev/null
 $bin process --library "$fresh" >/dev/null 2>&1
 
+# A bookkeeper's clients: one with receipts, one with supplier rules.
+home=build/demo-clients
+if [ ! -f "$home/clients/clients.json" ]; then
+  rm -rf "$home"
+  for c in "Harbour Café Pty Ltd:AU" "Lee & Tan Trading:MY" "North Shore Plumbing:AU"; do
+    SHOEBOX_HOME=$home $bin clients new "${c%:*}" --country "${c##*:}" >/dev/null
+  done
+  SHOEBOX_HOME=$home $bin books accounts --defaults --client "Harbour Café Pty Ltd" >/dev/null
+  SHOEBOX_HOME=$home $bin books rule "Officeworks" --account 453 --tax-code GST --payment card --client "Harbour Café Pty Ltd" >/dev/null
+  SHOEBOX_HOME=$home $bin books rule "Bunnings Warehouse" --account 473 --tax-code GST --client "Harbour Café Pty Ltd" >/dev/null
+  SHOEBOX_HOME=$home $bin books rule "Sydney Water" --account 445 --tax-code FRE --payment "direct debit" --client "Harbour Café Pty Ltd" >/dev/null
+  SHOEBOX_HOME=$home $bin import --client "Lee & Tan Trading" $files >/dev/null
+  SHOEBOX_HOME=$home $bin process --client "Lee & Tan Trading" >/dev/null 2>&1
+fi
+
 display=:${SHOEBOX_XVFB_DISPLAY:-97}
 Xvfb "$display" -screen 0 1366x768x24 -nolisten tcp >/dev/null 2>&1 &
 xvfb=$!
@@ -31,7 +46,8 @@ export XDG_CONFIG_HOME=${TMPDIR:-/tmp}/shoebox-screenshot-config
 app=
 start() { # library, seconds to wait, app arguments...
   local l=$1 wait=$2; shift 2
-  $bin --library "$l" "$@" >/dev/null 2>&1 &
+  if [ -n "$l" ]; then set -- --library "$l" "$@"; fi
+  $bin "$@" >/dev/null 2>&1 &
   app=$!
   sleep "$wait"
 }
@@ -57,3 +73,6 @@ sleep 1; shot zoomed; stop
 start "$lib" 5 --settings Reading; shot reading; stop
 start "$lib" 5 --settings "This computer"; shot computer; stop
 start "$lib" 5 --settings "Country & tax"; shot country; stop
+export SHOEBOX_HOME=$home
+start "" 5 --client "Lee & Tan Trading" --show 1 --clients; shot clients; stop
+start "" 5 --client "Harbour Café Pty Ltd" --rules; shot rules; stop
