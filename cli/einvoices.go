@@ -11,6 +11,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/shopspring/decimal"
+
 	"github.com/shoebox-app/shoebox/einvoice"
 	"github.com/shoebox-app/shoebox/inference/ocr"
 	"github.com/shoebox-app/shoebox/ingest"
@@ -43,17 +45,21 @@ func readEInvoice(ctx context.Context, path string) (*einvoice.Invoice, error) {
 var einvoiceFields = []string{"supplier", "number", "date", "total", "currency", "tax_id"}
 
 type einvoiceFile struct {
-	Path     string            `json:"path"`
-	Folder   string            `json:"folder"`
-	Syntax   string            `json:"syntax,omitempty"`
-	Error    string            `json:"error,omitempty"`
-	Rules    []string          `json:"rules_broken,omitempty"` // EN 16931 rules the invoice's own XML breaks
-	Printed  map[string]bool   `json:"printed,omitempty"`      // field -> read right from the page
-	Want     map[string]string `json:"want,omitempty"`
-	Got      map[string]string `json:"got,omitempty"`
-	invoice  *einvoice.Invoice
-	pdf      bool
-	noInvoic bool
+	Path    string          `json:"path"`
+	Folder  string          `json:"folder"`
+	Syntax  string          `json:"syntax,omitempty"`
+	Error   string          `json:"error,omitempty"`
+	Rules   []string        `json:"rules_broken,omitempty"` // EN 16931 rules the invoice's own XML breaks
+	Printed map[string]bool `json:"printed,omitempty"`      // field -> read right from the page
+	// NotPrinted are fields whose XML value the page does not print at
+	// all (the corpus has PDFs whose page shows another invoice than
+	// their XML): they are not scored.
+	NotPrinted []string          `json:"not_printed,omitempty"`
+	Want       map[string]string `json:"want,omitempty"`
+	Got        map[string]string `json:"got,omitempty"`
+	invoice    *einvoice.Invoice
+	pdf        bool
+	noInvoic   bool
 }
 
 func runEInvoices(env Env, args []string) int {
@@ -125,6 +131,12 @@ func runEInvoices(env Env, args []string) int {
 				f.Error = "printed page: " + err.Error()
 			} else {
 				f.Want, f.Got, f.Printed = scorePrinted(f.invoice, &res.Receipt)
+				for _, k := range einvoiceFields {
+					if !printedOnPage(k, f.Want[k], res.Raw) {
+						delete(f.Printed, k)
+						f.NotPrinted = append(f.NotPrinted, k)
+					}
+				}
 			}
 			bar.done()
 		})
@@ -148,7 +160,7 @@ func scorePrinted(inv *einvoice.Invoice, got *receipt.Receipt) (want, read map[s
 		want[field], read[field], ok[field] = w, g, right
 	}
 	put("supplier", truth.SupplierName.Value, got.SupplierName.Value,
-		receipt.Fold(truth.SupplierName.Value) != "" && receipt.Fold(truth.SupplierName.Value) == receipt.Fold(got.SupplierName.Value))
+		receipt.FoldName(truth.SupplierName.Value) != "" && receipt.FoldName(truth.SupplierName.Value) == receipt.FoldName(got.SupplierName.Value))
 	put("number", truth.DocumentNumber.Value, got.DocumentNumber.Value,
 		receipt.Fold(truth.DocumentNumber.Value) == receipt.Fold(got.DocumentNumber.Value))
 	d := func(f receipt.Field[time.Time]) string {
@@ -166,6 +178,85 @@ func scorePrinted(inv *einvoice.Invoice, got *receipt.Receipt) (want, read map[s
 	return want, read, ok
 }
 
+// printedOnPage says whether the XML's value for field is on the page at
+// all: the invoice number's letters and digits, the total in any of the
+// usual spellings, the date's year. A page that lacks it cannot be read
+// for it. Other fields always count.
+func printedOnPage(field, want, page string) bool {
+	flat := receipt.Fold(page)
+	switch field {
+	case "number":
+		return want == "" || strings.Contains(flat, receipt.Fold(want))
+	case "supplier":
+		return want == "" || strings.Contains(flat, receipt.FoldName(want))
+	case "date":
+		d, err := time.Parse(time.DateOnly, want)
+		if err != nil {
+			return true
+		}
+		return dateOnPage(d, page)
+	case "total":
+		d, err := decimal.NewFromString(want)
+		if err != nil {
+			return true
+		}
+		abs := d.Abs()
+		spaced := strings.ReplaceAll(page, " ", "")
+		for _, form := range []string{abs.StringFixed(2), strings.Replace(abs.StringFixed(2), ".", ",", 1),
+			moneyGrouped(abs, ",", "."), moneyGrouped(abs, ".", ",")} {
+			if strings.Contains(spaced, form) {
+				return true
+			}
+		}
+		return false
+	}
+	return true
+}
+
+// monthNames are the months as invoices in English, German, French,
+// Dutch, Italian and Spanish spell them, by the first letters that tell
+// them apart.
+var monthNames = [12][]string{
+	{"jan", "janv", "gen", "ene"}, {"feb", "fév", "fev"}, {"mar", "mär", "maa"}, {"apr", "avr"},
+	{"may", "mai", "mei", "mag"}, {"jun", "juin", "giu"}, {"jul", "juil", "lug"}, {"aug", "aoû", "aou", "ago"},
+	{"sep", "set"}, {"oct", "okt", "ott"}, {"nov"}, {"dec", "dez", "déc", "dic"},
+}
+
+// dateOnPage says whether the page prints the date in a usual form:
+// day and month as numbers in either order with its year, the ISO form,
+// or the month's name with the day and year.
+func dateOnPage(d time.Time, page string) bool {
+	y := d.Format("2006")
+	if !strings.Contains(page, y) && !strings.Contains(page, d.Format("06")) {
+		return false
+	}
+	for _, layout := range []string{"02.01.", "2.1.", "02/01/", "01/02/", "2/1/", "1/2/", "2006-01-02", "20060102", "02-01-", "01-02-"} {
+		if strings.Contains(page, d.Format(layout)) {
+			return true
+		}
+	}
+	low := strings.ToLower(page)
+	for _, name := range monthNames[d.Month()-1] {
+		if strings.Contains(low, name) && strings.Contains(page, y) {
+			return true
+		}
+	}
+	return false
+}
+
+// moneyGrouped writes an amount with thousands grouped: 1.589,80 or 1,589.80.
+func moneyGrouped(d decimal.Decimal, group, point string) string {
+	whole, cents, _ := strings.Cut(d.StringFixed(2), ".")
+	var b strings.Builder
+	for i, r := range whole {
+		if i > 0 && (len(whole)-i)%3 == 0 {
+			b.WriteString(group)
+		}
+		b.WriteRune(r)
+	}
+	return b.String() + point + cents
+}
+
 func amountText(a receipt.Amount) string {
 	if !a.Set {
 		return ""
@@ -177,14 +268,14 @@ func printEInvoices(w io.Writer, files []einvoiceFile, printed, misses bool) {
 	type row struct {
 		files, invoices, reconciled, ruleBroken, failed, none int
 		scored                                                int
-		right                                                 map[string]int
+		right, counted                                        map[string]int
 	}
 	rows := map[string]*row{}
 	var folders []string
 	for _, f := range files {
 		r := rows[f.Folder]
 		if r == nil {
-			r = &row{right: map[string]int{}}
+			r = &row{right: map[string]int{}, counted: map[string]int{}}
 			rows[f.Folder] = r
 			folders = append(folders, f.Folder)
 		}
@@ -205,6 +296,7 @@ func printEInvoices(w io.Writer, files []einvoiceFile, printed, misses bool) {
 		if f.Printed != nil {
 			r.scored++
 			for k, v := range f.Printed {
+				r.counted[k]++
 				if v {
 					r.right[k]++
 				}
@@ -212,7 +304,7 @@ func printEInvoices(w io.Writer, files []einvoiceFile, printed, misses bool) {
 		}
 	}
 	sort.Strings(folders)
-	total := &row{right: map[string]int{}}
+	total := &row{right: map[string]int{}, counted: map[string]int{}}
 	fmt.Fprintf(w, "%-52s %5s %8s %10s %10s %7s %8s\n", "FOLDER", "FILES", "INVOICES", "RECONCILED", "RULE BROKE", "NO XML", "UNREAD")
 	for _, name := range folders {
 		r := rows[name]
@@ -226,6 +318,9 @@ func printEInvoices(w io.Writer, files []einvoiceFile, printed, misses bool) {
 		total.scored += r.scored
 		for k, v := range r.right {
 			total.right[k] += v
+		}
+		for k, v := range r.counted {
+			total.counted[k] += v
 		}
 	}
 	fmt.Fprintf(w, "%-52s %5d %8d %10d %10d %7d %8d\n", "all", total.files, total.invoices, total.reconciled, total.ruleBroken, total.none, total.failed)
@@ -259,7 +354,7 @@ func printEInvoices(w io.Writer, files []einvoiceFile, printed, misses bool) {
 	line := func(name string, r *row) {
 		fmt.Fprintf(w, "%-52s %4d", name, r.scored)
 		for _, f := range einvoiceFields {
-			fmt.Fprintf(w, " %8.1f%%", 100*float64(r.right[f])/float64(max(r.scored, 1)))
+			fmt.Fprintf(w, " %8.1f%%", 100*float64(r.right[f])/float64(max(r.counted[f], 1)))
 		}
 		fmt.Fprintln(w)
 	}
@@ -269,11 +364,20 @@ func printEInvoices(w io.Writer, files []einvoiceFile, printed, misses bool) {
 		}
 	}
 	line("all", total)
+	var absent []string
+	for _, f := range files {
+		if len(f.NotPrinted) > 0 {
+			absent = append(absent, fmt.Sprintf("  %s: %s", filepath.Base(f.Path), strings.Join(f.NotPrinted, ", ")))
+		}
+	}
+	if len(absent) > 0 {
+		fmt.Fprintf(w, "\nNot scored: the XML's value is not on the printed page at all (%d PDFs):\n%s\n", len(absent), strings.Join(absent, "\n"))
+	}
 	if misses {
 		fmt.Fprintln(w, "\nMisses:")
 		for _, f := range files {
 			for _, k := range einvoiceFields {
-				if f.Printed != nil && !f.Printed[k] {
+				if right, scored := f.Printed[k]; scored && !right {
 					fmt.Fprintf(w, "  %s %-8s want %q got %q\n", filepath.Base(f.Path), k, f.Want[k], f.Got[k])
 				}
 			}

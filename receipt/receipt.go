@@ -179,6 +179,26 @@ func Date(y int, m time.Month, d int) time.Time {
 // Fold reduces text to lower-case letters and digits, the form names are
 // compared in: "SOON HUAT SDN. BHD." and "Soon Huat Sdn Bhd" fold alike.
 func Fold(s string) string {
+	return fold(s)
+}
+
+// legalFormWords end a company's name without naming it: "Au bon moulin"
+// and "Au bon moulin SARL" are one seller.
+var legalFormWords = map[string]bool{"gmbh": true, "ag": true, "kg": true, "ug": true, "sarl": true, "sas": true,
+	"sa": true, "srl": true, "spa": true, "sl": true, "bv": true, "nv": true, "ltd": true, "limited": true, "pty": true,
+	"inc": true, "llc": true, "plc": true, "sdn": true, "bhd": true, "co": true, "corp": true, "mbh": true}
+
+// FoldName folds a company's name as Fold does, leaving out the legal form
+// at its end (GmbH, SARL, Pty Ltd, Sdn Bhd, …).
+func FoldName(s string) string {
+	words := strings.FieldsFunc(strings.ToLower(s), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '&' })
+	for len(words) > 1 && legalFormWords[fold(words[len(words)-1])] {
+		words = words[:len(words)-1]
+	}
+	return fold(strings.Join(words, " "))
+}
+
+func fold(s string) string {
 	var b strings.Builder
 	for _, r := range strings.ToLower(s) {
 		if unicode.IsLetter(r) || unicode.IsDigit(r) {

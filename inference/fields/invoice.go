@@ -391,6 +391,9 @@ func grossTotal(lines []Line, reGrossTotal *regexp.Regexp) (v decimal.Decimal, a
 		if strings.HasPrefix(strings.ToLower(strings.TrimSpace(rest)), "der ") {
 			continue
 		}
+		// A date is no amount: "Der Rechnungsbetrag wurde bereits
+		// beglichen. 03.10.2018" states no total.
+		rest = reDateNum.ReplaceAllString(rest, " ")
 		if a := amountsIn(rest); len(a) > 0 {
 			v, at, ok = a[len(a)-1], i, true
 			continue

@@ -28,6 +28,7 @@ func TestInvoicesReadSellerNumberDateAndTotal(t *testing.T) {
 			"Zahlbar bis 04.04.2018",
 			"Positionssumme 473,00", "Gesamtbetrag der Zuschläge 0,00", "Rechnungssumme ohne USt. 473,00",
 			"Steuerbetrag 56,87", "Br uttosumme 529,87", "Zahlbetrag 529,87",
+			"Zahlungsbedingungen: Der Rechnungsbetrag wurde bereits beglichen. 03.10.2018",
 		}, "Lieferant GmbH", "471102", "2018-03-05", "529.87", "Kunden AG Mitte", "2018-04-04", "GBP", "DE123456789", "invoice"},
 		{"French sender line, buyer's delivery address first", []string{
 			"Au bon moulin SARL - 1242 chemin de l'olive - 84340 Malaucène - France",
