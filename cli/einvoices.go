@@ -204,7 +204,7 @@ func printedOnPage(field, want, page string) bool {
 		spaced := strings.ReplaceAll(page, " ", "")
 		for _, form := range []string{abs.StringFixed(2), strings.Replace(abs.StringFixed(2), ".", ",", 1),
 			moneyGrouped(abs, ",", "."), moneyGrouped(abs, ".", ",")} {
-			if strings.Contains(spaced, form) {
+			if containsNumber(spaced, form) {
 				return true
 			}
 		}
@@ -242,6 +242,25 @@ func dateOnPage(d time.Time, page string) bool {
 		}
 	}
 	return false
+}
+
+// containsNumber finds a number in text that is not part of a longer one
+// (571,04 is not in 1.571,04).
+func containsNumber(text, num string) bool {
+	for from := 0; ; {
+		i := strings.Index(text[from:], num)
+		if i < 0 {
+			return false
+		}
+		i += from
+		before := i == 0 || !strings.ContainsAny(text[i-1:i], "0123456789.,")
+		end := i + len(num)
+		after := end == len(text) || !strings.ContainsAny(text[end:end+1], "0123456789")
+		if before && after {
+			return true
+		}
+		from = i + 1
+	}
 }
 
 // moneyGrouped writes an amount with thousands grouped: 1.589,80 or 1,589.80.

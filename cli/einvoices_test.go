@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/shoebox-app/shoebox/receipt"
 )
 
 const einvoiceData = "../../shared/data/einvoices"
@@ -53,5 +55,33 @@ func TestEInvoicesTableNamesTheBrokenRule(t *testing.T) {
 	if code != 0 || !strings.Contains(out, "all                                                      9        9          7          2") ||
 		!strings.Contains(out, "ZUGFeRD_1p0_COMFORT_Rechnungskorrektur.pdf: BR-CO-16") {
 		t.Fatalf("einvoices: exit %d\n%s%s", code, out, errOut)
+	}
+}
+
+func TestPrintedOnPageFindsTheXMLsValueInItsPrintedForms(t *testing.T) {
+	page := "Au bon moulin SARL\nRechnung Nr. RE-2015/504 vom 8. Oktober 2015\nGesamtbetrag: 1.571,04 €\nLieferdatum 07.10.2015"
+	tests := []struct {
+		field, want string
+		printed     bool
+	}{
+		{"supplier", "Au bon moulin", true},
+		{"supplier", "Seller Inc.", false},
+		{"number", "RE-2015/504", true},
+		{"number", "FA-2017-0010", false},
+		{"total", "1571.04", true},
+		{"total", "-1571.04", true},
+		{"total", "571.04", false},
+		{"date", "2015-10-08", true}, // the month by name
+		{"date", "2015-10-07", true},
+		{"date", "2014-10-08", false}, // another year than the page's
+		{"currency", "EUR", true},
+	}
+	for _, tt := range tests {
+		if got := printedOnPage(tt.field, tt.want, page); got != tt.printed {
+			t.Errorf("%s %q printed = %v, want %v", tt.field, tt.want, got, tt.printed)
+		}
+	}
+	if receipt.FoldName("Au bon moulin SARL") != receipt.FoldName("AU BON MOULIN") || receipt.FoldName("Lee & Tan Sdn. Bhd.") != "leetan" {
+		t.Error("FoldName keeps the legal form")
 	}
 }
