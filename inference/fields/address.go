@@ -102,8 +102,8 @@ var (
 	// reBodyStarts is a line of the receipt's body: no address follows.
 	reBodyStarts = regexp.MustCompile(`\b(INVOICE|RECEIPT|DATE|CASHIER|DOC|DOCUMENT|BILL|TABLE|TERMINAL|COUNTER)\b`)
 	// reAddressLabel is the label some receipts print before the address:
-	// "ADD:", "ADDRESS :", "HQ ADD:" (read "H@ ADD:").
-	reAddressLabel = regexp.MustCompile(`^\W*(H[QO0@]\s*|HEAD\s*OFFICE\s*)?(ADD|ADDR|ADDRESS|ALAMAT)\s*[:.;]\s*`)
+	// "ADD:", "ADDRESS :", "HQ ADD:".
+	reAddressLabel = regexp.MustCompile(`^\W*(HQ\s*|HEAD\s*OFFICE\s*)?(ADD|ADDR|ADDRESS|ALAMAT)\s*[:.;]\s*`)
 )
 
 // reCountryEnd is an address line that ends with the country's name,
@@ -237,8 +237,8 @@ var reSpeckBeforeHouseNumber = regexp.MustCompile(`^\d\s+(\d{1,5}[A-Z]?\s+[A-Z])
 var reGluedHouseNumber = regexp.MustCompile(`^(\d{1,5})([A-Z]{3,}\b)`)
 
 // reDriveAsOregon is DR read as OR where no ZIP follows, so no state: "229
-// LAKE OR, TOLEDO OH 43604".
-var reDriveAsOregon = regexp.MustCompile(`(\b[A-Z]{2,}\s+)OR(\s*,)`)
+// LAKE OR, TOLEDO OH 43604"; "PORTLAND OR, 97201" is Oregon.
+var reDriveAsOregon = regexp.MustCompile(`(\b[A-Z]{2,}\s+)OR(\s*,)(\s*\d{5})?`)
 
 // reGermanHouseNumber is a German street and the number after it, where
 // OCR may read a digit as a letter ("MARKTPLATZ S6").

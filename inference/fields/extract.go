@@ -38,12 +38,12 @@ func ExtractFields(lines []Line, loc receipt.Locale, now time.Time) receipt.Rece
 			u := b.Union(lines[coIdx-1].Box)
 			b = &u
 		}
-		if co.Value = mendFromPage(tradeNameFixes.apply(mendTradeWords(mendZeroInNameWords(co.Value))), lines, coIdx, coLast); co.Value != "" {
+		if co.Value = mendFromPage(mendNameWords(mendZeroInNameWords(co.Value), loc.Country), lines, coIdx, coLast); co.Value != "" {
 			co.Box = b
 			r.SupplierName = co
 		}
 		if addr := findAddress(lines, coLast); addr.Value != "" {
-			addr.Value = mendPostcode(mendFromPage(mendPlacePhrases(addressAbbrevFixes.apply(mendAddressWords(addr.Value))), lines, -1, -1), loc.Country)
+			addr.Value = mendPostcode(mendFromPage(mendAddressText(addr.Value, loc.Country), lines, -1, -1), loc.Country)
 			if addr.Value != "" {
 				r.SupplierAddress = addr
 			}

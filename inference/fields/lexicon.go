@@ -4,6 +4,8 @@ import (
 	"regexp"
 	"strings"
 	"unicode"
+
+	"github.com/shoebox-app/shoebox/receipt"
 )
 
 // shopWords name trades and shop kinds and legal forms: the words a
@@ -30,8 +32,8 @@ JALAN TAMAN BANDAR LORONG PERSIARAN LEBUHRAYA LEBUH KAWASAN PERINDUSTRIAN SEKSYE
 BATU BUKIT SUNGAI SUNGEI SELANGOR JOHOR BAHRU KUALA LUMPUR PETALING SHAH SUBANG KLANG
 CHERAS PUCHONG KAJANG KEMBANGAN DAMANSARA AMPANG SETAPAK KEPONG PERAK PENANG PULAU PINANG
 MELAKA PAHANG KEDAH KELANTAN TERENGGANU SABAH SARAWAK NEGERI SEMBILAN PUTRAJAYA CYBERJAYA
-DARUL EHSAN TAKZIM MALAYSIA UTAMA INDAH PERDANA MUTIARA LEVEL FLOOR BLOCK BASEMENT MAHKOTA
-PERMAS PLENTONG BESAR BATANG SETIA SENTOSA JELUTONG
+DARUL EHSAN TAKZIM MALAYSIA UTAMA INDAH PERDANA MUTIARA LEVEL FLOOR BLOCK BASEMENT
+BESAR BATANG SETIA
 `)
 
 // streetWords are more Malaysian place words, mended in addresses only:
@@ -44,16 +46,16 @@ PERMAS PLENTONG BESAR BATANG SETIA SENTOSA JELUTONG
 // GENTING (GETTING) and DINAR (DINER) stay out: each word here was checked
 // against Debian's American English word list (wamerican).
 var streetWords = wordSet(`
-ABDUL ANGGERIK ANGSA ASTAKA BAHAGIA BALAKONG BANGI BANGSAR BANGUNAN BENDAHARA BERJUNTAI BERLIAN
-BERNAM BESI BESTARI BINTANG BOTANIC BULOH BUTTERWORTH CEMERLANG CEMPAKA DAGANGAN DAHLIA DAMAI
+ABDUL ANGGERIK BAHAGIA BANGI BANGSAR BANGUNAN BENDAHARA BERLIAN
+BERNAM BESI BESTARI BINTANG BOTANIC BULOH BUTTERWORTH CEMERLANG CEMPAKA DAHLIA DAMAI
 DATUK DELIMA DENGKIL GEMILANG GOMBAK GUDANG HARMONI IDAMAN IMPIAN INDUSTRI INTAN IPOH ISMAIL
-JINJANG KAPAR KARANG KEDIAMAN KELANA KEMAJUAN KEMBOJA KENANGA KENARI KESUMA KINRARA KLUANG
-KOMPLEKS KUANTAN KUCHAI KULAI LAKSAMANA LANGAT LENGKOK LINGKARAN MAHARAJA MALURI MASAI MAWAR
+JINJANG KARANG KEDIAMAN KELANA KEMAJUAN KEMBOJA KENANGA KESUMA KINRARA KLUANG
+KOMPLEKS KUANTAN KULAI LAKSAMANA LANGAT LENGKOK LINGKARAN MAHARAJA MASAI MAWAR
 MEGAH MELATI MENARA MENJALARA MERAK MERPATI MEWAH MOLEK NILAI NILAM NUSAJAYA ORKID PANDAMARAN
-PANDAN PANGSAPURI PANTAI PASIR PELABUR PELANGI PERDAGANGAN PERKASA PERMAISURI PERMATA PERUMAHAN
+PANDAN PANGSAPURI PANTAI PASIR PELANGI PERDAGANGAN PERKASA PERMAISURI PERMATA PERUMAHAN
 PONTIAN PUSAT PUTERI PUTRA RAHMAN RAWANG SABAK SALAK SAUJANA SEGAMAT SEGAMBUT SEJAHTERA
-SEKINCHAN SEMENYIH SENAI SENAWANG SENTUL SEPANG SEPUTEH SERDANG SEREMBAN SEROJA SKUDAI SULTANAH
-TAMPOI TANJUNG TEBRAU TEMENGGUNG TENGKU TERATAI TINGKAT TIRAM TROPICANA TUNKU WANGSA WISMA
+SEMENYIH SENAI SENAWANG SENTUL SEPANG SEPUTEH SERDANG SEREMBAN SEROJA SKUDAI SULTANAH
+TANJUNG TEBRAU TENGKU TERATAI TIRAM TROPICANA TUNKU WANGSA WISMA
 ZAMRUD
 `)
 
@@ -107,6 +109,26 @@ func mendTradeWords(s string) string { return mendWords(s, tradeWords) }
 
 // mendAddressWords is mendTradeWords for an address, with its street words.
 func mendAddressWords(s string) string { return mendWords(s, addressWords) }
+
+// mendNameWords mends a supplier's name: its shop words everywhere, and
+// the Malaysian place words only on Malaysian receipts, where SABAH is a
+// state and not a misread SARAH.
+func mendNameWords(s string, c receipt.Country) string {
+	if c != receipt.CountryMY {
+		return mendWords(s, shopWords)
+	}
+	return mendTradeWords(s)
+}
+
+// mendAddressText mends an address's words, place phrases and street
+// abbreviations. The word lists are Malaysia's (JALAN, TAMAN, DARUL
+// EHSAN): elsewhere only a shop word is mended.
+func mendAddressText(s string, c receipt.Country) string {
+	if c != receipt.CountryMY {
+		return mendWords(s, shopWords)
+	}
+	return mendPlacePhrases(addressAbbrevFixes.apply(mendAddressWords(s)))
+}
 
 // mendWords replaces each misread word in s by the word of lexicon it is
 // closest to (see mendTradeWords).
@@ -333,12 +355,8 @@ func editDistance(a, b string, limit int) int {
 // printed after most addresses.
 var placePhrases = [][2]string{
 	{"SHAH", "ALAM"}, {"KUALA", "LUMPUR"}, {"PETALING", "JAYA"}, {"JOHOR", "BAHRU"},
-	{"SUBANG", "JAYA"}, {"SERI", "KEMBANGAN"}, {"BANDAR", "UTAMA"}, {"KLANG", "LAMA"},
-	{"SUNGAI", "BESI"}, {"SUNGEI", "BESI"}, {"BANDAR", "BARU"}, {"KOTA", "DAMANSARA"},
 	{"DARUL", "EHSAN"}, {"DARUL", "TAKZIM"}, {"DARUL", "AMAN"}, {"DARUL", "MAKMUR"},
 	{"DARUL", "RIDZUAN"}, {"DARUL", "NAIM"}, {"DARUL", "IMAN"}, {"DARUL", "KHUSUS"},
-	// Highway rest areas name their direction: "RAWAT PAGOH ARAH UTARA".
-	{"ARAH", "UTARA"}, {"ARAH", "SELATAN"}, {"ARAH", "TIMUR"}, {"ARAH", "BARAT"},
 }
 
 // mendPlacePhrases mends two neighbouring words of an address that are
@@ -381,16 +399,6 @@ func mendPlacePhrases(s string) string {
 		return s
 	}
 	return strings.Join(fields, " ")
-}
-
-// tradeNameFixes mend shop kinds and chain names whose misread form is
-// an ordinary word or mere marks, which word lists cannot see: "PASAR
-// MINT" (a pasar mini, a minimarket: MINT is a word), and the dotted
-// initials of Malaysia's largest hardware chain, "MR. O.1.¥.", "WR.
-// D.1.YY.".
-var tradeNameFixes = textFixes{
-	{regexp.MustCompile(`\bPASAR\s+MIN[T1lI|]\b`), "PASAR MINI"},
-	{regexp.MustCompile(`\b[MW]R\.?\s*[DO0]\s*\.\s*[I1lL|!]\s*\.\s*[Y¥V]{1,2}(?:\.|\b)`), "MR. D.I.Y."},
 }
 
 // mendZeroInNameWords reads a 0 among the letters of a name's word as
@@ -455,13 +463,6 @@ var addressAbbrevFixes = textFixes{
 	{regexp.MustCompile(`(^|[\s,.])(?:J[I1lUE]N|JLM)(\.?\s+[A-Z0-9])`), "${1}JLN${2}"},
 	{regexp.MustCompile(`(^|[\s,.\-])(?:THN|TMM|TNN|7MN)(\.?\s+[A-Z0-9])`), "${1}TMN${2}"},
 	{regexp.MustCompile(`(^|[\s,.])(?:B[I1]K|8LK)(\.?\s+[A-Z0-9]{1,3}\b)`), "${1}BLK${2}"},
-	{regexp.MustCompile(`\bLOT\s+P\.\s?7\b`), "LOT P.T"},
-	// LOT opening an address before its number, its O and T misread:
-	// "LUI 1504, BATU 8 1/2".
-	{regexp.MustCompile(`^L[OU0Q][TI1l7](\.?\s+[A-Z]?\d)`), "LOT${1}"},
-	// Petaling Jaya Utara's zones run PJU 1 to PJU 10, some lettered (PJU
-	// 1A, PJU 6A): "PJU 14/3" is PJU 1A/3 with its A read as 4.
-	{regexp.MustCompile(`\bPJU\s*([1-9])4\b`), "PJU ${1}A"},
 	// Two lettered house numbers joined by "&" read as 8: "31G833G".
 	{regexp.MustCompile(`\b(\d{1,4}[A-Z])8(\d{1,4}[A-Z])\b`), "${1}&${2}"},
 }

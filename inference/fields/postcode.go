@@ -174,33 +174,11 @@ func mendAUCityPostcode(addr string) string {
 	return addr
 }
 
-// reJava is JAYA misread (see mendPostcode).
-var reJava = regexp.MustCompile(`\bJAVA\b`)
-
-// reMYPostcode is a Malaysian postcode: five digits before the town's
-// name ("40150 SHAH ALAM"), not a lot or house number.
-var reMYPostcode = regexp.MustCompile(`(^|[\s,])(\d{4})9(\s+[A-Z]{3,})`)
-
-// mendPostcode mends the postcode formats of countries whose postcodes
-// mix letters and digits, and the blurred last zero of a Malaysian
-// postcode. Malaysian delivery postcodes end in 0 (40150, 47800; a few in
-// 1, 47301): one ending in 9 is a 0 read with its bowl closed (SROIE
-// "40159 SHAH ALAM", "47809 PETALING JAYA").
+// mendPostcode mends a postcode one digit off its town's range, and the
+// postcode formats of countries whose postcodes mix letters and digits.
 func mendPostcode(addr string, c receipt.Country) string {
 	if c == receipt.CountryMY {
-		addr = mendTownPostcode(addr, townPostcodes)
-		// JAYA ends many Malaysian place names (PETALING JAYA, PERMAS
-		// JAYA, KELANA JAYA); JAVA, its misread, none.
-		addr = reJava.ReplaceAllString(addr, "JAYA")
-		all := reMYPostcode.FindAllStringSubmatchIndex(addr, -1)
-		if len(all) == 0 {
-			return addr
-		}
-		m := all[len(all)-1]
-		if lotNumber.MatchString(addr[:m[3]]) {
-			return addr
-		}
-		return addr[:m[5]] + "0" + addr[m[5]+1:]
+		return mendTownPostcode(addr, townPostcodes)
 	}
 	switch c {
 	case receipt.CountryEU:
@@ -224,7 +202,13 @@ func mendPostcode(addr string, c receipt.Country) string {
 		addr = reGluedHouseNumber.ReplaceAllString(addr, "$1 $2")
 	}
 	if c == receipt.CountryUS {
-		addr = reDriveAsOregon.ReplaceAllString(addr, "${1}DR$2")
+		addr = reDriveAsOregon.ReplaceAllStringFunc(addr, func(m string) string {
+			sub := reDriveAsOregon.FindStringSubmatch(m)
+			if sub[3] != "" {
+				return m // a ZIP follows: Oregon
+			}
+			return sub[1] + "DR" + sub[2]
+		})
 	}
 	if c == receipt.CountryEU {
 		addr = reGermanHouseNumber.ReplaceAllStringFunc(addr, func(m string) string {

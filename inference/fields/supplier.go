@@ -253,22 +253,19 @@ var legalSuffixFixes = []struct {
 	re   *regexp.Regexp
 	with string
 }{
-	{regexp.MustCompile(`\b(S[O0D]N|SDR|5DN|SUN|SIN|\$DN)(\.?\s*)(BHD|EHD|BED|BILD|BHO|8HD|BND|B\.H\.D|AVO)\b`), "SDN${2}BHD"},
-	{regexp.MustCompile(`\bSDN(\.?\s*)([BE8][HLIN1|][DO0Q]|BED|BILD|AVO)\b`), "SDN${1}BHD"},
+	{regexp.MustCompile(`\b(S[O0D]N|SDR|5DN|SUN|SIN|\$DN)(\.?\s*)(BHD|[BE8][HLIN1|][DO0Q]|B\.H\.D)\b`), "SDN${2}BHD"},
+	{regexp.MustCompile(`\bSDN(\.?\s*)([BE8][HLIN1|][DO0Q])\b`), "SDN${1}BHD"},
 	{regexp.MustCompile(`(\s)[S5$§][/|][B8RD]\b`), "${1}S/B"},
-	// "(M)", for Malaysia, before SDN BHD: "(H) SDN BHD", "(4) SDN BHD".
-	{regexp.MustCompile(`\((H|N|4|IM|HM|NM|RM)\)(\s*SDN)`), "(M)${2}"},
-	// "(KL)", for Kuala Lumpur, likewise: KI is no region.
-	{regexp.MustCompile(`\(K[I1|]\.?\)(\s*SDN)`), "(KL)${1}"},
+	// "(M)", for Malaysia, before SDN BHD, its M read as H or N.
+	{regexp.MustCompile(`\((H|N)\)(\s*SDN)`), "(M)${2}"},
 	{regexp.MustCompile(`\bPT[VY¥]([.,]?\s*)L[I1lT]D\b`), "PTY${1}LTD"},
 	{regexp.MustCompile(`(\pL\s+)L[I1]D(\.?)$`), "${1}LTD${2}"}, // a name's last word
 	{regexp.MustCompile(`¥`), "Y"},
 }
 
 // reSBBeforeRegNo is S/B as OCR misreads it right before the registration
-// number, where nothing else is printed: also 9/2 ("99 SPEED MART 9/2
-// (519837-X)").
-var reSBBeforeRegNo = regexp.MustCompile(`(\s)[S5$9][/|][B8R2](\s*\(\s*\d)`)
+// number, where nothing else is printed.
+var reSBBeforeRegNo = regexp.MustCompile(`(\s)[S5$][/|][B8R](\s*\(\s*\d)`)
 
 func fixLegalSuffix(s string) string {
 	u := strings.ToUpper(s)
