@@ -111,4 +111,3 @@ func benchServer(env Env, sf serverFlags, pages []inference.Page, n, inFlight in
 	}
 	return 0
 }
-
