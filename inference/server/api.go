@@ -174,9 +174,14 @@ func (e *Engine) ollamaChat(ctx context.Context, c chat) (answer, error) {
 // Models lists the models the server offers: /v1/models, or Ollama's
 // /api/tags.
 func (e *Engine) Models(ctx context.Context) ([]string, error) {
+	names, err := e.models(ctx)
+	return names, e.classify(ctx, err)
+}
+
+func (e *Engine) models(ctx context.Context) ([]string, error) {
 	api, err := e.api(ctx)
 	if err != nil {
-		return nil, e.classify(ctx, err)
+		return nil, err
 	}
 	var names []string
 	if api == APIOllama {
@@ -201,7 +206,7 @@ func (e *Engine) Models(ctx context.Context) ([]string, error) {
 		}
 	}
 	if err != nil {
-		return nil, e.classify(ctx, err)
+		return nil, err
 	}
 	return names, nil
 }
@@ -210,14 +215,16 @@ func (e *Engine) Models(ctx context.Context) ([]string, error) {
 // API when /api/tags answers like Ollama (it says where the time goes),
 // else OpenAI's. The answer is kept once the server has given it.
 func (e *Engine) api(ctx context.Context) (string, error) {
-	e.mu.Lock()
-	defer e.mu.Unlock()
+	e.apiMu.Lock()
+	defer e.apiMu.Unlock()
 	if e.apiFound != "" {
 		return e.apiFound, nil
 	}
 	var tags struct {
 		Models *json.RawMessage `json:"models"`
 	}
+	ctx, cancel := context.WithTimeout(ctx, checkTimeout)
+	defer cancel()
 	err := e.do(ctx, "GET", "/api/tags", nil, &tags)
 	var he *httpError
 	switch {

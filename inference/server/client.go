@@ -263,6 +263,10 @@ func (e *Engine) classify(ctx context.Context, err error) error {
 	msg := e.redact(err.Error())
 	var he *httpError
 	switch {
+	case errors.Is(err, context.DeadlineExceeded):
+		// ctx is alive: a check with its own short deadline (the model
+		// list, the API) got no answer from a server that has gone silent.
+		return fmt.Errorf("%w: %s did not answer (%s)", inference.ErrUnavailable, e.Where(), msg)
 	case errors.As(err, &he) && (he.status == http.StatusUnauthorized || he.status == http.StatusForbidden || he.status == http.StatusProxyAuthRequired):
 		return fmt.Errorf("%w: %s refused this client's key (%s)", inference.ErrUnavailable, e.Where(), msg)
 	case errors.As(err, &he) && he.status == http.StatusNotFound:

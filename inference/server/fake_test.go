@@ -239,6 +239,23 @@ func TestASlowPageTimesOutWhileTheServerIsUp(t *testing.T) {
 	}
 }
 
+// A server whose machine dropped off the network: requests just hang.
+func TestASilentServerIsUnavailable(t *testing.T) {
+	defer func(d time.Duration) { checkTimeout = d }(checkTimeout)
+	checkTimeout = 50 * time.Millisecond
+	hang := make(chan struct{})
+	s := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { <-hang }))
+	defer s.Close()
+	defer close(hang)
+	e := engine(t, s.URL, func(o *Options) { o.Timeout = 50 * time.Millisecond })
+	if _, err := e.Extract(context.Background(), page()); !errors.Is(err, inference.ErrUnavailable) {
+		t.Fatalf("got %v", err)
+	}
+	if err := e.Available(context.Background()); !errors.Is(err, inference.ErrUnavailable) {
+		t.Fatalf("Available: %v", err)
+	}
+}
+
 func TestTheKeyGoesInTheHeaderAndNowhereElse(t *testing.T) {
 	const key = "sk-firm-7f3a9c2e"
 	f, s := newFake(t, func(n int, w http.ResponseWriter) {

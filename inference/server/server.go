@@ -59,8 +59,9 @@ type Engine struct {
 	slots  chan struct{}
 
 	mu         sync.Mutex
-	apiFound   string
 	noLogprobs bool // the server refused logprobs once
+	apiMu      sync.Mutex
+	apiFound   string
 }
 
 // New checks the options and makes the engine; it does not contact the
@@ -132,14 +133,18 @@ func (e *Engine) event(format string, args ...any) {
 	}
 }
 
+// checkTimeout bounds Available and the API check: a server that does not
+// list its models in this long is not there. A variable for tests.
+var checkTimeout = 10 * time.Second
+
 // Available checks that the server answers this client and offers the
-// model, within 10 seconds; its error wraps inference.ErrUnavailable.
+// model, within checkTimeout; its error wraps inference.ErrUnavailable.
 func (e *Engine) Available(ctx context.Context) error {
-	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	tctx, cancel := context.WithTimeout(ctx, checkTimeout)
 	defer cancel()
-	names, err := e.Models(ctx)
+	names, err := e.models(tctx)
 	if err != nil {
-		return err
+		return e.classify(ctx, err)
 	}
 	if len(names) > 0 && !hasModel(names, e.opt.Model) {
 		return fmt.Errorf("%w: %s has no model %q (it offers %s)", inference.ErrUnavailable, e.base.Host, e.opt.Model, clip(fmt.Sprint(names), 200))
@@ -247,14 +252,16 @@ func (e *Engine) ask(ctx context.Context, c chat) (answer, error) {
 		if c.logprobs && errors.As(err, &he) && he.status == http.StatusBadRequest {
 			// Some servers refuse logprobs: without them every field
 			// gets the neutral confidence, which beats no reading.
-			e.mu.Lock()
-			e.noLogprobs = true
-			e.mu.Unlock()
 			c.logprobs = false
 			if api == APIOllama {
 				a, err = e.ollamaChat(rctx, c)
 			} else {
 				a, err = e.openAIChat(rctx, c)
+			}
+			if err == nil {
+				e.mu.Lock()
+				e.noLogprobs = true
+				e.mu.Unlock()
 			}
 		}
 		if rctx.Err() == context.DeadlineExceeded && ctx.Err() == nil {
