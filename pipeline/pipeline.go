@@ -189,11 +189,13 @@ func (r *Runner) read(ctx context.Context, id int64) (int, error) {
 		if err != nil {
 			if timedOut && ctx.Err() == nil && !errors.Is(err, inference.ErrUnavailable) {
 				// A server that went silent (its machine off the network)
-				// is not the page's fault either.
+				// or has more pages than it can read is not the page's
+				// fault either: the receipt waits in the queue.
 				if rem, ok := r.Engine.(inference.Remote); ok {
 					if aerr := rem.Available(ctx); aerr != nil {
 						return 0, fmt.Errorf("page %d: %w", i+1, aerr)
 					}
+					return 0, fmt.Errorf("page %d: %w: no answer within %s", i+1, inference.ErrUnavailable, r.PageTimeout)
 				}
 				return 0, fmt.Errorf("page %d took longer than %s to read", i+1, r.PageTimeout)
 			}

@@ -272,11 +272,15 @@ func (e *Engine) ask(ctx context.Context, c chat) (answer, error) {
 	return a, e.classify(ctx, err)
 }
 
-// timedOut tells a server that has gone away (its machine off the network:
-// the request just hangs) from one that is slow on this page.
+// timedOut: a request got no answer within the timeout. The answer is
+// capped (MaxTokens), so a server that is still up is busier than it can
+// serve (a month-end queue from every seat): the page is not at fault
+// either, and waits in the queue (the pipeline fails a receipt only after
+// it has met this several times).
 func (e *Engine) timedOut(ctx context.Context) error {
 	if err := e.Available(ctx); err != nil {
 		return err
 	}
-	return fmt.Errorf("no answer within %s (the server is up: the page may be too large for it)", e.opt.Timeout)
+	return fmt.Errorf("%w: %s is up but gave no answer within %s: it has more pages than it can read (fewer pages at once, or a longer timeout)",
+		inference.ErrUnavailable, e.Where(), e.opt.Timeout)
 }
