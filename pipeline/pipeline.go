@@ -2,7 +2,9 @@
 // the library, reads their pages with an engine and saves what was read,
 // one receipt at a time per worker. It is the one place that chooses an
 // engine for a library (ChooseEngine) and combines readers with the model
-// (VLMWithOCR). The desktop app and the CLI share it.
+// (VLMWithOCR, ServerWithOCR). A receipt whose engine is unavailable (a
+// server gone away) goes back in the queue while the batch waits for it.
+// The desktop app and the CLI share it.
 package pipeline
 
 import (

@@ -53,7 +53,7 @@ func (u *UI) newServerForm() *serverForm {
 	f.key.SetPlaceHolder("only if the server asks for one")
 	f.inFlight.SetPlaceHolder("4")
 	f.inFlight.SetText(lib.Setting(pipeline.SettingServerInFlight))
-	f.ca.SetPlaceHolder("a certificate file, for a server with your firm's own certificate")
+	f.ca.SetPlaceHolder("your firm's CA file, if any")
 	f.ca.SetText(lib.Setting(pipeline.SettingServerCA))
 	if m := lib.Setting(pipeline.SettingServerModel); m != "" {
 		f.model.Options = []string{m}
@@ -210,9 +210,11 @@ func (u *UI) serverCard() fyne.CanvasObject {
 		widget.NewFormItem("Key", f.key))
 	more := advanced(widget.NewForm(widget.NewFormItem("Kind of server", f.api), widget.NewFormItem("Pages at once", f.inFlight),
 		widget.NewFormItem("Certificate", f.ca)))
-	return widget.NewCard("Use a server", "Your firm's own reading server (Ollama, vLLM or llama.cpp) reads the receipts instead "+
-		"of this computer. Their pictures are then sent to it; nothing is sent unless you choose this.",
-		container.NewVBox(form, buttons, f.status, more))
+	// The explanation wraps in a label: a card's subtitle does not, and
+	// would widen the page past the window.
+	return widget.NewCard("Use a server", "", container.NewVBox(wrapped("Your firm's own reading server (Ollama, vLLM or "+
+		"llama.cpp) reads the receipts instead of this computer. Their pictures are then sent to it; nothing is sent "+
+		"unless you choose this."), form, buttons, f.status, more))
 }
 
 // serverText is the Reading page's first sentence: where receipts are read.
