@@ -42,3 +42,10 @@ var ReceiptPromptStrict string
 //
 //go:embed prompts/schema.json
 var ReceiptSchema string
+
+// SampleReceipt is a synthetic receipt (internal/synth's seed 7 for
+// Australia: WESTGATE ELECTRICAL PTY LTD, 28-06-2024) that Settings reads to
+// test an inference server, so the test sends no client's data.
+//
+//go:embed sample-receipt.jpg
+var SampleReceipt []byte

@@ -14,7 +14,7 @@ import (
 )
 
 func init() {
-	register("bench", "time the vision engine stage by stage on receipts (and against a bare llama.cpp decode loop)", runBench)
+	register("bench", "time the vision engine stage by stage on receipts (and against a bare llama.cpp decode loop), or an inference server in pages/minute", runBench)
 }
 
 type benchReport struct {
@@ -58,13 +58,28 @@ func runBench(env Env, args []string) int {
 	model := fs.String("model", "", "GGUF model")
 	mmproj := fs.String("mmproj", "", "its projector")
 	n := fs.Int("n", 5, "pages to read (receipts are reused in turn)")
-	parallel := fs.Int("parallel", 0, "pages read at once as parallel sequences (0: the planner chooses)")
+	parallel := fs.Int("parallel", 0, "pages read at once as parallel sequences (0: the planner chooses); with --engine server: pages in flight (0: 4)")
 	asJSON := fs.Bool("json", false, "print JSON")
+	engineName := fs.String("engine", "vlm", "vlm (the embedded engine, with --model and --mmproj) or server (with --server and --server-model)")
+	sf := addServerFlags(fs)
 	if err := parseArgs(fs, args); err != nil {
 		return 2
 	}
 	if fs.NArg() == 0 {
 		fs.Usage()
+		return 2
+	}
+	pages, err := benchPages(fs.Args())
+	if err != nil {
+		fmt.Fprintln(env.Stderr, "shoebox:", err)
+		return 1
+	}
+	switch *engineName {
+	case "vlm":
+	case "server":
+		return benchServer(env, sf, pages, *n, *parallel, *asJSON)
+	default:
+		fmt.Fprintf(env.Stderr, "shoebox: unknown engine %q: use vlm or server\n", *engineName)
 		return 2
 	}
 	loc := receipt.DefaultLocale(receipt.CountryOther)
@@ -75,20 +90,6 @@ func runBench(env Env, args []string) int {
 	}
 	defer v.Close()
 	rep := benchReport{Model: filepath.Base(*model), LoadS: time.Since(t0).Seconds(), Parallel: max(v.Plan().Parallel, 1)}
-	var pages []inference.Page
-	for _, p := range fs.Args() {
-		f, err := ingest.Probe(context.Background(), p, ingest.DefaultLimits())
-		if err != nil {
-			fmt.Fprintln(env.Stderr, "shoebox:", err)
-			return 1
-		}
-		pg, err := ingest.LoadPage(context.Background(), f, 0, ingest.DefaultLimits())
-		if err != nil {
-			fmt.Fprintln(env.Stderr, "shoebox:", err)
-			return 1
-		}
-		pages = append(pages, inference.Page{Image: pg.Image})
-	}
 	start := time.Now()
 	results := make([]inference.Result, *n)
 	errs := make([]error, *n)
@@ -162,3 +163,20 @@ func runBench(env Env, args []string) int {
 }
 
 func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
+
+// benchPages loads the first page of each receipt.
+func benchPages(paths []string) ([]inference.Page, error) {
+	var pages []inference.Page
+	for _, p := range paths {
+		f, err := ingest.Probe(context.Background(), p, ingest.DefaultLimits())
+		if err != nil {
+			return nil, err
+		}
+		pg, err := ingest.LoadPage(context.Background(), f, 0, ingest.DefaultLimits())
+		if err != nil {
+			return nil, err
+		}
+		pages = append(pages, inference.Page{Image: pg.Image})
+	}
+	return pages, nil
+}

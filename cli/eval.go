@@ -148,7 +148,7 @@ func (f *fieldReport) finish() {
 func runEval(env Env, args []string) int {
 	fs, _ := newFlags(env, "eval", "")
 	labels := fs.String("labels", "", "folder of receipts with labels (NNN.jpg + NNN.json, or labels.csv)")
-	engineName := fs.String("engine", "ocr", "ocr, vlm (with --model and --mmproj) or auto (vlm when --model is given)")
+	engineName := fs.String("engine", "ocr", "ocr, vlm (with --model and --mmproj), server (with --server and --server-model) or auto (vlm when --model is given)")
 	vf := addVLMFlags(fs)
 	asJSON := fs.Bool("json", false, "print JSON")
 	country := fs.String("country", "MY", "country rules for dates and amounts (SROIE is Malaysian)")

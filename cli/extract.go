@@ -36,7 +36,7 @@ type extracted struct {
 
 func runExtract(env Env, args []string) int {
 	fs, _ := newFlags(env, "extract", "PATH...")
-	engineName := fs.String("engine", "auto", "auto, ocr or vlm (auto: the vision model when one is installed, else OCR)")
+	engineName := fs.String("engine", "auto", "auto, ocr, vlm or server (auto: the vision model when one is installed, else OCR)")
 	out := fs.String("o", "", "also write FILE.xlsx or FILE.csv")
 	asJSON := fs.Bool("json", false, "print JSON")
 	country := fs.String("country", "AU", "country rules: AU, NZ, UK, EU, US, MY, other")
@@ -191,14 +191,16 @@ type vlmFlags struct {
 	model, mmproj *string
 	parallel      *int
 	hints         *bool
+	server        serverFlags
 }
 
 func addVLMFlags(fs *flag.FlagSet) vlmFlags {
 	return vlmFlags{
 		model:    fs.String("model", "", "with --engine vlm: the GGUF model file"),
 		mmproj:   fs.String("mmproj", "", "with --engine vlm: its vision projector (mmproj) file"),
-		parallel: fs.Int("parallel", 0, "with --engine vlm: pages read at once as parallel sequences (0: the planner chooses)"),
-		hints:    fs.Bool("ocr-hints", true, "with --engine vlm: read each page with Tesseract first, as a hint for the model and to ground its answers"),
+		parallel: fs.Int("parallel", 0, "with --engine vlm: pages read at once as parallel sequences (0: the planner chooses); with --engine server: pages in flight (0: 4)"),
+		hints:    fs.Bool("ocr-hints", true, "with --engine vlm or server: read each page with Tesseract first, as a hint for the model and to ground its answers"),
+		server:   addServerFlags(fs),
 	}
 }
 
@@ -207,6 +209,8 @@ func addVLMFlags(fs *flag.FlagSet) vlmFlags {
 // code when it cannot.
 func openEngine(env Env, name string, vf vlmFlags, loc receipt.Locale, ocrOpt ocr.Options) (inference.Engine, int) {
 	switch {
+	case name == "server":
+		return startServerEngine(env, vf.server, loc, *vf.parallel, *vf.hints)
 	case name == "vlm" || name == "auto" && *vf.model != "":
 		v, code := startVLM(env, *vf.model, *vf.mmproj, loc, *vf.parallel)
 		if v == nil {
@@ -221,7 +225,7 @@ func openEngine(env Env, name string, vf vlmFlags, loc receipt.Locale, ocrOpt oc
 		}
 		return o, 0
 	}
-	fmt.Fprintf(env.Stderr, "shoebox: unknown engine %q: use auto, ocr or vlm\n", name)
+	fmt.Fprintf(env.Stderr, "shoebox: unknown engine %q: use auto, ocr, vlm or server\n", name)
 	return nil, 2
 }
 
@@ -244,6 +248,9 @@ func withOCRHints(env Env, v *vlm.Engine, loc receipt.Locale, hints bool) infere
 func poolSize(eng inference.Engine) int {
 	if v, ok := eng.(interface{ Plan() hw.Plan }); ok {
 		return max(runtime.NumCPU(), v.Plan().Parallel)
+	}
+	if s, ok := eng.(interface{ InFlight() int }); ok {
+		return s.InFlight() // the server reads them; Tesseract's hint is the only work here
 	}
 	return runtime.NumCPU()
 }

@@ -2,10 +2,12 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"runtime"
 	"runtime/debug"
+	"sync"
 	"time"
 
 	"github.com/NVIDIA/go-nvml/pkg/nvml"
@@ -26,7 +28,10 @@ func runProcess(env Env, args []string) int {
 	fs, libDir := newFlags(env, "process", "")
 	country := fs.String("country", "", "set the library's country rules first: AU, NZ, UK, EU, US, MY, other")
 	again := fs.Bool("again", false, "read every receipt again, not only new and failed ones")
-	engineName := fs.String("engine", "auto", "auto (the vision model chosen in the app's settings, else OCR) or ocr")
+	engineName := fs.String("engine", "auto", "auto (the engine chosen in the app's settings: a server, a vision model, else OCR), ocr, or server (with --server and --server-model)")
+	sf := addServerFlags(fs)
+	inFlight := fs.Int("parallel", 0, "with --engine server: pages in flight (0: 4)")
+	wait := fs.Duration("wait", 10*time.Minute, "how long to wait for a server that cannot be reached before stopping (the rest stay queued); 0 waits until interrupted")
 	if err := parseArgs(fs, args); err != nil {
 		return 2
 	}
@@ -83,6 +88,15 @@ func runProcess(env Env, args []string) int {
 			return 1
 		}
 		eng = o
+	case "server":
+		e, code := startServerEngine(env, sf, l.Locale(), *inFlight, true)
+		if e == nil {
+			return code
+		}
+		eng = e
+		if s, ok := e.(interface{ InFlight() int }); ok {
+			workers = s.InFlight()
+		}
 	case "auto":
 		e, label, n, err := pipeline.ChooseEngine(l, hw.Discover(nvml.New()), func(s string) { fmt.Fprintln(env.Stderr, "shoebox:", s) })
 		if err != nil {
@@ -92,14 +106,22 @@ func runProcess(env Env, args []string) int {
 		eng, workers = e, n
 		fmt.Fprintln(env.Stderr, "reading with", label)
 	default:
-		fmt.Fprintf(env.Stderr, "shoebox: unknown engine %q: use auto or ocr\n", *engineName)
+		fmt.Fprintf(env.Stderr, "shoebox: unknown engine %q: use auto, ocr or server\n", *engineName)
 		return 2
 	}
 	defer eng.Close()
 	counts, _ := l.Counts()
 	bar := newProgress(env.Stderr, counts[library.StatusQueued])
-	r := &pipeline.Runner{Lib: l, Engine: eng, Workers: workers, PageTimeout: 5 * time.Minute, OnProgress: func(p pipeline.Progress) {
-		if p.Current == 0 {
+	var mu sync.Mutex
+	waiting, finished := "", 0
+	r := &pipeline.Runner{Lib: l, Engine: eng, Workers: workers, PageTimeout: 5 * time.Minute, GiveUpAfter: *wait, OnProgress: func(p pipeline.Progress) {
+		mu.Lock()
+		defer mu.Unlock()
+		if p.Waiting != "" && p.Waiting != waiting {
+			fmt.Fprintf(env.Stderr, "\nshoebox: waiting for the server (the receipts stay queued): %s\n", p.Waiting)
+		}
+		waiting = p.Waiting
+		for ; finished < p.Done+p.Failed; finished++ {
 			bar.done()
 		}
 	}}
@@ -107,10 +129,17 @@ func runProcess(env Env, args []string) int {
 	bar.finish()
 	if err != nil {
 		fmt.Fprintln(env.Stderr, "shoebox:", err)
+		if errors.Is(err, inference.ErrUnavailable) {
+			c, _ := l.Counts()
+			fmt.Fprintf(env.Stdout, "stopped: the server could not be reached; %d receipts stay queued for the next run\n", c[library.StatusQueued])
+		}
 		return 1
 	}
 	p := r.Snapshot()
 	fmt.Fprintf(env.Stdout, "read %d receipts, %d failed", p.Done, p.Failed)
+	if _, remote := eng.(inference.Remote); remote && p.PagesPerMinute > 0 {
+		fmt.Fprintf(env.Stdout, ", %d pages at %.1f pages/minute", p.Pages, p.PagesPerMinute)
+	}
 	if p.LastError != "" {
 		fmt.Fprintf(env.Stdout, " (last: %s)", p.LastError)
 	}

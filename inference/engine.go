@@ -2,6 +2,7 @@ package inference
 
 import (
 	"context"
+	"errors"
 	"image"
 	"time"
 
@@ -68,4 +69,21 @@ type Engine interface {
 	Name() string
 	Extract(ctx context.Context, page Page) (Result, error)
 	Close() error
+}
+
+// ErrUnavailable marks a page that could not be read because what reads it
+// — a server on another machine — cannot be reached, is overloaded, or
+// refuses this client (address, certificate, key, model): the page is not
+// at fault. The pipeline puts its receipt back in the queue, never marks it
+// failed, and waits for the engine to be Available again.
+var ErrUnavailable = errors.New("the reading server is unavailable")
+
+// Remote is an engine that reads on another machine. Available checks, at
+// little cost, that the server answers and would read pages now; the
+// pipeline polls it after ErrUnavailable. Where says, for people, where
+// pages go (host and model, never a key).
+type Remote interface {
+	Engine
+	Available(ctx context.Context) error
+	Where() string
 }

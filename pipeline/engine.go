@@ -45,7 +45,8 @@ func VerifyPair(model, projector string) (string, bool) {
 	return strings.Join(out, "\n"), ok
 }
 
-// ChooseEngine starts the engine a library reads with: the vision model
+// ChooseEngine starts the engine a library reads with: the inference
+// server when its settings say so (StartServer), else the vision model
 // chosen in its settings when that passes its checks and starts (with
 // Tesseract for the model's hint and grounding), else the OCR engine, with
 // the reason in the label. It returns the engine, a label for people, and
@@ -58,6 +59,13 @@ func ChooseEngine(lib *library.Library, m hw.Machine, onEvent func(string)) (inf
 			return nil, "", 0, fmt.Errorf("the OCR engine could not start: %w", err)
 		}
 		return o, "OCR (Tesseract) on CPU" + note, runtime.NumCPU(), nil
+	}
+	if lib.Setting(SettingEngine) == EngineServer {
+		eng, label, n, err := StartServer(ServerOptions(lib, onEvent), lib.Locale())
+		if err != nil {
+			return readWithOCR(" — the server in Settings cannot be used: " + err.Error())
+		}
+		return eng, label, n, nil
 	}
 	model, proj := lib.Setting(SettingModel), lib.Setting(SettingProjector)
 	if model == "" {

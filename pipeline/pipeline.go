@@ -2,7 +2,9 @@
 // the library, reads their pages with an engine and saves what was read,
 // one receipt at a time per worker. It is the one place that chooses an
 // engine for a library (ChooseEngine) and combines readers with the model
-// (VLMWithOCR). The desktop app and the CLI share it.
+// (VLMWithOCR, ServerWithOCR). A receipt whose engine is unavailable (a
+// server gone away) goes back in the queue while the batch waits for it.
+// The desktop app and the CLI share it.
 package pipeline
 
 import (
@@ -26,6 +28,13 @@ type Progress struct {
 	ETA                 time.Duration
 	Current             int64 // receipt being read, 0 when idle
 	LastError           string
+	// Pages read in the receipts done, and how many a minute: a server's
+	// throughput.
+	Pages          int
+	PagesPerMinute float64
+	// Waiting says why the batch is paused for its engine (a server that
+	// cannot be reached); "" while it reads. Receipts stay queued meanwhile.
+	Waiting string
 }
 
 // EInvoiceEngine is the engine name recorded for a receipt read from its
@@ -42,9 +51,18 @@ type Runner struct {
 	PageTimeout time.Duration
 	// OnProgress is called after every receipt (from a worker goroutine).
 	OnProgress func(Progress)
+	// GiveUpAfter is how long the batch waits for an engine that is
+	// unavailable (inference.ErrUnavailable) before it stops, leaving the
+	// rest queued; 0 waits until ctx is cancelled.
+	GiveUpAfter time.Duration
 
 	mu   sync.Mutex
 	prog Progress
+
+	// wait is the engine's outage while there is one: workers that meet it
+	// put their receipt back in the queue and wait on it together.
+	wait     outages
+	requeued map[int64]int // times a receipt went back to the queue for the engine, this run
 }
 
 // Run processes queued receipts until the queue is empty or ctx is
@@ -65,6 +83,10 @@ func (r *Runner) Run(ctx context.Context) error {
 		go func() {
 			defer wg.Done()
 			for ctx.Err() == nil {
+				if err := r.wait.stopped(); err != nil {
+					errs <- err
+					return
+				}
 				id, ok, err := r.Lib.NextQueued(context.Background())
 				if err != nil {
 					errs <- err
@@ -73,7 +95,12 @@ func (r *Runner) Run(ctx context.Context) error {
 				if !ok {
 					return
 				}
-				r.one(ctx, id)
+				if cause := r.one(ctx, id); cause != nil {
+					if err := r.waitForEngine(ctx, cause); err != nil && ctx.Err() == nil {
+						errs <- err
+						return
+					}
+				}
 			}
 		}()
 	}
@@ -82,26 +109,54 @@ func (r *Runner) Run(ctx context.Context) error {
 	return <-errs
 }
 
-func (r *Runner) one(ctx context.Context, id int64) {
+// one reads a receipt. It returns the engine's error when the engine, not
+// the receipt, was at fault (inference.ErrUnavailable): the receipt is
+// back in the queue and the worker waits for the engine.
+func (r *Runner) one(ctx context.Context, id int64) error {
 	r.update(func(p *Progress) { p.Current = id })
-	err := r.read(ctx, id)
+	pages, err := r.read(ctx, id)
 	switch {
 	case err == nil:
-		r.update(func(p *Progress) { p.Done++; p.Current = 0 })
+		r.update(func(p *Progress) { p.Done++; p.Pages += pages; p.Current = 0 })
 	case ctx.Err() != nil:
 		// Cancelled or the window closed: back in the queue for next time.
 		r.Lib.SetStatus(context.Background(), id, library.StatusQueued, "system", "")
 		r.update(func(p *Progress) { p.Current = 0 })
+	case errors.Is(err, inference.ErrUnavailable) && r.requeue(id):
+		// The server went away or will not answer: the receipt is not at
+		// fault and waits in the queue for it.
+		r.Lib.SetStatus(context.Background(), id, library.StatusQueued, "system", "")
+		r.update(func(p *Progress) { p.Current = 0; p.LastError = err.Error() })
+		return err
 	default:
 		r.Lib.Fail(context.Background(), id, err.Error())
 		r.update(func(p *Progress) { p.Failed++; p.Current = 0; p.LastError = err.Error() })
 	}
+	return nil
 }
 
-func (r *Runner) read(ctx context.Context, id int64) error {
+// maxRequeues bounds how often one receipt goes back to the queue for an
+// engine that says it is available between tries: a receipt that only
+// ever meets "unavailable" (a proxy refusing its size) fails by itself
+// rather than holding the batch forever.
+const maxRequeues = 5
+
+func (r *Runner) requeue(id int64) bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.requeued == nil {
+		r.requeued = map[int64]int{}
+	}
+	r.requeued[id]++
+	return r.requeued[id] <= maxRequeues
+}
+
+// read reads a receipt's pages and saves the reading; it returns how many
+// pages were read.
+func (r *Runner) read(ctx context.Context, id int64) (int, error) {
 	rec, err := r.Lib.Get(id)
 	if err != nil {
-		return err
+		return 0, err
 	}
 	lim := r.Limits
 	if lim.MaxPixels == 0 {
@@ -112,9 +167,9 @@ func (r *Runner) read(ctx context.Context, id int64) error {
 	inv, err := ingest.EInvoice(ctx, f)
 	switch {
 	case err == nil:
-		return r.Lib.SaveExtraction(context.Background(), id, inv.Receipt(), EInvoiceEngine, receipt.SourceEInvoice)
+		return 0, r.Lib.SaveExtraction(context.Background(), id, inv.Receipt(), EInvoiceEngine, receipt.SourceEInvoice)
 	case f.Kind == ingest.XML:
-		return fmt.Errorf("the e-invoice could not be read: %w", err)
+		return 0, fmt.Errorf("the e-invoice could not be read: %w", err)
 	}
 	var merged receipt.Receipt
 	for i := 0; i < max(1, f.Pages); i++ {
@@ -122,9 +177,9 @@ func (r *Runner) read(ctx context.Context, id int64) error {
 		if err != nil {
 			var ref *ingest.Refusal
 			if errors.As(err, &ref) {
-				return errors.New(ref.Reason)
+				return 0, errors.New(ref.Reason)
 			}
-			return err
+			return 0, err
 		}
 		pctx, cancel := ctx, context.CancelFunc(func() {})
 		if r.PageTimeout > 0 {
@@ -134,10 +189,19 @@ func (r *Runner) read(ctx context.Context, id int64) error {
 		timedOut := pctx.Err() == context.DeadlineExceeded
 		cancel()
 		if err != nil {
-			if timedOut && ctx.Err() == nil {
-				return fmt.Errorf("page %d took longer than %s to read", i+1, r.PageTimeout)
+			if timedOut && ctx.Err() == nil && !errors.Is(err, inference.ErrUnavailable) {
+				// A server that went silent (its machine off the network)
+				// or has more pages than it can read is not the page's
+				// fault either: the receipt waits in the queue.
+				if rem, ok := r.Engine.(inference.Remote); ok {
+					if aerr := rem.Available(ctx); aerr != nil {
+						return 0, fmt.Errorf("page %d: %w", i+1, aerr)
+					}
+					return 0, fmt.Errorf("page %d: %w: no answer within %s", i+1, inference.ErrUnavailable, r.PageTimeout)
+				}
+				return 0, fmt.Errorf("page %d took longer than %s to read", i+1, r.PageTimeout)
 			}
-			return fmt.Errorf("page %d: %w", i+1, err)
+			return 0, fmt.Errorf("page %d: %w", i+1, err)
 		}
 		if i == 0 {
 			merged = res.Receipt
@@ -146,13 +210,13 @@ func (r *Runner) read(ctx context.Context, id int64) error {
 		}
 	}
 	if ctx.Err() != nil {
-		return ctx.Err()
+		return 0, ctx.Err()
 	}
 	src := receipt.SourceModel
 	if r.Engine.Name() == "ocr" {
 		src = receipt.SourceOCR
 	}
-	return r.Lib.SaveExtraction(context.Background(), id, merged, r.Engine.Name(), src)
+	return max(1, f.Pages), r.Lib.SaveExtraction(context.Background(), id, merged, r.Engine.Name(), src)
 }
 
 func (r *Runner) update(fn func(*Progress)) {
@@ -163,6 +227,7 @@ func (r *Runner) update(fn func(*Progress)) {
 		p.PerMinute = float64(p.Done+p.Failed) / el.Minutes()
 		left := p.Total - p.Done - p.Failed
 		p.ETA = time.Duration(float64(el) / float64(p.Done+p.Failed) * float64(max(0, left)))
+		p.PagesPerMinute = float64(p.Pages) / el.Minutes()
 	}
 	r.prog = p
 	cb := r.OnProgress

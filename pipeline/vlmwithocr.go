@@ -4,6 +4,7 @@ import (
 	"github.com/shoebox-app/shoebox/inference"
 	"github.com/shoebox-app/shoebox/inference/fields"
 	"github.com/shoebox-app/shoebox/inference/ocr"
+	"github.com/shoebox-app/shoebox/inference/server"
 	"github.com/shoebox-app/shoebox/inference/vlm"
 
 	"context"
@@ -23,9 +24,16 @@ type VLMWithOCR struct {
 // Extract reads one page; a PDF text layer, when there is one, is the hint
 // instead of OCR.
 func (h VLMWithOCR) Extract(ctx context.Context, page inference.Page) (inference.Result, error) {
+	return withOCRHint(ctx, h.OCR, page, h.Engine.Extract)
+}
+
+// withOCRHint reads the page with Tesseract, gives its words to a model
+// engine's extract, and assesses the model's total and date on the page's
+// lines. The vision engine and the server engine share it.
+func withOCRHint(ctx context.Context, o *ocr.Tesseract, page inference.Page, extract func(context.Context, inference.Page) (inference.Result, error)) (inference.Result, error) {
 	var t inference.Timings
 	if page.Text == "" && len(page.Words) == 0 {
-		words, ot, err := h.OCR.Read(ctx, page)
+		words, ot, err := o.Read(ctx, page)
 		if err != nil && ctx.Err() != nil {
 			return inference.Result{}, ctx.Err()
 		}
@@ -33,11 +41,11 @@ func (h VLMWithOCR) Extract(ctx context.Context, page inference.Page) (inference
 			page.Words, t = words, ot
 		}
 	}
-	res, err := h.Engine.Extract(ctx, page)
+	res, err := extract(ctx, page)
 	if err == nil {
 		// The model's total and date are trusted as the rules' are: on
 		// evidence, with the page reader as the second reader.
-		opt := h.OCR.Options()
+		opt := o.Options()
 		lines := fields.LinesFromText(page.Text)
 		if len(page.Words) > 0 {
 			lines = fields.GroupLines(page.Words)
@@ -52,5 +60,23 @@ func (h VLMWithOCR) Extract(ctx context.Context, page inference.Page) (inference
 
 // Close stops the worker and frees Tesseract.
 func (h VLMWithOCR) Close() error {
+	return errors.Join(h.Engine.Close(), h.OCR.Close())
+}
+
+// ServerWithOCR is VLMWithOCR for the server engine: Tesseract reads each
+// page here, on this computer, and its words go with the image as the
+// model's hint and ground its answers.
+type ServerWithOCR struct {
+	*server.Engine
+	OCR *ocr.Tesseract
+}
+
+// Extract reads one page with the OCR hint.
+func (h ServerWithOCR) Extract(ctx context.Context, page inference.Page) (inference.Result, error) {
+	return withOCRHint(ctx, h.OCR, page, h.Engine.Extract)
+}
+
+// Close frees Tesseract and the server's idle connections.
+func (h ServerWithOCR) Close() error {
 	return errors.Join(h.Engine.Close(), h.OCR.Close())
 }

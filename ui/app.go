@@ -429,8 +429,14 @@ func (u *UI) setStatus(p pipeline.Progress) {
 			text += fmt.Sprintf(" (%d failed)", p.Failed)
 		}
 	case finished:
+	case p.Waiting != "":
+		text += " · waiting for the server to answer; the receipts stay queued"
 	case p.PerMinute > 0:
-		text += fmt.Sprintf(" · %.0f/min · about %s left", p.PerMinute, max(time.Second, p.ETA.Round(time.Second)))
+		rate := fmt.Sprintf("%.0f/min", p.PerMinute)
+		if _, remote := u.Engine().(inference.Remote); remote {
+			rate = fmt.Sprintf("%.1f pages/min", p.PagesPerMinute)
+		}
+		text += fmt.Sprintf(" · %s · about %s left", rate, max(time.Second, p.ETA.Round(time.Second)))
 	}
 	u.status.SetText(text + " · " + u.readerText())
 }

@@ -87,9 +87,9 @@ func gigabytes(b int64) string {
 }
 
 func (u *UI) modelsPage() fyne.CanvasObject {
-	head := wrapped(fmt.Sprintf("Shoebox reads your receipts on this computer; nothing is sent anywhere. It reads now with %s. "+
+	head := wrapped(fmt.Sprintf("%s It reads now with %s. "+
 		"A smart reader reads faded, crumpled and unusual receipts better. Choose one below: it is downloaded once, "+
-		"checked, and used for the next receipts you read.", plainEngine(u.svc.EngineLabel)))
+		"checked, and used for the next receipts you read.", u.serverText(), plainEngine(u.svc.EngineLabel)))
 	chosen := wrapped(u.chosenModelText())
 	items := []fyne.CanvasObject{head, chosen}
 	var expert []fyne.CanvasObject
@@ -206,7 +206,7 @@ func (u *UI) modelsPage() fyne.CanvasObject {
 		expert = append(expert, tech...)
 		expert = append(expert, widget.NewSeparator())
 	}
-	items = append(items, widget.NewButton("Use a reader file you already have…", pickFile))
+	items = append(items, widget.NewButton("Use a reader file you already have…", pickFile), u.serverCard())
 	if eng, ok := u.Engine().(interface{ Unload() }); ok {
 		expert = append(expert, widget.NewButton("Free the model's memory now (it loads again for the next receipt)", func() {
 			go eng.Unload()

@@ -314,7 +314,7 @@ func (v *Engine) Extract(ctx context.Context, page inference.Page) (inference.Re
 	if err := enc.Encode(&img, page.Image); err != nil {
 		return inference.Result{}, err
 	}
-	req := protocol.PageRequest{Image: img.Bytes(), System: v.system(assets.ReceiptPrompt, page), User: "Read this receipt. Answer with the JSON only."}
+	req := protocol.PageRequest{Image: img.Bytes(), System: v.system(assets.ReceiptPrompt, page), User: UserPrompt}
 	res, r, err := v.read(ctx, req, page)
 	if errors.Is(err, ErrHardwareFault) {
 		// Broken arithmetic on this device or precision: a safer plan, and
@@ -530,22 +530,10 @@ func clip(s string, n int) string {
 	return s
 }
 
-// system is the business-context instruction, with the page's own text
-// (PDF text layer) or OCR as a hint when there is one.
+// system is SystemPrompt: the business-context instruction with the page's
+// text or OCR as a hint.
 func (v *Engine) system(prompt string, page inference.Page) string {
-	var b strings.Builder
-	b.WriteString(prompt)
-	if page.Text != "" {
-		b.WriteString("\nThe document's own text layer reads:\n")
-		b.WriteString(page.Text)
-	} else if len(page.Words) > 0 {
-		b.WriteString("\nOCR of the image (may contain mistakes):\n")
-		for _, l := range fields.GroupLines(page.Words) {
-			b.WriteString(l.Text)
-			b.WriteByte('\n')
-		}
-	}
-	return strings.TrimRight(b.String(), "\n")
+	return SystemPrompt(prompt, page)
 }
 
 // Close stops the worker; pages still queued get an error.
