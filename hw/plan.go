@@ -407,7 +407,9 @@ func planGPU(req Request, variants []Variant, gpus []GPU, base *Plan) (Plan, boo
 							p := fromLayout(*base, q8, lay1, req)
 							p.Reasons = append(p.Reasons, fmt.Sprintf("%s %s (%s) would need its layers split across %d GPUs, but %s (%s) fits in %.0f%% of the free memory of one %s (%s free): Q8_0 is near-lossless, and one GPU needs no copies between GPUs (splits gave the seeds' \"!!!!\" output). Choose %s in settings to split it instead.",
 								m.Name, v.Name, gb(mib(v.Bytes)), len(lay.devs), q8.Name, gb(mib(q8.Bytes)), Headroom*100, single[0].Name, gb(single[0].FreeMiB), v.Name))
-							return explain(p, req, q8, variants, kv1, bf16Skipped, minCC), true
+							p = explain(p, req, q8, variants, kv1, bf16Skipped, minCC)
+							p.Reasons = slices.DeleteFunc(p.Reasons, func(r string) bool { return strings.HasPrefix(r, "Higher-precision variants") })
+							return p, true
 						}
 					}
 					p := fromLayout(*base, v, lay, req)
