@@ -69,7 +69,7 @@ func runBench(env Env, args []string) int {
 	}
 	loc := receipt.DefaultLocale(receipt.CountryOther)
 	t0 := time.Now()
-	v, code := startVLM(env, *model, *mmproj, loc, *parallel)
+	v, code := startVLM(env, *model, *mmproj, loc, *parallel, 0)
 	if v == nil {
 		return code
 	}

@@ -7,6 +7,7 @@ package testmodel
 
 import (
 	"fmt"
+	"math"
 	"math/rand"
 
 	"github.com/shoebox-app/shoebox/models/gguf"
@@ -36,9 +37,10 @@ type LLM struct {
 	// Prefer makes a scripted model instead of a random one: every token's
 	// logit is fixed, the bytes of Prefer first in that order, so greedy
 	// decoding under a grammar writes the allowed byte that comes first in
-	// Prefer at every step, whatever the prompt or image (blocks add
-	// nothing; every token embeds alike).
-	Prefer string
+	// Prefer at every step (in AfterQuote right after a '"'), whatever the
+	// prompt or image (blocks add nothing; a token's embedding says only
+	// whether it is a quote).
+	Prefer, AfterQuote string
 	// Qwen3VL makes a "qwen3vl" model: Qwen3's query/key norms and no
 	// attention biases, interleaved M-RoPE, and DeepstackLayers extra
 	// slices of each image embedding that the first DeepstackLayers blocks
@@ -59,7 +61,7 @@ var Tiny = LLM{Embed: 64, Heads: 4, Layers: 2, FFN: 128, Context: 2048, Seed: 1}
 // Scripted is Tiny made to fill the receipt schema's lists: empty strings,
 // amounts of 1.11, six tax lines, then line items until the token limit
 // (see Prefer). It shows a reading with line items and tax lines end to end.
-var Scripted = LLM{Embed: 64, Heads: 4, Layers: 2, FFN: 128, Context: 8192, Seed: 1, Prefer: "\",.{[tal1"}
+var Scripted = LLM{Embed: 64, Heads: 4, Layers: 2, FFN: 128, Context: 8192, Seed: 1, Prefer: "\",.{[tal1", AfterQuote: ",.{[tal1\""}
 
 // Bench has the shape that sets a real model's per-token cost: ~0.35 B
 // parameters in F16 (0.7 GB, one memory pass per token like a 1–2 B
@@ -158,14 +160,30 @@ func WriteLLM(path string, m LLM) error {
 	}
 	e, f, v := uint64(m.Embed), uint64(m.FFN), uint64(nVocab)
 	embd := randn(m.Embed*nVocab, 0.5)
-	var logits []float32 // the scripted model's fixed logits
+	// The scripted model's fixed logits: one set after a '"' (its own
+	// preference order, AfterQuote), another after any other token, so
+	// that even without a grammar it writes more than one character (the
+	// canary refuses "!!!!"-like output).
+	var logits, afterQuote []float32
 	if m.Prefer != "" {
-		embd = ones(m.Embed * nVocab)
-		logits = fill(nVocab, -5)
-		logits[tokEOS] = -10 // only where the grammar allows nothing else
-		for i := 0; i < len(m.Prefer); i++ {
-			logits[3+int(m.Prefer[i])] = 10 - float32(i)*0.1
+		quote := 3 + int('"')
+		embd = make([]float32, m.Embed*nVocab)
+		for tok := 0; tok < nVocab; tok++ {
+			if tok == quote {
+				embd[tok*m.Embed+1] = 1 // the second axis marks a quote
+			} else {
+				embd[tok*m.Embed] = 1
+			}
 		}
+		rank := func(prefer string) []float32 {
+			l := fill(nVocab, -5)
+			l[tokEOS] = -10 // only where the grammar allows nothing else
+			for i := 0; i < len(prefer); i++ {
+				l[3+int(prefer[i])] = 10 - float32(i)*0.1
+			}
+			return l
+		}
+		logits, afterQuote = rank(m.Prefer), rank(m.AfterQuote)
 	}
 	matrix("token_embd.weight", []uint64{e, v}, embd)
 	outNorm := ones(m.Embed)
@@ -175,12 +193,13 @@ func WriteLLM(path string, m LLM) error {
 	w.AddF32("output_norm.weight", []uint64{e}, outNorm)
 	switch {
 	case logits != nil:
-		// The normed hidden state is all ones: a row's sum is its logit.
+		// The normed hidden state is √Embed on one axis: the first after
+		// most tokens, the second after a quote.
 		out := make([]float32, m.Embed*nVocab)
-		for tok, sc := range logits {
-			for j := 0; j < m.Embed; j++ {
-				out[tok*m.Embed+j] = sc / float32(m.Embed)
-			}
+		k := float32(math.Sqrt(float64(m.Embed)))
+		for tok := range logits {
+			out[tok*m.Embed] = logits[tok] / k
+			out[tok*m.Embed+1] = afterQuote[tok] / k
 		}
 		matrix("output.weight", []uint64{e, v}, out)
 	case !m.Tied:
