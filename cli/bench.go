@@ -60,6 +60,7 @@ func runBench(env Env, args []string) int {
 	n := fs.Int("n", 5, "pages to read (receipts are reused in turn)")
 	parallel := fs.Int("parallel", 0, "pages read at once as parallel sequences (0: the planner chooses)")
 	asJSON := fs.Bool("json", false, "print JSON")
+	maxTokens := fs.Int("max-tokens", 0, "the most tokens a page's answer may take (0: the engine's limit)")
 	if err := parseArgs(fs, args); err != nil {
 		return 2
 	}
@@ -69,7 +70,7 @@ func runBench(env Env, args []string) int {
 	}
 	loc := receipt.DefaultLocale(receipt.CountryOther)
 	t0 := time.Now()
-	v, code := startVLM(env, *model, *mmproj, loc, *parallel, 0)
+	v, code := startVLM(env, *model, *mmproj, loc, *parallel, *maxTokens)
 	if v == nil {
 		return code
 	}

@@ -37,7 +37,7 @@ func TestEvalComparesModels(t *testing.T) {
 	labels := devSubset(t, 2)
 	t.Setenv("SHOEBOX_TEST_WORKER", "1")
 	pair := model + "+" + proj
-	code, out, errOut := run(t, "eval", "--models", pair+","+pair, "--labels", labels)
+	code, out, errOut := run(t, "eval", "--models", pair+","+pair, "--max-tokens", "512", "--labels", labels)
 	if code != 0 {
 		t.Fatalf("exit %d\n%s\n%s", code, out, errOut)
 	}

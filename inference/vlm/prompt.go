@@ -73,8 +73,15 @@ func BuildPrompt(family, system string, page inference.Page) protocol.PageReques
 		user.WriteString(strings.TrimSpace(assets.TextLayerHeader) + "\n")
 		user.WriteString(strings.TrimSpace(page.Text) + "\n\n")
 	} else if len(page.Words) > 0 {
+		lines := fields.GroupLines(page.Words)
+		hint := LayoutText(lines)
+		if len(hint) > maxLayoutBytes {
+			// A long page's columns would crowd the image and the answer
+			// out of the context: its lines alone, in reading order.
+			hint = LayoutText(plainLines(lines))
+		}
 		user.WriteString(strings.TrimSpace(assets.OCRHintHeader) + "\n")
-		user.WriteString(LayoutText(fields.GroupLines(page.Words)) + "\n\n")
+		user.WriteString(hint + "\n\n")
 	}
 	user.WriteString(strings.TrimSpace(assets.ReceiptInstruction))
 	req := protocol.PageRequest{System: strings.TrimSpace(system), User: user.String(), Template: fp.ChatTemplate}
@@ -84,8 +91,24 @@ func BuildPrompt(family, system string, page inference.Page) protocol.PageReques
 	return req
 }
 
-// layoutColumns is the widest a laid-out line may be.
-const layoutColumns = 100
+// layoutColumns is the widest a laid-out line may be; a hint laid out
+// longer than maxLayoutBytes (about 1,000 tokens where runs of spaces are
+// one token, as in Qwen's and Gemma's vocabularies; more in a vocabulary
+// that spends a token per space) keeps its lines but not its columns.
+const (
+	layoutColumns  = 80
+	maxLayoutBytes = 3000
+)
+
+// plainLines are lines without their words, which LayoutText writes as
+// they read, one a line.
+func plainLines(lines []fields.Line) []fields.Line {
+	out := make([]fields.Line, len(lines))
+	for i, l := range lines {
+		out[i] = fields.Line{Text: l.Text, Box: l.Box}
+	}
+	return out
+}
 
 // LayoutText writes OCR lines top to bottom, each word at the column its
 // position on the page gives, so that a line's amounts stay in their
@@ -101,15 +124,28 @@ func LayoutText(lines []fields.Line) string {
 		return a.Y+a.H/2 < b.Y+b.H/2
 	})
 	// Character width: the median of the words' widths per character.
+	// The left margin is where most lines start (a tenth of them may start
+	// further left: specks and scanner edges read as text).
 	var widths []float64
-	left, right := math.MaxInt, 0
+	var starts []int
+	right := 0
 	for _, l := range lines {
+		first := math.MaxInt
 		for _, w := range l.Words {
 			if n := len([]rune(w.Text)); n > 0 && w.Box.W > 0 {
 				widths = append(widths, float64(w.Box.W)/float64(n))
 			}
-			left, right = min(left, w.Box.X), max(right, w.Box.X+w.Box.W)
+			right = max(right, w.Box.X+w.Box.W)
+			first = min(first, w.Box.X)
 		}
+		if first < math.MaxInt {
+			starts = append(starts, first)
+		}
+	}
+	sort.Ints(starts)
+	left := 0
+	if len(starts) > 0 {
+		left = starts[len(starts)/10]
 	}
 	if len(widths) == 0 {
 		var out []string
@@ -134,7 +170,7 @@ func LayoutText(lines []fields.Line) string {
 		var b strings.Builder
 		col := 0
 		for i, w := range words {
-			want := int(math.Round(float64(w.Box.X-left) / charW))
+			want := max(0, int(math.Round(float64(w.Box.X-left)/charW)))
 			switch {
 			case i == 0:
 			case want > col+1:

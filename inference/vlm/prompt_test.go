@@ -65,3 +65,16 @@ func TestValidateJSON(t *testing.T) {
 		}
 	}
 }
+
+// TestLongHintKeepsLinesNotColumns: a page too long to lay out in columns
+// within the context gets its lines alone.
+func TestLongHintKeepsLinesNotColumns(t *testing.T) {
+	var words []inference.Word
+	for i := 0; i < 150; i++ {
+		words = append(words, word("ITEM", 0, 20*i, i), word("9.99", 600, 20*i, i))
+	}
+	req := BuildPrompt("qwen3vl", assets.ReceiptPrompt, inference.Page{Words: words})
+	if strings.Contains(req.User, "ITEM  ") || strings.Count(req.User, "ITEM 9.99\n") != 150 {
+		t.Errorf("long hint:\n%s", req.User[:300])
+	}
+}

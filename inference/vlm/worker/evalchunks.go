@@ -151,7 +151,7 @@ func EvalPrompt(mt *llama.MtmdContext, ctx *llama.Context, text string, image []
 		chunk := C.mtmd_input_chunks_get(chunks, C.size_t(i))
 		if C.mtmd_input_chunk_get_type(chunk) == 0 {
 			if rc := C.mtmd_helper_eval_chunk_single(mtmdPtr(mt), contextPtr(ctx), chunk, past, C.int32_t(seq), C.int32_t(nBatch), C.bool(i == n-1), &past); rc != 0 {
-				return 0, 0, encode, fmt.Errorf("evaluating the prompt failed (%d)", int(rc))
+				return 0, 0, encode, fmt.Errorf("evaluating the prompt failed (%d) after %d of its %d tokens (the page's context may be too small for it)", int(rc), int(past), int(C.mtmd_helper_get_n_tokens(chunks)))
 			}
 			continue
 		}
