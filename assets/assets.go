@@ -26,7 +26,9 @@ var ReferenceModels []byte
 //go:embed models/catalogue.json
 var Catalogue []byte
 
-// ReceiptPrompt is the business-context instruction given to vision models.
+// ReceiptPrompt is the short business-context system prompt given to
+// vision models (and to a model server: every engine shares these prompts
+// and ReceiptSchema).
 //
 //go:embed prompts/receipt.txt
 var ReceiptPrompt string
@@ -37,8 +39,34 @@ var ReceiptPrompt string
 //go:embed prompts/receipt-strict.txt
 var ReceiptPromptStrict string
 
-// ReceiptSchema is the JSON schema model output is constrained to (amounts
-// as strings: a number grammar let a tiny model write 46E7107108).
+// ReceiptInstruction is the user's turn after the image and the page's
+// text hint: what to transcribe.
+//
+//go:embed prompts/receipt-user.txt
+var ReceiptInstruction string
+
+// OCRHintHeader introduces the page's OCR text, laid out line by line in
+// reading order; TextLayerHeader a PDF's own text layer.
+//
+//go:embed prompts/ocr-hint.txt
+var OCRHintHeader string
+
+//go:embed prompts/text-layer-hint.txt
+var TextLayerHeader string
+
+// PromptFamilies says per vision-model family where the system prompt goes
+// and which llama.cpp chat template stands in when the model's own is not
+// recognised, and maps projector types to families.
+//
+//go:embed prompts/families.json
+var PromptFamilies []byte
+
+// ReceiptSchema is the JSON schema model output is constrained to: a plain
+// JSON Schema (usable as an OpenAI-style response_format json_schema with
+// strict off) of the whole document, line items and tax lines included.
+// Amounts are strings: a number grammar let a tiny model write 46E7107108.
+// The required keys and the short scalar fields come before the lists, so
+// an answer cut off at the token limit loses only its last lines.
 //
 //go:embed prompts/schema.json
 var ReceiptSchema string

@@ -62,6 +62,7 @@ func runBench(env Env, args []string) int {
 	asJSON := fs.Bool("json", false, "print JSON")
 	engineName := fs.String("engine", "vlm", "vlm (the embedded engine, with --model and --mmproj) or server (with --server and --server-model)")
 	sf := addServerFlags(fs)
+	maxTokens := fs.Int("max-tokens", 0, "the most tokens a page's answer may take (0: the engine's limit)")
 	if err := parseArgs(fs, args); err != nil {
 		return 2
 	}
@@ -84,7 +85,7 @@ func runBench(env Env, args []string) int {
 	}
 	loc := receipt.DefaultLocale(receipt.CountryOther)
 	t0 := time.Now()
-	v, code := startVLM(env, *model, *mmproj, loc, *parallel)
+	v, code := startVLM(env, *model, *mmproj, loc, *parallel, *maxTokens)
 	if v == nil {
 		return code
 	}

@@ -161,6 +161,8 @@ func runEval(env Env, args []string) int {
 	compare := fs.Bool("compare-cli", false, "also time the raw tesseract CLI (--psm 4, one process per core) on the same images")
 	limit := fs.Int("n", 0, "only the first n receipts")
 	psm := fs.Int("psm", 0, "Tesseract page segmentation mode (default: the engine's choice)")
+	modelList := fs.String("models", "", "compare vision models: a comma list of catalogue IDs (id or id:variant; downloaded with consent) or local MODEL.gguf+MMPROJ.gguf pairs; prints one table")
+	yes := fs.Bool("yes", false, "with --models: download missing catalogue models without asking")
 	dump := fs.String("dump", "", "write each receipt's OCR text, fields found and label to DIR/NAME.txt (for reading misses), and its words to DIR/NAME.lines (for replaying through the rules)")
 	if err := parseArgs(fs, args); err != nil {
 		return 2
@@ -187,6 +189,15 @@ func runEval(env Env, args []string) int {
 		return 2
 	}
 	loc := receipt.DefaultLocale(c)
+	if *modelList != "" {
+		var refs []string
+		for _, r := range strings.Split(*modelList, ",") {
+			if r = strings.TrimSpace(r); r != "" {
+				refs = append(refs, r)
+			}
+		}
+		return compareModels(env, refs, items, loc, *yes, *asJSON, vf)
+	}
 	pp, err := parsePreprocess(*pre)
 	if err != nil {
 		fmt.Fprintln(env.Stderr, "shoebox:", err)
@@ -205,6 +216,29 @@ func runEval(env Env, args []string) int {
 
 	ctx, stop := interruptible()
 	defer stop()
+	rep := evaluate(ctx, env, eng, items, loc, *dump)
+	rep.Preprocess = pp
+	sort.SliceStable(rep.Misses, func(i, j int) bool { return missRank(rep.Misses[i]) > missRank(rep.Misses[j]) })
+	if *compare {
+		rep.CLISeconds = timeTesseractCLI(ctx, items)
+		if rep.CLISeconds > 0 {
+			rep.CLIPerMin = float64(len(items)) / rep.CLISeconds * 60
+		}
+	}
+	if *asJSON {
+		enc := json.NewEncoder(env.Stdout)
+		enc.SetIndent("", "  ")
+		enc.Encode(rep)
+		return 0
+	}
+	printEval(env.Stdout, rep)
+	return 0
+}
+
+// evaluate reads every labelled receipt with eng and scores it: accuracy
+// per field, the ready rate and right-among-ready, calibration and the
+// evidence table. dump, when set, is a folder for each reading.
+func evaluate(ctx context.Context, env Env, eng inference.Engine, items []labelled, loc receipt.Locale, dump string) evalReport {
 	results := make([]map[string]eval.FieldScore, len(items))
 	outcomes := make([]eval.Outcome, len(items))
 	failures := make([]string, len(items))
@@ -218,8 +252,8 @@ func runEval(env Env, args []string) int {
 			results[i] = eval.Score(items[i].Label, &res.Receipt, loc)
 			outcomes[i] = eval.NewOutcome(filepath.Base(items[i].Image), results[i], &res.Receipt, receipt.Validate(res.Receipt, loc, time.Now()))
 		}
-		if *dump != "" {
-			if err := dumpReading(*dump, items[i], res, results[i]); err != nil {
+		if dump != "" {
+			if err := dumpReading(dump, items[i], res, results[i]); err != nil {
 				failures[i] = err.Error()
 			}
 		}
@@ -228,7 +262,7 @@ func runEval(env Env, args []string) int {
 	elapsed := time.Since(start)
 	bar.finish()
 
-	rep := evalReport{Engine: eng.Name(), Receipts: len(items), Seconds: elapsed.Seconds(), Fields: map[string]*fieldReport{}, Preprocess: pp}
+	rep := evalReport{Engine: eng.Name(), Receipts: len(items), Seconds: elapsed.Seconds(), Fields: map[string]*fieldReport{}}
 	rep.PerMinute = float64(len(items)) / elapsed.Minutes()
 	rep.Order = scoredFields(items, loc)
 	for _, f := range rep.Order {
@@ -279,21 +313,7 @@ func runEval(env Env, args []string) int {
 		rep.Calibration = append(rep.Calibration, eval.Calibrate(f, rep.Outcomes))
 	}
 	rep.Evidence = eval.EvidenceTable(rep.Outcomes)
-	sort.SliceStable(rep.Misses, func(i, j int) bool { return missRank(rep.Misses[i]) > missRank(rep.Misses[j]) })
-	if *compare {
-		rep.CLISeconds = timeTesseractCLI(ctx, items)
-		if rep.CLISeconds > 0 {
-			rep.CLIPerMin = float64(len(items)) / rep.CLISeconds * 60
-		}
-	}
-	if *asJSON {
-		enc := json.NewEncoder(env.Stdout)
-		enc.SetIndent("", "  ")
-		enc.Encode(rep)
-		return 0
-	}
-	printEval(env.Stdout, rep)
-	return 0
+	return rep
 }
 
 // scoredFields are SROIE's four fields and the extra ones any label has:

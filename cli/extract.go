@@ -156,7 +156,7 @@ func printExtracted(env Env, r extracted) {
 
 // startVLM checks the model files, plans for this machine and starts the
 // vision engine's worker. It prints why and returns an exit code on failure.
-func startVLM(env Env, model, projector string, loc receipt.Locale, parallel int) (*vlm.Engine, int) {
+func startVLM(env Env, model, projector string, loc receipt.Locale, parallel, maxTokens int) (*vlm.Engine, int) {
 	if model == "" || projector == "" {
 		fmt.Fprintln(env.Stderr, "shoebox: --engine vlm needs --model FILE.gguf and --mmproj FILE.gguf")
 		return nil, 2
@@ -176,7 +176,7 @@ func startVLM(env Env, model, projector string, loc receipt.Locale, parallel int
 	m := hw.Discover(nvml.New())
 	req := hw.Request{Machine: m, Model: facts, Parallel: parallel}
 	plan := hw.MakePlan(req)
-	v, err := vlm.New(vlm.Options{Model: model, Projector: projector, Plan: plan, Request: &req, Locale: loc, Worker: workerCommand,
+	v, err := vlm.New(vlm.Options{Model: model, Projector: projector, Plan: plan, Request: &req, Locale: loc, Worker: workerCommand, MaxTokens: maxTokens,
 		OnEvent: func(s string) { fmt.Fprintln(env.Stderr, "shoebox:", s) }})
 	if err != nil {
 		fmt.Fprintln(env.Stderr, "shoebox:", err)
@@ -190,17 +190,19 @@ func startVLM(env Env, model, projector string, loc receipt.Locale, parallel int
 type vlmFlags struct {
 	model, mmproj *string
 	parallel      *int
+	maxTokens     *int
 	hints         *bool
 	server        serverFlags
 }
 
 func addVLMFlags(fs *flag.FlagSet) vlmFlags {
 	return vlmFlags{
-		model:    fs.String("model", "", "with --engine vlm: the GGUF model file"),
-		mmproj:   fs.String("mmproj", "", "with --engine vlm: its vision projector (mmproj) file"),
-		parallel: fs.Int("parallel", 0, "with --engine vlm: pages read at once as parallel sequences (0: the planner chooses); with --engine server: pages in flight (0: 4)"),
-		hints:    fs.Bool("ocr-hints", true, "with --engine vlm or server: read each page with Tesseract first, as a hint for the model and to ground its answers"),
-		server:   addServerFlags(fs),
+		model:     fs.String("model", "", "with --engine vlm: the GGUF model file"),
+		mmproj:    fs.String("mmproj", "", "with --engine vlm: its vision projector (mmproj) file"),
+		parallel:  fs.Int("parallel", 0, "with --engine vlm: pages read at once as parallel sequences (0: the planner chooses); with --engine server: pages in flight (0: 4)"),
+		maxTokens: fs.Int("max-tokens", 0, fmt.Sprintf("with --engine vlm: the most tokens a page's answer may take (0: %d, which holds the longest dev receipt's)", vlm.DefaultMaxTokens)),
+		hints:     fs.Bool("ocr-hints", true, "with --engine vlm or server: read each page with Tesseract first, as a hint for the model and to ground its answers"),
+		server:    addServerFlags(fs),
 	}
 }
 
@@ -212,7 +214,7 @@ func openEngine(env Env, name string, vf vlmFlags, loc receipt.Locale, ocrOpt oc
 	case name == "server":
 		return startServerEngine(env, vf.server, loc, *vf.parallel, *vf.hints)
 	case name == "vlm" || name == "auto" && *vf.model != "":
-		v, code := startVLM(env, *vf.model, *vf.mmproj, loc, *vf.parallel)
+		v, code := startVLM(env, *vf.model, *vf.mmproj, loc, *vf.parallel, *vf.maxTokens)
 		if v == nil {
 			return nil, code
 		}

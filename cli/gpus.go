@@ -11,6 +11,7 @@ import (
 
 	"github.com/shoebox-app/shoebox/assets"
 	"github.com/shoebox-app/shoebox/hw"
+	catalogue "github.com/shoebox-app/shoebox/models"
 )
 
 func init() {
@@ -24,7 +25,7 @@ func runGPUs(env Env, args []string) int {
 	modelPath := fs.String("model", "", "plan for this GGUF model file")
 	mmproj := fs.String("mmproj", "", "its vision projector file (for its size)")
 	factsPath := fs.String("model-facts", "", "plan for the model described in this JSON file")
-	ctxLen := fs.Int("context", 4096, "context length per sequence")
+	ctxLen := fs.Int("context", 0, "context length per sequence (0: the planner's, 8192: image, OCR hint and answer)")
 	parallel := fs.Int("parallel", 0, "pages read at once as parallel sequences (0: the planner chooses, as the app does)")
 	if err := parseArgs(fs, args); err != nil {
 		return 2
@@ -84,6 +85,11 @@ func runGPUs(env Env, args []string) int {
 	printMachine(env.Stdout, m)
 	for i, model := range models {
 		printPlan(env.Stdout, m, model, plans[i])
+	}
+	if cat, err := catalogue.Catalogue(); err == nil && *modelPath == "" && *factsPath == "" {
+		if rec, p := catalogue.Recommend(cat, m); rec != "" {
+			fmt.Fprintf(env.Stdout, "\nRecommended model from the catalogue: %s, %s (shoebox models list shows every model's fit)\n", rec, p.Summary(m))
+		}
 	}
 	return 0
 }

@@ -34,6 +34,7 @@ func runModels(env Env, args []string) int {
 	mmproj := fs.String("mmproj", "", "with verify: also check this projector file")
 	hub := fs.String("hub", "https://huggingface.co", "with refresh: the model hub to read file lists from")
 	out := fs.String("o", "assets/models/catalogue.json", "with refresh: where to write the updated catalogue")
+	simulate := fs.String("simulate", "", "with list: show fit for the machine described in this JSON file (as shoebox gpus --simulate) instead of this one")
 	if err := parseArgs(fs, args); err != nil {
 		return 2
 	}
@@ -57,23 +58,13 @@ func runModels(env Env, args []string) int {
 		return 0
 	case "list":
 		m := hw.Discover(nvml.New())
-		tw := tabwriter.NewWriter(env.Stdout, 0, 4, 2, ' ', 0)
-		fmt.Fprintln(tw, "ID\tVARIANT\tSIZE\tMEMORY NEED\tON THIS MACHINE\tLICENCE")
-		for _, e := range cat {
-			for _, v := range e.Variants {
-				size, need, fit := "not recorded", "—", "unknown until the file size is recorded"
-				if v.Model.Bytes() > 0 {
-					facts := hw.ModelFacts{Name: e.Name, Layers: e.Layers, EmbedDim: e.EmbedDim, HeadsKV: e.HeadsKV, HeadDimK: e.HeadDim, HeadDimV: e.HeadDim,
-						ProjectorBytes: uint64(v.Projector.Bytes()), Variants: []hw.Variant{{Name: v.Name, Bytes: uint64(v.Model.Bytes())}}}
-					p := hw.MakePlan(hw.Request{Machine: m, Model: facts})
-					size = fmt.Sprintf("%.1f GB", float64(v.Model.Bytes()+v.Projector.Bytes())/1e9)
-					need = fmt.Sprintf("%.1f GB", float64(sum(p.EstimateMiB)+p.CPUMiB)/1024)
-					fit = p.Summary(m) + ", " + p.SpeedText()
-				}
-				fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", e.ID, v.Name, size, need, fit, e.Licence)
+		if *simulate != "" {
+			if err := readJSON(*simulate, &m); err != nil {
+				fmt.Fprintf(env.Stderr, "shoebox: %s: %v\n", *simulate, err)
+				return 2
 			}
 		}
-		tw.Flush()
+		printCatalogue(env.Stdout, cat, m)
 		for _, f := range append(models.FindOllama(models.OllamaDir()), models.FindInFolder(dir)...) {
 			fmt.Fprintf(env.Stdout, "found (%s): %s\n  model %s\n  projector %s\n", f.Where, f.Name, f.Model, f.Projector)
 		}
@@ -149,6 +140,44 @@ func runModels(env Env, args []string) int {
 	}
 	fmt.Fprintf(env.Stderr, "shoebox: models %s: use list, verify FILE, download ID, path or refresh\n", verb)
 	return 2
+}
+
+// printCatalogue lists every catalogue variant with its size, the memory
+// the planner estimates and how it would run on m, then what each model is
+// good at and the default recommendation for m.
+func printCatalogue(w io.Writer, cat []models.Entry, m hw.Machine) {
+	rec, recPlan := models.Recommend(cat, m)
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "ID\tVARIANT\tSIZE\tMEMORY NEED\tON THIS MACHINE\tLICENCE")
+	for _, e := range cat {
+		for _, v := range e.Variants {
+			size, need, fit := "not recorded", "—", "unknown until the file size is recorded"
+			mb, pb, estimated := e.VariantBytes(v)
+			if mb > 0 {
+				p := hw.MakePlan(hw.Request{Machine: m, Model: e.Facts(v)})
+				approx := ""
+				if estimated {
+					approx = "~"
+				}
+				size = fmt.Sprintf("%s%.1f GB", approx, float64(mb+pb)/1e9)
+				need = fmt.Sprintf("%s%.1f GB", approx, float64(sum(p.EstimateMiB)+p.CPUMiB)/1024)
+				fit = p.Summary(m) + ", " + p.SpeedText()
+				if e.ID+":"+v.Name == rec {
+					fit += "  ← recommended"
+				}
+			}
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", e.ID, v.Name, size, need, fit, e.Licence)
+		}
+	}
+	tw.Flush()
+	fmt.Fprintln(w, "~: estimated from the parameter count; the file sizes are not yet recorded (shoebox models refresh records them).")
+	fmt.Fprintln(w)
+	for _, e := range cat {
+		fmt.Fprintf(w, "%s: %s\n", e.ID, e.About)
+	}
+	if rec != "" {
+		fmt.Fprintf(w, "\nRecommended here: %s (%s): the best reader whose plan fits wholly on one GPU, from the planner's memory estimate.\n", rec, recPlan.Summary(m))
+	}
 }
 
 func nonEmpty(s string) []string {

@@ -15,14 +15,16 @@ import (
 // comes from $SHOEBOX_SERVER_KEY (a flag would show in ps).
 type serverFlags struct {
 	url, model, api, ca *string
+	maxTokens           *int
 }
 
 func addServerFlags(fs *flag.FlagSet) serverFlags {
 	return serverFlags{
-		url:   fs.String("server", "", "with --engine server: the server's address, e.g. http://gpu-box:11434 (Ollama) or http://gpu-box:8000/v1 (vLLM); the key, if it needs one, from $"+server.KeyEnv),
-		model: fs.String("server-model", "", "with --engine server: the model it reads with (as its /v1/models or /api/tags lists it)"),
-		api:   fs.String("server-api", "", "with --engine server: openai (/v1/chat/completions) or ollama (/api/chat); default: ollama's when the server is Ollama"),
-		ca:    fs.String("server-ca", "", "with --engine server: a PEM CA certificate to trust besides the system's (a firm's own CA)"),
+		url:       fs.String("server", "", "with --engine server: the server's address, e.g. http://gpu-box:11434 (Ollama) or http://gpu-box:8000/v1 (vLLM); the key, if it needs one, from $"+server.KeyEnv),
+		model:     fs.String("server-model", "", "with --engine server: the model it reads with (as its /v1/models or /api/tags lists it)"),
+		api:       fs.String("server-api", "", "with --engine server: openai (/v1/chat/completions) or ollama (/api/chat); default: ollama's when the server is Ollama"),
+		ca:        fs.String("server-ca", "", "with --engine server: a PEM CA certificate to trust besides the system's (a firm's own CA)"),
+		maxTokens: fs.Int("server-max-tokens", 0, "with --engine server: the most tokens a page's answer may take (0: the longest dev receipt's answer fits)"),
 	}
 }
 
@@ -30,7 +32,7 @@ func addServerFlags(fs *flag.FlagSet) serverFlags {
 // environment, inFlight pages at once (0: the engine's default).
 func (sf serverFlags) options(inFlight int, onEvent func(string)) server.Options {
 	return server.Options{URL: *sf.url, Model: *sf.model, API: *sf.api, CAFile: *sf.ca, InFlight: inFlight,
-		APIKey: server.LoadKey(), OnEvent: onEvent}
+		APIKey: server.LoadKey(), OnEvent: onEvent, MaxTokens: *sf.maxTokens}
 }
 
 // startServerEngine makes the server engine (with Tesseract's hint unless

@@ -16,7 +16,7 @@ func TestServerEngineCommands(t *testing.T) {
 	const key = "sk-test-5e1f0c9a77"
 	t.Setenv("SHOEBOX_SERVER_KEY", key)
 	paths := testollama.Receipts(t, 2)
-	flags := []string{"--engine", "server", "--server", srv.URL, "--server-model", srv.Model}
+	flags := []string{"--engine", "server", "--server", srv.URL, "--server-model", srv.Model, "--server-max-tokens", "512"}
 	check := func(name string, code int, out, errOut string) {
 		t.Helper()
 		if code != 0 {

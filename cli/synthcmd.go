@@ -23,6 +23,7 @@ func runSynth(env Env, args []string) int {
 	country := fs.String("country", "AU", "whose receipts: "+strings.Join(synth.Countries, ", "))
 	n := fs.Int("n", 40, "how many receipts")
 	seed := fs.Int64("seed", 1, "the same seed writes the same receipts")
+	nItems := fs.Int("items", 0, "purchased lines per receipt (0: 1 to 6 at random)")
 	photo := fs.String("photo", "none", "none (clean scans) or phone (tilted, blurred, noisy, dim, in perspective, at random)")
 	if err := parseArgs(fs, args); err != nil {
 		return 2
@@ -42,6 +43,9 @@ func runSynth(env Env, args []string) int {
 		if err != nil {
 			fmt.Fprintln(env.Stderr, "shoebox:", err)
 			return 2
+		}
+		if *nItems > 0 {
+			r = synth.WithItems(r, *nItems, *seed*100000+int64(i))
 		}
 		img, err := synth.Render(r)
 		if err != nil {

@@ -15,7 +15,7 @@ func init() {
 func runTestModel(env Env, args []string) int {
 	fs, _ := newFlags(env, "testmodel", "")
 	out := fs.String("out", ".", "folder to write the model and its projector into")
-	size := fs.String("size", "tiny", "tiny (loads and reads in well under a second) or bench (0.35 B parameters in F16 with a 152k vocabulary, 0.7 GB: for shoebox bench)")
+	size := fs.String("size", "tiny", "tiny (loads and reads in well under a second), scripted (tiny, made to fill the schema's tax lines and line items up to the token limit) or bench (0.35 B parameters in F16 with a 152k vocabulary, 0.7 GB: for shoebox bench)")
 	if err := parseArgs(fs, args); err != nil {
 		return 2
 	}
@@ -26,10 +26,12 @@ func runTestModel(env Env, args []string) int {
 	llm, proj := testmodel.Tiny, testmodel.TinyProjector
 	switch *size {
 	case "tiny":
+	case "scripted":
+		llm = testmodel.Scripted
 	case "bench":
 		llm, proj = testmodel.Bench, testmodel.BenchProjector
 	default:
-		fmt.Fprintf(env.Stderr, "shoebox: unknown size %q: use tiny or bench\n", *size)
+		fmt.Fprintf(env.Stderr, "shoebox: unknown size %q: use tiny, scripted or bench\n", *size)
 		return 2
 	}
 	p := filepath.Join(*out, "shoebox-"+*size+"-llm.gguf")

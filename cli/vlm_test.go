@@ -62,7 +62,7 @@ func TestExtractWithTheVisionEngine(t *testing.T) {
 		t.Skip("shared receipts not present")
 	}
 	t.Setenv("SHOEBOX_TEST_WORKER", "1") // for the child only: TestMain already ran
-	args := append([]string{"extract", "--engine", "vlm", "--model", model, "--mmproj", proj, "--json"}, files...)
+	args := append([]string{"extract", "--engine", "vlm", "--model", model, "--mmproj", proj, "--max-tokens", "512", "--json"}, files...)
 	code, out, errOut := run(t, args...)
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut)
@@ -91,7 +91,7 @@ func TestWorkerCrashIsRetried(t *testing.T) {
 	marker := filepath.Join(t.TempDir(), "crashed")
 	t.Setenv("SHOEBOX_TEST_WORKER", "1")
 	t.Setenv("SHOEBOX_WORKER_CRASH_ONCE", marker)
-	code, out, errOut := run(t, append([]string{"extract", "--engine", "vlm", "--model", model, "--mmproj", proj}, files[:2]...)...)
+	code, out, errOut := run(t, append([]string{"extract", "--engine", "vlm", "--model", model, "--mmproj", proj, "--max-tokens", "512"}, files[:2]...)...)
 	if code != 0 || !strings.Contains(errOut, "the model worker stopped on page 1") || !strings.Contains(errOut, "starting the model worker") {
 		t.Fatalf("exit %d\nstdout %s\nstderr %s", code, out, errOut)
 	}
@@ -117,7 +117,7 @@ func TestBenchReportsStages(t *testing.T) {
 		t.Skip("shared receipts not present")
 	}
 	t.Setenv("SHOEBOX_TEST_WORKER", "1")
-	code, out, errOut := run(t, append([]string{"bench", "--model", model, "--mmproj", proj, "-n", "2", "--json"}, files[0])...)
+	code, out, errOut := run(t, append([]string{"bench", "--model", model, "--mmproj", proj, "-n", "2", "--max-tokens", "512", "--json"}, files[0])...)
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
@@ -140,7 +140,7 @@ func TestBangingModelIsRejectedAtLoad(t *testing.T) {
 	}
 	testmodel.WriteProjector(p, testmodel.TinyProjector)
 	t.Setenv("SHOEBOX_TEST_WORKER", "1")
-	code, _, errOut := run(t, "extract", "--engine", "vlm", "--model", m, "--mmproj", p, "../../shared/data/sroie-dev/006.jpg")
+	code, _, errOut := run(t, "extract", "--engine", "vlm", "--model", m, "--mmproj", p, "--max-tokens", "512", "../../shared/data/sroie-dev/006.jpg")
 	if code != 1 || !strings.Contains(errOut, "hardware or precision fault") || !strings.Contains(errOut, `only '!' repeated`) || !strings.Contains(errOut, "on every configuration, the CPU included") {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
@@ -150,8 +150,12 @@ func TestIdleWorkerIsUnloadedAndComesBack(t *testing.T) {
 	model, proj := tinyPair(t)
 	t.Setenv("SHOEBOX_TEST_WORKER", "1")
 	var events []string
-	v, err := vlm.New(vlm.Options{Model: model, Projector: proj, Worker: workerCommand, IdleUnload: 200 * time.Millisecond,
-		OnEvent: func(s string) { events = append(events, s) }})
+	v, err := vlm.New(vlm.Options{Model: model, Projector: proj, Worker: workerCommand, IdleUnload: 200 * time.Millisecond, MaxTokens: 512,
+		OnEvent: func(s string) {
+			if !strings.Contains(s, "reached the limit") {
+				events = append(events, s)
+			}
+		}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -190,7 +194,7 @@ func TestRefusalIsAskedAgainWithTheStrictPrompt(t *testing.T) {
 	defer os.Unsetenv("SHOEBOX_WORKER_REFUSE")
 
 	os.Setenv("SHOEBOX_WORKER_REFUSE", "ordinary")
-	code, out, errOut := run(t, "extract", "--engine", "vlm", "--model", model, "--mmproj", proj, "--json", files[0])
+	code, out, errOut := run(t, "extract", "--engine", "vlm", "--model", model, "--mmproj", proj, "--max-tokens", "512", "--json", files[0])
 	if code != 0 || !strings.Contains(errOut, "the model declined page 1") || !strings.Contains(errOut, "strict bookkeeping prompt") {
 		t.Fatalf("exit %d\nstdout %s\nstderr %s", code, out, errOut)
 	}
@@ -200,7 +204,7 @@ func TestRefusalIsAskedAgainWithTheStrictPrompt(t *testing.T) {
 	}
 
 	os.Setenv("SHOEBOX_WORKER_REFUSE", "always")
-	code, out, errOut = run(t, "extract", "--engine", "vlm", "--model", model, "--mmproj", proj, "--json", files[0])
+	code, out, errOut = run(t, "extract", "--engine", "vlm", "--model", model, "--mmproj", proj, "--max-tokens", "512", "--json", files[0])
 	if code != 1 || !strings.Contains(out, "declined to read the page") || !strings.Contains(out, "twice, the second time with the strict prompt") {
 		t.Fatalf("a second refusal must be the page's error: exit %d\nstdout %s\nstderr %s", code, out, errOut)
 	}
@@ -222,7 +226,7 @@ func TestPagesAreReadTogether(t *testing.T) {
 		}
 		var events []string
 		var mu sync.Mutex
-		v, err := vlm.New(vlm.Options{Model: model, Projector: proj, Plan: hw.Plan{Threads: 1, Parallel: 3}, Worker: workerCommand, WorkerEnv: env,
+		v, err := vlm.New(vlm.Options{Model: model, Projector: proj, Plan: hw.Plan{Threads: 1, Parallel: 3}, Worker: workerCommand, WorkerEnv: env, MaxTokens: 512,
 			OnEvent: func(s string) { mu.Lock(); events = append(events, s); mu.Unlock() }})
 		if err != nil {
 			t.Fatal(err)
@@ -270,7 +274,7 @@ func TestEvalWithTheVisionEngine(t *testing.T) {
 		t.Skip("shared receipts not present")
 	}
 	t.Setenv("SHOEBOX_TEST_WORKER", "1")
-	code, out, errOut := run(t, "eval", "--engine", "vlm", "--model", model, "--mmproj", proj, "--labels", "../../shared/data/sroie-dev", "-n", "2", "--json")
+	code, out, errOut := run(t, "eval", "--engine", "vlm", "--model", model, "--mmproj", proj, "--max-tokens", "512", "--labels", "../../shared/data/sroie-dev", "-n", "2", "--json")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
@@ -315,7 +319,7 @@ func TestFaultsWhileReadingStepDown(t *testing.T) {
 		t.Run(tc.hook, func(t *testing.T) {
 			plan, req := gpuPlan(t, model, proj)
 			var events []string
-			v, err := vlm.New(vlm.Options{Model: model, Projector: proj, Plan: plan, Request: req, Worker: workerCommand,
+			v, err := vlm.New(vlm.Options{Model: model, Projector: proj, Plan: plan, Request: req, Worker: workerCommand, MaxTokens: 512,
 				WorkerEnv: []string{tc.hook + "=" + filepath.Join(t.TempDir(), "marker")}, OnEvent: func(s string) { events = append(events, s) }})
 			if err != nil {
 				t.Fatal(err)

@@ -230,13 +230,13 @@ func TestTaxSummaryAgreesWithReceipts(t *testing.T) {
 		}
 	}
 	want := map[string][]string{
-		"AUD|FY2026-Q1|GST|0.1|Stationery":        {"100", "10", "110"},
-		"AUD|FY2026-Q1|GST|0.1|Meals":             {"10", "1", "11"},
+		"AUD|FY2026-Q1|GST|0.1|Stationery":       {"100", "10", "110"},
+		"AUD|FY2026-Q1|GST|0.1|Meals":            {"10", "1", "11"},
 		"AUD|FY2026-Q1|no tax|0|Meals":           {"12.45", "0", "12.45"}, // tip and GST-free items
-		"AUD|FY2026-Q1|GST||(uncategorised)":      nil,
+		"AUD|FY2026-Q1|GST||(uncategorised)":     nil,
 		"MYR|FY2025-Q3|no tax|0|(uncategorised)": {"327", "0", "327"},
-		"AUD|Total AUD|||":                        {"127.45", "11", "138.45"},
-		"AUD|Receipts sheet|||":                   {"", "11", "138.45"},
+		"AUD|Total AUD|||":                       {"127.45", "11", "138.45"},
+		"AUD|Receipts sheet|||":                  {"", "11", "138.45"},
 	}
 	// The hostile receipt has no tax: "no tax" in Q1 uncategorised... its category is "-1+1".
 	want["AUD|FY2026-Q1|no tax|0|'-1+1"] = []string{"5", "0", "5"}

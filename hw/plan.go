@@ -45,7 +45,7 @@ type Overrides struct {
 type Request struct {
 	Machine   Machine    `json:"machine"`
 	Model     ModelFacts `json:"model"`
-	Context   int        `json:"context"`  // tokens per sequence; 0 means 4096
+	Context   int        `json:"context"`  // tokens per sequence; 0 means 8192
 	Parallel  int        `json:"parallel"` // pages read at once as parallel sequences; 0: the planner chooses
 	Overrides Overrides  `json:"overrides"`
 }
@@ -123,8 +123,12 @@ const (
 	ReserveMiB        = 457  // CUDA context and cuBLAS workspace per GPU
 	ProjectorExtraMiB = 1024 // the projector's activations on its GPU
 	Headroom          = 0.80 // use at most this share of a GPU's free memory
-	defaultContext    = 4096
-	defaultBatch      = 512
+	// defaultContext holds a page: the image (a Qwen-VL projector allows up
+	// to 4096 tokens; a receipt takes 500 to 2,500), the OCR hint (up to
+	// 1,500 tokens on a long receipt) and the answer (vlm.DefaultMaxTokens,
+	// 3,328).
+	defaultContext = 8192
+	defaultBatch   = 512
 )
 
 var precisionRank = map[string]int{"BF16": 100, "F32": 99, "F16": 98, "Q8_0": 80, "Q6_K": 60, "Q5_K_M": 55, "Q5_K_S": 54, "Q5_0": 50,
@@ -394,6 +398,20 @@ func planGPU(req Request, variants []Variant, gpus []GPU, base *Plan) (Plan, boo
 			// another, so more GPUs add copies, not speed.
 			for k := 2; k <= len(gpus); k++ {
 				if lay, kv, ok := try(v, gpus[:k], projOnGPU); ok {
+					// Q8_0 is near-lossless and one GPU copies nothing
+					// between GPUs (the seeds' "!!!!" came from splits):
+					// unless the variant was chosen, a Q8_0 that fits one
+					// GPU wins over a 16-bit split.
+					if q8, ok := preferQ8(req, variants, v); ok {
+						if lay1, kv1, ok := try(q8, single, projOnGPU); ok {
+							p := fromLayout(*base, q8, lay1, req)
+							p.Reasons = append(p.Reasons, fmt.Sprintf("%s %s (%s) would need its layers split across %d GPUs, but %s (%s) fits in %.0f%% of the free memory of one %s (%s free): Q8_0 is near-lossless, and one GPU needs no copies between GPUs (splits gave the seeds' \"!!!!\" output). Choose %s in settings to split it instead.",
+								m.Name, v.Name, gb(mib(v.Bytes)), len(lay.devs), q8.Name, gb(mib(q8.Bytes)), Headroom*100, single[0].Name, gb(single[0].FreeMiB), v.Name))
+							p = explain(p, req, q8, variants, kv1, bf16Skipped, minCC)
+							p.Reasons = slices.DeleteFunc(p.Reasons, func(r string) bool { return strings.HasPrefix(r, "Higher-precision variants") })
+							return p, true
+						}
+					}
 					p := fromLayout(*base, v, lay, req)
 					p.Reasons = append(p.Reasons, fmt.Sprintf("%s %s (%s) does not fit on one GPU, so its layers are split across %d GPUs in order of free memory (layer split; row split is never used).",
 						m.Name, v.Name, gb(mib(v.Bytes)), len(p.Devices)))
@@ -425,6 +443,21 @@ func planGPU(req Request, variants []Variant, gpus []GPU, base *Plan) (Plan, boo
 	}
 	base.Reasons = append(base.Reasons, fmt.Sprintf("%s does not fit in the GPUs' free memory (%s free on the largest): running on the CPU.", m.Name, gb(gpus[0].FreeMiB)))
 	return Plan{}, false
+}
+
+// preferQ8 is the Q8_0 variant to try on one GPU before splitting v, a
+// higher-precision variant, across GPUs: only when the variant was left to
+// the planner.
+func preferQ8(req Request, variants []Variant, v Variant) (Variant, bool) {
+	if req.Overrides.Variant != "" || rank(v.Name) <= rank("Q8_0") {
+		return Variant{}, false
+	}
+	for _, w := range variants {
+		if strings.EqualFold(w.Name, "Q8_0") {
+			return w, true
+		}
+	}
+	return Variant{}, false
 }
 
 func fromLayout(p Plan, v Variant, lay layout, req Request) Plan {

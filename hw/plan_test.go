@@ -52,6 +52,7 @@ func many(n int, name string, cc int, total, free float64) []GPU {
 
 var machines = map[string]Machine{
 	"4xV100-16":    machine(true, many(4, "Tesla V100-SXM2-16GB", 70, 16, 15.5)...),
+	"4xV100-noP2P": machine(false, many(4, "Tesla V100-PCIE-16GB", 70, 16, 15.5)...),
 	"V100-32+16":   machine(false, gpu(0, "Tesla V100-PCIE-16GB", 70, 16, 15.5), gpu(1, "Tesla V100-PCIE-32GB", 70, 32, 31.5)),
 	"T4":           machine(false, gpu(0, "Tesla T4", 75, 15, 14.6)),
 	"A10":          machine(false, gpu(0, "NVIDIA A10", 86, 24, 22.2)),
@@ -85,8 +86,10 @@ func TestPlans(t *testing.T) {
 		model   ModelFacts
 		want    want
 	}{
-		{"4xV100-16", model8B, want{variant: "F16", devices: []int{0, 1}, split: "layer", fa: "on", kv: "f16", proj: "gpu", p2p: true,
-			reasons: []string{"BF16 weights need compute capability 8.0", "split across 2 GPUs", "peer access"}}},
+		{"4xV100-16", model8B, want{variant: "Q8_0", devices: []int{0}, split: "none", fa: "on", kv: "f16", proj: "gpu",
+			reasons: []string{"BF16 weights need compute capability 8.0", "F16 (14.2 GB) would need its layers split across 2 GPUs", "Q8_0 is near-lossless"}}},
+		{"4xV100-noP2P", model8B, want{variant: "Q8_0", devices: []int{0}, split: "none", fa: "on", kv: "f16", proj: "gpu",
+			reasons: []string{"one GPU needs no copies between GPUs"}}},
 		{"4xV100-16", model2B, want{variant: "F16", devices: []int{0}, split: "none", fa: "on", kv: "f16", proj: "gpu", reasons: []string{"BF16 weights need compute capability 8.0", "fits in 80%"}}},
 		{"V100-32+16", model8B, want{variant: "F16", devices: []int{1}, split: "none", fa: "on", kv: "f16", proj: "gpu", reasons: []string{"Tesla V100-PCIE-32GB"}}},
 		{"V100-32+16", model2B, want{variant: "F16", devices: []int{1}, split: "none", fa: "on", kv: "f16", proj: "gpu"}},
@@ -106,12 +109,13 @@ func TestPlans(t *testing.T) {
 		{"H200", model2B, want{variant: "BF16", devices: []int{0}, split: "none", fa: "on", kv: "f16", proj: "gpu"}},
 		{"4090+3090", model8B, want{variant: "BF16", devices: []int{1}, split: "none", fa: "on", kv: "f16", proj: "gpu"}},
 		{"4090+3090", model2B, want{variant: "BF16", devices: []int{1}, split: "none", fa: "on", kv: "f16", proj: "gpu"}},
-		{"4090+3090", model32B, want{variant: "Q8_0", devices: []int{1, 0}, split: "layer", fa: "on", kv: "q8_0", proj: "gpu", p2p: false,
+		// An 8k-token page (image, hint and answer) leaves Q8_0 no room on two 24 GB cards.
+		{"4090+3090", model32B, want{variant: "Q4_K_M", devices: []int{1, 0}, split: "layer", fa: "on", kv: "f16", proj: "gpu", p2p: false,
 			reasons: []string{"GGML_CUDA_P2P is left unset"}}},
 		{"Xavier", model8B, want{variant: "F16", devices: []int{0}, split: "none", fa: "off", kv: "f16", proj: "gpu",
 			reasons: []string{"Flash attention is off: Xavier (compute capability 7.2, Jetson Xavier)", "BF16 weights need"}}},
 		{"Xavier", model2B, want{variant: "F16", devices: []int{0}, split: "none", fa: "off", kv: "f16", proj: "gpu"}},
-		{"laptop-4GB", model8B, want{variant: "Q4_K_M", devices: []int{0}, split: "none", fa: "on", kv: "f16", proj: "cpu", layers: 13,
+		{"laptop-4GB", model8B, want{variant: "Q4_K_M", devices: []int{0}, split: "none", fa: "on", kv: "f16", proj: "cpu", layers: 12,
 			reasons: []string{"No variant of InternVL3-8B fits wholly", "projector runs on the CPU"}}},
 		{"laptop-4GB", model2B, want{variant: "Q8_0", devices: []int{0}, split: "none", fa: "on", kv: "f16", proj: "cpu",
 			reasons: []string{"projector runs on the CPU"}}},
@@ -239,7 +243,7 @@ func TestOverridesWarn(t *testing.T) {
 }
 
 func TestSummary(t *testing.T) {
-	p := MakePlan(Request{Machine: machines["4xV100-16"], Model: model8B})
+	p := MakePlan(Request{Machine: machines["4xV100-16"], Model: model8B, Overrides: Overrides{Variant: "F16"}})
 	if got := p.Summary(machines["4xV100-16"]); got != "F16 on 2× Tesla V100-SXM2-16GB" {
 		t.Errorf("summary = %q", got)
 	}
@@ -250,7 +254,7 @@ func TestSummary(t *testing.T) {
 }
 
 func TestStepDownEndsOnTheCPU(t *testing.T) {
-	req := Request{Machine: machines["4xV100-16"], Model: model8B}
+	req := Request{Machine: machines["4xV100-16"], Model: model8B, Overrides: Overrides{Variant: "F16"}}
 	p := MakePlan(req)
 	var steps []string
 	for i := 0; i < 10; i++ {
@@ -287,7 +291,8 @@ func TestPlannerChoosesParallelPages(t *testing.T) {
 	}{
 		{"H100", model2B, 0, AutoParallel},
 		{"H200", model32B, 0, AutoParallel},
-		{"L4", model8B, 0, AutoParallel},
+		{"L4", model8B, 4096, AutoParallel},
+		{"L4", model8B, 0, 1},     // four 8k caches would need a smaller variant
 		{"L4", model8B, 32768, 1}, // four 32k caches would need a smaller variant
 		{"V100-32+16", model32B, 0, 1},
 		{"no GPU", model2B, 0, 1},
@@ -301,6 +306,35 @@ func TestPlannerChoosesParallelPages(t *testing.T) {
 		one := MakePlan(Request{Machine: machines[tc.machine], Model: tc.model, Context: tc.context, Parallel: 1})
 		if auto.Variant != one.Variant || auto.KVType != one.KVType || auto.GPULayers != one.GPULayers || len(auto.Devices) != len(one.Devices) {
 			t.Errorf("%s/%s: reading several pages changed the plan: %+v vs %+v", tc.machine, tc.model.Name, auto, one)
+		}
+	}
+}
+
+// TestQ8OnOneGPUBeforeASplit: a model whose 16-bit weights need a split but
+// whose Q8_0 fits one GPU runs Q8_0 on one GPU, unless the variant was
+// chosen; where Q8_0 does not fit one GPU either, or there is no Q8_0,
+// the split stays.
+func TestQ8OnOneGPUBeforeASplit(t *testing.T) {
+	noQ8 := model8B
+	noQ8.Variants = []Variant{{"Q4_K_M", 4_700_000_000}, {"F16", 15_200_000_000}}
+	for _, tc := range []struct {
+		name, machine string
+		model         ModelFacts
+		variant       string // chosen in settings
+		want          string
+		devices       []int
+		reason        string
+	}{
+		{"V100s without peer access", "4xV100-noP2P", model8B, "", "Q8_0", []int{0}, "Q8_0 is near-lossless"},
+		{"V100s with peer access", "4xV100-16", model8B, "", "Q8_0", []int{0}, "Choose F16 in settings to split it"},
+		{"F16 chosen", "4xV100-noP2P", model8B, "F16", "F16", []int{0, 1}, "Variant F16 was chosen in settings"},
+		{"no Q8_0 published", "4xV100-noP2P", noQ8, "", "F16", []int{0, 1}, "split across 2 GPUs"},
+		{"Q8_0 does not fit one GPU either", "8xA100-40", model32B, "", "BF16", []int{0, 1, 2}, "split across 3 GPUs"},
+		{"F16 fits one GPU", "V100-32+16", model8B, "", "F16", []int{1}, "fits in 80%"},
+	} {
+		p := MakePlan(Request{Machine: machines[tc.machine], Model: tc.model, Overrides: Overrides{Variant: tc.variant}})
+		if p.Variant != tc.want || !slices.Equal(p.Devices, tc.devices) || !strings.Contains(strings.Join(p.Reasons, "\n"), tc.reason) {
+			t.Errorf("%s: %s on %v, want %s on %v with %q\n%s", tc.name, p.Variant, p.Devices, tc.want, tc.devices, tc.reason, strings.Join(p.Reasons, "\n"))
 		}
 	}
 }

@@ -74,17 +74,23 @@ type Variant struct {
 
 // Entry is one catalogue model.
 type Entry struct {
-	ID           string    `json:"id"`
-	Name         string    `json:"name"`
-	Family       string    `json:"family"` // prompt family: internvl, minicpmv, smolvlm, qwen25vl, gemma3
-	Licence      string    `json:"licence"`
-	Source       string    `json:"source"` // the publisher page the data comes from
-	Layers       int       `json:"layers"`
-	EmbedDim     int       `json:"embed_dim"`
-	HeadsKV      int       `json:"heads_kv"`
-	HeadDim      int       `json:"head_dim"`
-	Variants     []Variant `json:"variants"`
-	EngineStatus string    `json:"engine_status"` // "supported", or why not yet
+	ID      string `json:"id"`
+	Name    string `json:"name"`
+	Family  string `json:"family"` // prompt family: qwen3vl, qwen25vl, internvl, minicpmv, smolvlm, gemma3 (assets/prompts/families.json)
+	Licence string `json:"licence"`
+	Source  string `json:"source"` // the publisher page the data comes from
+	About   string `json:"about"`  // what it is good at, in plain words
+	// ParamsB and ProjectorParamsB are the language model's and the vision
+	// encoder's parameters in billions, from the model card: for memory
+	// estimates while a file's size is not recorded.
+	ParamsB          float64   `json:"params_b,omitempty"`
+	ProjectorParamsB float64   `json:"projector_params_b,omitempty"`
+	Layers           int       `json:"layers"`
+	EmbedDim         int       `json:"embed_dim"`
+	HeadsKV          int       `json:"heads_kv"`
+	HeadDim          int       `json:"head_dim"`
+	Variants         []Variant `json:"variants"`
+	EngineStatus     string    `json:"engine_status"` // "supported", or why not yet
 }
 
 // Catalogue is the embedded list of models.

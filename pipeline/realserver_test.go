@@ -41,7 +41,7 @@ func TestRealServerStoppedMidBatch(t *testing.T) {
 		t.Fatal(err)
 	}
 	eng, label, workers, err := StartServer(server.Options{URL: srv.URL, Model: srv.Model, API: server.APIOpenAI, Retries: 1,
-		Backoff: 50 * time.Millisecond}, receipt.DefaultLocale(receipt.CountryMY))
+		Backoff: 50 * time.Millisecond, MaxTokens: 512}, receipt.DefaultLocale(receipt.CountryMY))
 	if err != nil {
 		t.Fatal(err)
 	}

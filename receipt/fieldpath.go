@@ -51,6 +51,7 @@ var Fields = []FieldSpec{
 	{"rounding", "Rounding", KindAmount},
 	{"total", "Total", KindAmount},
 	{"amount_paid", "Amount paid", KindAmount},
+	{"change", "Change", KindAmount},
 	{"amount_due", "Amount due", KindAmount},
 	{"due_date", "Due date", KindDate},
 	{"delivery_date", "Delivery date", KindDate},
@@ -154,6 +155,8 @@ func fieldPtr(r *Receipt, path string) (any, error) {
 		return &r.Total, nil
 	case "amount_paid":
 		return &r.AmountPaid, nil
+	case "change":
+		return &r.Change, nil
 	case "amount_due":
 		return &r.AmountDue, nil
 	case "due_date":

@@ -156,6 +156,9 @@ type Receipt struct {
 	Rounding        Amount           `json:"rounding"` // signed: -0.02 rounds down
 	Total           Amount           `json:"total"`
 	AmountPaid      Amount           `json:"amount_paid"`
+	// Change is the cash handed back (paid less total); left out of JSON
+	// while unset, as the invoice terms below.
+	Change Amount `json:"change,omitzero"`
 	// Invoice terms: when payment is due, when the goods or services were
 	// delivered, the terms as printed, the account to pay into, and what is
 	// still owed (the total less prepayments). Left out of JSON while unset,

@@ -341,6 +341,12 @@ func cashAndChange(r *receipt.Receipt, lines []Line, upper []string) (paid, chan
 	payment := totalRules[len(totalRules)-1].re
 	havePaid := r.AmountPaid.Set
 	paid = r.AmountPaid.Value
+	if havePaid && r.Change.Set {
+		// A reader that gave the change (the vision model does) is held
+		// to the same sum as a change line on the page.
+		change = r.Change.Value.Abs()
+		return paid, change, change.IsPositive() && paid.GreaterThan(change)
+	}
 	for i, l := range lines {
 		k := upper[i]
 		switch {

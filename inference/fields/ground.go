@@ -9,7 +9,12 @@ import (
 )
 
 // groundedFields are checked against the page's OCR words.
-var groundedFields = []string{"supplier_name", "supplier_tax_id", "document_number", "date", "subtotal", "total_tax", "total"}
+var groundedFields = []string{"supplier_name", "supplier_tax_id", "document_number", "date", "subtotal", "total_tax", "total",
+	"payer_name", "due_date", "delivery_date", "discount", "tip", "rounding", "amount_paid", "change", "card_last_four"}
+
+// groundedAmounts are the fields findSupport looks up as numbers.
+var groundedAmounts = map[string]bool{"total": true, "subtotal": true, "total_tax": true, "discount": true, "tip": true,
+	"rounding": true, "amount_paid": true, "change": true, "line_total": true, "unit_price": true, "net": true, "tax": true}
 
 // Ground finds the OCR words that support each value an engine read and
 // attaches their box, so the review screen can outline it. A value with no
@@ -32,13 +37,47 @@ func Ground(r *receipt.Receipt, words []inference.Word) {
 			receipt.SetProvenance(r, path, conf*factorNotOnPage, nil)
 		}
 	}
+	// Line items and tax lines: each amount and description is looked up
+	// alike, so an invented line loses confidence as an invented total does.
+	for i := range r.LineItems {
+		li := &r.LineItems[i]
+		groundText(lines, "description", &li.Description)
+		groundAmount(lines, "line_total", &li.LineTotal)
+		groundAmount(lines, "unit_price", &li.UnitPrice)
+	}
+	for i := range r.TaxLines {
+		groundAmount(lines, "net", &r.TaxLines[i].Net)
+		groundAmount(lines, "tax", &r.TaxLines[i].Tax)
+	}
+}
+
+func groundText(lines []Line, path string, f *receipt.Text) {
+	if !f.Set || f.Box != nil || f.Source == receipt.SourceUser {
+		return
+	}
+	if b, ok := findSupport(lines, path, f.Value); ok {
+		f.Box = &b
+	} else {
+		f.Confidence *= factorNotOnPage
+	}
+}
+
+func groundAmount(lines []Line, path string, f *receipt.Amount) {
+	if !f.Set || f.Box != nil || f.Source == receipt.SourceUser {
+		return
+	}
+	if b, ok := findSupport(lines, path, f.Value.String()); ok {
+		f.Box = &b
+	} else {
+		f.Confidence *= factorNotOnPage
+	}
 }
 
 // findSupport looks for a line that holds the value: amounts as numbers,
 // the rest as normalised text.
 func findSupport(lines []Line, path, v string) (receipt.Box, bool) {
-	switch path {
-	case "total", "subtotal", "total_tax":
+	switch {
+	case groundedAmounts[path]:
 		want, err := receipt.ParseAmount(v)
 		if err != nil {
 			return receipt.Box{}, false
@@ -50,7 +89,7 @@ func findSupport(lines []Line, path, v string) (receipt.Box, bool) {
 				}
 			}
 		}
-	case "date":
+	case path == "date" || path == "due_date" || path == "delivery_date":
 		for _, l := range lines {
 			for _, s := range append(reDateNum.FindAllString(l.Text, -1), reDateWord.FindAllString(l.Text, -1)...) {
 				if d, err := receipt.ParseDate(s, receipt.DMY); err == nil && d.Date.Format("2006-01-02") == v {

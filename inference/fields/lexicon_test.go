@@ -62,7 +62,7 @@ func TestMendAddressAbbrevs(t *testing.T) {
 		{"NO. 15 JEN TSJ2, TMN SUBANG JASA, OFF JUN BT 3 SUBANG", "NO. 15 JLN TSJ2, TMN SUBANG JASA, OFF JLN BT 3 SUBANG"},
 		{"KEPONG, 1558-THN PUSAT KEPONG", "KEPONG, 1558-TMN PUSAT KEPONG"},
 		{"42100 KLANG, THN PUSAT KEPONG", "42100 KLANG, TMN PUSAT KEPONG"},
-		{"TAMAN JUN", "TAMAN JUN"}, // the last word is no abbreviation before a name
+		{"TAMAN JUN", "TAMAN JUN"},                     // the last word is no abbreviation before a name
 		{"LOR 5, TAMAN MELATI", "LOR 5, TAMAN MELATI"}, // lorong
 		{"JALAN PJU 10/4", "JALAN PJU 10/4"},
 		{"NO 5, LUI 12", "NO 5, LUI 12"}, // LOT opens an address

@@ -3,7 +3,7 @@
 // Ollama — anything that speaks OpenAI's /v1/chat/completions, or Ollama's
 // native /api/chat. It sends the page image (base64), the same prompts as
 // the embedded engine with the page's OCR text as the hint
-// (vlm.SystemPrompt) and the output schema (assets/prompts/schema.json) as
+// (vlm.BuildPrompt) and the output schema (assets/prompts/schema.json) as
 // a JSON-schema response format, at temperature 0, and holds the answer to
 // the same guards: the schema, the refusal retry with the strict prompt,
 // repeated-character output (vlm.JudgeOutput), parsing through

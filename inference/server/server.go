@@ -42,7 +42,8 @@ type Options struct {
 	// 1 s), then twice as long each time; default 3.
 	Retries int
 	Backoff time.Duration
-	// MaxTokens caps the answer; default 512, as for the embedded engine.
+	// MaxTokens caps the answer; default vlm.DefaultMaxTokens, as for the
+	// embedded engine.
 	MaxTokens int
 	// OnEvent hears about retries, for logs and the UI (keys redacted).
 	OnEvent func(string)
@@ -94,7 +95,7 @@ func New(opt Options) (*Engine, error) {
 		opt.Backoff = time.Second
 	}
 	if opt.MaxTokens <= 0 {
-		opt.MaxTokens = 512
+		opt.MaxTokens = vlm.DefaultMaxTokens
 	}
 	client := opt.Client
 	if client == nil {
@@ -179,12 +180,15 @@ func (e *Engine) Extract(ctx context.Context, page inference.Page) (inference.Re
 	if err := jpeg.Encode(&img, page.Image, &jpeg.Options{Quality: 95}); err != nil {
 		return inference.Result{}, err
 	}
-	c := chat{system: vlm.SystemPrompt(assets.ReceiptPrompt, page), user: vlm.UserPrompt, image: img.Bytes(),
+	// The same words the embedded engine sends, laid out for a model
+	// whose family the server does not tell us: its own chat template.
+	req := vlm.BuildPrompt("", assets.ReceiptPrompt, page)
+	c := chat{system: req.System, user: req.User, image: img.Bytes(),
 		schema: compactJSON(assets.ReceiptSchema), maxTokens: e.opt.MaxTokens}
 	a, r, err := e.read(ctx, c)
 	if err == nil && vlm.Refused(&r) {
 		e.event("the model declined page %d (%q): asking again with the strict bookkeeping prompt", page.Index+1, clip(a.text, 80))
-		c.system = vlm.SystemPrompt(assets.ReceiptPromptStrict, page)
+		c.system = vlm.BuildPrompt("", assets.ReceiptPromptStrict, page).System
 		a, r, err = e.read(ctx, c)
 		if err == nil && vlm.Refused(&r) {
 			return inference.Result{Raw: a.text, Engine: "server"}, fmt.Errorf("%w twice, the second time with the strict prompt: %s", vlm.ErrRefused, clip(a.text, 120))

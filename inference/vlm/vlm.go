@@ -37,7 +37,11 @@ type Options struct {
 	Worker      []string
 	WorkerEnv   []string
 	PageTimeout time.Duration // default 5 minutes
-	MaxTokens   int           // default 512
+	MaxTokens   int           // default DefaultMaxTokens
+	// Family is the model family the prompt is laid out for ("qwen3vl",
+	// "gemma3"…, see assets/prompts/families.json); "" reads it from the
+	// projector's header.
+	Family string
 	// OnEvent hears about restarts and retries, for logs and the UI.
 	OnEvent func(string)
 	// IdleUnload stops the worker (freeing GPU and RAM) after this long
@@ -102,7 +106,10 @@ func New(opt Options) (*Engine, error) {
 		opt.PageTimeout = 5 * time.Minute
 	}
 	if opt.MaxTokens <= 0 {
-		opt.MaxTokens = 512
+		opt.MaxTokens = DefaultMaxTokens
+	}
+	if opt.Family == "" && opt.Projector != "" {
+		opt.Family = ProjectorFamily(opt.Projector)
 	}
 	if opt.IdleUnload == 0 {
 		opt.IdleUnload = 10 * time.Minute
@@ -314,7 +321,8 @@ func (v *Engine) Extract(ctx context.Context, page inference.Page) (inference.Re
 	if err := enc.Encode(&img, page.Image); err != nil {
 		return inference.Result{}, err
 	}
-	req := protocol.PageRequest{Image: img.Bytes(), System: v.system(assets.ReceiptPrompt, page), User: UserPrompt}
+	req := BuildPrompt(v.opt.Family, assets.ReceiptPrompt, page)
+	req.Image = img.Bytes()
 	res, r, err := v.read(ctx, req, page)
 	if errors.Is(err, ErrHardwareFault) {
 		// Broken arithmetic on this device or precision: a safer plan, and
@@ -330,8 +338,9 @@ func (v *Engine) Extract(ctx context.Context, page inference.Page) (inference.Re
 		// stricter prompt spells out that this is the business's own tax
 		// record. One retry: a second refusal is the page's answer.
 		v.event("the model declined page %d (%q): asking again with the strict bookkeeping prompt", page.Index+1, clip(res.resp.Output, 80))
-		req.System = v.system(assets.ReceiptPromptStrict, page)
-		res, r, err = v.read(ctx, req, page)
+		strict := BuildPrompt(v.opt.Family, assets.ReceiptPromptStrict, page)
+		strict.Image = req.Image
+		res, r, err = v.read(ctx, strict, page)
 		if err == nil && Refused(&r) {
 			return inference.Result{Raw: res.resp.Output, Engine: "vlm"}, fmt.Errorf("%w twice, the second time with the strict prompt: %s", ErrRefused, clip(res.resp.Output, 120))
 		}
@@ -347,6 +356,9 @@ func (v *Engine) Extract(ctx context.Context, page inference.Page) (inference.Re
 	}
 	if len(page.Words) > 0 {
 		fields.Ground(&r, page.Words)
+	}
+	if _, cut := CloseTruncated(resp.Output); cut {
+		v.event("page %d: the answer reached the limit of %d tokens and was closed after its last whole value: lines after it may be missing", page.Index+1, v.opt.MaxTokens)
 	}
 	return inference.Result{Receipt: r, Raw: resp.Output, Words: page.Words, Timings: t, Engine: "vlm"}, nil
 }
@@ -528,12 +540,6 @@ func clip(s string, n int) string {
 		return s[:n] + "…"
 	}
 	return s
-}
-
-// system is SystemPrompt: the business-context instruction with the page's
-// text or OCR as a hint.
-func (v *Engine) system(prompt string, page inference.Page) string {
-	return SystemPrompt(prompt, page)
 }
 
 // Close stops the worker; pages still queued get an error.

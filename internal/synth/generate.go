@@ -115,6 +115,29 @@ func Generate(seed int64, country string) (Receipt, error) {
 	return r, nil
 }
 
+// WithItems gives r n purchased lines (item names numbered once the
+// list runs out), for measuring the engines on long receipts.
+func WithItems(r Receipt, n int, seed int64) Receipt {
+	rng := rand.New(rand.NewSource(seed))
+	r.Items = nil
+	for i := 0; i < n; i++ {
+		d := itemNames[i%len(itemNames)]
+		if i >= len(itemNames) {
+			d = fmt.Sprintf("%s %d", d, i/len(itemNames)+1)
+		}
+		qty := 1
+		if rng.Intn(3) == 0 {
+			qty = 2 + rng.Intn(4)
+		}
+		r.Items = append(r.Items, Item{Desc: d, Qty: qty, UnitCents: int64(99 + rng.Intn(6000))})
+	}
+	if r.CashCents > 0 {
+		_, _, total := r.Totals()
+		r.CashCents = (total/1000 + 1) * 1000
+	}
+	return r
+}
+
 // spaced groups digits as receipts print them: "51 824 753 556".
 func spaced(digits string, groups ...int) string {
 	var parts []string

@@ -20,6 +20,14 @@ type Projector struct {
 	// Qwen25 (with QwenMerger) makes Qwen2.5-VL's: RMS norms, a gated SiLU
 	// feed-forward, and windowed attention in every layer but each second.
 	Qwen25 bool
+	// Qwen3Merger makes a Qwen3-VL projector ("qwen3vl_merger"): two patch
+	// convolutions with a bias, a learned position table resized to the
+	// image, fused QKV attention with M-RoPE, 2×2 patches merged, and
+	// Deepstack layers whose outputs, merged and projected as the last
+	// layer's are, ride along each image embedding (its width is
+	// TextEmbed × (1 + Deepstack)). Pair it with an LLM with Qwen3VL.
+	Qwen3Merger bool
+	Deepstack   int
 	// Gemma3 makes a Gemma 3 projector: a SigLIP encoder (position table, no
 	// class token), patches averaged 2×2, a norm and one projection.
 	Gemma3 bool
@@ -27,6 +35,10 @@ type Projector struct {
 
 // TinyGemma3Projector pairs with a Tiny LLM with Gemma3 set.
 var TinyGemma3Projector = Projector{ImageSize: 32, PatchSize: 8, Embed: 32, Heads: 2, Layers: 2, FFN: 64, Hidden: 64, TextEmbed: 64, Seed: 4, Gemma3: true}
+
+// TinyQwen3Projector pairs with a Tiny LLM with Qwen3VL and
+// DeepstackLayers 1.
+var TinyQwen3Projector = Projector{ImageSize: 32, PatchSize: 8, Embed: 32, Heads: 2, Layers: 2, FFN: 64, Hidden: 64, TextEmbed: 64, Seed: 5, Qwen3Merger: true, Deepstack: 1}
 
 // TinyQwenProjector pairs with a Tiny LLM with Qwen2VL set.
 var TinyQwenProjector = Projector{ImageSize: 32, PatchSize: 8, Embed: 32, Heads: 2, Layers: 2, FFN: 64, Hidden: 64, TextEmbed: 64, Seed: 3, QwenMerger: true}
@@ -47,6 +59,8 @@ func WriteProjector(path string, p Projector) error {
 	w.Set("general.file_type", uint32(0))
 	w.Set("clip.has_vision_encoder", true)
 	switch {
+	case p.Qwen3Merger:
+		w.Set("clip.projector_type", "qwen3vl_merger")
 	case p.QwenMerger && p.Qwen25:
 		w.Set("clip.projector_type", "qwen2.5vl_merger")
 		w.Set("clip.vision.n_wa_pattern", uint32(2))
@@ -77,7 +91,13 @@ func WriteProjector(path string, p Projector) error {
 	nPos := uint64((p.ImageSize/p.PatchSize)*(p.ImageSize/p.PatchSize) + 1)
 	w.AddF32("v.patch_embd.weight", []uint64{ps, ps, 3, e}, randn(int(ps*ps*3*e), 0.05))
 	merged := e // what the merger's first layer takes in
-	if p.QwenMerger {
+	if p.Qwen3Merger {
+		nPatch := nPos - 1
+		w.AddF32("v.patch_embd.weight.1", []uint64{ps, ps, 3, e}, randn(int(ps*ps*3*e), 0.05))
+		w.AddF32("v.patch_embd.bias", []uint64{e}, fill(int(e), 0))
+		w.AddF32("v.position_embd.weight", []uint64{e, nPatch}, randn(int(e*nPatch), 0.1))
+		merged = 4 * e
+	} else if p.QwenMerger {
 		// Two frames' convolution (a still image is both), positions by
 		// M-RoPE rather than a table, 2×2 patches into one token.
 		w.AddF32("v.patch_embd.weight.1", []uint64{ps, ps, 3, e}, randn(int(ps*ps*3*e), 0.05))
@@ -93,9 +113,24 @@ func WriteProjector(path string, p Projector) error {
 	w.AddF32("v.pre_ln.bias", []uint64{e}, fill(int(e), 0))
 	for i := 0; i < p.Layers; i++ {
 		b := fmt.Sprintf("v.blk.%d.", i)
-		for _, n := range []string{"attn_q", "attn_k", "attn_v", "attn_out"} {
+		attn := []string{"attn_q", "attn_k", "attn_v", "attn_out"}
+		if p.Qwen3Merger {
+			w.AddF32(b+"attn_qkv.weight", []uint64{e, 3 * e}, randn(int(3*e*e), 0.1))
+			w.AddF32(b+"attn_qkv.bias", []uint64{3 * e}, fill(int(3*e), 0))
+			attn = attn[3:]
+		}
+		for _, n := range attn {
 			w.AddF32(b+n+".weight", []uint64{e, e}, randn(int(e*e), 0.1))
 			w.AddF32(b+n+".bias", []uint64{e}, fill(int(e), 0))
+		}
+		if p.Qwen3Merger && i < p.Deepstack {
+			d := fmt.Sprintf("v.deepstack.%d.", i)
+			w.AddF32(d+"norm.weight", []uint64{4 * e}, fill(int(4*e), 1))
+			w.AddF32(d+"norm.bias", []uint64{4 * e}, fill(int(4*e), 0))
+			w.AddF32(d+"fc1.weight", []uint64{4 * e, h}, randn(int(4*e*h), 0.1))
+			w.AddF32(d+"fc1.bias", []uint64{h}, fill(int(h), 0))
+			w.AddF32(d+"fc2.weight", []uint64{h, t}, randn(int(h*t), 0.1))
+			w.AddF32(d+"fc2.bias", []uint64{t}, fill(int(t), 0))
 		}
 		w.AddF32(b+"ln1.weight", []uint64{e}, fill(int(e), 1))
 		w.AddF32(b+"ln1.bias", []uint64{e}, fill(int(e), 0))

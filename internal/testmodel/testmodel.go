@@ -7,6 +7,7 @@ package testmodel
 
 import (
 	"fmt"
+	"math"
 	"math/rand"
 
 	"github.com/shoebox-app/shoebox/models/gguf"
@@ -33,6 +34,20 @@ type LLM struct {
 	// positions (three position sections per token), as Qwen2-VL and
 	// Qwen2.5-VL's language models have. Pair it with a QwenMerger projector.
 	Qwen2VL bool
+	// Prefer makes a scripted model instead of a random one: every token's
+	// logit is fixed, the bytes of Prefer first in that order, so greedy
+	// decoding under a grammar writes the allowed byte that comes first in
+	// Prefer at every step (in AfterQuote right after a '"'), whatever the
+	// prompt or image (blocks add nothing; a token's embedding says only
+	// whether it is a quote).
+	Prefer, AfterQuote string
+	// Qwen3VL makes a "qwen3vl" model: Qwen3's query/key norms and no
+	// attention biases, interleaved M-RoPE, and DeepstackLayers extra
+	// slices of each image embedding that the first DeepstackLayers blocks
+	// add to their output (Qwen3-VL's deepstack). Pair it with a
+	// Qwen3Merger projector with as many deepstack layers.
+	Qwen3VL         bool
+	DeepstackLayers int
 	// Gemma3 makes a "gemma3" model (query/key norms, norms after attention
 	// and feed-forward), whose image tokens attend to each other both ways:
 	// mtmd turns causal attention off while it decodes them. Pair it with a
@@ -42,6 +57,11 @@ type LLM struct {
 
 // Tiny is small enough to load and decode in well under a second.
 var Tiny = LLM{Embed: 64, Heads: 4, Layers: 2, FFN: 128, Context: 2048, Seed: 1}
+
+// Scripted is Tiny made to fill the receipt schema's lists: empty strings,
+// amounts of 1.11, six tax lines, then line items until the token limit
+// (see Prefer). It shows a reading with line items and tax lines end to end.
+var Scripted = LLM{Embed: 64, Heads: 4, Layers: 2, FFN: 128, Context: 8192, Seed: 1, Prefer: "\",.{[tal1", AfterQuote: ",.{[tal1\""}
 
 // Bench has the shape that sets a real model's per-token cost: ~0.35 B
 // parameters in F16 (0.7 GB, one memory pass per token like a 1–2 B
@@ -66,6 +86,8 @@ func WriteLLM(path string, m LLM) error {
 	switch {
 	case m.Qwen2VL:
 		arch = "qwen2vl"
+	case m.Qwen3VL:
+		arch = "qwen3vl"
 	case m.Gemma3:
 		arch = "gemma3"
 	}
@@ -85,7 +107,10 @@ func WriteLLM(path string, m LLM) error {
 	w.Set(arch+".rope.dimension_count", uint32(m.Embed/m.Heads))
 	w.Set(arch+".attention.layer_norm_rms_epsilon", float32(1e-5))
 	w.Set(arch+".vocab_size", uint32(nVocab))
-	if m.Qwen2VL {
+	if m.Qwen3VL {
+		w.Set(arch+".n_deepstack_layers", uint32(m.DeepstackLayers))
+	}
+	if m.Qwen2VL || m.Qwen3VL {
 		// Sections of the rotary half of a head: time, height, width (and
 		// none for the fourth), as Qwen2-VL's [16, 24, 24, 0] for 128.
 		half := int32(m.Embed / m.Heads / 2)
@@ -134,25 +159,70 @@ func WriteLLM(path string, m LLM) error {
 		matrix = w.AddF16
 	}
 	e, f, v := uint64(m.Embed), uint64(m.FFN), uint64(nVocab)
-	matrix("token_embd.weight", []uint64{e, v}, randn(m.Embed*nVocab, 0.5))
+	embd := randn(m.Embed*nVocab, 0.5)
+	// The scripted model's fixed logits: one set after a '"' (its own
+	// preference order, AfterQuote), another after any other token, so
+	// that even without a grammar it writes more than one character (the
+	// canary refuses "!!!!"-like output).
+	var logits, afterQuote []float32
+	if m.Prefer != "" {
+		quote := 3 + int('"')
+		embd = make([]float32, m.Embed*nVocab)
+		for tok := 0; tok < nVocab; tok++ {
+			if tok == quote {
+				embd[tok*m.Embed+1] = 1 // the second axis marks a quote
+			} else {
+				embd[tok*m.Embed] = 1
+			}
+		}
+		rank := func(prefer string) []float32 {
+			l := fill(nVocab, -5)
+			l[tokEOS] = -10 // only where the grammar allows nothing else
+			for i := 0; i < len(prefer); i++ {
+				l[3+int(prefer[i])] = 10 - float32(i)*0.1
+			}
+			return l
+		}
+		logits, afterQuote = rank(m.Prefer), rank(m.AfterQuote)
+	}
+	matrix("token_embd.weight", []uint64{e, v}, embd)
 	outNorm := ones(m.Embed)
 	if m.Bang {
 		outNorm = make([]float32, m.Embed) // every logit is 0: greedy picks token 0, which is "!"
 	}
 	w.AddF32("output_norm.weight", []uint64{e}, outNorm)
-	if !m.Tied {
+	switch {
+	case logits != nil:
+		// The normed hidden state is √Embed on one axis: the first after
+		// most tokens, the second after a quote.
+		out := make([]float32, m.Embed*nVocab)
+		k := float32(math.Sqrt(float64(m.Embed)))
+		for tok := range logits {
+			out[tok*m.Embed] = logits[tok] / k
+			out[tok*m.Embed+1] = afterQuote[tok] / k
+		}
+		matrix("output.weight", []uint64{e, v}, out)
+	case !m.Tied:
 		matrix("output.weight", []uint64{e, v}, randn(m.Embed*nVocab, 0.5))
+	}
+	// A scripted model's blocks add nothing to the residual stream.
+	scale := float32(0.1)
+	if logits != nil {
+		scale = 0
 	}
 	for i := 0; i < m.Layers; i++ {
 		p := fmt.Sprintf("blk.%d.", i)
 		w.AddF32(p+"attn_norm.weight", []uint64{e}, ones(m.Embed))
-		for _, n := range []string{"attn_q", "attn_k", "attn_v", "attn_output"} {
+		for _, n := range []string{"attn_q", "attn_k", "attn_v"} {
 			matrix(p+n+".weight", []uint64{e, e}, randn(m.Embed*m.Embed, 0.1))
 		}
-		if m.Gemma3 {
+		matrix(p+"attn_output.weight", []uint64{e, e}, randn(m.Embed*m.Embed, scale))
+		if m.Gemma3 || m.Qwen3VL {
 			hd := uint64(m.Embed / m.Heads)
 			w.AddF32(p+"attn_q_norm.weight", []uint64{hd}, ones(int(hd)))
 			w.AddF32(p+"attn_k_norm.weight", []uint64{hd}, ones(int(hd)))
+		}
+		if m.Gemma3 {
 			w.AddF32(p+"post_attention_norm.weight", []uint64{e}, ones(m.Embed))
 			w.AddF32(p+"post_ffw_norm.weight", []uint64{e}, ones(m.Embed))
 		}
@@ -164,7 +234,7 @@ func WriteLLM(path string, m LLM) error {
 		w.AddF32(p+"ffn_norm.weight", []uint64{e}, ones(m.Embed))
 		matrix(p+"ffn_gate.weight", []uint64{e, f}, randn(m.Embed*m.FFN, 0.1))
 		matrix(p+"ffn_up.weight", []uint64{e, f}, randn(m.Embed*m.FFN, 0.1))
-		matrix(p+"ffn_down.weight", []uint64{f, e}, randn(m.FFN*m.Embed, 0.1))
+		matrix(p+"ffn_down.weight", []uint64{f, e}, randn(m.FFN*m.Embed, scale))
 	}
 	return w.Write(path)
 }

@@ -7,7 +7,8 @@ package protocol
 
 // ProtocolVersion changes whenever a field changes meaning.
 // 2: extract carries several pages, read together as parallel sequences.
-const ProtocolVersion = 2
+// 3: a page names the chat template to fall back on; an empty System has no turn.
+const ProtocolVersion = 3
 
 // WorkerRequest is sent to `shoebox worker`.
 type WorkerRequest struct {
@@ -38,11 +39,14 @@ type WorkerRequest struct {
 
 // PageRequest is one page of an extract request. System and User are laid
 // out with the model's chat template, the image first in the user's turn;
-// models whose template llama.cpp does not know get "System\n<image>\nUser\n".
+// when llama.cpp does not know the model's template, with the one Template
+// names (a llama.cpp template name such as "chatml"), else plainly as
+// "System\n<image>\nUser\n". An empty System gives no system turn.
 type PageRequest struct {
-	Image  []byte `json:"image,omitempty"` // PNG or JPEG bytes of the page
-	System string `json:"system,omitempty"`
-	User   string `json:"user,omitempty"`
+	Image    []byte `json:"image,omitempty"` // PNG or JPEG bytes of the page
+	System   string `json:"system,omitempty"`
+	User     string `json:"user,omitempty"`
+	Template string `json:"template,omitempty"`
 }
 
 // WorkerResponse answers one request.

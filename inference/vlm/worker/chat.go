@@ -42,11 +42,25 @@ type Message struct{ Role, Content string }
 
 // ApplyChatTemplate formats messages with the model's template and opens
 // the assistant's turn. llama.cpp recognises the common templates (ChatML,
-// Llama 3, Gemma, MiniCPM, …) without a Jinja engine; for any other it
-// returns false and the caller lays the prompt out plainly.
-func ApplyChatTemplate(m *llama.Model, msgs []Message) (string, bool) {
-	tmpl := ChatTemplate(m)
-	if tmpl == "" {
+// Llama 3, Gemma, MiniCPM, …) without a Jinja engine; when it does not
+// recognise the model's own, the template named fallback ("chatml",
+// "gemma"…, the family's) is used; failing both it returns false and the
+// caller lays the prompt out plainly.
+func ApplyChatTemplate(m *llama.Model, msgs []Message, fallback string) (string, bool) {
+	if tmpl := ChatTemplate(m); tmpl != "" {
+		if text, ok := applyTemplate(tmpl, msgs); ok {
+			return text, true
+		}
+	}
+	if fallback != "" {
+		return applyTemplate(fallback, msgs)
+	}
+	return "", false
+}
+
+// applyTemplate formats msgs with a template's text or llama.cpp name.
+func applyTemplate(tmpl string, msgs []Message) (string, bool) {
+	if len(msgs) == 0 {
 		return "", false
 	}
 	ct := C.CString(tmpl)

@@ -26,8 +26,14 @@ func TestChatTemplates(t *testing.T) {
 		t.Fatalf("template = %q", got)
 	}
 	// The tiny model's own template is not one llama.cpp knows: plain layout.
-	if _, ok := ApplyChatTemplate(m, []Message{{"user", "hi"}}); ok {
+	if _, ok := ApplyChatTemplate(m, []Message{{"user", "hi"}}, ""); ok {
 		t.Error("an unknown template was applied")
+	}
+	// With the family's template named, that one lays the turns out: Gemma's
+	// has no system turn, so the system prompt opens the user's.
+	got, ok := ApplyChatTemplate(m, []Message{{"system", "Be exact."}, {"user", "hi"}}, "gemma")
+	if want := "<start_of_turn>user\nBe exact.\n\nhi<end_of_turn>\n<start_of_turn>model\n"; !ok || got != want {
+		t.Errorf("gemma fallback = %q (%v), want %q", got, ok, want)
 	}
 
 	// A ChatML model (Qwen's, InternVL's) gets the real layout.
@@ -42,7 +48,7 @@ func TestChatTemplates(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer llama.FreeModel(m2)
-	got, ok := ApplyChatTemplate(m2, []Message{{"system", "Be exact."}, {"user", ImageMarker + "\nRead this receipt."}})
+	got, ok = ApplyChatTemplate(m2, []Message{{"system", "Be exact."}, {"user", ImageMarker + "\nRead this receipt."}}, "gemma")
 	want := "<|im_start|>system\nBe exact.<|im_end|>\n<|im_start|>user\n<__media__>\nRead this receipt.<|im_end|>\n<|im_start|>assistant\n"
 	if !ok || got != want {
 		t.Fatalf("ChatML prompt = %q (%v)\nwant %q", got, ok, want)

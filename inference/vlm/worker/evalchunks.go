@@ -30,6 +30,7 @@ int32_t mtmd_helper_eval_chunk_single(mtmd_context * ctx, struct llama_context *
 int32_t mtmd_helper_decode_image_chunk(mtmd_context * ctx, struct llama_context * lctx, const mtmd_input_chunk * chunk,
                                        float * encoded_embd, int32_t n_past, int32_t seq_id, int32_t n_batch, int32_t * new_n_past);
 float * llama_get_logits_ith(struct llama_context * ctx, int32_t i);
+void llama_set_embeddings(struct llama_context * ctx, bool embeddings);
 
 // mtmd_context_params as mtmd.h lays it out in this llama.cpp.
 struct shoebox_mtmd_params {
@@ -60,6 +61,15 @@ import (
 )
 
 // ollama's wrappers hold their C pointer as the first field.
+
+// noEmbeddings turns off the copy of each output's hidden state that
+// ollama's context parameters ask for: the worker reads logits only, and
+// for a deepstack model (Qwen3-VL) this llama.cpp copies a row as wide as
+// its image embeddings (the main slice and each deepstack slice) out of a
+// tensor one slice wide, and aborts ("tensor read out of bounds").
+func noEmbeddings(c *llama.Context) {
+	C.llama_set_embeddings(contextPtr(c), C.bool(false))
+}
 
 func contextPtr(c *llama.Context) *C.struct_llama_context {
 	return *(**C.struct_llama_context)(unsafe.Pointer(c))
@@ -141,7 +151,7 @@ func EvalPrompt(mt *llama.MtmdContext, ctx *llama.Context, text string, image []
 		chunk := C.mtmd_input_chunks_get(chunks, C.size_t(i))
 		if C.mtmd_input_chunk_get_type(chunk) == 0 {
 			if rc := C.mtmd_helper_eval_chunk_single(mtmdPtr(mt), contextPtr(ctx), chunk, past, C.int32_t(seq), C.int32_t(nBatch), C.bool(i == n-1), &past); rc != 0 {
-				return 0, 0, encode, fmt.Errorf("evaluating the prompt failed (%d)", int(rc))
+				return 0, 0, encode, fmt.Errorf("evaluating the prompt failed (%d) after %d of its %d tokens (the page's context may be too small for it)", int(rc), int(past), int(C.mtmd_helper_get_n_tokens(chunks)))
 			}
 			continue
 		}

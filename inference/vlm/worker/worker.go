@@ -113,6 +113,7 @@ func (s *session) load(req protocol.WorkerRequest, resp *protocol.WorkerResponse
 		return fmt.Errorf("llama.cpp could not make a context for %d sequences: %w", s.parallel, err)
 	}
 	s.ctx = c
+	noEmbeddings(c)
 	if req.Projector != "" {
 		mt, err := NewMtmd(c, req.Projector, req.Threads, req.ProjectorOnGPU)
 		if err != nil {
@@ -153,7 +154,7 @@ func (s *session) extract(req protocol.WorkerRequest, resp *protocol.WorkerRespo
 		if g == nil {
 			return errors.New("the output schema could not be turned into a grammar")
 		}
-		grammar = string(g)
+		grammar = CompactGrammar(string(g))
 	}
 	s.ctx.KvCacheClear()
 	s.forward = 0
@@ -225,8 +226,14 @@ func (s *session) extract(req protocol.WorkerRequest, resp *protocol.WorkerRespo
 // prefill evaluates one page's prompt (and image) into sequence seq and
 // returns the position after it and how many tokens it took.
 func (s *session) prefill(page protocol.PageRequest, seq int) (int, int, time.Duration, error) {
-	prefix, suffix := page.System+"\n", "\n"+page.User+"\n"
-	if text, ok := ApplyChatTemplate(s.model, []Message{{"system", page.System}, {"user", ImageMarker + "\n" + page.User}}); ok {
+	prefix, suffix := "", "\n"+page.User+"\n"
+	var msgs []Message
+	if page.System != "" {
+		prefix = page.System + "\n"
+		msgs = append(msgs, Message{"system", page.System})
+	}
+	msgs = append(msgs, Message{"user", ImageMarker + "\n" + page.User})
+	if text, ok := ApplyChatTemplate(s.model, msgs, page.Template); ok {
 		if i := strings.Index(text, ImageMarker); i >= 0 {
 			prefix, suffix = text[:i], text[i+len(ImageMarker):]
 		}
@@ -286,11 +293,28 @@ func (s *session) take(sq *sequence, logits []float32, maxTok int) {
 	}
 	piece := s.model.TokenToPiece(tok)
 	sq.out.Pieces = append(sq.out.Pieces, protocol.Piece{Text: piece, P: p})
-	if len(sq.out.Pieces) >= maxTok {
+	// The token limit, or the page's context full (the image and a long
+	// hint left less room than the limit): the answer ends here and the
+	// parent closes what is open.
+	if len(sq.out.Pieces) >= maxTok || sq.out.PromptTokens+len(sq.out.Pieces)+1 >= s.seqCtx {
 		finish("")
 		return
 	}
 	sq.next = tok
+}
+
+// CompactGrammar narrows the whitespace a schema's grammar allows between
+// JSON tokens (up to two newlines and twenty tabs or spaces, each a token
+// or more) to one optional space: a pretty-printed answer spent a fifth of
+// its tokens, and of the token limit, on indentation.
+func CompactGrammar(g string) string {
+	lines := strings.Split(g, "\n")
+	for i, l := range lines {
+		if strings.HasPrefix(l, "space ::= ") {
+			lines[i] = `space ::= " "?`
+		}
+	}
+	return strings.Join(lines, "\n")
 }
 
 func outputOf(pieces []protocol.Piece) string {
