@@ -25,6 +25,7 @@ type chat struct {
 type answer struct {
 	text                  string
 	pieces                []protocol.Piece // tokens with probabilities, when the server gives them
+	truncated             bool             // the answer reached the token limit
 	promptTokens, outTok  int
 	load, prefill, decode time.Duration // Ollama's native API only
 }
@@ -121,7 +122,7 @@ func (e *Engine) openAIChat(ctx context.Context, c chat) (answer, error) {
 		return answer{}, errors.New("the server answered with no choices")
 	}
 	ch := resp.Choices[0]
-	a := answer{promptTokens: resp.Usage.PromptTokens, outTok: resp.Usage.CompletionTokens}
+	a := answer{promptTokens: resp.Usage.PromptTokens, outTok: resp.Usage.CompletionTokens, truncated: ch.FinishReason == "length"}
 	switch {
 	case ch.Message.Content != nil:
 		a.text = *ch.Message.Content
@@ -157,6 +158,7 @@ func (e *Engine) ollamaChat(ctx context.Context, c chat) (answer, error) {
 			Content string `json:"content"`
 		} `json:"message"`
 		Logprobs           []tokenLogprob `json:"logprobs"`
+		DoneReason         string         `json:"done_reason"`
 		LoadDuration       time.Duration  `json:"load_duration"`
 		PromptEvalCount    int            `json:"prompt_eval_count"`
 		PromptEvalDuration time.Duration  `json:"prompt_eval_duration"`
@@ -167,7 +169,7 @@ func (e *Engine) ollamaChat(ctx context.Context, c chat) (answer, error) {
 		return answer{}, err
 	}
 	return answer{text: resp.Message.Content, pieces: piecesOf(resp.Message.Content, resp.Logprobs),
-		promptTokens: resp.PromptEvalCount, outTok: resp.EvalCount,
+		promptTokens: resp.PromptEvalCount, outTok: resp.EvalCount, truncated: resp.DoneReason == "length",
 		load: resp.LoadDuration, prefill: resp.PromptEvalDuration, decode: resp.EvalDuration}, nil
 }
 

@@ -213,3 +213,36 @@ func compactJSON(src string) json.RawMessage {
 	}
 	return b.Bytes()
 }
+
+// serverSchema is the schema as a server's grammar gets it: without the
+// arrays' item counts, which servers that turn a schema into a grammar
+// spell out one rule an item (120 line items made Ollama's grammar give
+// up and let the model stop anywhere). The answer is still checked
+// against the whole schema, counts included.
+func serverSchema(src string) json.RawMessage {
+	var v any
+	if json.Unmarshal([]byte(src), &v) != nil {
+		return compactJSON(src)
+	}
+	var drop func(any)
+	drop = func(x any) {
+		switch t := x.(type) {
+		case map[string]any:
+			delete(t, "maxItems")
+			delete(t, "minItems")
+			for _, c := range t {
+				drop(c)
+			}
+		case []any:
+			for _, c := range t {
+				drop(c)
+			}
+		}
+	}
+	drop(v)
+	b, err := json.Marshal(v)
+	if err != nil {
+		return compactJSON(src)
+	}
+	return b
+}

@@ -184,7 +184,7 @@ func (e *Engine) Extract(ctx context.Context, page inference.Page) (inference.Re
 	// whose family the server does not tell us: its own chat template.
 	req := vlm.BuildPrompt("", assets.ReceiptPrompt, page)
 	c := chat{system: req.System, user: req.User, image: img.Bytes(),
-		schema: compactJSON(assets.ReceiptSchema), maxTokens: e.opt.MaxTokens}
+		schema: serverSchema(assets.ReceiptSchema), maxTokens: e.opt.MaxTokens}
 	a, r, err := e.read(ctx, c)
 	if err == nil && vlm.Refused(&r) {
 		e.event("the model declined page %d (%q): asking again with the strict bookkeeping prompt", page.Index+1, clip(a.text, 80))
@@ -224,6 +224,12 @@ func (e *Engine) read(ctx context.Context, c chat) (answer, receipt.Receipt, err
 	}
 	if fault := vlm.JudgeOutput(a.text); fault != nil {
 		return a, receipt.Receipt{}, fmt.Errorf("%s answered %q: %w; the server's GPU or precision settings compute wrongly", e.Where(), clip(a.text, 40), fault)
+	}
+	if closed, cut := vlm.CloseTruncated(a.text); cut && a.truncated {
+		// The answer reached the token limit: what ended whole is kept,
+		// as the embedded engine keeps it.
+		e.event("the answer for a page reached its limit of %d tokens: the items that ended whole are kept", c.maxTokens)
+		a.text = closed
 	}
 	if err := validate(assets.ReceiptSchema, a.text); err != nil {
 		return a, receipt.Receipt{}, fmt.Errorf("%w: %v: %s", ErrSchema, err, clip(a.text, 120))
