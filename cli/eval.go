@@ -150,6 +150,7 @@ func runEval(env Env, args []string) int {
 	labels := fs.String("labels", "", "folder of receipts with labels (NNN.jpg + NNN.json, or labels.csv)")
 	engineName := fs.String("engine", "ocr", "ocr, vlm (with --model and --mmproj) or auto (vlm when --model is given)")
 	vf := addVLMFlags(fs)
+	reader := addReaderFlag(fs)
 	asJSON := fs.Bool("json", false, "print JSON")
 	country := fs.String("country", "MY", "country rules for dates and amounts (SROIE is Malaysian)")
 	pre := fs.String("preprocess", "default", "page clean-up: default, none, or a comma list of contrast, upscale, deskew, borders")
@@ -197,7 +198,7 @@ func runEval(env Env, args []string) int {
 	if *psm > 0 {
 		opts.PSM = *psm
 	}
-	eng, code := openEngine(env, *engineName, vf, loc, opts)
+	eng, code := openEngine(env, *engineName, *reader, vf, loc, opts)
 	if eng == nil {
 		return code
 	}
@@ -228,7 +229,7 @@ func runEval(env Env, args []string) int {
 	elapsed := time.Since(start)
 	bar.finish()
 
-	rep := evalReport{Engine: eng.Name(), Receipts: len(items), Seconds: elapsed.Seconds(), Fields: map[string]*fieldReport{}, Preprocess: pp}
+	rep := evalReport{Engine: engineLabel(eng), Receipts: len(items), Seconds: elapsed.Seconds(), Fields: map[string]*fieldReport{}, Preprocess: pp}
 	rep.PerMinute = float64(len(items)) / elapsed.Minutes()
 	rep.Order = scoredFields(items, loc)
 	for _, f := range rep.Order {
@@ -294,6 +295,17 @@ func runEval(env Env, args []string) int {
 	}
 	printEval(env.Stdout, rep)
 	return 0
+}
+
+// engineLabel names an engine and, for OCR, its page reader.
+func engineLabel(eng inference.Engine) string {
+	switch e := eng.(type) {
+	case *ocr.PPOCR:
+		return eng.Name() + " (" + e.Label() + ")"
+	case *ocr.Tesseract:
+		return eng.Name() + " (Tesseract)"
+	}
+	return eng.Name()
 }
 
 // scoredFields are SROIE's four fields and the extra ones any label has:
