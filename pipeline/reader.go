@@ -16,11 +16,12 @@ var PPOCRDir string
 var missingOnce sync.Once
 
 // OpenReader starts the OCR engine with the page reader named ("ppocr",
-// "tesseract", "both"; "" for ocr.DefaultReader when PP-OCR's parts are
-// found beside the binary, else Tesseract). When PP-OCR cannot start it
-// reads with Tesseract and says why through note (once a process for a
-// reader nobody asked for by name). It returns the engine and a label for
-// people: "OCR (PP-OCR) on CPU".
+// "tesseract", "both"), or with "" the default: ocr.DefaultReader when
+// PP-OCR's parts are found beside the binary and start, else Tesseract,
+// with the reason said once a process through note. A reader asked for by
+// name that cannot start is an error (eval must not score another reader
+// under its name). It returns the engine and a label for people: "OCR
+// (PP-OCR) on CPU".
 func OpenReader(reader string, opt ocr.Options, note func(string)) (inference.Engine, string, error) {
 	asked := reader != ""
 	if reader == "" {
@@ -31,16 +32,10 @@ func OpenReader(reader string, opt ocr.Options, note func(string)) (inference.En
 		if err != nil {
 			return nil, "", fmt.Errorf("the OCR engine could not start: %w", err)
 		}
-		label := "OCR (Tesseract) on CPU"
 		if why != "" {
-			tell := func() { note("reading with Tesseract: " + why) }
-			if asked {
-				tell()
-			} else {
-				missingOnce.Do(tell)
-			}
+			missingOnce.Do(func() { note("reading with Tesseract: " + why) })
 		}
-		return o, label, nil
+		return o, "OCR (Tesseract) on CPU", nil
 	}
 	switch reader {
 	case ocr.ReaderTesseract:
@@ -51,6 +46,9 @@ func OpenReader(reader string, opt ocr.Options, note func(string)) (inference.En
 			dir = ppocr.DefaultDir()
 		}
 		p, err := ocr.NewPPOCR(opt, ocr.PPOCROptions(dir), reader == ocr.ReaderBoth)
+		if err != nil && asked {
+			return nil, "", err
+		}
 		if err != nil {
 			return tesseract(err.Error())
 		}

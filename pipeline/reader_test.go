@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/shoebox-app/shoebox/inference/ocr"
@@ -11,16 +12,20 @@ import (
 	"github.com/shoebox-app/shoebox/receipt"
 )
 
-// Without PP-OCR's files, or with a damaged one, the OCR engine reads with
-// Tesseract and says why.
+// Without PP-OCR's files the OCR engine reads with Tesseract and says why,
+// once; PP-OCR asked for by name is an error that names what is missing.
 func TestOpenReaderFallsBackToTesseract(t *testing.T) {
 	defer func(d string) { PPOCRDir = d }(PPOCRDir)
 	opt := ocr.DefaultOptions(receipt.DefaultLocale(receipt.CountryMY))
 	opt.Workers = 1
 
 	PPOCRDir = t.TempDir() // nothing there
+	if _, _, err := OpenReader(ocr.ReaderPPOCR, opt, func(string) {}); err == nil || !strings.Contains(err.Error(), ppocr.DetModel) {
+		t.Errorf("--reader ppocr without its files: %v", err)
+	}
+	missingOnce = sync.Once{}
 	var notes []string
-	eng, label, err := OpenReader(ocr.ReaderPPOCR, opt, func(s string) { notes = append(notes, s) })
+	eng, label, err := OpenReader("", opt, func(s string) { notes = append(notes, s) })
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -30,6 +35,11 @@ func TestOpenReaderFallsBackToTesseract(t *testing.T) {
 	}
 	if len(notes) != 1 || !strings.Contains(notes[0], ppocr.DetModel) {
 		t.Errorf("notes %q", notes)
+	}
+	eng, _, _ = OpenReader("", opt, func(s string) { notes = append(notes, s) })
+	eng.Close()
+	if len(notes) != 1 {
+		t.Errorf("said again: %q", notes)
 	}
 
 	if _, _, err := OpenReader("easyocr", opt, func(string) {}); err == nil {
@@ -67,8 +77,9 @@ func TestOpenReaderDefault(t *testing.T) {
 	data, _ := os.ReadFile(filepath.Join(src, ppocr.DetModel))
 	os.WriteFile(filepath.Join(dir, ppocr.DetModel), data[:len(data)/2], 0o644)
 	PPOCRDir = dir
+	missingOnce = sync.Once{}
 	var notes []string
-	eng, label, err = OpenReader(ocr.ReaderBoth, opt, func(s string) { notes = append(notes, s) })
+	eng, label, err = OpenReader("", opt, func(s string) { notes = append(notes, s) })
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -170,13 +170,6 @@ func New(opt Options) (*Reader, error) {
 	// The pool's threads would spin waiting for work between runs, taking
 	// the core that another page's reader or Tesseract needs.
 	so.AddSessionConfigEntry("session.intra_op.allow_spinning", "0")
-	// ONNX Runtime's arena keeps the largest page's buffers for good (a
-	// 2481×3508 scan left 570 MB resident); plain allocations cost little
-	// next to the models' arithmetic.
-	if os.Getenv("SHOEBOX_PPOCR_ARENA") == "" {
-		so.SetCpuMemArena(false)
-		so.SetMemPattern(false)
-	}
 	open := func(name, in, out string) (*ort.DynamicAdvancedSession, error) {
 		path := filepath.Join(opt.Dir, name)
 		s, err := ort.NewDynamicAdvancedSession(path, []string{in}, []string{out}, so)
