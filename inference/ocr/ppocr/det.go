@@ -15,12 +15,14 @@ const (
 	// read in strips of at most stripHeight rows (scaled), so a long
 	// receipt keeps the resolution of a short one.
 	DefaultMaxSide = 960
-	stripHeight    = 1280
-	stripOverlap   = 128 // more than a text line's height, so each line lies whole in one strip
-	binThresh      = 0.3 // a pixel is text above this probability
-	boxThresh      = 0.6 // a region is kept when its mean probability is above this
-	unclipRatio    = 1.5 // DB's text kernels are shrunk; grow them back
-	minBoxSide     = 3
+	// stripHeight: ONNX Runtime keeps about 200 MB for a 960×1280 input
+	// and more as shapes vary; 960×960 strips bound it.
+	stripHeight  = 960
+	stripOverlap = 128 // more than a text line's height, so each line lies whole in one strip
+	binThresh    = 0.3 // a pixel is text above this probability
+	boxThresh    = 0.6 // a region is kept when its mean probability is above this
+	unclipRatio  = 1.5 // DB's text kernels are shrunk; grow them back
+	minBoxSide   = 3
 )
 
 // box is a detected text region on the page: a rectangle centred at c with
@@ -124,6 +126,10 @@ func (r *Reader) detectStrip(page *rgb, s float64, sw, top, h int, t *Timings) (
 	t.Prepare += time.Since(t0)
 
 	t1 := time.Now()
+	// One page at a time runs the detector, whose buffers are the
+	// reader's largest; recognition runs beside it.
+	r.detMu.Lock()
+	defer r.detMu.Unlock()
 	x, err := ort.NewTensor(ort.NewShape(1, 3, int64(ph), int64(pw)), in)
 	if err != nil {
 		return nil, err

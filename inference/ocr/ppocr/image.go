@@ -5,7 +5,27 @@ import (
 	"image/color"
 	"image/draw"
 	"math"
+
+	xdraw "golang.org/x/image/draw"
 )
+
+// workWidth caps the width of the page copy the reader samples from: twice
+// the detector's width keeps a line's crop sharp, and a 12-MP scan (the
+// largest page ingest hands on) is not copied whole.
+const workWidth = 2 * DefaultMaxSide
+
+// workingCopy is the page as rgb, shrunk to workWidth wide when wider, and
+// the factor page coordinates are to the copy's.
+func workingCopy(img image.Image) (*rgb, float64) {
+	b := img.Bounds()
+	if b.Dx() <= workWidth {
+		return toRGB(img), 1
+	}
+	s := float64(workWidth) / float64(b.Dx())
+	small := image.NewRGBA(image.Rect(0, 0, workWidth, max(1, int(math.Round(float64(b.Dy())*s)))))
+	xdraw.BiLinear.Scale(small, small.Rect, img, b, xdraw.Src, nil)
+	return toRGB(small), float64(b.Dx()) / float64(workWidth)
+}
 
 // rgb is a page as 8-bit RGB rows, the form every step samples from.
 type rgb struct {

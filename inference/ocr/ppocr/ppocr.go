@@ -17,6 +17,7 @@ import (
 	"errors"
 	"fmt"
 	"image"
+	"math"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -95,6 +96,7 @@ type Reader struct {
 	cls      *ort.DynamicAdvancedSession // nil without the classifier
 	keys     []string                    // index 1.. of the recogniser's classes
 	slots    chan struct{}
+	detMu    sync.Mutex
 	closeMu  sync.RWMutex
 	closed   bool
 }
@@ -170,6 +172,10 @@ func New(opt Options) (*Reader, error) {
 	// The pool's threads would spin waiting for work between runs, taking
 	// the core that another page's reader or Tesseract needs.
 	so.AddSessionConfigEntry("session.intra_op.allow_spinning", "0")
+	if os.Getenv("SHOEBOX_PPOCR_ARENA") == "0" {
+		so.SetCpuMemArena(false)
+		so.SetMemPattern(false)
+	}
 	open := func(name, in, out string) (*ort.DynamicAdvancedSession, error) {
 		path := filepath.Join(opt.Dir, name)
 		s, err := ort.NewDynamicAdvancedSession(path, []string{in}, []string{out}, so)
@@ -284,7 +290,7 @@ func (r *Reader) Read(ctx context.Context, img image.Image, page int) ([]inferen
 		return nil, t, errors.New("the PP-OCR reader is closed")
 	}
 	t0 := time.Now()
-	src := toRGB(img)
+	src, scale := workingCopy(img)
 	t.Prepare = time.Since(t0)
 	boxes, err := r.detect(ctx, src, &t)
 	if err != nil {
@@ -299,6 +305,13 @@ func (r *Reader) Read(ctx context.Context, img image.Image, page int) ([]inferen
 		return nil, t, err
 	}
 	words := wordsOf(lines, page)
+	for i := range words {
+		if scale != 1 {
+			b := &words[i].Box
+			b.X, b.Y = int(float64(b.X)*scale), int(float64(b.Y)*scale)
+			b.W, b.H = int(math.Ceil(float64(b.W)*scale)), int(math.Ceil(float64(b.H)*scale))
+		}
+	}
 	t.Lines = len(lines)
 	return words, t, nil
 }

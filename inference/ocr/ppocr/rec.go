@@ -57,6 +57,8 @@ type textLine struct {
 	ink  []bool
 	inkH float64
 	px   float64 // crop columns per time step
+	// letterGap is the median blank run between the line's characters.
+	letterGap float64
 }
 
 // cut samples the region b of the page, turned upright, at height h and
@@ -157,6 +159,7 @@ func (r *Reader) recBatch(crops []crop, batch []int, lines []textLine) error {
 		ink, inkH := inkColumns(c.pix, c.w, recHeight)
 		lines[i] = textLine{b: c.b, chars: chars, steps: steps, width: float64(c.w) * float64(steps) / float64(pw), flip: c.flipped,
 			ink: ink, inkH: inkH, px: float64(pw) / float64(steps)}
+		lines[i].letterGap = letterGap(lines[i])
 	}
 	return nil
 }
@@ -183,15 +186,19 @@ func decode(probs []float32, steps, classes int, keys []string) []char {
 			ch.conf = (ch.conf*n + bp) / (n + 1)
 			ch.last = t
 		default:
-			out = append(out, char{text: keys[best-1], first: t, last: t, conf: bp})
+			out = append(out, char{text: halfWidth(keys[best-1]), first: t, last: t, conf: bp})
 		}
 		prev = best
 	}
 	return out
 }
 
-// classify turns the crops the angle classifier finds upside down.
+// classify turns the crops upside down when the angle classifier finds
+// most of the page's lines so: a page is photographed upside down as a
+// whole. Lines alone are not turned: on the SROIE receipts, all upright,
+// the classifier turned a date line now and then ("8102/20/22").
 func (r *Reader) classify(ctx context.Context, page *rgb, crops []crop) error {
+	up := make([]bool, len(crops))
 	for start := 0; start < len(crops); start += clsBatch {
 		if err := ctx.Err(); err != nil {
 			return err
@@ -234,15 +241,25 @@ func (r *Reader) classify(ctx context.Context, page *rgb, crops []crop) error {
 		}
 		p := out.GetData()
 		for k := 0; k < n; k++ {
-			if p[2*k+1] > clsFlip {
-				c := &crops[start+k]
-				c.flipped = true
-				c.b.u = [2]float64{-c.b.u[0], -c.b.u[1]}
-				c.b.v = [2]float64{-c.b.v[0], -c.b.v[1]}
-				c.pix = cut(page, c.b, c.w, recHeight, recNorm)
-			}
+			up[start+k] = p[2*k+1] > clsFlip
 		}
 		outs[0].Destroy()
+	}
+	n := 0
+	for _, u := range up {
+		if u {
+			n++
+		}
+	}
+	if 2*n <= len(crops) {
+		return nil
+	}
+	for i := range crops {
+		c := &crops[i]
+		c.flipped = true
+		c.b.u = [2]float64{-c.b.u[0], -c.b.u[1]}
+		c.b.v = [2]float64{-c.b.v[0], -c.b.v[1]}
+		c.pix = cut(page, c.b, c.w, recHeight, recNorm)
 	}
 	return nil
 }
@@ -286,33 +303,47 @@ func inkColumns(pix []float32, w, h int) ([]bool, float64) {
 			}
 		}
 	}
-	// The text's rows: those with a tenth of the busiest row's ink.
-	busiest := 0
-	for _, n := range rowInk {
-		busiest = max(busiest, n)
-	}
-	y0, y1 := -1, -1
+	// The text's rows: the band of rows with a tenth of the busiest row's
+	// ink around the busiest, which leaves out the edges of the lines above
+	// and below that the region's margin takes in.
+	busiest, by := 0, 0
 	for y, n := range rowInk {
-		if n*10 >= busiest && n > 0 {
-			if y0 < 0 {
-				y0 = y
-			}
-			y1 = y
+		if n > busiest {
+			busiest, by = n, y
 		}
 	}
-	if y0 < 0 {
+	if busiest == 0 {
 		return cols, 0
 	}
+	y0, y1 := by, by
+	for y0 > 0 && rowInk[y0-1]*10 >= busiest {
+		y0--
+	}
+	for y1 < h-1 && rowInk[y1+1]*10 >= busiest {
+		y1++
+	}
 	for x := 0; x < w; x++ {
+		dark := 0
 		for y := y0; y <= y1; y++ {
 			if gray[y*w+x] < th {
-				cols[x] = true
-				break
+				dark++
 			}
 		}
+		cols[x] = dark >= 2
 	}
 	return cols, float64(y1 - y0 + 1)
 }
 
 // recBatchN is how many lines are read in one run (a variable for tests).
 var recBatchN = defaultRecBatch
+
+// halfWidth writes the recogniser's full-width forms (U+FF01–FF5E: "：",
+// "（", "ＲＭ") as their ASCII letters, digits and marks, which the rules
+// look for.
+func halfWidth(s string) string {
+	r := []rune(s)
+	if len(r) == 1 && r[0] >= 0xFF01 && r[0] <= 0xFF5E {
+		return string(r[0] - 0xFEE0)
+	}
+	return s
+}

@@ -58,7 +58,9 @@ func readTranscript(t testing.TB, path string) []gtLine {
 // has a space there.
 type pairSample struct {
 	explicit   bool
+	number     bool // inNumber holds: never a space
 	run, inkH  float64
+	letterGap  float64
 	steps, pit float64
 	space      bool
 	line       int // index of its line among the matched ones
@@ -131,7 +133,7 @@ func spacingSamples(t testing.TB, r *Reader, images []string) (samples []pairSam
 			}
 			p := pitch(l.chars, fallback)
 			for i := 1; i < len(ours); i++ {
-				samples = append(samples, pairSample{explicit: explicit[i], run: blankRun(l, ours[i-1], ours[i]), inkH: l.inkH,
+				samples = append(samples, pairSample{explicit: explicit[i], number: inNumber(ours[:i], ours[i]), letterGap: l.letterGap, run: blankRun(l, ours[i-1], ours[i]), inkH: l.inkH,
 					steps: centre(ours[i]) - centre(ours[i-1]), pit: p, space: spaceBefore[i], line: lines})
 			}
 			lines++
@@ -205,19 +207,29 @@ func TestSpacingAgainstTranscripts(t *testing.T) {
 	}
 	samples, lines, regions := spacingSamples(t, r, receiptsOf(t, set, n))
 	words, exact := wordAccuracy(samples, lines, func(s pairSample) bool {
-		return s.explicit || s.run >= SpaceGap*s.inkH
+		return s.explicit || !s.number && s.run >= max(SpaceGap*s.inkH, SpaceSpread*s.letterGap)
 	})
 	t.Logf("%s: %d of %d regions read letter for letter; words cut right %.1f%%, lines spaced right %.1f%%", set, lines, regions, words*100, exact*100)
 	if *spacingAll != "" {
 		for _, g := range []float64{0.15, 0.2, 0.25, 0.3, 0.35, 0.4, 0.45, 0.5, 0.6} {
-			w, e := wordAccuracy(samples, lines, func(s pairSample) bool { return s.explicit || s.run >= g*s.inkH })
+			w, e := wordAccuracy(samples, lines, func(s pairSample) bool { return s.explicit || !s.number && s.run >= g*s.inkH })
 			t.Logf("blank run ≥ %.2f × text height: words %.1f%%, lines %.1f%%", g, w*100, e*100)
 		}
+		for _, g := range []float64{0.3, 0.35, 0.4, 0.45} {
+			for _, k := range []float64{1.5, 2, 2.5, 3, 4} {
+				w, e := wordAccuracy(samples, lines, func(s pairSample) bool {
+					return s.explicit || !s.number && s.run >= max(g*s.inkH, k*s.letterGap)
+				})
+				t.Logf("blank run ≥ %.2f × text height and ≥ %.1f × letter gap: words %.1f%%, lines %.1f%%", g, k, w*100, e*100)
+			}
+		}
+		w, e := wordAccuracy(samples, lines, func(s pairSample) bool { return s.explicit || s.run >= SpaceGap*s.inkH })
+		t.Logf("without the number rule: words %.1f%%, lines %.1f%%", w*100, e*100)
 		for _, f := range []float64{1.2, 1.4, 1.6, 1.8, 2.0} {
 			w, e := wordAccuracy(samples, lines, func(s pairSample) bool { return s.explicit || s.steps > f*s.pit })
 			t.Logf("centres ≥ %.1f × pitch: words %.1f%%, lines %.1f%%", f, w*100, e*100)
 		}
-		w, e := wordAccuracy(samples, lines, func(s pairSample) bool { return s.explicit })
+		w, e = wordAccuracy(samples, lines, func(s pairSample) bool { return s.explicit })
 		t.Logf("the recogniser's own spaces only: words %.1f%%, lines %.1f%%", w*100, e*100)
 	}
 	if lines < 20 {

@@ -63,7 +63,7 @@ func splitWords(l textLine, p float64) [][]char {
 			}
 			continue
 		}
-		if len(cur) > 0 && isSpace(l, cur[len(cur)-1], c, p) {
+		if len(cur) > 0 && !inNumber(cur, c) && isSpace(l, cur[len(cur)-1], c, p) {
 			words = append(words, cur)
 			cur = nil
 		}
@@ -73,6 +73,18 @@ func splitWords(l textLine, p float64) [][]char {
 		words = append(words, cur)
 	}
 	return words
+}
+
+// inNumber says whether c continues a number: a digit after a digit and a
+// separator ("5/3", "22:52", "9.00"), or a separator after a digit.
+func inNumber(cur []char, c char) bool {
+	digit := func(s string) bool { return len(s) == 1 && s[0] >= '0' && s[0] <= '9' }
+	sep := func(s string) bool { return len(s) == 1 && strings.Contains("/:.,", s) }
+	a := cur[len(cur)-1].text
+	if digit(a) && sep(c.text) {
+		return true
+	}
+	return digit(c.text) && sep(a) && len(cur) >= 2 && digit(cur[len(cur)-2].text)
 }
 
 // SpaceGap: a run of blank columns between two characters at least this
@@ -88,7 +100,27 @@ func isSpace(l textLine, a, b char, p float64) bool {
 	if l.inkH <= 0 || len(l.ink) == 0 {
 		return centre(b)-centre(a) > SpaceFactor*p
 	}
-	return blankRun(l, a, b) >= SpaceGap*l.inkH
+	return blankRun(l, a, b) >= max(SpaceGap*l.inkH, SpaceSpread*l.letterGap)
+}
+
+// SpaceSpread: in widely spaced print ("T o t a l") a space is also at
+// least this many times the line's usual gap between letters.
+var SpaceSpread = 2.0
+
+// letterGap is the median blank run between a line's neighbouring
+// characters: the gap between letters of a word on most lines.
+func letterGap(l textLine) float64 {
+	var runs []float64
+	for i := 1; i < len(l.chars); i++ {
+		if strings.TrimSpace(l.chars[i].text) != "" && strings.TrimSpace(l.chars[i-1].text) != "" {
+			runs = append(runs, blankRun(l, l.chars[i-1], l.chars[i]))
+		}
+	}
+	if len(runs) < 4 {
+		return 0
+	}
+	sort.Float64s(runs)
+	return runs[len(runs)/2]
 }
 
 // blankRun is the widest run of inkless crop columns between the centres
