@@ -90,7 +90,7 @@ func inNumber(cur []char, c char) bool {
 // SpaceGap: a run of blank columns between two characters at least this
 // many times the text's height is a space (measured: see
 // TestSpacingAgainstTranscripts).
-var SpaceGap = 0.4
+var SpaceGap = 0.35
 
 // isSpace says whether a space stands between characters a and b of line
 // l: the widest run of blank columns between their centres against the
