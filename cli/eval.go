@@ -204,6 +204,7 @@ func runEval(env Env, args []string) int {
 	}
 	defer eng.Close()
 
+	softMemoryLimit() // as process does: eval's peak memory is the app's
 	ctx, stop := interruptible()
 	defer stop()
 	results := make([]map[string]eval.FieldScore, len(items))

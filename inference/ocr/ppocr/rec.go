@@ -79,14 +79,14 @@ func recNorm(_ int, v float32) float32 { return (v/255 - 0.5) / 0.5 }
 // recognise reads every region: cuts it out, turns it when the classifier
 // says it is upside down, and reads it in batches of similar widths.
 func (r *Reader) recognise(ctx context.Context, page *rgb, boxes []box, t *Timings) ([]textLine, error) {
-	t0 := time.Now()
+	// A line is cut out just before it is read, so a page's crops are
+	// never all in memory at once.
 	crops := make([]crop, len(boxes))
 	for i, b := range boxes {
 		w := int(math.Round(b.l / b.h * recHeight))
 		w = min(max(w, 8), recMaxWidth)
-		crops[i] = crop{b: b, w: w, pix: cut(page, b, w, recHeight, recNorm)}
+		crops[i] = crop{b: b, w: w}
 	}
-	t.Prepare += time.Since(t0)
 	if r.cls != nil {
 		t1 := time.Now()
 		if err := r.classify(ctx, page, crops); err != nil {
@@ -106,8 +106,16 @@ func (r *Reader) recognise(ctx context.Context, page *rgb, boxes []box, t *Timin
 			return nil, err
 		}
 		batch := order[start:min(start+recBatchN, len(order))]
+		t0 := time.Now()
+		for _, i := range batch {
+			crops[i].pix = cut(page, crops[i].b, crops[i].w, recHeight, recNorm)
+		}
+		t.Prepare += time.Since(t0)
 		if err := r.recBatch(crops, batch, lines); err != nil {
 			return nil, err
+		}
+		for _, i := range batch {
+			crops[i].pix = nil
 		}
 	}
 	t.Recognise += time.Since(t2)
@@ -259,7 +267,6 @@ func (r *Reader) classify(ctx context.Context, page *rgb, crops []crop) error {
 		c.flipped = true
 		c.b.u = [2]float64{-c.b.u[0], -c.b.u[1]}
 		c.b.v = [2]float64{-c.b.v[0], -c.b.v[1]}
-		c.pix = cut(page, c.b, c.w, recHeight, recNorm)
 	}
 	return nil
 }
