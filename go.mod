@@ -9,6 +9,7 @@ require (
 	github.com/otiai10/gosseract/v2 v2.4.1
 	github.com/shopspring/decimal v1.6.0
 	github.com/xuri/excelize/v2 v2.11.0
+	github.com/yalue/onnxruntime_go v1.27.0
 	golang.org/x/image v0.47.0
 	golang.org/x/sys v0.49.0
 	modernc.org/sqlite v1.61.1

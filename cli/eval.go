@@ -150,6 +150,7 @@ func runEval(env Env, args []string) int {
 	labels := fs.String("labels", "", "folder of receipts with labels (NNN.jpg + NNN.json, or labels.csv)")
 	engineName := fs.String("engine", "ocr", "ocr, vlm (with --model and --mmproj), server (with --server and --server-model) or auto (vlm when --model is given)")
 	vf := addVLMFlags(fs)
+	reader := addReaderFlag(fs)
 	asJSON := fs.Bool("json", false, "print JSON")
 	country := fs.String("country", "MY", "country rules for dates and amounts (SROIE is Malaysian)")
 	pre := fs.String("preprocess", "default", "page clean-up: default, none, or a comma list of contrast, upscale, deskew, borders")
@@ -208,12 +209,13 @@ func runEval(env Env, args []string) int {
 	if *psm > 0 {
 		opts.PSM = *psm
 	}
-	eng, code := openEngine(env, *engineName, vf, loc, opts)
+	eng, code := openEngine(env, *engineName, *reader, vf, loc, opts)
 	if eng == nil {
 		return code
 	}
 	defer eng.Close()
 
+	softMemoryLimit() // as process does: eval's peak memory is the app's
 	ctx, stop := interruptible()
 	defer stop()
 	rep := evaluate(ctx, env, eng, items, loc, *dump)
@@ -262,7 +264,7 @@ func evaluate(ctx context.Context, env Env, eng inference.Engine, items []labell
 	elapsed := time.Since(start)
 	bar.finish()
 
-	rep := evalReport{Engine: eng.Name(), Receipts: len(items), Seconds: elapsed.Seconds(), Fields: map[string]*fieldReport{}}
+	rep := evalReport{Engine: engineLabel(eng), Receipts: len(items), Seconds: elapsed.Seconds(), Fields: map[string]*fieldReport{}}
 	rep.PerMinute = float64(len(items)) / elapsed.Minutes()
 	rep.Order = scoredFields(items, loc)
 	for _, f := range rep.Order {
@@ -314,6 +316,17 @@ func evaluate(ctx context.Context, env Env, eng inference.Engine, items []labell
 	}
 	rep.Evidence = eval.EvidenceTable(rep.Outcomes)
 	return rep
+}
+
+// engineLabel names an engine and, for OCR, its page reader.
+func engineLabel(eng inference.Engine) string {
+	switch e := eng.(type) {
+	case *ocr.PPOCR:
+		return eng.Name() + " (" + e.Label() + ")"
+	case *ocr.Tesseract:
+		return eng.Name() + " (Tesseract)"
+	}
+	return eng.Name()
 }
 
 // scoredFields are SROIE's four fields and the extra ones any label has:

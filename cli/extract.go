@@ -41,6 +41,7 @@ func runExtract(env Env, args []string) int {
 	asJSON := fs.Bool("json", false, "print JSON")
 	country := fs.String("country", "AU", "country rules: AU, NZ, UK, EU, US, MY, other")
 	vf := addVLMFlags(fs)
+	reader := addReaderFlag(fs)
 	ignoreEInvoice := fs.Bool("ignore-einvoice", false, "read a PDF's printed pages even when it carries an e-invoice")
 	if err := parseArgs(fs, args); err != nil {
 		return 2
@@ -55,7 +56,7 @@ func runExtract(env Env, args []string) int {
 		return 2
 	}
 	loc := receipt.DefaultLocale(c)
-	eng, code := openEngine(env, *engineName, vf, loc, ocr.DefaultOptions(loc))
+	eng, code := openEngine(env, *engineName, *reader, vf, loc, ocr.DefaultOptions(loc))
 	if eng == nil {
 		return code
 	}
@@ -186,6 +187,11 @@ func startVLM(env Env, model, projector string, loc receipt.Locale, parallel, ma
 	return v, 0
 }
 
+// addReaderFlag adds --reader, the OCR engine's page reader.
+func addReaderFlag(fs *flag.FlagSet) *string {
+	return fs.String("reader", "", "the OCR engine's page reader: ppocr, tesseract or both (default: "+ocr.DefaultReader+" when its models are installed, else tesseract)")
+}
+
 // vlmFlags are the vision engine's flags that extract and eval share.
 type vlmFlags struct {
 	model, mmproj *string
@@ -209,7 +215,10 @@ func addVLMFlags(fs *flag.FlagSet) vlmFlags {
 // openEngine starts the engine --engine names: vlm (auto: when --model is
 // given), else OCR with ocr's options. It prints why and returns an exit
 // code when it cannot.
-func openEngine(env Env, name string, vf vlmFlags, loc receipt.Locale, ocrOpt ocr.Options) (inference.Engine, int) {
+//
+// reader names the OCR engine's page reader (ppocr, tesseract, both; ""
+// for the default: PP-OCR when its parts are found beside the binary).
+func openEngine(env Env, name, reader string, vf vlmFlags, loc receipt.Locale, ocrOpt ocr.Options) (inference.Engine, int) {
 	switch {
 	case name == "server":
 		return startServerEngine(env, vf.server, loc, *vf.parallel, *vf.hints)
@@ -220,9 +229,9 @@ func openEngine(env Env, name string, vf vlmFlags, loc receipt.Locale, ocrOpt oc
 		}
 		return withOCRHints(env, v, loc, *vf.hints), 0
 	case name == "auto" || name == "ocr":
-		o, err := ocr.NewTesseract(ocrOpt)
+		o, _, err := pipeline.OpenReader(reader, ocrOpt, func(s string) { fmt.Fprintln(env.Stderr, "shoebox:", s) })
 		if err != nil {
-			fmt.Fprintln(env.Stderr, "shoebox: the OCR engine could not start:", err)
+			fmt.Fprintln(env.Stderr, "shoebox:", err)
 			return nil, 1
 		}
 		return o, 0

@@ -82,12 +82,13 @@ func runProcess(env Env, args []string) int {
 	workers := runtime.NumCPU()
 	switch *engineName {
 	case "ocr":
-		o, err := ocr.NewTesseract(ocr.DefaultOptions(l.Locale()))
+		o, label, err := pipeline.OpenReader("", ocr.DefaultOptions(l.Locale()), func(s string) { fmt.Fprintln(env.Stderr, "shoebox:", s) })
 		if err != nil {
-			fmt.Fprintln(env.Stderr, "shoebox: the OCR engine could not start:", err)
+			fmt.Fprintln(env.Stderr, "shoebox:", err)
 			return 1
 		}
 		eng = o
+		fmt.Fprintln(env.Stderr, "reading with", label)
 	case "server":
 		e, code := startServerEngine(env, sf, l.Locale(), *inFlight, true)
 		if e == nil {

@@ -49,16 +49,22 @@ func VerifyPair(model, projector string) (string, bool) {
 // server when its settings say so (StartServer), else the vision model
 // chosen in its settings when that passes its checks and starts (with
 // Tesseract for the model's hint and grounding), else the OCR engine, with
-// the reason in the label. It returns the engine, a label for people, and
+// the reason in the label. The OCR engine reads with PP-OCR when its
+// models and ONNX Runtime are found beside the binary (see OpenReader),
+// else with Tesseract. It returns the engine, a label for people, and
 // how many receipts to have in flight (a core each for OCR; as many as the
 // vision engine reads at once).
 func ChooseEngine(lib *library.Library, m hw.Machine, onEvent func(string)) (inference.Engine, string, int, error) {
 	readWithOCR := func(note string) (inference.Engine, string, int, error) {
-		o, err := ocr.NewTesseract(ocr.DefaultOptions(lib.Locale()))
-		if err != nil {
-			return nil, "", 0, fmt.Errorf("the OCR engine could not start: %w", err)
+		say := onEvent
+		if say == nil {
+			say = func(string) {}
 		}
-		return o, "OCR (Tesseract) on CPU" + note, runtime.NumCPU(), nil
+		o, label, err := OpenReader("", ocr.DefaultOptions(lib.Locale()), say)
+		if err != nil {
+			return nil, "", 0, err
+		}
+		return o, label + note, runtime.NumCPU(), nil
 	}
 	if lib.Setting(SettingEngine) == EngineServer {
 		eng, label, n, err := StartServer(ServerOptions(lib, onEvent), lib.Locale())

@@ -62,8 +62,9 @@ const (
 
 // plainEngine says what reads the receipts in a bookkeeper's words.
 func plainEngine(label string) string {
-	if strings.HasPrefix(label, "OCR") {
-		return "the built-in reader, which needs no download"
+	if strings.HasPrefix(label, "OCR") { // "OCR (PP-OCR) on CPU": which page reader
+		reader, _, _ := strings.Cut(strings.TrimPrefix(label, "OCR ("), ")")
+		return "the built-in reader (" + reader + "), which needs no download"
 	}
 	return "the smart reader (" + label + ")"
 }

@@ -1,0 +1,139 @@
+package ocr
+
+import (
+	"context"
+	"image"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/shoebox-app/shoebox/inference"
+	"github.com/shoebox-app/shoebox/inference/ocr/ppocr"
+	"github.com/shoebox-app/shoebox/ingest"
+	"github.com/shoebox-app/shoebox/internal/synth"
+	"github.com/shoebox-app/shoebox/receipt"
+)
+
+// repoRoot is the folder holding go.mod.
+func repoRoot(t *testing.T) string {
+	t.Helper()
+	dir, _ := os.Getwd()
+	for {
+		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
+			return dir
+		}
+		up := filepath.Dir(dir)
+		if up == dir {
+			t.Fatal("no go.mod above the test")
+		}
+		dir = up
+	}
+}
+
+// ppocrDir is where `make deps` puts PP-OCR's parts; the test skips,
+// saying so, when they are not there.
+func ppocrDir(t *testing.T) string {
+	t.Helper()
+	d := os.Getenv(ppocr.EnvDir)
+	if d == "" {
+		d = filepath.Join(repoRoot(t), "build", "lib", "ppocr")
+	}
+	if m := ppocr.Missing(d); m != "" {
+		t.Skipf("PP-OCR's files are not in %s (missing %s): run `make deps`", d, m)
+	}
+	return d
+}
+
+func newPPOCR(t *testing.T, both bool) *PPOCR {
+	t.Helper()
+	opt := DefaultOptions(receipt.DefaultLocale(receipt.CountryMY))
+	opt.Workers, opt.Deterministic = 1, true
+	p, err := NewPPOCR(opt, PPOCROptions(ppocrDir(t)), both)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { p.Close() })
+	return p
+}
+
+// The PP-OCR engine reads a dev receipt with the real models and finds its
+// labelled total and date, alone and with Tesseract beside it.
+func TestPPOCRFindsTheTotal(t *testing.T) {
+	for _, both := range []bool{false, true} {
+		t.Run(map[bool]string{false: "ppocr", true: "both"}[both], func(t *testing.T) { findsTheTotal(t, both) })
+	}
+}
+
+func findsTheTotal(t *testing.T, both bool) {
+	p := newPPOCR(t, both)
+	path := filepath.Join(repoRoot(t), "..", "shared", "data", "sroie-dev", "000.jpg")
+	if _, err := os.Stat(path); err != nil {
+		t.Skip("the SROIE receipts are not here:", err)
+	}
+	res, err := p.Extract(context.Background(), inference.Page{Image: loadImage(t, path)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(res.Engine, "ppocr") || len(res.Words) == 0 {
+		t.Errorf("read by %q with %d words", res.Engine, len(res.Words))
+	}
+	if got := res.Receipt.Total.Value.StringFixed(2); !res.Receipt.Total.Set || got != "9.00" {
+		t.Errorf("total %s, want 9.00\n%s", got, res.Raw)
+	}
+	if d := res.Receipt.Date; !d.Set || d.Value.Format("02/01/2006") != "25/12/2018" {
+		t.Errorf("date %v, want 25/12/2018", d.Value)
+	}
+}
+
+// A page PP-OCR cannot read is read by Tesseract: nothing is lost.
+func TestPPOCRFallsBackToTesseract(t *testing.T) {
+	p := newPPOCR(t, false)
+	img, err := synth.Render(synth.Receipt{
+		Supplier: "HARBOUR HARDWARE PTY LTD", Address: []string{"12 GEORGE STREET", "SYDNEY NSW 2000"}, Date: "16/07/2025",
+		Items: []synth.Item{{Desc: "HAMMER", Qty: 1, UnitCents: 2495}}, TaxLabel: "GST", TaxRate: 10, Inclusive: true, Currency: "$",
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p.reader.Close() // every PP-OCR reading now fails
+	res, err := p.Extract(context.Background(), inference.Page{Image: img})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(res.Engine, "PP-OCR failed") || !res.Receipt.Total.Set || res.Receipt.Total.Value.StringFixed(2) != "24.95" {
+		t.Errorf("engine %q, total %v", res.Engine, res.Receipt.Total.Value)
+	}
+}
+
+// A damaged model is named when the engine starts, so the caller can read
+// with Tesseract (pipeline.OpenReader does).
+func TestPPOCRDamagedModel(t *testing.T) {
+	src := ppocrDir(t)
+	dir := t.TempDir()
+	for _, n := range []string{ppocr.Library, ppocr.Keys, ppocr.DetModel} {
+		if err := os.Symlink(filepath.Join(src, n), filepath.Join(dir, n)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.WriteFile(filepath.Join(dir, ppocr.RecModel), []byte("not a model"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, err := NewPPOCR(DefaultOptions(receipt.DefaultLocale(receipt.CountryMY)), PPOCROptions(dir), false)
+	if err == nil || !strings.Contains(err.Error(), ppocr.RecModel) {
+		t.Errorf("a damaged recogniser gave %v", err)
+	}
+}
+
+func loadImage(t *testing.T, path string) image.Image {
+	t.Helper()
+	f, err := ingest.Probe(context.Background(), path, ingest.DefaultLimits())
+	if err != nil {
+		t.Fatal(err)
+	}
+	pg, err := ingest.LoadPage(context.Background(), f, 0, ingest.DefaultLimits())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return pg.Image
+}

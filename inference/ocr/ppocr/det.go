@@ -1,0 +1,261 @@
+package ppocr
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"time"
+
+	ort "github.com/yalue/onnxruntime_go"
+)
+
+// Detection settings, PaddleOCR's defaults unless measured otherwise.
+const (
+	// DefaultMaxSide caps the width the detector sees; taller pages are
+	// read in strips of at most stripHeight rows (scaled), so a long
+	// receipt keeps the resolution of a short one.
+	DefaultMaxSide = 960
+	// stripHeight: ONNX Runtime keeps about 200 MB for a 960×1280 input
+	// and more as shapes vary; 960×960 strips bound it.
+	stripHeight  = 960
+	stripOverlap = 128 // more than a text line's height, so each line lies whole in one strip
+	binThresh    = 0.3 // a pixel is text above this probability
+	boxThresh    = 0.6 // a region is kept when its mean probability is above this
+	unclipRatio  = 1.5 // DB's text kernels are shrunk; grow them back
+	minBoxSide   = 3
+)
+
+// box is a detected text region on the page: a rectangle centred at c with
+// its long side along u (unit vector, near horizontal) of length l and its
+// short side along v of length h, in page pixels.
+type box struct {
+	c     [2]float64
+	u, v  [2]float64
+	l, h  float64
+	score float64
+}
+
+// minY and maxY are the box's vertical extent on the page.
+func (b box) corners() [4][2]float64 {
+	var out [4][2]float64
+	for i, s := range [4][2]float64{{-1, -1}, {1, -1}, {1, 1}, {-1, 1}} {
+		out[i] = [2]float64{
+			b.c[0] + s[0]*b.l/2*b.u[0] + s[1]*b.h/2*b.v[0],
+			b.c[1] + s[0]*b.l/2*b.u[1] + s[1]*b.h/2*b.v[1],
+		}
+	}
+	return out
+}
+
+func (b box) bounds() (x0, y0, x1, y1 float64) {
+	x0, y0 = math.Inf(1), math.Inf(1)
+	x1, y1 = math.Inf(-1), math.Inf(-1)
+	for _, p := range b.corners() {
+		x0, y0 = min(x0, p[0]), min(y0, p[1])
+		x1, y1 = max(x1, p[0]), max(y1, p[1])
+	}
+	return
+}
+
+// detect finds the page's text regions.
+func (r *Reader) detect(ctx context.Context, page *rgb, t *Timings) ([]box, error) {
+	s := min(1, float64(r.opt.MaxSide)/float64(page.w))
+	sw := int(math.Round(float64(page.w) * s))
+	sh := int(math.Round(float64(page.h) * s))
+	if sw < 1 || sh < 1 {
+		return nil, nil
+	}
+	var boxes []box
+	for top := 0; ; top += stripHeight - stripOverlap {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		h := min(stripHeight, sh-top)
+		last := top+h >= sh
+		got, err := r.detectStrip(page, s, sw, top, h, t)
+		if err != nil {
+			return nil, err
+		}
+		for _, b := range got {
+			_, y0, _, y1 := b.bounds()
+			// A region touching a cut between strips is whole in the
+			// neighbouring strip, which overlaps this one by more than a
+			// line's height.
+			if top > 0 && y0*s < float64(top)+2 {
+				continue
+			}
+			if !last && y1*s > float64(top+h)-2 {
+				continue
+			}
+			boxes = append(boxes, b)
+		}
+		if last {
+			break
+		}
+	}
+	return boxes, nil
+}
+
+// detectStrip runs the detector on rows [top, top+h) of the page scaled by
+// s (sw wide) and returns the regions in page coordinates.
+func (r *Reader) detectStrip(page *rgb, s float64, sw, top, h int, t *Timings) ([]box, error) {
+	t0 := time.Now()
+	pw, ph := (sw+31)/32*32, (h+31)/32*32
+	in := make([]float32, 3*pw*ph) // padding is 0: the mean colour
+	mean := [3]float32{0.485, 0.456, 0.406}
+	std := [3]float32{0.229, 0.224, 0.225}
+	norm := func(c int, v float32) float32 { return (v/255 - mean[c]) / std[c] }
+	ss := 1
+	if s < 1 {
+		ss = min(3, int(math.Ceil(1/s)))
+	}
+	if s == 1 {
+		plane := pw * ph
+		for y := 0; y < h; y++ {
+			row := page.pix[3*(top+y)*page.w:]
+			for x := 0; x < sw; x++ {
+				i := y*pw + x
+				in[i] = norm(0, float32(row[3*x+2]))
+				in[plane+i] = norm(1, float32(row[3*x+1]))
+				in[2*plane+i] = norm(2, float32(row[3*x]))
+			}
+		}
+	} else {
+		page.resample(in, sw, h, pw, [2]float64{0, float64(top) / s}, [2]float64{1 / s, 0}, [2]float64{0, 1 / s}, ss, norm)
+	}
+	t.Prepare += time.Since(t0)
+
+	t1 := time.Now()
+	// One page at a time runs the detector, whose buffers are the
+	// reader's largest; recognition runs beside it.
+	r.detMu.Lock()
+	defer r.detMu.Unlock()
+	x, err := ort.NewTensor(ort.NewShape(1, 3, int64(ph), int64(pw)), in)
+	if err != nil {
+		return nil, err
+	}
+	defer x.Destroy()
+	outs := []ort.Value{nil}
+	if err := r.det.Run([]ort.Value{x}, outs); err != nil {
+		return nil, fmt.Errorf("text detection failed: %w", err)
+	}
+	defer outs[0].Destroy()
+	out, ok := outs[0].(*ort.Tensor[float32])
+	if !ok {
+		return nil, fmt.Errorf("text detection gave %T, want float32", outs[0])
+	}
+	shape := out.GetShape()
+	if len(shape) != 4 || shape[2] != int64(ph) || shape[3] != int64(pw) {
+		return nil, fmt.Errorf("text detection gave a map of shape %v for an input of %d×%d", shape, ph, pw)
+	}
+	t.Detect += time.Since(t1)
+
+	t2 := time.Now()
+	found := regions(out.GetData(), pw, sw, h)
+	for i := range found {
+		b := &found[i]
+		b.c = [2]float64{b.c[0] / s, (b.c[1] + float64(top)) / s}
+		b.l, b.h = b.l/s, b.h/s
+	}
+	t.Prepare += time.Since(t2)
+	return found, nil
+}
+
+// regions finds the text regions of a probability map (stride wide, w×h
+// used): connected pixels above binThresh, kept when their mean
+// probability passes boxThresh, as rectangles along their main axis grown
+// by DB's unclip.
+func regions(prob []float32, stride, w, h int) []box {
+	label := make([]int32, w*h)
+	var out []box
+	var stack []int32
+	var px []int32
+	n := int32(0)
+	for start := 0; start < w*h; start++ {
+		if label[start] != 0 || prob[(start/w)*stride+start%w] <= binThresh {
+			continue
+		}
+		n++
+		label[start] = n
+		stack = append(stack[:0], int32(start))
+		px = px[:0]
+		for len(stack) > 0 {
+			p := stack[len(stack)-1]
+			stack = stack[:len(stack)-1]
+			px = append(px, p)
+			x, y := int(p)%w, int(p)/w
+			for dy := -1; dy <= 1; dy++ {
+				for dx := -1; dx <= 1; dx++ {
+					nx, ny := x+dx, y+dy
+					if nx < 0 || ny < 0 || nx >= w || ny >= h {
+						continue
+					}
+					q := ny*w + nx
+					if label[q] == 0 && prob[ny*stride+nx] > binThresh {
+						label[q] = n
+						stack = append(stack, int32(q))
+					}
+				}
+			}
+		}
+		if len(px) < minBoxSide*minBoxSide {
+			continue
+		}
+		if b, ok := fitBox(px, prob, stride, w); ok {
+			out = append(out, b)
+		}
+	}
+	return out
+}
+
+// fitBox fits a rectangle to one region's pixels: along the region's main
+// axis when it is clearly elongated and near horizontal, else upright.
+func fitBox(px []int32, prob []float32, stride, w int) (box, bool) {
+	var sx, sy, sp float64
+	for _, p := range px {
+		x, y := float64(int(p)%w), float64(int(p)/w)
+		sx += x
+		sy += y
+		sp += float64(prob[(int(p)/w)*stride+int(p)%w])
+	}
+	n := float64(len(px))
+	score := sp / n
+	if score < boxThresh {
+		return box{}, false
+	}
+	mx, my := sx/n, sy/n
+	var cxx, cyy, cxy float64
+	for _, p := range px {
+		dx, dy := float64(int(p)%w)-mx, float64(int(p)/w)-my
+		cxx += dx * dx
+		cyy += dy * dy
+		cxy += dx * dy
+	}
+	theta := 0.5 * math.Atan2(2*cxy, cxx-cyy)
+	// Eigenvalues: how elongated the region is.
+	tr, det := cxx+cyy, cxx*cyy-cxy*cxy
+	disc := math.Sqrt(max(0, tr*tr/4-det))
+	l1, l2 := tr/2+disc, tr/2-disc
+	if math.Abs(theta) > 20*math.Pi/180 || l2 <= 0 || l1 < 4*l2 || math.Abs(theta) < 0.5*math.Pi/180 {
+		theta = 0
+	}
+	u := [2]float64{math.Cos(theta), math.Sin(theta)}
+	v := [2]float64{-u[1], u[0]}
+	lo, hi := [2]float64{math.Inf(1), math.Inf(1)}, [2]float64{math.Inf(-1), math.Inf(-1)}
+	for _, p := range px {
+		x, y := float64(int(p)%w)+0.5, float64(int(p)/w)+0.5
+		a := x*u[0] + y*u[1]
+		b := x*v[0] + y*v[1]
+		lo[0], hi[0] = min(lo[0], a-0.5), max(hi[0], a+0.5)
+		lo[1], hi[1] = min(lo[1], b-0.5), max(hi[1], b+0.5)
+	}
+	l, h := hi[0]-lo[0], hi[1]-lo[1]
+	if min(l, h) < minBoxSide {
+		return box{}, false
+	}
+	// DB's unclip: grow by area × ratio / perimeter on every side.
+	d := l * h * unclipRatio / (2 * (l + h))
+	ca, cb := (lo[0]+hi[0])/2, (lo[1]+hi[1])/2
+	c := [2]float64{ca*u[0] + cb*v[0], ca*u[1] + cb*v[1]}
+	return box{c: c, u: u, v: v, l: l + 2*d, h: h + 2*d, score: score}, true
+}

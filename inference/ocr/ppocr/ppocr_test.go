@@ -1,0 +1,213 @@
+package ppocr
+
+import (
+	"context"
+	"image"
+	"image/color"
+	"image/draw"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// pageText is the page's words line by line.
+func pageText(words []wordLike) string {
+	var b strings.Builder
+	line := -1
+	for _, w := range words {
+		if w.line != line && line >= 0 {
+			b.WriteByte('\n')
+		} else if line >= 0 {
+			b.WriteByte(' ')
+		}
+		line = w.line
+		b.WriteString(w.text)
+	}
+	return b.String()
+}
+
+type wordLike struct {
+	text string
+	line int
+}
+
+func readText(t *testing.T, r *Reader, img image.Image) string {
+	t.Helper()
+	words, _, err := r.Read(context.Background(), img, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ws []wordLike
+	for _, w := range words {
+		if w.Box.W <= 0 || w.Box.H <= 0 || w.Conf <= 0 || w.Conf > 1 {
+			t.Errorf("word %q has box %+v and confidence %.2f", w.Text, w.Box, w.Conf)
+		}
+		ws = append(ws, wordLike{w.Text, w.Line})
+	}
+	return pageText(ws)
+}
+
+// A dev receipt read with the real models and ONNX Runtime shows its
+// labelled total, date and the supplier's name with its spaces.
+func TestReadsADevReceipt(t *testing.T) {
+	r := testReader(t)
+	pg := loadPage(t, sroie(t, "sroie-dev", "000.jpg"))
+	text := readText(t, r, pg.Image)
+	t.Log(text)
+	for _, want := range []string{"9.00", "25/12/2018", "SDN BH", "JOHOR BAHRU", "THANK YOU"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("the reading lacks %q", want)
+		}
+	}
+	// "Total: 9.00" is one line though the detector sees two regions.
+	found := false
+	for _, l := range strings.Split(text, "\n") {
+		if strings.HasPrefix(l, "Total") && strings.HasSuffix(l, "9.00") {
+			found = true
+		}
+	}
+	if !found {
+		t.Error("the total's label and amount are not on one line")
+	}
+}
+
+// A blank page, a tiny one and a page of noise give no words and no error.
+func TestBlankAndTinyPages(t *testing.T) {
+	r := testReader(t)
+	white := image.NewGray(image.Rect(0, 0, 600, 900))
+	draw.Draw(white, white.Rect, image.NewUniform(color.White), image.Point{}, draw.Src)
+	for name, img := range map[string]image.Image{
+		"white": white, "black": image.NewGray(image.Rect(0, 0, 300, 300)),
+		"one pixel": image.NewGray(image.Rect(0, 0, 1, 1)), "empty": image.NewGray(image.Rect(0, 0, 0, 0)),
+	} {
+		words, _, err := r.Read(context.Background(), img, 0)
+		if err != nil {
+			t.Errorf("%s: %v", name, err)
+		}
+		if len(words) > 0 {
+			t.Errorf("%s: read %d words", name, len(words))
+		}
+	}
+	if _, _, err := r.Read(context.Background(), nil, 0); err == nil {
+		t.Error("a page without an image read without error")
+	}
+}
+
+// A 20,000-pixel-tall page is read in strips at full resolution: a
+// receipt pasted at its top, across a cut between strips and at its foot
+// is read three times, each where it lies.
+func TestVeryTallPage(t *testing.T) {
+	r := testReader(t)
+	pg := loadPage(t, sroie(t, "sroie-dev", "000.jpg"))
+	b := pg.Image.Bounds()
+	tall := image.NewRGBA(image.Rect(0, 0, b.Dx(), 20000))
+	draw.Draw(tall, tall.Rect, image.NewUniform(color.White), image.Point{}, draw.Src)
+	tops := []int{0, 9000, 20000 - b.Dy()}
+	for _, y := range tops {
+		draw.Draw(tall, b.Sub(b.Min).Add(image.Pt(0, y)), pg.Image, b.Min, draw.Src)
+	}
+	words, _, err := r.Read(context.Background(), tall, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var at []int
+	for _, w := range words {
+		if strings.Contains(w.Text, "25/12/2018") {
+			at = append(at, w.Box.Y)
+		}
+	}
+	if len(at) != len(tops) {
+		t.Fatalf("the date was read at %v, want once in each of the copies at %v", at, tops)
+	}
+	for i, y := range at {
+		if d := y - tops[i]; d < 0 || d > b.Dy() {
+			t.Errorf("copy %d's date at y=%d, outside the copy at %d", i, y, tops[i])
+		}
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, _, err := r.Read(ctx, tall, 0); err == nil {
+		t.Error("a cancelled read went on")
+	}
+}
+
+// Missing and damaged parts are named in a clear error.
+func TestMissingAndDamagedModels(t *testing.T) {
+	src := testDir(t)
+	link := func(dir string, names ...string) {
+		for _, n := range names {
+			if err := os.Symlink(filepath.Join(src, n), filepath.Join(dir, n)); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	missing := t.TempDir()
+	link(missing, Library, Keys, RecModel)
+	if _, err := New(Options{Dir: missing}); err == nil || !strings.Contains(err.Error(), DetModel) {
+		t.Errorf("a missing detector gave %v", err)
+	}
+	damaged := t.TempDir()
+	link(damaged, Library, Keys, RecModel, ClsModel)
+	data, err := os.ReadFile(filepath.Join(src, DetModel))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(damaged, DetModel), data[:len(data)/3], 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := New(Options{Dir: damaged}); err == nil || !strings.Contains(err.Error(), DetModel) {
+		t.Errorf("a truncated detector gave %v", err)
+	} else {
+		t.Log(err)
+	}
+	// A damaged alphabet that no longer matches the recogniser.
+	keys := t.TempDir()
+	link(keys, Library, DetModel, RecModel)
+	if err := os.WriteFile(filepath.Join(keys, Keys), []byte("a\nb\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := New(Options{Dir: keys}); err == nil || !strings.Contains(err.Error(), Keys) {
+		t.Errorf("a damaged alphabet gave %v", err)
+	}
+}
+
+func BenchmarkDetect(b *testing.B) {
+	r := testReader(b)
+	page := toRGB(loadPage(b, sroie(b, "sroie-dev", "000.jpg")).Image)
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		var t Timings
+		if _, err := r.detect(context.Background(), page, &t); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkRecognise(b *testing.B) {
+	r := testReader(b)
+	page := toRGB(loadPage(b, sroie(b, "sroie-dev", "000.jpg")).Image)
+	var t Timings
+	boxes, err := r.detect(context.Background(), page, &t)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportMetric(float64(len(boxes)), "lines/page")
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if _, err := r.recognise(context.Background(), page, boxes, &t); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkReadPage(b *testing.B) {
+	r := testReader(b)
+	img := loadPage(b, sroie(b, "sroie-dev", "000.jpg")).Image
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if _, _, err := r.Read(context.Background(), img, 0); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

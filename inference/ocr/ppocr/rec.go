@@ -1,0 +1,356 @@
+package ppocr
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"sort"
+	"time"
+
+	ort "github.com/yalue/onnxruntime_go"
+)
+
+// Recognition settings.
+const (
+	recHeight = 48
+	// recMaxWidth caps a line crop's width (48 px high): a ratio of 40,
+	// longer than any receipt line seen.
+	recMaxWidth = 48 * 40
+	// defaultRecBatch: lines are read one at a time. Batches pad every
+	// line to the widest, and cost more CPU for the page than single
+	// lines do (measured on SROIE 000: 1.0 s for lines one by one, 1.1 s
+	// in twos, 1.9 s in eights, 3.4 s in sixteens).
+	defaultRecBatch = 1
+	clsWidth        = 192
+	clsBatch        = 16
+	// clsFlip is how sure the angle classifier must be that a line is
+	// upside down before it is turned.
+	clsFlip = 0.9
+)
+
+// crop is one text region cut out of the page at the recogniser's height.
+type crop struct {
+	b       box
+	w       int       // width at height 48
+	pix     []float32 // CHW, 3×48×w, in the model's range
+	flipped bool
+}
+
+// char is one recognised character with the time steps it spans.
+type char struct {
+	text        string
+	first, last int
+	conf        float32
+}
+
+// textLine is one region's reading.
+type textLine struct {
+	b     box
+	chars []char
+	steps int     // time steps of the crop (its padded width / steps)
+	width float64 // crop width in the recogniser's pixels, padding excluded
+	flip  bool
+	// ink says which columns of the crop (at height 48) hold ink, and
+	// inkH is the text's height in the crop's rows: word gaps are found
+	// there, since the recogniser's time steps (8 columns) are too
+	// coarse to tell a space from a wide letter.
+	ink  []bool
+	inkH float64
+	px   float64 // crop columns per time step
+	// letterGap is the median blank run between the line's characters.
+	letterGap float64
+}
+
+// cut samples the region b of the page, turned upright, at height h and
+// width w.
+func cut(page *rgb, b box, w, h int, norm func(int, float32) float32) []float32 {
+	pix := make([]float32, 3*w*h)
+	// Page point for crop pixel (u, v): top-left corner + u·du + v·dv.
+	du := [2]float64{b.u[0] * b.l / float64(w), b.u[1] * b.l / float64(w)}
+	dv := [2]float64{b.v[0] * b.h / float64(h), b.v[1] * b.h / float64(h)}
+	o := [2]float64{b.c[0] - b.l/2*b.u[0] - b.h/2*b.v[0], b.c[1] - b.l/2*b.u[1] - b.h/2*b.v[1]}
+	ss := min(3, max(1, int(math.Ceil(b.h/float64(h)))))
+	page.resample(pix, w, h, w, o, du, dv, ss, norm)
+	return pix
+}
+
+func recNorm(_ int, v float32) float32 { return (v/255 - 0.5) / 0.5 }
+
+// recognise reads every region: cuts it out, turns it when the classifier
+// says it is upside down, and reads it in batches of similar widths.
+func (r *Reader) recognise(ctx context.Context, page *rgb, boxes []box, t *Timings) ([]textLine, error) {
+	// A line is cut out just before it is read, so a page's crops are
+	// never all in memory at once.
+	crops := make([]crop, len(boxes))
+	for i, b := range boxes {
+		w := int(math.Round(b.l / b.h * recHeight))
+		w = min(max(w, 8), recMaxWidth)
+		crops[i] = crop{b: b, w: w}
+	}
+	if r.cls != nil {
+		t1 := time.Now()
+		if err := r.classify(ctx, page, crops); err != nil {
+			return nil, err
+		}
+		t.Classify += time.Since(t1)
+	}
+	t2 := time.Now()
+	order := make([]int, len(crops))
+	for i := range order {
+		order[i] = i
+	}
+	sort.SliceStable(order, func(a, b int) bool { return crops[order[a]].w < crops[order[b]].w })
+	lines := make([]textLine, len(crops))
+	for start := 0; start < len(order); start += recBatchN {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		batch := order[start:min(start+recBatchN, len(order))]
+		t0 := time.Now()
+		for _, i := range batch {
+			crops[i].pix = cut(page, crops[i].b, crops[i].w, recHeight, recNorm)
+		}
+		t.Prepare += time.Since(t0)
+		if err := r.recBatch(crops, batch, lines); err != nil {
+			return nil, err
+		}
+		for _, i := range batch {
+			crops[i].pix = nil
+		}
+	}
+	t.Recognise += time.Since(t2)
+	return lines, nil
+}
+
+// recBatch reads the crops listed in batch, padded to the widest, into lines.
+func (r *Reader) recBatch(crops []crop, batch []int, lines []textLine) error {
+	pw := 0
+	for _, i := range batch {
+		pw = max(pw, crops[i].w)
+	}
+	pw = (pw + 7) / 8 * 8
+	n := len(batch)
+	in := make([]float32, n*3*recHeight*pw) // padding 0 is mid-grey
+	for k, i := range batch {
+		c := crops[i]
+		for ch := 0; ch < 3; ch++ {
+			for y := 0; y < recHeight; y++ {
+				copy(in[((k*3+ch)*recHeight+y)*pw:], c.pix[(ch*recHeight+y)*c.w:(ch*recHeight+y+1)*c.w])
+			}
+		}
+	}
+	x, err := ort.NewTensor(ort.NewShape(int64(n), 3, recHeight, int64(pw)), in)
+	if err != nil {
+		return err
+	}
+	defer x.Destroy()
+	outs := []ort.Value{nil}
+	if err := r.rec.Run([]ort.Value{x}, outs); err != nil {
+		return fmt.Errorf("text recognition failed: %w", err)
+	}
+	defer outs[0].Destroy()
+	out, ok := outs[0].(*ort.Tensor[float32])
+	if !ok {
+		return fmt.Errorf("text recognition gave %T, want float32", outs[0])
+	}
+	shape := out.GetShape()
+	classes := len(r.keys) + 1
+	if len(shape) != 3 || shape[0] != int64(n) || shape[2] != int64(classes) {
+		return fmt.Errorf("text recognition gave shape %v, want [%d T %d] (does %s match the model?)", shape, n, classes, Keys)
+	}
+	steps := int(shape[1])
+	data := out.GetData()
+	for k, i := range batch {
+		c := crops[i]
+		chars := decode(data[k*steps*classes:(k+1)*steps*classes], steps, classes, r.keys)
+		// Steps past the crop's own width read the padding.
+		ink, inkH := inkColumns(c.pix, c.w, recHeight)
+		lines[i] = textLine{b: c.b, chars: chars, steps: steps, width: float64(c.w) * float64(steps) / float64(pw), flip: c.flipped,
+			ink: ink, inkH: inkH, px: float64(pw) / float64(steps)}
+		lines[i].letterGap = letterGap(lines[i])
+	}
+	return nil
+}
+
+// decode is CTC's greedy decoding: the likeliest class at each time step,
+// repeats merged, blanks (class 0) dropped; each character keeps the steps
+// it spans and its mean probability.
+func decode(probs []float32, steps, classes int, keys []string) []char {
+	var out []char
+	prev := 0
+	for t := 0; t < steps; t++ {
+		row := probs[t*classes : (t+1)*classes]
+		best, bp := 0, row[0]
+		for c := 1; c < classes; c++ {
+			if row[c] > bp {
+				best, bp = c, row[c]
+			}
+		}
+		switch {
+		case best == 0:
+		case best == prev && len(out) > 0 && out[len(out)-1].last == t-1:
+			ch := &out[len(out)-1]
+			n := float32(ch.last - ch.first + 1)
+			ch.conf = (ch.conf*n + bp) / (n + 1)
+			ch.last = t
+		default:
+			out = append(out, char{text: halfWidth(keys[best-1]), first: t, last: t, conf: bp})
+		}
+		prev = best
+	}
+	return out
+}
+
+// classify turns the crops upside down when the angle classifier finds
+// most of the page's lines so: a page is photographed upside down as a
+// whole. Lines alone are not turned: on the SROIE receipts, all upright,
+// the classifier turned a date line now and then ("8102/20/22").
+func (r *Reader) classify(ctx context.Context, page *rgb, crops []crop) error {
+	up := make([]bool, len(crops))
+	for start := 0; start < len(crops); start += clsBatch {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		end := min(start+clsBatch, len(crops))
+		n := end - start
+		in := make([]float32, n*3*recHeight*clsWidth)
+		for k := 0; k < n; k++ {
+			c := crops[start+k]
+			w := min(c.w, clsWidth)
+			// The classifier sees the line's start, squeezed to 192 wide at most.
+			b := c.b
+			if c.w > clsWidth*3 { // a long line: its first part is enough
+				part := float64(clsWidth*3) / float64(c.w)
+				b.c = [2]float64{b.c[0] - b.l*(1-part)/2*b.u[0], b.c[1] - b.l*(1-part)/2*b.u[1]}
+				b.l *= part
+				w = clsWidth
+			}
+			pix := cut(page, b, w, recHeight, recNorm)
+			for ch := 0; ch < 3; ch++ {
+				for y := 0; y < recHeight; y++ {
+					copy(in[((k*3+ch)*recHeight+y)*clsWidth:], pix[(ch*recHeight+y)*w:(ch*recHeight+y+1)*w])
+				}
+			}
+		}
+		x, err := ort.NewTensor(ort.NewShape(int64(n), 3, recHeight, clsWidth), in)
+		if err != nil {
+			return err
+		}
+		outs := []ort.Value{nil}
+		err = r.cls.Run([]ort.Value{x}, outs)
+		x.Destroy()
+		if err != nil {
+			return fmt.Errorf("the angle classifier failed: %w", err)
+		}
+		out, ok := outs[0].(*ort.Tensor[float32])
+		if !ok || len(out.GetData()) != 2*n {
+			outs[0].Destroy()
+			return fmt.Errorf("the angle classifier gave %v, want [%d 2]", outs[0].GetShape(), n)
+		}
+		p := out.GetData()
+		for k := 0; k < n; k++ {
+			up[start+k] = p[2*k+1] > clsFlip
+		}
+		outs[0].Destroy()
+	}
+	n := 0
+	for _, u := range up {
+		if u {
+			n++
+		}
+	}
+	if 2*n <= len(crops) {
+		return nil
+	}
+	for i := range crops {
+		c := &crops[i]
+		c.flipped = true
+		c.b.u = [2]float64{-c.b.u[0], -c.b.u[1]}
+		c.b.v = [2]float64{-c.b.v[0], -c.b.v[1]}
+	}
+	return nil
+}
+
+// inkColumns finds the columns of a crop (CHW in [-1, 1]) with ink: darker
+// than halfway between the crop's paper and its ink, in the rows the text
+// fills. It also gives the text's height in rows; a crop without contrast
+// has no ink.
+func inkColumns(pix []float32, w, h int) ([]bool, float64) {
+	plane := w * h
+	gray := make([]float32, plane)
+	for i := range gray {
+		gray[i] = (pix[i] + pix[plane+i] + pix[2*plane+i]) / 3
+	}
+	// Paper and ink levels: the 90th and 5th percentiles, from a histogram.
+	var hist [256]int
+	for _, v := range gray {
+		hist[min(255, max(0, int((v+1)*127.5)))]++
+	}
+	pct := func(p float64) float32 {
+		want, n := int(p*float64(plane)), 0
+		for i, c := range hist {
+			n += c
+			if n > want {
+				return float32(i)/127.5 - 1
+			}
+		}
+		return 1
+	}
+	ink, paper := pct(0.05), pct(0.90)
+	cols := make([]bool, w)
+	if paper-ink < 0.25 {
+		return cols, 0
+	}
+	th := (ink + paper) / 2
+	rowInk := make([]int, h)
+	for y := 0; y < h; y++ {
+		for x := 0; x < w; x++ {
+			if gray[y*w+x] < th {
+				rowInk[y]++
+			}
+		}
+	}
+	// The text's rows: the band of rows with a tenth of the busiest row's
+	// ink around the busiest, which leaves out the edges of the lines above
+	// and below that the region's margin takes in.
+	busiest, by := 0, 0
+	for y, n := range rowInk {
+		if n > busiest {
+			busiest, by = n, y
+		}
+	}
+	if busiest == 0 {
+		return cols, 0
+	}
+	y0, y1 := by, by
+	for y0 > 0 && rowInk[y0-1]*10 >= busiest {
+		y0--
+	}
+	for y1 < h-1 && rowInk[y1+1]*10 >= busiest {
+		y1++
+	}
+	for x := 0; x < w; x++ {
+		dark := 0
+		for y := y0; y <= y1; y++ {
+			if gray[y*w+x] < th {
+				dark++
+			}
+		}
+		cols[x] = dark >= 2
+	}
+	return cols, float64(y1 - y0 + 1)
+}
+
+// recBatchN is how many lines are read in one run (a variable for tests).
+var recBatchN = defaultRecBatch
+
+// halfWidth writes the recogniser's full-width forms (U+FF01–FF5E: "：",
+// "（", "ＲＭ") as their ASCII letters, digits and marks, which the rules
+// look for.
+func halfWidth(s string) string {
+	r := []rune(s)
+	if len(r) == 1 && r[0] >= 0xFF01 && r[0] <= 0xFF5E {
+		return string(r[0] - 0xFEE0)
+	}
+	return s
+}

@@ -1,0 +1,248 @@
+package ppocr
+
+import (
+	"math"
+	"sort"
+	"strings"
+
+	"github.com/shoebox-app/shoebox/inference"
+	"github.com/shoebox-app/shoebox/receipt"
+)
+
+// SpaceFactor: two characters whose centres lie more than this many times
+// the line's usual character pitch apart (in the recogniser's time steps)
+// have a space between them. The Chinese recogniser seldom writes the
+// spaces between English words itself. Chosen by measurement on the SROIE
+// line transcripts (see TestSpacingAgainstTranscripts).
+var SpaceFactor = 1.6
+
+// pitch is the usual distance between neighbouring characters' centres on
+// a line: the median, or fallback for lines too short to say.
+func pitch(chars []char, fallback float64) float64 {
+	if len(chars) < 6 {
+		return fallback
+	}
+	d := make([]float64, 0, len(chars)-1)
+	for i := 1; i < len(chars); i++ {
+		d = append(d, centre(chars[i])-centre(chars[i-1]))
+	}
+	sort.Float64s(d)
+	return d[len(d)/2]
+}
+
+func centre(c char) float64 { return float64(c.first+c.last) / 2 }
+
+// pagePitch is the median character pitch over the page's lines, for lines
+// too short to have their own.
+func pagePitch(lines []textLine) float64 {
+	var d []float64
+	for _, l := range lines {
+		for i := 1; i < len(l.chars); i++ {
+			if l.chars[i].text != " " && l.chars[i-1].text != " " {
+				d = append(d, centre(l.chars[i])-centre(l.chars[i-1]))
+			}
+		}
+	}
+	if len(d) == 0 {
+		return 3
+	}
+	sort.Float64s(d)
+	return d[len(d)/2]
+}
+
+// splitWords cuts a line's characters into words: at the spaces the
+// recogniser wrote, and at the gaps isSpace finds.
+func splitWords(l textLine, p float64) [][]char {
+	var words [][]char
+	var cur []char
+	for _, c := range l.chars {
+		if strings.TrimSpace(c.text) == "" {
+			if len(cur) > 0 {
+				words = append(words, cur)
+				cur = nil
+			}
+			continue
+		}
+		if len(cur) > 0 && !inNumber(cur, c) && isSpace(l, cur[len(cur)-1], c, p) {
+			words = append(words, cur)
+			cur = nil
+		}
+		cur = append(cur, c)
+	}
+	if len(cur) > 0 {
+		words = append(words, cur)
+	}
+	return words
+}
+
+// inNumber says whether c continues a number: a digit after a digit and a
+// separator ("5/3", "22:52", "9.00"), or a separator after a digit.
+func inNumber(cur []char, c char) bool {
+	digit := func(s string) bool { return len(s) == 1 && s[0] >= '0' && s[0] <= '9' }
+	sep := func(s string) bool { return len(s) == 1 && strings.Contains("/:.,", s) }
+	a := cur[len(cur)-1].text
+	if digit(a) && sep(c.text) {
+		return true
+	}
+	return digit(c.text) && sep(a) && len(cur) >= 2 && digit(cur[len(cur)-2].text)
+}
+
+// SpaceGap: a run of blank columns between two characters at least this
+// many times the text's height is a space (measured: see
+// TestSpacingAgainstTranscripts).
+var SpaceGap = 0.35
+
+// isSpace says whether a space stands between characters a and b of line
+// l: the widest run of blank columns between their centres against the
+// text's height, or, where the crop shows no ink, their distance in time
+// steps against the line's pitch p.
+func isSpace(l textLine, a, b char, p float64) bool {
+	if l.inkH <= 0 || len(l.ink) == 0 {
+		return centre(b)-centre(a) > SpaceFactor*p
+	}
+	return blankRun(l, a, b) >= max(SpaceGap*l.inkH, SpaceSpread*l.letterGap)
+}
+
+// SpaceSpread: in widely spaced print ("T o t a l") a space is also at
+// least this many times the line's usual gap between letters.
+var SpaceSpread = 2.0
+
+// letterGap is the median blank run between a line's neighbouring
+// characters: the gap between letters of a word on most lines.
+func letterGap(l textLine) float64 {
+	var runs []float64
+	for i := 1; i < len(l.chars); i++ {
+		if strings.TrimSpace(l.chars[i].text) != "" && strings.TrimSpace(l.chars[i-1].text) != "" {
+			runs = append(runs, blankRun(l, l.chars[i-1], l.chars[i]))
+		}
+	}
+	if len(runs) < 4 {
+		return 0
+	}
+	sort.Float64s(runs)
+	return runs[len(runs)/2]
+}
+
+// blankRun is the widest run of inkless crop columns between the centres
+// of characters a and b.
+func blankRun(l textLine, a, b char) float64 {
+	x0 := int((centre(a) + 0.5) * l.px)
+	x1 := min(len(l.ink), int((centre(b)+0.5)*l.px))
+	run, best := 0, 0
+	for x := max(0, x0); x < x1; x++ {
+		if l.ink[x] {
+			run = 0
+			continue
+		}
+		run++
+		best = max(best, run)
+	}
+	return float64(best)
+}
+
+// rows groups the regions into text lines in reading order: regions that
+// share most of their height are on one row (a receipt's "TOTAL" and its
+// amount far to the right are two regions), rows top to bottom, regions
+// left to right.
+func rows(lines []textLine) [][]int {
+	idx := make([]int, 0, len(lines))
+	for i, l := range lines {
+		if len(l.chars) > 0 {
+			idx = append(idx, i)
+		}
+	}
+	type span struct{ y0, y1 float64 }
+	ext := make([]span, len(lines))
+	for _, i := range idx {
+		_, y0, _, y1 := lines[i].b.bounds()
+		// The unclipped box is taller than the ink; its middle half is the text.
+		pad := (y1 - y0) * 0.2
+		ext[i] = span{y0 + pad, y1 - pad}
+	}
+	sort.SliceStable(idx, func(a, b int) bool { return lines[idx[a]].b.c[1] < lines[idx[b]].b.c[1] })
+	var out [][]int
+	var rowSpan []span
+	for _, i := range idx {
+		e := ext[i]
+		best, bestShare := -1, 0.0
+		// Only the last few rows can hold a region this low.
+		for r := max(0, len(out)-3); r < len(out); r++ {
+			rs := rowSpan[r]
+			shared := min(e.y1, rs.y1) - max(e.y0, rs.y0)
+			share := shared / min(e.y1-e.y0, rs.y1-rs.y0)
+			if share > 0.5 && share > bestShare && !overlapsAcross(lines, out[r], i) {
+				best, bestShare = r, share
+			}
+		}
+		if best < 0 {
+			out = append(out, []int{i})
+			rowSpan = append(rowSpan, e)
+			continue
+		}
+		out[best] = append(out[best], i)
+	}
+	for _, r := range out {
+		sort.SliceStable(r, func(a, b int) bool { return lines[r[a]].b.c[0] < lines[r[b]].b.c[0] })
+	}
+	return out
+}
+
+// overlapsAcross says whether region i overlaps any of the row's regions
+// from left to right by more than a third of the narrower: then it is on
+// another line, however close.
+func overlapsAcross(lines []textLine, row []int, i int) bool {
+	x0, _, x1, _ := lines[i].b.bounds()
+	for _, j := range row {
+		a0, _, a1, _ := lines[j].b.bounds()
+		if min(x1, a1)-max(x0, a0) > min(x1-x0, a1-a0)/3 {
+			return true
+		}
+	}
+	return false
+}
+
+// wordsOf turns the page's line readings into words with boxes on page,
+// numbered by row.
+func wordsOf(lines []textLine, page int) []inference.Word {
+	fallback := pagePitch(lines)
+	var out []inference.Word
+	for n, row := range rows(lines) {
+		for _, i := range row {
+			l := lines[i]
+			p := pitch(l.chars, fallback)
+			for _, w := range splitWords(l, p) {
+				var text strings.Builder
+				conf := 0.0
+				for _, c := range w {
+					text.WriteString(c.text)
+					conf += float64(c.conf)
+				}
+				out = append(out, inference.Word{
+					Text: text.String(), Conf: conf / float64(len(w)), Line: n,
+					Box: wordBox(l, w[0].first, w[len(w)-1].last+1, page),
+				})
+			}
+		}
+	}
+	return out
+}
+
+// wordBox is the page box of time steps [from, to) of a line: the part of
+// the region they cover, with half a step's margin.
+func wordBox(l textLine, from, to int, page int) receipt.Box {
+	a := max(0, (float64(from)-0.5)/l.width)
+	z := min(1, (float64(to)+0.5)/l.width)
+	if z <= a {
+		a, z = 0, 1
+	}
+	b := l.b
+	shift := (a+z)/2 - 0.5
+	b.c = [2]float64{b.c[0] + shift*b.l*b.u[0], b.c[1] + shift*b.l*b.u[1]}
+	b.l *= z - a
+	// The unclipped region is taller than the text: a word's box is its ink.
+	grow := b.h - b.h/(1+unclipRatio*0.6)
+	b.h -= grow
+	x0, y0, x1, y1 := b.bounds()
+	return receipt.Box{Page: page, X: int(math.Floor(max(0, x0))), Y: int(math.Floor(max(0, y0))),
+		W: int(math.Ceil(x1 - max(0, x0))), H: int(math.Ceil(y1 - max(0, y0)))}
+}
