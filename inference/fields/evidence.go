@@ -217,6 +217,9 @@ func assessTotal(r *receipt.Receipt, lines []Line, upper []string, loc receipt.L
 	if r.Rounding.Set && !r.Rounding.Value.IsZero() && !rounded(v).Equal(v) {
 		doubt(fmt.Sprintf("the receipt rounds to 5 cents, but %s is not rounded", money(v)))
 	}
+	if why := taxArithmeticAgainst(lines, at, v, money); why != "" {
+		doubt(why)
+	}
 
 	// The same amount on another line.
 	for i, l := range lines {
@@ -243,6 +246,61 @@ func assessTotal(r *receipt.Receipt, lines []Line, upper []string, loc receipt.L
 		}
 		support(receipt.EvidenceSecondReader, o.Name+" gives the same "+money(v))
 	}
+}
+
+// reRatePercent is a tax rate as printed: "6%", "@ 10 %", "19,0%".
+var reRatePercent = regexp.MustCompile(`\b(\d{1,2}(?:[.,]\d{1,2})?)\s?%`)
+
+// taxArithmeticAgainst says, in words, why the tax arithmetic of the page
+// makes v no total: a line that states a rate shows v with v's tax at that
+// rate beside it (v is the net, "SR @ 6% 68.87 4.13"), or v's own line
+// states a rate and v is that rate's tax on another amount of the page
+// ("Total Included GST @ 6% : 0.42" beside 7.50). "" when nothing does.
+func taxArithmeticAgainst(lines []Line, at int, v decimal.Decimal, money func(decimal.Decimal) string) string {
+	if !v.IsPositive() {
+		return ""
+	}
+	cent := decimal.New(1, -2)
+	near := func(a, b decimal.Decimal) bool { return a.Sub(b).Abs().LessThanOrEqual(cent) }
+	rateOf := func(s string) (decimal.Decimal, bool) {
+		m := reRatePercent.FindStringSubmatch(s)
+		if m == nil {
+			return decimal.Zero, false
+		}
+		r, err := decimal.NewFromString(strings.Replace(m[1], ",", ".", 1))
+		return r, err == nil && r.IsPositive() && r.LessThan(decimal.NewFromInt(50))
+	}
+	hundred := decimal.NewFromInt(100)
+	for i, l := range lines {
+		rate, ok := rateOf(l.Text)
+		if !ok {
+			continue
+		}
+		amts := amountsIn(reRatePercent.ReplaceAllString(l.Text, " "))
+		if i != at && slices.ContainsFunc(amts, v.Equal) {
+			tax := v.Mul(rate).Div(hundred)
+			for _, a := range amts {
+				if a.IsPositive() && !a.Equal(v) && near(a, tax) {
+					return fmt.Sprintf("%s is the amount before tax on the line %q: with its tax %s the total is %s",
+						money(v), strings.TrimSpace(l.Text), money(a), money(v.Add(a)))
+				}
+			}
+		}
+		if i != at {
+			continue
+		}
+		for _, o := range lines {
+			for _, a := range amountsIn(o.Text) {
+				if !a.GreaterThan(v) {
+					continue
+				}
+				if near(a.Mul(rate).Div(hundred), v) || near(a.Mul(rate).Div(hundred.Add(rate)), v) {
+					return fmt.Sprintf("%s is the %s%% tax of %s, as its line says", money(v), rate.String(), money(a))
+				}
+			}
+		}
+	}
+	return ""
 }
 
 // samePlace says whether a line of another reading is where the value

@@ -83,6 +83,10 @@ func TestAssessTotalAgainstThePage(t *testing.T) {
 		{"another total, larger", "TOTAL : 91.00\nROUNDING ADJUSTMENT 0.00\nROUNDED TOTAL (RM): 9.60", "9.60", 2, "another total on the page: 91.00"},
 		{"a count taken for the total", "1 PC KIDDY FISH 15.00\nTOTAL QTY 1.00", "1.00", 1, "its line counts items"},
 		{"a rounding receipt with an unrounded total", "TOTAL 23.26\nROUNDING -0.01", "23.26", 0, "not rounded"},
+		// The net of a tax line, printed again there with its tax beside it.
+		{"the amount before tax", "Sub Total RM 68.87\nSR @ 6% 68. 87 4.13\nCASH 100.00", "68.87", 0, "68.87 is the amount before tax on the line \"SR @ 6% 68. 87 4.13\": with its tax 4.13 the total is 73.00"},
+		// A tax line that says "Total": its amount is the rate's tax of another.
+		{"the tax included in the total", "CASH 7.50\n(Total Included GST @ 6% : 0.42)", "0.42", 1, "0.42 is the 6% tax of 7.50"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			lines := boxedLines(tc.page)

@@ -183,14 +183,22 @@ func (p *PPOCR) Extract(ctx context.Context, page inference.Page) (inference.Res
 }
 
 // SecondReaderBelow: with Both, Tesseract reads a page too when PP-OCR's
-// total or date is missing or less sure than this. On the 287 SROIE dev
+// total or date is missing or less sure than this (or not yet backed by
+// two kinds of evidence). On the 287 SROIE dev
 // receipts that is 31% of them, for the accuracy of reading every page
 // with both (see README).
 const SecondReaderBelow = 0.7
 
-// unsure says whether PP-OCR's total or date is missing or doubtful.
+// unsure says whether PP-OCR's total or date is missing or doubtful, or
+// lacks the second kind of evidence that makes it ready to confirm: then
+// Tesseract's reading of the page is that evidence, or speaks against it.
 func unsure(r receipt.Receipt) bool {
-	return !r.Total.Set || !r.Date.Set || r.Total.Confidence < SecondReaderBelow || r.Date.Confidence < SecondReaderBelow
+	if !r.Total.Set || !r.Date.Set || r.Total.Confidence < SecondReaderBelow || r.Date.Confidence < SecondReaderBelow {
+		return true
+	}
+	total, _ := receipt.Trusted(r.Total, "total")
+	date, _ := receipt.Trusted(r.Date, "date")
+	return !total || !date
 }
 
 // combine merges Tesseract's fields into PP-OCR's: each field from the
