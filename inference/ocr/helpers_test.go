@@ -48,7 +48,7 @@ func readHardwareReceipt(t *testing.T) (*Tesseract, pageReading) {
 // them, deterministically.
 func extractSROIE(t *testing.T, name string, set func(*Options)) receipt.Receipt {
 	t.Helper()
-	path := "../../shared/data/sroie-dev/" + name
+	path := "../../../shared/data/sroie-dev/" + name
 	if _, err := os.Stat(path); err != nil {
 		t.Skip("the SROIE receipts are not here:", err)
 	}
