@@ -61,8 +61,8 @@ shot() { import -window root "$out/screenshot-$1.png"; echo "wrote $out/screensh
 
 start "$fresh" 5; shot first-run; stop
 start "$lib" 5; shot main; stop
-# An unsure total: its ? mark, the reason and the outline on the scan.
-start "$lib" 6 --show 1 --focus total; shot review; stop
+# An unsure date: its ? mark, the reason and the outline on the scan.
+start "$lib" 6 --show 9 --focus date; shot review; stop
 # Zoomed to 150%: focusing the total scrolls the scan to its outline, then
 # the wheel moves the page a little further.
 start "$lib" 6 --show 4 --zoom 1.5 --focus total
