@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
+	"sort"
 	"strconv"
 	"strings"
 	"time"
@@ -145,14 +147,30 @@ func (u *UI) modelsPage() fyne.CanvasObject {
 		items = append(items, wrapped(err.Error()))
 	}
 	dir, _ := modelsDir()
+	// The reader the planner's memory estimate picks for this computer
+	// comes first, in the size it picks.
+	recID, recVariant := "", ""
+	if u.svc.Machine != nil {
+		if ref, _ := models.Recommend(cat, *u.svc.Machine); ref != "" {
+			if e, v, err := models.Find(cat, ref); err == nil {
+				recID, recVariant = e.ID, v.Name
+			}
+		}
+	}
+	cat = slices.Clone(cat)
+	sort.SliceStable(cat, func(i, j int) bool { return cat[i].ID == recID && cat[j].ID != recID })
 	for _, e := range cat {
 		e := e
 		mp, planned := u.planOf(e)
 		best := 0
 		for i, v := range e.Variants {
-			if planned && v.Name == mp.Plan.Variant {
+			if e.ID == recID && v.Name == recVariant || e.ID != recID && planned && v.Name == mp.Plan.Variant {
 				best = i
 			}
+		}
+		title := e.Name
+		if e.ID == recID {
+			title = "Recommended for this computer: " + e.Name
 		}
 		var tech []fyne.CanvasObject
 		for i, v := range e.Variants {
@@ -193,7 +211,7 @@ func (u *UI) modelsPage() fyne.CanvasObject {
 				}()
 			})
 			if i == best {
-				items = append(items, widget.NewCard(e.Name, u.plainSpeed(mp, planned), container.NewVBox(btn, bar, status)))
+				items = append(items, widget.NewCard(title, u.plainSpeed(mp, planned), container.NewVBox(btn, bar, status)))
 			} else {
 				tech = append(tech, btn, bar, status)
 			}

@@ -73,3 +73,26 @@ func TestSettingsInPlainWords(t *testing.T) {
 		t.Error("countries are not named")
 	}
 }
+
+// The reader the planner picks for the machine comes first and says so,
+// in the size it fits: a 24 GB card gets a larger one than a CPU.
+func TestModelsPageRecommendsAReaderForThisComputer(t *testing.T) {
+	u := newTestUI(t)
+	gpu := hw.Machine{CPUCores: 8, AVX2: true, FreeRAMMiB: 32000, GPUs: []hw.GPU{{Index: 0, Name: "NVIDIA GeForce RTX 4090", CCMajor: 8, CCMinor: 9, TotalMiB: 24576, FreeMiB: 23800}}}
+	cpu := hw.Machine{CPUCores: 4, AVX2: true, FreeRAMMiB: 16000}
+	var firsts []string
+	for _, m := range []hw.Machine{gpu, cpu} {
+		m := m
+		u.svc.Machine = &m
+		text := shownText(u.modelsPage())
+		i := strings.Index(text, "Recommended for this computer: ")
+		if i < 0 {
+			t.Fatalf("no recommendation on %v:\n%s", m.GPUs, text)
+		}
+		line, _, _ := strings.Cut(text[i:], "\n")
+		firsts = append(firsts, line)
+	}
+	if firsts[0] == firsts[1] {
+		t.Errorf("the same reader is recommended with and without a 24 GB card: %q", firsts[0])
+	}
+}
