@@ -131,14 +131,14 @@ func (c *codingRow) object() fyne.CanvasObject {
 		container.NewGridWithColumns(2, c.account, c.tax), c.origin)
 }
 
-// show loads a receipt's coding and the client's codes.
-func (c *codingRow) show(lib *library.Library, id int64) {
+// show puts a receipt's coding (err: why it could not be read) beside the
+// client's codes.
+func (c *codingRow) show(lib *library.Library, coding library.Coding, err error) {
 	c.loading = true
 	defer func() { c.loading = false }()
 	c.codes = loadBookCodes(lib)
 	setCodes(c.account, c.codes.accounts, c.changed)
 	setCodes(c.tax, c.codes.taxCodes, c.changed)
-	coding, err := lib.Coding(id)
 	if err != nil {
 		c.origin.SetText("The coding could not be read: " + err.Error())
 		return

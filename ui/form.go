@@ -233,8 +233,9 @@ func (f *form) show(rec library.Record) {
 		}
 	}
 	f.markFields(rec)
-	f.coding.show(f.u.svc.Lib, rec.ID)
-	f.showLines(rec)
+	coding, err := f.u.svc.Lib.Coding(rec.ID)
+	f.coding.show(f.u.svc.Lib, coding, err)
+	f.showLines(rec, coding)
 }
 
 // markFields puts findings and low-confidence marks on the labels.
@@ -300,11 +301,10 @@ func (f *form) markFields(rec library.Record) {
 	}
 }
 
-func (f *form) showLines(rec library.Record) {
+func (f *form) showLines(rec library.Record, coding library.Coding) {
 	f.lines.RemoveAll()
 	f.lineEnt = map[string]*fieldEntry{}
 	f.lineMarks = nil
-	coding, _ := f.u.svc.Lib.Coding(rec.ID)
 	for i := range rec.Receipt.LineItems {
 		f.lines.Add(f.lineRow(i, rec.Receipt.LineItems[i], coding))
 	}
