@@ -349,12 +349,7 @@ func (o *Tesseract) Extract(ctx context.Context, page inference.Page) (inference
 	}
 	// The lines as last read: a date may come from its line read alone.
 	fields.Assess(&r, dateLines, o.opt.Locale, o.opt.Now(), looks...)
-	var raw strings.Builder
-	for _, l := range lines {
-		raw.WriteString(l.Text)
-		raw.WriteByte('\n')
-	}
-	res.Raw = raw.String()
+	res.Raw = linesText(lines)
 	res.Receipt = r
 	res.Timings.Total = time.Since(start)
 	return res, nil
@@ -516,4 +511,14 @@ func cloneGray(g *image.Gray) *image.Gray {
 // to, which cost 7 points of company and 2 of total.
 func DefaultOptions(loc receipt.Locale) Options {
 	return Options{Locale: loc, Preprocess: DefaultPreprocess, SparseFallback: true, LostLines: true, BorderFallback: true, RereadNameWords: true}
+}
+
+// linesText is a reading's lines as text, one a line: an engine's Raw.
+func linesText(lines []fields.Line) string {
+	var b strings.Builder
+	for _, l := range lines {
+		b.WriteString(l.Text)
+		b.WriteByte('\n')
+	}
+	return b.String()
 }

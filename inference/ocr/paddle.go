@@ -171,12 +171,7 @@ func (p *PPOCR) Extract(ctx context.Context, page inference.Page) (inference.Res
 				fields.Reading{Name: "Tesseract's reading of the page", Lines: fields.GroupLines(tres.Words)})
 		}
 	}
-	var raw strings.Builder
-	for _, l := range lines {
-		raw.WriteString(l.Text)
-		raw.WriteByte('\n')
-	}
-	res.Raw = raw.String()
+	res.Raw = linesText(lines)
 	res.Receipt = r
 	res.Timings.Total = time.Since(start)
 	return res, nil
