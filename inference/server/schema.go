@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 
+	"github.com/shoebox-app/shoebox/assets"
 	"github.com/shoebox-app/shoebox/inference/vlm"
 )
 
@@ -22,6 +23,10 @@ func compactJSON(src string) json.RawMessage {
 	}
 	return b.Bytes()
 }
+
+// receiptSchema is assets/prompts/schema.json as every request sends it,
+// made once.
+var receiptSchema = serverSchema(assets.ReceiptSchema)
 
 // serverSchema is the schema as a server's grammar gets it: without the
 // arrays' item counts, which servers that turn a schema into a grammar

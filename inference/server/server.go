@@ -184,7 +184,7 @@ func (e *Engine) Extract(ctx context.Context, page inference.Page) (inference.Re
 	// whose family the server does not tell us: its own chat template.
 	req := vlm.BuildPrompt("", assets.ReceiptPrompt, page)
 	c := chat{system: req.System, user: req.User, image: img.Bytes(),
-		schema: serverSchema(assets.ReceiptSchema), maxTokens: e.opt.MaxTokens}
+		schema: receiptSchema, maxTokens: e.opt.MaxTokens}
 	a, r, err := e.read(ctx, c)
 	if err == nil && vlm.Refused(&r) {
 		e.event("the model declined page %d (%q): asking again with the strict bookkeeping prompt", page.Index+1, clip(a.text, 80))
