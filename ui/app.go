@@ -76,6 +76,9 @@ type UI struct {
 	runner  *pipeline.Runner
 	cancel  context.CancelFunc
 	running bool
+	// batchDone is closed when the batch goroutine's Run returns, before
+	// its last widget update is handed to the event loop.
+	batchDone chan struct{}
 	// pending is an engine started while a batch was running; it takes
 	// over when the batch ends.
 	pending *Services
@@ -209,7 +212,7 @@ func (u *UI) AddPaths(paths []string) []library.ImportResult {
 			refused = append(refused, fmt.Sprintf("%s: %s", shortPath(r.Path), r.Reason))
 		}
 	}
-	fyne.Do(func() {
+	onMain(func() {
 		msg := fmt.Sprintf("Added %d %s", added, plural(added, "receipt", "receipts"))
 		if dups > 0 {
 			msg += fmt.Sprintf(", %d already in the library", dups)
@@ -343,9 +346,11 @@ func (u *UI) startRunner() {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	u.cancel, u.running = cancel, true
+	done := make(chan struct{})
+	u.batchDone = done
 	r := &pipeline.Runner{Lib: u.svc.Lib, Engine: u.svc.Engine, Workers: max(u.svc.Workers, 1), PageTimeout: 5 * time.Minute}
 	r.OnProgress = func(p pipeline.Progress) {
-		fyne.Do(func() {
+		onMain(func() {
 			u.setStatus(p)
 			u.Reload()
 			if p.Current == 0 && u.Current() != 0 {
@@ -359,7 +364,8 @@ func (u *UI) startRunner() {
 	u.mu.Unlock()
 	go func() {
 		err := r.Run(ctx)
-		fyne.Do(func() {
+		close(done)
+		onMain(func() {
 			u.mu.Lock()
 			u.running = false
 			u.mu.Unlock()
@@ -392,19 +398,27 @@ func (u *UI) stopBatch() bool {
 	return u.running
 }
 
-// Wait blocks until the background batch has stopped (for tests and closing).
+// Wait blocks until the background batch has stopped, and says whether it
+// did within the timeout. It does not need the event loop, so Close may call
+// it from there; the batch's last widget update may still be queued.
 func (u *UI) Wait(timeout time.Duration) bool {
-	deadline := time.Now().Add(timeout)
-	for time.Now().Before(deadline) {
-		u.mu.Lock()
-		running := u.running
-		u.mu.Unlock()
-		if !running {
-			return true
-		}
-		time.Sleep(20 * time.Millisecond)
+	u.mu.Lock()
+	done := u.batchDone
+	u.mu.Unlock()
+	if done == nil {
+		return true
 	}
-	return false
+	select {
+	case <-done:
+		return true
+	default:
+	}
+	select {
+	case <-done:
+		return true
+	case <-time.After(timeout):
+		return false
+	}
 }
 
 func (u *UI) setStatus(p pipeline.Progress) {
@@ -470,7 +484,7 @@ func (u *UI) SwitchEngine(done func(label string, err error)) {
 	u.mu.Unlock()
 	go func() {
 		eng, label, workers, err := u.svc.ChooseEngine()
-		fyne.Do(func() {
+		onMain(func() {
 			u.mu.Lock()
 			u.switching = false
 			u.mu.Unlock()
@@ -528,7 +542,7 @@ const noticeTime = 8 * time.Second
 func (u *UI) say(msg string) {
 	seq := u.sayUntilClosed(msg)
 	time.AfterFunc(noticeTime, func() {
-		fyne.Do(func() {
+		onMain(func() {
 			if u.noticeSeq == seq {
 				u.notice.Hide()
 			}

@@ -169,7 +169,7 @@ func (c *codingRow) changed() {
 	if c.timer != nil {
 		c.timer.Stop()
 	}
-	c.timer = time.AfterFunc(saveDelay, func() { fyne.Do(c.save) })
+	c.timer = time.AfterFunc(saveDelay, func() { onMain(c.save) })
 }
 
 func (c *codingRow) save() {

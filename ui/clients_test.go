@@ -79,7 +79,7 @@ func TestSwitchingClientsKeepsTheirReceiptsApart(t *testing.T) {
 	if s.win.Title() != "Shoebox — Alpha" || u.clientButton.Text != "Alpha" {
 		t.Errorf("title %q, client button %q", s.win.Title(), u.clientButton.Text)
 	}
-	u.AddPaths(pngFiles(t, 2))
+	addPaths(u, pngFiles(t, 2))
 	if err := s.switchTo("Beta"); err != nil {
 		t.Fatal(err)
 	}
@@ -135,7 +135,7 @@ func TestCodingSavesAListedAccountAndTaxCode(t *testing.T) {
 	if err := lib.UseCountryDefaults(context.Background(), receipt.CountryAU); err != nil {
 		t.Fatal(err)
 	}
-	u.AddPaths(pngFiles(t, 1))
+	addPaths(u, pngFiles(t, 1))
 	extractAll(t, u)
 	id := u.Current()
 	u.Select(id)
@@ -146,6 +146,7 @@ func TestCodingSavesAListedAccountAndTaxCode(t *testing.T) {
 	test.Type(u.form.coding.account, account)
 	u.form.coding.tax.SetText("GST")
 	time.Sleep(saveDelay + 300*time.Millisecond)
+	settle(u)
 	c, err := lib.Coding(id)
 	if err != nil || c.Account != account || c.TaxCode != "GST" || c.Source != receipt.SourceUser {
 		t.Fatalf("coding = %+v, %v", c, err)
@@ -187,7 +188,7 @@ func TestRulesTableAddsARule(t *testing.T) {
 
 func TestPresetExportListsProblemsThatOpenTheReceipt(t *testing.T) {
 	u := newTestUI(t)
-	u.AddPaths(pngFiles(t, 2))
+	addPaths(u, pngFiles(t, 2))
 	extractAll(t, u)
 	path := filepath.Join(t.TempDir(), "bills.csv")
 	_, err := clients.ExportPreset(u.svc.Lib, export.PresetXero, "", path, false)

@@ -397,7 +397,7 @@ func (f *form) edited(path, value string) {
 	if f.timer != nil {
 		f.timer.Stop()
 	}
-	f.timer = time.AfterFunc(saveDelay, f.flush)
+	f.timer = time.AfterFunc(saveDelay, func() { onMain(f.flush) })
 }
 
 func (f *form) dirty() bool {
@@ -407,7 +407,8 @@ func (f *form) dirty() bool {
 }
 
 // flush saves every pending edit now. A value that does not parse is kept
-// on screen (the entry shows why) and not saved.
+// on screen (the entry shows why) and not saved. It runs on the event loop:
+// the pause after typing hands it there.
 func (f *form) flush() {
 	f.mu.Lock()
 	if f.timer != nil {
@@ -431,22 +432,20 @@ func (f *form) flush() {
 	if err != nil {
 		return
 	}
-	fyne.Do(func() {
-		f.mu.Lock()
-		same := f.rec.ID == id
-		if same {
-			f.rec = rec
+	f.mu.Lock()
+	same := f.rec.ID == id
+	if same {
+		f.rec = rec
+	}
+	f.mu.Unlock()
+	if same {
+		f.markFields(rec)
+		f.u.showLastEdit()
+		if len(errs) > 0 {
+			f.findings.SetText("Not saved: " + strings.Join(errs, "; ") + "\n" + f.findings.Text)
 		}
-		f.mu.Unlock()
-		if same {
-			f.markFields(rec)
-			f.u.showLastEdit()
-			if len(errs) > 0 {
-				f.findings.SetText("Not saved: " + strings.Join(errs, "; ") + "\n" + f.findings.Text)
-			}
-		}
-		f.u.list.reload()
-	})
+	}
+	f.u.list.reload()
 }
 
 func (f *form) markDuplicate() {

@@ -16,7 +16,7 @@ import (
 // warning colour, and shows no ✓ (the entry's check is off).
 func TestUnsureFieldStandsOutWithoutATick(t *testing.T) {
 	u := newTestUI(t)
-	u.AddPaths(pngFiles(t, 1))
+	addPaths(u, pngFiles(t, 1))
 	id := u.Current()
 	r := receipt.Receipt{SupplierName: receipt.Of("Kedai", receipt.SourceOCR, 0.95),
 		Total: receipt.Of(decimal.RequireFromString("9.00"), receipt.SourceOCR, 0.3)}
@@ -46,7 +46,7 @@ func TestUnsureFieldStandsOutWithoutATick(t *testing.T) {
 func TestFormDoesNotJump(t *testing.T) {
 	u := newTestUI(t)
 	u.win.Resize(fyne.NewSize(1200, 600))
-	u.AddPaths(pngFiles(t, 2))
+	addPaths(u, pngFiles(t, 2))
 	extractAll(t, u) // the fake engine's tax is unsure: marked, and warned about
 	first := u.Current()
 	show(u, first)

@@ -39,7 +39,7 @@ func TestGuessCountry(t *testing.T) {
 		t.Errorf("LANG=en_GB: %s", c)
 	}
 	// Receipts that name their currency outvote the computer's setting.
-	u.AddPaths(pngFiles(t, 2))
+	addPaths(u, pngFiles(t, 2))
 	for _, r := range u.list.rows {
 		rec := receipt.Receipt{Total: receipt.Of(decimal.NewFromInt(9), receipt.SourceOCR, 0.9),
 			Currency: receipt.Of("MYR", receipt.SourceOCR, 0.9)}
@@ -57,17 +57,13 @@ func TestFirstRunCountryReadsReceiptsAgain(t *testing.T) {
 	t.Setenv("LANG", "en_MY.UTF-8")
 	u := newTestUI(t)
 	u.svc.Engine = localeEngine{u.svc.Lib.Locale()}
-	// The engine starts once the test stops touching widgets: the test
-	// driver runs fyne.Do on the calling goroutine.
-	started := make(chan struct{})
 	u.svc.ChooseEngine = func() (inference.Engine, string, int, error) {
-		<-started
 		return localeEngine{u.svc.Lib.Locale()}, "OCR", 1, nil
 	}
 	if localeChosen(u.svc.Lib) {
 		t.Fatal("a new library has a country")
 	}
-	u.AddPaths(pngFiles(t, 2))
+	addPaths(u, pngFiles(t, 2))
 	extractAll(t, u)
 	rec, _ := u.svc.Lib.Get(u.Current())
 	if rec.Receipt.Currency.Value != "AUD" {
@@ -85,22 +81,21 @@ func TestFirstRunCountryReadsReceiptsAgain(t *testing.T) {
 		t.Fatal("no offer to read the receipts again")
 	}
 	u.readAgainAsk.Confirm()
-	close(started)
-	deadline := time.Now().Add(10 * time.Second)
-	for {
+	waitFor(t, 10*time.Second, "the receipts were not read again", func() bool {
 		counts, _ := u.svc.Lib.Counts()
-		if counts[library.StatusQueued]+counts[library.StatusExtracting] == 0 && u.Wait(time.Second) {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("the receipts were not read again: %v", counts)
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
+		return counts[library.StatusQueued]+counts[library.StatusExtracting] == 0 && u.Wait(0) && !u.busySwitching()
+	})
+	settle(u)
 	for _, r := range u.list.rows {
 		rec, _ := u.svc.Lib.Get(r.ID)
 		if rec.Receipt.Currency.Value != "MYR" {
 			t.Errorf("#%d read again in %q", r.ID, rec.Receipt.Currency.Value)
 		}
 	}
+}
+
+func (u *UI) busySwitching() bool {
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	return u.switching
 }

@@ -69,7 +69,7 @@ func Main(args []string, version string) (code int) {
 		if *focus != "" || *zoom > 0 {
 			go func() {
 				time.Sleep(700 * time.Millisecond)
-				fyne.Do(func() {
+				onMain(func() {
 					if *zoom > 0 {
 						u.viewer.zoomTo(*zoom)
 					}
@@ -85,7 +85,7 @@ func Main(args []string, version string) (code int) {
 	if *showClients || *showRules {
 		go func() {
 			time.Sleep(500 * time.Millisecond)
-			fyne.Do(func() {
+			onMain(func() {
 				if *showClients {
 					sh.ui.showClients()
 				} else {
@@ -97,7 +97,7 @@ func Main(args []string, version string) (code int) {
 	if *page != "" {
 		go func() {
 			time.Sleep(500 * time.Millisecond) // after the main window is up
-			fyne.Do(func() { sh.ui.ShowSettings(*page) })
+			onMain(func() { sh.ui.ShowSettings(*page) })
 		}()
 	}
 	// A display that is named but cannot be reached (a stale DISPLAY, no X

@@ -30,6 +30,7 @@ func TestMain(m *testing.M) {
 	if args, ok := os.LookupEnv(windowArgsEnv); ok {
 		os.Exit(Main(strings.Split(args, "\x1f"), "test"))
 	}
+	onMain = queueOnMain
 	os.Exit(m.Run())
 }
 

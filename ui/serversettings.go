@@ -96,7 +96,7 @@ func (f *serverForm) findModels(done func()) {
 			names, err = e.Models(ctx)
 			cancel()
 		}
-		fyne.Do(func() {
+		onMain(func() {
 			defer callDone(done)
 			if err != nil {
 				f.status.SetText("The server did not answer: " + err.Error())
@@ -143,7 +143,7 @@ func (f *serverForm) test(done func()) {
 			return fmt.Sprintf("It read the sample receipt in %.1f seconds: %q, total %s.", time.Since(start).Seconds(),
 				r.SupplierName.Value, r.Total.Value.StringFixed(2)), nil
 		}()
-		fyne.Do(func() {
+		onMain(func() {
 			defer callDone(done)
 			if err != nil {
 				f.status.SetText("The test did not work: " + err.Error())

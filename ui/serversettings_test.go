@@ -14,15 +14,6 @@ import (
 	"github.com/shoebox-app/shoebox/pipeline"
 )
 
-func waitFor(t *testing.T, what string, done chan struct{}) {
-	t.Helper()
-	select {
-	case <-done:
-	case <-time.After(3 * time.Minute):
-		t.Fatalf("%s did not finish", what)
-	}
-}
-
 // Settings → Reading → Use a server, against a real Ollama server: the
 // model list, the sample-receipt test with its time, the plain warning
 // before anything is sent, and the switch; the key is kept outside the
@@ -40,15 +31,15 @@ func TestUseAServer(t *testing.T) {
 	}
 	f := u.newServerForm()
 	f.url.SetText(srv.URL)
-	done := make(chan struct{})
-	f.findModels(func() { close(done) })
-	waitFor(t, "finding models", done)
+	found := false
+	f.findModels(func() { found = true })
+	waitFor(t, 3*time.Minute, "finding models did not finish", func() bool { return found })
 	if !contains(f.model.Options, srv.Model+":latest") && !contains(f.model.Options, srv.Model) {
 		t.Fatalf("models %q; status %q", f.model.Options, f.status.Text)
 	}
-	done = make(chan struct{})
-	f.test(func() { close(done) })
-	waitFor(t, "the test", done)
+	tested := false
+	f.test(func() { tested = true })
+	waitFor(t, 3*time.Minute, "the test did not finish", func() bool { return tested })
 	if !strings.Contains(f.status.Text, "read the sample receipt in") {
 		t.Fatalf("test: %q\n%s", f.status.Text, srv.Log())
 	}
@@ -64,10 +55,7 @@ func TestUseAServer(t *testing.T) {
 	if !strings.Contains(asked, "sent") || !strings.Contains(asked, strings.TrimPrefix(srv.URL, "http://")) {
 		t.Errorf("the warning does not say plainly where receipts go: %q", asked)
 	}
-	deadline := time.Now().Add(time.Minute)
-	for !strings.Contains(u.status.Text, "sent there") && time.Now().Before(deadline) {
-		time.Sleep(20 * time.Millisecond)
-	}
+	waitFor(t, time.Minute, "the switch did not finish", func() bool { return strings.Contains(u.status.Text, "sent there") })
 	if !strings.Contains(u.status.Text, "server") || !strings.Contains(u.status.Text, "sent there") {
 		t.Errorf("the status bar does not say where pages go: %q (%q)", u.status.Text, f.status.Text)
 	}

@@ -191,7 +191,7 @@ func (u *UI) modelsPage() fyne.CanvasObject {
 					var paths []string
 					for _, ref := range []models.FileRef{v.Model, v.Projector} {
 						path, err := models.Download(context.Background(), nil, ref, dir, func(p models.DownloadProgress) {
-							fyne.Do(func() {
+							onMain(func() {
 								if p.Total > 0 {
 									bar.SetValue(float64(p.Done) / float64(p.Total))
 								}
@@ -199,7 +199,7 @@ func (u *UI) modelsPage() fyne.CanvasObject {
 							})
 						})
 						if err != nil {
-							fyne.Do(func() {
+							onMain(func() {
 								status.SetText("The download stopped: " + err.Error())
 								btn.Enable()
 							})
@@ -207,7 +207,7 @@ func (u *UI) modelsPage() fyne.CanvasObject {
 						}
 						paths = append(paths, path)
 					}
-					fyne.Do(func() { use(paths[0], paths[1]); status.SetText("Downloaded and checked."); btn.Enable() })
+					onMain(func() { use(paths[0], paths[1]); status.SetText("Downloaded and checked."); btn.Enable() })
 				}()
 			})
 			if i == best {

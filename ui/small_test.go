@@ -20,7 +20,7 @@ func TestDayOneSmallThings(t *testing.T) {
 	if u.progress.Visible() {
 		t.Error("a 0% progress bar shows with nothing being read")
 	}
-	u.AddPaths(pngFiles(t, 3))
+	addPaths(u, pngFiles(t, 3))
 	extractAll(t, u)
 	if s := u.status.Text; !strings.Contains(s, "All 3 read in") || strings.Contains(s, "ETA") || strings.Contains(s, "left") {
 		t.Errorf("finished status %q", s)

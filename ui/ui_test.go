@@ -81,16 +81,13 @@ func newTestUI(t *testing.T) *UI {
 func extractAll(t *testing.T, u *UI) {
 	t.Helper()
 	u.ExtractAll()
-	if !u.Wait(10 * time.Second) {
-		t.Fatal("the batch did not finish")
-	}
+	waitBatch(t, u, 10*time.Second)
 }
 
-// show selects a receipt and waits for its page to load, which touches
-// widgets from another goroutine under the test driver.
+// show selects a receipt and waits for its page to load.
 func show(u *UI, id int64) {
 	u.Select(id)
-	u.viewer.loads.Wait()
+	settle(u)
 }
 
 func TestDropAddsReceiptsAndListsRefusals(t *testing.T) {
@@ -98,7 +95,7 @@ func TestDropAddsReceiptsAndListsRefusals(t *testing.T) {
 	files := pngFiles(t, 2)
 	bad := filepath.Join(t.TempDir(), "notes.pdf")
 	os.WriteFile(bad, []byte("just some text"), 0o644)
-	u.AddPaths(append(files, bad))
+	addPaths(u, append(files, bad))
 	if u.list.Len() != 2 {
 		t.Fatalf("list has %d rows", u.list.Len())
 	}
@@ -115,7 +112,7 @@ func TestDropAddsReceiptsAndListsRefusals(t *testing.T) {
 
 func TestProgressBarFollowsTheBatch(t *testing.T) {
 	u := newTestUI(t)
-	u.AddPaths(pngFiles(t, 3))
+	addPaths(u, pngFiles(t, 3))
 	extractAll(t, u)
 	if u.progress.Value != 3 || u.progress.Max != 3 {
 		t.Errorf("progress = %v of %v", u.progress.Value, u.progress.Max)
@@ -131,7 +128,7 @@ func TestProgressBarFollowsTheBatch(t *testing.T) {
 
 func TestTypingIntoAFieldSavesIt(t *testing.T) {
 	u := newTestUI(t)
-	u.AddPaths(pngFiles(t, 1))
+	addPaths(u, pngFiles(t, 1))
 	extractAll(t, u)
 	id := u.Current()
 	u.Select(id)
@@ -139,6 +136,7 @@ func TestTypingIntoAFieldSavesIt(t *testing.T) {
 	e.SetText("")
 	test.Type(e, "12.50")
 	time.Sleep(saveDelay + 300*time.Millisecond) // the pause after typing saves
+	settle(u)
 	rec, _ := u.svc.Lib.Get(id)
 	if rec.Receipt.Total.Value.String() != "12.5" || rec.Receipt.Total.Source != receipt.SourceUser {
 		t.Fatalf("total = %+v", rec.Receipt.Total)
@@ -159,7 +157,7 @@ func TestTypingIntoAFieldSavesIt(t *testing.T) {
 
 func TestConfirmMovesToTheNextReceiptNeedingReview(t *testing.T) {
 	u := newTestUI(t)
-	u.AddPaths(pngFiles(t, 3))
+	addPaths(u, pngFiles(t, 3))
 	extractAll(t, u)
 	rows, _ := u.svc.Lib.List(library.Filter{})
 	u.Select(rows[0].ID)
@@ -179,7 +177,7 @@ func TestConfirmMovesToTheNextReceiptNeedingReview(t *testing.T) {
 
 func TestExportWritesAWorkbook(t *testing.T) {
 	u := newTestUI(t)
-	u.AddPaths(pngFiles(t, 2))
+	addPaths(u, pngFiles(t, 2))
 	extractAll(t, u)
 	u.ConfirmCurrent()
 	path := filepath.Join(t.TempDir(), "tax.xlsx")
@@ -199,7 +197,7 @@ func TestExportWritesAWorkbook(t *testing.T) {
 
 func TestFocusedFieldIsOutlined(t *testing.T) {
 	u := newTestUI(t)
-	u.AddPaths(pngFiles(t, 1))
+	addPaths(u, pngFiles(t, 1))
 	id := u.Current()
 	var r receipt.Receipt
 	r.Total = receipt.Amount{Value: decimal.NewFromInt(5), Set: true, Source: receipt.SourceOCR, Confidence: 0.9, Box: &receipt.Box{X: 5, Y: 10, W: 20, H: 8}}
@@ -215,7 +213,7 @@ func TestFocusedFieldIsOutlined(t *testing.T) {
 // marked for checking, the others are not.
 func TestUnsureItemAmountIsMarked(t *testing.T) {
 	u := newTestUI(t)
-	u.AddPaths(pngFiles(t, 1))
+	addPaths(u, pngFiles(t, 1))
 	id := u.Current()
 	item := func(desc, amount string, conf float64) receipt.LineItem {
 		return receipt.LineItem{Description: receipt.Of(desc, receipt.SourceOCR, 0.9), LineTotal: receipt.Of(decimal.RequireFromString(amount), receipt.SourceOCR, conf)}
@@ -236,7 +234,7 @@ func TestUnsureItemAmountIsMarked(t *testing.T) {
 // receipt's own fields were looked up.
 func TestFocusingALineItemCell(t *testing.T) {
 	u := newTestUI(t)
-	u.AddPaths(pngFiles(t, 1))
+	addPaths(u, pngFiles(t, 1))
 	id := u.Current()
 	r := receipt.Receipt{LineItems: []receipt.LineItem{{Description: receipt.Of("HAMMER", receipt.SourceOCR, 0.9),
 		LineTotal: receipt.Of(decimal.RequireFromString("9.50"), receipt.SourceOCR, 0.9)}}}
@@ -298,39 +296,30 @@ func (g *gatedEngine) Close() error { g.closed.Add(1); return nil }
 
 // TestChoosingAModelSwitchesEngines: the engine the settings now name takes
 // the next batch; a batch already running finishes on the old engine, which
-// is closed afterwards. (The old engine's pages wait while the switch
-// happens: fyne's test driver runs fyne.Do callbacks on the calling
-// goroutine, so two goroutines updating widgets at once would race.)
+// is closed afterwards.
 func TestChoosingAModelSwitchesEngines(t *testing.T) {
 	u := newTestUI(t)
 	old := &gatedEngine{gate: make(chan struct{})}
 	u.svc.Engine = old
 	next := &fakeEngine{}
 	u.svc.ChooseEngine = func() (inference.Engine, string, int, error) { return next, "Next engine", 2, nil }
-	u.AddPaths(pngFiles(t, 3))
+	addPaths(u, pngFiles(t, 3))
 	u.ExtractAll() // a batch on the old engine, held at its first page
-	switched := make(chan string, 1)
-	u.SwitchEngine(func(label string, err error) { switched <- label })
-	select {
-	case label := <-switched:
-		if label != "Next engine" {
-			t.Fatalf("label %q", label)
-		}
-	case <-time.After(10 * time.Second):
-		t.Fatal("the engine did not start")
+	var switched string
+	u.SwitchEngine(func(label string, err error) { switched = label })
+	waitFor(t, 10*time.Second, "the engine did not start", func() bool { return switched != "" })
+	if switched != "Next engine" {
+		t.Fatalf("label %q", switched)
 	}
 	if u.Engine() != inference.Engine(old) {
 		t.Fatal("the engine changed under a running batch")
 	}
 	close(old.gate)
-	if !u.Wait(10 * time.Second) {
-		t.Fatal("the batch did not finish")
-	}
-	deadline := time.Now().Add(5 * time.Second)
-	for (u.Engine() != inference.Engine(next) || old.closed.Load() == 0) && time.Now().Before(deadline) {
-		time.Sleep(20 * time.Millisecond)
-	}
-	if u.Engine() != inference.Engine(next) || u.svc.Workers != 2 {
+	waitBatch(t, u, 10*time.Second)
+	waitFor(t, 5*time.Second, "the new engine did not take over", func() bool {
+		return u.Engine() == inference.Engine(next) && old.closed.Load() > 0
+	})
+	if u.svc.Workers != 2 {
 		t.Fatalf("engine %T with %d workers after the batch", u.Engine(), u.svc.Workers)
 	}
 	if old.closed.Load() != 1 || old.n.Load() != 3 {

@@ -14,7 +14,7 @@ import (
 // list of edits names receipt and field.
 func TestUndoAfterConfirmUndoesTheEditWithoutADialog(t *testing.T) {
 	u := newTestUI(t)
-	u.AddPaths(pngFiles(t, 2))
+	addPaths(u, pngFiles(t, 2))
 	extractAll(t, u)
 	first := u.Current()
 	e := u.form.entry("total")
@@ -54,7 +54,7 @@ func TestUndoAfterConfirmUndoesTheEditWithoutADialog(t *testing.T) {
 // the engine's provenance are restored, not the value typed by a person.
 func TestUndoKeepsTheUnsureMark(t *testing.T) {
 	u := newTestUI(t)
-	u.AddPaths(pngFiles(t, 1))
+	addPaths(u, pngFiles(t, 1))
 	extractAll(t, u)
 	id := u.Current()
 	show(u, id)

@@ -42,8 +42,7 @@ type viewer struct {
 	lib      *library.Library
 	rec      library.Record
 	seq      int
-	// loads counts the page loads under way, for tests to wait on: the
-	// test driver runs fyne.Do on the loading goroutine itself.
+	// loads counts the page loads under way, for tests to wait on.
 	loads sync.WaitGroup
 }
 
@@ -130,7 +129,7 @@ func (v *viewer) loadPage() {
 		defer v.loads.Done()
 		f := v.lib.File(rec)
 		p, err := ingest.LoadPage(context.Background(), f, page, ingest.DefaultLimits())
-		fyne.Do(func() {
+		onMain(func() {
 			if seq != v.seq {
 				return // a newer receipt was chosen meanwhile
 			}

@@ -48,7 +48,7 @@ func TestPaperBoundsCropsBlankMargins(t *testing.T) {
 func TestZoomedScanPansAndShowsTheFocusedField(t *testing.T) {
 	u := newTestUI(t)
 	u.win.Resize(fyne.NewSize(1200, 700))
-	u.AddPaths([]string{marginScan(t)})
+	addPaths(u, []string{marginScan(t)})
 	id := u.Current()
 	var r receipt.Receipt
 	r.Total = receipt.Amount{Value: decimal.NewFromInt(9), Set: true, Source: receipt.SourceOCR, Confidence: 0.9,
