@@ -267,18 +267,11 @@ func loadPage(ctx context.Context, f File, index int, lim Limits, dpi int, withT
 	if err := checkPixels(cfg.Width, cfg.Height, lim); err != nil {
 		return p, refuse(f.Path, err, "%v", err)
 	}
-	need := decodedBytes(cfg)
-	release := acquire(need)
-	img, _, err := image.Decode(bytes.NewReader(data))
-	if err == nil {
-		work := lim.WorkPixels
-		if dpi < lim.PDFDPI && work > 0 {
-			work = max(1, work*dpi*dpi/(lim.PDFDPI*lim.PDFDPI)) // a preview needs far fewer
-		}
-		img = shrinkToWork(img, work)
+	work := lim.WorkPixels
+	if dpi < lim.PDFDPI && work > 0 {
+		work = max(1, work*dpi*dpi/(lim.PDFDPI*lim.PDFDPI)) // a preview needs far fewer
 	}
-	afterLargeDecode(need)
-	release()
+	img, err := decodeToWork(data, f.Kind, cfg, work)
 	if err != nil {
 		return p, refuse(f.Path, err, "is a damaged %s image: %v", strings.TrimPrefix(string(f.Kind), "image/"), err)
 	}
@@ -291,6 +284,30 @@ func loadPage(ctx context.Context, f File, index int, lim Limits, dpi int, withT
 	}
 	p.Image = orient(img, o)
 	return p, nil
+}
+
+// decodeToWork decodes an image file of cfg into a page of at most work
+// pixels. A large PNG shrinks while it is read; other images are decoded
+// whole, within the decode budget, then shrunk.
+func decodeToWork(data []byte, kind Kind, cfg image.Config, work int) (image.Image, error) {
+	if kind == PNG && work > 0 && int64(cfg.Width)*int64(cfg.Height) > int64(work) {
+		release := acquire(int64(work) * 4)
+		img, err := shrinkPNG(data, work)
+		release()
+		if err != errInterlaced {
+			return img, err
+		}
+	}
+	need := decodedBytes(cfg)
+	release := acquire(need)
+	defer release()
+	img, _, err := image.Decode(bytes.NewReader(data))
+	if err != nil {
+		return nil, err
+	}
+	img = shrinkToWork(img, work)
+	afterLargeDecode(need)
+	return img, nil
 }
 
 // Walk expands paths into the files to import: folders recursively (hidden
