@@ -257,11 +257,21 @@ func (o *Tesseract) Close() error {
 // read alone (RereadNameWords), and last a date repaired from one digit
 // misreading or a lost separator.
 func (o *Tesseract) Extract(ctx context.Context, page inference.Page) (inference.Result, error) {
+	release, err := reserveReading(ctx, page)
+	if err != nil {
+		return inference.Result{}, err
+	}
+	defer release()
+	return o.extract(ctx, page)
+}
+
+// extract is Extract within a reservation of the reading budget.
+func (o *Tesseract) extract(ctx context.Context, page inference.Page) (inference.Result, error) {
 	start := time.Now()
 	res := inference.Result{Engine: "ocr"}
 	var lines []fields.Line
 	var reading pageReading
-	if strings.TrimSpace(page.Text) != "" {
+	if hasText(page) {
 		lines = fields.LinesFromText(page.Text)
 		res.Engine = "pdf-text"
 	} else {
@@ -457,6 +467,9 @@ func (o *Tesseract) readPageWith(ctx context.Context, page inference.Page, psm i
 		return pageReading{}, t, fmt.Errorf("tesseract could not take the page: %w", err)
 	}
 	boxes, err := c.GetBoundingBoxesVerbose()
+	// The instance would hold the page and its layout until its next page;
+	// a blank page lets them go now (reserveReading's release trims them).
+	c.SetImageFromBytes(blankPage)
 	if err != nil {
 		return pageReading{}, t, fmt.Errorf("tesseract failed: %w", err)
 	}

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"runtime"
-	"strings"
 	"sync"
 	"time"
 
@@ -125,13 +124,18 @@ func (p *PPOCR) Read(ctx context.Context, page inference.Page) ([]inference.Word
 // otherwise PP-OCR's words, grouped into lines, through the rules.
 func (p *PPOCR) Extract(ctx context.Context, page inference.Page) (inference.Result, error) {
 	start := time.Now()
-	if strings.TrimSpace(page.Text) != "" {
+	if hasText(page) {
 		tess, err := p.tesseract()
 		if err != nil {
 			return inference.Result{}, err
 		}
-		return tess.Extract(ctx, page)
+		return tess.extract(ctx, page)
 	}
+	release, err := reserveReading(ctx, page)
+	if err != nil {
+		return inference.Result{}, err
+	}
+	defer release()
 	words, t, err := p.Read(ctx, page)
 	if err != nil {
 		if ctx.Err() != nil {
@@ -142,7 +146,7 @@ func (p *PPOCR) Extract(ctx context.Context, page inference.Page) (inference.Res
 		if terr != nil {
 			return inference.Result{}, fmt.Errorf("PP-OCR: %w; Tesseract: %v", err, terr)
 		}
-		res, terr := tess.Extract(ctx, page)
+		res, terr := tess.extract(ctx, page)
 		if terr != nil {
 			return res, fmt.Errorf("PP-OCR: %w; Tesseract: %v", err, terr)
 		}
@@ -157,7 +161,7 @@ func (p *PPOCR) Extract(ctx context.Context, page inference.Page) (inference.Res
 	}
 	fields.Assess(&r, lines, p.opt.Locale, p.opt.Now())
 	if p.both && unsure(r) {
-		tres, err := p.tess.Extract(ctx, page)
+		tres, err := p.tess.extract(ctx, page)
 		if err != nil && ctx.Err() != nil {
 			return inference.Result{}, ctx.Err()
 		}

@@ -5,8 +5,6 @@ import (
 	"image/color"
 	"image/draw"
 	"math"
-
-	xdraw "golang.org/x/image/draw"
 )
 
 // workWidth caps the width of the page copy the reader samples from: twice
@@ -22,9 +20,82 @@ func workingCopy(img image.Image) (*rgb, float64) {
 		return toRGB(img), 1
 	}
 	s := float64(workWidth) / float64(b.Dx())
-	small := image.NewRGBA(image.Rect(0, 0, workWidth, max(1, int(math.Round(float64(b.Dy())*s)))))
-	xdraw.BiLinear.Scale(small, small.Rect, img, b, xdraw.Src, nil)
-	return toRGB(small), float64(b.Dx()) / float64(workWidth)
+	return shrinkRGB(toRGB(img), workWidth, max(1, int(math.Round(float64(b.Dy())*s)))), float64(b.Dx()) / float64(workWidth)
+}
+
+// shrinkRGB scales src down to w×h, each pixel the average of the area of
+// src it covers (x/image/draw's kernel scalers hold eight floats for every
+// pixel of an intermediate the source's height: 200 MB for a 12 MP page).
+func shrinkRGB(src *rgb, w, h int) *rgb {
+	xs, ys := areaShares(src.w, w), areaShares(src.h, h)
+	out := &rgb{w: w, h: h, pix: make([]uint8, 3*w*h)}
+	row := make([]float32, 3*w)                                     // one source row, shrunk across
+	acc := [2][]float32{make([]float32, 3*w), make([]float32, 3*w)} // output rows oy and oy+1
+	oy := 0
+	flush := func() {
+		o := out.pix[3*oy*w : 3*(oy+1)*w]
+		for i, v := range acc[0] {
+			o[i] = uint8(min(255, v+0.5))
+		}
+		acc[0], acc[1] = acc[1], acc[0]
+		clear(acc[1])
+		oy++
+	}
+	for y := 0; y < src.h; y++ {
+		clear(row)
+		line := src.pix[3*y*src.w : 3*(y+1)*src.w]
+		for x, sh := range xs {
+			for _, part := range sh {
+				if part.weight == 0 {
+					continue
+				}
+				d := row[3*part.to : 3*part.to+3]
+				d[0] += part.weight * float32(line[3*x])
+				d[1] += part.weight * float32(line[3*x+1])
+				d[2] += part.weight * float32(line[3*x+2])
+			}
+		}
+		for ys[y][0].to > oy {
+			flush()
+		}
+		for _, part := range ys[y] {
+			if part.weight == 0 {
+				continue
+			}
+			a := acc[part.to-oy]
+			for i, v := range row {
+				a[i] += part.weight * v
+			}
+		}
+	}
+	for oy < h {
+		flush()
+	}
+	return out
+}
+
+// share is the part of a source pixel's width (or height) that falls in
+// output pixel to, as a fraction of the output pixel.
+type share struct {
+	to     int
+	weight float32
+}
+
+// areaShares splits each of n source pixels between the one or two of m
+// (m ≤ n) output pixels it overlaps: shares[i][0] is the first.
+func areaShares(n, m int) [][2]share {
+	out := make([][2]share, n)
+	for i := range out {
+		a, b := float64(i)*float64(m)/float64(n), float64(i+1)*float64(m)/float64(n)
+		o := min(int(a), m-1)
+		if b <= float64(o+1) || o == m-1 {
+			out[i][0] = share{o, float32(min(b, float64(m)) - a)}
+			continue
+		}
+		out[i][0] = share{o, float32(float64(o+1) - a)}
+		out[i][1] = share{o + 1, float32(b - float64(o+1))}
+	}
+	return out
 }
 
 // rgb is a page as 8-bit RGB rows, the form every step samples from.

@@ -1,0 +1,37 @@
+package ocr
+
+import (
+	"context"
+	"strings"
+
+	"golang.org/x/sync/semaphore"
+
+	"github.com/shoebox-app/shoebox/inference"
+)
+
+// Reading a page takes memory in proportion to its pixels: PP-OCR and
+// Tesseract together held about 700 MB for a 12-megapixel page full of
+// print, against about 100 MB for a 2.5-megapixel receipt scan. Pages being
+// read share a budget of readingPixels, so a page of the largest working
+// size (ingest.DefaultWorkPixels) is read alone while receipts of a few
+// megapixels are read side by side.
+const readingPixels = 12_000_000
+
+var readingBudget = semaphore.NewWeighted(readingPixels)
+
+// reserveReading waits until the page's pixels fit in the budget (a page
+// with a text layer needs no reading) and returns the release.
+func reserveReading(ctx context.Context, page inference.Page) (func(), error) {
+	if page.Image == nil || hasText(page) {
+		return func() {}, nil
+	}
+	b := page.Image.Bounds()
+	n := min(int64(b.Dx())*int64(b.Dy()), readingPixels)
+	if err := readingBudget.Acquire(ctx, n); err != nil {
+		return nil, err
+	}
+	return func() { trimCHeap(); readingBudget.Release(n) }, nil
+}
+
+// hasText says whether the page brings its words (a PDF's text layer).
+func hasText(page inference.Page) bool { return strings.TrimSpace(page.Text) != "" }
