@@ -338,3 +338,24 @@ func TestSettingsFitTheirWindow(t *testing.T) {
 		t.Errorf("settings need %.0f px of width, the window has 820", min.Width)
 	}
 }
+
+// Closing the window while a batch runs waits for the batch's goroutine to
+// end, not for the event loop that Close itself runs on (which would stall
+// until Wait's 10-second timeout).
+func TestClosingDuringABatchDoesNotWaitForTheWindow(t *testing.T) {
+	u := newTestUI(t)
+	eng := &gatedEngine{gate: make(chan struct{})}
+	u.svc.Engine = eng
+	addPaths(u, pngFiles(t, 2))
+	u.ExtractAll()
+	time.AfterFunc(200*time.Millisecond, func() { close(eng.gate) }) // the page in flight ends
+	start := time.Now()
+	u.Close() // on the test goroutine, which stands for the event loop: nothing queued runs meanwhile
+	if d := time.Since(start); d > 5*time.Second {
+		t.Fatalf("Close took %s", d)
+	}
+	if eng.closed.Load() != 1 {
+		t.Error("the engine was not closed")
+	}
+	runQueued()
+}
