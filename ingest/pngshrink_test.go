@@ -186,6 +186,7 @@ func FuzzShrinkPNG(f *testing.F) {
 		f.Add(encodePNG(f, img))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
+		data = withRightChecksums(data) // so mutations reach the header and pixels
 		cfg, err := png.DecodeConfig(bytes.NewReader(data))
 		if err != nil || cfg.Width*cfg.Height > 1<<20 {
 			return
@@ -194,7 +195,24 @@ func FuzzShrinkPNG(f *testing.F) {
 		if err == nil && img.Bounds().Dx()*img.Bounds().Dy() > 500 {
 			t.Fatalf("page %v over the limit", img.Bounds())
 		}
+		if _, stdErr := png.Decode(bytes.NewReader(data)); stdErr == nil && err != nil && err != errInterlaced {
+			t.Fatalf("image/png reads it, shrinkPNG says %v", err)
+		}
 	})
+}
+
+// withRightChecksums returns data with every whole chunk's CRC recomputed.
+func withRightChecksums(data []byte) []byte {
+	out := bytes.Clone(data)
+	for i := 8; i+12 <= len(out); {
+		n := int(binary.BigEndian.Uint32(out[i:]))
+		if n < 0 || n > len(out)-i-12 {
+			break
+		}
+		binary.BigEndian.PutUint32(out[i+8+n:], crc32.ChecksumIEEE(out[i+4:i+8+n]))
+		i += 12 + n
+	}
+	return out
 }
 
 // A large 16-bit scan is read at working size without ever holding the
