@@ -43,7 +43,7 @@ func ExtractFields(lines []Line, loc receipt.Locale, now time.Time) receipt.Rece
 			r.SupplierName = co
 		}
 		if addr := findAddress(lines, coLast); addr.Value != "" {
-			addr.Value = mendPostcode(mendFromPage(mendAddressText(addr.Value, loc.Country), lines, -1, -1), loc.Country)
+			addr.Value = mendPostcode(mendFromPage(mendAddressText(mendZeroInAddressWords(addr.Value, loc.Country), loc.Country), lines, -1, -1), loc.Country)
 			if addr.Value != "" {
 				r.SupplierAddress = addr
 			}

@@ -426,6 +426,35 @@ func mendZeroInNameWords(s string) string {
 	})
 }
 
+// mendZeroInAddressWords reads the 0s among an address word's letters as
+// the O they are: PP-OCR's recogniser reads O as 0 ("49 0AK AVE", "TOLED0
+// 0H 43604", "50667 K0ELN"). A word needs a letter and no other digit, so
+// "10TH", "B-01" and "C/0" stay. In the UK it needs three letters: the
+// second half of a postcode is a digit and two letters ("SW1A 0AA").
+func mendZeroInAddressWords(s string, c receipt.Country) string {
+	minLetters := 1
+	if c == receipt.CountryUK {
+		minLetters = 3
+	}
+	return mendEachWord(s, func(f string) string {
+		letters, zeros, digits := 0, 0, 0
+		for _, r := range f {
+			switch {
+			case r == '0':
+				zeros++
+			case unicode.IsDigit(r):
+				digits++
+			case unicode.IsLetter(r):
+				letters++
+			}
+		}
+		if zeros == 0 || digits > 0 || letters < minLetters || !reZeroBesideLetter.MatchString(f) {
+			return f
+		}
+		return strings.ReplaceAll(f, "0", "O")
+	})
+}
+
 var (
 	reTildeInWord      = regexp.MustCompile(`(\w)~(\w)`)
 	reZeroBesideLetter = regexp.MustCompile(`\pL-?0|0\pL`)

@@ -206,3 +206,25 @@ func TestMendZeroInNameWords(t *testing.T) {
 		}
 	}
 }
+
+func TestMendZeroInAddressWords(t *testing.T) {
+	for _, tc := range []struct {
+		in   string
+		c    receipt.Country
+		want string
+	}{
+		{"49 0AK AVE, RENO NV 89501", receipt.CountryUS, "49 OAK AVE, RENO NV 89501"},
+		{"220 PARK BLVD, TOLED0 0H 43604", receipt.CountryUS, "220 PARK BLVD, TOLEDO OH 43604"},
+		{"GARTENWEG 11, 50667 K0ELN", receipt.CountryEU, "GARTENWEG 11, 50667 KOELN"},
+		{"12 W00D ST, HOBART TAS 7000", receipt.CountryAU, "12 WOOD ST, HOBART TAS 7000"},
+		{"10TH FLOOR, 100 MAIN ST", receipt.CountryUS, "10TH FLOOR, 100 MAIN ST"},
+		{"LOT B-01, JALAN 10/0", receipt.CountryMY, "LOT B-01, JALAN 10/0"},
+		{"C/0 ACME, 5 HIGH ST", receipt.CountryAU, "C/0 ACME, 5 HIGH ST"},
+		{"HOUSES OF PARLIAMENT, LONDON SW1A 0AA", receipt.CountryUK, "HOUSES OF PARLIAMENT, LONDON SW1A 0AA"},
+		{"1 CHURCH R0AD, LONDON SW1A 0AA", receipt.CountryUK, "1 CHURCH ROAD, LONDON SW1A 0AA"},
+	} {
+		if got := mendZeroInAddressWords(tc.in, tc.c); got != tc.want {
+			t.Errorf("mendZeroInAddressWords(%q, %s) = %q, want %q", tc.in, tc.c, got, tc.want)
+		}
+	}
+}
