@@ -223,6 +223,7 @@ func mendPostcode(addr string, c receipt.Country) string {
 		return addr
 	}
 	addr = reUKGluedTown.ReplaceAllString(addr, "$1 $2")
+	addr = reUKAreaWithZero.ReplaceAllString(addr, "${1}O$2")
 	m := reUKPostcodeEnd.FindStringSubmatchIndex(addr)
 	if m == nil {
 		return addr
@@ -230,6 +231,11 @@ func mendPostcode(addr string, c receipt.Country) string {
 	g := func(i int) string { return addr[m[2*i]:m[2*i+1]] }
 	return addr[:m[0]] + g(1) + digitOf.Replace(g(2)) + g(3) + " " + digitOf.Replace(g(4)) + g(5) + g(6)
 }
+
+// reUKAreaWithZero is a postcode whose area (CO, PO, SO, YO) was read
+// with a 0 for its O ("YORK Y01 7HH"): no district number starts with 0,
+// so a letter, 0 and a digit are those areas.
+var reUKAreaWithZero = regexp.MustCompile(`\b([CPSY])0(\d[0-9A-Z]?\s*[0-9SOQIlB][A-Z]{2}\W*)$`)
 
 // lotNumber is an address that ends with the word before a lot or house
 // number: the five digits after it are no postcode.
