@@ -449,10 +449,32 @@ func mendZeroInAddressWords(s string, c receipt.Country) string {
 			}
 		}
 		if zeros == 0 || digits > 0 || letters < minLetters || !reZeroBesideLetter.MatchString(f) {
-			return f
+			return mendOInNumber(f)
 		}
 		return strings.ReplaceAll(f, "0", "O")
 	})
+}
+
+// mendOInNumber reads the Os of a word that is otherwise three or more
+// digits as the 0s they are ("4330O SERI KEMBANGAN", "551OO"): postcodes
+// and house numbers hold no letter O.
+func mendOInNumber(f string) string {
+	core := strings.TrimRight(f, ",.;:")
+	oes, digits := 0, 0
+	for _, r := range core {
+		switch {
+		case r == 'O':
+			oes++
+		case r >= '0' && r <= '9':
+			digits++
+		default:
+			return f
+		}
+	}
+	if oes == 0 || digits < 3 {
+		return f
+	}
+	return strings.ReplaceAll(core, "O", "0") + f[len(core):]
 }
 
 var (

@@ -222,6 +222,9 @@ func TestMendZeroInAddressWords(t *testing.T) {
 		{"C/0 ACME, 5 HIGH ST", receipt.CountryAU, "C/0 ACME, 5 HIGH ST"},
 		{"HOUSES OF PARLIAMENT, LONDON SW1A 0AA", receipt.CountryUK, "HOUSES OF PARLIAMENT, LONDON SW1A 0AA"},
 		{"1 CHURCH R0AD, LONDON SW1A 0AA", receipt.CountryUK, "1 CHURCH ROAD, LONDON SW1A 0AA"},
+		{"KAWASAN BALAKONG, 4330O SERI KEMBANGAN", receipt.CountryMY, "KAWASAN BALAKONG, 43300 SERI KEMBANGAN"},
+		{"OFF JALAN PUDU, 551OO KUALA LUMPUR", receipt.CountryMY, "OFF JALAN PUDU, 55100 KUALA LUMPUR"},
+		{"NO 1O, JALAN OO", receipt.CountryMY, "NO 1O, JALAN OO"}, // too few digits to know
 	} {
 		if got := mendZeroInAddressWords(tc.in, tc.c); got != tc.want {
 			t.Errorf("mendZeroInAddressWords(%q, %s) = %q, want %q", tc.in, tc.c, got, tc.want)
