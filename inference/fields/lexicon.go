@@ -408,17 +408,7 @@ func mendPlacePhrases(s string) string {
 func mendZeroInNameWords(s string) string {
 	return mendEachWord(s, func(f string) string {
 		w := reTildeInWord.ReplaceAllString(f, "$1-$2")
-		letters, zeros, digits := 0, 0, 0
-		for _, r := range w {
-			switch {
-			case r == '0':
-				zeros++
-			case unicode.IsDigit(r):
-				digits++
-			case unicode.IsLetter(r):
-				letters++
-			}
-		}
+		letters, zeros, digits := countZeros(w)
 		if zeros == 1 && digits == 0 && letters >= 3 && reZeroBesideLetter.MatchString(w) {
 			w = strings.Replace(w, "0", "O", 1)
 		}
@@ -437,22 +427,27 @@ func mendZeroInAddressWords(s string, c receipt.Country) string {
 		minLetters = 3
 	}
 	return mendEachWord(s, func(f string) string {
-		letters, zeros, digits := 0, 0, 0
-		for _, r := range f {
-			switch {
-			case r == '0':
-				zeros++
-			case unicode.IsDigit(r):
-				digits++
-			case unicode.IsLetter(r):
-				letters++
-			}
-		}
+		letters, zeros, digits := countZeros(f)
 		if zeros == 0 || digits > 0 || letters < minLetters || !reZeroBesideLetter.MatchString(f) {
 			return mendOInNumber(f)
 		}
 		return strings.ReplaceAll(f, "0", "O")
 	})
+}
+
+// countZeros counts a word's letters, its 0s and its other digits.
+func countZeros(w string) (letters, zeros, otherDigits int) {
+	for _, r := range w {
+		switch {
+		case r == '0':
+			zeros++
+		case unicode.IsDigit(r):
+			otherDigits++
+		case unicode.IsLetter(r):
+			letters++
+		}
+	}
+	return letters, zeros, otherDigits
 }
 
 // mendOInNumber reads the Os of a word that is otherwise three or more
