@@ -146,3 +146,10 @@ func validDate(y, m, d int) bool {
 	t := time.Date(y, time.Month(m), d, 0, 0, 0, 0, time.UTC)
 	return t.Day() == d && int(t.Month()) == m
 }
+
+// MonthNumber is the month an English month's name or abbreviation in
+// capitals names ("MAR", "SEPT", "MARCH").
+func MonthNumber(name string) (time.Month, bool) {
+	m, ok := monthNames[name]
+	return m, ok
+}

@@ -12,6 +12,7 @@ import (
 // document line, or a gap.
 func findAddress(lines []Line, coIdx int) receipt.Text {
 	var parts []string
+	var partLines []Line
 	var box *receipt.Box
 	conf := 0.0
 	hints := 0
@@ -36,13 +37,18 @@ func findAddress(lines []Line, coIdx int) receipt.Text {
 			continue // registration or tax number between the name and the street
 		}
 		u = cleanAddressLine(u)
+		if len(parts) == 0 && idLines < 3 && isDateTimeLine(u) {
+			idLines++
+			prevBottom = l.Box.Y + l.Box.H
+			continue // the time of sale printed under the name: "30MAR201818:17"
+		}
 		if len(parts) == 0 && contactLines < 3 && (reContactLine.MatchString(u) || rePhone.MatchString(u)) &&
 			!reBodyStarts.MatchString(u) && !reMoney.MatchString(u) {
 			contactLines++
 			prevBottom = l.Box.Y + l.Box.H
 			continue // phone and tax number printed above the address: "TEL / FAX", "GST ID NO" (SROIE 382)
 		}
-		if reStopAddr.MatchString(u) || reDateNum.MatchString(u) || reMoney.MatchString(u) && !reStreetWord.MatchString(u) || rePhone.MatchString(u) {
+		if reStopAddr.MatchString(u) || reDateNum.MatchString(u) || isDateTimeLine(u) || reMoney.MatchString(u) && !reStreetWord.MatchString(u) || rePhone.MatchString(u) {
 			break
 		}
 		if len(parts) == 0 && !reAddrHint.MatchString(u) && skipped < 2 {
@@ -63,6 +69,19 @@ func findAddress(lines []Line, coIdx int) receipt.Text {
 			hints++
 		}
 		parts = append(parts, strings.Trim(u, " "))
+		partLines = append(partLines, l)
+		prevBottom = l.Box.Y + l.Box.H
+		if reCountryEnd.MatchString(u) {
+			break // the country ends an address: "… 56000 KUALA LUMPUR, MALAYSI." over "{0} MALL" (SROIE 196)
+		}
+	}
+	if len(parts) == 0 || hints == 0 {
+		return receipt.Text{}
+	}
+	if k := premisesStart(parts); k > 0 {
+		parts, partLines = parts[k:], partLines[k:]
+	}
+	for _, l := range partLines {
 		conf += l.Conf
 		if l.Box.W > 0 {
 			if box == nil {
@@ -73,13 +92,6 @@ func findAddress(lines []Line, coIdx int) receipt.Text {
 				box = &u
 			}
 		}
-		prevBottom = l.Box.Y + l.Box.H
-		if reCountryEnd.MatchString(u) {
-			break // the country ends an address: "… 56000 KUALA LUMPUR, MALAYSI." over "{0} MALL" (SROIE 196)
-		}
-	}
-	if len(parts) == 0 || hints == 0 {
-		return receipt.Text{}
 	}
 	addr := parts[0]
 	for _, p := range parts[1:] {
@@ -91,6 +103,30 @@ func findAddress(lines []Line, coIdx int) receipt.Text {
 	}
 	return found(addr, conf/float64(len(parts))*factorSecondReading, box, "the lines below the supplier's name, up to a phone, tax or document line")
 }
+
+// rePremises opens an address's first line with the premises: a house
+// number or the word that brings one ("NO.12,", "LOT 3", "UNIT G-13",
+// "LEVEL 6", "12, JALAN", "LG226,").
+var rePremises = regexp.MustCompile(`^\W*(NO\b|NO\.|LOT\b|UNIT\b|LEVEL\b|SUITE\b|SHOP\b|BLOCK\b|BLK\b|[A-Z]{0,2}\d+[A-Z]?\b)`)
+
+// premisesStart is where an address starts when a branch's or a mall's
+// name was read as its first line or two ("LICENSEE OF ACME, LEVEL 6, …",
+// "BANDAR BARU RAWANG, NO 15 JALAN …"): at the first of the first three
+// lines that opens with the premises, when neither it nor the lines before
+// it hold a postcode. Otherwise 0.
+func premisesStart(parts []string) int {
+	for k := 0; k < len(parts) && k < 3; k++ {
+		if rePostcodeLine.MatchString(parts[k]) || reFiveDigits.MatchString(parts[k]) {
+			return 0 // the town's line: "SCHULSTRASSE 22" over "50667 KOELN"
+		}
+		if rePremises.MatchString(parts[k]) {
+			return k
+		}
+	}
+	return 0
+}
+
+var reFiveDigits = regexp.MustCompile(`\b\d{5}\b`)
 
 // contactWords label a phone, fax, mail or tax-number line.
 const contactWords = `TEL|TELEPHONE|PHONE|PH|FAX|GST|SST|REG|ROC|CO NO|COMPANY NO|MOBILE|HP|H/P|E-?MAIL|WWW|HTTP`
@@ -105,6 +141,25 @@ var (
 	// "ADD:", "ADDRESS :", "HQ ADD:".
 	reAddressLabel = regexp.MustCompile(`^\W*(HQ\s*|HEAD\s*OFFICE\s*)?(ADD|ADDR|ADDRESS|ALAMAT)\s*[:.;]\s*`)
 )
+
+// reDateTimeLine is a line that holds nothing but a date with a month's
+// name and maybe a time, its spaces maybe lost: "30MAR201818:17",
+// "09 May 2018 18·24", "12 MARCH 2018 9:05 PM". Its digits read as a
+// postcode, but no address is written so.
+var reDateTimeLine = regexp.MustCompile(`^[\s\d:.,/·\-]*\d[\s:.,/·\-]*(JAN|FEB|MAR|APR|MAY|JUN|JUL|AUG|SEP|SEPT|OCT|NOV|DEC)[A-Z]{0,6}[\s:.,/·\-]*\d[\s\d:.,/·\-]*(AM|PM)?\W*$`)
+
+// isDateTimeLine says whether an address candidate is the time of sale.
+func isDateTimeLine(u string) bool {
+	m := reDateTimeLine.FindStringSubmatch(u)
+	if m == nil {
+		return false
+	}
+	// The month's name is one word: "MARKET 12" is no date.
+	rest := strings.TrimLeft(u[strings.Index(u, m[1])+len(m[1]):], "ABCDEFGHIJKLMNOPQRSTUVWXYZ")
+	name := u[strings.Index(u, m[1]) : len(u)-len(rest)]
+	_, ok := receipt.MonthNumber(name)
+	return ok
+}
 
 // reCountryEnd is an address line that ends with the country's name,
 // its last letter or two maybe cut off.

@@ -66,9 +66,15 @@ func TestExtractFieldsRules(t *testing.T) {
 		{"SDN read SDH, BHD a speck", lines("BEMED (SP) SDH. A", "No.4, Jalan Dinar G U3/G,"), "supplier_name", "BEMED (SP) SDN. BHD"},
 		{"a son is no SDN", lines("LIM & SON", "No.4, Jalan Dinar G U3/G,"), "supplier_name", "LIM & SON"},
 		{"& SON is a name", lines("JONES & SON", "12 HIGH STREET"), "supplier_name", "JONES & SON"},
+		{"the time of sale under the name is no address", lines("ACME TRADING SDN BHD", "30Mar201818:17", "(123456-U)", "12, Jalan Besar 7/4,Kawasan Perindustrian", "81200 Johor Bahru,Johor"), "supplier_address", "12, JALAN BESAR 7/4,KAWASAN PERINDUSTRIAN, 81200 JOHOR BAHRU,JOHOR"},
+		{"a spaced time of sale under the name is no address", lines("ACME TRADING SDN BHD", "09 May 2018 18·24", "12, Jalan Besar 7/4", "81200 Johor Bahru"), "supplier_address", "12, JALAN BESAR 7/4, 81200 JOHOR BAHRU"},
+		{"a licensee's line above the premises is no address", lines("ACME RESTAURANTS SDN BHD", "LICENSEE OF ACME'S", "LEVEL 6, BANGUNAN TH,", "47400 PETALING JAYA"), "supplier_address", "LEVEL 6, BANGUNAN TH, 47400 PETALING JAYA"},
+		{"a town's name above the premises is no address", lines("ACME TRADING SDN BHD", "BANDAR BARU RAWANG", "NO 15 JALAN BANDAR RAWANG 10", "48000 RAWANG"), "supplier_address", "NO 15 JALAN BANDAR RAWANG 10, 48000 RAWANG"},
+		{"a street above its town's postcode stays", lines("ACME GMBH", "SCHULSTRASSE 22", "50667 KOELN"), "supplier_address", "SCHULSTRASSE 22, 50667 KOELN"},
 		{"a fraction in an address is no S/B", lines("ACME TRADING", "NO 5, JALAN SS 9/2 (BLOCK A)"), "supplier_address", "NO 5, JALAN SS 9/2 (BLOCK A)"},
 		{"lower-case debris before a mended suffix", lines("ua 99 SPEED MART 5/8 ($19937-x)", "LOT P.7, 2811, JALAN ANGSA,"), "supplier_name", "99 SPEED MART S/B"},
 		{"registration tail after the suffix, apostrophe read as ?", lines("KING?S CONFECTIONERY $/B 272500-U) (KI1)", "NO. 20-A1, JALAN SS4/3"), "supplier_name", "KING'S CONFECTIONERY S/B"},
+		{"a branch in brackets ends a name begun on the line above", lines("ACME RAYA MEGA MAJU", "(KAJANG) SDN BHD", "(767840-W)", "NO 24, JALAN BESAR"), "supplier_name", "ACME RAYA MEGA MAJU (KAJANG) SDN BHD"},
 		{"name over two lines", lines("WESTERN EASTERN", "STATIONERY SDN. BHD", "CO REG NO : 21003B-K"), "supplier_name", "WESTERN EASTERN STATIONERY SDN. BHD"},
 		{"a logo line does not join a full name", lines("GUARDIAN", "GUARDIAN HEALTH AND BEAUTY SDN BHD"), "supplier_name", "GUARDIAN HEALTH AND BEAUTY SDN BHD"},
 		{"postcode with its first digit read as a letter", lines("ACME SDN BHD", "425, JALAN PAHANG, SETAPAK,", "S3000 KUALA LUMPUR."), "supplier_address", "425, JALAN PAHANG, SETAPAK, 53000 KUALA LUMPUR."},
@@ -690,6 +696,26 @@ func TestIsIdentifierLine(t *testing.T) {
 	} {
 		if got := isIdentifierLine(tc.line); got != tc.want {
 			t.Errorf("isIdentifierLine(%q) = %v, want %v", tc.line, got, tc.want)
+		}
+	}
+}
+
+func TestIsDateTimeLine(t *testing.T) {
+	for _, tc := range []struct {
+		line string
+		want bool
+	}{
+		{"30MAR201818:17", true},
+		{"09 MAY 2018 18·24", true},
+		{"12 MARCH 2018 9:05 PM", true},
+		{"1 SEPT 2019", true},
+		{"12 MARKET 5", false},
+		{"LOT 5, JALAN MAWAR 3", false},
+		{"81200 JOHOR BAHRU", false},
+		{"MAY 2018", false}, // no day: not a time of sale
+	} {
+		if got := isDateTimeLine(tc.line); got != tc.want {
+			t.Errorf("isDateTimeLine(%q) = %v, want %v", tc.line, got, tc.want)
 		}
 	}
 }

@@ -134,6 +134,9 @@ func mendAddressText(s string, c receipt.Country) string {
 // closest to (see mendTradeWords).
 func mendWords(s string, lexicon map[string]bool) string {
 	return mendEachWord(s, func(f string) string {
+		if w, ok := mendDigitsInWord(f, lexicon); ok {
+			return w
+		}
 		if w, ok := mendPunctuatedWord(f); ok {
 			return w
 		}
@@ -548,4 +551,59 @@ func mendFromPage(name string, lines []Line, first, last int) string {
 		}
 		return f
 	})
+}
+
+// digitLookalikes are the letters a digit read among a word's capitals may
+// stand for.
+var digitLookalikes = map[rune]string{'0': "OD", '1': "LI", '2': "Z", '4': "A", '5': "S", '6': "G", '7': "T", '8': "B", '9': "G"}
+
+// mendDigitsInWord reads the digits among a capital word's letters as the
+// letters they look like, when that makes exactly one word of lexicon:
+// "PETA1ING", "LEVE1", "SE7IA", "5UBANG", "RAWAN9". The word needs three
+// letters and at most three such digits, so "U13", "SS21", "2ND" and
+// "PJU6A" (no word) stay as read.
+func mendDigitsInWord(f string, lexicon map[string]bool) (string, bool) {
+	core := strings.TrimFunc(f, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
+	letters, digits := 0, 0
+	for _, r := range core {
+		switch {
+		case r >= 'A' && r <= 'Z':
+			letters++
+		case digitLookalikes[r] != "":
+			digits++
+		default:
+			return f, false
+		}
+	}
+	if letters < 3 || digits == 0 || digits > 3 {
+		return f, false
+	}
+	found := ""
+	var try func(prefix, rest string) bool // false once two words fit
+	try = func(prefix, rest string) bool {
+		if rest == "" {
+			if !lexicon[prefix] || prefix == found {
+				return true
+			}
+			if found != "" {
+				return false
+			}
+			found = prefix
+			return true
+		}
+		r := rune(rest[0])
+		if alts := digitLookalikes[r]; alts != "" {
+			for _, a := range alts {
+				if !try(prefix+string(a), rest[1:]) {
+					return false
+				}
+			}
+			return true
+		}
+		return try(prefix+rest[:1], rest[1:])
+	}
+	if !try("", core) || found == "" {
+		return f, false
+	}
+	return strings.Replace(f, core, found, 1), true
 }

@@ -180,11 +180,33 @@ func TestFixLegalSuffix(t *testing.T) {
 		{"KING'S CONFECTIONERY §/B", "KING'S CONFECTIONERY S/B"},
 		{"MR. D.I.Y. (H) SDN BHD", "MR. D.I.Y. (M) SDN BHD"},
 		{"GARDENIA BAKERIES (KL) SDN BHD", "GARDENIA BAKERIES (KL) SDN BHD"},
+		{"SUPER TEN CASH & CARRY SEN 3HD", "SUPER TEN CASH & CARRY SDN BHD"},
+		{"ACME (SP) SDN. BHX", "ACME (SP) SDN. BHD"},
+		{"ACME BAKERIES(KL)SDNBHID", "ACME BAKERIES(KL)SDNBHD"},
 		{"SIN HUAT TRADING", "SIN HUAT TRADING"}, // SIN is a name here: no BHD follows
+		{"SEN HUAT BHX TRADING", "SEN HUAT BHX TRADING"},
 		{"Harbour Hardware Pty Ltd", "Harbour Hardware Pty Ltd"},
 	} {
 		if got := fixLegalSuffix(tc.in); got != tc.want {
 			t.Errorf("fixLegalSuffix(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+}
+
+func TestMendDigitsInWords(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{"LEVE1 6, BANGUNAN TH", "LEVEL 6, BANGUNAN TH"},
+		{"47400 PETA1ING JAYA,", "47400 PETALING JAYA,"},
+		{"JALAN SE7IA INDAH", "JALAN SETIA INDAH"},
+		{"47500 5UBANG JAYA", "47500 SUBANG JAYA"},
+		{"JALAN BANDAR RAWAN9 10", "JALAN BANDAR RAWANG 10"},
+		{"JALAN SET1A INDAH", "JALAN SETIA INDAH"},
+		// No word results, or too few letters: as read.
+		{"JALAN PJU6A, U13/X, SS21/39, 2ND FLOOR", "JALAN PJU6A, U13/X, SS21/39, 2ND FLOOR"},
+		{"NO 1O1, B10 0AA", "NO 1O1, B10 0AA"},
+	} {
+		if got := mendAddressWords(tc.in); got != tc.want {
+			t.Errorf("mendAddressWords(%q) = %q, want %q", tc.in, got, tc.want)
 		}
 	}
 }

@@ -101,6 +101,10 @@ func legalNameAt(lines []Line, i int) string {
 	case words <= 1 && i > 0 && isNameStart(lines[i-1]):
 		// "WESTERN EASTERN" over "STATIONERY SDN. BHD": one name on two lines.
 		name = cleanName(lines[i-1].Text) + " " + name
+	case i > 0 && strings.HasPrefix(name, "(") && isNameStartOf(lines[i-1], 6):
+		// "PASAR RAYA MEGA MAJU" over "(SEMENYIH) SDN BHD": no name
+		// opens with its branch in brackets.
+		name = cleanName(lines[i-1].Text) + " " + name
 	}
 	if letterCount(name) < 3 {
 		return ""
@@ -155,10 +159,13 @@ var reLostParen = regexp.MustCompile(`^[TIl1\[{|]([A-Z]{1,3})\)$`)
 
 // isNameStart says a line reads as the first half of a name broken over
 // two lines: a few clear capital words with no digits.
-func isNameStart(l Line) bool {
+func isNameStart(l Line) bool { return isNameStartOf(l, 3) }
+
+// isNameStartOf is isNameStart for a line of up to maxWords words.
+func isNameStartOf(l Line, maxWords int) bool {
 	words := strings.Fields(l.Text)
 	u := strings.ToUpper(l.Text)
-	return l.Conf >= 0.85 && len(words) >= 1 && len(words) <= 3 && !HasDigit(l.Text) && upperShare(l.Text) >= 0.9 &&
+	return l.Conf >= 0.85 && len(words) >= 1 && len(words) <= maxWords && !HasDigit(l.Text) && upperShare(l.Text) >= 0.9 &&
 		letterCount(l.Text) >= 4 && !reHeading.MatchString(keywordText(u)) && !reStopAddr.MatchString(u) && !reSlogan.MatchString(u) && !reStrongCo.MatchString(u)
 }
 
@@ -247,14 +254,16 @@ func dropLowercaseJunk(fields []string) []string {
 }
 
 // legalSuffixFixes undo the OCR misreadings of Malaysian legal suffixes
-// that the shapes of the letters make likely: SDN read as SON, SDR or SIN,
-// BHD as EHD, BHO or BLD, S/B as 5/B, 5/8 or $/D, (M) as (H).
+// that the shapes of the letters make likely: SDN read as SON, SEN, SDR or
+// SIN, BHD as EHD, 3HD, BHO or BLD, S/B as 5/B, 5/8 or $/D, (M) as (H).
 var legalSuffixFixes = []struct {
 	re   *regexp.Regexp
 	with string
 }{
-	{regexp.MustCompile(`\b(S[O0D]N|SDR|5DN|SUN|SIN|\$DN)(\.?\s*)(BHD|[BE8][HLIN1|][DO0Q]|B\.H\.D)\b`), "SDN${2}BHD"},
-	{regexp.MustCompile(`\bSDN(\.?\s*)([BE8][HLIN1|][DO0Q])\b`), "SDN${1}BHD"},
+	{regexp.MustCompile(`\b(S[O0DE]N|SDR|5DN|SUN|SIN|\$DN)(\.?\s*)(BHD|[BE83][HLIN1|][DO0Q]|B\.H\.D)\b`), "SDN${2}BHD"},
+	// After SDN, a word of three with two of BHD's letters in place, or
+	// BHD with a stroke read as a letter: "SDN BHX", "SDN 3HD", "SDNBHID".
+	{regexp.MustCompile(`\bSDN(\.?\s*)([BE83][HLIN1|][DO0Q]|BH[A-Z0-9]|B[A-Z0-9]D|[A-Z0-9]HD|BH[I1L|]D)\b`), "SDN${1}BHD"},
 	{regexp.MustCompile(`(\s)[S5$§][/|][B8RD]\b`), "${1}S/B"},
 	// "(M)", for Malaysia, before SDN BHD, its M read as H or N.
 	{regexp.MustCompile(`\((H|N)\)(\s*SDN)`), "(M)${2}"},
