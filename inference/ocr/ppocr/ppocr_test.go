@@ -72,6 +72,26 @@ func TestReadsADevReceipt(t *testing.T) {
 	}
 }
 
+// A receipt photographed upside down is turned by the angle classifier's
+// vote and read as well as upright.
+func TestReadsAnUpsideDownReceipt(t *testing.T) {
+	r := testReader(t)
+	pg := loadPage(t, sroie(t, "sroie-dev", "000.jpg"))
+	b := pg.Image.Bounds()
+	turned := image.NewRGBA(image.Rect(0, 0, b.Dx(), b.Dy()))
+	for y := 0; y < b.Dy(); y++ {
+		for x := 0; x < b.Dx(); x++ {
+			turned.Set(b.Dx()-1-x, b.Dy()-1-y, pg.Image.At(b.Min.X+x, b.Min.Y+y))
+		}
+	}
+	text := readText(t, r, turned)
+	for _, want := range []string{"9.00", "25/12/2018", "JOHOR BAHRU", "THANK YOU"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("the reading of the turned page lacks %q:\n%s", want, text)
+		}
+	}
+}
+
 // A blank page, a tiny one and a page of noise give no words and no error.
 func TestBlankAndTinyPages(t *testing.T) {
 	r := testReader(t)

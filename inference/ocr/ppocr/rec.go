@@ -23,6 +23,7 @@ const (
 	defaultRecBatch = 1
 	clsWidth        = 192
 	clsBatch        = 16
+	clsSample       = 16 // lines that vote on a page's angle
 	// clsFlip is how sure the angle classifier must be that a line is
 	// upside down before it is turned.
 	clsFlip = 0.9
@@ -205,17 +206,26 @@ func decode(probs []float32, steps, classes int, keys []string) []char {
 // most of the page's lines so: a page is photographed upside down as a
 // whole. Lines alone are not turned: on the SROIE receipts, all upright,
 // the classifier turned a date line now and then ("8102/20/22").
+//
+// The vote is taken on the page's clsSample widest lines: more lines do
+// not change a page's verdict, and every line cost 5% of the page's time.
 func (r *Reader) classify(ctx context.Context, page *rgb, crops []crop) error {
-	up := make([]bool, len(crops))
-	for start := 0; start < len(crops); start += clsBatch {
+	sample := make([]int, len(crops))
+	for i := range sample {
+		sample[i] = i
+	}
+	sort.SliceStable(sample, func(a, b int) bool { return crops[sample[a]].w > crops[sample[b]].w })
+	sample = sample[:min(len(sample), clsSample)]
+	up := make([]bool, len(sample))
+	for start := 0; start < len(sample); start += clsBatch {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		end := min(start+clsBatch, len(crops))
+		end := min(start+clsBatch, len(sample))
 		n := end - start
 		in := make([]float32, n*3*recHeight*clsWidth)
 		for k := 0; k < n; k++ {
-			c := crops[start+k]
+			c := crops[sample[start+k]]
 			w := min(c.w, clsWidth)
 			// The classifier sees the line's start, squeezed to 192 wide at most.
 			b := c.b
@@ -259,7 +269,7 @@ func (r *Reader) classify(ctx context.Context, page *rgb, crops []crop) error {
 			n++
 		}
 	}
-	if 2*n <= len(crops) {
+	if 2*n <= len(sample) {
 		return nil
 	}
 	for i := range crops {
