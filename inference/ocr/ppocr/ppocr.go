@@ -86,6 +86,10 @@ type Options struct {
 	// NoAngle skips the angle classifier (lines printed upside down then
 	// read as nonsense).
 	NoAngle bool
+	// ModelsAsStored loads the models as stored, without the reshaped
+	// constants that let ONNX Runtime fold the affine blocks into the
+	// convolutions (see foldableAffine); for comparing the two.
+	ModelsAsStored bool
 }
 
 // Reader reads pages with PP-OCR. Its ONNX sessions are made once and
@@ -192,7 +196,14 @@ func New(opt Options) (*Reader, error) {
 	}
 	open := func(name, in, out string) (*ort.DynamicAdvancedSession, error) {
 		path := filepath.Join(opt.Dir, name)
-		s, err := ort.NewDynamicAdvancedSession(path, []string{in}, []string{out}, so)
+		data, err := os.ReadFile(path)
+		if err != nil {
+			return nil, fmt.Errorf("the PP-OCR model %s could not be read: %w", path, err)
+		}
+		if !opt.ModelsAsStored {
+			data, _, _ = foldableAffine(data) // unreadable: ONNX Runtime says why below
+		}
+		s, err := ort.NewDynamicAdvancedSessionWithONNXData(data, []string{in}, []string{out}, so)
 		if err != nil {
 			return nil, fmt.Errorf("the PP-OCR model %s could not be loaded (damaged? `make deps` fetches it again): %w", path, err)
 		}
