@@ -49,7 +49,7 @@ func Assess(r *receipt.Receipt, lines []Line, loc receipt.Locale, now time.Time,
 	lines = mendLineText(trimEdgeSpecks(lines))
 	upper := make([]string, len(lines))
 	for i, l := range lines {
-		upper[i] = mendTaxWord(keywordText(l.Text), l.Text)
+		upper[i] = moneyKeywords(l)
 	}
 	if r.Total.Set && r.Total.Source != receipt.SourceUser {
 		r.Total.Support, r.Total.Doubt = nil, ""

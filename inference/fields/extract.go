@@ -56,7 +56,7 @@ func ExtractFields(lines []Line, loc receipt.Locale, now time.Time) receipt.Rece
 	// Money.
 	upper := make([]string, len(lines))
 	for i, l := range lines {
-		upper[i] = mendTaxWord(keywordText(l.Text), l.Text)
+		upper[i] = moneyKeywords(l)
 	}
 	if total := findTotal(lines, upper); total.Set {
 		r.Total = total
@@ -80,6 +80,9 @@ func ExtractFields(lines []Line, loc receipt.Locale, now time.Time) receipt.Rece
 		case !r.Subtotal.Set && reSubtotal.MatchString(k):
 			r.Subtotal = found(last, l.Conf*factorLabelled, boxOf(l), "the amount on the subtotal line")
 		case !r.Rounding.Set && strings.Contains(k, "ROUNDING") && !strings.Contains(k, "TOTAL"):
+			if reMinusCurrency.MatchString(l.Text) && last.IsPositive() {
+				last = last.Neg() // "ROUNDING ADJUSTMENT -RM 0.01"
+			}
 			r.Rounding = found(last, l.Conf*factorSecondReading, boxOf(l), "the amount on the rounding line")
 		case !taxFromTotalLine && reTotalTaxLine.MatchString(k) && !strings.Contains(k, "INC") && !strings.Contains(k, "INVOICE"):
 			// "TOTAL GST 2.69" sums the tax lines above it: it wins over them.
@@ -91,7 +94,7 @@ func ExtractFields(lines []Line, loc receipt.Locale, now time.Time) receipt.Rece
 			r.AmountPaid = found(last.Abs(), l.Conf*confLikely, boxOf(l), "the amount on the cash line")
 		}
 	}
-	applyCashRounding(&r)
+	ApplyCashRounding(&r)
 	items, sub := findLineItems(lines, upper, r)
 	if sub.Set && !r.Subtotal.Set {
 		r.Subtotal = sub
@@ -115,7 +118,7 @@ func ExtractFields(lines []Line, loc receipt.Locale, now time.Time) receipt.Rece
 	}
 	if !r.Total.Set {
 		totalFromSubtotal(&r, receipt.PlausibleRates(loc.Country))
-		applyCashRounding(&r) // "SUB TOTAL 64.00 / GST 3.84 / ROUNDING ADJ 0.01"
+		ApplyCashRounding(&r) // "SUB TOTAL 64.00 / GST 3.84 / ROUNDING ADJ 0.01"
 	}
 	if !r.Total.Set {
 		if v, l, ok := totalAboveRounding(lines, upper); ok {

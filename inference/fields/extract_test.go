@@ -743,3 +743,41 @@ func TestMendTownPostcode(t *testing.T) {
 		}
 	}
 }
+
+func TestMendMoneyWords(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{"TOTAL RDUNDED RM", "TOTAL ROUNDED RM"},
+		{"ROUNDING ADJUSIMENT RM", "ROUNDING ADJUSTMENT RM"},
+		{"ROURIDING RH", "ROUNDING RH"}, // "ri" read for n
+		{"TOTAI AMOUNT", "TOTAL AMOUNT"},
+		// Left as read: other words, and those one letter from two money words.
+		{"SERVICE CHARGE", "SERVICE CHARGE"},
+		{"SERVICE RENDERED", "SERVICE RENDERED"},
+		{"CHARGF", "CHARGE"},
+		{"GOODS SOLD ARE NOT RETURNABLE", "GOODS SOLD ARE NOT RETURNABLE"},
+	} {
+		if got := mendMoneyWords(tc.in); got != tc.want {
+			t.Errorf("mendMoneyWords(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+}
+
+// Misread rounding lines still round the total to the 5 cents paid.
+func TestMisreadRoundingLines(t *testing.T) {
+	my := receipt.DefaultLocale(receipt.CountryMY)
+	for _, tc := range []struct {
+		name  string
+		lines []Line
+		want  string
+	}{
+		{"rounded total's label misread", lines("ACME SDN BHD", "TOTAL INCL. GST RM 8.11", "ROUNDING ADJUSIMENT -RM 0.01", "TOTAL RDUNDED RM 8.10", "CASH RM 50.00", "CHANGE RM 41.90"), "8.1"},
+		{"rounding's n read as ri", lines("ACME SDN BHD", "Total Sales (Inclusive GST) RM 37.44", "Rouriding RM 37.45", "CREDIT RM 37.45"), "37.45"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := ExtractFields(tc.lines, my, testNow)
+			if got := r.Total.Value.String(); got != tc.want {
+				t.Errorf("total %s, want %s", got, tc.want)
+			}
+		})
+	}
+}

@@ -300,3 +300,80 @@ func median(xs []int) int {
 	sort.Ints(s)
 	return s[len(s)/2]
 }
+
+// moneyWords are the words the rules for totals, tax, rounding and
+// change look for: OCR's misreads of them are mended in a line's keyword
+// text (see mendMoneyWords). CHARGE, SERVICE and RENDERED are here so
+// that they are never mended to CHANGE or TENDERED.
+var moneyWords = wordSet(`ROUNDING ROUNDED ADJUSTMENT TOTAL SUBTOTAL INCLUSIVE EXCLUSIVE AMOUNT
+PAYABLE BALANCE DISCOUNT TENDERED CHANGE CHARGE SERVICE RENDERED`)
+
+// glyphMerges are letter pairs OCR reads for one letter: "Rouriding" for
+// ROUNDING.
+var glyphMerges = [][2]string{{"RI", "N"}, {"RN", "M"}, {"II", "U"}, {"VV", "W"}, {"CL", "D"}}
+
+// moneyKeywords is a line's keyword text for the money rules, its tax
+// word and money words mended.
+func moneyKeywords(l Line) string {
+	return mendMoneyWords(mendTaxWord(keywordText(l.Text), l.Text))
+}
+
+// mendMoneyWords replaces each word of keyword text that is one misread
+// letter (from eight letters on, one edit), or one letter read as two,
+// from exactly one money word: "RDUNDED", "ADJUSIMENT", "ROURIDING".
+func mendMoneyWords(k string) string {
+	fields := strings.Fields(k)
+	changed := false
+	for i, w := range fields {
+		if len(w) < 5 || moneyWords[w] || knownWords[w] || englishNeighbours[w] {
+			continue
+		}
+		if m, ok := nearestMoneyWord(w); ok {
+			fields[i], changed = m, true
+		}
+	}
+	if !changed {
+		return k
+	}
+	return strings.Join(fields, " ")
+}
+
+func nearestMoneyWord(w string) (string, bool) {
+	variants := []string{w}
+	for _, g := range glyphMerges {
+		for at := 0; ; {
+			i := strings.Index(w[at:], g[0])
+			if i < 0 {
+				break
+			}
+			variants = append(variants, w[:at+i]+g[1]+w[at+i+len(g[0]):])
+			at += i + 1
+		}
+	}
+	for _, v := range variants[1:] {
+		if moneyWords[v] {
+			return v, true
+		}
+	}
+	best := ""
+	for _, v := range variants {
+		limit, dist := 1, hamming
+		if len(v) >= 8 {
+			dist = editDistance
+		}
+		for m := range moneyWords {
+			if dist(v, m, limit) > limit {
+				continue
+			}
+			if best != "" && best != m {
+				return "", false
+			}
+			best = m
+		}
+	}
+	return best, best != ""
+}
+
+// reMinusCurrency is a minus sign printed before the currency of an
+// amount: "-RM 0.01", "- $0.02".
+var reMinusCurrency = regexp.MustCompile(`-\s*(RM|MYR|S?\$|A\$|€|£)\s*\d`)

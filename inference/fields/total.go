@@ -37,12 +37,15 @@ var (
 	reCashLine   = regexp.MustCompile(`\bCASH\b|TENDER`)
 )
 
-// applyCashRounding makes the total the amount paid when the receipt rounds
+// ApplyCashRounding makes the total the amount paid when the receipt rounds
 // cash to 5 cents (Malaysia, Australia, New Zealand…): a "ROUNDING" line that
 // carries the rounded total itself ("Rounding RM 27.30" under 27.28), or a
 // small rounding adjustment that turns a total ending in 1–4 or 6–9 cents
 // into one ending in 0 or 5.
-func applyCashRounding(r *receipt.Receipt) {
+//
+// It is exported for a receipt whose total and rounding came from two
+// readings: the rounding line may be read by one reader only.
+func ApplyCashRounding(r *receipt.Receipt) {
 	if !r.Total.Set || !r.Rounding.Set {
 		return
 	}

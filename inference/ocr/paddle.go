@@ -171,6 +171,7 @@ func (p *PPOCR) Extract(ctx context.Context, page inference.Page) (inference.Res
 			res.Timings.Preprocess += tres.Timings.Preprocess
 			res.Timings.Reread += tres.Timings.Reread
 			combine(&r, tres.Receipt)
+			fields.ApplyCashRounding(&r) // one reader's rounding line, the other's total
 			fields.Assess(&r, lines, p.opt.Locale, p.opt.Now(),
 				fields.Reading{Name: "Tesseract's reading of the page", Lines: fields.GroupLines(tres.Words)})
 		}
