@@ -750,6 +750,11 @@ func TestMendMoneyWords(t *testing.T) {
 		{"ROUNDING ADJUSIMENT RM", "ROUNDING ADJUSTMENT RM"},
 		{"ROURIDING RH", "ROUNDING RH"}, // "ri" read for n
 		{"TOTAI AMOUNT", "TOTAL AMOUNT"},
+		{"SUBIUIAL", "SUBTOTAL"}, // T read as I, O as U
+		{"IUIAL (GSI INUL)", "TOTAL (GSI INUL)"},
+		{"IOLAL SALES", "TOTAL SALES"},
+		{"RUUNDING ADJUSIMENIS", "ROUNDING ADJUSIMENIS"},
+		{"LOCAL TIDAL LOYAL", "LOCAL TIDAL LOYAL"},
 		// Left as read: other words, and those one letter from two money words.
 		{"SERVICE CHARGE", "SERVICE CHARGE"},
 		{"SERVICE RENDERED", "SERVICE RENDERED"},
@@ -762,7 +767,8 @@ func TestMendMoneyWords(t *testing.T) {
 	}
 }
 
-// Misread rounding lines still round the total to the 5 cents paid.
+// Misread or abbreviated labels still find the total, rounded to the 5
+// cents paid.
 func TestMisreadRoundingLines(t *testing.T) {
 	my := receipt.DefaultLocale(receipt.CountryMY)
 	for _, tc := range []struct {
@@ -771,6 +777,7 @@ func TestMisreadRoundingLines(t *testing.T) {
 		want  string
 	}{
 		{"rounded total's label misread", lines("ACME SDN BHD", "TOTAL INCL. GST RM 8.11", "ROUNDING ADJUSIMENT -RM 0.01", "TOTAL RDUNDED RM 8.10", "CASH RM 50.00", "CHANGE RM 41.90"), "8.1"},
+		{"amount due abbreviated", lines("ACME SDN BHD", "2 CHICKEN RICE 64.65", "Amt Due 129.30", "Thank you"), "129.3"},
 		{"rounding's n read as ri", lines("ACME SDN BHD", "Total Sales (Inclusive GST) RM 37.44", "Rouriding RM 37.45", "CREDIT RM 37.45"), "37.45"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

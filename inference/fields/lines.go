@@ -319,8 +319,9 @@ func moneyKeywords(l Line) string {
 }
 
 // mendMoneyWords replaces each word of keyword text that is one misread
-// letter (from eight letters on, one edit), or one letter read as two,
-// from exactly one money word: "RDUNDED", "ADJUSIMENT", "ROURIDING".
+// letter (from eight letters on, one edit), one letter read as two, or a
+// few letters read as their lookalikes from exactly one money word:
+// "RDUNDED", "ADJUSIMENT", "ROURIDING", "IUIAL".
 func mendMoneyWords(k string) string {
 	fields := strings.Fields(k)
 	changed := false
@@ -362,7 +363,7 @@ func nearestMoneyWord(w string) (string, bool) {
 			dist = editDistance
 		}
 		for m := range moneyWords {
-			if dist(v, m, limit) > limit {
+			if dist(v, m, limit) > limit && !lookalike(v, m) {
 				continue
 			}
 			if best != "" && best != m {
@@ -372,6 +373,43 @@ func nearestMoneyWord(w string) (string, bool) {
 		}
 	}
 	return best, best != ""
+}
+
+// lookalikeLetters are the letters thermal and dot-matrix print makes
+// look alike, in pairs: T, I and L lose or gain a bar; O, U, D and Q an
+// opening or a tail.
+var lookalikeLetters = map[[2]byte]bool{}
+
+func init() {
+	for _, group := range []string{"TIL", "OUDQ"} {
+		for i := range len(group) {
+			for j := range len(group) {
+				if i != j {
+					lookalikeLetters[[2]byte{group[i], group[j]}] = true
+				}
+			}
+		}
+	}
+}
+
+// lookalike says whether w is m with up to three letters read as their
+// lookalikes and at least two letters as printed: "IUIAL" and "IOLAL" for
+// TOTAL, "SUBIUIAL" for SUBTOTAL.
+func lookalike(w, m string) bool {
+	if len(w) != len(m) {
+		return false
+	}
+	changed := 0
+	for i := range len(w) {
+		if w[i] == m[i] {
+			continue
+		}
+		if !lookalikeLetters[[2]byte{w[i], m[i]}] {
+			return false
+		}
+		changed++
+	}
+	return changed > 0 && changed <= 3 && len(w)-changed >= 2
 }
 
 // reMinusCurrency is a minus sign printed before the currency of an
