@@ -278,8 +278,19 @@ func mendDateText(s string) string {
 		return g[1] + digitOf.Replace(day) + sep1 + month + sep2 + digitOf.Replace(year)
 	})
 	s = reCompactDate.ReplaceAllString(s, "$1/$2/$3$4")
+	s = reTimeGluedToYear.ReplaceAllString(s, "$1 $2")
+	s = reISOStamp.ReplaceAllString(s, "$1-$2-$3 $4:$5:$6")
 	return reISOCompact.ReplaceAllString(s, "$1-$2-$3$4")
 }
+
+var (
+	// reTimeGluedToYear is a date's year with the sale's time read
+	// against it, the space lost: "12Mar201818:19", "27/03/201809:15".
+	reTimeGluedToYear = regexp.MustCompile(`(?i)((?:\d{1,2}[/.-]\d{1,2}[/.-]|\d{1,2}\s*(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s*)(?:19|20)\d{2})([01]?\d:[0-5]\d)`)
+	// reISOStamp is a point-of-sale stamp of date and time without
+	// separators: "20180428/191204".
+	reISOStamp = regexp.MustCompile(`\b((?:19|20)\d{2})(0[1-9]|1[0-2])(0[1-9]|[12]\d|3[01])/([01]\d|2[0-3])([0-5]\d)([0-5]\d)\b`)
+)
 
 // nearestMonth returns the month abbreviation a three-letter word is, or is
 // one letter away from when only one month is; "" otherwise.

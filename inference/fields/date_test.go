@@ -67,3 +67,26 @@ func TestAfternoonTime(t *testing.T) {
 		t.Errorf("12:05 AM: time %q, want 00:05", d.Clock)
 	}
 }
+
+// Dates whose time was read against them, or printed as a till's stamp.
+func TestGluedAndStampedDates(t *testing.T) {
+	my := receipt.DefaultLocale(receipt.CountryMY)
+	now := time.Date(2019, 1, 1, 0, 0, 0, 0, time.UTC)
+	for _, tc := range []struct {
+		line, want string
+	}{
+		{"12Mar201818:19 S", "2018-03-12"},
+		{"27/03/201809:15", "2018-03-27"},
+		{"Date/Time 20180428/191204", "2018-04-28"},
+		{"Invoice # : OR18031202170432", ""}, // a number, no date
+	} {
+		d := FindDate([]Line{{Text: tc.line, Conf: 0.9}}, my, now)
+		got := ""
+		if d.Set {
+			got = d.Value.Format("2006-01-02")
+		}
+		if got != tc.want {
+			t.Errorf("FindDate(%q) = %q, want %q", tc.line, got, tc.want)
+		}
+	}
+}
