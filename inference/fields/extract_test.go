@@ -75,6 +75,8 @@ func TestExtractFieldsRules(t *testing.T) {
 		{"lower-case debris before a mended suffix", lines("ua 99 SPEED MART 5/8 ($19937-x)", "LOT P.7, 2811, JALAN ANGSA,"), "supplier_name", "99 SPEED MART S/B"},
 		{"registration tail after the suffix, apostrophe read as ?", lines("KING?S CONFECTIONERY $/B 272500-U) (KI1)", "NO. 20-A1, JALAN SS4/3"), "supplier_name", "KING'S CONFECTIONERY S/B"},
 		{"a branch in brackets ends a name begun on the line above", lines("ACME RAYA MEGA MAJU", "(KAJANG) SDN BHD", "(767840-W)", "NO 24, JALAN BESAR"), "supplier_name", "ACME RAYA MEGA MAJU (KAJANG) SDN BHD"},
+		{"name over two lines, a word split by the spacing", lines("WESTERN EASTERN", "STAT IONERY SDN.BHD", "CO REG NO : 21003B-K"), "supplier_name", "WESTERN EASTERN STATIONERY SDN.BHD"},
+		{"debris read against BHD", lines("ACME HARDWARE & TIMBER SDN. BHD.L1T", "LOT 204, JALAN BATU 12"), "supplier_name", "ACME HARDWARE & TIMBER SDN. BHD"},
 		{"name over two lines", lines("WESTERN EASTERN", "STATIONERY SDN. BHD", "CO REG NO : 21003B-K"), "supplier_name", "WESTERN EASTERN STATIONERY SDN. BHD"},
 		{"a logo line does not join a full name", lines("GUARDIAN", "GUARDIAN HEALTH AND BEAUTY SDN BHD"), "supplier_name", "GUARDIAN HEALTH AND BEAUTY SDN BHD"},
 		{"postcode with its first digit read as a letter", lines("ACME SDN BHD", "425, JALAN PAHANG, SETAPAK,", "S3000 KUALA LUMPUR."), "supplier_address", "425, JALAN PAHANG, SETAPAK, 53000 KUALA LUMPUR."},

@@ -133,6 +133,7 @@ func mendAddressText(s string, c receipt.Country) string {
 // mendWords replaces each misread word in s by the word of lexicon it is
 // closest to (see mendTradeWords).
 func mendWords(s string, lexicon map[string]bool) string {
+	s = joinSplitWords(s, lexicon)
 	return mendEachWord(s, func(f string) string {
 		if w, ok := mendDigitsInWord(f, lexicon); ok {
 			return w
@@ -606,4 +607,46 @@ func mendDigitsInWord(f string, lexicon map[string]bool) (string, bool) {
 		return f, false
 	}
 	return strings.Replace(f, core, found, 1), true
+}
+
+// joinSplitWords joins two neighbouring capital words that PP-OCR's spacing
+// split, when together, their digits maybe read as the letters they look
+// like, they make a word of lexicon and neither is a word on its own:
+// "STAT IONERY", "PETA1 ING", "JAL AN". Punctuation before the first or
+// after the second stays.
+func joinSplitWords(s string, lexicon map[string]bool) string {
+	fields := strings.Fields(s)
+	if len(fields) < 2 {
+		return s
+	}
+	known := func(w string) bool {
+		return lexicon[w] || knownWords[w] || englishNeighbours[w] || streetWords[w] || tradeWords[w]
+	}
+	var out []string
+	changed := false
+	for i := 0; i < len(fields); i++ {
+		if i+1 < len(fields) {
+			a, b := fields[i], fields[i+1]
+			lead := strings.TrimRightFunc(a, func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) })
+			trail := strings.TrimLeftFunc(b, func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) })
+			ca, cb := a[len(lead):], b[:len(b)-len(trail)]
+			if ca != "" && cb != "" && !known(ca) && !known(cb) && letterCount(ca+cb) >= 5 {
+				joined := ca + cb
+				if w, ok := mendDigitsInWord(joined, lexicon); ok {
+					joined = w
+				}
+				if lexicon[joined] && strings.IndexFunc(joined, func(r rune) bool { return !unicode.IsUpper(r) }) < 0 {
+					out = append(out, lead+joined+trail)
+					i++
+					changed = true
+					continue
+				}
+			}
+		}
+		out = append(out, fields[i])
+	}
+	if !changed {
+		return s
+	}
+	return strings.Join(out, " ")
 }

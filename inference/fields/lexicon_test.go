@@ -211,6 +211,22 @@ func TestMendDigitsInWords(t *testing.T) {
 	}
 }
 
+func TestJoinSplitWords(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{"STAT IONERY SDN.BHD", "STATIONERY SDN.BHD"},
+		{"47400 PETA1 ING JAYA,", "47400 PETALING JAYA,"},
+		{"NO.2, JAL AN TEMENGGUNG", "NO.2, JALAN TEMENGGUNG"},
+		// Words on their own, or no word together: as read.
+		{"SEA FOOD HOME LIVING", "SEA FOOD HOME LIVING"},
+		{"C W KHOO HARDWARE", "C W KHOO HARDWARE"},
+		{"JALAN BESAR", "JALAN BESAR"},
+	} {
+		if got := joinSplitWords(tc.in, addressWords); got != tc.want {
+			t.Errorf("joinSplitWords(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+}
+
 func TestMendZeroInNameWords(t *testing.T) {
 	for _, tc := range []struct{ in, want string }{
 		{"G0LDEN B0OK SDN BHD", "GOLDEN BOOK SDN BHD"},

@@ -88,7 +88,7 @@ func legalNameAt(lines []Line, i int) string {
 		return ""
 	}
 	name := cleanName(lines[i].Text)
-	rest := strings.Fields(reStrongCo.ReplaceAllString(strings.ToUpper(name), ""))
+	rest := strings.Fields(joinSplitWords(reStrongCo.ReplaceAllString(strings.ToUpper(name), ""), tradeWords))
 	words := 0
 	for _, w := range rest {
 		if letterCount(w) >= 3 {
@@ -173,6 +173,12 @@ func isNameStartOf(l Line, maxWords int) bool {
 // debris or a registration number ("S/B 272500-U) (KI1)", "SDN. BHD. WP"):
 // receipts print nothing else after it on the name line.
 func dropAfterLegalSuffix(fields []string) []string {
+	// Debris read against the suffix: "BHD.L1T" is "BHD.".
+	if n := len(fields); n > 0 {
+		if m := reGluedAfterBHD.FindStringSubmatch(fields[n-1]); m != nil {
+			fields = append(fields[:n-1:n-1], m[1])
+		}
+	}
 	end := -1
 	for i, f := range fields {
 		u := strings.Trim(strings.ToUpper(f), ".,")
@@ -190,6 +196,9 @@ func dropAfterLegalSuffix(fields []string) []string {
 	}
 	return fields[:end+1]
 }
+
+// reGluedAfterBHD is BHD with a few marks read against it after its dot.
+var reGluedAfterBHD = regexp.MustCompile(`^(.*\bBHD\.)[A-Z0-9|!]{1,4}$`)
 
 // mendCutSDN mends a name whose "SDN. BHD." was cut off at the edge of the
 // print and its BHD read as a speck ("BEMED (SP) SDR. a"): SDN, or SDR or
