@@ -146,7 +146,7 @@ var (
 // name and maybe a time, its spaces maybe lost: "30MAR201818:17",
 // "09 May 2018 18·24", "12 MARCH 2018 9:05 PM". Its digits read as a
 // postcode, but no address is written so.
-var reDateTimeLine = regexp.MustCompile(`^[\s\d:.,/·\-]*\d[\s:.,/·\-]*(JAN|FEB|MAR|APR|MAY|JUN|JUL|AUG|SEP|SEPT|OCT|NOV|DEC)[A-Z]{0,6}[\s:.,/·\-]*\d[\s\d:.,/·\-]*(AM|PM)?\W*$`)
+var reDateTimeLine = regexp.MustCompile(`^[\s\d:.,/·\-]*\d[\s:.,/·\-]*((?:JAN|FEB|MAR|APR|MAY|JUN|JUL|AUG|SEP|SEPT|OCT|NOV|DEC)[A-Z]{0,6})[\s:.,/·\-]*\d[\s\d:.,/·\-]*(AM|PM)?\W*$`)
 
 // isDateTimeLine says whether an address candidate is the time of sale.
 func isDateTimeLine(u string) bool {
@@ -154,10 +154,7 @@ func isDateTimeLine(u string) bool {
 	if m == nil {
 		return false
 	}
-	// The month's name is one word: "MARKET 12" is no date.
-	rest := strings.TrimLeft(u[strings.Index(u, m[1])+len(m[1]):], "ABCDEFGHIJKLMNOPQRSTUVWXYZ")
-	name := u[strings.Index(u, m[1]) : len(u)-len(rest)]
-	_, ok := receipt.MonthNumber(name)
+	_, ok := receipt.MonthNumber(m[1]) // the whole word: "MARKET 12" is no date
 	return ok
 }
 

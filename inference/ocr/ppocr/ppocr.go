@@ -86,9 +86,8 @@ type Options struct {
 	// NoAngle skips the angle classifier (lines printed upside down then
 	// read as nonsense).
 	NoAngle bool
-	// ModelsAsStored loads the models as stored, without the reshaped
-	// constants that let ONNX Runtime fold the affine blocks into the
-	// convolutions (see foldableAffine); for comparing the two.
+	// ModelsAsStored loads the models as stored, without foldableAffine's
+	// rewrite of their graphs; for comparing the two.
 	ModelsAsStored bool
 }
 

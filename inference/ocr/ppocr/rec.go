@@ -207,8 +207,9 @@ func decode(probs []float32, steps, classes int, keys []string) []char {
 // whole. Lines alone are not turned: on the SROIE receipts, all upright,
 // the classifier turned a date line now and then ("8102/20/22").
 //
-// The vote is taken on the page's clsSample widest lines: more lines do
-// not change a page's verdict, and every line cost 5% of the page's time.
+// The vote is taken on the page's clsSample widest lines: more lines did
+// not change a page's verdict, and classifying every line cost 5% of the
+// page's time.
 func (r *Reader) classify(ctx context.Context, page *rgb, crops []crop) error {
 	sample := make([]int, len(crops))
 	for i := range sample {

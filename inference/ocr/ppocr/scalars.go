@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"maps"
 	"math"
+	"slices"
 
 	"google.golang.org/protobuf/encoding/protowire"
 )
@@ -68,7 +69,7 @@ type onnxNode struct {
 }
 
 // foldableAffine rewrites an ONNX model as described above and says how
-// many constants it changed. A model it cannot read comes back unchanged,
+// many nodes it rewrote (a swap of inputs not counted). A model it cannot read comes back unchanged,
 // with the error.
 func foldableAffine(model []byte) ([]byte, int, error) {
 	graph, err := onlyField(model, modelGraph)
@@ -280,11 +281,11 @@ func rewriteFields(msg []byte, fn func(num protowire.Number, typ protowire.Type,
 	return out, err
 }
 
-// dropField is msg without its fields numbered num.
-func dropField(msg []byte, num protowire.Number) ([]byte, error) {
+// dropField is msg without its fields numbered nums.
+func dropField(msg []byte, nums ...protowire.Number) ([]byte, error) {
 	out := make([]byte, 0, len(msg))
 	err := eachField(msg, func(n protowire.Number, typ protowire.Type, v []byte) error {
-		if n == num {
+		if slices.Contains(nums, n) {
 			return nil
 		}
 		out = protowire.AppendTag(out, n, typ)
@@ -441,30 +442,25 @@ func rewriteConstant(node []byte, fn func(t []byte) ([]byte, error)) ([]byte, er
 // perChannel is a one-float TensorProto as shape [c,1,1], its value
 // repeated c times.
 func perChannel(t []byte, value float32, c int64) ([]byte, error) {
-	out := make([]byte, 0, len(t)+int(4*c)+16)
-	err := eachField(t, func(n protowire.Number, typ protowire.Type, v []byte) error {
-		if n == tensorDims || n == tensorFloatData || n == tensorRawData {
-			return nil
-		}
-		out = protowire.AppendTag(out, n, typ)
-		if typ == protowire.BytesType {
-			out = protowire.AppendBytes(out, v)
-		} else {
-			out = append(out, v...)
-		}
-		return nil
-	})
-	for _, d := range []int64{c, 1, 1} {
-		out = protowire.AppendTag(out, tensorDims, protowire.VarintType)
-		out = protowire.AppendVarint(out, uint64(d))
+	out, err := dropField(t, tensorDims, tensorFloatData, tensorRawData)
+	return appendFloats(out, value, c, 1, 1), err
+}
+
+// appendFloats appends to a TensorProto the dims given and raw data of
+// value repeated to fill them.
+func appendFloats(t []byte, value float32, dims ...int64) []byte {
+	n := int64(1)
+	for _, d := range dims {
+		t = protowire.AppendTag(t, tensorDims, protowire.VarintType)
+		t = protowire.AppendVarint(t, uint64(d))
+		n *= d
 	}
-	raw := make([]byte, 4*c)
-	for i := int64(0); i < c; i++ {
+	raw := make([]byte, 4*n)
+	for i := int64(0); i < n; i++ {
 		binary.LittleEndian.PutUint32(raw[4*i:], math.Float32bits(value))
 	}
-	out = protowire.AppendTag(out, tensorRawData, protowire.BytesType)
-	out = protowire.AppendBytes(out, raw)
-	return out, err
+	t = protowire.AppendTag(t, tensorRawData, protowire.BytesType)
+	return protowire.AppendBytes(t, raw)
 }
 
 // swapInputs is a NodeProto of two inputs with their order reversed.
@@ -632,16 +628,9 @@ func affineAsBatchNorm(nodes []onnxNode, constant map[string]onnxNode, uses map[
 // encodeTensor is a float TensorProto of shape [c] holding value c times.
 func encodeTensor(name string, value float32, c int64) []byte {
 	var b []byte
-	b = protowire.AppendTag(b, tensorDims, protowire.VarintType)
-	b = protowire.AppendVarint(b, uint64(c))
 	b = protowire.AppendTag(b, tensorDataType, protowire.VarintType)
 	b = protowire.AppendVarint(b, onnxFloat)
 	b = protowire.AppendTag(b, tensorName, protowire.BytesType)
 	b = protowire.AppendString(b, name)
-	raw := make([]byte, 4*c)
-	for i := int64(0); i < c; i++ {
-		binary.LittleEndian.PutUint32(raw[4*i:], math.Float32bits(value))
-	}
-	b = protowire.AppendTag(b, tensorRawData, protowire.BytesType)
-	return protowire.AppendBytes(b, raw)
+	return appendFloats(b, value, c)
 }
