@@ -96,6 +96,20 @@ func TestExtractFieldsRules(t *testing.T) {
 		{"a letter far off the end of a name", []Line{{Text: "SUNRISE BAKERY LLC A", Conf: 0.9, Box: receipt.Box{X: 100, Y: 10, W: 400, H: 20}, Words: []inference.Word{
 			{Text: "SUNRISE", Conf: 0.9, Box: receipt.Box{X: 100, Y: 10, W: 90, H: 20}}, {Text: "BAKERY", Conf: 0.9, Box: receipt.Box{X: 200, Y: 10, W: 80, H: 20}},
 			{Text: "LLC", Conf: 0.9, Box: receipt.Box{X: 290, Y: 10, W: 40, H: 20}}, {Text: "A", Conf: 0.9, Box: receipt.Box{X: 480, Y: 10, W: 20, H: 20}}}}}, "supplier_name", "SUNRISE BAKERY LLC"},
+		// A heading set wide: its initials are as far apart as its words.
+		{"initials in a heading set wide", []Line{{Text: "A B LIM HARDWARE SDN BHD", Conf: 0.99, Box: receipt.Box{X: 120, Y: 200, W: 450, H: 16}, Words: []inference.Word{
+			{Text: "A", Conf: 0.99, Box: receipt.Box{X: 120, Y: 200, W: 10, H: 16}}, {Text: "B", Conf: 0.96, Box: receipt.Box{X: 155, Y: 200, W: 10, H: 16}},
+			{Text: "LIM", Conf: 0.99, Box: receipt.Box{X: 194, Y: 200, W: 60, H: 16}}, {Text: "HARDWARE", Conf: 0.99, Box: receipt.Box{X: 282, Y: 200, W: 160, H: 16}},
+			{Text: "SDN", Conf: 0.99, Box: receipt.Box{X: 470, Y: 200, W: 40, H: 16}}, {Text: "BHD", Conf: 0.99, Box: receipt.Box{X: 530, Y: 200, W: 40, H: 16}}}}}, "supplier_name", "A B LIM HARDWARE SDN BHD"},
+		{"a shop number ends a name", lines("ACME SIX POINT ENTERPRISE 777", "NO 14 JALAN BESAR"), "supplier_name", "ACME SIX POINT ENTERPRISE 777"},
+		{"a registration number after a name goes", lines("ACME TRADING 1234567", "NO 14 JALAN BESAR"), "supplier_name", "ACME TRADING"},
+		{"a trade word inside a longer name is no misread", lines("XYPETROL RIVERSIDE", "NO 14 JALAN BESAR"), "supplier_name", "XYPETROL RIVERSIDE"},
+		{"a name over three lines", lines("ACME WIDGET HARDWARE", "ENTERPRISE (GREEN", "VALLEY) SDN BHD", "NO. 7, JALAN BESAR", "43000 KAJANG"), "supplier_name", "ACME WIDGET HARDWARE ENTERPRISE (GREEN VALLEY) SDN BHD"},
+		{"a name over three lines, ENTERPRISE misread", lines("ACME WIDGET HARDWARE", "ENTERFRISE GREEN", "VALLEY SDN BHD", "NO. 7, JALAN BESAR", "43000 KAJANG"), "supplier_name", "ACME WIDGET HARDWARE ENTERPRISE GREEN VALLEY SDN BHD"},
+		{"a heading over a full legal name stays apart", lines("ACME", "ACME FOODS SDN BHD", "NO. 7, JALAN BESAR"), "supplier_name", "ACME FOODS SDN BHD"},
+		{"brackets read as letters", lines("ACME WIDGET HARDWARE", "ENTERPRISE ISETIA", "VALLEYI SDN BHD", "NO. 7, JALAN SETIA VALLEY", "43000 KAJANG"), "supplier_name", "ACME WIDGET HARDWARE ENTERPRISE (SETIA VALLEY) SDN BHD"},
+		{"a bracket read as a letter alone", lines("ACME WIDGET HARDWARE", "ENTERPRISE L GREEN", "VALLEY Y SDN BHD", "NO. 7, JALAN GREEN VALLEY"), "supplier_name", "ACME WIDGET HARDWARE ENTERPRISE ( GREEN VALLEY ) SDN BHD"},
+		{"a word that is a letter and a page word stays unless it is no word", lines("ICONIC TRADING SDN BHD", "NO. 7, JALAN CONIC"), "supplier_name", "ICONIC TRADING SDN BHD"},
 		// Seed-303 phone photos: the page's edge read as a digit, far off
 		// and unsure; a quantity far off is read sure and stays.
 		{"an unsure digit far off a name's start", []Line{{Text: "3 GREENFIELD BAKERY INC", Conf: 0.7, Box: receipt.Box{X: 1, Y: 20, W: 390, H: 30}, Words: []inference.Word{

@@ -184,6 +184,9 @@ func closestWord(core string, lexicon map[string]bool) (string, bool) {
 		if w[len(w)-1] != core[len(core)-1] {
 			continue // another ending is usually another word: STATIONERS, BAKERS
 		}
+		if len(core) >= len(w)+2 && strings.Contains(core, w) {
+			continue // the word whole inside a longer one is a compound: BHPETROL
+		}
 		if d := dist(core, w, limit); d < bestD {
 			best, bestD, tie = w, d, false
 		} else if d == bestD && d <= limit {
@@ -527,15 +530,7 @@ var addressAbbrevFixes = textFixes{
 // spelling one letter away (same length, five letters or more) is read
 // elsewhere with confidence. first and last of -1 count every line.
 func mendFromPage(name string, lines []Line, first, last int) string {
-	body := map[string]int{}
-	for i, l := range lines {
-		if i >= first && i <= last || l.Conf < 0.8 {
-			continue
-		}
-		for _, w := range strings.FieldsFunc(strings.ToUpper(l.Text), func(r rune) bool { return !unicode.IsLetter(r) }) {
-			body[w]++
-		}
-	}
+	body := pageWords(lines, first, last)
 	return mendEachWord(name, func(f string) string {
 		core := letterCore(f)
 		if !mendable(core) || body[core] > 0 {
@@ -552,6 +547,61 @@ func mendFromPage(name string, lines []Line, first, last int) string {
 		}
 		return f
 	})
+}
+
+// Marks a receipt's thin brackets are often read as.
+const (
+	openLookalikes  = "ILCT1[{|"
+	closeLookalikes = "IJY1]}|"
+)
+
+// mendBracketLookalikes restores the brackets of a name that OCR read as
+// letters, glued or alone: "ENTERPRISE ISETIA ALAMI SDN BHD" is
+// "ENTERPRISE (SETIA ALAM) SDN BHD". A word loses its first letter to "("
+// only when what is left is a word of our lexicon and the word as read is
+// neither that nor a word the page prints elsewhere (ICONIC is not
+// "(CONIC"); a lone letter becomes "(" before such a word. Either needs
+// the name to have no "(" open before it, and a closing one needs one.
+func mendBracketLookalikes(name string, lines []Line, first, last int) string {
+	known := pageWords(lines, first, last)
+	isLexicon := func(w string) bool { return addressWords[w] || knownWords[w] }
+	isKnown := func(w string) bool { return len(w) >= 3 && (known[w] > 0 || isLexicon(w)) }
+	fields := strings.Fields(name)
+	depth := 0
+	for i, f := range fields {
+		u := strings.ToUpper(f)
+		next := ""
+		if i+1 < len(fields) {
+			next = strings.ToUpper(fields[i+1])
+		}
+		switch {
+		case depth == 0 && len(u) == 1 && u != "I" && strings.Contains(openLookalikes, u) && isKnown(letterCore(next)):
+			fields[i] = "(" // not I, which is a word
+		case depth == 0 && len(u) >= 4 && strings.ContainsRune(openLookalikes, rune(u[0])) && !isKnown(letterCore(u)) && isLexicon(u[1:]):
+			fields[i] = "(" + f[1:]
+		case depth > 0 && len(u) == 1 && strings.Contains(closeLookalikes, u):
+			fields[i] = ")"
+		case depth > 0 && len(u) >= 4 && strings.ContainsRune(closeLookalikes, rune(u[len(u)-1])) && !isKnown(letterCore(u)) && isKnown(u[:len(u)-1]):
+			fields[i] = f[:len(f)-1] + ")"
+		}
+		depth += strings.Count(fields[i], "(") - strings.Count(fields[i], ")")
+	}
+	return strings.Join(fields, " ")
+}
+
+// pageWords counts the words of the lines read with confidence outside
+// lines first to last (a name's own lines), in capitals.
+func pageWords(lines []Line, first, last int) map[string]int {
+	body := map[string]int{}
+	for i, l := range lines {
+		if i >= first && i <= last || l.Conf < 0.8 {
+			continue
+		}
+		for _, w := range strings.FieldsFunc(strings.ToUpper(l.Text), func(r rune) bool { return !unicode.IsLetter(r) }) {
+			body[w]++
+		}
+	}
+	return body
 }
 
 // digitLookalikes are the letters a digit read among a word's capitals may

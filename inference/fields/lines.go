@@ -55,12 +55,17 @@ func GroupLines(words []inference.Word) []Line {
 // characters, or of marks alone, read with little confidence ("SUNRISE
 // PRINTING E", "| HAUPTSTRASSE 7 |"), or a letter or mark standing far off
 // the rest of the line however confident ("SUNRISE BAKERY LLC      A").
+// Far off means against the line's own spacing too, on a line without
+// money (an item line's columns are far apart): a heading set wide keeps
+// its initials and short words ("C  W  KHOO HARDWARE", "SAM  SAM  TRADING
+// CO").
 func trimEdgeSpecks(lines []Line) []Line {
 	// After SELANGOR a short last word is its honorific, D.E. (Darul
 	// Ehsan), however misread ("Selangor Dt"): see reSelangorDE.
 	selangorDE := func(before, last inference.Word) bool {
 		return reSelangorDE.MatchString(strings.ToUpper(before.Text + " " + last.Text))
 	}
+	spacing := 0 // the line's usual gap between words, its edges left out
 	speck := func(w, next inference.Word, gap, height int, money bool) bool {
 		n := len([]rune(w.Text))
 		marks := strings.IndexFunc(w.Text, func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }) < 0
@@ -79,13 +84,14 @@ func trimEdgeSpecks(lines []Line) []Line {
 			// speck stretches.
 			return !money && w.Conf < 0.5 && next.Box.H > 0 && gap > next.Box.H*3
 		}
-		return n <= 2 && !HasDigit(w.Text) && height > 0 && gap > height*3/2
+		return n <= 2 && !HasDigit(w.Text) && height > 0 && gap > height*3/2 && (money || gap > 2*spacing)
 	}
 	gapBetween := func(a, b inference.Word) int { return b.Box.X - (a.Box.X + a.Box.W) }
 	out := make([]Line, 0, len(lines))
 	for _, l := range lines {
 		ws := l.Words
 		money := reMoney.MatchString(l.Text)
+		spacing = innerSpacing(ws, gapBetween)
 		for len(ws) > 1 && speck(ws[0], ws[1], gapBetween(ws[0], ws[1]), l.Box.H, money) {
 			ws = ws[1:]
 		}
@@ -98,6 +104,21 @@ func trimEdgeSpecks(lines []Line) []Line {
 		out = append(out, l)
 	}
 	return out
+}
+
+// innerSpacing is the median gap between a line's words, the gaps at its
+// two ends left out (they are the ones in question); 0 when the line has
+// fewer than four words.
+func innerSpacing(ws []inference.Word, gap func(a, b inference.Word) int) int {
+	if len(ws) < 4 {
+		return 0
+	}
+	var gaps []int
+	for i := 2; i < len(ws)-1; i++ {
+		gaps = append(gaps, gap(ws[i-1], ws[i]))
+	}
+	sort.Ints(gaps)
+	return gaps[len(gaps)/2]
 }
 
 // shortWords are one- and two-letter words that are no specks.

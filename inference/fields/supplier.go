@@ -39,12 +39,61 @@ func findCompany(lines []Line) (name receipt.Text, first, last int) {
 		return receipt.Text{}, -1, -1
 	}
 	for i := plain + 1; i < min(top, plain+3); i++ {
-		if legalNameAt(lines, i) != "" {
-			return at(i, factorLabelled, "a name with a legal form (LTD, PTY, SDN BHD…) just below a heading")
+		if legalNameAt(lines, i) == "" {
+			continue
 		}
+		const why = "a name with a legal form (LTD, PTY, SDN BHD…) just below a heading"
+		if name, ok := nameFromHeading(lines, plain, plainName, i); ok {
+			last, full := joinNextLine(lines, i, name)
+			return found(strings.ToUpper(full), lines[plain].Conf*factorLabelled, nil, why), plain, last
+		}
+		return at(i, factorLabelled, why)
 	}
 	last, full := joinNextLine(lines, plain, plainName)
 	return found(strings.ToUpper(full), lines[plain].Conf*factorPlainName, nil, "the first line that reads as a name at the top of the page"), plain, last
+}
+
+// nameFromHeading is the whole name when the heading at line plain and
+// the legal name at line legal below it are one name broken over lines
+// ("AIK HUAT HARDWARE" over "ENTERPRISE (SETIA" over "ALAM) SDN BHD"):
+// the heading is left open, or the next line opens with a word that ends
+// names (ENTERPRISE, TRADING), which no name starts with. A legal form
+// with at most one word before it joins the line above it, as in
+// legalNameAt, when that line is clear enough to end a name.
+func nameFromHeading(lines []Line, plain int, heading string, legal int) (string, bool) {
+	name := cleanName(lines[legal].Text)
+	first := legal
+	if legal == plain+2 && isNameEnd(lines[plain+1]) && wordsBeforeForm(name) <= 1 {
+		name, first = cleanName(lines[plain+1].Text)+" "+name, plain+1
+	}
+	if first != plain+1 || !continuesName(heading, name) {
+		return "", false
+	}
+	return heading + " " + name, true
+}
+
+// nameEndWords are the words that end a shop's name and never start one.
+var nameEndWords = wordSet("ENTERPRISE ENTERPRISES TRADING HOLDINGS INDUSTRIES CORPORATION BERHAD")
+
+// continuesName says whether next goes on from a name: the name ends in
+// "&" or "AND" or an unclosed bracket, or next opens with one of
+// nameEndWords, read with up to two misread letters when that long
+// (ENTERFRISEA).
+func continuesName(name, next string) bool {
+	if reContinues.MatchString(name) || strings.Count(name, "(") > strings.Count(name, ")") {
+		return true
+	}
+	f := strings.Fields(strings.ToUpper(next))
+	if len(f) == 0 {
+		return false
+	}
+	w := letterCore(f[0])
+	for end := range nameEndWords {
+		if w == end || len(w) >= 8 && editDistance(w, end, 2) <= 2 {
+			return true
+		}
+	}
+	return false
 }
 
 // cleanName takes the specks, registration numbers and "owned by" notes
@@ -60,7 +109,10 @@ func cleanName(s string) string {
 	for len(fields) > 1 && letterCount(fields[0]) == 0 && (!HasDigit(fields[0]) || strings.HasPrefix(fields[0], "#")) {
 		fields = fields[1:] // "|", "#000002"; a leading number stays: "99 SPEED MART"
 	}
-	for len(fields) > 1 && letterCount(fields[len(fields)-1]) == 0 && fields[len(fields)-1] != "&" {
+	// Marks and registration numbers after the name go; a short plain
+	// number stays, as it does in front: the branch or shop number
+	// ("TRIPLE SIX POINT ENTERPRISE 666", "PETROL STATION JAYA 2").
+	for len(fields) > 1 && letterCount(fields[len(fields)-1]) == 0 && fields[len(fields)-1] != "&" && !reShopNumber.MatchString(fields[len(fields)-1]) {
 		fields = fields[:len(fields)-1]
 	}
 	name := strings.Trim(strings.Join(fields, " "), " .,:;-*|_")
@@ -72,12 +124,56 @@ func cleanName(s string) string {
 	return name
 }
 
-// joinNextLine continues a name that ends in "&" or "AND" on the next line.
+// reShopNumber is a plain number of up to four digits.
+var reShopNumber = regexp.MustCompile(`^\d{1,4}$`)
+
+// joinNextLine continues a name on the next line, up to twice, while it
+// is open: it ends in "&" or "AND", has a bracket it has not closed
+// ("ENTERPRISE (SETIA" over "ALAM) SDN BHD"), or has only a trade word
+// for a legal form and the next line is its legal form with at most one
+// word before it ("… HARDWARE ENTERPRISE" over "JAYA SDN BHD").
 func joinNextLine(lines []Line, i int, name string) (int, string) {
-	if i+1 < len(lines) && reContinues.MatchString(name) && !reStopAddr.MatchString(strings.ToUpper(lines[i+1].Text)) {
-		return i + 1, name + " " + cleanName(lines[i+1].Text)
+	for range 2 {
+		if i+1 >= len(lines) {
+			break
+		}
+		next := lines[i+1]
+		u := strings.ToUpper(next.Text)
+		if reStopAddr.MatchString(u) {
+			break
+		}
+		open := reContinues.MatchString(name) ||
+			strings.Count(name, "(") > strings.Count(name, ")") && isNameEnd(next)
+		legalBelow := !reRegisteredForm.MatchString(strings.ToUpper(name)) && reRegisteredForm.MatchString(fixLegalSuffix(u)) &&
+			isNameEnd(next) && wordsBeforeForm(cleanName(next.Text)) <= 1
+		if !open && !legalBelow {
+			break
+		}
+		i, name = i+1, name+" "+cleanName(next.Text)
 	}
 	return i, name
+}
+
+// reRegisteredForm is a company's registered legal form, as against the
+// trade words (ENTERPRISE, TRADING) reStrongCo also takes for one.
+var reRegisteredForm = regexp.MustCompile(`\b(SDN|BHD|BERHAD|S/B|PTY|LTD|LIMITED|INC|LLC|PLC|GMBH)\b`)
+
+// isNameEnd says a line can end a name broken over lines: capital
+// letters, no digits, read with some confidence.
+func isNameEnd(l Line) bool {
+	return l.Conf >= 0.7 && !HasDigit(l.Text) && letterCount(l.Text) >= 3 && upperShare(l.Text) >= 0.8 && !isNoiseLine(l)
+}
+
+// wordsBeforeForm counts the words of three letters or more in a name
+// line once its legal form is taken out.
+func wordsBeforeForm(name string) int {
+	n := 0
+	for _, w := range strings.Fields(reStrongCo.ReplaceAllString(fixLegalSuffix(strings.ToUpper(name)), "")) {
+		if letterCount(w) >= 3 {
+			n++
+		}
+	}
+	return n
 }
 
 // legalNameAt is the name on line i when it carries a legal suffix; a bare
