@@ -83,6 +83,13 @@ AHMAD BANTING BRICKFIELDS CAVES DINAR GALLERIA GENTING ISKANDAR KEMUNING KIARA M
 SEBERANG SELAYANG SENTRAL SIMPANG SULTAN SUNWAY TAIPING
 `)
 
+// KnownWord says whether w, its marks aside and in capitals, is a word of
+// the lexicon names and addresses are mended to or left alone as.
+func KnownWord(w string) bool {
+	c := letterCore(strings.ToUpper(w))
+	return c != "" && (addressWords[c] || knownWords[c])
+}
+
 func union(sets ...map[string]bool) map[string]bool {
 	m := map[string]bool{}
 	for _, s := range sets {

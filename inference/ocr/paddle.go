@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"runtime"
+	"strings"
 	"sync"
 	"time"
 
@@ -159,6 +160,9 @@ func (p *PPOCR) Extract(ctx context.Context, page inference.Page) (inference.Res
 	if !r.Date.Set {
 		fields.SetDate(&r, fields.RepairedDate(p.opt.Locale, p.opt.Now(), lines))
 	}
+	if p.both && p.opt.RereadNameWords {
+		p.tess.mendNameWords(ctx, pageReading{gray: toGray(page.Image), factor: 1}, lines, &r, ppDoubtfulWord, tesseractSurer)
+	}
 	fields.Assess(&r, lines, p.opt.Locale, p.opt.Now())
 	if p.both && unsure(r) {
 		tres, err := p.tess.extract(ctx, page)
@@ -180,6 +184,36 @@ func (p *PPOCR) Extract(ctx context.Context, page inference.Page) (inference.Res
 	res.Receipt = r
 	res.Timings.Total = time.Since(start)
 	return res, nil
+}
+
+// A word of the supplier's name or address that PP-OCR read with less
+// than ppDoubtfulConf is read again by Tesseract, alone and enlarged, and
+// Tesseract's reading takes its place when Tesseract is at least
+// tesseractSureConf sure of it.
+const (
+	ppDoubtfulConf    = 0.93
+	tesseractSureConf = 0.9
+)
+
+func ppDoubtfulWord(w inference.Word) bool { return w.Conf < ppDoubtfulConf }
+
+func tesseractSurer(first, second inference.Word) bool {
+	// PP-OCR reads digits better than Tesseract (a postcode's 55100 was
+	// read again 55700, NO1 as NOL), and a word of our lexicon as it
+	// stands is no misread (ALAM read again ALAN).
+	if digits(first.Text) != digits(second.Text) || fields.KnownWord(first.Text) && !fields.KnownWord(second.Text) {
+		return false
+	}
+	return second.Conf >= tesseractSureConf && second.Text != first.Text
+}
+
+func digits(s string) string {
+	return strings.Map(func(r rune) rune {
+		if r >= '0' && r <= '9' {
+			return r
+		}
+		return -1
+	}, s)
 }
 
 // SecondReaderBelow: with Both, Tesseract reads a page too when PP-OCR's

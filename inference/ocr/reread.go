@@ -214,6 +214,22 @@ const (
 // supplier name and address were found on, and takes the name and address
 // found in the lines so mended.
 func (o *Tesseract) rereadNameWords(ctx context.Context, reading pageReading, lines []fields.Line, r *receipt.Receipt) {
+	o.mendNameWords(ctx, reading, lines, r, func(w inference.Word) bool { return w.Conf < doubtfulWordConf },
+		func(first, second inference.Word) bool {
+			sure := sureWordConf
+			if fields.HasDigit(second.Text) {
+				sure = sureDateConf // no word list checks a number
+			}
+			return second.Conf >= sure && second.Conf >= first.Conf+wordConfGain
+		})
+}
+
+// mendNameWords reads again alone, with Tesseract, the words of r's
+// supplier name and address lines that doubtful chooses, puts a second
+// reading in place of the first where better takes it and keeps every
+// letter and digit, and takes the name and address found in the lines so
+// mended.
+func (o *Tesseract) mendNameWords(ctx context.Context, reading pageReading, lines []fields.Line, r *receipt.Receipt, doubtful func(inference.Word) bool, better func(first, second inference.Word) bool) {
 	var boxes []receipt.Box
 	for _, f := range []receipt.Text{r.SupplierName, r.SupplierAddress} {
 		if f.Box != nil {
@@ -235,14 +251,9 @@ func (o *Tesseract) rereadNameWords(ctx context.Context, reading pageReading, li
 		return false
 	}
 	again, n := o.rereadWords(ctx, reading, lines, func(l fields.Line, w inference.Word) bool {
-		return w.Conf < doubtfulWordConf && alnumCount(w.Text) >= 2 && within(l)
+		return doubtful(w) && alnumCount(w.Text) >= 2 && within(l)
 	}, func(first, second inference.Word) bool {
-		sure := sureWordConf
-		if fields.HasDigit(second.Text) {
-			sure = sureDateConf // no word list checks a number
-		}
-		return second.Conf >= sure && second.Conf >= first.Conf+wordConfGain &&
-			alnumCount(second.Text) >= alnumCount(first.Text)
+		return better(first, second) && alnumCount(second.Text) >= alnumCount(first.Text)
 	})
 	if n == 0 {
 		return
