@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"regexp"
 	"runtime"
 	"strings"
 	"sync"
@@ -199,13 +200,18 @@ func ppDoubtfulWord(w inference.Word) bool { return w.Conf < ppDoubtfulConf }
 
 func tesseractSurer(first, second inference.Word) bool {
 	// PP-OCR reads digits better than Tesseract (a postcode's 55100 was
-	// read again 55700, NO1 as NOL), and a word of our lexicon as it
-	// stands is no misread (ALAM read again ALAN).
-	if digits(first.Text) != digits(second.Text) || fields.KnownWord(first.Text) && !fields.KnownWord(second.Text) {
+	// read again 55700, NO1 as NOL): only a digit between two letters
+	// (RE8LITI) may go. A word of our lexicon as it stands is no misread
+	// (ALAM read again ALAN).
+	if d := digits(second.Text); d != digits(first.Text) && d != digits(lettersBesideDigits.ReplaceAllString(first.Text, "$1$2")) ||
+		fields.KnownWord(first.Text) && !fields.KnownWord(second.Text) {
 		return false
 	}
 	return second.Conf >= tesseractSureConf && second.Text != first.Text
 }
+
+// lettersBesideDigits is a run of digits between two letters.
+var lettersBesideDigits = regexp.MustCompile(`(\pL)\d+(\pL)`)
 
 func digits(s string) string {
 	return strings.Map(func(r rune) rune {

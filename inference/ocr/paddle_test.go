@@ -137,3 +137,28 @@ func loadImage(t *testing.T, path string) image.Image {
 	}
 	return pg.Image
 }
+
+// TestTesseractSurerKeepsDigitsAndKnownWords: Tesseract's second reading
+// of a doubtful name or address word mends its letters, never its
+// numbers, and never turns a lexicon word into another.
+func TestTesseractSurerKeepsDigitsAndKnownWords(t *testing.T) {
+	for _, c := range []struct {
+		first, second string
+		conf          float64
+		take          bool
+	}{
+		{"TIHES", "TIMES", 0.95, true},
+		{"LPOH", "IPOH", 0.95, true},
+		{"RE8LITI", "REALITI", 0.95, true}, // a digit between letters is a misread
+		{"TIHES", "TIMES", 0.8, false},     // Tesseract unsure too
+		{"NO1", "NOL", 0.95, false},
+		{"55100", "55700", 0.99, false},
+		{"ALAM", "ALAN", 0.95, false},
+		{"TIMES", "TIMES", 0.99, false},
+	} {
+		got := tesseractSurer(inference.Word{Text: c.first, Conf: 0.85}, inference.Word{Text: c.second, Conf: c.conf})
+		if got != c.take {
+			t.Errorf("%s read again %s at %.2f: taken %v, want %v", c.first, c.second, c.conf, got, c.take)
+		}
+	}
+}
