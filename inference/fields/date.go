@@ -251,7 +251,7 @@ var (
 // separators a compact date leaves out. The date is still parsed and
 // validated afterwards; this only lets a candidate be seen.
 func mendDateText(s string) string {
-	s = strings.ReplaceAll(s, "_", " ")
+	s = joinSplitDateDigits(strings.ReplaceAll(s, "_", " "))
 	s = reDateShaped.ReplaceAllStringFunc(s, func(m string) string {
 		g := reDateShaped.FindStringSubmatch(m)
 		day, month, year := g[2], g[4], g[6]
@@ -281,6 +281,24 @@ func mendDateText(s string) string {
 	s = reTimeGluedToYear.ReplaceAllString(s, "$1 $2")
 	s = reISOStamp.ReplaceAllString(s, "$1-$2-$3 $4:$5:$6")
 	return reISOCompact.ReplaceAllString(s, "$1-$2-$3$4")
+}
+
+var (
+	// reSplitDay is a day's two digits that PP-OCR's spacing split, before
+	// its month: "1 8/06/2018".
+	reSplitDay = regexp.MustCompile(`(^|[^\d\s]\s*|\s)(\d) (\d[/.-]\d{1,2}[/.-]\d{2})`)
+	// reSplitYear is a four-digit year split the same way, not before a
+	// time: "27/03/20 18".
+	reSplitYear = regexp.MustCompile(`(\b\d{1,2}[/.-]\d{1,2}[/.-])((?:19|20)) ?(\d) ?(\d)([^:\d]|$)`)
+)
+
+// joinSplitDateDigits joins the digits of a date that the spacing of the
+// reader split ("1 8/06/20 1 8" is 18/06/2018): a year is joined only to
+// four digits starting 19 or 20, and never with the time after it
+// ("27/03/20 18:30" is a two-digit year and a time).
+func joinSplitDateDigits(s string) string {
+	s = reSplitDay.ReplaceAllString(s, "$1$2$3")
+	return reSplitYear.ReplaceAllString(s, "$1$2$3$4$5")
 }
 
 var (

@@ -69,6 +69,18 @@ func TestAfternoonTime(t *testing.T) {
 }
 
 // Dates whose time was read against them, or printed as a till's stamp.
+func TestSplitDateDigitsStayApartFromTheTime(t *testing.T) {
+	for line, want := range map[string]string{
+		"27/03/20 18:30":   "27/03/20 18:30", // a two-digit year and the time
+		"27/03/20 1 8":     "27/03/2018",
+		"QTY 12 3/04/2018": "QTY 12 3/04/2018",
+	} {
+		if got := joinSplitDateDigits(line); got != want {
+			t.Errorf("joinSplitDateDigits(%q) = %q, want %q", line, got, want)
+		}
+	}
+}
+
 func TestGluedAndStampedDates(t *testing.T) {
 	my := receipt.DefaultLocale(receipt.CountryMY)
 	now := time.Date(2019, 1, 1, 0, 0, 0, 0, time.UTC)
@@ -79,6 +91,10 @@ func TestGluedAndStampedDates(t *testing.T) {
 		{"27/03/201809:15", "2018-03-27"},
 		{"Date/Time 20180428/191204", "2018-04-28"},
 		{"Invoice # : OR18031202170432", ""}, // a number, no date
+		// Digits the reader's spacing split.
+		{"27/03/20 18 No : CS-20243", "2018-03-27"},
+		{"Date printed 1 8/06/20 1 8 08:18:01", "2018-06-18"},
+		{"02/04/18 15 ITEMS", "2018-04-02"}, // a year of 18 and a count, not 1815
 	} {
 		d := FindDate([]Line{{Text: tc.line, Conf: 0.9}}, my, now)
 		got := ""
