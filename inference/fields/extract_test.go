@@ -109,6 +109,8 @@ func TestExtractFieldsRules(t *testing.T) {
 		{"a heading over a full legal name stays apart", lines("ACME", "ACME FOODS SDN BHD", "NO. 7, JALAN BESAR"), "supplier_name", "ACME FOODS SDN BHD"},
 		{"brackets read as letters", lines("ACME WIDGET HARDWARE", "ENTERPRISE ISETIA", "VALLEYI SDN BHD", "NO. 7, JALAN SETIA VALLEY", "43000 KAJANG"), "supplier_name", "ACME WIDGET HARDWARE ENTERPRISE (SETIA VALLEY) SDN BHD"},
 		{"a bracket read as a letter alone", lines("ACME WIDGET HARDWARE", "ENTERPRISE L GREEN", "VALLEY Y SDN BHD", "NO. 7, JALAN GREEN VALLEY"), "supplier_name", "ACME WIDGET HARDWARE ENTERPRISE ( GREEN VALLEY ) SDN BHD"},
+		{"a lone 1 in a name is a number, not a bracket", lines("KEDAI 1 MALAYSIA", "NO. 7, JALAN BESAR"), "supplier_name", "KEDAI 1 MALAYSIA"},
+		{"a lone 1 in brackets is a number", lines("ACME (PHASE 1 ) SDN BHD", "NO. 7, JALAN BESAR"), "supplier_name", "ACME (PHASE 1 ) SDN BHD"},
 		{"a word that is a letter and a page word stays unless it is no word", lines("ICONIC TRADING SDN BHD", "NO. 7, JALAN CONIC"), "supplier_name", "ICONIC TRADING SDN BHD"},
 		// Seed-303 phone photos: the page's edge read as a digit, far off
 		// and unsure; a quantity far off is read sure and stays.

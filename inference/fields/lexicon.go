@@ -582,11 +582,11 @@ func mendBracketLookalikes(name string, lines []Line, first, last int) string {
 			next = strings.ToUpper(fields[i+1])
 		}
 		switch {
-		case depth == 0 && len(u) == 1 && u != "I" && strings.Contains(openLookalikes, u) && isKnown(letterCore(next)):
-			fields[i] = "(" // not I, which is a word
+		case depth == 0 && len(u) == 1 && u != "I" && !HasDigit(u) && strings.Contains(openLookalikes, u) && isKnown(letterCore(next)):
+			fields[i] = "(" // not I, a word, nor 1, a number: "KEDAI 1 MALAYSIA"
 		case depth == 0 && len(u) >= 4 && strings.ContainsRune(openLookalikes, rune(u[0])) && !isKnown(letterCore(u)) && isLexicon(u[1:]):
 			fields[i] = "(" + f[1:]
-		case depth > 0 && len(u) == 1 && strings.Contains(closeLookalikes, u):
+		case depth > 0 && len(u) == 1 && !HasDigit(u) && strings.Contains(closeLookalikes, u):
 			fields[i] = ")"
 		case depth > 0 && len(u) >= 4 && strings.ContainsRune(closeLookalikes, rune(u[len(u)-1])) && !isKnown(letterCore(u)) && isKnown(u[:len(u)-1]):
 			fields[i] = f[:len(f)-1] + ")"
