@@ -152,6 +152,38 @@ func TestVeryTallPage(t *testing.T) {
 	}
 }
 
+// A receipt taller than one strip is read once: the lines in the overlap
+// of two strips, which both strips find, give one reading, not two (SROIE
+// 070's item line at y=894 was read "LOIAN" and "LOKAM", one under the
+// other, and counted twice).
+func TestOverlapOfStripsReadOnce(t *testing.T) {
+	r := testReader(t)
+	pg := loadPage(t, sroie(t, "sroie-dev", "070.jpg"))
+	if h := pg.Image.Bounds().Dy(); h <= stripHeight {
+		t.Fatalf("the page is %d px tall, one strip: it tests nothing", h)
+	}
+	words, _, err := r.Read(context.Background(), pg.Image, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	inOverlap := 0
+	for i, a := range words {
+		if a.Box.Y >= stripHeight-stripOverlap && a.Box.Y+a.Box.H <= stripHeight {
+			inOverlap++
+		}
+		for _, b := range words[i+1:] {
+			x0, y0 := max(a.Box.X, b.Box.X), max(a.Box.Y, b.Box.Y)
+			x1, y1 := min(a.Box.X+a.Box.W, b.Box.X+b.Box.W), min(a.Box.Y+a.Box.H, b.Box.Y+b.Box.H)
+			if x1 > x0 && y1 > y0 && 2*(x1-x0)*(y1-y0) > min(a.Box.W*a.Box.H, b.Box.W*b.Box.H) {
+				t.Errorf("%q at %+v and %q at %+v are one print read twice", a.Text, a.Box, b.Text, b.Box)
+			}
+		}
+	}
+	if inOverlap == 0 {
+		t.Error("no word lies in the strips' overlap: the page tests nothing")
+	}
+}
+
 // Missing and damaged parts are named in a clear error.
 func TestMissingAndDamagedModels(t *testing.T) {
 	src := testDir(t)
