@@ -105,7 +105,8 @@ func ExtractFields(lines []Line, loc receipt.Locale, now time.Time) receipt.Rece
 		totalMended = items != nil
 	}
 	printed := r.Total
-	reconcileTotal(&r, service, change, suppliesTotal(lines, upper, r.TotalTax, receipt.PlausibleRates(loc.Country)), r.Total.Set && !r.Subtotal.Set && items != nil, roundsCash(r, upper))
+	itemsConfirm := r.Total.Set && !r.Subtotal.Set && items != nil
+	reconcileTotal(&r, service, change, suppliesTotal(lines, upper, r.TotalTax, receipt.PlausibleRates(loc.Country)), itemsConfirm || printedTwice(lines, r.Total), roundsCash(r, upper))
 	if totalMended {
 		// Cash less change that confirmed the mend confirms it no more
 		// in reconcileTotal: the printed total still disagrees.

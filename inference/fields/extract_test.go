@@ -453,6 +453,16 @@ func TestTotalsOfAPoorReading(t *testing.T) {
 		{"payment with change given is no total", lines("ITEM 4.00", "Total: 1%.22", "Payment 20.00", "Change Due 2.80"), "17.20"},
 		{"payment with no change is the total", lines("ITEM 4.00", "Total: 1%.22", "Payment 20.00", "Change Due 0.00"), "20.00"},
 		{"a change of o.00 leaves cash the total", lines("SUB-TOTAL 103.77", "ROUNDING 0.00", "TOTAL 110.600", "CASH 110.00", "CHANGE o.00"), "110.00"},
+		// "The total includes 6% GST of 3.98": a statement of the tax, not a total.
+		{"the tax a total includes is no total", lines("ITEM 70.30", "Total (incl GST) 70.30", "Cash Tendered 70.30", "Change 0.00", "TOTAL INCLUDES 6% GST 3.98"), "70.30"},
+		{"a bare due line is the total", lines("SCONE 1 7.50 0 7.50 S", "Rounding Adj 0.00", "Due 7.50", "Pay 20.00", "Change 12.50", "(Total Included GST @ 6% : 0.42)"), "7.50"},
+		{"the taxable amount is no total", lines("SUBTOTAL RM53.60", "CASH RM100.00", "CHANGE RM46.40", "TAXABLE AMOUNT RM50.57", "6% GST RM3.03"), "53.60"},
+		// Change 8.50 read 0.50: cash less change is one digit from the total.
+		{"a total printed twice stands against cash less change", lines("Total Sales (Inclusive GST) RM 141.50", "CASH RM 150.00", "CHANGE RM 0.50", "GST Summary Amount(RM) Tax(RM)", "Z 141.50 0.00"), "141.50"},
+		{"a total printed once yields to cash less change", lines("Total Sales (Inclusive GST) RM 141.50", "CASH RM 150.00", "CHANGE RM 0.50"), "149.50"},
+		{"a total's digits split by the spacing, the joined amount printed above", lines("Gross Amt : 136.00", "GST (6%): 0.00", "Net Amt : 1 36.00", "Received 150.00", "Change : 14.00"), "136.00"},
+		{"split digits joined only when the page confirms them", lines("ITEM 36.00", "TOTAL : 1 36.00"), "36.00"},
+		{"a total including tax is the total", lines("ITEM 12.00", "Total including GST 12.00", "GST 6% 0.68"), "12.00"},
 	})
 }
 

@@ -24,11 +24,11 @@ var (
 		// A final total comes after every other: "Total Sales Inclusive GST
 		// 43.72 / Round Adj -0.02 / FinalTotal 43.70".
 		{regexp.MustCompile(`FINAL\s*TOTAL`), 3.5, false, "the amount on the final total line"},
-		{regexp.MustCompile(`ROUND\w*\s*TOTAL|TOTAL\s*((AMOUNT|AMT)\s*)?ROUND|NET+\s*TOTAL|GRAND\s*TOTAL|TOTAL\s*(AMOUNT|AMT)?\s*(DUE|PAYABLE)|(AMOUNT|AMT)\s*DUE|BALANCE\s*DUE|TOTAL\s*(INCL|INCLUSIVE)|TOTAL\s*SALES\s*\(?\s*INCL|TOTAL\s*\(?\s*(RM|MYR|AUD|USD|SGD|\$)`), 3, false, "the amount on the line labelled total due"},
-		{regexp.MustCompile(`\bTOTAL\b|\bTOTAL\s*AMOUNT|\bAMOUNT\b|\bNETT\b`), 2, false, "the amount on the line labelled total"},
+		{regexp.MustCompile(`ROUND\w*\s*TOTAL|TOTAL\s*((AMOUNT|AMT)\s*)?ROUND|NET+\s*TOTAL|GRAND\s*TOTAL|TOTAL\s*(AMOUNT|AMT)?\s*(DUE|PAYABLE)|(AMOUNT|AMT)\s*DUE|BALANCE\s*DUE|TOTAL\s*(INCL|INCLUSIVE)|TOTAL\s*SALES\s*\(?\s*INCL|TOTAL\s*\(?\s*(RM|MYR|AUD|USD|SGD|\$)|^\W*DUE\b`), 3, false, "the amount on the line labelled total due"},
+		{regexp.MustCompile(`\bTOTAL\b|\bTOTAL\s*AMOUNT|\bAMOUNT\b|\bNETT\b|\bNET+\s*AMT\b`), 2, false, "the amount on the line labelled total"},
 		{regexp.MustCompile(`\bCASH\b|\bPAID\b|\bPAYMENT\b|\bVISA\b|\bMASTER|\bCARD\b|\bEFTPOS\b|\bCREDIT\b|\bDEBIT\b`), 0.5, true, "the amount paid, with no change given"},
 	}
-	reNotTotal   = regexp.MustCompile(`SUB\s*-?\s*TOTAL|TOTAL\s*(QTY|QUANTITY|ITEMS?|NO|DISC\w*|SAVING\w*|` + taxWords + `|EXCL\w*|POINTS?)|TOTAL\s*SALES\s*\(?\s*EXCL|CHANGE|TENDER|ROUNDING\s*ADJ|\bROUNDING\b\s*$|\bQTY\b|GST\s*SUMMARY|DISCOUNT|SAVINGS|SUPPL(Y|IES)|\bEXCL|ACCEPTED|RECEIVED|\bGROSS\b`)
+	reNotTotal   = regexp.MustCompile(`SUB\s*-?\s*TOTAL|TOTAL\s*(QTY|QUANTITY|ITEMS?|NO|DISC\w*|SAVING\w*|` + taxWords + `|EXCL\w*|POINTS?)|TOTAL\s*SALES\s*\(?\s*EXCL|CHANGE|TENDER|ROUNDING\s*ADJ|\bROUNDING\b\s*$|\bQTY\b|GST\s*SUMMARY|DISCOUNT|SAVINGS|SUPPL(Y|IES)|\bEXCL|ACCEPTED|RECEIVED|\bGROSS\b|TAXABLE|TOTAL\s*INCLUDE[SD]\b`)
 	reTaxSummary = regexp.MustCompile(`(GST|SST|VAT|TAX)\s*SUM+[AE]R|TAX\s*CODE|\bCODE\b.*\bAMOUNT\b.*\b(TAX|GST)\b|^\s*AMOUNT\s*\(?RM\)?\s*TAX|\bRATE\b.*\bNET\b|\bNET\b.*\b(GST|TAX)\b.*\bTOTAL\b`)
 	// "Tax Code  Taxable Amount  GST": a tax table's column headings, with
 	// no amount of their own, even where the first words are misread.
@@ -74,8 +74,8 @@ func inFiveCents(d decimal.Decimal) bool {
 // for 153.35: the print was misread, the arithmetic of other lines was
 // not), or both implied values agree on another one, the implied value is
 // taken; cash less change alone does not overrule a total that the line
-// items add up to (itemsConfirm).
-func reconcileTotal(r *receipt.Receipt, service, change, supplies *decimal.Decimal, itemsConfirm, rounds bool) {
+// items add up to or that the page prints again (confirmed).
+func reconcileTotal(r *receipt.Receipt, service, change, supplies *decimal.Decimal, confirmed, rounds bool) {
 	var implied []decimal.Decimal
 	fromCash := -1
 	if supplies != nil {
@@ -126,7 +126,7 @@ func reconcileTotal(r *receipt.Receipt, service, change, supplies *decimal.Decim
 	for i, v := range implied {
 		// Cash less change is two more readings, each of which may be the
 		// misread one: it does not overrule a total the items add up to.
-		if agreed || misreadOf(v, r.Total.Value) && !(i == fromCash && itemsConfirm) {
+		if agreed || misreadOf(v, r.Total.Value) && !(i == fromCash && confirmed) {
 			r.Total.Value, r.Total.Confidence = v, 0.7
 			return
 		}
@@ -494,6 +494,9 @@ func findTotal(lines []Line, upper []string) receipt.Amount {
 						cash = &v
 					}
 				} else {
+					if v, ok := joinedAmount(lines, amtLine); ok {
+						last = v
+					}
 					votes.add(last, rule.weight, amtLine.Conf, amtLine.Box, rule.why)
 				}
 				break
@@ -540,6 +543,31 @@ func findTotal(lines []Line, upper []string) receipt.Amount {
 	return found(best.value, best.conf*min(1, 0.55+best.weight/8), box, best.why)
 }
 
+// reSplitAmount is a labelled amount whose first digits the reader's
+// spacing split off: "Net Amt : 1 36.00", "TOTAL RM 1 70.00". After a colon
+// or a currency a lone group of digits is no quantity.
+var reSplitAmount = regexp.MustCompile(`(?:[:$]|\bRM)\s*(\d{1,3})\s+(\d{1,3}\s?[.,]\s?\d{2})\s*$`)
+
+// joinedAmount is the amount of a line like "Net Amt : 1 36.00" with its
+// digits joined, taken only when the page prints the joined amount on
+// another line ("Gross Amt : 136.00"): 36.00 and 136.00 are both readings
+// of the print, and only the second is confirmed.
+func joinedAmount(lines []Line, l Line) (decimal.Decimal, bool) {
+	m := reSplitAmount.FindStringSubmatch(l.Text)
+	if m == nil {
+		return decimal.Decimal{}, false
+	}
+	a, err := receipt.ParseAmount(m[1] + strings.ReplaceAll(m[2], " ", ""))
+	if err != nil {
+		return decimal.Decimal{}, false
+	}
+	v := a.Value
+	if !printedOn(lines, func(i int) bool { return lines[i].Box == l.Box }, v.Equal) {
+		return decimal.Decimal{}, false
+	}
+	return v, true
+}
+
 // reLostPoint is a line ending in a bare number of three to six digits, or
 // in digits and two more after a space: an amount whose decimal point the
 // print or the OCR lost ("GRAND TOTAL 1000", "FinalTotal 43 70").
@@ -550,6 +578,17 @@ var reLostPoint = regexp.MustCompile(`(?:^|\s)(\d{1,4}\s?)(\d{2})\s*$`)
 // only against a change line, as cash less change, and only where no
 // total was read.
 var reWholeNotes = regexp.MustCompile(`(?:^|[\s:])(?:RM|\$)?(\d{1,3})(?:\s*[.,]?\s*[0OoGCDQU]{1,2})?\s*$`)
+
+// printedTwice says whether the page prints the total's amount on a line
+// other than its own ("TOTAL 141.50" and a tax table's "Z 141.50 0.00"):
+// two prints read alike are surer than cash less change, either of which
+// may be misread.
+func printedTwice(lines []Line, total receipt.Amount) bool {
+	if !total.Set || total.Box == nil {
+		return false
+	}
+	return printedOn(lines, func(i int) bool { return lines[i].Box == *total.Box }, total.Value.Equal)
+}
 
 // printedOn says whether a line that skip does not pass over prints an
 // amount that match takes.
