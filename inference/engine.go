@@ -25,6 +25,17 @@ type Word struct {
 	Box  receipt.Box `json:"box"`
 	Conf float64     `json:"conf"`
 	Line int         `json:"line"` // words with the same Line are on one text line
+	// Alts are the reader's second choices for some of the word's
+	// characters, where it has them (PP-OCR).
+	Alts []Alt `json:"alts,omitempty"`
+}
+
+// Alt is a reader's second choice for one character of a word: "MINL"
+// with I at 3 (0.34) is MINI read a little less surely.
+type Alt struct {
+	At   int     `json:"at"`   // the character's index in the word's text, in runes
+	Text string  `json:"text"` // one letter or digit
+	P    float64 `json:"p"`    // the reader's probability for it
 }
 
 // Timings are where an extraction's time went.

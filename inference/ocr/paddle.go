@@ -161,8 +161,15 @@ func (p *PPOCR) Extract(ctx context.Context, page inference.Page) (inference.Res
 	if !r.Date.Set {
 		fields.SetDate(&r, fields.RepairedDate(p.opt.Locale, p.opt.Now(), lines))
 	}
+	named := lines // the lines with the name's and address's words mended
+	if within := nameAndAddressLines(r); within != nil {
+		if mended, n := fields.MendFromAlternatives(lines, within); n > 0 {
+			named = mended
+			takeNameAndAddress(&r, fields.ExtractFields(named, p.opt.Locale, p.opt.Now()))
+		}
+	}
 	if p.both && p.opt.RereadNameWords {
-		p.tess.mendNameWords(ctx, pageReading{gray: toGray(page.Image), factor: 1}, lines, &r, ppDoubtfulWord, tesseractSurer)
+		p.tess.mendNameWords(ctx, pageReading{gray: toGray(page.Image), factor: 1}, named, &r, ppDoubtfulWord, tesseractSurer)
 	}
 	fields.Assess(&r, lines, p.opt.Locale, p.opt.Now())
 	if p.both && unsure(r) {

@@ -86,6 +86,24 @@ func findsTheTotal(t *testing.T, both bool) {
 	}
 }
 
+// PP-OCR reads SROIE 046's heading "PASAF MINI JIN SENG", with R its
+// second choice for the F: the name is mended to PASAR, a lexicon word,
+// with no second reader.
+func TestPPOCRMendsTheNameByItsSecondChoices(t *testing.T) {
+	p := newPPOCR(t, false)
+	path := filepath.Join(repoRoot(t), "..", "shared", "data", "sroie-dev", "046.jpg")
+	if _, err := os.Stat(path); err != nil {
+		t.Skip("the SROIE receipts are not here:", err)
+	}
+	res, err := p.Extract(context.Background(), inference.Page{Image: loadImage(t, path)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := res.Receipt.SupplierName.Value; got != "PASAR MINI JIN SENG" {
+		t.Errorf("supplier %q, want PASAR MINI JIN SENG\n%s", got, res.Raw)
+	}
+}
+
 // A page PP-OCR cannot read is read by Tesseract: nothing is lost.
 func TestPPOCRFallsBackToTesseract(t *testing.T) {
 	p := newPPOCR(t, false)

@@ -230,25 +230,9 @@ func (o *Tesseract) rereadNameWords(ctx context.Context, reading pageReading, li
 // letter and digit, and takes the name and address found in the lines so
 // mended.
 func (o *Tesseract) mendNameWords(ctx context.Context, reading pageReading, lines []fields.Line, r *receipt.Receipt, doubtful func(inference.Word) bool, better func(first, second inference.Word) bool) {
-	var boxes []receipt.Box
-	for _, f := range []receipt.Text{r.SupplierName, r.SupplierAddress} {
-		if f.Box != nil {
-			boxes = append(boxes, *f.Box)
-		}
-	}
-	if len(boxes) == 0 {
+	within := nameAndAddressLines(*r)
+	if within == nil {
 		return
-	}
-	// A line's middle, not its box: the page's line keeps the specks at
-	// its edges that the field's box was trimmed of.
-	within := func(l fields.Line) bool {
-		mid := l.Box.Y + l.Box.H/2
-		for _, b := range boxes {
-			if mid >= b.Y && mid <= b.Y+b.H {
-				return true
-			}
-		}
-		return false
 	}
 	again, n := o.rereadWords(ctx, reading, lines, func(l fields.Line, w inference.Word) bool {
 		return doubtful(w) && alnumCount(w.Text) >= 2 && within(l)
@@ -258,7 +242,37 @@ func (o *Tesseract) mendNameWords(ctx context.Context, reading pageReading, line
 	if n == 0 {
 		return
 	}
-	mended := fields.ExtractFields(again, o.opt.Locale, o.opt.Now())
+	takeNameAndAddress(r, fields.ExtractFields(again, o.opt.Locale, o.opt.Now()))
+}
+
+// nameAndAddressLines says which lines hold r's supplier name and address;
+// nil when r has neither.
+func nameAndAddressLines(r receipt.Receipt) func(fields.Line) bool {
+	var boxes []receipt.Box
+	for _, f := range []receipt.Text{r.SupplierName, r.SupplierAddress} {
+		if f.Box != nil {
+			boxes = append(boxes, *f.Box)
+		}
+	}
+	if len(boxes) == 0 {
+		return nil
+	}
+	// A line's middle, not its box: the page's line keeps the specks at
+	// its edges that the field's box was trimmed of.
+	return func(l fields.Line) bool {
+		mid := l.Box.Y + l.Box.H/2
+		for _, b := range boxes {
+			if mid >= b.Y && mid <= b.Y+b.H {
+				return true
+			}
+		}
+		return false
+	}
+}
+
+// takeNameAndAddress puts the name and address found in a mended reading
+// of the page into r.
+func takeNameAndAddress(r *receipt.Receipt, mended receipt.Receipt) {
 	if mended.SupplierName.Set {
 		r.SupplierName = mended.SupplierName
 	}

@@ -43,6 +43,11 @@ func readText(t *testing.T, r *Reader, img image.Image) string {
 		if w.Box.W <= 0 || w.Box.H <= 0 || w.Conf <= 0 || w.Conf > 1 {
 			t.Errorf("word %q has box %+v and confidence %.2f", w.Text, w.Box, w.Conf)
 		}
+		for _, a := range w.Alts {
+			if a.At < 0 || a.At >= len([]rune(w.Text)) || a.P < minAltP || a.P > 1 || len(a.Text) != 1 {
+				t.Errorf("word %q has a second choice %+v outside it", w.Text, a)
+			}
+		}
 		ws = append(ws, wordLike{w.Text, w.Line})
 	}
 	return pageText(ws)

@@ -42,6 +42,11 @@ type char struct {
 	text        string
 	first, last int
 	conf        float32
+	// alt is the recogniser's second choice over the character's steps
+	// (another character, not a blank), altP its probability at its
+	// likeliest step.
+	alt  string
+	altP float32
 }
 
 // textLine is one region's reading.
@@ -182,9 +187,16 @@ func decode(probs []float32, steps, classes int, keys []string) []char {
 	for t := 0; t < steps; t++ {
 		row := probs[t*classes : (t+1)*classes]
 		best, bp := 0, row[0]
+		second, sp := 0, float32(0) // the likeliest character after best
 		for c := 1; c < classes; c++ {
-			if row[c] > bp {
-				best, bp = c, row[c]
+			switch v := row[c]; {
+			case v > bp:
+				if best != 0 {
+					second, sp = best, bp
+				}
+				best, bp = c, v
+			case v > sp:
+				second, sp = c, v
 			}
 		}
 		switch {
@@ -194,8 +206,15 @@ func decode(probs []float32, steps, classes int, keys []string) []char {
 			n := float32(ch.last - ch.first + 1)
 			ch.conf = (ch.conf*n + bp) / (n + 1)
 			ch.last = t
+			if second != 0 && sp > ch.altP {
+				ch.alt, ch.altP = halfWidth(keys[second-1]), sp
+			}
 		default:
-			out = append(out, char{text: halfWidth(keys[best-1]), first: t, last: t, conf: bp})
+			ch := char{text: halfWidth(keys[best-1]), first: t, last: t, conf: bp}
+			if second != 0 {
+				ch.alt, ch.altP = halfWidth(keys[second-1]), sp
+			}
+			out = append(out, ch)
 		}
 		prev = best
 	}

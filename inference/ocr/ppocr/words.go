@@ -4,6 +4,8 @@ import (
 	"math"
 	"sort"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/shoebox-app/shoebox/inference"
 	"github.com/shoebox-app/shoebox/receipt"
@@ -212,19 +214,39 @@ func wordsOf(lines []textLine, page int) []inference.Word {
 			p := pitch(l.chars, fallback)
 			for _, w := range splitWords(l, p) {
 				var text strings.Builder
-				conf := 0.0
+				var alts []inference.Alt
+				conf, at := 0.0, 0
 				for _, c := range w {
+					if a, ok := secondChoice(c); ok {
+						alts = append(alts, inference.Alt{At: at, Text: a, P: float64(c.altP)})
+					}
 					text.WriteString(c.text)
 					conf += float64(c.conf)
+					at += utf8.RuneCountInString(c.text)
 				}
 				out = append(out, inference.Word{
 					Text: text.String(), Conf: conf / float64(len(w)), Line: n,
-					Box: wordBox(l, w[0].first, w[len(w)-1].last+1, page),
+					Box:  wordBox(l, w[0].first, w[len(w)-1].last+1, page),
+					Alts: alts,
 				})
 			}
 		}
 	}
 	return out
+}
+
+// minAltP: a second choice less likely than this is no evidence.
+const minAltP = 0.05
+
+// secondChoice is c's second choice worth keeping: a letter or digit other
+// than c's own, in any case, and not too unlikely.
+func secondChoice(c char) (string, bool) {
+	r, n := utf8.DecodeRuneInString(c.alt)
+	if c.altP < minAltP || n != len(c.alt) || !(unicode.IsLetter(r) || unicode.IsDigit(r)) || r > unicode.MaxASCII ||
+		strings.EqualFold(c.alt, c.text) {
+		return "", false
+	}
+	return c.alt, true
 }
 
 // wordBox is the page box of time steps [from, to) of a line: the part of
