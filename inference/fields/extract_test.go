@@ -456,6 +456,7 @@ func TestTotalsOfAPoorReading(t *testing.T) {
 		// "The total includes 6% GST of 3.98": a statement of the tax, not a total.
 		{"the tax a total includes is no total", lines("ITEM 70.30", "Total (incl GST) 70.30", "Cash Tendered 70.30", "Change 0.00", "TOTAL INCLUDES 6% GST 3.98"), "70.30"},
 		{"a bare due line is the total", lines("SCONE 1 7.50 0 7.50 S", "Rounding Adj 0.00", "Due 7.50", "Pay 20.00", "Change 12.50", "(Total Included GST @ 6% : 0.42)"), "7.50"},
+		{"a due date is no amount due", lines("ITEM 7.50", "Due Date 12.05.18", "Due 7.50"), "7.50"},
 		{"the taxable amount is no total", lines("SUBTOTAL RM53.60", "CASH RM100.00", "CHANGE RM46.40", "TAXABLE AMOUNT RM50.57", "6% GST RM3.03"), "53.60"},
 		// Change 8.50 read 0.50: cash less change is one digit from the total.
 		{"a total printed twice stands against cash less change", lines("Total Sales (Inclusive GST) RM 141.50", "CASH RM 150.00", "CHANGE RM 0.50", "GST Summary Amount(RM) Tax(RM)", "Z 141.50 0.00"), "141.50"},
