@@ -57,6 +57,21 @@ func newPPOCR(t *testing.T, both bool) *PPOCR {
 	return p
 }
 
+// extractDevReceipt reads sroie-dev's receipt name with p; the test is
+// skipped where the SROIE receipts are not beside the repository.
+func extractDevReceipt(t *testing.T, p *PPOCR, name string) inference.Result {
+	t.Helper()
+	path := filepath.Join(repoRoot(t), "..", "shared", "data", "sroie-dev", name)
+	if _, err := os.Stat(path); err != nil {
+		t.Skip("the SROIE receipts are not here:", err)
+	}
+	res, err := p.Extract(context.Background(), inference.Page{Image: loadImage(t, path)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res
+}
+
 // The PP-OCR engine reads a dev receipt with the real models and finds its
 // labelled total and date, alone and with Tesseract beside it.
 func TestPPOCRFindsTheTotal(t *testing.T) {
@@ -66,15 +81,7 @@ func TestPPOCRFindsTheTotal(t *testing.T) {
 }
 
 func findsTheTotal(t *testing.T, both bool) {
-	p := newPPOCR(t, both)
-	path := filepath.Join(repoRoot(t), "..", "shared", "data", "sroie-dev", "000.jpg")
-	if _, err := os.Stat(path); err != nil {
-		t.Skip("the SROIE receipts are not here:", err)
-	}
-	res, err := p.Extract(context.Background(), inference.Page{Image: loadImage(t, path)})
-	if err != nil {
-		t.Fatal(err)
-	}
+	res := extractDevReceipt(t, newPPOCR(t, both), "000.jpg")
 	if !strings.HasPrefix(res.Engine, "ppocr") || len(res.Words) == 0 {
 		t.Errorf("read by %q with %d words", res.Engine, len(res.Words))
 	}
@@ -90,15 +97,7 @@ func findsTheTotal(t *testing.T, both bool) {
 // second choice for the F: the name is mended to PASAR, a lexicon word,
 // with no second reader.
 func TestPPOCRMendsTheNameByItsSecondChoices(t *testing.T) {
-	p := newPPOCR(t, false)
-	path := filepath.Join(repoRoot(t), "..", "shared", "data", "sroie-dev", "046.jpg")
-	if _, err := os.Stat(path); err != nil {
-		t.Skip("the SROIE receipts are not here:", err)
-	}
-	res, err := p.Extract(context.Background(), inference.Page{Image: loadImage(t, path)})
-	if err != nil {
-		t.Fatal(err)
-	}
+	res := extractDevReceipt(t, newPPOCR(t, false), "046.jpg")
 	if got := res.Receipt.SupplierName.Value; got != "PASAR MINI JIN SENG" {
 		t.Errorf("supplier %q, want PASAR MINI JIN SENG\n%s", got, res.Raw)
 	}

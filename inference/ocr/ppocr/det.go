@@ -66,7 +66,7 @@ func (r *Reader) detect(ctx context.Context, page *rgb, t *Timings) ([]box, erro
 		return nil, nil
 	}
 	var boxes []box
-	prevStart, prevEnd := 0, 0 // the previous strip's boxes are boxes[prevStart:]
+	prevStart, prevEnd := 0, 0 // the previous strip's boxes are boxes[prevStart:prevEnd]
 	for top := 0; ; top += stripHeight - stripOverlap {
 		if err := ctx.Err(); err != nil {
 			return nil, err
