@@ -34,6 +34,12 @@ func ExtractFields(lines []Line, loc receipt.Locale, now time.Time) receipt.Rece
 	co, coIdx, coLast := findCompany(lines)
 	if coIdx >= 0 {
 		b := boxOf(lines[coIdx])
+		for _, l := range lines[coIdx+1 : coLast+1] {
+			if b != nil && l.Box.W > 0 {
+				u := b.Union(l.Box)
+				b = &u
+			}
+		}
 		if coIdx > 0 && strings.Contains(co.Value, lines[coIdx-1].Text) && b != nil && lines[coIdx-1].Box.W > 0 {
 			u := b.Union(lines[coIdx-1].Box)
 			b = &u
