@@ -11,6 +11,11 @@ import (
 // choice may make too ("Sdn.Rhd" with B second for the R).
 var legalFormWords = wordSet("SDN BHD BERHAD")
 
+// placeAbbreviations are the two letters a name or address gives a city
+// or state by ("GARDENIA BAKERIES (KL)"): a pair of letters is mended only
+// to one of them.
+var placeAbbreviations = wordSet("KL PJ JB KK")
+
 // MendFromAlternatives takes the reader's second choice for a letter of a
 // word on the lines within says (the supplier's name and address) where
 // that makes a word of the lexicon or one the page prints elsewhere, and
@@ -42,7 +47,7 @@ func MendFromAlternatives(lines []Line, within func(Line) bool) ([]Line, int) {
 			isWord := func(s string) bool {
 				return KnownWord(s) || legalFormWords[s] || page[s] > w.Conf
 			}
-			if text, ok := mendWordFromAlternatives(w, isWord); ok {
+			if text, ok := mendWordFromAlternatives(w, isWord, page); ok {
 				words[j].Text = text
 				changed = true
 				mended++
@@ -63,9 +68,15 @@ func MendFromAlternatives(lines []Line, within func(Line) bool) ([]Line, int) {
 // than skip read with confidence (as pageWords), in capitals, with the
 // surest reading of each.
 func surePageWords(lines []Line, skip int) map[string]float64 {
+	return runConfidences(lines, func(i int, l Line) bool { return i != skip && l.Conf >= 0.8 })
+}
+
+// runConfidences gives the runs of letters of the words of the lines keep
+// takes, in capitals, each with its surest reading's confidence.
+func runConfidences(lines []Line, keep func(i int, l Line) bool) map[string]float64 {
 	sure := map[string]float64{}
 	for i, l := range lines {
-		if i == skip || l.Conf < 0.8 {
+		if !keep(i, l) {
 			continue
 		}
 		for _, w := range l.Words {
@@ -88,8 +99,10 @@ func hasAlts(l Line) bool {
 
 // mendWordFromAlternatives mends each run of three or more letters of w
 // that is not a word (isWord, in capitals) to one that is, by w's second
-// choices within the run.
-func mendWordFromAlternatives(w inference.Word, isWord func(string) bool) (string, bool) {
+// choices within the run; failing that, to the one spelling of page
+// (surer than w) that differs from it in a single letter the reader
+// doubted ("ALAH", N second for the H, beside "SETIA ALAM" read surely).
+func mendWordFromAlternatives(w inference.Word, isWord func(string) bool, page map[string]float64) (string, bool) {
 	if len(w.Alts) == 0 {
 		return "", false
 	}
@@ -104,9 +117,17 @@ func mendWordFromAlternatives(w inference.Word, isWord func(string) bool) (strin
 		for end < len(text) && unicode.IsLetter(text[end]) {
 			end++
 		}
-		if run := string(text[start:end]); end-start >= 3 && !isWord(strings.ToUpper(run)) && !englishNeighbours[strings.ToUpper(run)] {
+		if run := string(text[start:end]); end-start == 2 && !placeAbbreviations[strings.ToUpper(run)] {
+			if best, ok := bestAlternative(text[start:end], start, w.Alts, func(s string) bool { return placeAbbreviations[s] }); ok {
+				copy(text[start:end], best)
+				changed = true
+			}
+		} else if end-start >= 3 && !isWord(strings.ToUpper(run)) && !englishNeighbours[strings.ToUpper(run)] {
 			if best, ok := bestAlternative(text[start:end], start, w.Alts, isWord); ok {
 				copy(text[start:end], best)
+				changed = true
+			} else if twin, ok := doubtedLetterTwin(text[start:end], start, w, page); ok {
+				copy(text[start:end], twin)
 				changed = true
 			}
 		}
@@ -154,4 +175,55 @@ func bestAlternative(run []rune, offset int, alts []inference.Alt, isWord func(s
 		}
 	}
 	return best, best != nil
+}
+
+// doubtedLetterTwin is the one word of page, read surer than w, that
+// spells run (at rune offset in w) but for one letter the reader had a
+// second choice for. A run of three letters is left: "TEO" is no more
+// likely TEL, which every receipt prints, than anything else.
+func doubtedLetterTwin(run []rune, offset int, w inference.Word, page map[string]float64) ([]rune, bool) {
+	if len(run) < 4 {
+		return nil, false
+	}
+	doubted := map[int]bool{}
+	for _, a := range w.Alts {
+		doubted[a.At-offset] = true
+	}
+	upper := []rune(strings.ToUpper(string(run)))
+	var twin []rune
+	for p, conf := range page {
+		c := []rune(p)
+		if conf <= w.Conf || len(c) != len(upper) {
+			continue
+		}
+		diff := -1
+		for i := range c {
+			if c[i] != upper[i] {
+				if diff >= 0 {
+					diff = -2
+					break
+				}
+				diff = i
+			}
+		}
+		if diff >= 0 && doubted[diff] {
+			if twin != nil {
+				return nil, false
+			}
+			twin = c
+		}
+	}
+	if twin == nil {
+		return nil, false
+	}
+	out := make([]rune, len(run))
+	copy(out, run)
+	for i := range out {
+		if unicode.IsLower(out[i]) {
+			out[i] = unicode.ToLower(twin[i])
+		} else {
+			out[i] = twin[i]
+		}
+	}
+	return out, true
 }

@@ -25,6 +25,13 @@ func TestMendFromAlternatives(t *testing.T) {
 		{"a legal form glued to a word", inference.Word{Text: "ALAH)SDN.RHD", Alts: []inference.Alt{alt(3, "M", 0.3), alt(9, "B", 0.14)}}, nil, "ALAM)SDN.BHD"},
 		{"a digit is never a second choice for a letter", inference.Word{Text: "SE7IA", Alts: []inference.Alt{alt(2, "T", 0.3)}}, nil, "SE7IA"},
 		{"a short run is left alone", inference.Word{Text: "LO", Alts: []inference.Alt{alt(1, "T", 0.4)}}, nil, "LO"},
+		{"a pair of letters becomes a place's abbreviation", inference.Word{Text: "BAKERIES(KI", Alts: []inference.Alt{alt(10, "L", 0.35)}}, nil, "BAKERIES(KL"},
+		{"a pair of letters becomes nothing else", inference.Word{Text: "(KI)", Alts: []inference.Alt{alt(2, "T", 0.35)}}, nil, "(KI)"},
+		{"a doubted letter takes the page's surer spelling", inference.Word{Text: "TUAH)", Conf: 0.88, Alts: []inference.Alt{alt(3, "N", 0.23)}}, []inference.Word{{Text: "TUAK", Conf: 0.99}}, "TUAK)"},
+		{"a letter not doubted keeps its reading", inference.Word{Text: "TUAH", Conf: 0.88, Alts: []inference.Alt{alt(0, "J", 0.23)}}, []inference.Word{{Text: "TUAK", Conf: 0.99}}, "TUAH"},
+		{"the page's spelling read less surely", inference.Word{Text: "TUAH", Conf: 0.95, Alts: []inference.Alt{alt(3, "N", 0.23)}}, []inference.Word{{Text: "TUAK", Conf: 0.9}}, "TUAH"},
+		{"three letters do not take the page's spelling", inference.Word{Text: "TEO", Conf: 0.86, Alts: []inference.Alt{alt(2, "D", 0.34)}}, []inference.Word{{Text: "TEL", Conf: 0.97}}, "TEO"},
+		{"two twins on the page: no guess", inference.Word{Text: "TUAH", Conf: 0.8, Alts: []inference.Alt{alt(3, "N", 0.23)}}, []inference.Word{{Text: "TUAK", Conf: 0.99}, {Text: "TUAM", Conf: 0.9}}, "TUAH"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			ls := []Line{{Text: tc.word.Text, Conf: 0.8, Words: []inference.Word{tc.word}}}
