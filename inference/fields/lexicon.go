@@ -159,13 +159,14 @@ func mendWords(s string, lexicon map[string]bool) string {
 	})
 }
 
-// mendEachWord puts mend(f) in place of each word f of s; s comes back as
+// mendEachWord puts mend(f) in place of each word f of s, the words a
+// comma glues together taken one by one ("JAYA,ELANGOR"); s comes back as
 // it was, spacing and all, when no word changes.
 func mendEachWord(s string, mend func(f string) string) string {
 	fields := strings.Fields(s)
 	changed := false
 	for i, f := range fields {
-		if w := mend(f); w != f {
+		if w := mendGluedWords(f, mend); w != f {
 			fields[i], changed = w, true
 		}
 	}
@@ -175,6 +176,21 @@ func mendEachWord(s string, mend func(f string) string) string {
 	return strings.Join(fields, " ")
 }
 
+// mendGluedWords is mend(f), or, for words glued by commas, each of them
+// mended alone.
+func mendGluedWords(f string, mend func(f string) string) string {
+	parts := strings.Split(f, ",")
+	if len(parts) == 1 {
+		return mend(f)
+	}
+	for i, p := range parts {
+		if p != "" {
+			parts[i] = mend(p)
+		}
+	}
+	return strings.Join(parts, ",")
+}
+
 // closestWord is the one word of lexicon nearest a misread word, within
 // one misread letter (two edits for words of eight letters or more), and
 // ending in the same letter.
@@ -182,8 +198,11 @@ func closestWord(core string, lexicon map[string]bool) (string, bool) {
 	// Shorter words only mend a misread letter (HONE, not BATFU -> BATU):
 	// a dropped or extra letter in a short word is too often another word.
 	limit, dist := 1, hamming
-	if len(core) >= 8 {
+	switch {
+	case len(core) >= 8:
 		limit, dist = 2, editDistance
+	case len(core) == 7:
+		dist = editDistance // HARDARE: one letter dropped from a long word
 	}
 	best, tie := "", false
 	bestD := limit + 1
@@ -535,9 +554,15 @@ var addressAbbrevFixes = textFixes{
 // replaced only when it is read with confidence nowhere on the page (lines
 // first to last, the text's own, do not count), is no known word, and one
 // spelling one letter away (same length, five letters or more) is read
-// elsewhere with confidence. first and last of -1 count every line.
+// elsewhere with confidence, and, where the reader gave the words'
+// confidences, read surer there than in the name or printed there twice
+// ("GARDENIA" at 0.99 in the heading is not mended to the footer's one
+// "Gardenta's" at 0.96). first and last of -1
+// count every line.
 func mendFromPage(name string, lines []Line, first, last int) string {
 	body := pageWords(lines, first, last)
+	own := runConfidences(lines, func(i int, _ Line) bool { return i >= first && i <= last })
+	elsewhere := runConfidences(lines, func(i int, l Line) bool { return (i < first || i > last) && l.Conf >= 0.8 })
 	return mendEachWord(name, func(f string) string {
 		core := letterCore(f)
 		if !mendable(core) || body[core] > 0 {
@@ -549,7 +574,7 @@ func mendFromPage(name string, lines []Line, first, last int) string {
 				twin, n = w, n+1
 			}
 		}
-		if n == 1 {
+		if c, read := own[core]; n == 1 && (!read || elsewhere[twin] > c || body[twin] > 1) {
 			return strings.Replace(f, core, twin, 1)
 		}
 		return f

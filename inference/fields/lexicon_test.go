@@ -1,8 +1,10 @@
 package fields
 
 import (
+	"strings"
 	"testing"
 
+	"github.com/shoebox-app/shoebox/inference"
 	"github.com/shoebox-app/shoebox/receipt"
 )
 
@@ -21,11 +23,17 @@ func TestMendTradeWords(t *testing.T) {
 		{"TAMAN DAYA, J!HOR.", "TAMAN DAYA, JOHOR."},
 		{"NO.1, {AMAN SRI DENGKIL,", "NO.1, TAMAN SRI DENGKIL,"}, // a bracket for the first letter
 		{"BUKIT [AMAN", "BUKIT TAMAN"},
-		{"MR. D.I.Y. (M) SDN BHD", "MR. D.I.Y. (M) SDN BHD"}, // dots are no letters
-		{"KING'S CONFECTIONERY", "KING'S CONFECTIONERY"},     // an apostrophe that fits no trade word
-		{"Mixed Case Bakerles", "Mixed Case Bakerles"},       // only capitals are mended
-		{"McDONALDS", "McDONALDS"},                           // no trade word fits
-		{"MiNI MART", "MiNI MART"},                           // MINI is no trade word
+		{"MR. D.I.Y. (M) SDN BHD", "MR. D.I.Y. (M) SDN BHD"},              // dots are no letters
+		{"KING'S CONFECTIONERY", "KING'S CONFECTIONERY"},                  // an apostrophe that fits no trade word
+		{"Mixed Case Bakerles", "Mixed Case Bakerles"},                    // only capitals are mended
+		{"McDONALDS", "McDONALDS"},                                        // no trade word fits
+		{"MiNI MART", "MiNI MART"},                                        // MINI is no trade word
+		{"AIK HOE HARDARE CENTRE", "AIK HOE HARDWARE CENTRE"},             // a letter dropped from a long word
+		{"BAKER STORIES", "BAKER STORIES"},                                // an English word one letter from STORES stays
+		{"TAMAN DAMAI, SERDANG,SELANGR", "TAMAN DAMAI, SERDANG,SELANGOR"}, // a dropped letter, after a comma
+		{"HARDWARS MART", "HARDWARS MART"},                                // another ending is another word
+		{"47500 SUBANG JAYA,SCLANGOR", "47500 SUBANG JAYA,SELANGOR"},      // words glued by a comma, one by one
+		{"NO 7,JALAN TEMBAGA,PETALING,JAYA", "NO 7,JALAN TEMBAGA,PETALING,JAYA"},
 	} {
 		if got := mendTradeWords(tc.in); got != tc.want {
 			t.Errorf("mendTradeWords(%q) = %q, want %q", tc.in, got, tc.want)
@@ -93,6 +101,35 @@ func TestMendFromPage(t *testing.T) {
 		ls := append(lines(tc.name), lines(tc.body...)...)
 		if got := mendFromPage(tc.name, ls, 0, 0); got != tc.want {
 			t.Errorf("mendFromPage(%q) = %q, want %q", tc.name, got, tc.want)
+		}
+	}
+}
+
+// Where the reader gave each word's confidence, a name's word takes the
+// page's spelling only when the page's is the surer reading, or printed
+// there twice.
+func TestMendFromPageWeighsTheReadings(t *testing.T) {
+	withWords := func(text string, conf float64) Line {
+		l := Line{Text: text, Conf: conf}
+		for _, f := range strings.Fields(text) {
+			l.Words = append(l.Words, inference.Word{Text: f, Conf: conf})
+		}
+		return l
+	}
+	const name = "KEMBOLA BAKERIES (KL) SDN BHD"
+	for _, tc := range []struct {
+		desc string
+		name float64
+		body []Line
+		want string
+	}{
+		{"the page's reading is surer", 0.85, []Line{withWords("The recipient of Kembala's products", 0.95)}, "KEMBALA BAKERIES (KL) SDN BHD"},
+		{"the name's reading is surer", 0.99, []Line{withWords("The recipient of Kembala's products", 0.95)}, name},
+		{"printed twice, less surely", 0.99, []Line{withWords("The recipient of Kembala's products", 0.95), withWords("Kembala thanks you", 0.9)}, "KEMBALA BAKERIES (KL) SDN BHD"},
+	} {
+		ls := append([]Line{withWords(name, tc.name)}, tc.body...)
+		if got := mendFromPage(name, ls, 0, 0); got != tc.want {
+			t.Errorf("%s: mendFromPage = %q, want %q", tc.desc, got, tc.want)
 		}
 	}
 }
