@@ -766,6 +766,13 @@ func TestMendTownPostcode(t *testing.T) {
 		{"TAMAN CONNAUGHT, 58000 CHERAS, KUALA LUMPUR", "TAMAN CONNAUGHT, 56000 CHERAS, KUALA LUMPUR"},
 		{"84600,PAGOH,JOHOR", "84600,PAGOH,JOHOR"},
 		{"4317 TRILLIUM 56 BESI", "4317 TRILLIUM 56 BESI"},
+		// Letters read among a postcode's digits, where that fits the town.
+		{"SEKSYEN U9,4D170 SHAH ALAM", "SEKSYEN U9,40170 SHAH ALAM"},
+		{"JALAN TUN BESAR, 500CO KUALA LUMPUR.", "JALAN TUN BESAR, 50000 KUALA LUMPUR."},
+		{"JALAN BESAR, 4015A SHAH ALAM", "JALAN BESAR, 4015A SHAH ALAM"},                       // an A is a 4 or a smudge: left
+		{"JALAN BESAR, 5S100 SHAH ALAM", "JALAN BESAR, 5S100 SHAH ALAM"},                       // 55100 is no Shah Alam code
+		{"LOT PT12A, 4O150 MERLIMAU", "LOT PT12A, 4O150 MERLIMAU"},                             // no town of the table
+		{"NO 12, JALAN SS2/3, SS2OO PETALING JAYA", "NO 12, JALAN SS2/3, SS2OO PETALING JAYA"}, // two digits: no postcode
 	} {
 		if got := mendTownPostcode(tc.in, townPostcodes); got != tc.want {
 			t.Errorf("mendTownPostcode(%q) = %q, want %q", tc.in, got, tc.want)
@@ -815,5 +822,20 @@ func TestMisreadRoundingLines(t *testing.T) {
 				t.Errorf("total %s, want %s", got, tc.want)
 			}
 		})
+	}
+}
+
+// A name broken over lines is boxed whole: the review window outlines it
+// all, and the rereads and second choices that mend a name's words look
+// at every line of it.
+func TestANameOverLinesIsBoxedWhole(t *testing.T) {
+	ls := lines("KIM LOONG HARDWARE", "ENTERPRISE (BATU", "JAYA) SDN BHD", "NO. 12, JALAN BESAR,", "41050 KLANG, SELANGOR")
+	r := ExtractFields(ls, receipt.DefaultLocale(receipt.CountryMY), testNow)
+	if r.SupplierName.Value != "KIM LOONG HARDWARE ENTERPRISE (BATU JAYA) SDN BHD" {
+		t.Fatalf("name %q", r.SupplierName.Value)
+	}
+	want := ls[0].Box.Union(ls[2].Box)
+	if b := r.SupplierName.Box; b == nil || *b != want {
+		t.Errorf("name's box %+v, want %+v (its three lines)", b, want)
 	}
 }

@@ -55,20 +55,13 @@ var reTownEnd = regexp.MustCompile(`^\s*([^A-Z\s]|(SELANGOR|JOHOR|WILAYAH|W\.?P|
 // in range, or one that two changes would fit ("44000 PETALING JAYA":
 // 46000 or 47000), stays as read.
 func mendTownPostcode(addr string, towns map[string][][2]int) string {
+	addr = mendLettersInPostcode(addr, towns)
 	for _, m := range reTownPostcode.FindAllStringSubmatchIndex(addr, -1) {
 		code, after := addr[m[4]:m[5]], addr[m[6]:m[7]]
 		if lotNumber.MatchString(addr[:m[4]]) {
 			continue // "LOT 12345": no postcode
 		}
-		var ranges [][2]int
-		for town, rng := range towns {
-			// The town's whole name, ending the address or a part of it:
-			// "KLANG LAMA" is a road, not Klang.
-			if rest, ok := strings.CutPrefix(after, town); ok && (rest == "" || reTownEnd.MatchString(rest)) {
-				ranges = rng
-				break
-			}
-		}
+		ranges := townRanges(after, towns)
 		if ranges == nil {
 			continue
 		}
@@ -85,6 +78,56 @@ func mendTownPostcode(addr string, towns map[string][][2]int) string {
 		}
 	}
 	return addr
+}
+
+// postcodeLookalikes are the digits a letter read among a postcode's
+// digits stands for. A, which may be a 4 or a smudged 0, is left out.
+var postcodeLookalikes = map[rune]rune{'D': '0', 'O': '0', 'Q': '0', 'C': '0', 'I': '1', 'L': '1', 'Z': '2', 'S': '5', 'G': '6', 'B': '8'}
+
+// reLetteredPostcode is five digits and capitals before a town's name.
+var reLetteredPostcode = regexp.MustCompile(`(^|[\s,])([0-9A-Z]{5}),?\s+(\p{Lu}[\p{Lu} ]+)`)
+
+// mendLettersInPostcode reads the letters of a postcode with three digits
+// or more as the digits they look like ("4D170 SHAH ALAM", "500CO KUALA
+// LUMPUR") when that puts it in its town's range.
+func mendLettersInPostcode(addr string, towns map[string][][2]int) string {
+	for _, m := range reLetteredPostcode.FindAllStringSubmatchIndex(addr, -1) {
+		code := addr[m[4]:m[5]]
+		if countDigits(code) < 3 || countDigits(code) == len(code) {
+			continue
+		}
+		mended := []rune(code)
+		for i, r := range mended {
+			if r < '0' || r > '9' {
+				if d, ok := postcodeLookalikes[r]; ok {
+					mended[i] = d
+				} else {
+					mended = nil
+					break
+				}
+			}
+		}
+		if mended == nil {
+			continue
+		}
+		ranges := townRanges(addr[m[6]:m[7]], towns)
+		if ranges != nil && inRanges(ranges)(string(mended)) {
+			addr = addr[:m[4]] + string(mended) + addr[m[5]:] // same length: later matches stay put
+		}
+	}
+	return addr
+}
+
+// townRanges are the postcode ranges of the town whose whole name opens
+// after, ending the address or a part of it ("KLANG LAMA" is a road, not
+// Klang); nil when no town of towns does.
+func townRanges(after string, towns map[string][][2]int) [][2]int {
+	for town, rng := range towns {
+		if rest, ok := strings.CutPrefix(after, town); ok && (rest == "" || reTownEnd.MatchString(rest)) {
+			return rng
+		}
+	}
+	return nil
 }
 
 // inRanges says whether a postcode lies in one of ranges.
