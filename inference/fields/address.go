@@ -48,10 +48,10 @@ func findAddress(lines []Line, coIdx int) receipt.Text {
 			prevBottom = l.Box.Y + l.Box.H
 			continue // phone and tax number printed above the address: "TEL / FAX", "GST ID NO" (SROIE 382)
 		}
-		if reStopAddr.MatchString(u) || reDateNum.MatchString(u) || isDateTimeLine(u) || reMoney.MatchString(u) && !reStreetWord.MatchString(u) || rePhone.MatchString(u) {
+		if reStopAddr.MatchString(u) || reDateNum.MatchString(u) || isDateTimeLine(u) || reMoney.MatchString(u) && !reStreetWord.MatchString(u) || rePhone.MatchString(u) || reLabelledNumber.MatchString(strings.ToUpper(l.Text)) {
 			break
 		}
-		if len(parts) == 0 && !reAddrHint.MatchString(u) && skipped < 2 {
+		if len(parts) == 0 && !reAddrHint.MatchString(u) && !reAddrHint.MatchString(mendAddressWords(u)) && skipped < 2 {
 			skipped++ // a branch name or slogan under the supplier: "IKEA CHERAS", "BISTRO & CAFE"
 			prevBottom = l.Box.Y + l.Box.H
 			continue
@@ -107,7 +107,12 @@ func findAddress(lines []Line, coIdx int) receipt.Text {
 // rePremises opens an address's first line with the premises: a house
 // number or the word that brings one ("NO.12,", "LOT 3", "UNIT G-13",
 // "LEVEL 6", "12, JALAN", "LG226,").
-var rePremises = regexp.MustCompile(`^\W*(NO\b|NO\.|LOT\b|UNIT\b|LEVEL\b|SUITE\b|SHOP\b|BLOCK\b|BLK\b|[A-Z]{0,2}\d+[A-Z]?\b)`)
+var rePremises = regexp.MustCompile(`^\W*(NO\b|NO\.|LOT\b|UNIT\b|LEVEL\b|SUITE\b|SHOP\b|BLOCK\b|BLK\b|[A-Z]{0,2}-?\d+[A-Z]?\b)|\b(LEVEL|LVL|FLOOR|FLR|TINGKAT)\s*\d|#\s?[A-Z]?\d+-\d+`)
+
+// reLabelledNumber is a line that holds a label and a number and nothing
+// else ("Site : 2188", "Store No: 12"): a field of the receipt, not a line
+// of an address ("NO : 12" may start one).
+var reLabelledNumber = regexp.MustCompile(`^\W*(?:[A-Z]+\s){0,2}[A-Z]+\s*:\s*#?\d+\W*$`)
 
 // premisesStart is where an address starts when a branch's or a mall's
 // name was read as its first line or two ("LICENSEE OF ACME, LEVEL 6, …",
