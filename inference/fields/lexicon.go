@@ -351,6 +351,10 @@ func hamming(a, b string, limit int) int {
 	return d
 }
 
+// EditDistance is the Levenshtein distance of a and b (in bytes), or
+// limit+1 once it is sure to exceed limit.
+func EditDistance(a, b string, limit int) int { return editDistance(a, b, limit) }
+
 // editDistance is the Levenshtein distance of a and b, or limit+1 once it
 // is sure to exceed limit.
 func editDistance(a, b string, limit int) int {

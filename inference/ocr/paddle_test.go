@@ -179,3 +179,26 @@ func TestTesseractSurerKeepsDigitsAndKnownWords(t *testing.T) {
 		}
 	}
 }
+
+// Where both readers found the supplier's name and address, a letter or
+// two apart, PP-OCR's stand whichever reader is surer on its own scale;
+// another name, or a field PP-OCR lacks, comes from the surer reader.
+func TestCombineKeepsPPOCRsLettersOfOneName(t *testing.T) {
+	text := func(v string, conf float64) receipt.Text { return receipt.Text{Value: v, Set: true, Confidence: conf} }
+	pp := receipt.Receipt{SupplierName: text("MEI LET RESTAURANT", 0.66), SupplierAddress: text("NO 2, JALAN BESAR, 40000 SHAH ALAM", 0.7)}
+	tess := receipt.Receipt{SupplierName: text("MEL LET RESTAURANT", 0.67), SupplierAddress: text("NO 2, JALAN BESAR, 40600 SHAH ALAM", 0.8), DocumentNumber: text("INV-12", 0.9)}
+	got := pp
+	combine(&got, tess)
+	if got.SupplierName.Value != "MEI LET RESTAURANT" || got.SupplierAddress.Value != "NO 2, JALAN BESAR, 40000 SHAH ALAM" {
+		t.Errorf("one name misread: got %q, %q; want PP-OCR's", got.SupplierName.Value, got.SupplierAddress.Value)
+	}
+	if got.DocumentNumber.Value != "INV-12" {
+		t.Errorf("a field PP-OCR lacks: %q", got.DocumentNumber.Value)
+	}
+	tess.SupplierName = text("SUNRISE BAKERY", 0.9)
+	got = pp
+	combine(&got, tess)
+	if got.SupplierName.Value != "SUNRISE BAKERY" {
+		t.Errorf("another name, read surer: got %q", got.SupplierName.Value)
+	}
+}
