@@ -625,6 +625,10 @@ func mendBracketLookalikes(name string, lines []Line, first, last int) string {
 	return strings.Join(fields, " ")
 }
 
+// CountPageWords counts the words of the lines read with confidence, in
+// capitals, by their runs of letters.
+func CountPageWords(lines []Line) map[string]int { return pageWords(lines, -1, -1) }
+
 // pageWords counts the words of the lines read with confidence outside
 // lines first to last (a name's own lines), in capitals.
 func pageWords(lines []Line, first, last int) map[string]int {

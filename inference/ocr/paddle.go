@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unicode"
 
 	"github.com/shoebox-app/shoebox/inference"
 	"github.com/shoebox-app/shoebox/inference/fields"
@@ -169,7 +170,7 @@ func (p *PPOCR) Extract(ctx context.Context, page inference.Page) (inference.Res
 		}
 	}
 	if p.both && p.opt.RereadNameWords {
-		p.tess.mendNameWords(ctx, pageReading{gray: toGray(page.Image), factor: 1}, named, &r, ppDoubtfulWord, tesseractSurer)
+		p.tess.mendNameWords(ctx, pageReading{gray: toGray(page.Image), factor: 1}, named, &r, ppDoubtfulWord, tesseractSurerOn(fields.CountPageWords(named)))
 	}
 	fields.Assess(&r, lines, p.opt.Locale, p.opt.Now())
 	if p.both && unsure(r) {
@@ -204,6 +205,24 @@ const (
 )
 
 func ppDoubtfulWord(w inference.Word) bool { return w.Conf < ppDoubtfulConf }
+
+// tesseractSurerOn is tesseractSurer on a page whose words printed counts
+// (fields.CountPageWords): a word PP-OCR read as the page prints it twice
+// or more is not taken for a spelling the page never prints ("SAM SAM
+// TRADING": the first SAM, read again SAF).
+func tesseractSurerOn(printed map[string]int) func(first, second inference.Word) bool {
+	return func(first, second inference.Word) bool {
+		if printed[letterRun(first.Text)] >= 2 && printed[letterRun(second.Text)] == 0 {
+			return false
+		}
+		return tesseractSurer(first, second)
+	}
+}
+
+// letterRun is a word's letters, in capitals, marks at its ends left out.
+func letterRun(s string) string {
+	return strings.ToUpper(strings.TrimFunc(s, func(r rune) bool { return !unicode.IsLetter(r) }))
+}
 
 func tesseractSurer(first, second inference.Word) bool {
 	// PP-OCR reads digits better than Tesseract (a postcode's 55100 was

@@ -178,6 +178,16 @@ func TestTesseractSurerKeepsDigitsAndKnownWords(t *testing.T) {
 			t.Errorf("%s read again %s at %.2f: taken %v, want %v", c.first, c.second, c.conf, got, c.take)
 		}
 	}
+	// On a page that prints PP-OCR's spelling twice, a spelling it never
+	// prints is not taken; one it prints is.
+	printed := map[string]int{"SAM": 3, "SAF": 0, "TIMES": 1, "TIHES": 2}
+	surer := tesseractSurerOn(printed)
+	if surer(inference.Word{Text: "SAM", Conf: 0.85}, inference.Word{Text: "SAF", Conf: 0.95}) {
+		t.Error("SAM, printed thrice, was read again SAF")
+	}
+	if !surer(inference.Word{Text: "TIHES", Conf: 0.85}, inference.Word{Text: "TIMES", Conf: 0.95}) {
+		t.Error("TIHES was not read again TIMES, which the page prints")
+	}
 }
 
 // Where both readers found the supplier's name and address, a letter or
