@@ -146,13 +146,19 @@ func joinNextLine(lines []Line, i int, name string) (int, string) {
 			strings.Count(name, "(") > strings.Count(name, ")") && isNameEnd(next)
 		legalBelow := !reRegisteredForm.MatchString(strings.ToUpper(name)) && reRegisteredForm.MatchString(fixLegalSuffix(u)) &&
 			isNameEnd(next) && wordsBeforeForm(cleanName(next.Text)) <= 1
-		if !open && !legalBelow {
+		// A branch in brackets under a registered name is the name's:
+		// "CHECKERS HYPERMARKET SDN BHD" over "(JALAN KLANG LAMA)".
+		branch := reRegisteredForm.MatchString(strings.ToUpper(name)) && reBranchLine.MatchString(u) && next.Conf >= 0.7
+		if !open && !legalBelow && !branch {
 			break
 		}
 		i, name = i+1, name+" "+cleanName(next.Text)
 	}
 	return i, name
 }
+
+// reBranchLine is a line of words in brackets and nothing else.
+var reBranchLine = regexp.MustCompile(`^\s*\(\s*[A-Z][A-Z .&'-]*[A-Z]\s*\)\s*$`)
 
 // reRegisteredForm is a company's registered legal form, as against the
 // trade words (ENTERPRISE, TRADING) reStrongCo also takes for one.
