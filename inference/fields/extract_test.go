@@ -848,3 +848,19 @@ func TestANameOverLinesIsBoxedWhole(t *testing.T) {
 		t.Errorf("name's box %+v, want %+v (its three lines)", b, want)
 	}
 }
+
+func TestMendStateAfterPostcode(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{"12 JALAN BESAR, 40150 SHAH ALAM SANGOR", "12 JALAN BESAR, 40150 SHAH ALAM SELANGOR"},
+		{"NO. 7, JALAN MAJU, 47500 SUBANG JAYA, 5ELENGOR D.E.", "NO. 7, JALAN MAJU, 47500 SUBANG JAYA, SELANGOR D.E."},
+		{"12, JALAN BESAR, 81200 JOHOR BAHRU,JOHR", "12, JALAN BESAR, 81200 JOHOR BAHRU,JOHOR"},
+		{"12 JALAN BESAR, 40150 SHAH ALAM", "12 JALAN BESAR, 40150 SHAH ALAM"},                       // no state printed
+		{"12 JALAN BESAR, 81200 JOHOR BAHRU, SELANGR", "12 JALAN BESAR, 81200 JOHOR BAHRU, SELANGR"}, // not the postcode's state
+		{"LOT 5, 50450 KUALA LUMPUR", "LOT 5, 50450 KUALA LUMPUR"},                                   // a state of two words is left
+		{"NO 5, 47100 PUCHONG, JALAN SELANGAT", "NO 5, 47100 PUCHONG, JALAN SELANGAT"},               // another ending
+	} {
+		if got := mendStateAfterPostcode(tc.in); got != tc.want {
+			t.Errorf("mendStateAfterPostcode(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+}

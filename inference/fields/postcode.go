@@ -4,6 +4,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"unicode"
 
 	"github.com/shoebox-app/shoebox/receipt"
 )
@@ -130,6 +131,55 @@ func townRanges(after string, towns map[string][][2]int) [][2]int {
 	return nil
 }
 
+// malaysianStates are the states of one word and the postcodes Pos
+// Malaysia gives them.
+var malaysianStates = []struct {
+	name  string
+	codes [][2]int
+}{
+	{"PERLIS", [][2]int{{1000, 2800}}}, {"KEDAH", [][2]int{{5000, 9810}}}, {"PENANG", [][2]int{{10000, 14400}}},
+	{"KELANTAN", [][2]int{{15000, 18500}}}, {"TERENGGANU", [][2]int{{20000, 24300}}},
+	{"PAHANG", [][2]int{{25000, 28800}, {39000, 39200}, {49000, 49000}, {69000, 69000}}},
+	{"PERAK", [][2]int{{30000, 36810}}}, {"SELANGOR", [][2]int{{40000, 48300}, {63000, 68100}}},
+	{"MELAKA", [][2]int{{75000, 78309}}}, {"JOHOR", [][2]int{{79000, 86900}}},
+	{"SABAH", [][2]int{{88000, 91309}}}, {"SARAWAK", [][2]int{{93000, 98859}}},
+}
+
+// rePostcodeThenWords is a five-digit postcode and the rest of the address.
+var rePostcodeThenWords = regexp.MustCompile(`\b(\d{5})\b(.*)$`)
+
+// mendStateAfterPostcode mends a word after a Malaysian postcode that is
+// two misread or lost letters or fewer from the name of the postcode's
+// state, and ends as it does ("40150 SHAH ALAM SANGOR", "81200 JOHOR
+// BAHRU,JOHR"). A word of our lexicon stays.
+func mendStateAfterPostcode(addr string) string {
+	m := rePostcodeThenWords.FindStringSubmatchIndex(addr)
+	if m == nil {
+		return addr
+	}
+	state := ""
+	for _, s := range malaysianStates {
+		if inRanges(s.codes)(addr[m[2]:m[3]]) {
+			state = s.name
+		}
+	}
+	if state == "" {
+		return addr
+	}
+	rest := mendEachWord(addr[m[4]:m[5]], func(f string) string {
+		core := strings.TrimFunc(f, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }) // 5ELENGOR
+		if len(core) < 4 || letterCount(core) < len(core)-1 || core == state || addressWords[core] || knownWords[core] || englishNeighbours[core] ||
+			core[len(core)-1] != state[len(state)-1] || editDistance(core, state, 2) > 2 {
+			return f
+		}
+		return strings.Replace(f, core, state, 1)
+	})
+	if rest == addr[m[4]:m[5]] {
+		return addr
+	}
+	return addr[:m[4]] + " " + strings.TrimLeft(rest, " ")
+}
+
 // inRanges says whether a postcode lies in one of ranges.
 func inRanges(ranges [][2]int) func(string) bool {
 	return func(s string) bool {
@@ -221,7 +271,7 @@ func mendAUCityPostcode(addr string) string {
 // postcode formats of countries whose postcodes mix letters and digits.
 func mendPostcode(addr string, c receipt.Country) string {
 	if c == receipt.CountryMY {
-		return mendTownPostcode(addr, townPostcodes)
+		return mendStateAfterPostcode(mendTownPostcode(addr, townPostcodes))
 	}
 	switch c {
 	case receipt.CountryEU:
