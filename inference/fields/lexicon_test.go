@@ -223,6 +223,11 @@ func TestFixLegalSuffix(t *testing.T) {
 		{"SIN HUAT TRADING", "SIN HUAT TRADING"}, // SIN is a name here: no BHD follows
 		{"SEN HUAT BHX TRADING", "SEN HUAT BHX TRADING"},
 		{"Harbour Hardware Pty Ltd", "Harbour Hardware Pty Ltd"},
+		{"ACME CASH & CARRY SDN. KBD", "ACME CASH & CARRY SDN. BHD"},
+		{"ACME CASH & CARRY SDN. KBD PUCHONG", "ACME CASH & CARRY SDN. KBD PUCHONG"}, // not the name's last word
+		{"ACME RAIL SL I I BHD", "ACME RAIL SDN BHD"},
+		{"ACME S & S BHD", "ACME S & S BHD"},
+		{"SYARIKAT ACME BHD", "SYARIKAT ACME BHD"},
 	} {
 		if got := fixLegalSuffix(tc.in); got != tc.want {
 			t.Errorf("fixLegalSuffix(%q) = %q, want %q", tc.in, got, tc.want)

@@ -375,6 +375,11 @@ var legalSuffixFixes = []struct {
 	// After SDN, a word of three with two of BHD's letters in place, or
 	// BHD with a stroke read as a letter: "SDN BHX", "SDN 3HD", "SDNBHID".
 	{regexp.MustCompile(`\bSDN(\.?\s*)([BE83][HLIN1|][DO0Q]|BH[A-Z0-9]|B[A-Z0-9]D|[A-Z0-9]HD|BH[I1L|]D)\b`), "SDN${1}BHD"},
+	// SDN is always followed by BHD: a short last word after it is BHD
+	// misread ("SDN. KBD").
+	{regexp.MustCompile(`\bSDN(\.?\s*)[A-Z0-9|]{3}(\.?)$`), "SDN${1}BHD${2}"},
+	// Before BHD, SDN broken into specks: "RAPID RAIL SL I I BHD".
+	{regexp.MustCompile(`\b[S5][A-Z1|]?(?:\s+[A-Z1|]){1,3}(\s+BHD)\b`), "SDN${1}"},
 	{regexp.MustCompile(`(\s)[S5$§][/|][B8RD]\b`), "${1}S/B"},
 	// "(M)", for Malaysia, before SDN BHD, its M read as H or N.
 	{regexp.MustCompile(`\((H|N)\)(\s*SDN)`), "(M)${2}"},
