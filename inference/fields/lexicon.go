@@ -121,10 +121,33 @@ func mendAddressWords(s string) string { return mendWords(s, addressWords) }
 // the Malaysian place words only on Malaysian receipts, where SABAH is a
 // state and not a misread SARAH.
 func mendNameWords(s string, c receipt.Country) string {
+	s = mendTradePhrases(s)
 	if c != receipt.CountryMY {
 		return mendWords(s, shopWords)
 	}
 	return mendTradeWords(s)
+}
+
+// tradePhrases are trades named by two words joined by "&", each short
+// enough that a misread letter in it is no misread alone.
+var tradePhrases = [][2]string{{"CASH", "CARRY"}}
+
+// reAmpersandPair is two words joined by "&".
+var reAmpersandPair = regexp.MustCompile(`\b([A-Z]{3,6})(\s*&\s*)([A-Z]{3,6})\b`)
+
+// mendTradePhrases mends a pair of words joined by "&" that is one misread,
+// lost or extra letter in each word or fewer from a trade phrase ("CASHF &
+// CARY" is CASH & CARRY).
+func mendTradePhrases(s string) string {
+	return reAmpersandPair.ReplaceAllStringFunc(s, func(m string) string {
+		sub := reAmpersandPair.FindStringSubmatch(m)
+		for _, p := range tradePhrases {
+			if editDistance(sub[1], p[0], 1) <= 1 && editDistance(sub[3], p[1], 1) <= 1 {
+				return p[0] + sub[2] + p[1]
+			}
+		}
+		return m
+	})
 }
 
 // mendAddressText mends an address's words, place phrases and street

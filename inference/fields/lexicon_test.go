@@ -311,3 +311,17 @@ func TestMendZeroInAddressWords(t *testing.T) {
 		}
 	}
 }
+
+func TestMendTradePhrases(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{"ACME CASHF & CARY SDN. BHD", "ACME CASH & CARRY SDN. BHD"},
+		{"ACME CASH&CARY", "ACME CASH&CARRY"},
+		{"ACME CASH & CARRY SDN BHD", "ACME CASH & CARRY SDN BHD"},
+		{"LIM & SONS", "LIM & SONS"},
+		{"CHEW & CHUA", "CHEW & CHUA"}, // two letters from CARRY
+	} {
+		if got := mendNameWords(tc.in, receipt.CountryMY); got != tc.want {
+			t.Errorf("mendNameWords(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+}
