@@ -38,9 +38,9 @@ func findCompany(lines []Line) (name receipt.Text, first, last int) {
 	if plain < 0 {
 		return receipt.Text{}, -1, -1
 	}
-	for i := plain + 1; i < min(top, plain+3); i++ {
-		if legalNameAt(lines, i) == "" {
-			continue
+	for i := plain + 1; i < min(top, plain+4); i++ {
+		if legalNameAt(lines, i) == "" || i == plain+3 && !isBareLegalForm(lines[i]) {
+			continue // three lines down, only a bare "SDN BHD" that ends the line above
 		}
 		const why = "a name with a legal form (LTD, PTY, SDN BHD…) just below a heading"
 		if name, ok := nameFromHeading(lines, plain, plainName, i); ok {
@@ -100,7 +100,12 @@ func continuesName(name, next string) bool {
 // off a line that holds the supplier's name.
 func cleanName(s string) string {
 	s = mendLowerInCapsWords(reSBBeforeRegNo.ReplaceAllString(s, "${1}S/B${2}"))
-	s = reRegNo.ReplaceAllString(s, " ")
+	s = reRegNo.ReplaceAllStringFunc(s, func(m string) string {
+		if reLegalFormIn.MatchString(strings.ToUpper(m)) {
+			return m // "(M SDN BHD E0118A)": the bracket of (M) left open, not a number's
+		}
+		return " "
+	})
 	s = reOwnedBy.ReplaceAllString(s, "")
 	s = strings.Join(dropLowercaseJunk(strings.Fields(s)), " ")
 	s = mendOpeningParen(reQuoteAsQuery.ReplaceAllString(fixLegalSuffix(s), "$1'$2"))
@@ -157,6 +162,10 @@ func joinNextLine(lines []Line, i int, name string) (int, string) {
 	return i, name
 }
 
+// reLegalFormIn finds SDN or BHD in a bracket read as a registration
+// number's.
+var reLegalFormIn = regexp.MustCompile(`\b(SDN|BHD)\b`)
+
 // reBranchLine is a line of words in brackets and nothing else.
 var reBranchLine = regexp.MustCompile(`^\s*\(\s*[A-Z][A-Z .&'-]*[A-Z]\s*\)\s*$`)
 
@@ -198,7 +207,7 @@ func legalNameAt(lines []Line, i int) string {
 		}
 	}
 	switch {
-	case letterCount(strings.Join(rest, "")) < 3 && i > 0:
+	case i > 0 && isBareLegalForm(lines[i]):
 		name = cleanName(lines[i-1].Text) + " " + name
 	case words <= 1 && i > 0 && isNameStart(lines[i-1]):
 		// "WESTERN EASTERN" over "STATIONERY SDN. BHD": one name on two lines.
@@ -212,6 +221,14 @@ func legalNameAt(lines []Line, i int) string {
 		return ""
 	}
 	return name
+}
+
+// isBareLegalForm says whether a line holds a legal form and hardly a
+// letter else ("Sdn Bhd"), which legalNameAt joins to the line above.
+func isBareLegalForm(l Line) bool {
+	u := strings.ToUpper(cleanName(l.Text))
+	return reStrongCo.MatchString(fixLegalSuffix(u)) &&
+		letterCount(strings.Join(strings.Fields(joinSplitWords(reStrongCo.ReplaceAllString(u, ""), tradeWords)), "")) < 3
 }
 
 // plainNameAt is line i's text when it reads as a shop's name without a
@@ -381,8 +398,10 @@ var legalSuffixFixes = []struct {
 	// Before BHD, SDN broken into specks: "RAPID RAIL SL I I BHD".
 	{regexp.MustCompile(`\b[S5][A-Z1|]?(?:\s+[A-Z1|]){1,3}(\s+BHD)\b`), "SDN${1}"},
 	{regexp.MustCompile(`(\s)[S5$§][/|][B8RD]\b`), "${1}S/B"},
-	// "(M)", for Malaysia, before SDN BHD, its M read as H or N.
+	// "(M)", for Malaysia, before SDN BHD, its M read as H or N, or its
+	// bracket not closed.
 	{regexp.MustCompile(`\((H|N)\)(\s*SDN)`), "(M)${2}"},
+	{regexp.MustCompile(`\(M(\s+SDN)`), "(M)${1}"},
 	{regexp.MustCompile(`\bPT[VY¥]([.,]?\s*)L[I1lT]D\b`), "PTY${1}LTD"},
 	{regexp.MustCompile(`(\pL\s+)L[I1]D(\.?)$`), "${1}LTD${2}"}, // a name's last word
 	{regexp.MustCompile(`¥`), "Y"},
