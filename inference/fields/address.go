@@ -124,7 +124,7 @@ func premisesStart(parts []string) int {
 		if rePostcodeLine.MatchString(parts[k]) || reFiveDigits.MatchString(parts[k]) {
 			return 0 // the town's line: "SCHULSTRASSE 22" over "50667 KOELN"
 		}
-		if rePremises.MatchString(parts[k]) {
+		if rePremises.MatchString(parts[k]) || rePremises.MatchString(mendAddressWords(parts[k])) { // "L EVE1 6"
 			return k
 		}
 	}

@@ -743,7 +743,7 @@ func joinSplitWords(s string, lexicon map[string]bool) string {
 			lead := strings.TrimRightFunc(a, func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) })
 			trail := strings.TrimLeftFunc(b, func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) })
 			ca, cb := a[len(lead):], b[:len(b)-len(trail)]
-			if ca != "" && cb != "" && !known(ca) && !known(cb) && letterCount(ca+cb) >= 5 {
+			if ca != "" && cb != "" && !known(ca) && !known(cb) && letterCount(ca+cb) >= 4 && len(ca+cb) >= 5 {
 				joined := ca + cb
 				if w, ok := mendDigitsInWord(joined, lexicon); ok {
 					joined = w

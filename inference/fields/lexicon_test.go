@@ -258,6 +258,8 @@ func TestJoinSplitWords(t *testing.T) {
 		{"STAT IONERY SDN.BHD", "STATIONERY SDN.BHD"},
 		{"47400 PETA1 ING JAYA,", "47400 PETALING JAYA,"},
 		{"NO.2, JAL AN TEMENGGUNG", "NO.2, JALAN TEMENGGUNG"},
+		{"L EVE1 6, BANGUNAN TH", "LEVEL 6, BANGUNAN TH"}, // four letters and a digit read for one
+		{"NO 1, JLN 5", "NO 1, JLN 5"},
 		// Words on their own, or no word together: as read.
 		{"SEA FOOD HOME LIVING", "SEA FOOD HOME LIVING"},
 		{"C W KHOO HARDWARE", "C W KHOO HARDWARE"},
