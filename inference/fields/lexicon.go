@@ -294,8 +294,8 @@ func mendLowerInCaps(core string) (string, bool) {
 }
 
 // glyphLike are the marks OCR reads for part of a letter's strokes: "!UMPUR"
-// (L), "MA!'KOTA" (H), "SELA:IGOR" (N).
-const glyphLike = "!:|'`‘’\"{["
+// (L), "MA!'KOTA" (H), "SELA:IGOR" (N), "JA.AN" (L).
+const glyphLike = "!:|'`‘’\"{[."
 
 // mendPunctuatedWord mends a capital word with a run of letter-like marks
 // at its start or between its letters, when exactly one trade word fits with

@@ -23,7 +23,10 @@ func TestMendTradeWords(t *testing.T) {
 		{"TAMAN DAYA, J!HOR.", "TAMAN DAYA, JOHOR."},
 		{"NO.1, {AMAN SRI DENGKIL,", "NO.1, TAMAN SRI DENGKIL,"}, // a bracket for the first letter
 		{"BUKIT [AMAN", "BUKIT TAMAN"},
-		{"MR. D.I.Y. (M) SDN BHD", "MR. D.I.Y. (M) SDN BHD"},              // dots are no letters
+		{"MR. D.I.Y. (M) SDN BHD", "MR. D.I.Y. (M) SDN BHD"}, // dots are no letters
+		{"NO. 12,JA.AN SS4C/5", "NO. 12,JALAN SS4C/5"},       // … but for one inside a word, where a word fits
+		{"LOT P.T. 2811, JALAN ANGSA", "LOT P.T. 2811, JALAN ANGSA"},
+		{"ACME SDN.BHD", "ACME SDN.BHD"},
 		{"KING'S CONFECTIONERY", "KING'S CONFECTIONERY"},                  // an apostrophe that fits no trade word
 		{"Mixed Case Bakerles", "Mixed Case Bakerles"},                    // only capitals are mended
 		{"McDONALDS", "McDONALDS"},                                        // no trade word fits
