@@ -44,7 +44,7 @@ func ExtractFields(lines []Line, loc receipt.Locale, now time.Time) receipt.Rece
 			u := b.Union(lines[coIdx-1].Box)
 			b = &u
 		}
-		if co.Value = mendFromPage(mendNameWords(mendBracketLookalikes(mendZeroInNameWords(co.Value), lines, coIdx, coLast), loc.Country), lines, coIdx, coLast); co.Value != "" {
+		if co.Value = closeBracketBeforeLegalForm(mendFromPage(mendNameWords(mendBracketLookalikes(mendZeroInNameWords(co.Value), lines, coIdx, coLast), loc.Country), lines, coIdx, coLast)); co.Value != "" {
 			co.Box = b
 			r.SupplierName = co
 		}

@@ -868,3 +868,18 @@ func TestMendStateAfterPostcode(t *testing.T) {
 		}
 	}
 }
+
+func TestCloseBracketBeforeLegalForm(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{"ACME HARDWARE ENTERPRISE (SETIA ALAM SDN BHD", "ACME HARDWARE ENTERPRISE (SETIA ALAM) SDN BHD"},
+		{"ACME (M SDN. BHD.", "ACME (M) SDN. BHD."},
+		{"ACME BAKERIES (KL) SDN BHD", "ACME BAKERIES (KL) SDN BHD"},
+		{"ACME (SETIA ALAM", "ACME (SETIA ALAM"}, // no legal form: left
+		{"ACME SDN BHD (JALAN BESAR", "ACME SDN BHD (JALAN BESAR"},
+		{"ACME (SDN BHD", "ACME (SDN BHD"},
+	} {
+		if got := closeBracketBeforeLegalForm(tc.in); got != tc.want {
+			t.Errorf("closeBracketBeforeLegalForm(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+}

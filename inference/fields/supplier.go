@@ -129,6 +129,24 @@ func cleanName(s string) string {
 	return name
 }
 
+// reLegalFormEnd is a name's legal form at its end.
+var reLegalFormEnd = regexp.MustCompile(`\s*\b(SDN\.?\s*BHD|BHD|BERHAD|S/B|PTY\.?\s*LTD|LTD|LIMITED)\.?$`)
+
+// closeBracketBeforeLegalForm closes a bracket a name opened and the
+// reading lost the end of, before the legal form: "ACME HARDWARE
+// (SETIA ALAM SDN BHD" is "ACME HARDWARE (SETIA ALAM) SDN BHD".
+func closeBracketBeforeLegalForm(name string) string {
+	open := strings.LastIndex(name, "(")
+	if open < 0 || strings.Contains(name[open:], ")") {
+		return name
+	}
+	m := reLegalFormEnd.FindStringIndex(name)
+	if m == nil || m[0] <= open+1 {
+		return name
+	}
+	return strings.TrimRight(name[:m[0]], " ") + ")" + name[m[0]:]
+}
+
 // reShopNumber is a plain number of up to four digits.
 var reShopNumber = regexp.MustCompile(`^\d{1,4}$`)
 
