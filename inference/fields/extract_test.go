@@ -200,6 +200,7 @@ func TestExtractFieldsRules(t *testing.T) {
 		{"time from the date line", lines("DATE: 25/12/2018 8:13:39 PM"), "time", "20:13:39"},
 		{"month names", lines("18 APR 2018 14:02"), "date", "2018-04-18"},
 		{"MY GST ID", lines("ACME SDN BHD", "GST ID: 000306020352"), "supplier_tax_id", "MY_GST:000306020352"},
+		{"MY GST NO with its O read as 0", lines("ACME SDN BHD", "GST N0:000394528768"), "supplier_tax_id", "MY_GST:000394528768"},
 		{"invoice number", lines("INVOICE NO: 18299/182/T6230"), "document_number", "18299/182/T6230"},
 		{"ringgit", lines("TOTAL RM 5.00"), "currency", "MYR"},
 		{"subtotal", lines("SUB TOTAL 40.00", "TOTAL 42.40"), "subtotal", "40"},

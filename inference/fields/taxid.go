@@ -42,6 +42,9 @@ func bareVATNumber(lines []Line) receipt.Field[receipt.TaxID] {
 	return receipt.Field[receipt.TaxID]{}
 }
 
+// reNoReadN0 is a label's NO with its O read as 0.
+var reNoReadN0 = regexp.MustCompile(`(?i)\bN0\b`)
+
 // findTaxID finds the supplier's tax ID after its label (ABN, GST REG NO,
 // VAT NO…), with digits read as letters put back and one misread digit
 // mended where exactly one mend passes the checksum.
@@ -59,7 +62,8 @@ func findTaxID(lines []Line, loc receipt.Locale) receipt.Field[receipt.TaxID] {
 		} else {
 			num = digitOf.Replace(num)
 		}
-		read := receipt.DetectTaxID(m[0][:len(m[0])-len(m[1])]+num, loc.Country)
+		label := reNoReadN0.ReplaceAllString(m[0][:len(m[0])-len(m[1])], "NO") // "GST N0:"
+		read := receipt.DetectTaxID(label+num, loc.Country)
 		id := receipt.RepairTaxID(read)
 		conf, why := l.Conf*factorLabelled, "the number after a tax ID label"
 		if receipt.NormalizeTaxID(id.Value) != receipt.NormalizeTaxID(read.Value) {
