@@ -194,6 +194,8 @@ func TestExtractFieldsRules(t *testing.T) {
 		{"date line preferred over expiry", lines("VALID UNTIL 31/12/2019", "DATE: 25/12/2018 8:13:39 PM"), "date", "2018-12-25"},
 		{"the dated sale has its time", lines("TAXINV:G02-1550040 18/03/16", "ITEM 28.60", "18/03/18 09:03 #002-1S500408"), "date", "2018-03-18"},
 		{"total tax line is the tax", lines("SUB-TOTAL 144.68", "TOTAL TAX 8.68", "TOTAL 153.35"), "total_tax", "8.68"},
+		{"a tax total after the tax table is the tax", lines("SUB-TOTAL (GST) 16.00", "TOTAL 16.00", "CASH 16.00", "*GST C 6% INCLUDED IN TOTAL", "GST SUMMARY", "CODE AMOUNT % TAX/AMT", "SR 15.09 6 0.91", "TAX TOTAL: 0.91"), "total_tax", "0.91"},
+		{"a tax total does not take the total's place", lines("SUB-TOTAL (GST) 16.00", "TOTAL 16.00", "TAX TOTAL: 0.91"), "total", "16"},
 		{"misread total mended by the arithmetic", lines("SUB TOTAL 64.00", "GST 6% 3.84", "ROUNDING ADJ 0.01", "NET TOTAL 67.55", "Cash 100.00", "CHANGE 32.15"), "total", "67.85"},
 		{"gross amount is before tax", lines("Gross Amount : 40.00", "Total GST Amt : 2.40"), "total", ""},
 		{"a tax table header is not a total label", lines("Rate Net(RM) GST(RM) Total (RM)", "SR 6% 39.10 2.34 41.44"), "total", ""},

@@ -357,8 +357,9 @@ var (
 	// "KING?S": OCR reads an apostrophe between letters as a question mark.
 	reQuoteAsQuery  = regexp.MustCompile(`(\pL)\?(\pL)`)
 	reServiceCharge = regexp.MustCompile(`SERVICE\s*(CHARGE|CHG|TAX)|\bSVC\s*(CHG|CHARGE)|\bS/C\b`)
-	// "TOTAL GST 8.68", "Total GST Amt : 2.40": the tax, not a total.
-	reTotalTaxLine = regexp.MustCompile(`^\W*TOTAL\s*(` + taxWords + `|SALES\s+TAX)\b`)
+	// "TOTAL GST 8.68", "Total GST Amt : 2.40", "TAX TOTAL: 0.91": the
+	// tax, not a total.
+	reTotalTaxLine = regexp.MustCompile(`^\W*(TOTAL\s*(` + taxWords + `|SALES\s+TAX)|(` + taxWords + `)\s*TOTAL)\b`)
 	reNotTaxAmount = regexp.MustCompile(`\bID\b|REG|\bNO\b|TOTAL|EXCL|SUMMARY|INVOICE|AMOUNT\s*\(`)
 	reRinggit      = regexp.MustCompile(`\bRM\b|\bMYR\b|RINGGIT`)
 	reRMAmount     = regexp.MustCompile(`\bRM\s?\d`)
