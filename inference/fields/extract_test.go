@@ -193,6 +193,7 @@ func TestExtractFieldsRules(t *testing.T) {
 		{"OCR digit for letter in TOTAL", lines("T0TAL: 12.50"), "total", "12.5"},
 		{"date line preferred over expiry", lines("VALID UNTIL 31/12/2019", "DATE: 25/12/2018 8:13:39 PM"), "date", "2018-12-25"},
 		{"the dated sale has its time", lines("TAXINV:G02-1550040 18/03/16", "ITEM 28.60", "18/03/18 09:03 #002-1S500408"), "date", "2018-03-18"},
+		{"an item table with a tax column is no tax summary", lines("ACME MACHINERY", "Item Qty Price Amount Tax", "1072 1 80.00 80.00 SR", "PUMP REPAIR", "TOTAL 80.00"), "total", "80"},
 		{"total tax line is the tax", lines("SUB-TOTAL 144.68", "TOTAL TAX 8.68", "TOTAL 153.35"), "total_tax", "8.68"},
 		{"a tax total after the tax table is the tax", lines("SUB-TOTAL (GST) 16.00", "TOTAL 16.00", "CASH 16.00", "*GST C 6% INCLUDED IN TOTAL", "GST SUMMARY", "CODE AMOUNT % TAX/AMT", "SR 15.09 6 0.91", "TAX TOTAL: 0.91"), "total_tax", "0.91"},
 		{"a tax total does not take the total's place", lines("SUB-TOTAL (GST) 16.00", "TOTAL 16.00", "TAX TOTAL: 0.91"), "total", "16"},

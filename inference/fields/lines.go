@@ -172,8 +172,13 @@ var (
 // startsTaxSummary says whether a line opens a tax summary table: its title
 // or its column headings (k: the line's keywordText).
 func startsTaxSummary(l Line, k string) bool {
-	return reTaxSummary.MatchString(k) || reTaxColumns.MatchString(k) && len(amountsIn(l.Text)) == 0
+	return reTaxSummary.MatchString(k) || reTaxColumns.MatchString(k) && len(amountsIn(l.Text)) == 0 && !reItemColumns.MatchString(k)
 }
+
+// reItemColumns are an item table's column headings: a table that has them
+// lists goods, whatever tax column it has beside them ("ITEM QTY PRICE
+// AMOUNT TAX").
+var reItemColumns = regexp.MustCompile(`\b(QTY|QUANTITY|ITEM|DESC\w*|PRICE)\b`)
 
 // keywordText is a line's letters for keyword matching: amounts removed,
 // upper case, digits that OCR puts for letters mapped back (T0TAL).
