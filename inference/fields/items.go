@@ -14,6 +14,10 @@ import (
 
 var reLeadQty = regexp.MustCompile(`^\s*(\d{1,3})\s*[xX×*@]\s+`)
 
+// reUnitsRow is a table header's second row, its columns' currency in
+// brackets: "(RM) (RM)".
+var reUnitsRow = regexp.MustCompile(`^\W*(\((RM|MYR|\$|S\$|A\$|US\$|USD|AUD|NZD|EUR|GBP|€|£)\)\s*)+$`)
+
 var reQtyPrice = regexp.MustCompile(`(?i)(\d+(?:\.\d+)?)\s*(?:PCS?|X|\*|@|UNIT|EA)\s*(?:RM|\$)?\s*(\d+[.,]\d{2})`)
 
 // findLineItems reads item lines (a description ending in an amount) between
@@ -79,6 +83,7 @@ func readItems(lines []Line, upper []string, from int) itemReading {
 	started := false
 	qtyColumn := false
 	var pendingDesc string
+	nameBelow := false // items print their names under their amounts
 	for i, l := range lines {
 		k := upper[i]
 		if from >= 0 && i == from {
@@ -130,7 +135,7 @@ func readItems(lines []Line, upper []string, from int) itemReading {
 			started = true
 		}
 		if len(amts) == 0 {
-			if started && letterCount(l.Text) >= 3 {
+			if started && !nameBelow && letterCount(l.Text) >= 3 && !reUnitsRow.MatchString(k) {
 				pendingDesc = strings.TrimSpace(l.Text)
 			}
 			continue
@@ -139,7 +144,14 @@ func readItems(lines []Line, upper []string, from int) itemReading {
 			continue
 		}
 		desc := cleanItemDesc(reQtyPrice.ReplaceAllString(l.Text, ""))
-		if letterCount(desc) < 2 {
+		if letterCount(desc) < 2 && (nameBelow || pendingDesc == "" && i > 0 && (reItemsHeader.MatchString(upper[i-1]) || reUnitsRow.MatchString(upper[i-1]))) {
+			// Right under the table's header, an item code and its
+			// amounts over the item's name: so is every item after it.
+			if below, ok := nameUnder(lines, upper, i); ok {
+				desc, nameBelow = below, true
+			}
+		}
+		if letterCount(desc) < 2 && !nameBelow {
 			desc = pendingDesc
 		}
 		if letterCount(desc) < 2 {
@@ -156,7 +168,9 @@ func readItems(lines []Line, upper []string, from int) itemReading {
 			li.LineTotal.Confidence = min(li.LineTotal.Confidence, 0.5)
 		}
 		if lead != nil {
-			li.Description.Value = cleanItemDesc(l.Text[len(lead[0]):])
+			if d := cleanItemDesc(l.Text[len(lead[0]):]); letterCount(d) >= 2 || letterCount(desc) < 2 {
+				li.Description.Value = d // "2 x TEA 5.00"; "2 11.50 23.00" keeps the name above it
+			}
 			if q, err := decimal.NewFromString(lead[1]); err == nil && q.IsPositive() {
 				li.Quantity = receipt.Amount{Value: q, Set: true, Source: receipt.SourceOCR, Confidence: confAssumed}
 				li.UnitPrice = receipt.Amount{Value: li.LineTotal.Value.Div(q).Round(2), Set: true, Source: receipt.SourceOCR, Confidence: confComputed}
@@ -186,6 +200,19 @@ func readItems(lines []Line, upper []string, from int) itemReading {
 		pendingDesc = ""
 	}
 	return itemReading{items: items, alt: alt, sum: sum, at: at}
+}
+
+// nameUnder is the line under item line i when it can be the item's
+// name: letters, no amount, no total or end of the items.
+func nameUnder(lines []Line, upper []string, i int) (string, bool) {
+	if i+1 >= len(lines) {
+		return "", false
+	}
+	next, k := lines[i+1], upper[i+1]
+	if len(amountsIn(next.Text)) > 0 || letterCount(next.Text) < 3 || strings.Contains(k, "TOTAL") || reItemsEnd.MatchString(k) || reUnitsRow.MatchString(k) {
+		return "", false
+	}
+	return cleanItemDesc(next.Text), true
 }
 
 // match keeps the items when they add up to target, or to the last

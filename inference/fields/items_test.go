@@ -160,3 +160,36 @@ func TestItemsMendedUntilTheyAddUp(t *testing.T) {
 		})
 	}
 }
+
+// A table whose rows print an item code and the amounts over the item's
+// name (SROIE 006 and 513 laid out so): each name is taken from under its
+// amounts, and the header's row of currencies is no item's name.
+func TestItemNamesUnderTheirAmounts(t *testing.T) {
+	descs := func(items []receipt.LineItem) string {
+		var out []string
+		for _, it := range items {
+			out = append(out, it.Description.Value+" "+it.LineTotal.Value.StringFixed(2))
+		}
+		return strings.Join(out, "; ")
+	}
+	my := receipt.DefaultLocale(receipt.CountryMY)
+	for _, tc := range []struct {
+		name  string
+		lines []Line
+		want  string
+	}{
+		{"names under, a units row under the header", lines("ACME HARDWARE SDN BHD", "RECEIPT #: CS0388 DATE: 10/05/2017", "ITEM QTY U/P AMOUNT", "(RM) (RM)",
+			"120000143 16.00 16.00 S", "WALL SOCKET 15A", "SUB-TOTAL (GST) 16.00", "TOTAL 16.00"), "WALL SOCKET 15A 16.00"},
+		{"every name under its amounts", lines("ACME MACHINERY", "Doc No. S0040 Date: 11/01/2019", "Item Qty Price Amount Tax",
+			"1072 1 80.00 80.00", "REPAIR PUMP (1UNIT)", "workmanship & service", "70349 1 16.00 16.00", "OVERFLOW ASSY", "TOTAL 96.00"),
+			"REPAIR PUMP (1UNIT) 80.00; OVERFLOW ASSY 16.00"},
+		{"names above, as most receipts print them", lines("ACME MART", "INVOICE 12 Date: 11/01/2019", "ITEM QTY AMOUNT", "BLEACH 1L", "2 11.50 23.00",
+			"DISH SOAP", "1 4.45 4.45", "TOTAL 27.45"), "BLEACH 1L 23.00; DISH SOAP 4.45"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := descs(ExtractFields(tc.lines, my, testNow).LineItems); got != tc.want {
+				t.Errorf("items %q, want %q", got, tc.want)
+			}
+		})
+	}
+}
