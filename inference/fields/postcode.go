@@ -166,7 +166,8 @@ func mendStateAfterPostcode(addr string) string {
 	if state == "" {
 		return addr
 	}
-	rest := mendEachWord(addr[m[4]:m[5]], func(f string) string {
+	after := addr[m[4]:m[5]]
+	rest := mendEachWord(after, func(f string) string {
 		core := strings.TrimFunc(f, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }) // 5ELENGOR
 		if len(core) < 4 || letterCount(core) < len(core)-1 || core == state || addressWords[core] || knownWords[core] || englishNeighbours[core] ||
 			core[len(core)-1] != state[len(state)-1] || editDistance(core, state, 2) > 2 {
@@ -174,10 +175,12 @@ func mendStateAfterPostcode(addr string) string {
 		}
 		return strings.Replace(f, core, state, 1)
 	})
-	if rest == addr[m[4]:m[5]] {
+	if rest == after {
 		return addr
 	}
-	return addr[:m[4]] + " " + strings.TrimLeft(rest, " ")
+	// mendEachWord joins the words with single spaces: the marks between
+	// the postcode and its town stay as printed ("40150,SHAH ALAM").
+	return addr[:m[4]] + after[:len(after)-len(strings.TrimLeft(after, " "))] + rest
 }
 
 // inRanges says whether a postcode lies in one of ranges.
