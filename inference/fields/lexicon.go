@@ -584,8 +584,7 @@ var addressAbbrevFixes = textFixes{
 // elsewhere with confidence, and, where the reader gave the words'
 // confidences, read surer there than in the name or printed there twice
 // ("GARDENIA" at 0.99 in the heading is not mended to the footer's one
-// "Gardenta's" at 0.96). first and last of -1
-// count every line.
+// "Gardenta's" at 0.96). first and last of -1 count every line.
 func mendFromPage(name string, lines []Line, first, last int) string {
 	body := pageWords(lines, first, last)
 	own := runConfidences(lines, func(i int, _ Line) bool { return i >= first && i <= last })
@@ -648,9 +647,16 @@ func mendBracketLookalikes(name string, lines []Line, first, last int) string {
 	return strings.Join(fields, " ")
 }
 
-// CountPageWords counts the words of the lines read with confidence, in
-// capitals, by their runs of letters.
-func CountPageWords(lines []Line) map[string]int { return pageWords(lines, -1, -1) }
+// PageSpellings counts how often a page prints each spelling: the runs of
+// letters of its lines read with confidence, in capitals.
+type PageSpellings map[string]int
+
+// CountPageWords counts the spellings of the lines read with confidence.
+func CountPageWords(lines []Line) PageSpellings { return pageWords(lines, -1, -1) }
+
+// Count is how often the page prints word, in capitals and the marks at
+// its ends aside ("SAM," is SAM).
+func (p PageSpellings) Count(word string) int { return p[letterCore(strings.ToUpper(word))] }
 
 // pageWords counts the words of the lines read with confidence outside
 // lines first to last (a name's own lines), in capitals.

@@ -217,7 +217,7 @@ func legalNameAt(lines []Line, i int) string {
 		return ""
 	}
 	name := cleanName(lines[i].Text)
-	rest := strings.Fields(joinSplitWords(reStrongCo.ReplaceAllString(strings.ToUpper(name), ""), tradeWords))
+	rest := wordsBesideLegalForm(name)
 	words := 0
 	for _, w := range rest {
 		if letterCount(w) >= 3 {
@@ -225,7 +225,7 @@ func legalNameAt(lines []Line, i int) string {
 		}
 	}
 	switch {
-	case i > 0 && isBareLegalForm(lines[i]):
+	case i > 0 && letterCount(strings.Join(rest, "")) < 3: // a bare legal form
 		name = cleanName(lines[i-1].Text) + " " + name
 	case words <= 1 && i > 0 && isNameStart(lines[i-1]):
 		// "WESTERN EASTERN" over "STATIONERY SDN. BHD": one name on two lines.
@@ -244,9 +244,14 @@ func legalNameAt(lines []Line, i int) string {
 // isBareLegalForm says whether a line holds a legal form and hardly a
 // letter else ("Sdn Bhd"), which legalNameAt joins to the line above.
 func isBareLegalForm(l Line) bool {
-	u := strings.ToUpper(cleanName(l.Text))
-	return reStrongCo.MatchString(fixLegalSuffix(u)) &&
-		letterCount(strings.Join(strings.Fields(joinSplitWords(reStrongCo.ReplaceAllString(u, ""), tradeWords)), "")) < 3
+	name := cleanName(l.Text)
+	return reStrongCo.MatchString(fixLegalSuffix(strings.ToUpper(name))) && letterCount(strings.Join(wordsBesideLegalForm(name), "")) < 3
+}
+
+// wordsBesideLegalForm are the words of a name line once its legal form is
+// taken out, words the spacing split joined again.
+func wordsBesideLegalForm(name string) []string {
+	return strings.Fields(joinSplitWords(reStrongCo.ReplaceAllString(strings.ToUpper(name), ""), tradeWords))
 }
 
 // plainNameAt is line i's text when it reads as a shop's name without a

@@ -9,7 +9,6 @@ import (
 	"strings"
 	"sync"
 	"time"
-	"unicode"
 
 	"github.com/shoebox-app/shoebox/inference"
 	"github.com/shoebox-app/shoebox/inference/fields"
@@ -206,22 +205,17 @@ const (
 
 func ppDoubtfulWord(w inference.Word) bool { return w.Conf < ppDoubtfulConf }
 
-// tesseractSurerOn is tesseractSurer on a page whose words printed counts
-// (fields.CountPageWords): a word PP-OCR read as the page prints it twice
-// or more is not taken for a spelling the page never prints ("SAM SAM
-// TRADING": the first SAM, read again SAF).
-func tesseractSurerOn(printed map[string]int) func(first, second inference.Word) bool {
+// tesseractSurerOn is tesseractSurer on a page that prints the spellings
+// printed counts: a word PP-OCR read as the page prints it twice or more
+// is not taken for a spelling the page never prints ("SAM SAM TRADING":
+// the first SAM, read again SAF).
+func tesseractSurerOn(printed fields.PageSpellings) func(first, second inference.Word) bool {
 	return func(first, second inference.Word) bool {
-		if printed[letterRun(first.Text)] >= 2 && printed[letterRun(second.Text)] == 0 {
+		if printed.Count(first.Text) >= 2 && printed.Count(second.Text) == 0 {
 			return false
 		}
 		return tesseractSurer(first, second)
 	}
-}
-
-// letterRun is a word's letters, in capitals, marks at its ends left out.
-func letterRun(s string) string {
-	return strings.ToUpper(strings.TrimFunc(s, func(r rune) bool { return !unicode.IsLetter(r) }))
 }
 
 func tesseractSurer(first, second inference.Word) bool {

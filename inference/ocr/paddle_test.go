@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/shoebox-app/shoebox/inference"
+	"github.com/shoebox-app/shoebox/inference/fields"
 	"github.com/shoebox-app/shoebox/inference/ocr/ppocr"
 	"github.com/shoebox-app/shoebox/ingest"
 	"github.com/shoebox-app/shoebox/internal/synth"
@@ -180,7 +181,7 @@ func TestTesseractSurerKeepsDigitsAndKnownWords(t *testing.T) {
 	}
 	// On a page that prints PP-OCR's spelling twice, a spelling it never
 	// prints is not taken; one it prints is.
-	printed := map[string]int{"SAM": 3, "SAF": 0, "TIMES": 1, "TIHES": 2}
+	printed := fields.PageSpellings{"SAM": 3, "SAF": 0, "TIMES": 1, "TIHES": 2}
 	surer := tesseractSurerOn(printed)
 	if surer(inference.Word{Text: "SAM", Conf: 0.85}, inference.Word{Text: "SAF", Conf: 0.95}) {
 		t.Error("SAM, printed thrice, was read again SAF")
