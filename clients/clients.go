@@ -40,8 +40,13 @@ type Registry struct {
 	now     func() time.Time
 }
 
-// registryFile is the registry's name in its folder.
-const registryFile = "clients.json"
+// registryFile is the registry's name in its folder; lockName is the file
+// beside it that every change locks (never removed: removing a locked file
+// lets the next writer lock a new one while the old lock is still held).
+const (
+	registryFile = "clients.json"
+	lockName     = "clients.json.lock"
+)
 
 // ErrNoClient is returned for a name the registry does not hold.
 var ErrNoClient = errors.New("no such client")
@@ -65,8 +70,54 @@ func Open(dir string) (*Registry, error) {
 	return r, nil
 }
 
-// reload reads the registry file again; every change starts with it, so
-// the app and a command run beside it do not undo each other's changes.
+// update makes one change to the registry: with the registry's lock held
+// (across processes: the app, and any number of commands run beside it),
+// it reads the file again, applies change to the list as it is now and
+// writes the list back atomically. Reading before the lock, or writing a
+// list read earlier, would undo another writer's change: issue 38 saw 12
+// concurrent `clients new` leave 3 clients listed.
+func (r *Registry) update(change func() error) error {
+	unlock, err := r.lock()
+	if err != nil {
+		return err
+	}
+	defer unlock()
+	if err := r.reload(); err != nil {
+		return err
+	}
+	err = change()
+	if err == nil {
+		err = r.save()
+	}
+	if err != nil {
+		r.reload() // keep r as the file says, not as the failed change left it
+	}
+	return err
+}
+
+// lock takes the registry's lock file, waiting for another writer to
+// finish; the lock goes with the process, so a killed writer leaves none.
+func (r *Registry) lock() (func(), error) {
+	if err := os.MkdirAll(r.dir, 0o700); err != nil {
+		return nil, fmt.Errorf("cannot create the clients folder %s: %w", r.dir, err)
+	}
+	f, err := os.OpenFile(filepath.Join(r.dir, lockName), os.O_RDWR|os.O_CREATE, 0o600)
+	if err != nil {
+		return nil, fmt.Errorf("cannot lock the list of clients in %s: %w", r.dir, err)
+	}
+	if err := lockFile(f); err != nil {
+		f.Close()
+		return nil, fmt.Errorf("cannot lock the list of clients in %s: %w", r.dir, err)
+	}
+	return func() {
+		unlockFile(f)
+		f.Close()
+	}, nil
+}
+
+// reload reads the registry file again. A change reads it under the lock
+// (update); a plain read needs no lock, since the file is only ever
+// replaced whole.
 func (r *Registry) reload() error {
 	b, err := os.ReadFile(filepath.Join(r.dir, registryFile))
 	if errors.Is(err, os.ErrNotExist) {
@@ -129,35 +180,39 @@ func (r *Registry) Path(c Client) string { return filepath.Join(r.dir, c.Folder)
 // New adds a client with its own library folder, set to the country's
 // locale, tax codes and default chart of accounts.
 func (r *Registry) New(name string, country receipt.Country) (Client, error) {
-	if err := r.reload(); err != nil {
-		return Client{}, err
-	}
 	name = strings.TrimSpace(name)
 	if err := validName(name); err != nil {
 		return Client{}, err
 	}
-	if r.find(name) >= 0 {
-		return Client{}, fmt.Errorf("there is already a client called %q", name)
-	}
-	folder := folderName(name)
-	for n := 2; r.folderTaken(folder); n++ {
-		folder = fmt.Sprintf("%s-%d", folderName(name), n)
-	}
-	now := r.now().UTC()
-	c := Client{Name: name, Folder: folder, Created: now, LastOpened: now}
-	l, err := library.Open(r.Path(c))
+	var c Client
+	err := r.update(func() error {
+		if r.find(name) >= 0 {
+			return fmt.Errorf("there is already a client called %q", name)
+		}
+		folder := folderName(name)
+		for n := 2; r.folderTaken(folder); n++ {
+			folder = fmt.Sprintf("%s-%d", folderName(name), n)
+		}
+		now := r.now().UTC()
+		c = Client{Name: name, Folder: folder, Created: now, LastOpened: now}
+		l, err := library.Open(r.Path(c))
+		if err != nil {
+			return err
+		}
+		defer l.Close()
+		if err := l.SetLocale(receipt.DefaultLocale(country)); err != nil {
+			return err
+		}
+		if err := l.UseCountryDefaults(context.Background(), country); err != nil {
+			return err
+		}
+		r.clients = append(r.clients, c)
+		return nil
+	})
 	if err != nil {
 		return Client{}, err
 	}
-	defer l.Close()
-	if err := l.SetLocale(receipt.DefaultLocale(country)); err != nil {
-		return Client{}, err
-	}
-	if err := l.UseCountryDefaults(context.Background(), country); err != nil {
-		return Client{}, err
-	}
-	r.clients = append(r.clients, c)
-	return c, r.save()
+	return c, nil
 }
 
 func (r *Registry) folderTaken(folder string) bool {
@@ -172,22 +227,21 @@ func (r *Registry) folderTaken(folder string) bool {
 
 // Rename gives a client a new name; its folder stays where it is.
 func (r *Registry) Rename(old, name string) error {
-	if err := r.reload(); err != nil {
-		return err
-	}
-	i := r.find(old)
-	if i < 0 {
-		return fmt.Errorf("client %q: %w", old, ErrNoClient)
-	}
 	name = strings.TrimSpace(name)
 	if err := validName(name); err != nil {
 		return err
 	}
-	if j := r.find(name); j >= 0 && j != i {
-		return fmt.Errorf("there is already a client called %q", name)
-	}
-	r.clients[i].Name = name
-	return r.save()
+	return r.update(func() error {
+		i := r.find(old)
+		if i < 0 {
+			return fmt.Errorf("client %q: %w", old, ErrNoClient)
+		}
+		if j := r.find(name); j >= 0 && j != i {
+			return fmt.Errorf("there is already a client called %q", name)
+		}
+		r.clients[i].Name = name
+		return nil
+	})
 }
 
 // Archive hides a client from the switcher; its library stays on disk.
@@ -197,15 +251,14 @@ func (r *Registry) Archive(name string) error { return r.setArchived(name, true)
 func (r *Registry) Unarchive(name string) error { return r.setArchived(name, false) }
 
 func (r *Registry) setArchived(name string, v bool) error {
-	if err := r.reload(); err != nil {
-		return err
-	}
-	i := r.find(name)
-	if i < 0 {
-		return fmt.Errorf("client %q: %w", name, ErrNoClient)
-	}
-	r.clients[i].Archived = v
-	return r.save()
+	return r.update(func() error {
+		i := r.find(name)
+		if i < 0 {
+			return fmt.Errorf("client %q: %w", name, ErrNoClient)
+		}
+		r.clients[i].Archived = v
+		return nil
+	})
 }
 
 // OpenLibrary opens a client's library and marks the client as the most
@@ -221,22 +274,32 @@ func (r *Registry) OpenLibrary(name string) (*library.Library, Client, error) {
 	if r.clients[i].Archived {
 		return nil, Client{}, fmt.Errorf("client %q is archived: shoebox clients unarchive %q brings it back", r.clients[i].Name, r.clients[i].Name)
 	}
-	l, err := library.Open(r.Path(r.clients[i]))
+	c := r.clients[i]
+	l, err := library.Open(r.Path(c))
 	if err != nil {
 		return nil, Client{}, err
 	}
-	r.clients[i].LastOpened = r.now().UTC()
-	if err := r.save(); err != nil {
+	// The client is found again by its folder under the lock: another
+	// writer may have renamed it since.
+	err = r.update(func() error {
+		for i := range r.clients {
+			if r.clients[i].Folder == c.Folder {
+				r.clients[i].LastOpened = r.now().UTC()
+				c = r.clients[i]
+				return nil
+			}
+		}
+		return fmt.Errorf("client %q: %w (shoebox clients list shows them)", name, ErrNoClient)
+	})
+	if err != nil {
 		l.Close()
 		return nil, Client{}, err
 	}
-	return l, r.clients[i], nil
+	return l, c, nil
 }
 
+// save writes the list; only update calls it, with the lock held.
 func (r *Registry) save() error {
-	if err := os.MkdirAll(r.dir, 0o755); err != nil {
-		return fmt.Errorf("cannot create the clients folder %s: %w", r.dir, err)
-	}
 	b, err := json.MarshalIndent(r.clients, "", "  ")
 	if err != nil {
 		return err
