@@ -246,7 +246,7 @@ func (l *Library) storeOriginal(f ingest.File) (string, error) {
 	if st, err := os.Stat(dst); err == nil && st.Size() == f.Size {
 		return rel, nil // left by an import that died before its insert, or stored by a twin in this batch
 	}
-	if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
+	if err := os.MkdirAll(filepath.Dir(dst), privateDir); err != nil {
 		return "", err
 	}
 	if err := os.Rename(f.Path, dst); err != nil {

@@ -101,27 +101,37 @@ func DefaultDir() (string, error) {
 // Open opens (creating if needed) the library in dir.
 func Open(dir string) (*Library, error) {
 	for _, sub := range []string{"", "originals", "thumbs"} {
-		if err := os.MkdirAll(filepath.Join(dir, sub), 0o755); err != nil {
+		if err := os.MkdirAll(filepath.Join(dir, sub), privateDir); err != nil {
 			return nil, fmt.Errorf("cannot create the library folder %s: %w", dir, err)
 		}
 	}
-	dsn := "file:" + filepath.Join(dir, "library.db") +
-		"?_txlock=immediate&_pragma=busy_timeout(10000)&_pragma=journal_mode(WAL)&_pragma=foreign_keys(1)&_pragma=synchronous(FULL)"
-	db, err := sql.Open("sqlite", dsn)
-	if err != nil {
-		return nil, err
-	}
-	// Two connections: a reader is never blocked by the writer under WAL.
-	db.SetMaxOpenConns(2)
-	if err := db.Ping(); err != nil {
-		db.Close()
-		if !isReadOnly(err) {
-			return nil, fmt.Errorf("cannot open the library database in %s: %w", dir, err)
+	prepareFiles(dir)
+	path := filepath.Join(dir, dbName)
+	var db *sql.DB
+	var err error
+	// A database this user cannot write is opened read-only at once: a
+	// read-write try would leave -wal and -shm with its read-only mode.
+	if writable(path) {
+		dsn := "file:" + path +
+			"?_txlock=immediate&_pragma=busy_timeout(10000)&_pragma=journal_mode(WAL)&_pragma=foreign_keys(1)&_pragma=synchronous(FULL)"
+		if db, err = sql.Open("sqlite", dsn); err != nil {
+			return nil, err
 		}
+		// Two connections: a reader is never blocked by the writer under WAL.
+		db.SetMaxOpenConns(2)
+		if err = db.Ping(); err != nil {
+			db.Close()
+			db = nil
+			if !isReadOnly(err) {
+				return nil, fmt.Errorf("cannot open the library database in %s: %w", dir, err)
+			}
+		}
+	}
+	if db == nil {
 		// A library on read-only media or in a folder this user cannot
 		// write (no room for SQLite's WAL files) can still be listed,
 		// shown and exported; changes are refused by SQLite.
-		db, err = sql.Open("sqlite", "file:"+filepath.Join(dir, "library.db")+"?mode=ro&immutable=1")
+		db, err = sql.Open("sqlite", "file:"+path+"?mode=ro&immutable=1")
 		if err != nil {
 			return nil, err
 		}
