@@ -68,7 +68,10 @@ func pdfPageCount(ctx context.Context, path string) (int, error) {
 }
 
 // reSize reads a page size from pdfinfo: "Page size:" for the first page,
-// "Page    N size:" when pages are asked for with -f/-l.
+// "Page    N size:" when pages are asked for with -f/-l. pdfinfo's page
+// size is the CropBox (cut to the MediaBox): the page a PDF viewer shows,
+// and the box renderPDFPage has pdftoppm render (-cropbox), so the size
+// checked is the size rendered.
 var reSize = regexp.MustCompile(`(?m)^Page\s*(\d*)\s+size:\s+([\d.]+) x ([\d.]+) pts`)
 
 // pdfPageSizes returns the size in points of pages first..last (from 1).
@@ -129,7 +132,10 @@ func renderPDFPage(ctx context.Context, path string, index, dpi int, lim Limits)
 	defer os.RemoveAll(dir)
 	prefix := filepath.Join(dir, "page")
 	p := strconv.Itoa(index + 1)
-	if _, err := runTool(ctx, "pdftoppm", "-r", strconv.Itoa(dpi), "-f", p, "-l", p, "-singlefile", "-png", path, prefix); err != nil {
+	// -cropbox: without it pdftoppm renders the MediaBox, which a hostile
+	// file makes 7000 pt square behind a receipt-sized CropBox, past the
+	// guard above (issue 38 item 6).
+	if _, err := runTool(ctx, "pdftoppm", "-cropbox", "-r", strconv.Itoa(dpi), "-f", p, "-l", p, "-singlefile", "-png", path, prefix); err != nil {
 		return nil, err
 	}
 	return decodeRenderedPNG(prefix+".png", lim)
