@@ -3,15 +3,21 @@
 package fsutil
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
+	"time"
 )
 
 // WriteAtomic writes dst through a temporary file in the same folder, fsyncs
@@ -24,13 +30,19 @@ func WriteAtomic(dst string, fill func(io.Writer) error) error {
 
 // WriteExport is WriteAtomic for a file made to be handed on (an export):
 // a new one gets the mode any new file gets under the user's umask.
+// It first tidies the folder (TidyFolder) and refuses a target that is a
+// link or read-only (checkTarget).
 func WriteExport(dst string, fill func(io.Writer) error) error {
+	TidyFolder(filepath.Dir(dst))
+	if err := checkTarget(dst); err != nil {
+		return err
+	}
 	return writeAtomic(dst, 0o666&^umask(), fill)
 }
 
 func writeAtomic(dst string, mode fs.FileMode, fill func(io.Writer) error) error {
 	dir := filepath.Dir(dst)
-	tmp, err := os.CreateTemp(dir, ".tmp-"+filepath.Base(dst)+"-*")
+	tmp, err := createTemp(dst)
 	if err != nil {
 		return explain(err, dir, "cannot write in folder %s", dir)
 	}
@@ -50,14 +62,33 @@ func writeAtomic(dst string, mode fs.FileMode, fill func(io.Writer) error) error
 }
 
 // WriteExportPair writes two export files that belong together (receipts
-// and their line items) so that both are replaced or neither: both are
-// written to temporary files first, and when the second cannot be put in
-// place the first is put back as it was.
+// and their line items, in one folder) so that a failure or a kill at any
+// point leaves both old or both new.
+//
+// No file system renames two names at once, so the pair is committed by a
+// manifest: both files are written to temporary files and flushed; then a
+// manifest naming them is put in place atomically (the commit point); then
+// both are renamed over the targets and the manifest is removed. A kill
+// before the commit leaves the old pair and temporary files that TidyFolder
+// removes; a kill after it leaves a manifest that TidyFolder completes, so
+// the pair becomes both new. Every export into a folder tidies it first;
+// between the two renames (a few microseconds, or a kill there until the
+// next export into the folder) the manifest records that the pair is
+// incomplete.
 func WriteExportPair(dstA, dstB string, fill func(a, b io.Writer) error) error {
+	dir := filepath.Dir(dstA)
+	if filepath.Dir(dstB) != dir {
+		return fmt.Errorf("%s and %s must be in one folder", dstA, dstB)
+	}
+	TidyFolder(dir)
+	for _, dst := range []string{dstA, dstB} {
+		if err := checkTarget(dst); err != nil {
+			return err
+		}
+	}
 	var tmps [2]*os.File
 	for i, dst := range []string{dstA, dstB} {
-		dir := filepath.Dir(dst)
-		t, err := os.CreateTemp(dir, ".tmp-"+filepath.Base(dst)+"-*")
+		t, err := createTemp(dst)
 		if err != nil {
 			for _, t := range tmps[:i] {
 				t.Close()
@@ -66,12 +97,18 @@ func WriteExportPair(dstA, dstB string, fill func(a, b io.Writer) error) error {
 			return explain(err, dir, "cannot write in folder %s", dir)
 		}
 		tmps[i] = t
-		defer os.Remove(t.Name())
 	}
+	committed := false
+	defer func() {
+		if !committed {
+			os.Remove(tmps[0].Name())
+			os.Remove(tmps[1].Name())
+		}
+	}()
 	if err := fill(tmps[0], tmps[1]); err != nil {
 		tmps[0].Close()
 		tmps[1].Close()
-		return explain(err, filepath.Dir(dstA), "writing %s failed", filepath.Base(dstA))
+		return explain(err, dir, "writing %s failed", filepath.Base(dstA))
 	}
 	for i, dst := range []string{dstA, dstB} {
 		if err := finish(tmps[i], dst, 0o666&^umask()); err != nil {
@@ -81,29 +118,210 @@ func WriteExportPair(dstA, dstB string, fill func(a, b io.Writer) error) error {
 			return err
 		}
 	}
-	// Keep the first file's old content until the second is in place.
-	backup := ""
-	if _, err := os.Lstat(dstA); err == nil {
-		backup = filepath.Join(filepath.Dir(dstA), ".old-"+filepath.Base(dstA)+"-"+filepath.Base(tmps[0].Name()))
-		if err := os.Link(dstA, backup); err != nil {
-			return explain(err, filepath.Dir(dstA), "cannot replace %s", dstA)
+	hook("filled")
+	m := manifest{PID: os.Getpid(), Files: []manifestFile{
+		{Temp: filepath.Base(tmps[0].Name()), Target: filepath.Base(dstA)},
+		{Temp: filepath.Base(tmps[1].Name()), Target: filepath.Base(dstB)},
+	}}
+	mpath, err := writeManifest(dir, m)
+	if err != nil {
+		return err
+	}
+	committed = true // from here on the new pair is the one TidyFolder completes
+	hook("committed")
+	if n, err := m.complete(dir, hook); err != nil {
+		if n == 0 { // nothing replaced: both stay old
+			os.Remove(mpath)
+			committed = false
+			return explain(err, dir, "cannot replace %s (is it open in another program? close it and try again); %s was left as it was", filepath.Base(dstA), filepath.Base(dstB))
 		}
-		defer os.Remove(backup)
+		return explain(err, dir, "cannot replace %s (is it open in another program? close it): the next export into this folder puts the new %s in place", filepath.Base(dstB), filepath.Base(dstB))
 	}
-	if err := os.Rename(tmps[0].Name(), dstA); err != nil {
-		return explain(err, filepath.Dir(dstA), "cannot replace %s (is it open in another program? close it and try again)", dstA)
-	}
-	if err := os.Rename(tmps[1].Name(), dstB); err != nil {
-		if backup != "" {
-			os.Rename(backup, dstA)
-		} else {
-			os.Remove(dstA)
-		}
-		return explain(err, filepath.Dir(dstB), "cannot replace %s (is it open in another program? close it and try again); %s was left as it was", dstB, filepath.Base(dstA))
-	}
-	syncDir(filepath.Dir(dstA))
-	syncDir(filepath.Dir(dstB))
+	hook("renamed-both")
+	os.Remove(mpath)
+	syncDir(dir)
 	return nil
+}
+
+// A manifest lists the temporary files of a committed pair and the
+// targets they replace, by name in the manifest's folder.
+type manifest struct {
+	PID   int            `json:"pid"`
+	Files []manifestFile `json:"files"`
+}
+
+type manifestFile struct {
+	Temp   string `json:"temp"`
+	Target string `json:"target"`
+}
+
+// manifestPrefix names manifests: .tmp-pair-sb<pid>-<random>.json.
+const manifestPrefix = ".tmp-pair"
+
+func writeManifest(dir string, m manifest) (string, error) {
+	b, err := json.Marshal(m)
+	if err != nil {
+		return "", err
+	}
+	t, err := os.CreateTemp(dir, ourTempPattern(manifestPrefix+".json"))
+	if err != nil {
+		return "", explain(err, dir, "cannot write in folder %s", dir)
+	}
+	if _, err := t.Write(b); err != nil {
+		t.Close()
+		os.Remove(t.Name())
+		return "", explain(err, dir, "cannot write in folder %s", dir)
+	}
+	if err := t.Sync(); err != nil {
+		t.Close()
+		os.Remove(t.Name())
+		return "", explain(err, dir, "cannot write in folder %s", dir)
+	}
+	t.Close()
+	// The manifest's final name ends in .pair: written whole, then renamed,
+	// so a manifest TidyFolder finds is never half written.
+	final := t.Name() + ".pair"
+	if err := os.Rename(t.Name(), final); err != nil {
+		os.Remove(t.Name())
+		return "", explain(err, dir, "cannot write in folder %s", dir)
+	}
+	syncDir(dir)
+	return final, nil
+}
+
+// complete renames the manifest's temporary files over their targets, in
+// order; a file already renamed (by an earlier, killed try) is skipped. It
+// returns how many targets were replaced before an error.
+func (m manifest) complete(dir string, hook func(string)) (int, error) {
+	for _, f := range m.Files {
+		if f.Target == "" || strings.ContainsAny(f.Temp+f.Target, `/\`) || !reOurTemp.MatchString(f.Temp) {
+			return 0, fmt.Errorf("a damaged export manifest in %s", dir)
+		}
+	}
+	for i, f := range m.Files {
+		err := os.Rename(filepath.Join(dir, f.Temp), filepath.Join(dir, f.Target))
+		if err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return i, err
+		}
+		if i == 0 {
+			hook("renamed-first")
+		}
+	}
+	syncDir(dir)
+	return len(m.Files), nil
+}
+
+// checkTarget refuses an export target that is a link (replacing it would
+// break the link; writing through it would write wherever it points) or
+// a file the user made read-only, rather than replace either silently.
+func checkTarget(dst string) error {
+	st, err := os.Lstat(dst)
+	if err != nil {
+		return nil
+	}
+	switch {
+	case st.Mode()&fs.ModeSymlink != 0:
+		return fmt.Errorf("%s is a link: give the file it points to, or another name", dst)
+	case st.IsDir():
+		return fmt.Errorf("%s is a folder: give a file name", dst)
+	case !st.Mode().IsRegular():
+		return fmt.Errorf("%s is not a plain file: give another name", dst)
+	case st.Mode().Perm()&0o200 == 0:
+		return fmt.Errorf("%s is read-only: make it writable or give another name", dst)
+	}
+	return nil
+}
+
+// Temporary files are named .tmp-<target>-sb<pid>.<host>-<random>: ours,
+// and by which process on which computer (a hash of its name: an export
+// folder may be shared), so TidyFolder can tell a leftover of a killed
+// export from a file another export is writing now.
+func ourTempPattern(base string) string {
+	return fmt.Sprintf(".tmp-%s-sb%d.%s-*", base, os.Getpid(), hostTag())
+}
+
+// hostTag is a short hash of this computer's name.
+var hostTag = sync.OnceValue(func() string {
+	h, _ := os.Hostname()
+	sum := sha256.Sum256([]byte(h))
+	return hex.EncodeToString(sum[:4])
+})
+
+func createTemp(dst string) (*os.File, error) {
+	return os.CreateTemp(filepath.Dir(dst), ourTempPattern(filepath.Base(dst)))
+}
+
+var (
+	reOurTemp = regexp.MustCompile(`^\.tmp-.+-sb(\d+)\.([0-9a-f]{8})-\d+(\.pair)?$`)
+	// Names older versions left: .tmp-<export>-<random> and the pair
+	// writer's .old-<export>-.tmp-<export>-<random>.
+	reOldTemp = regexp.MustCompile(`^(\.tmp-|\.old-).+\.(csv|xlsx|zip)-(\.tmp-.+\.(csv|xlsx|zip)-)?\d+$`)
+)
+
+// Leftovers are removed once their process (on this computer) is gone, or
+// in any case when they have not been written for staleAfter (a process id
+// may be reused).
+const staleAfter = time.Hour
+
+// TidyFolder finishes or removes what killed exports left in dir: a pair
+// whose manifest was committed is completed (both new); temporary files of
+// ours whose process is gone are removed. Nothing that is not provably
+// ours (by name) is touched, and nothing another running export is
+// writing.
+func TidyFolder(dir string) {
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		return
+	}
+	now := time.Now()
+	// gone reports a leftover: a regular file whose process is gone, or not
+	// written for staleAfter.
+	gone := func(e fs.DirEntry, m []string) bool {
+		info, err := e.Info()
+		if err != nil || !info.Mode().IsRegular() {
+			return false
+		}
+		if now.Sub(info.ModTime()) > staleAfter {
+			return true
+		}
+		if m == nil || m[2] != hostTag() {
+			return false
+		}
+		pid, _ := strconv.Atoi(m[1])
+		return pid > 0 && pid != os.Getpid() && !processAlive(pid)
+	}
+	// Manifests first: their temporary files are the new pair.
+	for _, e := range ents {
+		m := reOurTemp.FindStringSubmatch(e.Name())
+		if m == nil || m[3] == "" || !gone(e, m) {
+			continue
+		}
+		p := filepath.Join(dir, e.Name())
+		if b, err := os.ReadFile(p); err == nil {
+			var mf manifest
+			if json.Unmarshal(b, &mf) == nil {
+				mf.complete(dir, func(string) {})
+			}
+		}
+		os.Remove(p)
+		syncDir(dir)
+	}
+	ents, _ = os.ReadDir(dir)
+	for _, e := range ents {
+		if m := reOurTemp.FindStringSubmatch(e.Name()); m != nil {
+			if m[3] == "" && gone(e, m) {
+				os.Remove(filepath.Join(dir, e.Name()))
+			}
+		} else if reOldTemp.MatchString(e.Name()) && gone(e, nil) {
+			os.Remove(filepath.Join(dir, e.Name()))
+		}
+	}
+}
+
+func hook(step string) {
+	if testHook != nil {
+		testHook(step)
+	}
 }
 
 // finish gives a written temporary file its mode (the replaced file's,
@@ -126,6 +344,8 @@ func finish(tmp *os.File, dst string, mode fs.FileMode) error {
 	}
 	return nil
 }
+
+var testHook func(step string)
 
 func syncDir(dir string) {
 	if d, err := os.Open(dir); err == nil {
