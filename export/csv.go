@@ -2,7 +2,6 @@ package export
 
 import (
 	"bufio"
-	"encoding/csv"
 	"fmt"
 	"io"
 	"iter"
@@ -27,16 +26,16 @@ func LinesPath(path string) string {
 // untrusted text neutralised. Both files are written atomically.
 func WriteCSV(path string, rows iter.Seq[Row], opt Options) (Stats, error) {
 	stats := Stats{}
-	newCSV := func(w io.Writer, header []string) (*csv.Writer, *bufio.Writer) {
+	newCSV := func(w io.Writer, header []string) (cellWriter, *bufio.Writer) {
 		bw := bufio.NewWriter(w)
 		if opt.BOM {
 			bw.WriteString("\ufeff")
 		}
-		cw := csv.NewWriter(bw)
+		cw := newCellWriter(bw)
 		cw.Write(header)
 		return cw, bw
 	}
-	done := func(cw *csv.Writer, bw *bufio.Writer) error {
+	done := func(cw cellWriter, bw *bufio.Writer) error {
 		cw.Flush()
 		if err := cw.Error(); err != nil {
 			return err

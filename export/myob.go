@@ -67,7 +67,11 @@ func myobCurrency(cur string, b Books) string {
 func writeMYOB(w io.Writer, header []string, rows []Coded, b Books, record func(*Coded, posting, string, string) []string) (Stats, error) {
 	bw := bufio.NewWriter(w)
 	line := func(fields []string) {
-		bw.WriteString(strings.Join(fields, "\t"))
+		clean := make([]string, len(fields))
+		for i, f := range fields {
+			clean[i] = stripControls(f)
+		}
+		bw.WriteString(strings.Join(clean, "\t"))
 		bw.WriteString("\r\n")
 	}
 	line(header)

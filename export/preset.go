@@ -314,6 +314,7 @@ func share(tax decimal.Decimal, ps []posting, b Books, digits int32) []decimal.D
 // dropped from the front. Unlike Neutralize it adds no apostrophe, which
 // the accounting program would keep as part of a supplier's name.
 func importText(s string) string {
+	s = stripControls(s)
 	s = strings.Join(strings.Fields(strings.NewReplacer("\t", " ", "\r", " ", "\n", " ").Replace(s)), " ")
 	return strings.TrimLeft(s, "=+-@ ")
 }

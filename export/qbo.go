@@ -2,7 +2,6 @@ package export
 
 import (
 	"bufio"
-	"encoding/csv"
 	"io"
 	"strings"
 )
@@ -68,7 +67,7 @@ func writeQBOBills(w io.Writer, rows []Coded, b Books) (Stats, error) {
 
 func writeCSVRecords(w io.Writer, header []string, fill func(emit func([]string)) Stats) (Stats, error) {
 	bw := bufio.NewWriter(w)
-	cw := csv.NewWriter(bw)
+	cw := newCellWriter(bw)
 	cw.UseCRLF = true
 	cw.Write(header)
 	st := fill(func(rec []string) { cw.Write(rec) })

@@ -172,8 +172,10 @@ func taxIDText(r *receipt.Receipt) string {
 
 // Neutralize makes untrusted text safe for spreadsheets: text that begins
 // with =, +, -, @, a tab, a carriage return or a line feed is prefixed with an apostrophe
-// so no spreadsheet reads it as a formula (OWASP CSV injection).
+// so no spreadsheet reads it as a formula (OWASP CSV injection). Control
+// characters (ESC, BEL …) are removed first.
 func Neutralize(s string) string {
+	s = stripControls(s)
 	if s == "" {
 		return s
 	}

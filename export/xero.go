@@ -2,7 +2,6 @@ package export
 
 import (
 	"bufio"
-	"encoding/csv"
 	"io"
 )
 
@@ -31,7 +30,7 @@ const XeroAmountsNote = "amounts are tax inclusive: choose \"Tax inclusive\" whe
 // is already paid, so its due date is its date.
 func writeXero(w io.Writer, rows []Coded, b Books) (Stats, error) {
 	bw := bufio.NewWriter(w)
-	cw := csv.NewWriter(bw)
+	cw := newCellWriter(bw)
 	cw.UseCRLF = true
 	cw.Write(XeroColumns)
 	layout := dateLayout(b.Locale)
