@@ -13,6 +13,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -125,7 +126,7 @@ func renderPDFPage(ctx context.Context, path string, index, dpi int, lim Limits)
 			dpi--
 		}
 	}
-	dir, err := os.MkdirTemp("", "shoebox-pdf-")
+	dir, err := toolDir("pdf")
 	if err != nil {
 		return nil, err
 	}
@@ -139,6 +140,64 @@ func renderPDFPage(ctx context.Context, path string, index, dpi int, lim Limits)
 		return nil, err
 	}
 	return decodeRenderedPNG(prefix+".png", lim)
+}
+
+// toolDir makes a private folder in the temp folder for one tool run
+// (a rendered page of a client's receipt lands there):
+// shoebox-<kind>-<pid>-<random>, removed when the run ends. A process
+// killed meanwhile cannot remove it, so the first tool run of each
+// process removes such folders whose process is gone (issue 38 item 9).
+func toolDir(kind string) (string, error) {
+	tmp := os.TempDir()
+	swept.Lock()
+	if !swept.dirs[tmp] {
+		swept.dirs[tmp] = true
+		removeStaleToolDirs(tmp)
+	}
+	swept.Unlock()
+	return os.MkdirTemp(tmp, fmt.Sprintf("shoebox-%s-%d-", kind, os.Getpid()))
+}
+
+var swept = struct {
+	sync.Mutex
+	dirs map[string]bool
+}{dirs: map[string]bool{}}
+
+// reToolDir matches toolDir's folders, and those of older versions
+// (shoebox-pdf-<random>).
+var reToolDir = regexp.MustCompile(`^shoebox-(pdf|heic)-(?:(\d+)-)?\d+$`)
+
+// toolDirStale is the age after which a tool folder is a leftover even
+// when its process id is in use (reused) or absent (older versions).
+const toolDirStale = 10 * time.Minute
+
+// removeStaleToolDirs removes this user's tool folders in tmp whose
+// process is gone, and old ones of older versions; nothing else.
+func removeStaleToolDirs(tmp string) {
+	ents, err := os.ReadDir(tmp)
+	if err != nil {
+		return
+	}
+	for _, e := range ents {
+		m := reToolDir.FindStringSubmatch(e.Name())
+		if m == nil || !e.IsDir() {
+			continue
+		}
+		p := filepath.Join(tmp, e.Name())
+		info, err := os.Lstat(p)
+		if err != nil || !info.IsDir() || !ownedByMe(info) {
+			continue
+		}
+		// A folder lives for one tool run (cut off after toolTimeout): an
+		// old one is a leftover whatever its name says.
+		stale := time.Since(info.ModTime()) > toolDirStale
+		if pid, err := strconv.Atoi(m[2]); err == nil && pid != os.Getpid() && !processAlive(pid) {
+			stale = true
+		}
+		if stale {
+			os.RemoveAll(p)
+		}
+	}
 }
 
 func pdfPageText(ctx context.Context, path string, index int) (string, error) {
@@ -155,7 +214,7 @@ func pdfPageText(ctx context.Context, path string, index int) (string, error) {
 }
 
 func decodeHEIC(ctx context.Context, path string, lim Limits) (image.Image, error) {
-	dir, err := os.MkdirTemp("", "shoebox-heic-")
+	dir, err := toolDir("heic")
 	if err != nil {
 		return nil, err
 	}
