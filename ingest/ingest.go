@@ -310,9 +310,28 @@ func decodeToWork(data []byte, kind Kind, cfg image.Config, work int) (image.Ima
 	return img, nil
 }
 
-// Walk expands paths into the files to import: folders recursively (hidden
-// files and folders skipped), in a stable order. Paths that cannot be read
-// come back as refusals.
+// ErrHidden is wrapped by the refusal of a hidden file or folder that a
+// folder's walk skipped.
+var ErrHidden = errors.New("hidden")
+
+// readableName reports a file name of a kind Shoebox reads; a Mac's
+// AppleDouble twin (._scan.jpg, its metadata, not an image) is none.
+func readableName(name string) bool {
+	if strings.HasPrefix(name, "._") {
+		return false
+	}
+	switch strings.ToLower(filepath.Ext(name)) {
+	case ".jpg", ".jpeg", ".png", ".webp", ".tif", ".tiff", ".bmp", ".heic", ".heif", ".pdf", ".xml":
+		return true
+	}
+	return false
+}
+
+// Walk expands paths into the files to import: folders recursively, in a
+// stable order. Hidden files and folders in a folder are skipped, with a
+// refusal (wrapping ErrHidden) for each hidden folder and each hidden file
+// of a kind Shoebox reads; a hidden file given by name is imported. Paths
+// that cannot be read come back as refusals.
 func Walk(paths []string) ([]string, []error) {
 	var files []string
 	var errs []error
@@ -354,8 +373,17 @@ func Walk(paths []string) ([]string, []error) {
 				return nil
 			}
 			if p != root && strings.HasPrefix(d.Name(), ".") {
+				// Hidden files are skipped (a Mac's ._ twins and .DS_Store,
+				// a .thumbnails folder are not receipts), but a hidden
+				// folder, or a hidden file of a kind Shoebox reads, gets
+				// a line: a bookkeeper counting receipts must see why one
+				// is missing (issue 38 item 11).
 				if d.IsDir() {
+					errs = append(errs, refuse(p, ErrHidden, "is a hidden folder (its name starts with a dot): skipped with everything in it; import it by name to include it"))
 					return fs.SkipDir
+				}
+				if readableName(d.Name()) {
+					errs = append(errs, refuse(p, ErrHidden, "is hidden (its name starts with a dot), so it was skipped: import it by name to include it"))
 				}
 				return nil
 			}

@@ -328,8 +328,47 @@ func TestWalk(t *testing.T) {
 	if len(files) != 2 || !strings.HasSuffix(files[0], "2025/july/a.png") || !strings.HasSuffix(files[1], "b.jpg") {
 		t.Errorf("files = %v", files)
 	}
-	if len(errs) != 1 || !strings.Contains(errs[0].Error(), "missing.jpg: cannot be read") {
+	if len(errs) != 2 || !strings.Contains(errs[0].Error(), ".hidden: is a hidden folder") || !strings.Contains(errs[1].Error(), "missing.jpg: cannot be read") {
 		t.Errorf("errs = %v", errs)
+	}
+}
+
+// TestWalkReportsHiddenFiles is issue 38 item 11: .hidden.jpg in an
+// imported folder was skipped without a line. A hidden file of a kind
+// Shoebox reads, and a hidden folder, get one; a Mac's metadata files
+// (.DS_Store, ._ twins) do not; a hidden file named on its own is read.
+func TestWalkReportsHiddenFiles(t *testing.T) {
+	dir := t.TempDir()
+	writeFile(t, dir, "a.jpg", []byte("x"))
+	writeFile(t, dir, ".hidden.jpg", []byte("x"))
+	writeFile(t, dir, ".Scan.PDF", []byte("x"))
+	writeFile(t, dir, "._a.jpg", []byte("x"))
+	writeFile(t, dir, ".DS_Store", []byte("x"))
+	os.MkdirAll(filepath.Join(dir, ".thumbnails"), 0o755)
+	writeFile(t, filepath.Join(dir, ".thumbnails"), "t1.jpg", []byte("x"))
+	files, errs := Walk([]string{dir})
+	if len(files) != 1 || !strings.HasSuffix(files[0], "a.jpg") {
+		t.Errorf("files = %v", files)
+	}
+	var lines []string
+	for _, err := range errs {
+		if !errors.Is(err, ErrHidden) {
+			t.Errorf("not a hidden-file line: %v", err)
+		}
+		lines = append(lines, err.Error())
+	}
+	got := strings.Join(lines, "\n")
+	for _, want := range []string{".hidden.jpg: is hidden", ".Scan.PDF: is hidden", ".thumbnails: is a hidden folder"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("no line %q in\n%s", want, got)
+		}
+	}
+	if len(errs) != 3 {
+		t.Errorf("%d lines, want 3:\n%s", len(errs), got)
+	}
+	files, errs = Walk([]string{filepath.Join(dir, ".hidden.jpg")})
+	if len(files) != 1 || len(errs) != 0 {
+		t.Errorf("a hidden file named on its own: %v %v", files, errs)
 	}
 }
 
