@@ -5,9 +5,12 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"os/signal"
 	"runtime"
 	"runtime/debug"
 	"sync"
+	"sync/atomic"
+	"syscall"
 	"time"
 
 	"github.com/NVIDIA/go-nvml/pkg/nvml"
@@ -72,7 +75,7 @@ func runProcess(env Env, args []string) int {
 	for i, r := range rows {
 		ids[i] = r.ID
 	}
-	ctx, stop := interruptible()
+	ctx, stop, signalCode := signalled()
 	defer stop()
 	if _, err := l.Enqueue(ctx, ids, *again); err != nil {
 		fmt.Fprintln(env.Stderr, "shoebox:", err)
@@ -128,6 +131,15 @@ func runProcess(env Env, args []string) int {
 	}}
 	err = r.Run(ctx)
 	bar.finish()
+	if code := signalCode(); code != 0 {
+		// Stopped by Ctrl+C or SIGTERM: the runner has put the receipts
+		// being read back in the queue; a script must not take the run
+		// for a finished one (issue 38 item 13: SIGTERM exited 0).
+		p := r.Snapshot()
+		c, _ := l.Counts()
+		fmt.Fprintf(env.Stdout, "interrupted: read %d receipts, %d failed; %d stay queued for next time\n", p.Done, p.Failed, c[library.StatusQueued])
+		return code
+	}
 	if err != nil {
 		fmt.Fprintln(env.Stderr, "shoebox:", err)
 		if errors.Is(err, inference.ErrUnavailable) {
@@ -145,10 +157,35 @@ func runProcess(env Env, args []string) int {
 		fmt.Fprintf(env.Stdout, " (last: %s)", p.LastError)
 	}
 	fmt.Fprintln(env.Stdout)
-	if ctx.Err() != nil {
-		fmt.Fprintln(env.Stdout, "interrupted: the rest stay queued for next time")
-	}
 	return 0
+}
+
+// signalled is interruptible that also tells which signal stopped the
+// command: its exit code is the shell's for a command a signal ended,
+// 128 + the signal's number (130 for Ctrl+C, 143 for SIGTERM), 0 while
+// none has come.
+func signalled() (context.Context, context.CancelFunc, func() int) {
+	ctx, cancel := context.WithCancel(context.Background())
+	ch := make(chan os.Signal, 1)
+	signal.Notify(ch, os.Interrupt, syscall.SIGTERM)
+	var code atomic.Int32
+	go func() {
+		select {
+		case s := <-ch:
+			n := 2 // os.Interrupt is SIGINT
+			if sig, ok := s.(syscall.Signal); ok {
+				n = int(sig)
+			}
+			code.Store(int32(128 + n))
+			cancel()
+		case <-ctx.Done():
+		}
+	}()
+	stop := func() {
+		signal.Stop(ch)
+		cancel()
+	}
+	return ctx, stop, func() int { return int(code.Load()) }
 }
 
 // softMemoryLimit makes the garbage collector hand back a large page's
