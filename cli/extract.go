@@ -2,6 +2,7 @@ package cli
 
 import (
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"path/filepath"
@@ -94,9 +95,15 @@ func runExtract(env Env, args []string) int {
 		bar.done()
 	})
 	bar.finish()
-	failed := len(walkErrs)
+	// A hidden file a folder's walk skipped is said, not failed.
+	failed, skipped := 0, 0
 	for _, e := range walkErrs {
 		fmt.Fprintln(env.Stderr, "shoebox:", e)
+		if errors.Is(e, ingest.ErrHidden) {
+			skipped++
+		} else {
+			failed++
+		}
 	}
 	for _, r := range results {
 		if r.Error != "" {
@@ -127,7 +134,11 @@ func runExtract(env Env, args []string) int {
 		}
 		fmt.Fprintf(env.Stderr, "wrote %s: %d receipts\n", *out, st.Receipts)
 	}
-	if failed == len(files)+len(walkErrs) {
+	// Any file that could not be read makes the exit status 1, so a
+	// script never takes a partial output for a complete one (issue 38
+	// item 13); what could be read is printed and written all the same.
+	if failed > 0 {
+		fmt.Fprintf(env.Stderr, "shoebox: %d of %d files could not be read\n", failed, len(files)+len(walkErrs)-skipped)
 		return 1
 	}
 	return 0
