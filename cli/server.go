@@ -16,6 +16,7 @@ import (
 type serverFlags struct {
 	url, model, api, ca *string
 	maxTokens           *int
+	allowHTTPKey        *bool
 }
 
 func addServerFlags(fs *flag.FlagSet) serverFlags {
@@ -25,14 +26,21 @@ func addServerFlags(fs *flag.FlagSet) serverFlags {
 		api:       fs.String("server-api", "", "with --engine server: openai (/v1/chat/completions) or ollama (/api/chat); default: ollama's when the server is Ollama"),
 		ca:        fs.String("server-ca", "", "with --engine server: a PEM CA certificate to trust besides the system's (a firm's own CA)"),
 		maxTokens: fs.Int("server-max-tokens", 0, "with --engine server: the most tokens a page's answer may take (0: the longest dev receipt's answer fits)"),
+		allowHTTPKey: fs.Bool("allow-http-key", false, "with --engine server: send the key to a server on another computer over plain http://, "+
+			"where anyone on the network between can read it (https:// needs no permission, nor a server on this computer)"),
 	}
 }
 
 // options are the engine's options from the flags, the key from the
-// environment, inFlight pages at once (0: the engine's default).
+// environment or the one saved for this server (server.KeyFor), inFlight
+// pages at once (0: the engine's default).
 func (sf serverFlags) options(inFlight int, onEvent func(string)) server.Options {
+	key, note := server.KeyFor(*sf.url)
+	if note != "" && onEvent != nil {
+		onEvent(note)
+	}
 	return server.Options{URL: *sf.url, Model: *sf.model, API: *sf.api, CAFile: *sf.ca, InFlight: inFlight,
-		APIKey: server.LoadKey(), OnEvent: onEvent, MaxTokens: *sf.maxTokens}
+		APIKey: key, AllowHTTPKey: *sf.allowHTTPKey, OnEvent: onEvent, MaxTokens: *sf.maxTokens}
 }
 
 // startServerEngine makes the server engine (with Tesseract's hint unless

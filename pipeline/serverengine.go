@@ -13,7 +13,7 @@ import (
 
 // The library settings that send pages to an inference server. Nothing
 // leaves the machine unless SettingEngine is EngineServer. The API key is
-// not a library setting (server.LoadKey).
+// not a library setting (server.KeyFor).
 const (
 	SettingEngine         = "engine" // "" (the vision model if chosen, else OCR) or EngineServer
 	SettingServerURL      = "server.url"
@@ -25,11 +25,17 @@ const (
 )
 
 // ServerOptions are the server engine's options from a library's settings,
-// with the key from server.LoadKey.
+// with the key saved for that server (server.KeyFor: a key saved for
+// another server is not sent, and onEvent hears why).
 func ServerOptions(lib *library.Library, onEvent func(string)) server.Options {
 	n, _ := strconv.Atoi(lib.Setting(SettingServerInFlight))
-	return server.Options{URL: lib.Setting(SettingServerURL), Model: lib.Setting(SettingServerModel), API: lib.Setting(SettingServerAPI),
-		CAFile: lib.Setting(SettingServerCA), InFlight: n, APIKey: server.LoadKey(), Locale: lib.Locale(), OnEvent: onEvent}
+	url := lib.Setting(SettingServerURL)
+	key, note := server.KeyFor(url)
+	if note != "" && onEvent != nil {
+		onEvent(note)
+	}
+	return server.Options{URL: url, Model: lib.Setting(SettingServerModel), API: lib.Setting(SettingServerAPI),
+		CAFile: lib.Setting(SettingServerCA), InFlight: n, APIKey: key, Locale: lib.Locale(), OnEvent: onEvent}
 }
 
 // StartServer makes the server engine with Tesseract beside it for the

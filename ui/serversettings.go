@@ -77,7 +77,7 @@ func (f *serverForm) options() server.Options {
 	n, _ := strconv.Atoi(strings.TrimSpace(f.inFlight.Text))
 	key := strings.TrimSpace(f.key.Text)
 	if key == "" {
-		key = server.LoadKey()
+		key, _ = server.KeyFor(f.url.Text)
 	}
 	return server.Options{URL: strings.TrimSpace(f.url.Text), Model: f.model.Selected, API: apiChoices[f.api.Selected],
 		CAFile: strings.TrimSpace(f.ca.Text), InFlight: n, APIKey: key, Locale: f.u.svc.Lib.Locale()}
@@ -173,7 +173,7 @@ func (f *serverForm) use() {
 			lib.SetSetting(k, v)
 		}
 		if k := strings.TrimSpace(f.key.Text); k != "" {
-			if err := server.SaveKey(k); err != nil {
+			if err := server.SaveKey(opt.URL, k); err != nil {
 				f.status.SetText("The key could not be kept: " + err.Error())
 				return
 			}

@@ -83,8 +83,59 @@ func newHTTPClient(caFile string, inFlight int) (*http.Client, error) {
 		}
 		tr.TLSClientConfig = &tls.Config{RootCAs: pool, MinVersion: tls.VersionTLS12}
 	}
-	return &http.Client{Transport: tr}, nil
+	return &http.Client{Transport: tr, CheckRedirect: checkRedirect}, nil
 }
+
+// maxRedirects bounds the redirects a model list may follow.
+const maxRedirects = 5
+
+// checkRedirect refuses every redirect of a page request, which carries the
+// receipt's image, its text and the key: a server that answers 307 to
+// http:// or to another host would have them sent there again. A model
+// list (GET) may follow a redirect on the same server — same scheme, host
+// and port — and nowhere else.
+func checkRedirect(req *http.Request, via []*http.Request) error {
+	first := via[0]
+	if first.Method != http.MethodGet {
+		return &redirectRefused{to: req.URL, page: true}
+	}
+	if origin(req.URL) != origin(first.URL) {
+		return &redirectRefused{to: req.URL}
+	}
+	if len(via) >= maxRedirects {
+		return fmt.Errorf("the server redirected the model list %d times: give its final address", len(via))
+	}
+	return nil
+}
+
+// redirectRefused is a redirect the engine would not follow.
+type redirectRefused struct {
+	to   *url.URL
+	page bool
+}
+
+func (r *redirectRefused) Error() string {
+	to := redactURL(r.to.String())
+	if r.page {
+		return fmt.Sprintf("the server redirected the page request to %s; Shoebox does not follow redirects for pages "+
+			"(they carry the receipt, its text and the key): give the server's final address instead", to)
+	}
+	return fmt.Sprintf("the server redirected to %s, another server or plain http://; Shoebox follows redirects only on "+
+		"the same server: give the server's final address instead", to)
+}
+
+// ErrRefused marks what waiting does not mend: the server refuses this
+// client's key, or redirects its pages elsewhere. Such an error also wraps
+// inference.ErrUnavailable (the page is not at fault); the pipeline stops
+// the batch at once, leaving the receipts queued, and shows the message,
+// which says what to change.
+var ErrRefused = errors.New("the server refuses this client")
+
+// refusedError is an ErrRefused with its own message.
+type refusedError struct{ msg string }
+
+func (e *refusedError) Error() string   { return e.msg }
+func (e *refusedError) Unwrap() []error { return []error{inference.ErrUnavailable, ErrRefused} }
 
 // httpError is a server's answer other than 2xx.
 type httpError struct {
@@ -138,6 +189,10 @@ func notThePage(err error) bool {
 	if errors.As(err, &he) {
 		return he.status == http.StatusUnauthorized || he.status == http.StatusForbidden || he.status == http.StatusNotFound ||
 			he.status == http.StatusProxyAuthRequired
+	}
+	var rr *redirectRefused
+	if errors.As(err, &rr) {
+		return true
 	}
 	var ua x509.UnknownAuthorityError
 	var hn x509.HostnameError
@@ -268,7 +323,14 @@ func (e *Engine) classify(ctx context.Context, err error) error {
 		// list, the API) got no answer from a server that has gone silent.
 		return fmt.Errorf("%w: %s did not answer (%s)", inference.ErrUnavailable, e.Where(), msg)
 	case errors.As(err, &he) && (he.status == http.StatusUnauthorized || he.status == http.StatusForbidden || he.status == http.StatusProxyAuthRequired):
-		return fmt.Errorf("%w: %s refused this client's key (%s)", inference.ErrUnavailable, e.Where(), msg)
+		if e.opt.APIKey == "" {
+			return &refusedError{fmt.Sprintf("the server refused: %s wants a key (%s): set $%s, or give the key in Settings → Reading",
+				e.Where(), msg, KeyEnv)}
+		}
+		return &refusedError{fmt.Sprintf("the server refused the key: %s answered %s: check $%s or the key in Settings → Reading",
+			e.Where(), msg, KeyEnv)}
+	case errors.As(err, new(*redirectRefused)):
+		return &refusedError{fmt.Sprintf("%s: %s", e.Where(), msg)}
 	case errors.As(err, &he) && he.status == http.StatusNotFound:
 		return fmt.Errorf("%w: %s answered 404 (%s): check the address and the model name", inference.ErrUnavailable, e.Where(), msg)
 	case transient(err) || notThePage(err):

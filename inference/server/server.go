@@ -25,8 +25,15 @@ type Options struct {
 	URL   string
 	Model string
 	// APIKey goes in the Authorization header as a bearer token and nowhere
-	// else; see LoadKey.
+	// else; see KeyFor. It goes only to the server at URL: the engine
+	// follows no redirect with it to another server.
 	APIKey string
+	// AllowHTTPKey lets the key go over plain http:// to a server other
+	// than this computer, where anyone on the network between can read it
+	// (and the receipts). Without it New refuses such a server; with it the
+	// engine warns (OnEvent). Over loopback (localhost, 127.0.0.1, ::1) the
+	// key never leaves this computer and needs no permission.
+	AllowHTTPKey bool
 	// API: APIAuto (default), APIOpenAI or APIOllama.
 	API string
 	// CAFile adds a PEM certificate (a firm's own CA) to the system's roots.
@@ -97,11 +104,24 @@ func New(opt Options) (*Engine, error) {
 	if opt.MaxTokens <= 0 {
 		opt.MaxTokens = vlm.DefaultMaxTokens
 	}
-	client := opt.Client
-	if client == nil {
-		if client, err = newHTTPClient(opt.CAFile, opt.InFlight); err != nil {
-			return nil, err
+	if opt.APIKey != "" && base.Scheme == "http" {
+		switch {
+		case loopback(base.Hostname()):
+		case !opt.AllowHTTPKey:
+			return nil, fmt.Errorf("the key would go to %s over plain http://, where anyone on the network between can read it "+
+				"(and every receipt sent): use the server's https:// address, or, only on a network you trust, allow it "+
+				"(--allow-http-key from the command line)", base.Host)
+		case opt.OnEvent != nil:
+			opt.OnEvent(fmt.Sprintf("warning: the key goes to %s over plain http://, as allowed: anyone on the network between can read it, and the receipts", base.Host))
 		}
+	}
+	var client *http.Client
+	if opt.Client != nil {
+		c := *opt.Client
+		c.CheckRedirect = checkRedirect
+		client = &c
+	} else if client, err = newHTTPClient(opt.CAFile, opt.InFlight); err != nil {
+		return nil, err
 	}
 	e := &Engine{opt: opt, base: base, client: client, slots: make(chan struct{}, opt.InFlight), apiFound: opt.API}
 	return e, nil

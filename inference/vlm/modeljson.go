@@ -8,6 +8,7 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"unicode"
 
 	"github.com/shoebox-app/shoebox/receipt"
 )
@@ -47,7 +48,7 @@ func ParseModelJSON(out string, pieces []protocol.Piece, loc receipt.Locale) (re
 	conf := confidences(pieces)
 	for key, path := range schemaFields {
 		v, ok := doc[key].(string)
-		if !ok || strings.TrimSpace(v) == "" {
+		if v = cleanText(v); !ok || v == "" {
 			continue
 		}
 		if path == "doc_type" {
@@ -94,10 +95,29 @@ func ParseModelJSON(out string, pieces []protocol.Piece, loc receipt.Locale) (re
 // setFrom sets the field at path from a JSON value, reporting whether it took.
 func setFrom(r *receipt.Receipt, path string, v any, loc receipt.Locale) bool {
 	s, ok := v.(string)
-	if !ok || strings.TrimSpace(s) == "" {
+	if s = cleanText(s); !ok || s == "" {
 		return false
 	}
 	return receipt.Set(r, path, s, receipt.SourceModel, loc) == nil
+}
+
+// cleanText is a model's (or a server's) value as text for the records:
+// control characters — a terminal's escape sequences, BEL, NUL, C1 codes —
+// are dropped, line breaks and tabs become spaces, and runs of spaces one.
+// An answer comes from a model or a server we do not control; what it
+// writes must not reach a review screen, a terminal or an export as
+// anything but plain text.
+func cleanText(s string) string {
+	clean := strings.Map(func(r rune) rune {
+		switch {
+		case r == '\n' || r == '\r' || r == '\t' || r == '\v' || r == '\f':
+			return ' '
+		case unicode.IsControl(r):
+			return -1
+		}
+		return r
+	}, s)
+	return strings.Join(strings.Fields(clean), " ")
 }
 
 // confidences returns a function giving the geometric mean probability of
