@@ -49,6 +49,7 @@ type einvoiceFile struct {
 	Folder  string          `json:"folder"`
 	Syntax  string          `json:"syntax,omitempty"`
 	Error   string          `json:"error,omitempty"`
+	Damaged bool            `json:"damaged,omitempty"`      // a PDF's e-invoice that cannot be read (Error says why)
 	Rules   []string        `json:"rules_broken,omitempty"` // EN 16931 rules the invoice's own XML breaks
 	Printed map[string]bool `json:"printed,omitempty"`      // field -> read right from the page
 	// NotPrinted are fields whose XML value the page does not print at
@@ -99,7 +100,7 @@ func runEInvoices(env Env, args []string) int {
 		inv, err := readEInvoice(ctx, f.Path)
 		switch {
 		case err != nil:
-			f.Error = err.Error()
+			f.Error, f.Damaged = err.Error(), errors.Is(err, einvoice.ErrDamaged)
 		case inv == nil:
 			f.noInvoic = true
 		default:
@@ -349,7 +350,10 @@ func printEInvoices(w io.Writer, files []einvoiceFile, printed, misses bool) {
 		for _, r := range f.Rules {
 			notes = append(notes, fmt.Sprintf("  %s: %s", rel, r))
 		}
-		if f.Error != "" {
+		switch {
+		case f.Damaged:
+			notes = append(notes, fmt.Sprintf("  %s: carries a damaged e-invoice: %s", rel, strings.TrimPrefix(f.Error, einvoice.ErrDamaged.Error()+": ")))
+		case f.Error != "":
 			notes = append(notes, fmt.Sprintf("  %s: not read: %s", rel, f.Error))
 		}
 		if f.noInvoic {

@@ -1,6 +1,8 @@
 package cli
 
 import (
+	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -83,5 +85,59 @@ func TestPrintedOnPageFindsTheXMLsValueInItsPrintedForms(t *testing.T) {
 	}
 	if receipt.FoldName("Au bon moulin SARL") != receipt.FoldName("AU BON MOULIN") || receipt.FoldName("Lee & Tan Sdn. Bhd.") != "leetan" {
 		t.Error("FoldName keeps the legal form")
+	}
+}
+
+// damagedFacturX is a one-page PDF whose factur-x.xml attachment is a
+// corrupt deflate stream.
+func damagedFacturX() []byte {
+	var b strings.Builder
+	var off []int
+	obj := func(s string) { off = append(off, b.Len()); b.WriteString(s) }
+	b.WriteString("%PDF-1.7\n")
+	obj("1 0 obj\n<< /Type /Catalog /Pages 2 0 R /Names << /EmbeddedFiles << /Names [(factur-x.xml) 6 0 R] >> >> >>\nendobj\n")
+	obj("2 0 obj\n<< /Type /Pages /Kids [3 0 R] /Count 1 >>\nendobj\n")
+	obj("3 0 obj\n<< /Type /Page /Parent 2 0 R /MediaBox [0 0 300 200] /Contents 4 0 R /Resources << /Font << /F1 5 0 R >> >> >>\nendobj\n")
+	content := "BT /F1 14 Tf 20 150 Td (ACME GmbH  Rechnung 7) Tj 0 -30 Td (Total EUR 119.00) Tj ET"
+	obj(fmt.Sprintf("4 0 obj\n<< /Length %d >>\nstream\n%s\nendstream\nendobj\n", len(content), content))
+	obj("5 0 obj\n<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>\nendobj\n")
+	obj("6 0 obj\n<< /Type /Filespec /F (factur-x.xml) /UF (factur-x.xml) /AFRelationship /Alternative /EF << /F 7 0 R >> >>\nendobj\n")
+	bad := "x\x9c not deflate at all"
+	obj(fmt.Sprintf("7 0 obj\n<< /Type /EmbeddedFile /Subtype /text#2Fxml /Filter /FlateDecode /Length %d >>\nstream\n%s\nendstream\nendobj\n", len(bad), bad))
+	x := b.Len()
+	fmt.Fprintf(&b, "xref\n0 8\n0000000000 65535 f \n")
+	for _, o := range off {
+		fmt.Fprintf(&b, "%010d 00000 n \n", o)
+	}
+	fmt.Fprintf(&b, "trailer\n<< /Size 8 /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n", x)
+	return []byte(b.String())
+}
+
+// A PDF that declares a Factur-X invoice which cannot be read: einvoices
+// says it carries a damaged one (not none), and extract reads the print
+// with a finding that says why.
+func TestADamagedEInvoiceIsReportedByEInvoicesAndExtract(t *testing.T) {
+	dir := t.TempDir()
+	pdf := filepath.Join(dir, "rechnung.pdf")
+	os.WriteFile(pdf, damagedFacturX(), 0o600)
+	t.Setenv("SHOEBOX_HOME", t.TempDir())
+	code, out, errOut := run(t, "einvoices", dir)
+	if !strings.Contains(out, "rechnung.pdf: carries a damaged e-invoice: factur-x.xml") || strings.Contains(out, "carries no e-invoice") {
+		t.Errorf("einvoices: exit %d\n%s%s", code, out, errOut)
+	}
+	code, out, errOut = run(t, "extract", "--engine", "ocr", "--country", "EU", "--json", pdf)
+	var res []struct {
+		Error    string
+		Findings []receipt.Finding
+	}
+	if err := json.Unmarshal([]byte(out), &res); err != nil || len(res) != 1 {
+		t.Fatalf("extract: exit %d, %v\n%s%s", code, err, out, errOut)
+	}
+	found := false
+	for _, f := range res[0].Findings {
+		found = found || f.Code == "einvoice_damaged" && strings.Contains(f.Message, "read from the print")
+	}
+	if code != 0 || res[0].Error != "" || !found {
+		t.Errorf("extract: exit %d, %+v\n%s", code, res[0], errOut)
 	}
 }

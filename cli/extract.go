@@ -11,6 +11,7 @@ import (
 
 	"github.com/NVIDIA/go-nvml/pkg/nvml"
 
+	"github.com/shoebox-app/shoebox/einvoice"
 	"github.com/shoebox-app/shoebox/export"
 	"github.com/shoebox-app/shoebox/hw"
 	"github.com/shoebox-app/shoebox/inference"
@@ -69,8 +70,13 @@ func runExtract(env Env, args []string) int {
 	bar := newProgress(env.Stderr, len(files))
 	runPool(ctx, len(files), poolSize(eng), func(i int) {
 		results[i].File = files[i]
+		var damaged error // a PDF's e-invoice that cannot be read: the print is read, and the finding says so
 		if !*ignoreEInvoice {
-			if inv, err := readEInvoice(ctx, files[i]); err != nil || inv != nil {
+			inv, err := readEInvoice(ctx, files[i])
+			if errors.Is(err, einvoice.ErrDamaged) {
+				damaged, err = err, nil
+			}
+			if err != nil || inv != nil {
 				if err != nil {
 					results[i].Error = err.Error()
 				} else {
@@ -89,6 +95,9 @@ func runExtract(env Env, args []string) int {
 			results[i].Engine = res.Engine
 			results[i].Receipt = &res.Receipt
 			results[i].Findings = receipt.Validate(res.Receipt, loc, timeNow())
+			if fd, ok := einvoice.DamagedFinding(damaged); ok {
+				results[i].Findings = append(results[i].Findings, fd)
+			}
 			t := res.Timings
 			results[i].Timings = &t
 		}

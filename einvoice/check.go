@@ -1,6 +1,7 @@
 package einvoice
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 
@@ -103,4 +104,20 @@ func (inv *Invoice) Check() []receipt.Finding {
 // MINIMUM profile, which carries totals only.
 func (inv *Invoice) Minimum() bool {
 	return strings.Contains(strings.ToLower(inv.Profile), "minimum")
+}
+
+// FindDamaged is the finding for a PDF whose e-invoice cannot be read
+// (ErrDamaged): its fields come from the print, which the XML would have
+// stated exactly.
+const FindDamaged = "einvoice_damaged"
+
+// DamagedFinding is the finding a reading from the print carries when err,
+// Read's error for the file, says its e-invoice is damaged.
+func DamagedFinding(err error) (receipt.Finding, bool) {
+	if !errors.Is(err, ErrDamaged) {
+		return receipt.Finding{}, false
+	}
+	why := strings.TrimPrefix(err.Error(), ErrDamaged.Error()+": ")
+	return receipt.Finding{Code: FindDamaged, Severity: receipt.Warning,
+		Message: "this PDF carries an e-invoice that cannot be read: " + why + "; read from the print instead: check the fields against the document"}, true
 }

@@ -84,6 +84,12 @@ type Invoice struct {
 // ErrNoInvoiceInPDF is returned by Read for a PDF that carries no e-invoice.
 var ErrNoInvoiceInPDF = errors.New("the PDF carries no e-invoice XML")
 
+// ErrDamaged is wrapped by Read's error for a PDF that carries an e-invoice
+// which cannot be read: its XML is malformed, its stream corrupt, or its
+// attachment not XML. The PDF is then read from its print, and the user is
+// told (FindDamaged).
+var ErrDamaged = errors.New("the PDF carries an e-invoice that cannot be read")
+
 // Read reads an e-invoice file: a PDF with its XML embedded, or a bare
 // CII or UBL XML file. The file is refused unread when it is over maxBytes
 // (MaxXMLBytes for XML; PDFs may be larger, their XML may not).
@@ -100,11 +106,15 @@ func Read(path string, maxBytes int64) (*Invoice, error) {
 		return nil, err
 	}
 	if IsPDF(data) {
-		x, _, err := FromPDF(data)
+		x, name, err := FromPDF(data)
 		if err != nil {
 			return nil, err
 		}
-		return Parse(x)
+		inv, err := Parse(x)
+		if err != nil {
+			return nil, fmt.Errorf("%w: %s: %w", ErrDamaged, name, err)
+		}
+		return inv, nil
 	}
 	return Parse(data)
 }

@@ -27,6 +27,11 @@ var (
 	reEFRef    = regexp.MustCompile(`/EF\s*<<[^>]*?/(?:UF|F)\s+(\d+)\s+\d+\s+R`)
 	reFileName = regexp.MustCompile(`/(?:UF|F)\s*\(([^)]{1,200})\)`)
 
+	// reDeclared finds a PDF's word that it is an e-invoice: the XMP
+	// extension schemas and attachment names of Factur-X, ZUGFeRD,
+	// XRechnung and Order-X.
+	reDeclared = regexp.MustCompile(`(?i)factur-x|zugferd|xrechnung|order-x`)
+
 	reInvoiceRoot = regexp.MustCompile(`<([A-Za-z_][\w.-]*:)?(CrossIndustryInvoice|CrossIndustryDocument|Invoice|CreditNote)[\s>]`)
 )
 
@@ -68,24 +73,39 @@ func FromPDF(data []byte) ([]byte, string, error) {
 		return len(invoiceNames) + 2
 	}
 	sort.SliceStable(cands, func(i, j int) bool { return rank(cands[i]) < rank(cands[j]) })
-	var lastErr error
+	declared := reDeclared.Match(data)
+	var lastErr, damaged error
 	for _, c := range cands {
-		x, err := decodeStream(c)
-		if err != nil {
-			lastErr = err
-			continue
-		}
-		if !LooksLikeXML(x) || !invoiceRoot(x) {
-			continue
-		}
+		// The invoice's own attachment: named as the standards name it,
+		// or an XML (or unnamed) embedded file of a PDF that says it is
+		// a Factur-X, ZUGFeRD or XRechnung invoice.
+		n := strings.ToLower(c.name)
+		invoice := rank(c) < len(invoiceNames) || declared && c.typed && (n == "" || strings.HasSuffix(n, ".xml"))
 		name := c.name
 		if name == "" {
 			name = "attached XML"
+		}
+		x, err := decodeStream(c)
+		if err != nil {
+			lastErr = err
+			if invoice && damaged == nil {
+				damaged = fmt.Errorf("%s: %w", name, err)
+			}
+			continue
+		}
+		if !LooksLikeXML(x) || !invoiceRoot(x) {
+			if invoice && damaged == nil {
+				damaged = fmt.Errorf("%s is not invoice XML (it begins %q)", name, head(x, 24))
+			}
+			continue
 		}
 		return x, name, nil
 	}
 	if bytes.Contains(data, []byte("/Encrypt")) {
 		return nil, "", fmt.Errorf("%w (the PDF is encrypted, so its attachments cannot be read)", ErrNoInvoiceInPDF)
+	}
+	if damaged != nil {
+		return nil, "", fmt.Errorf("%w: %w", ErrDamaged, damaged)
 	}
 	if lastErr != nil {
 		return nil, "", fmt.Errorf("%w (an attachment could not be decoded: %v)", ErrNoInvoiceInPDF, lastErr)
@@ -167,4 +187,9 @@ func decodeStream(e embedded) ([]byte, error) {
 		return nil, fmt.Errorf("attachment %d uses a filter Shoebox does not decode", e.obj)
 	}
 	return bytes.TrimRight(e.payload, "\r\n"), nil
+}
+
+// head is the first n bytes of b as text, for messages.
+func head(b []byte, n int) string {
+	return strings.ToValidUTF8(string(b[:min(len(b), n)]), "?")
 }

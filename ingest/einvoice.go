@@ -20,7 +20,10 @@ import (
 // EInvoice hands over the e-invoice a file carries: a bare CII or UBL XML
 // file, or the XML attached to a Factur-X / ZUGFeRD / XRechnung PDF. It
 // returns einvoice.ErrNoInvoiceInPDF for a PDF without one (read its pages
-// instead) and a clear error for XML that is malformed, hostile or no invoice.
+// instead), an error wrapping einvoice.ErrDamaged for a PDF that carries
+// one which cannot be read (read its pages, and say so with
+// einvoice.DamagedFinding), and a clear error for XML that is malformed,
+// hostile or no invoice.
 func EInvoice(ctx context.Context, f File) (*einvoice.Invoice, error) {
 	switch f.Kind {
 	case XML:

@@ -168,11 +168,26 @@ func (l *Library) NextForReview(afterID int64) (int64, bool, error) {
 // extracted: supplier memory fills category and tax ID where the engine left
 // them empty, every field is recorded in history, findings are computed, and
 // the receipt moves to extracted or needs review.
-func (l *Library) SaveExtraction(ctx context.Context, id int64, r receipt.Receipt, engine string, who receipt.Source) error {
+//
+// notes are findings the reading brings that the fields cannot show (a
+// PDF's e-invoice that could not be read, so it was read from the print):
+// they stay among the receipt's findings, through edits, until it is read
+// again.
+func (l *Library) SaveExtraction(ctx context.Context, id int64, r receipt.Receipt, engine string, who receipt.Source, notes ...receipt.Finding) error {
 	loc := l.Locale()
+	if notes == nil {
+		notes = []receipt.Finding{}
+	}
+	nj, err := json.Marshal(notes)
+	if err != nil {
+		return err
+	}
 	return l.write(ctx, func(tx *sql.Tx) error {
 		rec, err := getTx(tx, id)
 		if err != nil {
+			return err
+		}
+		if _, err := tx.Exec(`UPDATE receipts SET reading_notes = ? WHERE id = ?`, string(nj), id); err != nil {
 			return err
 		}
 		keepPersonsEdits(&rec.Receipt, &r, loc)
@@ -295,6 +310,14 @@ func (l *Library) storeReceiptTx(tx *sql.Tx, id int64, r receipt.Receipt, loc re
 	findings := receipt.Validate(r, loc, l.now())
 	if findings == nil {
 		findings = []receipt.Finding{}
+	}
+	var nj string
+	if err := tx.QueryRow(`SELECT reading_notes FROM receipts WHERE id = ?`, id).Scan(&nj); err != nil {
+		return nil, err
+	}
+	var notes []receipt.Finding
+	if json.Unmarshal([]byte(nj), &notes) == nil {
+		findings = append(findings, notes...)
 	}
 	key := SupplierKey(r.SupplierName.Value)
 	date := ""

@@ -100,6 +100,9 @@ var migrations = []string{
 	// 3: who is reading a receipt, and until when their claim holds.
 	`ALTER TABLE receipts ADD COLUMN claim_owner TEXT NOT NULL DEFAULT '';
 	ALTER TABLE receipts ADD COLUMN claim_until TEXT NOT NULL DEFAULT '';`,
+	// 4: findings the last reading brought that the fields cannot show (a
+	// PDF's e-invoice that could not be read), kept through edits.
+	`ALTER TABLE receipts ADD COLUMN reading_notes TEXT NOT NULL DEFAULT '[]';`,
 }
 
 // migrate brings the schema up to date. A library that is up to date is

@@ -14,7 +14,9 @@ import (
 	"sync"
 	"time"
 
+	"github.com/shoebox-app/shoebox/einvoice"
 	"github.com/shoebox-app/shoebox/inference"
+	"github.com/shoebox-app/shoebox/inference/server"
 	"github.com/shoebox-app/shoebox/ingest"
 	"github.com/shoebox-app/shoebox/library"
 	"github.com/shoebox-app/shoebox/receipt"
@@ -122,6 +124,18 @@ func (r *Runner) one(ctx context.Context, id int64) error {
 		// Cancelled or the window closed: back in the queue for next time.
 		r.Lib.SetStatus(context.Background(), id, library.StatusQueued, "system", "")
 		r.update(func(p *Progress) { p.Current = 0 })
+	case errors.Is(err, server.ErrRefused):
+		// The server refuses this client (its key, or redirects): no
+		// receipt is at fault and no waiting mends it. The batch stops at
+		// once; the receipts stay queued for when the setting is fixed.
+		r.Lib.SetStatus(context.Background(), id, library.StatusQueued, "system", "")
+		r.update(func(p *Progress) { p.Current = 0; p.LastError = err.Error() })
+		r.wait.mu.Lock()
+		if r.wait.gaveUp == nil {
+			r.wait.gaveUp = fmt.Errorf("%w; the batch stopped and the receipts stay queued", err)
+		}
+		r.wait.mu.Unlock()
+		return err
 	case errors.Is(err, inference.ErrUnavailable) && r.requeue(id):
 		// The server went away or will not answer: the receipt is not at
 		// fault and waits in the queue for it.
@@ -164,12 +178,18 @@ func (r *Runner) read(ctx context.Context, id int64) (int, error) {
 	}
 	f := r.Lib.File(rec)
 	// An e-invoice states its fields exactly: no page reader, no model.
+	// A PDF whose e-invoice cannot be read is read from its print, and the
+	// reading says so (einvoice.DamagedFinding).
 	inv, err := ingest.EInvoice(ctx, f)
+	var notes []receipt.Finding
 	switch {
 	case err == nil:
 		return 0, r.Lib.SaveExtraction(context.Background(), id, inv.Receipt(), EInvoiceEngine, receipt.SourceEInvoice)
 	case f.Kind == ingest.XML:
 		return 0, fmt.Errorf("the e-invoice could not be read: %w", err)
+	}
+	if fd, ok := einvoice.DamagedFinding(err); ok {
+		notes = append(notes, fd)
 	}
 	var merged receipt.Receipt
 	for i := 0; i < max(1, f.Pages); i++ {
@@ -216,7 +236,7 @@ func (r *Runner) read(ctx context.Context, id int64) (int, error) {
 	if r.Engine.Name() == "ocr" {
 		src = receipt.SourceOCR
 	}
-	return max(1, f.Pages), r.Lib.SaveExtraction(context.Background(), id, merged, r.Engine.Name(), src)
+	return max(1, f.Pages), r.Lib.SaveExtraction(context.Background(), id, merged, r.Engine.Name(), src, notes...)
 }
 
 func (r *Runner) update(fn func(*Progress)) {
