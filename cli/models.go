@@ -14,6 +14,7 @@ import (
 	"github.com/shoebox-app/shoebox/internal/fsutil"
 	"github.com/shoebox-app/shoebox/library"
 	"github.com/shoebox-app/shoebox/models"
+	"github.com/shoebox-app/shoebox/models/gguf"
 )
 
 func init() {
@@ -76,7 +77,9 @@ func runModels(env Env, args []string) int {
 			return 2
 		}
 		code := 0
-		for _, p := range append([]string{fs.Arg(1)}, nonEmpty(*mmproj)...) {
+		var headers []*gguf.File
+		files := append([]string{fs.Arg(1)}, nonEmpty(*mmproj)...)
+		for _, p := range files {
 			ref := models.RefByName(cat, filepath.Base(p))
 			v, err := models.Verify(p, ref, models.OpenHashCache(filepath.Join(dir, "verified.json")))
 			if err != nil {
@@ -84,10 +87,19 @@ func runModels(env Env, args []string) int {
 				code = 1
 				continue
 			}
+			headers = append(headers, v.Header)
 			fmt.Fprintf(env.Stdout, "%s: OK (%d tensors, %s)\n", p, len(v.Header.Tensors), models.HumanSize(v.Size))
 			for _, w := range v.Warnings {
 				fmt.Fprintln(env.Stdout, "  warning:", w)
 			}
+		}
+		// Each file sound is not enough: the projector must fit the model.
+		if len(files) == 2 && len(headers) == 2 {
+			if err := models.CheckPair(files[0], headers[0], files[1], headers[1]); err != nil {
+				fmt.Fprintln(env.Stderr, "shoebox:", err)
+				return 1
+			}
+			fmt.Fprintf(env.Stdout, "%s fits %s\n", filepath.Base(files[1]), filepath.Base(files[0]))
 		}
 		return code
 	case "download":

@@ -12,6 +12,7 @@ import (
 	"github.com/shoebox-app/shoebox/inference/vlm"
 	"github.com/shoebox-app/shoebox/library"
 	"github.com/shoebox-app/shoebox/models"
+	"github.com/shoebox-app/shoebox/models/gguf"
 )
 
 // The library settings that name the vision model a library is read with.
@@ -27,6 +28,7 @@ func VerifyPair(model, projector string) (string, bool) {
 	cat, _ := models.Catalogue()
 	var out []string
 	ok := true
+	var headers []*gguf.File
 	for _, p := range []string{model, projector} {
 		if p == "" {
 			out = append(out, "No projector (mmproj-*.gguf) was found beside the model: a vision model needs one.")
@@ -39,8 +41,16 @@ func VerifyPair(model, projector string) (string, bool) {
 			ok = false
 			continue
 		}
+		headers = append(headers, v.Header)
 		out = append(out, fmt.Sprintf("%s: sound (%d tensors).", filepath.Base(p), len(v.Header.Tensors)))
 		out = append(out, v.Warnings...)
+	}
+	if ok && len(headers) == 2 {
+		// Each file sound is not enough: the projector must fit the model.
+		if err := models.CheckPair(model, headers[0], projector, headers[1]); err != nil {
+			out = append(out, err.Error())
+			ok = false
+		}
 	}
 	return strings.Join(out, "\n"), ok
 }
