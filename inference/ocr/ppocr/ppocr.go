@@ -127,6 +127,13 @@ func initEnv(lib string) error {
 	if _, err := os.Stat(lib); err != nil {
 		return fmt.Errorf("ONNX Runtime is missing: %w", err)
 	}
+	// ONNX Runtime 1.30 starts Microsoft's telemetry (1DS) as its
+	// environment is made, before DisableTelemetry below can reach it: a
+	// persistent device id under ~/.cache/Microsoft/DeveloperTools, an
+	// event database, $TMPDIR/.ses and a $TMPDIR/mat-debug-PID.log per run.
+	// ORT_DISABLE_TELEMETRY=1, read when it starts, keeps it from
+	// starting at all: no id, no files, no uploader.
+	os.Setenv("ORT_DISABLE_TELEMETRY", "1")
 	ort.SetSharedLibraryPath(lib)
 	if err := ort.InitializeEnvironment(ort.WithLogLevelFatal()); err != nil {
 		envLib, envErr = lib, fmt.Errorf("ONNX Runtime (%s) did not load: %w", lib, err)
