@@ -3,8 +3,10 @@
 package ingest
 
 import (
+	"bytes"
 	"io/fs"
 	"os"
+	"strconv"
 	"syscall"
 )
 
@@ -17,6 +19,14 @@ func ownedByMe(info fs.FileInfo) bool {
 // processAlive reports whether a process with this id runs (another
 // user's counts).
 func processAlive(pid int) bool {
-	err := syscall.Kill(pid, 0)
-	return err == nil || err == syscall.EPERM
+	if err := syscall.Kill(pid, 0); err != nil && err != syscall.EPERM {
+		return false
+	}
+	// A killed process nobody has reaped yet (a zombie) still answers.
+	if b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat"); err == nil {
+		if i := bytes.LastIndexByte(b, ')'); i >= 0 && i+2 < len(b) && b[i+2] == 'Z' {
+			return false
+		}
+	}
+	return true
 }

@@ -155,8 +155,8 @@ type manifestFile struct {
 	Target string `json:"target"`
 }
 
-// manifestPrefix names manifests: .tmp-pair-sb<pid>-<random>.json.
-const manifestPrefix = ".tmp-pair"
+// manifestPrefix names manifests: .tmp-pair.json-sb<pid>.<host>-<random>.pair.
+const manifestPrefix = "pair"
 
 func writeManifest(dir string, m manifest) (string, error) {
 	b, err := json.Marshal(m)

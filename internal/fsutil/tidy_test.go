@@ -58,3 +58,22 @@ func TestTidyFolderRemovesOnlyOurLeftovers(t *testing.T) {
 		}
 	}
 }
+
+// A killed export nobody has reaped yet (a zombie: some containers' init
+// reaps late) is gone: its manifest must be completed now, not later.
+func TestProcessAliveSeesAZombieAsGone(t *testing.T) {
+	cmd := exec.Command("true")
+	if err := cmd.Start(); err != nil {
+		t.Skip("no true(1)")
+	}
+	defer cmd.Wait()
+	for i := 0; i < 100 && processAlive(cmd.Process.Pid); i++ {
+		time.Sleep(10 * time.Millisecond)
+	}
+	if processAlive(cmd.Process.Pid) {
+		t.Error("a zombie counts as a running process")
+	}
+	if !processAlive(os.Getpid()) {
+		t.Error("this process counts as gone")
+	}
+}
