@@ -317,6 +317,7 @@ func (e *Engine) classify(ctx context.Context, err error) error {
 	}
 	msg := e.redact(err.Error())
 	var he *httpError
+	var rr *redirectRefused
 	switch {
 	case errors.Is(err, context.DeadlineExceeded):
 		// ctx is alive: a check with its own short deadline (the model
@@ -329,8 +330,8 @@ func (e *Engine) classify(ctx context.Context, err error) error {
 		}
 		return &refusedError{fmt.Sprintf("the server refused the key: %s answered %s: check $%s or the key in Settings → Reading",
 			e.Where(), msg, KeyEnv)}
-	case errors.As(err, new(*redirectRefused)):
-		return &refusedError{fmt.Sprintf("%s: %s", e.Where(), msg)}
+	case errors.As(err, &rr):
+		return &refusedError{fmt.Sprintf("%s: %s", e.Where(), e.redact(rr.Error()))}
 	case errors.As(err, &he) && he.status == http.StatusNotFound:
 		return fmt.Errorf("%w: %s answered 404 (%s): check the address and the model name", inference.ErrUnavailable, e.Where(), msg)
 	case transient(err) || notThePage(err):
