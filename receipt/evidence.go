@@ -71,7 +71,8 @@ func Trusted[T any](f Field[T], name string) (bool, string) {
 
 // Unready lists why a receipt is not ready to confirm, in words; an empty
 // list means it is. Ready needs a trusted total and date (see Trusted), a
-// supplier read with confidence, and no warning among the findings.
+// currency the page prints or its country tells, a supplier read with
+// confidence, and no warning among the findings.
 func Unready(r Receipt, findings []Finding) []string {
 	var out []string
 	if ok, why := Trusted(r.Total, "total"); !ok {
@@ -82,6 +83,9 @@ func Unready(r Receipt, findings []Finding) []string {
 	}
 	if r.SupplierTaxID.Doubt != "" && r.SupplierTaxID.Source != SourceUser {
 		out = append(out, "tax ID not confirmed: "+r.SupplierTaxID.Doubt)
+	}
+	if r.Currency.Source != SourceUser && (!r.Currency.Set || r.Currency.Confidence < LowConfidence) {
+		out = append(out, "currency not printed: assumed to be the client's")
 	}
 	if !r.SupplierName.Set {
 		out = append(out, "no supplier read")

@@ -43,9 +43,15 @@ func TestUnready(t *testing.T) {
 		SupplierName: Text{Value: "KEDAI", Set: true, Source: SourceOCR, Confidence: 0.9},
 		Total:        Amount{Value: decimal.RequireFromString("8.70"), Set: true, Source: SourceOCR, Support: two},
 		Date:         Field[time.Time]{Value: Date(2018, 1, 6), Set: true, Source: SourceOCR, Support: two},
+		Currency:     Text{Value: "MYR", Set: true, Source: SourceOCR, Confidence: 0.9},
 	}
 	if why := Unready(r, nil); len(why) > 0 {
 		t.Fatalf("a receipt with trusted total and date, sure supplier: %v", why)
+	}
+	assumed := r
+	assumed.Currency.Confidence = 0.4
+	if why := Unready(assumed, nil); len(why) != 1 || !strings.HasPrefix(why[0], "currency not printed") {
+		t.Errorf("a currency only assumed from the client: %v", why)
 	}
 	onlyOnce := r
 	onlyOnce.Date.Support = two[:1]

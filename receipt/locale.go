@@ -37,6 +37,10 @@ type Locale struct {
 	DateOrder    DateOrder  `json:"date_order"`
 	FYStartMonth time.Month `json:"fy_start_month"` // 7 for AU, 4 for UK, 1 for calendar years
 	Currency     string     `json:"currency"`
+	// Pack is the country pack a page is read with (packs.Detect's choice,
+	// "DE"); empty for the client's own country. Not a setting: the
+	// reading rules fill it per page.
+	Pack string `json:"-"`
 }
 
 // DefaultLocale returns the usual settings for a country.

@@ -163,15 +163,21 @@ type Receipt struct {
 	// delivered, the terms as printed, the account to pay into, and what is
 	// still owed (the total less prepayments). Left out of JSON while unset,
 	// so stored receipts and golden readings keep their shape.
-	DueDate       Field[time.Time] `json:"due_date,omitzero"`
-	DeliveryDate  Field[time.Time] `json:"delivery_date,omitzero"`
-	PaymentTerms  Text             `json:"payment_terms,omitzero"`
-	IBAN          Text             `json:"iban,omitzero"`
-	AmountDue     Amount           `json:"amount_due,omitzero"`
-	PaymentMethod Text             `json:"payment_method"`
-	CardLastFour  Text             `json:"card_last_four"`
-	Category      Text             `json:"category"`
-	Notes         Text             `json:"notes"`
+	DueDate      Field[time.Time] `json:"due_date,omitzero"`
+	DeliveryDate Field[time.Time] `json:"delivery_date,omitzero"`
+	PaymentTerms Text             `json:"payment_terms,omitzero"`
+	IBAN         Text             `json:"iban,omitzero"`
+	AmountDue    Amount           `json:"amount_due,omitzero"`
+	// PrintedIn is the country the page was printed in, as its words told
+	// the reading rules (a country pack's code: "DE"); TaxRules are the
+	// rules its rates and arithmetic are checked by ("EU"), whatever the
+	// client's country. Left out of JSON while unset.
+	PrintedIn     Text    `json:"printed_in,omitzero"`
+	TaxRules      Country `json:"tax_rules,omitempty"`
+	PaymentMethod Text    `json:"payment_method"`
+	CardLastFour  Text    `json:"card_last_four"`
+	Category      Text    `json:"category"`
+	Notes         Text    `json:"notes"`
 }
 
 // Date returns the calendar date y-m-d at midnight UTC, the form Receipt.Date holds.

@@ -39,6 +39,7 @@ const (
 	FindTaxIDChecksum     = "tax_id_invalid"
 	FindCurrency          = "currency_unknown"
 	FindAmountDue         = "amount_due"
+	FindForeignCurrency   = "foreign_currency"
 )
 
 // plausibleRates are the tax rates (percent) each country charges. The EU
@@ -74,6 +75,11 @@ func Validate(r Receipt, loc Locale, now time.Time) []Finding {
 	cur := r.Currency.Value
 	if cur == "" {
 		cur = loc.Currency
+	}
+	foreign := r.Currency.Set && cur != "" && loc.Currency != "" && cur != loc.Currency
+	client := loc.Currency
+	if r.TaxRules != "" {
+		loc.Country = r.TaxRules // a page from elsewhere is checked by its own country's rates
 	}
 	unit := MinorUnit(cur)
 	money := func(d decimal.Decimal) string { return d.StringFixed(int32(MinorDigits(cur))) }
@@ -212,6 +218,9 @@ func Validate(r Receipt, loc Locale, now time.Time) []Finding {
 		if err := ValidateTaxID(r.SupplierTaxID.Value); err != nil {
 			add(FindTaxIDChecksum, Warning, err.Error(), "supplier_tax_id")
 		}
+	}
+	if foreign {
+		add(FindForeignCurrency, Info, fmt.Sprintf("in %s, not the client's %s: kept as printed", cur, client), "currency")
 	}
 	return out
 }

@@ -14,6 +14,8 @@ import "github.com/shoebox-app/shoebox/receipt"
 // | confAssumed         | 0.6   | a value assumed, not read: the library's currency, a         |
 // |                     |       | quantity of 1, a total implied by subtotal and tax           |
 // | confComputed        | 0.5   | a value computed from others (a unit price from the amount)  |
+// | confClientDefault   | 0.4   | the client's currency on a page that prints none and says    |
+// |                     |       | nothing of its country: asked, not guessed (not ready)       |
 // | factorLegalForm     | 0.95  | a supplier's name with a legal form, at the top              |
 // | factorLabelled      | 0.9   | a date's line confidence, as a date                          |
 // | factorSecondReading | 0.8   | read again alone, or from an ambiguous or weaker reading     |
@@ -28,6 +30,9 @@ const (
 	confLikely      = 0.7
 	confAssumed     = 0.6
 	confComputed    = 0.5
+	// confClientDefault is under receipt.LowConfidence: a currency only
+	// assumed keeps a receipt from being ready.
+	confClientDefault = 0.4
 
 	factorLegalForm     = 0.95
 	factorLabelled      = 0.9

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/shoebox-app/shoebox/packs"
 	"github.com/shoebox-app/shoebox/receipt"
 )
 
@@ -55,7 +56,7 @@ type dateCand struct {
 func dateCandidates(lines []Line, loc receipt.Locale, repair bool, now time.Time) []dateCand {
 	var cands []dateCand
 	for i, l := range lines {
-		text := mendDateText(l.Text)
+		text := translateMonths(mendDateText(l.Text), packOf(loc))
 		var found []string
 		found = append(found, reDateNum.FindAllString(text, -1)...)
 		for _, m := range reDateWord.FindAllString(text, -1) {
@@ -82,7 +83,7 @@ func dateCandidates(lines []Line, loc receipt.Locale, repair bool, now time.Time
 			score := 1.0
 			why := "a date printed on the page"
 			k := strings.ToUpper(l.Text)
-			if strings.Contains(k, "DATE") || strings.Contains(k, "TARIKH") {
+			if saysDate(k) {
 				score += 2
 				why = "the date on a line labelled date"
 			}
@@ -373,7 +374,24 @@ func MayHideDate(l Line) bool {
 func dateShaped(l Line) bool {
 	u := strings.ToUpper(l.Text)
 	return reDateShaped.MatchString(l.Text) || reTime.MatchString(l.Text) ||
-		strings.Contains(u, "DATE") || strings.Contains(u, "TARIKH")
+		saysDate(u)
+}
+
+// saysDate says whether a line (upper case) labels a date, in any language
+// a pack knows: DATE, DATUM, FECHA, DATA, PVM, TARIKH…
+func saysDate(u string) bool {
+	if strings.Contains(u, "DATE") {
+		return true
+	}
+	words := packs.Words(u)
+	for _, ph := range packs.LabelWordsEverywhere("DATE") {
+		for i := range words {
+			if len(ph) <= len(words)-i && strings.Join(words[i:i+len(ph)], " ") == strings.Join(ph, " ") {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // garbledLineConf is the confidence under which a page line is taken as

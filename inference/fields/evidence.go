@@ -47,9 +47,10 @@ type Reading struct {
 // another issue date on the page, a date in the future.
 func Assess(r *receipt.Receipt, lines []Line, loc receipt.Locale, now time.Time, others ...Reading) {
 	lines = mendLineText(trimEdgeSpecks(lines))
+	loc, _ = PageLocale(lines, loc)
 	upper := make([]string, len(lines))
 	for i, l := range lines {
-		upper[i] = moneyKeywords(l)
+		upper[i] = moneyKeywords(l, packOf(loc))
 	}
 	if r.Total.Set && r.Total.Source != receipt.SourceUser {
 		r.Total.Support, r.Total.Doubt = nil, ""

@@ -15,6 +15,8 @@ import (
 // number, payment method and, when they add up, line items.
 func ExtractFields(lines []Line, loc receipt.Locale, now time.Time) receipt.Receipt {
 	lines = mendLineText(trimEdgeSpecks(lines))
+	loc, det := PageLocale(lines, loc)
+	pk := det.Pack
 	var r receipt.Receipt
 	src := receipt.SourceOCR
 	set := func(f *receipt.Text, v string, conf float64, box *receipt.Box) {
@@ -62,7 +64,7 @@ func ExtractFields(lines []Line, loc receipt.Locale, now time.Time) receipt.Rece
 	// Money.
 	upper := make([]string, len(lines))
 	for i, l := range lines {
-		upper[i] = moneyKeywords(l)
+		upper[i] = moneyKeywords(l, pk)
 	}
 	if total := findTotal(lines, upper); total.Set {
 		r.Total = total
@@ -118,12 +120,13 @@ func ExtractFields(lines []Line, loc receipt.Locale, now time.Time) receipt.Rece
 		// in reconcileTotal: the printed total still disagrees.
 		r.Total.Confidence = min(r.Total.Confidence, 0.5)
 	}
+	applySumBlock(&r, lines, upper)
 	if !r.Total.Set {
 		if v, l, ok := subtotalAfterAdjustments(lines, upper); ok {
 			r.Total = found(v, l.Conf*confComputed, boxOf(l), "no total printed: the subtotal, after the adjustments below it")
 		}
 	}
-	if !r.Total.Set {
+	if !r.Total.Set && (r.TotalTax.Set && r.TotalTax.Value.IsPositive() || !unreadSumsAfterSubtotal(lines, upper)) {
 		totalFromSubtotal(&r, receipt.PlausibleRates(loc.Country))
 		ApplyCashRounding(&r) // "SUB TOTAL 64.00 / GST 3.84 / ROUNDING ADJ 0.01"
 	}
@@ -157,13 +160,29 @@ func ExtractFields(lines []Line, loc receipt.Locale, now time.Time) receipt.Rece
 		}
 	}
 
+	if pk != nil {
+		r.PrintedIn = receipt.Text{Value: pk.Country, Set: true, Source: src, Confidence: confAssumed, Why: det.Why}
+		if det.Sure {
+			r.PrintedIn.Confidence = confLikely
+		}
+		r.TaxRules = loc.Country
+	}
+
 	// Currency and payment method.
 	joined := strings.ToUpper(strings.Join(upper, "\n"))
 	switch {
-	case reRinggit.MatchString(joined) || reRMAmount.MatchString(rawUpper(lines)):
+	case det.Currency != "":
+		set(&r.Currency, det.Currency, confPrinted, nil)
+		r.Currency.Why = "printed on the page"
+	case pk != nil && pk.Country == "MY" && reRinggit.MatchString(joined):
 		set(&r.Currency, "MYR", confPrinted, nil)
+		r.Currency.Why = "printed on the page (RM)"
+	case det.Sure && pk != nil:
+		set(&r.Currency, pk.Currency, confLikely, nil)
+		r.Currency.Why = "no currency printed; the page is from " + det.Why
 	case loc.Currency != "":
-		set(&r.Currency, loc.Currency, confAssumed, nil)
+		set(&r.Currency, loc.Currency, confClientDefault, nil)
+		r.Currency.Why = "no currency printed, and nothing on the page tells its country: the client's currency, assumed"
 	}
 	for _, pm := range paymentMethods {
 		if pm.re.MatchString(joined) {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/shopspring/decimal"
 
+	"github.com/shoebox-app/shoebox/packs"
 	"github.com/shoebox-app/shoebox/receipt"
 )
 
@@ -185,7 +186,7 @@ var reItemColumns = regexp.MustCompile(`\b(QTY|QUANTITY|ITEM|DESC\w*|PRICE)\b`)
 func keywordText(s string) string {
 	s = reAmount.ReplaceAllString(s, " ")
 	s = reGluedRate.ReplaceAllString(s, "$1 $2 ")
-	s = strings.ToUpper(s)
+	s = packs.Fold(s)
 	s = reGluedSalesTax.ReplaceAllString(s, "SALES TAX")
 	s = strings.Map(func(r rune) rune {
 		switch r {
@@ -340,8 +341,8 @@ var glyphMerges = [][2]string{{"RI", "N"}, {"RN", "M"}, {"II", "U"}, {"VV", "W"}
 
 // moneyKeywords is a line's keyword text for the money rules, its tax
 // word and money words mended.
-func moneyKeywords(l Line) string {
-	return mendMoneyWords(mendTaxWord(keywordText(l.Text), l.Text))
+func moneyKeywords(l Line, pk *packs.Pack) string {
+	return mendMoneyWords(mendTaxWord(translatedKeywords(keywordText(l.Text), pk), l.Text))
 }
 
 // mendMoneyWords replaces each word of keyword text that is one misread

@@ -24,13 +24,15 @@ type Label struct {
 	// TaxRates are the receipt's tax lines as rate:tax, split by ";"
 	// ("20:53.97"): scored as the tax lines read, in order.
 	TaxRates string `json:"tax_rates,omitempty"`
+	// Currency is the ISO code the receipt is in ("EUR").
+	Currency string `json:"currency,omitempty"`
 }
 
 // ScoredFields are the fields eval scores, in report order.
 var ScoredFields = []string{"company", "date", "address", "total"}
 
 // ExtraFields are scored when a label set has them.
-var ExtraFields = []string{"tax", "items", "tax_id", "tax_rates"}
+var ExtraFields = []string{"tax", "items", "tax_id", "tax_rates", "currency"}
 
 // FieldScore is one field of one receipt.
 type FieldScore struct {
@@ -92,6 +94,11 @@ func Score(l Label, r *receipt.Receipt, loc receipt.Locale) map[string]FieldScor
 		fr := FieldScore{Want: l.TaxRates, Got: strings.Join(got, ";")}
 		fr.Correct = fr.Want == fr.Got
 		out["tax_rates"] = fr
+	}
+	if l.Currency != "" {
+		fc := FieldScore{Want: strings.ToUpper(l.Currency), Got: r.Currency.Value}
+		fc.Correct = r.Currency.Set && fc.Got == fc.Want
+		out["currency"] = fc
 	}
 	if l.Items != "" {
 		var got []string

@@ -108,12 +108,13 @@ func Calibrate(field string, outs []Outcome) Calibration {
 }
 
 // Readiness is what the status means to a bookkeeper: how many receipts
-// are ready to confirm, and how many of those have total and date right.
+// are ready to confirm, and how many of those are right: total and date,
+// and the supplier and currency where the set labels them.
 type Readiness struct {
 	Receipts   int      `json:"receipts"`
 	Ready      int      `json:"ready"`
 	ReadyRate  float64  `json:"ready_rate"`
-	ReadyRight int      `json:"ready_with_total_and_date_right"`
+	ReadyRight int      `json:"ready_right"`
 	RightShare float64  `json:"ready_right_share"`
 	WrongReady []string `json:"wrong_but_ready,omitempty"`
 }
@@ -126,7 +127,7 @@ func ReadinessOf(outs []Outcome) Readiness {
 			continue
 		}
 		r.Ready++
-		if o.Fields["total"].Correct && o.Fields["date"].Correct {
+		if o.right() {
 			r.ReadyRight++
 		} else {
 			r.WrongReady = append(r.WrongReady, o.Receipt)
@@ -196,4 +197,19 @@ func evidenceShape(f FieldOutcome) string {
 	default:
 		return string(rune('0' + n))
 	}
+}
+
+// right says whether a ready receipt is right in every field that
+// confirming it vouches for: total, date, and the supplier and currency
+// where labelled.
+func (o Outcome) right() bool {
+	if !o.Fields["total"].Correct || !o.Fields["date"].Correct {
+		return false
+	}
+	for _, f := range []string{"company", "currency"} {
+		if x, ok := o.Fields[f]; ok && x.Want != "" && !x.Correct {
+			return false
+		}
+	}
+	return true
 }

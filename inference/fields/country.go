@@ -1,0 +1,90 @@
+package fields
+
+import (
+	"strings"
+
+	"github.com/shoebox-app/shoebox/packs"
+	"github.com/shoebox-app/shoebox/receipt"
+)
+
+// PageLocale decides which country's pack a page is read with (its own
+// words, legal forms, tax words, currency and places, with the client's
+// country as the prior: see packs.Detect) and returns the locale the rules
+// read it with: the pack's tax jurisdiction and date order, the client's
+// currency kept to tell a foreign receipt. A locale whose Pack is set
+// already is returned as it is.
+func PageLocale(lines []Line, loc receipt.Locale) (receipt.Locale, packs.Detection) {
+	if p, ok := packs.Get(loc.Pack); ok && loc.Pack != "" {
+		return loc, packs.Detection{Pack: p, Why: p.Name + ": chosen"}
+	}
+	text := make([]string, len(lines))
+	for i, l := range lines {
+		text[i] = l.Text
+	}
+	det := packs.Detect(text, string(loc.Country))
+	if det.Pack == nil {
+		return loc, det
+	}
+	out := loc
+	out.Pack = det.Pack.Country
+	if c, err := receipt.ParseCountry(det.Pack.Jurisdiction); err == nil && (c != loc.Country || loc.DateOrder == "") {
+		out.Country = c
+		out.DateOrder = receipt.DateOrder(det.Pack.DateOrder)
+	} else if prior, ok := packs.Get(string(loc.Country)); !ok || prior != det.Pack {
+		out.DateOrder = receipt.DateOrder(det.Pack.DateOrder)
+	}
+	return out, det
+}
+
+// packOf is the pack a locale reads with: its page's, else its country's.
+func packOf(loc receipt.Locale) *packs.Pack {
+	if p, ok := packs.Get(loc.Pack); ok && loc.Pack != "" {
+		return p
+	}
+	p, _ := packs.Get(string(loc.Country))
+	return p
+}
+
+// translatedKeywords is keyword text with the pack's labels read as the
+// rules' English ones ("ZU ZAHLEN" → TOTAL DUE).
+func translatedKeywords(k string, pk *packs.Pack) string {
+	if pk == nil {
+		return k
+	}
+	return strings.Join(pk.Translate(strings.Fields(k)), " ")
+}
+
+// translateMonths writes the pack's month names in a line as the English
+// abbreviations the date rules read ("12. März 2020" → "12. MAR 2020").
+func translateMonths(s string, pk *packs.Pack) string {
+	months := pk.Months()
+	if len(months) == 0 {
+		return s
+	}
+	var b strings.Builder
+	rs := []rune(s)
+	for i := 0; i < len(rs); {
+		if !isLetterRune(rs[i]) {
+			b.WriteRune(rs[i])
+			i++
+			continue
+		}
+		j := i
+		for j < len(rs) && isLetterRune(rs[j]) {
+			j++
+		}
+		w := string(rs[i:j])
+		if n, ok := months[packs.Fold(w)]; ok && j-i >= 3 && !strings.EqualFold(w, englishMonths[n-1]) {
+			w = englishMonths[n-1]
+		}
+		b.WriteString(w)
+		i = j
+	}
+	return b.String()
+}
+
+var englishMonths = [12]string{"JAN", "FEB", "MAR", "APR", "MAY", "JUN", "JUL", "AUG", "SEP", "OCT", "NOV", "DEC"}
+
+func isLetterRune(r rune) bool {
+	return r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r > 127 && !strings.ContainsRune("€£¥°", r)
+}

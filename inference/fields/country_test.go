@@ -1,0 +1,95 @@
+package fields
+
+import (
+	"testing"
+	"testing/fstest"
+
+	"github.com/shoebox-app/shoebox/packs"
+	"github.com/shoebox-app/shoebox/receipt"
+)
+
+// A country is data: a pack for a made-up country, loaded as any other
+// is, lets the same rules read that country's receipt — its words for
+// total, cash and change, its decimal comma, month names and currency.
+func TestAMadeUpCountryPackReadsItsReceipt(t *testing.T) {
+	fsys := fstest.MapFS{
+		"zz/languages/zz.json": {Data: []byte(`{"language": "zz", "name": "Zedish",
+			"labels": {"TOTAL": ["ZUMMAZ"], "SUBTOTAL": ["PARZUMMAZ"], "CASH": ["KASHEZ"], "CHANGE": ["RESTEZ"], "TAX": ["ZVAT"], "DATE": ["DAZ"]},
+			"evidence": ["DANKEZ", "ZUMMAZ", "KASHEZ"],
+			"months": {"ZEPTEMBRO": 9, "ZEP": 9}}`)},
+		"zz/countries/zz.json": {Data: []byte(`{"country": "ZZ", "name": "Zedland", "jurisdiction": "other", "languages": ["zz"],
+			"currency": "ZZD", "currency_marks": ["ZED"], "decimal_comma": true, "date_order": "DMY",
+			"legal_forms": ["ZAG"], "tax_words": ["ZVAT"], "tax_rates": ["10"], "evidence": ["ZEDLAND"]}`)},
+	}
+	if err := packs.Load(fsys, "zz"); err != nil {
+		t.Fatal(err)
+	}
+	page := lines("ZEDCO ZAG", "1 Long Road, Zedtown", "DAZ 14 Zeptembro 2025", "Bread 3,50", "Milk 1,25",
+		"PARZUMMAZ 4,75", "ZVAT 10% 0,48", "ZUMMAZ ZED 5,23", "KASHEZ 10,00", "RESTEZ 4,77", "DANKEZ")
+	loc := receipt.DefaultLocale(receipt.CountryAU) // a client elsewhere
+	r := ExtractFields(page, loc, testNow)
+	if got := r.Total.Value.String(); !r.Total.Set || got != "5.23" {
+		t.Errorf("total = %q, want 5.23", got)
+	}
+	if got := r.Date.Value.Format("2006-01-02"); got != "2025-09-14" {
+		t.Errorf("date = %s, want 2025-09-14", got)
+	}
+	if r.Currency.Value != "ZZD" || r.Currency.Confidence < receipt.LowConfidence {
+		t.Errorf("currency = %q at %.2f, want ZZD as printed", r.Currency.Value, r.Currency.Confidence)
+	}
+	if r.AmountPaid.Value.String() != "10" {
+		t.Errorf("amount paid = %s, want 10", r.AmountPaid.Value)
+	}
+}
+
+// The page's currency wins over the client's: a German receipt that prints
+// EUR and a Malaysian one that prints RM, read in an Australian client's
+// library, are EUR and MYR, never AUD; and their own rules read them (the
+// German total from its words and decimal comma).
+func TestTheCurrencyIsThePagesNotTheClients(t *testing.T) {
+	au := receipt.DefaultLocale(receipt.CountryAU)
+	for _, tc := range []struct {
+		name, total, currency string
+		page                  []Line
+	}{
+		{"German supermarket", "24.23", "EUR", lines("REWE Markt GmbH", "Hauptstr. 5, 50667 Köln", "03.04.2020 18:02",
+			"Milch 1,19 A", "Brot 23,04 A", "SUMME EUR 24,23", "Geg. Bar EUR 40,00", "Rückgeld EUR 15,77",
+			"MwSt% Netto MwSt Brutto", "A 7% 22,64 1,59 24,23")},
+		{"Malaysian shop", "12.5", "MYR", lines("KEDAI RUNCIT MAJU SDN BHD", "NO 5, JALAN BESAR", "43000 KAJANG, SELANGOR",
+			"GST ID: 000123456789", "12/03/2018", "TOTAL (RM) 12.50", "CASH 20.00", "CHANGE 7.50")},
+	} {
+		r := ExtractFields(tc.page, au, testNow)
+		if r.Currency.Value != tc.currency {
+			t.Errorf("%s: currency %q (%s), want %s", tc.name, r.Currency.Value, r.Currency.Why, tc.currency)
+		}
+		if r.Total.Value.String() != tc.total {
+			t.Errorf("%s: total %s, want %s", tc.name, r.Total.Value, tc.total)
+		}
+		f := receipt.Validate(r, au, testNow)
+		foreign := false
+		for _, x := range f {
+			foreign = foreign || x.Code == receipt.FindForeignCurrency
+		}
+		if !foreign {
+			t.Errorf("%s: no finding that the receipt is in a foreign currency: %v", tc.name, f)
+		}
+	}
+	// A page that prints no currency and says nothing of its country is
+	// the client's currency, assumed: asked, not ready.
+	r := ExtractFields(lines("CORNER SHOP", "12/03/2024", "TOTAL 9.00"), au, testNow)
+	if r.Currency.Value != "AUD" || r.Currency.Confidence >= receipt.LowConfidence {
+		t.Errorf("a page without currency: %q at %.2f, want AUD assumed (below %.2f)", r.Currency.Value, r.Currency.Confidence, receipt.LowConfidence)
+	}
+	if why := receipt.Unready(r, nil); !containsPrefix(why, "currency not printed") {
+		t.Errorf("a page without currency is ready or says otherwise: %v", why)
+	}
+}
+
+func containsPrefix(ss []string, p string) bool {
+	for _, s := range ss {
+		if len(s) >= len(p) && s[:len(p)] == p {
+			return true
+		}
+	}
+	return false
+}

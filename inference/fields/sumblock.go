@@ -1,0 +1,131 @@
+package fields
+
+import (
+	"strings"
+
+	"github.com/shopspring/decimal"
+
+	"github.com/shoebox-app/shoebox/receipt"
+)
+
+// sumBlock is a receipt's closing sums as its arithmetic shows them:
+// subtotal + tax (or tip, or service) = total.
+type sumBlock struct {
+	subtotal, added, total decimal.Decimal
+	at                     Line // the total's line
+}
+
+// findSumBlock finds the closing sums where the labels SUBTOTAL, TAX and
+// TOTAL stand, whatever the reading did to the rows: a skewed photo puts
+// the right-hand column of amounts a line above or below its labels
+// ("$10.28 / Subtotal $0.62 / Tax $10.90 / Total"). Among the amounts
+// from the line above the subtotal's label to two lines under the last
+// total or tax label, it looks for a, b and c in reading order with
+// a + b = c and b at most 30% of a (a tax, a tip or a service charge),
+// and takes the largest c. The arithmetic is the evidence; the labels
+// only say where to look.
+func findSumBlock(lines []Line, upper []string) (sumBlock, bool) {
+	sub := -1
+	for i, k := range upper {
+		if reSubtotal.MatchString(k) {
+			sub = i
+			break
+		}
+	}
+	if sub < 0 {
+		return sumBlock{}, false
+	}
+	end := sub
+	for i := sub + 1; i < len(lines) && i <= sub+8; i++ {
+		if saysTotal(upper[i]) || reTaxWord.MatchString(upper[i]) {
+			end = i
+		}
+	}
+	type amt struct {
+		v decimal.Decimal
+		i int
+	}
+	var amts []amt
+	for i := max(0, sub-1); i < len(lines) && i <= end+2; i++ {
+		if reChange.MatchString(upper[i]) {
+			continue
+		}
+		for _, v := range amountsIn(lines[i].Text) {
+			if v.IsPositive() {
+				amts = append(amts, amt{v, i})
+			}
+		}
+	}
+	var best sumBlock
+	ok := false
+	limit := decimal.New(3, -1)
+	for x := 0; x < len(amts); x++ {
+		for y := x + 1; y < len(amts); y++ {
+			a, b := amts[x].v, amts[y].v
+			if b.GreaterThan(a.Mul(limit)) {
+				continue
+			}
+			for z := y + 1; z < len(amts); z++ {
+				if c := amts[z].v; c.Equal(a.Add(b)) && (!ok || c.GreaterThan(best.total)) {
+					best, ok = sumBlock{a, b, c, lines[amts[z].i]}, true
+				}
+			}
+		}
+	}
+	return best, ok
+}
+
+// saysTotal says whether keyword text labels a total (not a subtotal).
+func saysTotal(k string) bool {
+	return strings.Contains(k, "TOTAL") && !reNotTotal.MatchString(k) || strings.Contains(k, "AMOUNT DUE") || strings.Contains(k, "BALANCE DUE")
+}
+
+// applySumBlock takes the total from the closing sums' arithmetic where
+// the rules found none, or took the subtotal for it; the subtotal and
+// the tax the arithmetic names replace readings it contradicts.
+func applySumBlock(r *receipt.Receipt, lines []Line, upper []string) {
+	if r.Total.Set && !(r.Subtotal.Set && r.Total.Value.Equal(r.Subtotal.Value)) {
+		return
+	}
+	sb, ok := findSumBlock(lines, upper)
+	if !ok || r.Total.Set && !r.Total.Value.Equal(sb.subtotal) {
+		return
+	}
+	box := func(l Line) *receipt.Box {
+		if l.Box.W == 0 && l.Box.H == 0 {
+			return nil
+		}
+		b := l.Box
+		return &b
+	}
+	why := "subtotal " + sb.subtotal.StringFixed(2) + " + " + sb.added.StringFixed(2) + " = " + sb.total.StringFixed(2) + ", printed where the page's sums stand"
+	r.Total = found(sb.total, sb.at.Conf*confLikely, box(sb.at), why)
+	if !r.Subtotal.Set || !r.Subtotal.Value.Equal(sb.subtotal) {
+		r.Subtotal = found(sb.subtotal, sb.at.Conf*confLikely, nil, "the closing sums' arithmetic")
+	}
+	if !r.TotalTax.Set || !r.TotalTax.Value.Equal(sb.added) && !r.TotalTax.Value.Add(sb.subtotal).Equal(sb.total) {
+		r.TotalTax = found(sb.added, sb.at.Conf*confLikely, nil, "the closing sums' arithmetic")
+	}
+}
+
+// unreadSumsAfterSubtotal says whether the page prints a tax or total
+// line below its subtotal whose amount was not read: the subtotal is
+// then not the total, whatever the rules could not read.
+func unreadSumsAfterSubtotal(lines []Line, upper []string) bool {
+	sub := -1
+	for i, k := range upper {
+		if reSubtotal.MatchString(k) {
+			sub = i
+			break
+		}
+	}
+	if sub < 0 {
+		return false
+	}
+	for i := sub + 1; i < len(lines) && i <= sub+4; i++ {
+		if (saysTotal(upper[i]) || reTaxWord.MatchString(upper[i]) && !reNotTaxAmount.MatchString(upper[i])) && len(amountsIn(lines[i].Text)) == 0 {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,285 @@
+package packs
+
+import (
+	"fmt"
+	"regexp"
+	"sort"
+	"strings"
+	"unicode"
+)
+
+// Detection is what a page's own words say of its country and currency.
+type Detection struct {
+	Pack *Pack
+	// Sure is true when the page's words name the country (its language,
+	// legal forms, tax words, currency, places) without the prior's help.
+	Sure bool
+	// Currency is the ISO code the page prints (its code or a symbol only
+	// one currency uses, or "$" where the country's currency is a dollar);
+	// "" when the page prints none the packs can tell.
+	Currency string
+	// Why says what decided, for the review window's tooltip.
+	Why string
+}
+
+// Detect weighs each pack's evidence on a page (lines of text as read)
+// and returns the best. prior is the client's country ("EU" favours the
+// euro countries); it decides when the page says little.
+func Detect(lines []string, prior string) Detection {
+	page := pageOf(lines)
+	mu.RLock()
+	all := make([]*Pack, 0, len(countries))
+	for _, p := range countries {
+		all = append(all, p)
+	}
+	mu.RUnlock()
+	sort.Slice(all, func(i, j int) bool { return all[i].Country < all[j].Country })
+
+	printed := page.printedCurrencies()
+	type scored struct {
+		p     *Pack
+		score float64
+		why   []string
+	}
+	var best, second scored
+	priorPack, _ := Get(prior)
+	for _, p := range all {
+		s, why := page.evidenceFor(p, printed)
+		bonus := 0.0
+		switch {
+		case priorPack == p:
+			bonus = 2
+		case strings.EqualFold(prior, p.Jurisdiction) && p.Jurisdiction != "other":
+			bonus = 1.5 // "EU": any euro country
+		}
+		c := scored{p, s + bonus, why}
+		if c.score > best.score || best.p == nil {
+			best, second = c, best
+		} else if c.score > second.score {
+			second = c
+		}
+	}
+	if best.p == nil {
+		return Detection{}
+	}
+	evidence := best.score
+	if priorPack == best.p {
+		evidence -= 2
+	} else if strings.EqualFold(prior, best.p.Jurisdiction) {
+		evidence -= 1.5
+	}
+	d := Detection{Pack: best.p, Sure: evidence >= 4 && best.score-second.score >= 1}
+	d.Currency = pickCurrency(printed, best.p)
+	if len(best.why) > 0 {
+		d.Why = fmt.Sprintf("%s: %s", best.p.Name, strings.Join(best.why, ", "))
+	} else {
+		d.Why = best.p.Name + ": the client's country"
+	}
+	return d
+}
+
+// page is a page's words, folded, line by line, and its raw text.
+type page struct {
+	lines [][]string
+	raw   string
+	words map[string]bool
+}
+
+func pageOf(lines []string) page {
+	pg := page{words: map[string]bool{}}
+	var raw strings.Builder
+	for _, l := range lines {
+		ws := Words(l)
+		pg.lines = append(pg.lines, ws)
+		for _, w := range ws {
+			pg.words[w] = true
+		}
+		raw.WriteString(l)
+		raw.WriteByte('\n')
+	}
+	pg.raw = raw.String()
+	return pg
+}
+
+// has says whether the page prints a phrase (folded words) on one line.
+func (pg page) has(ph []string) bool {
+	if len(ph) == 1 {
+		return pg.words[ph[0]]
+	}
+	if !pg.words[ph[0]] {
+		return false
+	}
+	for _, l := range pg.lines {
+		for i := range l {
+			if hasPrefix(l[i:], ph) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// evidenceFor scores what the page prints for a pack: its language's
+// words (up to 6, the best of its languages), a legal form, a tax word,
+// a word only the country prints, a tax rate it charges, and its
+// currency (3 for a code or a symbol of its own, 1 for a shared "$").
+func (pg page) evidenceFor(p *Pack, printed map[string]int) (float64, []string) {
+	var score float64
+	var why []string
+	langBest, langName := 0, ""
+	for i, words := range p.langWords {
+		n := 0
+		seen := map[string]bool{}
+		for _, ph := range words {
+			k := strings.Join(ph, " ")
+			if !seen[k] && pg.has(ph) {
+				seen[k] = true
+				n++
+			}
+		}
+		if n > langBest {
+			langBest, langName = n, p.langs[i].Name
+		}
+	}
+	if langBest > 0 {
+		score += float64(min(langBest, 6))
+		why = append(why, fmt.Sprintf("%d words in %s", langBest, langName))
+	}
+	for _, f := range p.legal {
+		if len(strings.Join(f, "")) >= 3 && pg.has(f) {
+			score += 2
+			why = append(why, "the legal form "+strings.Join(f, " "))
+			break
+		}
+	}
+	for _, t := range p.taxWords {
+		if pg.has(t) {
+			score += 2
+			why = append(why, "the tax word "+strings.Join(t, " "))
+			break
+		}
+	}
+	for _, e := range p.evidence {
+		if pg.has(e) {
+			score += 2
+			why = append(why, strings.Join(e, " "))
+			break
+		}
+	}
+	dotted := strings.ReplaceAll(pg.raw, ",", ".")
+	for i, re := range p.rates {
+		if re.MatchString(dotted) {
+			score++
+			why = append(why, "the tax rate "+p.TaxRates[i]+"%")
+			break
+		}
+	}
+	if n := printed[p.Currency]; n > 0 {
+		score += 3
+		why = append(why, p.Currency+" printed")
+	} else if printed["$"] > 0 && hasMark(p, "$") {
+		score++
+	}
+	return score, why
+}
+
+func hasMark(p *Pack, m string) bool {
+	for _, x := range p.CurrencyMarks {
+		if x == m {
+			return true
+		}
+	}
+	return false
+}
+
+// currencyMarks are the printed marks that name one currency: ISO codes,
+// symbols and local abbreviations; "$" alone is kept apart.
+var currencyMarks = []struct {
+	re   *regexp.Regexp
+	code string
+}{
+	{regexp.MustCompile(`€`), "EUR"},
+	{regexp.MustCompile(`£`), "GBP"},
+	{regexp.MustCompile(`\bUS\s?\$`), "USD"},
+	{regexp.MustCompile(`\b(A|AU)\$`), "AUD"},
+	{regexp.MustCompile(`\bNZ\$`), "NZD"},
+	{regexp.MustCompile(`\b(C|CA)\$`), "CAD"},
+	{regexp.MustCompile(`\bS\$`), "SGD"},
+	{regexp.MustCompile(`\bRM\s?\d`), "MYR"},
+	{regexp.MustCompile(`\b(EUR|EURO|EUROS)\b`), "EUR"},
+	{regexp.MustCompile(`\b(USD|GBP|AUD|NZD|CAD|MYR|CHF|SGD|SEK|NOK|DKK|PLN|CZK|HUF|JPY|INR|HKD|CNY)\b`), ""},
+	{regexp.MustCompile(`\bRINGGIT\b`), "MYR"},
+}
+
+var reDollar = regexp.MustCompile(`\$\s?\d|\d\s?\$`)
+
+// printedCurrencies counts the currency marks the page prints, by ISO
+// code; "$" counts a dollar sign beside an amount that no other mark
+// names.
+func (pg page) printedCurrencies() map[string]int {
+	out := map[string]int{}
+	up := strings.ToUpper(pg.raw)
+	for _, m := range currencyMarks {
+		for _, s := range m.re.FindAllString(up, -1) {
+			code := m.code
+			if code == "" {
+				code = strings.TrimSpace(s)
+			}
+			out[code]++
+		}
+	}
+	out["$"] = len(reDollar.FindAllString(up, -1))
+	// Each pack's own marks, as data: a code or word ("KR", "ZL") as a
+	// whole word, a symbol anywhere.
+	mu.RLock()
+	defer mu.RUnlock()
+	for _, p := range countries {
+		for _, m := range p.CurrencyMarks {
+			if m == "$" || out[p.Currency] > 0 {
+				continue
+			}
+			if n := countMark(up, Fold(m)); n > 0 {
+				out[p.Currency] += n
+			}
+		}
+	}
+	return out
+}
+
+// countMark counts a currency mark in upper-case text: a mark with letters
+// as a whole word, a symbol wherever it stands.
+func countMark(up, mark string) int {
+	if !strings.ContainsFunc(mark, unicode.IsLetter) {
+		return strings.Count(up, mark)
+	}
+	n := 0
+	for _, l := range strings.Split(up, "\n") {
+		for _, w := range Words(l) {
+			if w == mark {
+				n++
+			}
+		}
+	}
+	return n
+}
+
+// pickCurrency is the currency a page prints most; a "$" alone is the
+// pack's dollar. "" when nothing printed tells.
+func pickCurrency(printed map[string]int, p *Pack) string {
+	best, n := "", 0
+	for code, c := range printed {
+		if code == "$" || c == 0 {
+			continue
+		}
+		if c > n || c == n && code == p.Currency {
+			best, n = code, c
+		}
+	}
+	if best != "" {
+		return best
+	}
+	if printed["$"] > 0 && hasMark(p, "$") {
+		return p.Currency
+	}
+	return ""
+}

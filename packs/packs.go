@@ -1,0 +1,429 @@
+// Package packs owns what one country or one language knows about the
+// receipts and invoices printed there, as data (data/countries/*.json,
+// data/languages/*.json): the words for total, subtotal, tax, cash, change,
+// tip and the rest, month names, number and date formats, legal forms, tax
+// words and rates, tax-ID schemes and currency marks. The reading rules
+// (inference/fields) are the same everywhere; a pack tells them what a
+// page's words mean. Detect decides from a page's own words which pack it
+// is printed in, the client's country being only the prior.
+//
+// Adding a country is one JSON file (and its language's, if new), checked
+// by the loader: see Load and Add.
+package packs
+
+import (
+	"embed"
+	"encoding/json"
+	"fmt"
+	"io/fs"
+	"path"
+	"regexp"
+	"sort"
+	"strings"
+	"sync"
+	"unicode"
+
+	"golang.org/x/text/unicode/norm"
+)
+
+// Language is what a language's receipts print, whatever the country.
+type Language struct {
+	Code string `json:"language"` // ISO 639-1: "de"
+	Name string `json:"name"`
+	// Labels maps a canonical label, as the reading rules spell it in
+	// English ("TOTAL", "TOTAL DUE", "SUBTOTAL", "CASH", "CARD", "CHANGE",
+	// "TIP", "DISCOUNT", "ROUNDING", "TAX", "NET", "GROSS", "AMOUNT",
+	// "DATE", "INVOICE", "RECEIPT"), to the language's words for it.
+	Labels map[string][]string `json:"labels"`
+	// Evidence are words and phrases common on this language's receipts
+	// and rare elsewhere: they tell the page's language.
+	Evidence []string `json:"evidence"`
+	// Months maps month names and abbreviations to their number.
+	Months map[string]int `json:"months"`
+}
+
+// Pack is what one country's receipts print, its languages' words included.
+type Pack struct {
+	Country string `json:"country"` // as receipt.Country spells it where it has one ("UK"); else ISO 3166
+	Name    string `json:"name"`
+	// Jurisdiction is the receipt.Country whose tax rules a library of
+	// this country follows ("EU" for Germany).
+	Jurisdiction string   `json:"jurisdiction"`
+	Languages    []string `json:"languages"`
+	Currency     string   `json:"currency"` // ISO 4217
+	// CurrencyMarks are how the page prints its currency: ISO codes and
+	// symbols ("EUR", "€"; "RM"; "$", which several countries share).
+	CurrencyMarks []string `json:"currency_marks"`
+	DecimalComma  bool     `json:"decimal_comma"`
+	DateOrder     string   `json:"date_order"` // DMY, MDY or YMD
+	LegalForms    []string `json:"legal_forms"`
+	TaxWords      []string `json:"tax_words"`
+	// TaxRates are the rates (percent, as decimal strings) the country's
+	// receipts print; empty where any rate is plausible (US sales tax).
+	TaxRates []string `json:"tax_rates"`
+	// TaxID is a regular expression for the country's VAT or tax number.
+	TaxID string `json:"tax_id,omitempty"`
+	// Evidence are words only this country's pages print: its name,
+	// regions, registry names.
+	Evidence []string `json:"evidence"`
+
+	langs     []*Language
+	labels    []phrase // longest first
+	months    map[string]int
+	legal     [][]string
+	taxWords  [][]string
+	evidence  [][]string
+	langWords [][][]string // per language: its evidence and label words
+	rates     []*regexp.Regexp
+}
+
+// phrase is a run of folded words and the canonical words it stands for.
+type phrase struct {
+	words []string
+	canon []string
+}
+
+//go:embed data
+var embedded embed.FS
+
+var (
+	mu        sync.RWMutex
+	countries = map[string]*Pack{}
+	languages = map[string]*Language{}
+	// everywhere caches LabelWordsEverywhere; Add empties it.
+	everywhere = map[string][][]string{}
+)
+
+func init() {
+	if err := Load(embedded, "data"); err != nil {
+		panic("packs: the built-in packs do not load: " + err.Error())
+	}
+}
+
+// Load reads languages/*.json and countries/*.json under dir of fsys,
+// checks each and adds them. A country may use a language loaded before
+// or in the same call.
+func Load(fsys fs.FS, dir string) error {
+	langFiles, _ := fs.Glob(fsys, path.Join(dir, "languages", "*.json"))
+	var langs []*Language
+	for _, f := range langFiles {
+		var l Language
+		if err := readJSON(fsys, f, &l); err != nil {
+			return err
+		}
+		langs = append(langs, &l)
+	}
+	countryFiles, _ := fs.Glob(fsys, path.Join(dir, "countries", "*.json"))
+	var packs []*Pack
+	for _, f := range countryFiles {
+		var p Pack
+		if err := readJSON(fsys, f, &p); err != nil {
+			return err
+		}
+		packs = append(packs, &p)
+	}
+	return Add(langs, packs)
+}
+
+func readJSON(fsys fs.FS, name string, v any) error {
+	b, err := fs.ReadFile(fsys, name)
+	if err != nil {
+		return err
+	}
+	dec := json.NewDecoder(strings.NewReader(string(b)))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		return fmt.Errorf("pack file %s: %w", name, err)
+	}
+	return nil
+}
+
+// canonicalLabels are the labels the reading rules understand.
+var canonicalLabels = map[string]bool{
+	"TOTAL": true, "TOTAL DUE": true, "SUBTOTAL": true, "CASH": true, "CARD": true, "CHANGE": true,
+	"TIP": true, "SERVICE CHARGE": true, "DISCOUNT": true, "ROUNDING": true, "TAX": true, "NET": true,
+	"GROSS": true, "AMOUNT": true, "DATE": true, "INVOICE": true, "RECEIPT": true,
+}
+
+// Add checks languages and country packs and adds them, replacing any of
+// the same code. Nothing is added when one of them is wrong.
+func Add(langs []*Language, packs []*Pack) error {
+	mu.Lock()
+	defer mu.Unlock()
+	known := map[string]*Language{}
+	for k, v := range languages {
+		known[k] = v
+	}
+	for _, l := range langs {
+		if err := checkLanguage(l); err != nil {
+			return err
+		}
+		known[l.Code] = l
+	}
+	for _, p := range packs {
+		if err := compile(p, known); err != nil {
+			return err
+		}
+	}
+	for _, l := range langs {
+		languages[l.Code] = l
+	}
+	everywhere = map[string][][]string{}
+	for _, p := range packs {
+		countries[p.Country] = p
+	}
+	// A language replaced under packs already loaded: compile them again.
+	for _, p := range countries {
+		_ = compile(p, languages)
+	}
+	return nil
+}
+
+func checkLanguage(l *Language) error {
+	if len(l.Code) != 2 || strings.ToLower(l.Code) != l.Code {
+		return fmt.Errorf("language pack %q: the code must be two lower-case letters (ISO 639-1)", l.Code)
+	}
+	for label, words := range l.Labels {
+		if !canonicalLabels[label] {
+			return fmt.Errorf("language pack %s: %q is no label the reading rules know", l.Code, label)
+		}
+		for _, w := range words {
+			if len(Words(w)) == 0 {
+				return fmt.Errorf("language pack %s: an empty word for %s", l.Code, label)
+			}
+		}
+	}
+	for m, n := range l.Months {
+		if n < 1 || n > 12 || len(Words(m)) != 1 {
+			return fmt.Errorf("language pack %s: month %q → %d", l.Code, m, n)
+		}
+	}
+	return nil
+}
+
+var validOrders = map[string]bool{"DMY": true, "MDY": true, "YMD": true}
+
+func compile(p *Pack, langs map[string]*Language) error {
+	name := p.Country
+	switch {
+	case len(p.Country) != 2 || strings.ToUpper(p.Country) != p.Country:
+		return fmt.Errorf("country pack %q: the code must be two capital letters", p.Country)
+	case len(p.Currency) != 3:
+		return fmt.Errorf("country pack %s: currency %q is no ISO 4217 code", name, p.Currency)
+	case !validOrders[p.DateOrder]:
+		return fmt.Errorf("country pack %s: date order %q (DMY, MDY or YMD)", name, p.DateOrder)
+	case p.Jurisdiction == "":
+		return fmt.Errorf("country pack %s: no jurisdiction (the tax rules a library follows: AU, NZ, UK, EU, US, MY or other)", name)
+	case len(p.Languages) == 0:
+		return fmt.Errorf("country pack %s: no language", name)
+	}
+	if p.TaxID != "" {
+		if _, err := regexp.Compile(p.TaxID); err != nil {
+			return fmt.Errorf("country pack %s: tax ID pattern: %w", name, err)
+		}
+	}
+	p.langs, p.labels, p.langWords = nil, nil, nil
+	p.months = map[string]int{}
+	for _, code := range p.Languages {
+		l, ok := langs[code]
+		if !ok {
+			return fmt.Errorf("country pack %s: language %q has no pack", name, code)
+		}
+		p.langs = append(p.langs, l)
+		var words [][]string
+		for canon, ws := range l.Labels {
+			for _, w := range ws {
+				p.labels = append(p.labels, phrase{Words(w), strings.Fields(canon)})
+				words = append(words, Words(w))
+			}
+		}
+		for _, w := range l.Evidence {
+			words = append(words, Words(w))
+		}
+		p.langWords = append(p.langWords, words)
+		for m, n := range l.Months {
+			p.months[Fold(m)] = n
+		}
+	}
+	sort.SliceStable(p.labels, func(i, j int) bool { return len(p.labels[i].words) > len(p.labels[j].words) })
+	p.rates = nil
+	for _, r := range p.TaxRates {
+		re := regexp.MustCompile(`a^`) // 0% tells no country
+		if r != "0" {
+			re = regexp.MustCompile(`(^|[^\d.])` + regexp.QuoteMeta(r) + `(\.0+)?\s?%`)
+		}
+		p.rates = append(p.rates, re)
+	}
+	p.legal = phrases(p.LegalForms)
+	p.taxWords = phrases(p.TaxWords)
+	p.evidence = phrases(p.Evidence)
+	return nil
+}
+
+func phrases(ss []string) [][]string {
+	var out [][]string
+	for _, s := range ss {
+		if w := Words(s); len(w) > 0 {
+			out = append(out, w)
+		}
+	}
+	return out
+}
+
+// Get returns the pack of a country code ("DE", "UK"; "GB" is UK).
+func Get(code string) (*Pack, bool) {
+	code = strings.ToUpper(strings.TrimSpace(code))
+	if code == "GB" {
+		code = "UK"
+	}
+	mu.RLock()
+	defer mu.RUnlock()
+	p, ok := countries[code]
+	return p, ok
+}
+
+// All lists the country packs by code.
+func All() []*Pack {
+	mu.RLock()
+	defer mu.RUnlock()
+	out := make([]*Pack, 0, len(countries))
+	for _, p := range countries {
+		out = append(out, p)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Country < out[j].Country })
+	return out
+}
+
+// Fold is text as the packs compare it: upper case, accents and umlauts
+// taken off (RÜCKGELD is RUCKGELD; OCR drops them as often as it reads
+// them), ß as SS.
+func Fold(s string) string {
+	s = strings.ReplaceAll(norm.NFD.String(s), "ß", "SS")
+	var b strings.Builder
+	for _, r := range s {
+		if unicode.Is(unicode.Mn, r) {
+			continue
+		}
+		b.WriteRune(unicode.ToUpper(r))
+	}
+	return b.String()
+}
+
+// Words is s folded and cut into words at every mark that is not a letter
+// or digit ("EC-Karte" is EC KARTE, "S.p.A." is S P A).
+func Words(s string) []string {
+	return strings.FieldsFunc(Fold(s), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
+}
+
+// Translate rewrites a line's keyword words (folded, upper case) so that
+// the pack's labels read as the canonical English labels the rules know:
+// for the German pack "ZU ZAHLEN EUR" becomes "TOTAL DUE EUR" and
+// "RUCKGELD" CHANGE. Words that are no label are kept.
+func (p *Pack) Translate(words []string) []string {
+	if p == nil || len(p.labels) == 0 {
+		return words
+	}
+	out := make([]string, 0, len(words))
+	for i := 0; i < len(words); {
+		matched := false
+		for _, ph := range p.labels {
+			if hasPrefix(words[i:], ph.words) {
+				out = append(out, ph.canon...)
+				i += len(ph.words)
+				matched = true
+				break
+			}
+		}
+		if !matched {
+			out = append(out, words[i])
+			i++
+		}
+	}
+	return out
+}
+
+func hasPrefix(words, ph []string) bool {
+	if len(ph) > len(words) {
+		return false
+	}
+	for i, w := range ph {
+		if words[i] != w {
+			return false
+		}
+	}
+	return true
+}
+
+// Month returns the number of a month name or abbreviation in the pack's
+// languages (folded: "MÄRZ" and "MARZ" are 3).
+func (p *Pack) Month(word string) (int, bool) {
+	if p == nil {
+		return 0, false
+	}
+	n, ok := p.months[Fold(word)]
+	return n, ok
+}
+
+// Months lists the pack's month words, folded.
+func (p *Pack) Months() map[string]int {
+	if p == nil {
+		return nil
+	}
+	return p.months
+}
+
+// LabelWords lists the words of the pack's languages for one canonical
+// label ("DATE": DATUM, RECHNUNGSDATUM…), folded.
+func (p *Pack) LabelWords(label string) [][]string {
+	if p == nil {
+		return nil
+	}
+	var out [][]string
+	for _, ph := range p.labels {
+		if strings.Join(ph.canon, " ") == label {
+			out = append(out, ph.words)
+		}
+	}
+	return out
+}
+
+// IsLegalForm says whether words (folded) end in one of the pack's legal
+// forms, and how many words that form takes.
+func (p *Pack) IsLegalForm(words []string) (int, bool) {
+	if p == nil {
+		return 0, false
+	}
+	best := 0
+	for _, f := range p.legal {
+		if len(f) <= len(words) && hasPrefix(words[len(words)-len(f):], f) && len(f) > best {
+			best = len(f)
+		}
+	}
+	return best, best > 0
+}
+
+// LabelWordsEverywhere lists the words for one canonical label in every
+// language loaded ("DATE": DATE, DATUM, DATA, FECHA, TARIKH…), folded.
+func LabelWordsEverywhere(label string) [][]string {
+	mu.RLock()
+	cached, ok := everywhere[label]
+	mu.RUnlock()
+	if ok {
+		return cached
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	var out [][]string
+	seen := map[string]bool{}
+	for _, l := range languages {
+		for _, w := range l.Labels[label] {
+			ws := Words(w)
+			if k := strings.Join(ws, " "); !seen[k] {
+				seen[k] = true
+				out = append(out, ws)
+			}
+		}
+	}
+	everywhere[label] = out
+	return out
+}

@@ -1,0 +1,93 @@
+package packs
+
+import (
+	"strings"
+	"testing"
+	"testing/fstest"
+)
+
+func TestEveryBuiltInPackLoads(t *testing.T) {
+	want := strings.Fields("AT AU BE CA DE ES FI FR IE IT MY NL NZ PT UK US")
+	var got []string
+	for _, p := range All() {
+		got = append(got, p.Country)
+	}
+	if strings.Join(got, " ") != strings.Join(want, " ") {
+		t.Fatalf("packs = %v, want at least %v", got, want)
+	}
+}
+
+func TestTheLoaderRefusesWhatTheRulesCannotUse(t *testing.T) {
+	for name, files := range map[string]map[string]string{
+		"unknown label": {"d/languages/zz.json": `{"language":"zz","name":"Z","labels":{"TOTALLY":["X"]}}`},
+		"unknown field": {"d/languages/zz.json": `{"language":"zz","name":"Z","lables":{}}`},
+		"bad month":     {"d/languages/zz.json": `{"language":"zz","name":"Z","months":{"SMARCH":13}}`},
+		"no language": {"d/countries/zz.json": `{"country":"ZZ","name":"Z","jurisdiction":"other","languages":["qq"],
+			"currency":"ZZD","date_order":"DMY"}`},
+		"bad date order": {"d/countries/zz.json": `{"country":"ZZ","name":"Z","jurisdiction":"other","languages":["en"],
+			"currency":"ZZD","date_order":"DDMMYY"}`},
+	} {
+		fsys := fstest.MapFS{}
+		for n, b := range files {
+			fsys[n] = &fstest.MapFile{Data: []byte(b)}
+		}
+		if err := Load(fsys, "d"); err == nil {
+			t.Errorf("%s: loaded", name)
+		}
+		if _, ok := Get("ZZ"); ok {
+			t.Fatalf("%s: a refused pack was added", name)
+		}
+	}
+}
+
+func TestTranslateReadsLabelsAsTheRulesWords(t *testing.T) {
+	de, _ := Get("DE")
+	for in, want := range map[string]string{
+		"ZU ZAHLEN EUR":   "TOTAL DUE EUR",
+		"ZWISCHENSUMME":   "SUBTOTAL",
+		"SUMME":           "TOTAL",
+		"RUCKGELD":        "CHANGE",
+		"BAR":             "CASH",
+		"EC KARTE":        "CARD",
+		"MWST NETTO":      "MWST NET",
+		"SUSHI BAR MITTE": "SUSHI CASH MITTE", // Translate sees keyword text only: the rules never read names through it
+	} {
+		if got := strings.Join(de.Translate(strings.Fields(in)), " "); got != want {
+			t.Errorf("Translate(%q) = %q, want %q", in, got, want)
+		}
+	}
+	if n, ok := de.Month("März"); !ok || n != 3 {
+		t.Errorf("Month(März) = %d, %v", n, ok)
+	}
+	if Fold("Rückgeld Straße") != "RUCKGELD STRASSE" {
+		t.Errorf("Fold = %q", Fold("Rückgeld Straße"))
+	}
+}
+
+func TestDetectTheCountryFromThePageNotTheClient(t *testing.T) {
+	for _, tc := range []struct {
+		name, prior, country, currency string
+		sure                           bool
+		page                           []string
+	}{
+		{"a German receipt in an Australian library", "AU", "DE", "EUR", true, []string{
+			"REWE Markt GmbH", "Hauptstr. 5", "50667 Köln", "Milch 1,19 A", "SUMME EUR 24,23",
+			"Bar 40,00", "Rückgeld 15,77", "MwSt% Netto MwSt Brutto", "A 7% 22,64 1,59 24,23"}},
+		{"a Malaysian receipt in a euro library", "EU", "MY", "MYR", true, []string{
+			"KEDAI RUNCIT MAJU SDN BHD", "NO 5, JALAN BESAR", "43000 KAJANG, SELANGOR", "GST ID: 000123456789",
+			"TOTAL (RM) 12.50", "CASH 20.00", "CHANGE 7.50"}},
+		{"a French bill", "UK", "FR", "EUR", true, []string{
+			"CHEZ ALAIN", "26 rue Charlot 75003 Paris", "TOTAL TTC 14,50 €", "TVA 10% 1,32", "ESPECES 20,00", "RENDU 5,50"}},
+		{"a US diner", "US", "US", "USD", false, []string{"Blue Door Cafe", "Burger $12.99", "Subtotal $12.99", "Tax $1.04", "Total $14.03"}},
+		{"a page that says nothing", "NZ", "NZ", "", false, []string{"THANK YOU", "12.00"}},
+	} {
+		d := Detect(tc.page, tc.prior)
+		if d.Pack == nil || d.Pack.Country != tc.country || d.Currency != tc.currency || d.Sure != tc.sure {
+			got := "nil"
+			if d.Pack != nil {
+				got = d.Pack.Country
+			}
+			t.Errorf("%s: %s %q sure=%v (%s), want %s %q sure=%v", tc.name, got, d.Currency, d.Sure, d.Why, tc.country, tc.currency, tc.sure)
+		}
+	}
+}
