@@ -18,6 +18,7 @@ import (
 	"github.com/shoebox-app/shoebox/hw"
 	"github.com/shoebox-app/shoebox/inference"
 	"github.com/shoebox-app/shoebox/inference/ocr"
+	"github.com/shoebox-app/shoebox/inference/server"
 	"github.com/shoebox-app/shoebox/library"
 	"github.com/shoebox-app/shoebox/pipeline"
 	"github.com/shoebox-app/shoebox/receipt"
@@ -144,7 +145,7 @@ func runProcess(env Env, args []string) int {
 		fmt.Fprintln(env.Stderr, "shoebox:", err)
 		if errors.Is(err, inference.ErrUnavailable) {
 			c, _ := l.Counts()
-			fmt.Fprintf(env.Stdout, "stopped: the server could not be reached; %d receipts stay queued for the next run\n", c[library.StatusQueued])
+			fmt.Fprintf(env.Stdout, "stopped: %s; %d receipts stay queued for the next run\n", whyStopped(err), c[library.StatusQueued])
 		}
 		return 1
 	}
@@ -158,6 +159,17 @@ func runProcess(env Env, args []string) int {
 	}
 	fmt.Fprintln(env.Stdout)
 	return 0
+}
+
+// whyStopped says in a few words why a batch stopped on a server error: a
+// server that refused the key (or redirected the pages) was reached, and
+// waiting does not mend it, so "could not be reached" would send the user
+// looking at the network instead of the key.
+func whyStopped(err error) string {
+	if errors.Is(err, server.ErrRefused) {
+		return "the server refused this client (its key, or a redirect: see above)"
+	}
+	return "the server could not be reached"
 }
 
 // signalled is interruptible that also tells which signal stopped the
