@@ -263,7 +263,13 @@ func runShow(env Env, args []string) int {
 		fmt.Fprintf(w, "  line %d: %s  %s × %s = %s\n", i+1, li.Description.Value, li.Quantity.Value, li.UnitPrice.Value, li.LineTotal.Value)
 	}
 	for _, f := range rec.Findings {
-		fmt.Fprintf(w, "  %s: %s [%s]\n", f.Severity, f.Message, strings.Join(f.Fields, ", "))
+		// A finding about the whole receipt (a damaged e-invoice) names no
+		// field: no empty "[]" after it.
+		fields := ""
+		if len(f.Fields) > 0 {
+			fields = " [" + strings.Join(f.Fields, ", ") + "]"
+		}
+		fmt.Fprintf(w, "  %s: %s%s\n", f.Severity, f.Message, fields)
 	}
 	fmt.Fprintln(w, "History:")
 	for _, h := range hist {
