@@ -3,6 +3,7 @@ package library
 import (
 	"context"
 	"database/sql"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -22,6 +23,9 @@ type Arrival struct {
 	History []Change
 	Coding  Coding
 	Note    string
+	// Notes are the findings its last reading brought that the fields
+	// cannot show (ReadingNotes): they stay among its findings there.
+	Notes []receipt.Finding
 }
 
 // Receive takes in a receipt from another library: the original is
@@ -47,6 +51,19 @@ func (l *Library) Receive(ctx context.Context, a Arrival) (int64, error) {
 				id, c.At.UTC().Format(time.RFC3339Nano), string(c.Who), c.Kind, c.Field, c.Old, c.New); err != nil {
 				return err
 			}
+		}
+		// The reading's notes before the findings are made from them: a
+		// damaged e-invoice's finding would otherwise be lost on the way.
+		notes := a.Notes
+		if notes == nil {
+			notes = []receipt.Finding{}
+		}
+		nj, err := json.Marshal(notes)
+		if err != nil {
+			return err
+		}
+		if _, err := tx.Exec(`UPDATE receipts SET reading_notes = ? WHERE id = ?`, string(nj), id); err != nil {
+			return err
 		}
 		at := l.stamp()
 		if _, err := l.storeReceiptTx(tx, id, a.Record.Receipt, l.Locale(), at); err != nil {
@@ -75,6 +92,22 @@ func (l *Library) Receive(ctx context.Context, a Arrival) (int64, error) {
 		return 0, err
 	}
 	return id, nil
+}
+
+// ReadingNotes are the findings receipt id's last reading brought that its
+// fields cannot show (a PDF's e-invoice that could not be read).
+func (l *Library) ReadingNotes(id int64) ([]receipt.Finding, error) {
+	var nj string
+	if err := l.db.QueryRow(`SELECT reading_notes FROM receipts WHERE id = ?`, id).Scan(&nj); err == sql.ErrNoRows {
+		return nil, fmt.Errorf("receipt %d: %w", id, ErrNotFound)
+	} else if err != nil {
+		return nil, err
+	}
+	var notes []receipt.Finding
+	if err := json.Unmarshal([]byte(nj), &notes); err != nil {
+		return nil, fmt.Errorf("receipt %d: its reading's notes are damaged: %w", id, err)
+	}
+	return notes, nil
 }
 
 // Release removes a receipt that has moved to another library: its row
