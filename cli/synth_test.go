@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -90,5 +91,33 @@ func TestEvalCountsUnreadableReceiptsAgainstRecall(t *testing.T) {
 	}
 	if len(rep.Failures) != 1 || rep.Fields["total"].Recall != 0.75 || rep.Fields["total"].Precision != 1 {
 		t.Errorf("failures %q, total %+v", rep.Failures, rep.Fields["total"])
+	}
+}
+
+// A pack country's receipts are labelled with their currency, their tax
+// lines per rate, and the tax ID as a reader gives it; eval is pointed at
+// the country's jurisdiction.
+func TestSynthPackCountry(t *testing.T) {
+	dir := t.TempDir()
+	code, out, errb := run(t, "synth", "--out", dir, "--country", "it", "-n", "3", "--seed", "4")
+	if code != 0 {
+		t.Fatalf("synth: exit %d: %s", code, errb)
+	}
+	if !strings.Contains(out, "--country EU") {
+		t.Errorf("stdout %q", out)
+	}
+	f, err := os.Open(filepath.Join(dir, "labels.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows, err := csv.NewReader(f).ReadAll()
+	f.Close()
+	if err != nil || len(rows) != 4 || rows[0][10] != "currency" || rows[0][9] != "tax_rates" {
+		t.Fatalf("labels.csv: %v %q", err, rows)
+	}
+	for _, r := range rows[1:] {
+		if r[10] != "EUR" || !strings.HasPrefix(r[8], "IT") || !(strings.HasPrefix(r[9], "22:") || strings.HasPrefix(r[9], "10:")) {
+			t.Errorf("row %q", r)
+		}
 	}
 }

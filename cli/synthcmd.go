@@ -8,9 +8,11 @@ import (
 	"math/rand"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/shoebox-app/shoebox/internal/synth"
+	"github.com/shoebox-app/shoebox/packs"
 )
 
 func init() {
@@ -20,7 +22,7 @@ func init() {
 func runSynth(env Env, args []string) int {
 	fs, _ := newFlags(env, "synth", "")
 	out := fs.String("out", "", "folder to write NNN.png and labels.csv into")
-	country := fs.String("country", "AU", "whose receipts: "+strings.Join(synth.Countries, ", "))
+	country := fs.String("country", "AU", "whose receipts: "+strings.Join(synth.Countries, ", ")+"; in their own language and formats: "+strings.Join(synth.PackCountries, ", "))
 	n := fs.Int("n", 40, "how many receipts")
 	seed := fs.Int64("seed", 1, "the same seed writes the same receipts")
 	nItems := fs.Int("items", 0, "purchased lines per receipt (0: 1 to 6 at random)")
@@ -32,11 +34,12 @@ func runSynth(env Env, args []string) int {
 		fs.Usage()
 		return 2
 	}
+	*country = strings.ToUpper(*country)
 	if err := os.MkdirAll(*out, 0o755); err != nil {
 		fmt.Fprintln(env.Stderr, "shoebox:", err)
 		return 1
 	}
-	rows := [][]string{{"file", "company", "date", "address", "total", "tax", "items", "layout", "tax_id", "tax_rates"}}
+	rows := [][]string{{"file", "company", "date", "address", "total", "tax", "items", "layout", "tax_id", "tax_rates", "currency"}}
 	rng := rand.New(rand.NewSource(*seed))
 	for i := range *n {
 		r, err := synth.Generate(*seed*100000+int64(i), *country)
@@ -65,7 +68,11 @@ func runSynth(env Env, args []string) int {
 		for _, it := range r.Items {
 			items = append(items, centsText(int64(it.Qty)*it.UnitCents))
 		}
-		rows = append(rows, []string{name, r.Supplier, r.ISODate, strings.Join(r.Address, ", "), centsText(total), centsText(tax), strings.Join(items, ";"), r.Layout.String(), r.TaxID, fmt.Sprintf("%d:%s", r.TaxRate, centsText(tax))})
+		taxID := r.TaxID
+		if r.Local != nil {
+			taxID = r.TaxIDLabel // printed with its own words ("P.IVA 0123…"): labelled as a reader gives it
+		}
+		rows = append(rows, []string{name, r.Supplier, r.ISODate, strings.Join(r.Address, ", "), centsText(total), centsText(tax), strings.Join(items, ";"), r.Layout.String(), taxID, r.TaxRatesLabel(), r.ISOCurrency})
 	}
 	f, err := os.Create(filepath.Join(*out, "labels.csv"))
 	if err != nil {
@@ -83,7 +90,11 @@ func runSynth(env Env, args []string) int {
 		fmt.Fprintln(env.Stderr, "shoebox:", err)
 		return 1
 	}
-	fmt.Fprintf(env.Stdout, "wrote %d receipts and labels.csv to %s\ntry: shoebox eval --labels %s --country %s\n", *n, *out, *out, *country)
+	evalCountry := *country
+	if p, ok := packs.Get(*country); ok && slices.Contains(synth.PackCountries, *country) {
+		evalCountry = p.Jurisdiction // eval's --country is a tax jurisdiction (EU for Germany)
+	}
+	fmt.Fprintf(env.Stdout, "wrote %d receipts and labels.csv to %s\ntry: shoebox eval --labels %s --country %s\n", *n, *out, *out, evalCountry)
 	return 0
 }
 

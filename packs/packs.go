@@ -427,3 +427,13 @@ func LabelWordsEverywhere(label string) [][]string {
 	everywhere[label] = out
 	return out
 }
+
+// GetLanguage returns the language pack of an ISO 639-1 code ("de"), for
+// tools that print a language's words (the synthetic receipts of
+// internal/synth); its Labels are folded, as the reading rules compare them.
+func GetLanguage(code string) (*Language, bool) {
+	mu.RLock()
+	defer mu.RUnlock()
+	l, ok := languages[strings.ToLower(strings.TrimSpace(code))]
+	return l, ok
+}

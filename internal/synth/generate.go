@@ -53,12 +53,16 @@ var (
 // Countries are those Generate knows.
 var Countries = []string{"AU", "UK", "US", "EU"}
 
-// Generate makes a random receipt from a country ("AU", "UK", "US", "EU")
-// in one of the layouts: the same seed gives the same receipt.
+// Generate makes a random receipt from a country ("AU", "UK", "US", "EU",
+// or one of PackCountries) in one of the layouts: the same seed gives the
+// same receipt.
 func Generate(seed int64, country string) (Receipt, error) {
+	if lp, ok := localPresets[country]; ok {
+		return generateLocal(seed, country, lp)
+	}
 	p, ok := countryPresets[country]
 	if !ok {
-		return Receipt{}, fmt.Errorf("synth: no preset for country %q (have %s)", country, strings.Join(Countries, ", "))
+		return Receipt{}, fmt.Errorf("synth: no preset for country %q (have %s)", country, strings.Join(append(Countries[:len(Countries):len(Countries)], PackCountries...), ", "))
 	}
 	rng := rand.New(rand.NewSource(seed))
 	pick := func(xs []string) string { return xs[rng.Intn(len(xs))] }
@@ -77,6 +81,7 @@ func Generate(seed int64, country string) (Receipt, error) {
 		Layout:    Layout(rng.Intn(int(layoutCount))),
 		TotalWord: pick(totalLabels),
 	}
+	r.ISOCurrency = currencies[country]
 	if country == "EU" {
 		r.Address[0] = fmt.Sprintf("%s %d", pick(p.streets), 1+rng.Intn(120))
 	}
@@ -118,6 +123,9 @@ func Generate(seed int64, country string) (Receipt, error) {
 // WithItems gives r n purchased lines (item names numbered once the
 // list runs out), for measuring the engines on long receipts.
 func WithItems(r Receipt, n int, seed int64) Receipt {
+	if r.Local != nil {
+		return withLocalItems(r, n, seed)
+	}
 	rng := rand.New(rand.NewSource(seed))
 	r.Items = nil
 	for i := 0; i < n; i++ {

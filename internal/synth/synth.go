@@ -24,6 +24,7 @@ type Item struct {
 	Desc      string
 	Qty       int
 	UnitCents int64
+	Band      int // index into Receipt.Bands, where the receipt has several rates
 }
 
 // Receipt is what a synthetic receipt says; Render prints it.
@@ -44,6 +45,19 @@ type Receipt struct {
 	Time      string // printed beside the date when set, e.g. "14:32"
 	ISODate   string // the date as YYYY-MM-DD, for labels
 	CashCents int64  // cash handed over (0: paid by card); change is printed
+
+	// Bands are the tax rates of a receipt with several (a pack country's);
+	// nil: TaxRate is the one rate.
+	Bands []Band
+	// Local is how a pack country's receipt prints (its language, formats
+	// and tax table); nil prints the English receipt.
+	Local *Local
+	// ISOCurrency is the receipt's currency as eval labels it ("EUR").
+	ISOCurrency string
+	// TaxIDLabel is the tax ID as a reader should give it, where it is
+	// printed otherwise ("P.IVA 01234567890" is IT01234567890); used on
+	// pack countries' receipts, where "" leaves it unlabelled.
+	TaxIDLabel string
 }
 
 // Layout is how a receipt is set out on paper.
@@ -76,6 +90,21 @@ func (r Receipt) Money(cents int64) string {
 
 // Totals are the receipt's sums in cents.
 func (r Receipt) Totals() (subtotal, tax, total int64) {
+	if len(r.Bands) > 0 {
+		for _, b := range r.BandSums() {
+			tax += b.Tax
+			if r.Inclusive {
+				subtotal += b.Gross
+			} else {
+				subtotal += b.Net
+			}
+		}
+		total = subtotal
+		if !r.Inclusive {
+			total += tax
+		}
+		return subtotal, tax, total
+	}
 	for _, it := range r.Items {
 		subtotal += int64(it.Qty) * it.UnitCents
 	}
@@ -145,6 +174,9 @@ func (r Receipt) timeSuffix() string {
 // Render prints the receipt in its layout, black on white, at about the
 // size of a 200 dpi scan.
 func Render(r Receipt) (image.Image, error) {
+	if r.Local != nil {
+		return renderLocal(r)
+	}
 	switch r.Layout {
 	case Centred:
 		return renderCentred(r)
