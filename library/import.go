@@ -155,6 +155,16 @@ func (l *Library) prepare(ctx context.Context, path string, lim ingest.Limits) p
 // a killed import are removed when a library is opened.
 const stagingPrefix = ".tmp-"
 
+// stagingName is the os.CreateTemp pattern of a copy being written:
+// .tmp-<what>-sb<pid>.<host>-<random>, naming the process and (by a hash
+// of its name: a library may sit on a shared drive) the computer writing
+// it, so that the next Open can remove a killed import's copy at once
+// instead of after staleAfter (a kill in the soak run left a client's
+// partial original in originals/ for ten minutes or more).
+func stagingName(what string) string {
+	return fmt.Sprintf("%s%s-sb%d.%s-*", stagingPrefix, what, os.Getpid(), hostTag())
+}
+
 // stage copies path into the library's originals folder under a temporary
 // name and fsyncs it. A source that changes while it is copied (size or
 // modification time, or another file renamed over its name) is refused.
@@ -171,7 +181,7 @@ func (l *Library) stage(path string, lim ingest.Limits) (string, error) {
 		return "", &ingest.Refusal{Path: path, Reason: fmt.Sprintf("is %.1f MB, over the %.0f MB limit for one receipt",
 			float64(before.Size())/(1<<20), float64(lim.MaxBytes)/(1<<20))}
 	}
-	tmp, err := os.CreateTemp(filepath.Join(l.dir, "originals"), stagingPrefix+"import-*")
+	tmp, err := os.CreateTemp(filepath.Join(l.dir, "originals"), stagingName("import"))
 	if err != nil {
 		return "", fmt.Errorf("could not copy into the library: %w", err)
 	}
@@ -271,7 +281,7 @@ func (l *Library) writeThumb(sha string, img image.Image) error {
 	// Each writer has its own temporary name: the same content twice in a
 	// batch makes the same thumbnail twice, at the same time.
 	p := l.thumbPath(sha)
-	f, err := os.CreateTemp(filepath.Dir(p), stagingPrefix+sha+"-*.jpg")
+	f, err := os.CreateTemp(filepath.Dir(p), stagingName(sha)+".jpg")
 	if err != nil {
 		return err
 	}
