@@ -48,7 +48,7 @@ func Detect(lines []string, prior string) Detection {
 		bonus := 0.0
 		switch {
 		case priorPack == p:
-			bonus = 2
+			bonus = 2.01 // and a tie goes to the client's country
 		case strings.EqualFold(prior, p.Jurisdiction) && p.Jurisdiction != "other":
 			bonus = 1.5 // "EU": any euro country
 		}
@@ -64,7 +64,7 @@ func Detect(lines []string, prior string) Detection {
 	}
 	evidence := best.score
 	if priorPack == best.p {
-		evidence -= 2
+		evidence -= 2.01
 	} else if strings.EqualFold(prior, best.p.Jurisdiction) {
 		evidence -= 1.5
 	}
@@ -119,6 +119,23 @@ func (pg page) has(ph []string) bool {
 	return false
 }
 
+// hasAfterAWord says whether the page prints a phrase after another word
+// of its line, as a legal form follows a name ("ACME INC"; "INC 6% GST"
+// opens with INCLUSIVE's abbreviation).
+func (pg page) hasAfterAWord(ph []string) bool {
+	if !pg.words[ph[0]] {
+		return false
+	}
+	for _, l := range pg.lines {
+		for i := 1; i < len(l); i++ {
+			if hasPrefix(l[i:], ph) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // evidenceFor scores what the page prints for a pack: its language's
 // words (up to 6, the best of its languages), a legal form, a tax word,
 // a word only the country prints, a tax rate it charges, and its
@@ -146,7 +163,7 @@ func (pg page) evidenceFor(p *Pack, printed map[string]int) (float64, []string) 
 		why = append(why, fmt.Sprintf("%d words in %s", langBest, langName))
 	}
 	for _, f := range p.legal {
-		if len(strings.Join(f, "")) >= 3 && pg.has(f) {
+		if len(strings.Join(f, "")) >= 3 && pg.hasAfterAWord(f) {
 			score += 2
 			why = append(why, "the legal form "+strings.Join(f, " "))
 			break
@@ -206,10 +223,16 @@ var currencyMarks = []struct {
 	{regexp.MustCompile(`\b(C|CA)\$`), "CAD"},
 	{regexp.MustCompile(`\bS\$`), "SGD"},
 	{regexp.MustCompile(`\bRM\s?\d`), "MYR"},
-	{regexp.MustCompile(`\b(EUR|EURO|EUROS)\b`), "EUR"},
-	{regexp.MustCompile(`\b(USD|GBP|AUD|NZD|CAD|MYR|CHF|SGD|SEK|NOK|DKK|PLN|CZK|HUF|JPY|INR|HKD|CNY)\b`), ""},
+
+	// An ISO code counts beside an amount: SEK, CAD and the rest are also
+	// words and abbreviations ("SEK.U3" is a Malaysian section).
+	{regexp.MustCompile(`\b(USD|GBP|AUD|NZD|CAD|MYR|CHF|SGD|SEK|NOK|DKK|PLN|CZK|HUF|JPY|INR|HKD|CNY)\s?\d|\d\s?(USD|GBP|AUD|NZD|CAD|MYR|CHF|SGD|SEK|NOK|DKK|PLN|CZK|HUF|JPY|INR|HKD|CNY)\b`), ""},
 	{regexp.MustCompile(`\bRINGGIT\b`), "MYR"},
 }
+
+var reEuroWord = regexp.MustCompile(`\b(EUR|EURO|EUROS)\b`)
+
+var reAmountish = regexp.MustCompile(`\d[.,]\d{2}\b`)
 
 var reDollar = regexp.MustCompile(`\$\s?\d|\d\s?\$`)
 
@@ -223,12 +246,17 @@ func (pg page) printedCurrencies() map[string]int {
 		for _, s := range m.re.FindAllString(up, -1) {
 			code := m.code
 			if code == "" {
-				code = strings.TrimSpace(s)
+				code = strings.Trim(s, " 0123456789")
 			}
 			out[code]++
 		}
 	}
 	out["$"] = len(reDollar.FindAllString(up, -1))
+	for _, l := range strings.Split(up, "\n") {
+		if reAmountish.MatchString(l) {
+			out["EUR"] += len(reEuroWord.FindAllString(l, -1)) // not "JALAN EURO 1"
+		}
+	}
 	// Each pack's own marks, as data: a code or word ("KR", "ZL") as a
 	// whole word, a symbol anywhere.
 	mu.RLock()
@@ -254,6 +282,9 @@ func countMark(up, mark string) int {
 	}
 	n := 0
 	for _, l := range strings.Split(up, "\n") {
+		if !reAmountish.MatchString(l) {
+			continue // a code or word counts on a line with an amount
+		}
 		for _, w := range Words(l) {
 			if w == mark {
 				n++

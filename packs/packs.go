@@ -40,6 +40,12 @@ type Language struct {
 	Evidence []string `json:"evidence"`
 	// Months maps month names and abbreviations to their number.
 	Months map[string]int `json:"months"`
+	// NameWords are words that end or carry a business's name (RESTAURANT,
+	// BAKERY, GRILL): a heading's next line made of them is the name's.
+	NameWords []string `json:"name_words"`
+	// NotNames are the till's words printed near the top (SERVER, TABLE,
+	// CASHIER, KASSE): a line of them and numbers names no business.
+	NotNames []string `json:"not_names"`
 }
 
 // Pack is what one country's receipts print, its languages' words included.
@@ -66,6 +72,14 @@ type Pack struct {
 	// Evidence are words only this country's pages print: its name,
 	// regions, registry names.
 	Evidence []string `json:"evidence"`
+	// AddressPatterns are regular expressions (on upper-case text) for a
+	// line of a postal address: a town with its state and ZIP code, a
+	// postcode. Such a line is no business name.
+	AddressPatterns []string `json:"address_patterns"`
+	// JoinNameLines: a heading's next line that ends in a business word
+	// ("SAGE" over "FRENCH CAFE & WINE BAR") is the name's. Off where the
+	// trading name is the heading alone and the legal name follows (MY).
+	JoinNameLines bool `json:"join_name_lines"`
 
 	langs     []*Language
 	labels    []phrase // longest first
@@ -75,6 +89,9 @@ type Pack struct {
 	evidence  [][]string
 	langWords [][][]string // per language: its evidence and label words
 	rates     []*regexp.Regexp
+	addresses []*regexp.Regexp
+	nameWords map[string]bool
+	notNames  map[string]bool
 }
 
 // phrase is a run of folded words and the canonical words it stands for.
@@ -222,7 +239,15 @@ func compile(p *Pack, langs map[string]*Language) error {
 			return fmt.Errorf("country pack %s: tax ID pattern: %w", name, err)
 		}
 	}
-	p.langs, p.labels, p.langWords = nil, nil, nil
+	p.langs, p.labels, p.langWords, p.addresses = nil, nil, nil, nil
+	p.nameWords, p.notNames = map[string]bool{}, map[string]bool{}
+	for _, a := range p.AddressPatterns {
+		re, err := regexp.Compile(a)
+		if err != nil {
+			return fmt.Errorf("country pack %s: address pattern: %w", name, err)
+		}
+		p.addresses = append(p.addresses, re)
+	}
 	p.months = map[string]int{}
 	for _, code := range p.Languages {
 		l, ok := langs[code]
@@ -243,6 +268,12 @@ func compile(p *Pack, langs map[string]*Language) error {
 		p.langWords = append(p.langWords, words)
 		for m, n := range l.Months {
 			p.months[Fold(m)] = n
+		}
+		for _, w := range l.NameWords {
+			p.nameWords[Fold(w)] = true
+		}
+		for _, w := range l.NotNames {
+			p.notNames[strings.Join(Words(w), " ")] = true
 		}
 	}
 	sort.SliceStable(p.labels, func(i, j int) bool { return len(p.labels[i].words) > len(p.labels[j].words) })
@@ -436,4 +467,31 @@ func GetLanguage(code string) (*Language, bool) {
 	defer mu.RUnlock()
 	l, ok := languages[strings.ToLower(strings.TrimSpace(code))]
 	return l, ok
+}
+
+// IsAddressLine says whether a line (any case) is a postal address line as
+// the country prints one ("DURHAM, NC 27713", "50667 KÖLN").
+func (p *Pack) IsAddressLine(s string) bool {
+	if p == nil {
+		return false
+	}
+	u := strings.TrimSpace(Fold(s))
+	for _, re := range p.addresses {
+		if re.MatchString(u) {
+			return true
+		}
+	}
+	return false
+}
+
+// IsNameWord says whether a folded word ends or carries a business's name
+// in the pack's languages (RESTAURANT, GRILL, BACKEREI).
+func (p *Pack) IsNameWord(w string) bool {
+	return p != nil && p.nameWords[Fold(w)]
+}
+
+// IsTillWord says whether a folded word is one a till prints near the top
+// that names no business (SERVER, TABLE, KASSE).
+func (p *Pack) IsTillWord(w string) bool {
+	return p != nil && p.notNames[Fold(w)]
 }

@@ -251,6 +251,11 @@ var (
 // month name one letter off ("dun" → JUN), "_" glued to the time, and the
 // separators a compact date leaves out. The date is still parsed and
 // validated afterwards; this only lets a candidate be seen.
+// reMonthDayShortYear is a till's month, day and two-digit year, the year
+// after an apostrophe or, before the time of sale, a space: "Jun28' 17
+// 05:36P", "Oct01'17", "Aug08 19 07:33PM" (month first wherever printed so).
+var reMonthDayShortYear = regexp.MustCompile(`(?i)\b(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)\s?([0-3]?\d)\s?(?:['’‘]\s?(\d{2})\b|\s(\d{2})\s+[0-2]?\d:[0-5]\d)`)
+
 func mendDateText(s string) string {
 	s = joinSplitDateDigits(strings.ReplaceAll(s, "_", " "))
 	s = reDateShaped.ReplaceAllStringFunc(s, func(m string) string {
@@ -277,6 +282,13 @@ func mendDateText(s string) string {
 			sep2 = sep1
 		}
 		return g[1] + digitOf.Replace(day) + sep1 + month + sep2 + digitOf.Replace(year)
+	})
+	s = reMonthDayShortYear.ReplaceAllStringFunc(s, func(m string) string {
+		g := reMonthDayShortYear.FindStringSubmatch(m)
+		if g[3] != "" {
+			return g[1] + " " + g[2] + ", 20" + g[3]
+		}
+		return g[1] + " " + g[2] + ", 20" + g[4] + m[strings.LastIndex(m, g[4])+2:]
 	})
 	s = reCompactDate.ReplaceAllString(s, "$1/$2/$3$4")
 	s = reTimeGluedToYear.ReplaceAllString(s, "$1 $2")

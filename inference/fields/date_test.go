@@ -106,3 +106,18 @@ func TestGluedAndStampedDates(t *testing.T) {
 		}
 	}
 }
+
+func TestTillDatesWithATwoDigitYear(t *testing.T) {
+	us := receipt.DefaultLocale(receipt.CountryUS)
+	for text, want := range map[string]string{
+		"chk 1924 Jun28' 17 05:36P Gst 0": "2017-06-28",
+		"Oct01'17 01:44PM":                "2017-10-01",
+		"Aug08 19 07:33PM":                "2019-08-08",
+		"Aug23' 19 12:07PM":               "2019-08-23",
+	} {
+		d := FindDate(lines("ACME DINER", text, "TOTAL 9.00"), us, testNow)
+		if got := d.Value.Format("2006-01-02"); !d.Set || got != want {
+			t.Errorf("%q: %s (set %v), want %s", text, got, d.Set, want)
+		}
+	}
+}

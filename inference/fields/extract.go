@@ -33,7 +33,7 @@ func ExtractFields(lines []Line, loc receipt.Locale, now time.Time) receipt.Rece
 	}
 
 	// Supplier and address.
-	co, coIdx, coLast := findCompany(lines)
+	co, coIdx, coLast := findCompany(lines, pk)
 	if coIdx >= 0 {
 		b := boxOf(lines[coIdx])
 		for _, l := range lines[coIdx+1 : coLast+1] {

@@ -109,8 +109,9 @@ func applySumBlock(r *receipt.Receipt, lines []Line, upper []string) {
 }
 
 // unreadSumsAfterSubtotal says whether the page prints a tax or total
-// line below its subtotal whose amount was not read: the subtotal is
-// then not the total, whatever the rules could not read.
+// line below its subtotal whose amount was not read ("Tax $2.", "Total
+// 036-7"; a title such as TAX INVOICE or a tax number is no such line):
+// the subtotal is then not the total, whatever the rules could not read.
 func unreadSumsAfterSubtotal(lines []Line, upper []string) bool {
 	sub := -1
 	for i, k := range upper {
@@ -122,8 +123,10 @@ func unreadSumsAfterSubtotal(lines []Line, upper []string) bool {
 	if sub < 0 {
 		return false
 	}
-	for i := sub + 1; i < len(lines) && i <= sub+4; i++ {
-		if (saysTotal(upper[i]) || reTaxWord.MatchString(upper[i]) && !reNotTaxAmount.MatchString(upper[i])) && len(amountsIn(lines[i].Text)) == 0 {
+	for i := sub + 1; i < len(lines) && i <= sub+3; i++ {
+		k := upper[i]
+		label := len(strings.Fields(k)) <= 3 && !reHeading.MatchString(k) && !reLongNumber.MatchString(lines[i].Text)
+		if label && (saysTotal(k) || reTaxWord.MatchString(k) && !reNotTaxAmount.MatchString(k)) && len(amountsIn(lines[i].Text)) == 0 {
 			return true
 		}
 	}

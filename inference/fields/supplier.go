@@ -2,8 +2,10 @@ package fields
 
 import (
 	"regexp"
+	"slices"
 	"strings"
 
+	"github.com/shoebox-app/shoebox/packs"
 	"github.com/shoebox-app/shoebox/receipt"
 )
 
@@ -13,7 +15,7 @@ import (
 // name. A legal name further down ("Owned by: … SDN BHD" under the shop's
 // address) does not displace the shop's name. It returns the name's first
 // and last line, the name and a confidence.
-func findCompany(lines []Line) (name receipt.Text, first, last int) {
+func findCompany(lines []Line, pk *packs.Pack) (name receipt.Text, first, last int) {
 	top := min(len(lines), 12)
 	for i := 0; i < len(lines) && i < top; i++ {
 		if reDateNum.MatchString(lines[i].Text) || strings.Contains(keywordText(lines[i].Text), "TOTAL") {
@@ -22,13 +24,16 @@ func findCompany(lines []Line) (name receipt.Text, first, last int) {
 		}
 	}
 	at := func(i int, conf float64, why string) (receipt.Text, int, int) {
-		last, full := joinNextLine(lines, i, legalNameAt(lines, i))
+		last, full := joinNextLine(lines, i, legalNameAt(lines, i), pk)
 		return found(strings.ToUpper(full), lines[i].Conf*conf, nil, why), i, last
 	}
 	plain, plainName := -1, ""
 	for i := 0; i < top; i++ {
 		if legalNameAt(lines, i) != "" {
 			return at(i, factorLegalForm, "a name with a legal form (LTD, PTY, SDN BHD…) at the top of the page")
+		}
+		if notANameLine(lines[i], pk) {
+			continue
 		}
 		if n := plainNameAt(lines, i); n != "" {
 			plain, plainName = i, n
@@ -44,13 +49,84 @@ func findCompany(lines []Line) (name receipt.Text, first, last int) {
 		}
 		const why = "a name with a legal form (LTD, PTY, SDN BHD…) just below a heading"
 		if name, ok := nameFromHeading(lines, plain, plainName, i); ok {
-			last, full := joinNextLine(lines, i, name)
+			last, full := joinNextLine(lines, i, name, pk)
 			return found(strings.ToUpper(full), lines[plain].Conf*factorLabelled, nil, why), plain, last
 		}
 		return at(i, factorLabelled, why)
 	}
-	last, full := joinNextLine(lines, plain, plainName)
+	last, full := joinNextLine(lines, plain, plainName, pk)
+	if j, name, ok := printedNameBelow(lines, last, top, full, pk); ok {
+		return found(strings.ToUpper(name), lines[j].Conf*factorPlainName, nil, "the name printed in full under a heading that is its logo"), j, j
+	}
 	return found(strings.ToUpper(full), lines[plain].Conf*factorPlainName, nil, "the first line that reads as a name at the top of the page"), plain, last
+}
+
+// notANameLine says whether a top line is the country's address line
+// ("DURHAM, NC 27713") or the till's ("Store #1291", "Server: Trinity").
+func notANameLine(l Line, pk *packs.Pack) bool {
+	if pk == nil {
+		return false
+	}
+	if pk.IsAddressLine(l.Text) {
+		return true
+	}
+	words := packs.Words(l.Text)
+	if len(words) == 0 || !pk.IsTillWord(words[0]) {
+		return false
+	}
+	for _, w := range words[1:] {
+		if pk.IsNameWord(w) {
+			return false // "TABLE MOUNTAIN RESTAURANT"
+		}
+	}
+	return true
+}
+
+// printedNameBelow finds, under a heading that is a logo ("FIREFLY",
+// "GRILLE"), the line that prints the business's name in full with the
+// heading's words in it ("Firefly American Bistro", "Villaggio Grille"),
+// within three lines and before the address.
+func printedNameBelow(lines []Line, last, top int, heading string, pk *packs.Pack) (int, string, bool) {
+	hw := packs.Words(heading)
+	if len(hw) == 0 || len(hw) > 3 {
+		return 0, "", false
+	}
+	for j := last + 1; j < min(top, last+4); j++ {
+		l := lines[j]
+		if notANameLine(l, pk) || rePhone.MatchString(l.Text) || reStreetWord.MatchString(strings.ToUpper(l.Text)) {
+			return 0, "", false
+		}
+		name := cleanName(l.Text)
+		lw := packs.Words(name)
+		if len(lw) < len(hw) || letterCount(name) < letterCount(heading) || slices.Equal(lw, hw) || HasDigit(strings.Join(lw, "")) || l.Conf < 0.8 {
+			continue
+		}
+		if containsWords(lw, hw) {
+			return j, name, true
+		}
+	}
+	return 0, "", false
+}
+
+// containsWords says whether every word of want (of three letters or more)
+// stands among words, a long word with one letter misread.
+func containsWords(words, want []string) bool {
+	for _, w := range want {
+		if len(w) < 3 {
+			continue
+		}
+		ok := false
+		for _, x := range words {
+			if x == w || len(w) >= 5 && len(x) == len(w) && hamming(x, w, 1) <= 1 {
+				ok = true
+				break
+			}
+		}
+		if !ok {
+			return false
+		}
+	}
+	return true
 }
 
 // nameFromHeading is the whole name when the heading at line plain and
@@ -117,7 +193,7 @@ func cleanName(s string) string {
 	// Marks and registration numbers after the name go; a short plain
 	// number stays, as it does in front: the branch or shop number
 	// ("TRIPLE SIX POINT ENTERPRISE 666", "PETROL STATION JAYA 2").
-	for len(fields) > 1 && letterCount(fields[len(fields)-1]) == 0 && fields[len(fields)-1] != "&" && !reShopNumber.MatchString(fields[len(fields)-1]) {
+	for len(fields) > 1 && letterCount(fields[len(fields)-1]) == 0 && fields[len(fields)-1] != "&" && !reShopNumber.MatchString(fields[len(fields)-1]) && !reStoreNumber.MatchString(fields[len(fields)-1]) {
 		fields = fields[:len(fields)-1]
 	}
 	name := strings.Trim(strings.Join(fields, " "), " .,:;-*|_")
@@ -147,6 +223,10 @@ func closeBracketBeforeLegalForm(name string) string {
 	return strings.TrimRight(name[:m[0]], " ") + ")" + name[m[0]:]
 }
 
+// reStoreNumber is a branch's number as a chain prints it after its
+// name: "#199", "#44969-0".
+var reStoreNumber = regexp.MustCompile(`^#\d{1,8}(-\d+)?$`)
+
 // reShopNumber is a plain number of up to four digits.
 var reShopNumber = regexp.MustCompile(`^\d{1,4}$`)
 
@@ -155,7 +235,7 @@ var reShopNumber = regexp.MustCompile(`^\d{1,4}$`)
 // ("ENTERPRISE (SETIA" over "ALAM) SDN BHD"), or has only a trade word
 // for a legal form and the next line is its legal form with at most one
 // word before it ("… HARDWARE ENTERPRISE" over "JAYA SDN BHD").
-func joinNextLine(lines []Line, i int, name string) (int, string) {
+func joinNextLine(lines []Line, i int, name string, pk *packs.Pack) (int, string) {
 	for range 2 {
 		if i+1 >= len(lines) {
 			break
@@ -172,10 +252,14 @@ func joinNextLine(lines []Line, i int, name string) (int, string) {
 		// A branch in brackets under a registered name is the name's:
 		// "CHECKERS HYPERMARKET SDN BHD" over "(JALAN KLANG LAMA)".
 		branch := reRegisteredForm.MatchString(strings.ToUpper(name)) && reBranchLine.MatchString(u) && next.Conf >= 0.7
-		if !open && !legalBelow && !branch {
+		if !open && !legalBelow && !branch && !carriesName(name, next, pk) {
 			break
 		}
-		i, name = i+1, name+" "+cleanName(next.Text)
+		more := cleanName(next.Text)
+		if strings.HasPrefix(strings.TrimSpace(next.Text), "&") && !strings.HasPrefix(more, "&") {
+			more = "& " + more
+		}
+		i, name = i+1, name+" "+more
 	}
 	return i, name
 }
@@ -444,3 +528,26 @@ func fixLegalSuffix(s string) string {
 	}
 	return u
 }
+
+// carriesName says whether the line under a heading goes on with the
+// business's name in the page's language: it opens with "&" ("MooYAH
+// Burgers Fries" over "& Shakes #199") or ends in a word that names a
+// kind of business ("Crisfield Seafood" over "Restaurant", "SAGE" over
+// "FRENCH CAFE & WINE BAR"), and is no address, phone or till line.
+func carriesName(name string, next Line, pk *packs.Pack) bool {
+	if pk == nil || !pk.JoinNameLines || reRegisteredForm.MatchString(strings.ToUpper(name)) || notANameLine(next, pk) || next.Conf < 0.8 {
+		return false
+	}
+	t := strings.TrimSpace(next.Text)
+	words := packs.Words(reShopNumberEnd.ReplaceAllString(t, ""))
+	if len(words) == 0 || len(words) > 5 || HasDigit(strings.Join(words, "")) || rePhone.MatchString(t) || reStreetWord.MatchString(strings.ToUpper(t)) {
+		return false
+	}
+	if containsWords(words, packs.Words(name)) {
+		return false // the name printed again in full: see printedNameBelow
+	}
+	return strings.HasPrefix(t, "&") || pk.IsNameWord(words[len(words)-1])
+}
+
+// reShopNumberEnd is a branch's number after a name: "#199", "# 30".
+var reShopNumberEnd = regexp.MustCompile(`\s*#\s*\d+\s*$`)
