@@ -32,12 +32,15 @@ export CGO_CFLAGS   := -O2 -g $(MARCH) -Wno-deprecated-declarations
 export CGO_CXXFLAGS := -O2 -g $(MARCH)
 
 # Debian packages: build tools, llama.cpp's missing headers, Fyne's X11/GL
-# headers, Tesseract for the OCR engine, poppler for PDFs.
+# headers, Tesseract for the OCR engine (and the trained data of the country
+# packs' languages, for the second reader), poppler for PDFs.
 DEB_BUILD := gcc g++ make pkg-config git ca-certificates \
 	nlohmann-json3-dev libstb-dev \
 	libgl1-mesa-dev libx11-dev libxcursor-dev libxrandr-dev libxinerama-dev \
 	libxi-dev libxxf86vm-dev libwayland-dev libxkbcommon-dev \
 	tesseract-ocr tesseract-ocr-eng libtesseract-dev libleptonica-dev \
+	tesseract-ocr-deu tesseract-ocr-fra tesseract-ocr-nld tesseract-ocr-ita \
+	tesseract-ocr-spa tesseract-ocr-por tesseract-ocr-fin \
 	poppler-utils libheif-examples
 # Only for `make test`: the English word list the OCR lexicon is checked
 # against (TestEnglishNeighboursAreCurrent).

@@ -18,6 +18,7 @@ import (
 	"io/fs"
 	"path"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -30,6 +31,9 @@ import (
 type Language struct {
 	Code string `json:"language"` // ISO 639-1: "de"
 	Name string `json:"name"`
+	// Tesseract names the language's trained data ("deu"), for the second
+	// reader.
+	Tesseract string `json:"tesseract"`
 	// Labels maps a canonical label, as the reading rules spell it in
 	// English ("TOTAL", "TOTAL DUE", "SUBTOTAL", "CASH", "CARD", "CHANGE",
 	// "TIP", "DISCOUNT", "ROUNDING", "TAX", "NET", "GROSS", "AMOUNT",
@@ -494,4 +498,23 @@ func (p *Pack) IsNameWord(w string) bool {
 // that names no business (SERVER, TABLE, KASSE).
 func (p *Pack) IsTillWord(w string) bool {
 	return p != nil && p.notNames[Fold(w)]
+}
+
+// TesseractLanguages are the trained data a second reader of this
+// country's pages loads, its own languages first and English after
+// ("deu", "eng"); nil for an English-only country.
+func (p *Pack) TesseractLanguages() []string {
+	if p == nil {
+		return nil
+	}
+	var out []string
+	for _, l := range p.langs {
+		if l.Tesseract != "" && l.Tesseract != "eng" && !slices.Contains(out, l.Tesseract) {
+			out = append(out, l.Tesseract)
+		}
+	}
+	if len(out) == 0 {
+		return nil
+	}
+	return append(out, "eng")
 }

@@ -114,7 +114,11 @@ func ExtractFields(lines []Line, loc receipt.Locale, now time.Time) receipt.Rece
 	}
 	printed := r.Total
 	itemsConfirm := r.Total.Set && !r.Subtotal.Set && items != nil
-	reconcileTotal(&r, service, change, suppliesTotal(lines, upper, r.TotalTax, receipt.PlausibleRates(loc.Country)), itemsConfirm || printedTwice(lines, r.Total), roundsCash(r, upper))
+	var supplies *decimal.Decimal
+	if loc.Country == receipt.CountryMY { // Malaysian GST invoices' supply totals
+		supplies = suppliesTotal(lines, upper, r.TotalTax, receipt.PlausibleRates(loc.Country))
+	}
+	reconcileTotal(&r, service, change, supplies, itemsConfirm || printedTwice(lines, r.Total), roundsCash(r, upper))
 	if totalMended {
 		// Cash less change that confirmed the mend confirms it no more
 		// in reconcileTotal: the printed total still disagrees.

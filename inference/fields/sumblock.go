@@ -19,21 +19,28 @@ type sumBlock struct {
 // TOTAL stand, whatever the reading did to the rows: a skewed photo puts
 // the right-hand column of amounts a line above or below its labels
 // ("$10.28 / Subtotal $0.62 / Tax $10.90 / Total"). Among the amounts
-// from the line above the subtotal's label to two lines under the last
-// total or tax label, it looks for a, b and c in reading order with
-// a + b = c and b at most 30% of a (a tax, a tip or a service charge),
+// from the line above the subtotal's label (or the tax line's, where no
+// subtotal is labelled or the tax stands above it) to three lines under
+// the last total or tax label, it looks for a, b and c in reading order with
+// a + b = c and b between 0.5% and 30% of a (a tax, a tip or a service
+// charge, not a rounding),
 // and takes the largest c. The arithmetic is the evidence; the labels
 // only say where to look.
 func findSumBlock(lines []Line, upper []string) (sumBlock, bool) {
-	sub := -1
+	sub, tax := -1, -1
 	for i, k := range upper {
-		if reSubtotal.MatchString(k) {
+		if sub < 0 && reSubtotal.MatchString(k) {
 			sub = i
-			break
+		}
+		if tax < 0 && reTaxWord.MatchString(k) && !reNotTaxAmount.MatchString(k) && !reHeading.MatchString(k) && len(amountsIn(lines[i].Text)) > 0 {
+			tax = i
 		}
 	}
-	if sub < 0 {
+	switch {
+	case sub < 0 && tax < 0:
 		return sumBlock{}, false
+	case sub < 0 || tax >= 0 && tax < sub && tax >= sub-2:
+		sub = tax // "TAXABLE SALES / TAX / TL.", or the tax printed above its subtotal
 	}
 	end := sub
 	for i := sub + 1; i < len(lines) && i <= sub+8; i++ {
@@ -46,7 +53,7 @@ func findSumBlock(lines []Line, upper []string) (sumBlock, bool) {
 		i int
 	}
 	var amts []amt
-	for i := max(0, sub-1); i < len(lines) && i <= end+2; i++ {
+	for i := max(0, sub-1); i < len(lines) && i <= end+3; i++ {
 		if reChange.MatchString(upper[i]) {
 			continue
 		}
@@ -58,11 +65,11 @@ func findSumBlock(lines []Line, upper []string) (sumBlock, bool) {
 	}
 	var best sumBlock
 	ok := false
-	limit := decimal.New(3, -1)
+	limit, least := decimal.New(3, -1), decimal.New(5, -3)
 	for x := 0; x < len(amts); x++ {
 		for y := x + 1; y < len(amts); y++ {
 			a, b := amts[x].v, amts[y].v
-			if b.GreaterThan(a.Mul(limit)) {
+			if b.GreaterThan(a.Mul(limit)) || b.LessThan(a.Mul(least)) { // a tax, tip or service; not a rounding
 				continue
 			}
 			for z := y + 1; z < len(amts); z++ {
@@ -84,11 +91,20 @@ func saysTotal(k string) bool {
 // the rules found none, or took the subtotal for it; the subtotal and
 // the tax the arithmetic names replace readings it contradicts.
 func applySumBlock(r *receipt.Receipt, lines []Line, upper []string) {
-	if r.Total.Set && !(r.Subtotal.Set && r.Total.Value.Equal(r.Subtotal.Value)) {
+	// A total the rules only guessed (the amount paid, no total label
+	// read) gives way to the arithmetic as an unset one does.
+	guessed := r.Total.Set && strings.HasPrefix(r.Total.Why, "no total label read")
+	sb, ok := findSumBlock(lines, upper)
+	if !ok {
 		return
 	}
-	sb, ok := findSumBlock(lines, upper)
-	if !ok || r.Total.Set && !r.Total.Value.Equal(sb.subtotal) {
+	// A total printed and labelled stands, unless it is the arithmetic's
+	// subtotal and the rules took the subtotal for it ("Subtotal $28.48")
+	// or read the labels the other way round ("Amount: $25.34 / Tax $2.28
+	// / Sub-Total: $27.62").
+	tookSubtotal := r.Total.Set && r.Total.Value.Equal(sb.subtotal) && r.Subtotal.Set &&
+		(r.Subtotal.Value.Equal(r.Total.Value) || r.Subtotal.Value.Equal(sb.total))
+	if r.Total.Set && !guessed && !tookSubtotal {
 		return
 	}
 	box := func(l Line) *receipt.Box {

@@ -13,6 +13,7 @@ import (
 	"github.com/shoebox-app/shoebox/inference"
 	"github.com/shoebox-app/shoebox/inference/fields"
 	"github.com/shoebox-app/shoebox/inference/ocr/ppocr"
+	"github.com/shoebox-app/shoebox/packs"
 	"github.com/shoebox-app/shoebox/receipt"
 )
 
@@ -44,6 +45,10 @@ type PPOCR struct {
 	tessMu  sync.Mutex
 	tess    *Tesseract // made on first need unless both
 	tessErr error
+	// byLanguage holds a second reader for each country's languages
+	// ("deu+eng"), made when a page of that country first needs one; nil
+	// where the language's trained data is not installed.
+	byLanguage map[string]*Tesseract
 }
 
 // NewPPOCR starts the PP-OCR engine; both also reads every page with
@@ -90,6 +95,43 @@ func (p *PPOCR) tesseract() (*Tesseract, error) {
 	return p.tess, p.tessErr
 }
 
+// tesseractFor is the second reader for a page printed in a country
+// (a pack's code): Tesseract with the country's languages' trained data
+// and English (umlauts, accents, ß, € read as printed), or the English
+// reader where the country speaks English or its data is not installed
+// (make deps installs Debian's tesseract-ocr-deu, -fra, -nld, -ita,
+// -spa, -por, -fin).
+func (p *PPOCR) tesseractFor(country string) *Tesseract {
+	pk, _ := packs.Get(country)
+	langs := pk.TesseractLanguages()
+	if len(langs) == 0 {
+		return p.tess
+	}
+	key := strings.Join(langs, "+")
+	p.tessMu.Lock()
+	defer p.tessMu.Unlock()
+	if t, ok := p.byLanguage[key]; ok {
+		if t == nil {
+			return p.tess
+		}
+		return t
+	}
+	if p.byLanguage == nil {
+		p.byLanguage = map[string]*Tesseract{}
+	}
+	opt := p.opt
+	opt.Languages = langs
+	t, err := NewTesseract(opt)
+	if err != nil {
+		t = nil // its trained data is missing: read in English
+	}
+	p.byLanguage[key] = t
+	if t == nil {
+		return p.tess
+	}
+	return t
+}
+
 // Name is "ocr": the fields come from the OCR rules, whichever reader read
 // the page (Result.Engine says which).
 func (p *PPOCR) Name() string { return "ocr" }
@@ -107,6 +149,11 @@ func (p *PPOCR) Close() error {
 	err := p.reader.Close()
 	p.tessMu.Lock()
 	defer p.tessMu.Unlock()
+	for _, t := range p.byLanguage {
+		if t != nil {
+			err = errors.Join(err, t.Close())
+		}
+	}
 	if p.tess != nil {
 		err = errors.Join(err, p.tess.Close())
 	}
@@ -168,12 +215,16 @@ func (p *PPOCR) Extract(ctx context.Context, page inference.Page) (inference.Res
 			takeNameAndAddress(&r, fields.ExtractFields(named, p.opt.Locale, p.opt.Now()))
 		}
 	}
+	tess := p.tess
+	if p.both {
+		tess = p.tesseractFor(r.PrintedIn.Value)
+	}
 	if p.both && p.opt.RereadNameWords {
-		p.tess.mendNameWords(ctx, pageReading{gray: toGray(page.Image), factor: 1}, named, &r, ppDoubtfulWord, tesseractSurerOn(fields.CountPageWords(named)))
+		tess.mendNameWords(ctx, pageReading{gray: toGray(page.Image), factor: 1}, named, &r, ppDoubtfulWord, tesseractSurerOn(fields.CountPageWords(named)))
 	}
 	fields.Assess(&r, lines, p.opt.Locale, p.opt.Now())
 	if p.both && unsure(r) {
-		tres, err := p.tess.extract(ctx, page)
+		tres, err := tess.extract(ctx, page)
 		if err != nil && ctx.Err() != nil {
 			return inference.Result{}, ctx.Err()
 		}
