@@ -176,6 +176,13 @@ func (pg page) evidenceFor(p *Pack, printed map[string]int) (float64, []string) 
 			break
 		}
 	}
+	for _, l := range strings.Split(pg.raw, "\n") {
+		if p.IsAddressLine(l) && p.AddressTells {
+			score += 2
+			why = append(why, "an address line as the country prints it")
+			break
+		}
+	}
 	for _, e := range p.evidence {
 		if pg.has(e) {
 			score += 2

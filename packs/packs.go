@@ -84,6 +84,10 @@ type Pack struct {
 	// ("SAGE" over "FRENCH CAFE & WINE BAR") is the name's. Off where the
 	// trading name is the heading alone and the legal name follows (MY).
 	JoinNameLines bool `json:"join_name_lines"`
+	// AddressTells: the address patterns are the country's alone (a US
+	// state and ZIP code, a UK postcode), so such a line is evidence of
+	// the country; five-digit postcodes tell nothing.
+	AddressTells bool `json:"address_tells"`
 
 	langs     []*Language
 	labels    []phrase // longest first
@@ -518,3 +522,33 @@ func (p *Pack) TesseractLanguages() []string {
 	}
 	return append(out, "eng")
 }
+
+// IsLabelLine says whether words (folded) are nothing but the pack's labels
+// ("CARTE BANCAIRE", "MASTERCARD", "SUMME EUR"): such a line names no
+// business.
+func (p *Pack) IsLabelLine(words []string) bool {
+	if p == nil || len(words) == 0 {
+		return false
+	}
+	t := p.Translate(words)
+	if slices.Equal(t, words) {
+		return false
+	}
+	for _, w := range t {
+		if !canonicalWords[w] && len(p.CurrencyMarks) > 0 && !slices.Contains(p.CurrencyMarks, w) {
+			return false
+		}
+	}
+	return true
+}
+
+// canonicalWords are the words of the canonical labels.
+var canonicalWords = func() map[string]bool {
+	m := map[string]bool{}
+	for l := range canonicalLabels {
+		for _, w := range strings.Fields(l) {
+			m[w] = true
+		}
+	}
+	return m
+}()

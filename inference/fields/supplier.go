@@ -40,6 +40,18 @@ func findCompany(lines []Line, pk *packs.Pack) (name receipt.Text, first, last i
 			break
 		}
 	}
+	if plain < 0 && top < len(lines) && pk != nil {
+		// A card slip prints the bank's and card's words, then the date,
+		// then the merchant: "CARTE BANCAIRE / Mastercard / LE 24/08/22 /
+		// BURGER JOINT".
+		for i := top + 1; i < min(len(lines), top+3); i++ {
+			if !notANameLine(lines[i], pk) && !reDateNum.MatchString(lines[i].Text) {
+				if n := plainNameAt(lines, i); n != "" {
+					return found(strings.ToUpper(n), lines[i].Conf*factorPlainName*factorSecondReading, nil, "the first name under a card slip's date"), i, i
+				}
+			}
+		}
+	}
 	if plain < 0 {
 		return receipt.Text{}, -1, -1
 	}
@@ -71,6 +83,9 @@ func notANameLine(l Line, pk *packs.Pack) bool {
 		return true
 	}
 	words := packs.Words(l.Text)
+	if pk.IsLabelLine(words) {
+		return true // "CARTE BANCAIRE", "Mastercard"
+	}
 	if len(words) == 0 || !pk.IsTillWord(words[0]) {
 		return false
 	}

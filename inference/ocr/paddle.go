@@ -320,11 +320,53 @@ func combine(dst *receipt.Receipt, tess receipt.Receipt) {
 		if !tset {
 			continue
 		}
-		if set, conf, _, _, _ := receipt.Meta(dst, f.Path); !set || tconf > conf && !sameTextMisread(dst, &tess, f.Path) {
+		set, conf, _, _, _ := receipt.Meta(dst, f.Path)
+		if set {
+			if better, ok := betterEvidence(dst, &tess, f.Path); ok {
+				if better {
+					receipt.CopyField(dst, &tess, f.Path)
+				}
+				continue
+			}
+		}
+		if !set || tconf > conf && !sameTextMisread(dst, &tess, f.Path) {
 			receipt.CopyField(dst, &tess, f.Path)
 		}
 	}
 	inference.FillGaps(dst, tess)
+}
+
+// betterEvidence compares the two readers' total or date by their
+// evidence before their confidence: a value the page's arithmetic or a
+// second printing supports, with nothing against it, beats one without
+// (Tesseract's "6.5" read at 0.9 had replaced PP-OCR's 56.58 that
+// subtotal 51.90 + tax 4.68 confirms). ok is false for other fields, or
+// when the evidence does not decide.
+func betterEvidence(pp, tess *receipt.Receipt, path string) (tessBetter, ok bool) {
+	weigh := func(sup []receipt.Support, doubt string) int {
+		kinds := map[receipt.Evidence]bool{}
+		for _, x := range sup {
+			kinds[x.Kind] = true
+		}
+		n := len(kinds)
+		if doubt != "" {
+			n -= 2
+		}
+		return n
+	}
+	var a, b int
+	switch path {
+	case "total":
+		a, b = weigh(pp.Total.Support, pp.Total.Doubt), weigh(tess.Total.Support, tess.Total.Doubt)
+	case "date":
+		a, b = weigh(pp.Date.Support, pp.Date.Doubt), weigh(tess.Date.Support, tess.Date.Doubt)
+	default:
+		return false, false
+	}
+	if a == b {
+		return false, false
+	}
+	return b > a, true
 }
 
 // sameTextMisread says whether both readers found the same supplier's name
