@@ -72,7 +72,8 @@ func Trusted[T any](f Field[T], name string) (bool, string) {
 // Unready lists why a receipt is not ready to confirm, in words; an empty
 // list means it is. Ready needs a trusted total and date (see Trusted), a
 // currency the page prints or its country tells, a supplier read with
-// confidence, and no warning among the findings.
+// confidence and, from the page reader, backed by its legal form, a second
+// printing or a second reader, and no warning among the findings.
 func Unready(r Receipt, findings []Finding) []string {
 	var out []string
 	if ok, why := Trusted(r.Total, "total"); !ok {
@@ -89,8 +90,14 @@ func Unready(r Receipt, findings []Finding) []string {
 	}
 	if !r.SupplierName.Set {
 		out = append(out, "no supplier read")
+	} else if r.SupplierName.Source != SourceUser && r.SupplierName.Doubt != "" {
+		out = append(out, "supplier not confirmed: "+r.SupplierName.Doubt)
 	} else if r.SupplierName.Source != SourceUser && r.SupplierName.Confidence < LowConfidence {
 		out = append(out, fmt.Sprintf("supplier unsure (%.0f%%)", r.SupplierName.Confidence*100))
+	} else if r.SupplierName.Source == SourceOCR && len(r.SupplierName.Support) == 0 {
+		// The page reader's name needs one kind of backing: a legal form,
+		// a second printing, a second reader.
+		out = append(out, "supplier not confirmed: read once from the heading, printed nowhere else")
 	}
 	for _, f := range findings {
 		if f.Severity != Info {

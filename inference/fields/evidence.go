@@ -62,6 +62,9 @@ func Assess(r *receipt.Receipt, lines []Line, loc receipt.Locale, now time.Time,
 		assessDate(r, lines, loc, now, others)
 		r.Date.Confidence = calibrated("date", r.Date.Support, r.Date.Doubt)
 	}
+	if r.SupplierName.Set && r.SupplierName.Source == receipt.SourceOCR {
+		assessSupplier(r, lines, packOf(loc), others)
+	}
 	if r.TotalTax.Set && r.TotalTax.Source != receipt.SourceUser && r.TotalTax.Value.IsPositive() {
 		r.TotalTax.Support = nil
 		assessTax(r, lines, receipt.PlausibleRates(loc.Country))

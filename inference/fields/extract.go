@@ -46,8 +46,13 @@ func ExtractFields(lines []Line, loc receipt.Locale, now time.Time) receipt.Rece
 			u := b.Union(lines[coIdx-1].Box)
 			b = &u
 		}
+		co.Value = joinSpacedLetters(co.Value)
 		if co.Value = closeBracketBeforeLegalForm(mendFromPage(mendNameWords(mendBracketLookalikes(mendZeroInNameWords(co.Value), lines, coIdx, coLast), loc.Country), lines, coIdx, coLast)); co.Value != "" {
 			co.Box = b
+			if why := garbledName(co.Value); why != "" {
+				co.Confidence = min(co.Confidence, receipt.LowConfidence-0.15)
+				co.Doubt = "the name may be misread: " + why
+			}
 			r.SupplierName = co
 		}
 		if addr := findAddress(lines, coLast); addr.Value != "" {

@@ -3,6 +3,7 @@ package fields
 import (
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/shoebox-app/shoebox/packs"
@@ -566,3 +567,69 @@ func carriesName(name string, next Line, pk *packs.Pack) bool {
 
 // reShopNumberEnd is a branch's number after a name: "#199", "# 30".
 var reShopNumberEnd = regexp.MustCompile(`\s*#\s*\d+\s*$`)
+
+// joinSpacedLetters joins a heading printed letter-spaced, as logos are
+// ("A L D I", "TH A I"): a run of three or more fragments of one or two
+// letters is one word. Two initials stay apart ("C W KHOO").
+func joinSpacedLetters(s string) string {
+	f := strings.Fields(s)
+	var out []string
+	for i := 0; i < len(f); {
+		j := i
+		for j < len(f) && isLetterFragment(f[j]) {
+			j++
+		}
+		if j-i >= 3 {
+			out = append(out, strings.Join(f[i:j], ""))
+			i = j
+			continue
+		}
+		if j == i {
+			j++
+		}
+		out = append(out, f[i:j]...)
+		i = j
+	}
+	return strings.Join(out, " ")
+}
+
+func isLetterFragment(w string) bool {
+	n := len([]rune(w))
+	return n >= 1 && n <= 2 && letterCount(w) == n
+}
+
+// garbledName says why a supplier's name as read is likely garbled, or
+// "": letters and digits run together ("625SFALR", "730TAVERNKITHEN"), or
+// letters standing alone after the first word ("SUKHO T H AI"; a
+// bracketed "(M)" is Malaysia's mark, not a letter alone). Words run
+// together without their spaces ("SANYUSTATIONERYSHOP") are PP-OCR's
+// habit, not a misreading.
+func garbledName(name string) string {
+	words := strings.Fields(name)
+	singles := 0
+	for i, w := range words {
+		core := strings.Trim(w, ".,:;'\"")
+		letters, digits := letterCount(core), countDigits(core)
+		switch {
+		case letters >= 2 && digits >= 2 && !strings.ContainsAny(core, "-#/.") && !reStoreNumber.MatchString(core):
+			return "letters and digits run together in " + strconv.Quote(w)
+		case i > 0 && letters == 1 && len([]rune(core)) == 1 && core != "&" && !initialsBefore(words, i):
+			singles++
+		}
+	}
+	if singles >= 1 && len(words) <= 4 {
+		return "letters standing alone in it"
+	}
+	return ""
+}
+
+// initialsBefore says whether the word at i is one of a name's opening
+// initials ("C W KHOO").
+func initialsBefore(words []string, i int) bool {
+	for _, w := range words[:i] {
+		if len([]rune(strings.Trim(w, "."))) != 1 {
+			return false
+		}
+	}
+	return true
+}
