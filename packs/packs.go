@@ -284,7 +284,18 @@ func compile(p *Pack, langs map[string]*Language) error {
 			p.notNames[strings.Join(Words(w), " ")] = true
 		}
 	}
-	sort.SliceStable(p.labels, func(i, j int) bool { return len(p.labels[i].words) > len(p.labels[j].words) })
+	// Longest first, then in a fixed order: a phrase two labels share must
+	// translate the same way on every run.
+	sort.SliceStable(p.labels, func(i, j int) bool {
+		a, b := p.labels[i], p.labels[j]
+		if len(a.words) != len(b.words) {
+			return len(a.words) > len(b.words)
+		}
+		if x, y := strings.Join(a.words, " "), strings.Join(b.words, " "); x != y {
+			return x < y
+		}
+		return strings.Join(a.canon, " ") < strings.Join(b.canon, " ")
+	})
 	p.rates = nil
 	for _, r := range p.TaxRates {
 		re := regexp.MustCompile(`a^`) // 0% tells no country

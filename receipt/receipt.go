@@ -11,6 +11,7 @@ import (
 	"unicode"
 
 	"github.com/shopspring/decimal"
+	"golang.org/x/text/unicode/norm"
 )
 
 // DocType is what kind of document a receipt is.
@@ -185,8 +186,9 @@ func Date(y int, m time.Month, d int) time.Time {
 	return time.Date(y, m, d, 0, 0, 0, 0, time.UTC)
 }
 
-// Fold reduces text to lower-case letters and digits, the form names are
-// compared in: "SOON HUAT SDN. BHD." and "Soon Huat Sdn Bhd" fold alike.
+// Fold reduces text to lower-case letters and digits without accents, the
+// form names are compared in: "SOON HUAT SDN. BHD." and "Soon Huat Sdn
+// Bhd" fold alike, and so do "Bürobedarf Köhler" and "BUROBEDARF KOHLER".
 func Fold(s string) string {
 	return fold(s)
 }
@@ -209,8 +211,10 @@ func FoldName(s string) string {
 
 func fold(s string) string {
 	var b strings.Builder
-	for _, r := range strings.ToLower(s) {
-		if unicode.IsLetter(r) || unicode.IsDigit(r) {
+	// Accents and umlauts go too: a page reader drops them as often as
+	// it reads them (Köhler is KOHLER), and ß is ss.
+	for _, r := range norm.NFD.String(strings.ReplaceAll(strings.ToLower(s), "ß", "ss")) {
+		if unicode.IsLetter(r) && !unicode.Is(unicode.Mn, r) || unicode.IsDigit(r) {
 			b.WriteRune(r)
 		}
 	}

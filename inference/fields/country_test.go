@@ -1,6 +1,7 @@
 package fields
 
 import (
+	"strings"
 	"testing"
 	"testing/fstest"
 
@@ -92,4 +93,28 @@ func containsPrefix(ss []string, p string) bool {
 		}
 	}
 	return false
+}
+
+// A VAT table is read in the page's language, its rows' net, tax and
+// gross in whatever order they are printed.
+func TestVATTablesInTheirLanguage(t *testing.T) {
+	eu := receipt.DefaultLocale(receipt.CountryEU)
+	for name, tc := range map[string]struct {
+		page []Line
+		want string
+	}{
+		"German": {lines("REWE Markt GmbH", "50667 Köln", "03.04.2020", "Milch 1,19 B", "Wein 463,27 A", "SUMME EUR 533,68",
+			"MwSt% Netto MwSt Brutto", "A 19% 389,30 73,97 463,27", "B 7% 65,80 4,61 70,41"), "19:73.97;7:4.61"},
+		"French, gross first": {lines("CHEZ ALAIN SARL", "75003 Paris", "23/08/2022", "TOTAL TTC 36,00",
+			"TVA TTC HT TVA", "20% 24,00 20,00 4,00", "10% 12,00 10,91 1,09"), "20:4.00;10:1.09"},
+	} {
+		r := ExtractFields(tc.page, eu, testNow)
+		var got []string
+		for _, tl := range r.TaxLines {
+			got = append(got, tl.Rate.Value.String()+":"+tl.Tax.Value.StringFixed(2))
+		}
+		if g := strings.Join(got, ";"); g != tc.want {
+			t.Errorf("%s: tax lines %q, want %q", name, g, tc.want)
+		}
+	}
 }

@@ -176,6 +176,20 @@ func startsTaxSummary(l Line, k string) bool {
 	return reTaxSummary.MatchString(k) || reTaxColumns.MatchString(k) && len(amountsIn(l.Text)) == 0 && !reItemColumns.MatchString(k)
 }
 
+// startsVATTable says whether a line opens a table of tax per rate, for
+// reading its rows as tax lines: a tax summary, or column headings in any
+// language. The total's rules do not use it: a UK till's "20% VAT Net"
+// heads lines that hold the receipt's total.
+func startsVATTable(l Line, k string) bool {
+	return startsTaxSummary(l, k) || reTaxTableHeader.MatchString(k) && len(amountsIn(l.Text)) == 0 && !reItemColumns.MatchString(k)
+}
+
+// reTaxTableHeader is a VAT table's column headings in any language, as
+// the packs translate them: a tax word beside net, gross or subtotal
+// ("MwSt% Netto MwSt Brutto", "TVA HT TVA TTC", "IVA Base imponible
+// Cuota").
+var reTaxTableHeader = regexp.MustCompile(`\b(` + taxWords + `)\b.*\b(NET|GROSS|SUBTOTAL)\b|\b(NET|GROSS|SUBTOTAL)\b.*\b(` + taxWords + `)\b`)
+
 // reItemColumns are an item table's column headings: a table that has them
 // lists goods, whatever tax column it has beside them ("ITEM QTY PRICE
 // AMOUNT TAX").

@@ -40,13 +40,14 @@ func assessSupplier(r *receipt.Receipt, lines []Line, pk *packs.Pack, others []R
 			break
 		}
 	}
+	// Both readers must find it: the name may have come from either.
+	same := func(ls []Line) bool {
+		n, _, _ := findCompany(ls, pk)
+		a, b := strings.Join(words, ""), strings.Join(packs.Words(joinSpacedLetters(n.Value)), "")
+		return b != "" && (a == b || len(a) >= 6 && EditDistance(a, b, 2) <= 2)
+	}
 	for _, o := range others {
-		if o.Of != "" {
-			continue
-		}
-		other, _, _ := findCompany(mendLineText(trimEdgeSpecks(o.Lines)), pk)
-		a, b := packs.Fold(strings.Join(words, "")), packs.Fold(strings.Join(packs.Words(joinSpacedLetters(other.Value)), ""))
-		if b != "" && (a == b || len(a) >= 6 && EditDistance(a, b, 2) <= 2) {
+		if o.Of == "" && same(mendLineText(trimEdgeSpecks(o.Lines))) && same(lines) {
 			support(receipt.EvidenceSecondReader, o.Name+" finds the same name")
 		}
 	}

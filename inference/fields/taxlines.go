@@ -35,7 +35,7 @@ func findTaxLines(lines []Line, upper []string, r receipt.Receipt) ([]receipt.Ta
 	for i, l := range lines {
 		u := strings.ToUpper(l.Text)
 		k := upper[i]
-		if startsTaxSummary(l, k) {
+		if startsVATTable(l, k) {
 			inSummary, summaryWord = true, reTaxWord.FindString(k)
 		}
 		taxWord := reTaxWord.FindString(k)
@@ -81,7 +81,11 @@ func findTaxLines(lines []Line, upper []string, r receipt.Receipt) ([]receipt.Ta
 		if r.Total.Set && !last.LessThan(r.Total.Value) && len(amts) == 1 {
 			continue
 		}
-		if len(amts) >= 2 {
+		if n, t, ok := netTaxGross(amts, rate); ok && len(amts) >= 3 {
+			// "A 19% 20,36 3,87 24,23": net, tax and gross in any order.
+			tl.Net = receipt.Amount{Value: n, Set: true, Source: receipt.SourceOCR, Confidence: conf}
+			last = t
+		} else if len(amts) >= 2 {
 			prev := amts[len(amts)-2]
 			switch {
 			case near(prev.Mul(rate).Div(hundred), last): // net, tax
@@ -287,4 +291,21 @@ func rateTheSumsConfirm(read string, tax decimal.Decimal, r receipt.Receipt) (de
 		return decimal.Zero, false
 	}
 	return found[0], true
+}
+
+// netTaxGross finds, among a row's last three amounts, a net, the tax at
+// rate on it and their sum, in whatever order the table prints them.
+func netTaxGross(amts []decimal.Decimal, rate decimal.Decimal) (net, tax decimal.Decimal, ok bool) {
+	if len(amts) < 3 {
+		return net, tax, false
+	}
+	x := amts[len(amts)-3:]
+	hundred := decimal.NewFromInt(100)
+	for _, o := range [][3]int{{0, 1, 2}, {1, 2, 0}, {2, 1, 0}, {1, 0, 2}, {0, 2, 1}, {2, 0, 1}} {
+		n, t, g := x[o[0]], x[o[1]], x[o[2]]
+		if n.IsPositive() && near(n.Add(t), g) && near(n.Mul(rate).Div(hundred), t) {
+			return n, t, true
+		}
+	}
+	return net, tax, false
 }

@@ -309,7 +309,10 @@ func unsure(r receipt.Receipt) bool {
 	}
 	total, _ := receipt.Trusted(r.Total, "total")
 	date, _ := receipt.Trusted(r.Date, "date")
-	return !total || !date
+	// A supplier's name with nothing behind it: a second reader that finds
+	// the same name backs it.
+	supplier := r.SupplierName.Set && len(r.SupplierName.Support) == 0 && r.SupplierName.Doubt == ""
+	return !total || !date || supplier
 }
 
 // combine merges Tesseract's fields into PP-OCR's: each field from the
