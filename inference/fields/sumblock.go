@@ -73,6 +73,9 @@ func findSumBlock(lines []Line, upper []string) (sumBlock, bool) {
 				continue
 			}
 			for z := y + 1; z < len(amts); z++ {
+				if amts[x].i == amts[z].i {
+					continue // net, tax and gross on one line are a tax table's row
+				}
 				if c := amts[z].v; c.Equal(a.Add(b)) && (!ok || c.GreaterThan(best.total)) {
 					best, ok = sumBlock{a, b, c, lines[amts[z].i]}, true
 				}
@@ -93,7 +96,7 @@ func saysTotal(k string) bool {
 func applySumBlock(r *receipt.Receipt, lines []Line, upper []string) {
 	// A total the rules only guessed (the amount paid, no total label
 	// read) gives way to the arithmetic as an unset one does.
-	guessed := r.Total.Set && strings.HasPrefix(r.Total.Why, "no total label read")
+	guessed := r.Total.Set && (strings.HasPrefix(r.Total.Why, "no total label read") || r.Total.Why == whyPaid)
 	sb, ok := findSumBlock(lines, upper)
 	if !ok {
 		return

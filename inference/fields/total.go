@@ -9,6 +9,9 @@ import (
 	"github.com/shoebox-app/shoebox/receipt"
 )
 
+// whyPaid is the reason given for a total that is the amount paid.
+const whyPaid = "the amount paid, with no change given"
+
 // totalRule is a keyword pattern for total-like lines and the weight a match gives.
 type totalRule struct {
 	re     *regexp.Regexp
@@ -26,7 +29,7 @@ var (
 		{regexp.MustCompile(`FINAL\s*TOTAL`), 3.5, false, "the amount on the final total line"},
 		{regexp.MustCompile(`ROUND\w*\s*TOTAL|TOTAL\s*((AMOUNT|AMT)\s*)?ROUND|NET+\s*TOTAL|GRAND\s*TOTAL|TOTAL\s*(AMOUNT|AMT)?\s*(DUE|PAYABLE)|(AMOUNT|AMT)\s*DUE|BALANCE\s*DUE|TOTAL\s*(INCL|INCLUSIVE)|TOTAL\s*SALES\s*\(?\s*INCL|TOTAL\s*\(?\s*(RM|MYR|AUD|USD|SGD|\$)|^\W*DUE\b`), 3, false, "the amount on the line labelled total due"},
 		{regexp.MustCompile(`\bTOTAL\b|\bTOTAL\s*AMOUNT|\bAMOUNT\b|\bNETT\b|\bNET+\s*AMT\b`), 2, false, "the amount on the line labelled total"},
-		{regexp.MustCompile(`\bCASH\b|\bPAID\b|\bPAYMENT\b|\bVISA\b|\bMASTER|\bCARD\b|\bEFTPOS\b|\bCREDIT\b|\bDEBIT\b`), 0.5, true, "the amount paid, with no change given"},
+		{regexp.MustCompile(`\bCASH\b|\bPAID\b|\bPAYMENT\b|\bVISA\b|\bMASTER|\bCARD\b|\bEFTPOS\b|\bCREDIT\b|\bDEBIT\b`), 0.5, true, whyPaid},
 	}
 	reNotTotal   = regexp.MustCompile(`SUB\s*-?\s*TOTAL|TOTAL\s*(QTY|QUANTITY|ITEMS?|NO|DISC\w*|SAVING\w*|` + taxWords + `|EXCL\w*|POINTS?)|TOTAL\s*SALES\s*\(?\s*EXCL|CHANGE|TENDER|ROUNDING\s*ADJ|\bROUNDING\b\s*$|\bQTY\b|GST\s*SUMMARY|DISCOUNT|SAVINGS|SUPPL(Y|IES)|\bEXCL|ACCEPTED|RECEIVED|\bGROSS\b|TAXABLE|TOTAL\s*INCLUDE[SD]\b|DUE\s*DATE`)
 	reTaxSummary = regexp.MustCompile(`(GST|SST|VAT|TAX)\s*SUM+[AE]R|TAX\s*CODE|\bCODE\b.*\bAMOUNT\b.*\b(TAX|GST)\b|^\s*AMOUNT\s*\(?RM\)?\s*TAX|\bRATE\b.*\bNET\b|\bNET\b.*\b(GST|TAX)\b.*\bTOTAL\b`)
