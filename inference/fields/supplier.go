@@ -114,7 +114,7 @@ func printedNameBelow(lines []Line, last, top int, heading string, pk *packs.Pac
 		}
 		name := cleanName(l.Text)
 		lw := packs.Words(name)
-		if len(lw) < len(hw) || letterCount(name) < letterCount(heading) || slices.Equal(lw, hw) || HasDigit(strings.Join(lw, "")) || l.Conf < 0.8 {
+		if len(lw) < len(hw) || letterCount(name) < letterCount(heading) || slices.Equal(lw, hw) || !fewDigits(lw) || l.Conf < 0.8 {
 			continue
 		}
 		if containsWords(lw, hw) {
@@ -632,4 +632,19 @@ func initialsBefore(words []string, i int) bool {
 		}
 	}
 	return true
+}
+
+// fewDigits says whether a name's words hold at most one short number
+// ("The Place 2 Be"), not an address's or a phone's.
+func fewDigits(words []string) bool {
+	n := 0
+	for _, w := range words {
+		if HasDigit(w) {
+			n++
+			if len(w) > 2 {
+				return false
+			}
+		}
+	}
+	return n <= 1
 }

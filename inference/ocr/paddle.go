@@ -324,6 +324,9 @@ func combine(dst *receipt.Receipt, tess receipt.Receipt) {
 			continue
 		}
 		set, conf, _, _, _ := receipt.Meta(dst, f.Path)
+		if set && f.Path == "currency" && conf >= receipt.LowConfidence {
+			continue // PP-OCR's page told it; a mark only Tesseract saw (a € in a smudge) does not overrule it
+		}
 		if set {
 			if better, ok := betterEvidence(dst, &tess, f.Path); ok {
 				if better {
