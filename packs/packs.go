@@ -50,6 +50,10 @@ type Language struct {
 	// NotNames are the till's words printed near the top (SERVER, TABLE,
 	// CASHIER, KASSE): a line of them and numbers names no business.
 	NotNames []string `json:"not_names"`
+	// StreetWords are the words of a street address (STREET, PARKWAY,
+	// STRASSE, RUE, VIA): with a number on its line, an address, never a
+	// name.
+	StreetWords []string `json:"street_words"`
 }
 
 // Pack is what one country's receipts print, its languages' words included.
@@ -89,17 +93,18 @@ type Pack struct {
 	// the country; five-digit postcodes tell nothing.
 	AddressTells bool `json:"address_tells"`
 
-	langs     []*Language
-	labels    []phrase // longest first
-	months    map[string]int
-	legal     [][]string
-	taxWords  [][]string
-	evidence  [][]string
-	langWords [][][]string // per language: its evidence and label words
-	rates     []*regexp.Regexp
-	addresses []*regexp.Regexp
-	nameWords map[string]bool
-	notNames  map[string]bool
+	langs       []*Language
+	labels      []phrase // longest first
+	months      map[string]int
+	legal       [][]string
+	taxWords    [][]string
+	evidence    [][]string
+	langWords   [][][]string // per language: its evidence and label words
+	rates       []*regexp.Regexp
+	addresses   []*regexp.Regexp
+	nameWords   map[string]bool
+	notNames    map[string]bool
+	streetWords map[string]bool
 }
 
 // phrase is a run of folded words and the canonical words it stands for.
@@ -248,7 +253,7 @@ func compile(p *Pack, langs map[string]*Language) error {
 		}
 	}
 	p.langs, p.labels, p.langWords, p.addresses = nil, nil, nil, nil
-	p.nameWords, p.notNames = map[string]bool{}, map[string]bool{}
+	p.nameWords, p.notNames, p.streetWords = map[string]bool{}, map[string]bool{}, map[string]bool{}
 	for _, a := range p.AddressPatterns {
 		re, err := regexp.Compile(a)
 		if err != nil {
@@ -282,6 +287,9 @@ func compile(p *Pack, langs map[string]*Language) error {
 		}
 		for _, w := range l.NotNames {
 			p.notNames[strings.Join(Words(w), " ")] = true
+		}
+		for _, w := range l.StreetWords {
+			p.streetWords[Fold(w)] = true
 		}
 	}
 	// Longest first, then in a fixed order: a phrase two labels share must
@@ -563,3 +571,22 @@ var canonicalWords = func() map[string]bool {
 	}
 	return m
 }()
+
+// IsStreetLine says whether a line is a street address in the pack's
+// languages: a number and a street word ("8030 Renaissance Parkway",
+// "Hauptstr. 5", "26 rue Charlot").
+func (p *Pack) IsStreetLine(s string) bool {
+	if p == nil {
+		return false
+	}
+	words := Words(s)
+	number, street := false, false
+	for _, w := range words {
+		if strings.ContainsAny(w, "0123456789") {
+			number = true
+		} else if p.streetWords[w] || strings.HasSuffix(w, "STRASSE") || strings.HasSuffix(w, "STRAAT") {
+			street = true
+		}
+	}
+	return number && street
+}

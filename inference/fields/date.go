@@ -253,8 +253,9 @@ var (
 // validated afterwards; this only lets a candidate be seen.
 // reMonthDayShortYear is a till's month, day and two-digit year, the year
 // after an apostrophe or, before the time of sale, a space: "Jun28' 17
-// 05:36P", "Oct01'17", "Aug08 19 07:33PM" (month first wherever printed so).
-var reMonthDayShortYear = regexp.MustCompile(`(?i)\b(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)\s?([0-3]?\d)\s?(?:['’‘]\s?(\d{2})\b|\s(\d{2})\s+[0-2]?\d:[0-5]\d)`)
+// 05:36P", "Oct01'17", "Aug08 19 07:33PM", "Ju116'17" (Jul, its l read as
+// a 1; month first wherever printed so).
+var reMonthDayShortYear = regexp.MustCompile(`(?i)\b(jan|feb|mar|apr|may|jun|jul|ju1|aug|sep|oct|nov|dec)\s?([0-3]?\d)\s?(?:['’‘]\s?(\d{2})\b|\s(\d{2})\s+[0-2]?\d:[0-5]\d)`)
 
 func mendDateText(s string) string {
 	s = joinSplitDateDigits(strings.ReplaceAll(s, "_", " "))
@@ -285,6 +286,9 @@ func mendDateText(s string) string {
 	})
 	s = reMonthDayShortYear.ReplaceAllStringFunc(s, func(m string) string {
 		g := reMonthDayShortYear.FindStringSubmatch(m)
+		if strings.EqualFold(g[1], "ju1") {
+			g[1] = "Jul" // its l read as 1: "Ju116'17"
+		}
 		if g[3] != "" {
 			return g[1] + " " + g[2] + ", 20" + g[3]
 		}

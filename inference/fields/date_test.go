@@ -114,6 +114,7 @@ func TestTillDatesWithATwoDigitYear(t *testing.T) {
 		"Oct01'17 01:44PM":                "2017-10-01",
 		"Aug08 19 07:33PM":                "2019-08-08",
 		"Aug23' 19 12:07PM":               "2019-08-23",
+		"Ju116'17 08:15PM":                "2017-07-16",
 	} {
 		d := FindDate(lines("ACME DINER", text, "TOTAL 9.00"), us, testNow)
 		if got := d.Value.Format("2006-01-02"); !d.Set || got != want {

@@ -209,6 +209,11 @@ func assessTotal(r *receipt.Receipt, lines []Line, upper []string, loc receipt.L
 			support(receipt.EvidenceArithmetic, fmt.Sprintf("the %d items add up to %s", n, money(v)))
 		}
 	}
+	if gross, ok := vatTableGross(r.TaxLines); ok && len(r.TaxLines) >= 2 {
+		if gross.Equal(v) {
+			support(receipt.EvidenceArithmetic, fmt.Sprintf("the VAT table's rows (net + tax per rate) add up to %s", money(v)))
+		}
+	}
 	if paid, change, ok := cashAndChange(r, lines, upper); ok {
 		left := paid.Sub(change)
 		switch {

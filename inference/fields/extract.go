@@ -204,6 +204,7 @@ func ExtractFields(lines []Line, loc receipt.Locale, now time.Time) receipt.Rece
 	}
 	r.LineItems = items
 	r.TaxLines, r.TaxInclusive = findTaxLines(lines, upper, r)
+	mendTotalFromVATTable(&r, lines)
 	mendSingleTaxLine(&r, loc.Country)
 	if !r.TotalTax.Set && len(r.TaxLines) > 0 && r.Total.Set {
 		r.TotalTax = receipt.Amount{Value: receipt.TaxLinesTotal(r.TaxLines), Set: true, Source: src, Confidence: r.TaxLines[0].Tax.Confidence * factorSecondReading, Why: "the sum of the tax lines"}

@@ -80,7 +80,7 @@ func notANameLine(l Line, pk *packs.Pack) bool {
 	if pk == nil {
 		return false
 	}
-	if pk.IsAddressLine(l.Text) {
+	if pk.IsAddressLine(l.Text) || pk.IsStreetLine(l.Text) || reTillLabelValue.MatchString(l.Text) {
 		return true
 	}
 	words := packs.Words(l.Text)
@@ -648,3 +648,7 @@ func fewDigits(words []string) bool {
 	}
 	return n <= 1
 }
+
+// reTillLabelValue is a till's "label: number" line ("Station: 2",
+// "SEPARATE CHECKS: 1-OF-3"), never a business's name.
+var reTillLabelValue = regexp.MustCompile(`^[^:\d]{2,30}:\s*\S*\d`)

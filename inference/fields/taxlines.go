@@ -309,3 +309,36 @@ func netTaxGross(amts []decimal.Decimal, rate decimal.Decimal) (net, tax decimal
 	}
 	return net, tax, false
 }
+
+// vatTableGross is what a VAT table's rows add up to, net and tax of every
+// rate: the total of what they cover. ok is false unless every row gives
+// its net.
+func vatTableGross(tls []receipt.TaxLine) (decimal.Decimal, bool) {
+	sum := decimal.Zero
+	for _, tl := range tls {
+		if !tl.Net.Set || !tl.Tax.Set {
+			return decimal.Zero, false
+		}
+		sum = sum.Add(tl.Net.Value).Add(tl.Tax.Value)
+	}
+	return sum, len(tls) > 0
+}
+
+// mendTotalFromVATTable takes the VAT table's gross for the total where the
+// total line's reading is one digit off it and the gross is printed on
+// another line too ("SUMME 19,16" read for 19,46, with "EUR 19,46" below
+// and rows of 8,99 and 10,47): two rows' arithmetic and a second printing
+// against one reading.
+func mendTotalFromVATTable(r *receipt.Receipt, lines []Line) {
+	gross, ok := vatTableGross(r.TaxLines)
+	if !ok || len(r.TaxLines) < 2 || !r.Total.Set || gross.Equal(r.Total.Value) || !oneDigitApart(gross, r.Total.Value) {
+		return
+	}
+	for _, l := range lines {
+		if hasAmount(l.Text, gross) && (r.Total.Box == nil || l.Box != *r.Total.Box) && len(amountsIn(l.Text)) == 1 {
+			b := l.Box
+			r.Total = found(gross, l.Conf*confLikely, &b, "the VAT table's rows add up to it, and it is printed again; the total line read one digit off")
+			return
+		}
+	}
+}
