@@ -537,6 +537,7 @@ func (l *Library) rememberSupplier(tx *sql.Tx, r receipt.Receipt) error {
 // applySupplierMemory pre-fills category and tax ID from the supplier's
 // last confirmed receipt, marked as coming from a rule.
 func applySupplierMemory(tx *sql.Tx, r *receipt.Receipt) {
+	nameFromTaxID(tx, r)
 	key := SupplierKey(r.SupplierName.Value)
 	if key == "" {
 		return
@@ -574,4 +575,25 @@ func (l *Library) MarkDuplicate(ctx context.Context, id, other int64) error {
 		}
 		return addHistory(tx, id, at, receipt.SourceUser, "field", "duplicate_of", fmt.Sprint(old.Int64), fmt.Sprint(other))
 	})
+}
+
+// nameFromTaxID names the supplier as the client confirmed it before, when
+// the page prints a tax ID whose check digits hold and that a confirmed
+// supplier carries: a logo read as "UE POHLWEG" over a VAT number the
+// client has confirmed for "Aldi GmbH & Co. KG" is Aldi.
+func nameFromTaxID(tx *sql.Tx, r *receipt.Receipt) {
+	id := r.SupplierTaxID
+	if !id.Set || id.Source == receipt.SourceRule || r.SupplierName.Source == receipt.SourceUser || receipt.ValidateTaxID(id.Value) != nil {
+		return
+	}
+	var name string
+	var confirmed int
+	err := tx.QueryRow(`SELECT name, confirmed FROM suppliers WHERE tax_value = ? AND confirmed > 0 ORDER BY confirmed DESC, updated_at DESC LIMIT 1`,
+		id.Value.Value).Scan(&name, &confirmed)
+	if err != nil || name == "" || SupplierKey(name) == SupplierKey(r.SupplierName.Value) {
+		return
+	}
+	r.SupplierName = receipt.Text{Value: name, Set: true, Source: receipt.SourceRule, Confidence: 0.9, Box: r.SupplierName.Box,
+		Why: "the supplier you confirmed before with the tax ID " + id.Value.Value,
+		Support: []receipt.Support{{Kind: receipt.EvidenceMemory, Why: fmt.Sprintf("its tax ID, confirmed %d time(s) for this supplier", confirmed)}}}
 }

@@ -315,6 +315,33 @@ func TestSupplierMemory(t *testing.T) {
 	}
 }
 
+// A supplier whose logo was misread is named as the client confirmed it
+// before, when the page prints the tax ID confirmed for that supplier.
+func TestTheConfirmedTaxIDNamesTheSupplier(t *testing.T) {
+	l := openTemp(t)
+	first, second := importOne(t, l, 1), importOne(t, l, 2)
+	l.SaveExtraction(ctx, first, extracted("Bunnings Warehouse", receipt.Date(2025, 7, 1), "10.00"), "ocr", receipt.SourceOCR)
+	l.EditField(ctx, first, "supplier_tax_id", "ABN 51 824 753 556")
+	if err := l.Confirm(ctx, first); err != nil {
+		t.Fatal(err)
+	}
+	garbled := extracted("BUNN1 NG5 WAREH", receipt.Date(2025, 8, 1), "20.00")
+	garbled.SupplierTaxID = receipt.Of(receipt.TaxID{Scheme: receipt.SchemeABN, Value: "51824753556"}, receipt.SourceOCR, 0.9)
+	l.SaveExtraction(ctx, second, garbled, "ocr", receipt.SourceOCR)
+	rec, _ := l.Get(second)
+	if got := rec.Receipt.SupplierName; got.Value != "Bunnings Warehouse" || len(got.Support) == 0 || got.Support[0].Kind != receipt.EvidenceMemory {
+		t.Errorf("supplier = %+v, want the confirmed name backed by memory", got)
+	}
+	// A tax ID whose check digits fail names nobody.
+	third := importOne(t, l, 3)
+	wrong := extracted("SOMETHING ELSE", receipt.Date(2025, 8, 2), "5.00")
+	wrong.SupplierTaxID = receipt.Of(receipt.TaxID{Scheme: receipt.SchemeABN, Value: "51824753557"}, receipt.SourceOCR, 0.9)
+	l.SaveExtraction(ctx, third, wrong, "ocr", receipt.SourceOCR)
+	if rec, _ := l.Get(third); rec.Receipt.SupplierName.Value != "SOMETHING ELSE" {
+		t.Errorf("an invalid tax ID renamed the supplier: %q", rec.Receipt.SupplierName.Value)
+	}
+}
+
 func TestQueries(t *testing.T) {
 	l := openTemp(t)
 	l.now = func() time.Time { return time.Date(2025, 12, 1, 0, 0, 0, 0, time.UTC) }
