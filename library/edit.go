@@ -594,6 +594,6 @@ func nameFromTaxID(tx *sql.Tx, r *receipt.Receipt) {
 		return
 	}
 	r.SupplierName = receipt.Text{Value: name, Set: true, Source: receipt.SourceRule, Confidence: 0.9, Box: r.SupplierName.Box,
-		Why: "the supplier you confirmed before with the tax ID " + id.Value.Value,
+		Why:     "the supplier you confirmed before with the tax ID " + id.Value.Value,
 		Support: []receipt.Support{{Kind: receipt.EvidenceMemory, Why: fmt.Sprintf("its tax ID, confirmed %d time(s) for this supplier", confirmed)}}}
 }
