@@ -1,6 +1,7 @@
 package fields
 
 import (
+	"regexp"
 	"strconv"
 	"strings"
 
@@ -44,11 +45,37 @@ func assessSupplier(r *receipt.Receipt, lines []Line, pk *packs.Pack, others []R
 	same := func(ls []Line) bool {
 		n, _, _ := findCompany(ls, pk)
 		a, b := strings.Join(words, ""), strings.Join(packs.Words(joinSpacedLetters(n.Value)), "")
-		return b != "" && (a == b || len(a) >= 6 && EditDistance(a, b, 2) <= 2)
+		return b != "" && a == b
 	}
 	for _, o := range others {
-		if o.Of == "" && same(mendLineText(trimEdgeSpecks(o.Lines))) && same(lines) {
+		switch {
+		case o.Of == "" && same(mendLineText(trimEdgeSpecks(o.Lines))) && same(lines):
 			support(receipt.EvidenceSecondReader, o.Name+" finds the same name")
+		case o.Of == "supplier" && len(o.Lines) == 1:
+			a := strings.Join(words, "")
+			b := strings.Join(packs.Words(joinSpacedLetters(cleanName(o.Lines[0].Text))), "")
+			switch {
+			case b == "":
+			case a == b:
+				support(receipt.EvidenceSecondReader, o.Name+" reads the same name")
+			case len(a) >= 4 && EditDistance(a, b, 2) <= 2 && s.Doubt == "":
+				// Close but not the same: one of the two misread a letter.
+				s.Doubt = o.Name + " reads " + strconv.Quote(strings.TrimSpace(o.Lines[0].Text))
+			}
+		}
+	}
+	// A web or mail address on the page that spells the name ("Daily
+	// Grill" beside dailygrill.com) is the name printed again.
+	if a := strings.Join(words, ""); len(a) >= 5 {
+		for _, l := range lines {
+			for _, m := range reWebAddress.FindAllString(strings.ToUpper(l.Text), -1) {
+				if strings.Contains(strings.Join(packs.Words(m), ""), a) {
+					support(receipt.EvidencePrintedTwice, "the name in the page's web address "+strconv.Quote(strings.ToLower(m)))
+				}
+			}
 		}
 	}
 }
+
+// reWebAddress is a web or mail address as receipts print it.
+var reWebAddress = regexp.MustCompile(`(?:WWW\.|HTTPS?://|@)[A-Z0-9.-]+|[A-Z0-9-]+\.(?:COM|NET|ORG|DE|FR|NL|IT|ES|CO\.UK|COM\.MY|COM\.AU)\b`)

@@ -235,8 +235,16 @@ func (p *PPOCR) Extract(ctx context.Context, page inference.Page) (inference.Res
 			res.Timings.Reread += tres.Timings.Reread
 			combine(&r, tres.Receipt)
 			fields.ApplyCashRounding(&r) // one reader's rounding line, the other's total
-			fields.Assess(&r, lines, p.opt.Locale, p.opt.Now(),
-				fields.Reading{Name: "Tesseract's reading of the page", Lines: fields.GroupLines(tres.Words)})
+			whole := fields.Reading{Name: "Tesseract's reading of the page", Lines: fields.GroupLines(tres.Words)}
+			fields.Assess(&r, lines, p.opt.Locale, p.opt.Now(), whole)
+			// A photo Tesseract reads poorly as a page it may read well a
+			// line at a time: the total's and the date's lines, cut out,
+			// are its second look at a value still read once.
+			if totalOrDateReadOnce(r) {
+				if looks := tess.secondLooks(ctx, pageReading{gray: toGray(page.Image), factor: 1}, r); len(looks) > 0 {
+					fields.Assess(&r, lines, p.opt.Locale, p.opt.Now(), append([]fields.Reading{whole}, looks...)...)
+				}
+			}
 		}
 	}
 	res.Raw = linesText(lines)
@@ -313,6 +321,16 @@ func unsure(r receipt.Receipt) bool {
 	// the same name backs it.
 	supplier := r.SupplierName.Set && len(r.SupplierName.Support) == 0 && r.SupplierName.Doubt == ""
 	return !total || !date || supplier
+}
+
+// totalOrDateReadOnce says whether the total or the date is set but not
+// yet trusted (one kind of evidence, or a doubt), or the supplier's name
+// has nothing behind it.
+func totalOrDateReadOnce(r receipt.Receipt) bool {
+	total, _ := receipt.Trusted(r.Total, "total")
+	date, _ := receipt.Trusted(r.Date, "date")
+	supplier := r.SupplierName.Set && r.SupplierName.Source == receipt.SourceOCR && len(r.SupplierName.Support) == 0 && r.SupplierName.Doubt == ""
+	return r.Total.Set && !total || r.Date.Set && !date || supplier
 }
 
 // combine merges Tesseract's fields into PP-OCR's: each field from the

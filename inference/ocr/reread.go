@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"image"
 	"math"
+	"strings"
 
 	"github.com/otiai10/gosseract/v2"
 
@@ -326,6 +327,7 @@ func (o *Tesseract) secondLooks(ctx context.Context, reading pageReading, r rece
 	}{
 		{"total", r.Total.Box, fields.HasAmount},
 		{"date", r.Date.Box, func(l fields.Line) bool { return fields.HasDate(l, o.opt.Locale, o.opt.Now()) }},
+		{"supplier", supplierLookBox(r), func(l fields.Line) bool { return strings.TrimSpace(l.Text) != "" }},
 	} {
 		if f.box == nil {
 			continue
@@ -342,4 +344,14 @@ func (o *Tesseract) secondLooks(ctx context.Context, reading pageReading, r rece
 		}
 	}
 	return out
+}
+
+// supplierLookBox is the box of a supplier's name worth a second look: a
+// name on one line that nothing else backs yet; nil otherwise.
+func supplierLookBox(r receipt.Receipt) *receipt.Box {
+	s := r.SupplierName
+	if !s.Set || s.Box == nil || len(s.Support) > 0 || s.Doubt != "" || s.Source != receipt.SourceOCR || s.Box.H > 3*s.Box.W {
+		return nil
+	}
+	return s.Box
 }
