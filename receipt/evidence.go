@@ -72,8 +72,8 @@ func Trusted[T any](f Field[T], name string) (bool, string) {
 // Unready lists why a receipt is not ready to confirm, in words; an empty
 // list means it is. Ready needs a trusted total and date (see Trusted), a
 // currency the page prints or its country tells, a supplier read with
-// confidence and, from the page reader, backed by its legal form, a second
-// printing or a second reader, and no warning among the findings.
+// confidence and, from the page reader, its letters backed by a second
+// printing, a second reader or memory, and no warning among the findings.
 func Unready(r Receipt, findings []Finding) []string {
 	var out []string
 	if ok, why := Trusted(r.Total, "total"); !ok {
@@ -94,10 +94,12 @@ func Unready(r Receipt, findings []Finding) []string {
 		out = append(out, "supplier not confirmed: "+r.SupplierName.Doubt)
 	} else if r.SupplierName.Source != SourceUser && r.SupplierName.Confidence < LowConfidence {
 		out = append(out, fmt.Sprintf("supplier unsure (%.0f%%)", r.SupplierName.Confidence*100))
-	} else if r.SupplierName.Source == SourceOCR && len(r.SupplierName.Support) == 0 {
-		// The page reader's name needs one kind of backing: a legal form,
-		// a second printing, a second reader.
-		out = append(out, "supplier not confirmed: read once from the heading, printed nowhere else")
+	} else if r.SupplierName.Source == SourceOCR && !LettersBacked(r.SupplierName.Support) {
+		// The page reader's name needs its letters backed: printed again
+		// alike, read alike by a second reader, or remembered. A legal
+		// form says the line is the registered name, not that its letters
+		// were read right.
+		out = append(out, "supplier not confirmed: its letters were read once")
 	}
 	for _, f := range findings {
 		if f.Severity != Info {
@@ -105,4 +107,16 @@ func Unready(r Receipt, findings []Finding) []string {
 		}
 	}
 	return out
+}
+
+// LettersBacked says whether a name's support vouches for its letters: a
+// second printing, a second reader, memory or an exact source.
+func LettersBacked(s []Support) bool {
+	for _, x := range s {
+		switch x.Kind {
+		case EvidencePrintedTwice, EvidenceSecondReader, EvidenceMemory, EvidenceExact:
+			return true
+		}
+	}
+	return false
 }

@@ -40,7 +40,7 @@ func TestTrusted(t *testing.T) {
 func TestUnready(t *testing.T) {
 	two := []Support{{Kind: EvidenceReading}, {Kind: EvidencePrintedTwice}}
 	r := Receipt{
-		SupplierName: Text{Value: "KEDAI SDN BHD", Set: true, Source: SourceOCR, Confidence: 0.9, Support: two[:1]},
+		SupplierName: Text{Value: "KEDAI SDN BHD", Set: true, Source: SourceOCR, Confidence: 0.9, Support: two[1:]},
 		Total:        Amount{Value: decimal.RequireFromString("8.70"), Set: true, Source: SourceOCR, Support: two},
 		Date:         Field[time.Time]{Value: Date(2018, 1, 6), Set: true, Source: SourceOCR, Support: two},
 		Currency:     Text{Value: "MYR", Set: true, Source: SourceOCR, Confidence: 0.9},
@@ -49,7 +49,7 @@ func TestUnready(t *testing.T) {
 		t.Fatalf("a receipt with trusted total and date, sure supplier: %v", why)
 	}
 	once := r
-	once.SupplierName.Support = nil
+	once.SupplierName.Support = []Support{{Kind: EvidenceReading, Why: "a registered name, with its legal form"}}
 	if why := Unready(once, nil); len(why) != 1 || !strings.HasPrefix(why[0], "supplier not confirmed") {
 		t.Errorf("a supplier read once from a heading: %v", why)
 	}

@@ -241,7 +241,9 @@ func (p *PPOCR) Extract(ctx context.Context, page inference.Page) (inference.Res
 			// line at a time: the total's and the date's lines, cut out,
 			// are its second look at a value still read once.
 			if totalOrDateReadOnce(r) {
-				if looks := tess.secondLooks(ctx, pageReading{gray: toGray(page.Image), factor: 1}, r); len(looks) > 0 {
+				at := pageReading{gray: toGray(page.Image), factor: 1}
+				looks := append(tess.secondLooks(ctx, at, r), tess.supplierLook(ctx, at, r, named)...)
+				if len(looks) > 0 {
 					fields.Assess(&r, lines, p.opt.Locale, p.opt.Now(), append([]fields.Reading{whole}, looks...)...)
 				}
 			}
@@ -329,8 +331,7 @@ func unsure(r receipt.Receipt) bool {
 func totalOrDateReadOnce(r receipt.Receipt) bool {
 	total, _ := receipt.Trusted(r.Total, "total")
 	date, _ := receipt.Trusted(r.Date, "date")
-	supplier := r.SupplierName.Set && r.SupplierName.Source == receipt.SourceOCR && len(r.SupplierName.Support) == 0 && r.SupplierName.Doubt == ""
-	return r.Total.Set && !total || r.Date.Set && !date || supplier
+	return r.Total.Set && !total || r.Date.Set && !date || supplierLookBox(r) != nil
 }
 
 // combine merges Tesseract's fields into PP-OCR's: each field from the

@@ -327,7 +327,6 @@ func (o *Tesseract) secondLooks(ctx context.Context, reading pageReading, r rece
 	}{
 		{"total", r.Total.Box, fields.HasAmount},
 		{"date", r.Date.Box, func(l fields.Line) bool { return fields.HasDate(l, o.opt.Locale, o.opt.Now()) }},
-		{"supplier", supplierLookBox(r), func(l fields.Line) bool { return strings.TrimSpace(l.Text) != "" }},
 	} {
 		if f.box == nil {
 			continue
@@ -346,11 +345,38 @@ func (o *Tesseract) secondLooks(ctx context.Context, reading pageReading, r rece
 	return out
 }
 
+// supplierLook reads the supplier's name again, each of its lines alone
+// (a name broken over two lines is read as two), for fields.Assess to
+// compare with the page's reading; nil when its letters are backed
+// already or nothing was read.
+func (o *Tesseract) supplierLook(ctx context.Context, reading pageReading, r receipt.Receipt, lines []fields.Line) []fields.Reading {
+	box := supplierLookBox(r)
+	if box == nil {
+		return nil
+	}
+	var parts []string
+	for _, l := range lines {
+		cx, cy := l.Box.X+l.Box.W/2, l.Box.Y+l.Box.H/2
+		if l.Box.W == 0 || cx < box.X || cx > box.X+box.W || cy < box.Y || cy > box.Y+box.H {
+			continue
+		}
+		again, ok := o.readAgain(ctx, reading, l.Box, secondLookScale)
+		if !ok {
+			return nil
+		}
+		parts = append(parts, strings.TrimSpace(again.Text))
+	}
+	if len(parts) == 0 {
+		return nil
+	}
+	return []fields.Reading{{Name: "the supplier's name read again alone", Lines: []fields.Line{{Text: strings.Join(parts, " ")}}, Of: "supplier"}}
+}
+
 // supplierLookBox is the box of a supplier's name worth a second look: a
-// name on one line that nothing else backs yet; nil otherwise.
+// name whose letters nothing else backs yet; nil otherwise.
 func supplierLookBox(r receipt.Receipt) *receipt.Box {
 	s := r.SupplierName
-	if !s.Set || s.Box == nil || len(s.Support) > 0 || s.Doubt != "" || s.Source != receipt.SourceOCR || s.Box.H > 3*s.Box.W {
+	if !s.Set || s.Box == nil || receipt.LettersBacked(s.Support) || s.Doubt != "" || s.Source != receipt.SourceOCR || s.Box.H > 3*s.Box.W {
 		return nil
 	}
 	return s.Box
