@@ -94,7 +94,7 @@ func Unready(r Receipt, findings []Finding) []string {
 		out = append(out, "supplier not confirmed: "+r.SupplierName.Doubt)
 	} else if r.SupplierName.Source != SourceUser && r.SupplierName.Confidence < LowConfidence {
 		out = append(out, fmt.Sprintf("supplier unsure (%.0f%%)", r.SupplierName.Confidence*100))
-	} else if r.SupplierName.Source == SourceOCR && !LettersBacked(r.SupplierName.Support) {
+	} else if r.SupplierName.Source == SourceOCR && !LettersBacked(r.SupplierName.Support) && !SureName(r.SupplierName) {
 		// The page reader's name needs its letters backed: printed again
 		// alike, read alike by a second reader, or remembered. A legal
 		// form says the line is the registered name, not that its letters
@@ -115,6 +115,27 @@ func LettersBacked(s []Support) bool {
 	for _, x := range s {
 		switch x.Kind {
 		case EvidencePrintedTwice, EvidenceSecondReader, EvidenceMemory, EvidenceExact:
+			return true
+		}
+	}
+	return false
+}
+
+// sureNameConfidence is the confidence from which the page reader's name,
+// its legal form read on its line, is trusted letter by letter without a
+// second reading: at 0.93 and above (a line read at 98% or more), 48 of 48
+// such names were right on the 287 SROIE dev receipts; below it, 9 in 10.
+const sureNameConfidence = 0.93
+
+// SureName says whether a name was read surely enough to stand on its own
+// reading: a registered name (its legal form read with it) read at
+// sureNameConfidence or more.
+func SureName(f Text) bool {
+	if f.Confidence < sureNameConfidence || f.Doubt != "" {
+		return false
+	}
+	for _, x := range f.Support {
+		if x.Kind == EvidenceReading {
 			return true
 		}
 	}

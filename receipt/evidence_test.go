@@ -53,6 +53,15 @@ func TestUnready(t *testing.T) {
 	if why := Unready(once, nil); len(why) != 1 || !strings.HasPrefix(why[0], "supplier not confirmed") {
 		t.Errorf("a supplier read once from a heading: %v", why)
 	}
+	sure := once
+	sure.SupplierName.Confidence = 0.95
+	if why := Unready(sure, nil); len(why) != 0 {
+		t.Errorf("a registered name read surely: %v", why)
+	}
+	sure.SupplierName.Doubt = "read again alone it reads KEDAL"
+	if why := Unready(sure, nil); len(why) != 1 {
+		t.Errorf("a doubted name: %v", why)
+	}
 	assumed := r
 	assumed.Currency.Confidence = 0.4
 	if why := Unready(assumed, nil); len(why) != 1 || !strings.HasPrefix(why[0], "currency not printed") {

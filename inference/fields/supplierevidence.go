@@ -58,7 +58,9 @@ func assessSupplier(r *receipt.Receipt, lines []Line, pk *packs.Pack, others []R
 			case b == "":
 			case a == b:
 				support(receipt.EvidenceSecondReader, o.Name+" reads the same name")
-			case len(a) >= 4 && EditDistance(a, b, 2) <= 2 && s.Doubt == "":
+			case len(a) >= 4 && EditDistance(a, b, 2) <= 2 && s.Doubt == "" && !receipt.SureName(*s):
+				// A reading that sure is not overruled by a weaker one
+				// (Tesseract reads SANYU STATIONERY as SANYO).
 				// Close but not the same: one of the two misread a letter.
 				s.Doubt = o.Name + " reads " + strconv.Quote(strings.TrimSpace(o.Lines[0].Text))
 			}

@@ -376,7 +376,7 @@ func (o *Tesseract) supplierLook(ctx context.Context, reading pageReading, r rec
 // name whose letters nothing else backs yet; nil otherwise.
 func supplierLookBox(r receipt.Receipt) *receipt.Box {
 	s := r.SupplierName
-	if !s.Set || s.Box == nil || receipt.LettersBacked(s.Support) || s.Doubt != "" || s.Source != receipt.SourceOCR || s.Box.H > 3*s.Box.W {
+	if !s.Set || s.Box == nil || receipt.LettersBacked(s.Support) || receipt.SureName(s) || s.Doubt != "" || s.Source != receipt.SourceOCR || s.Box.H > 3*s.Box.W {
 		return nil
 	}
 	return s.Box
