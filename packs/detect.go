@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"sync"
 	"unicode"
 )
 
@@ -222,8 +223,10 @@ var currencyMarks = []struct {
 	re   *regexp.Regexp
 	code string
 }{
-	{regexp.MustCompile(`€`), "EUR"},
-	{regexp.MustCompile(`£`), "GBP"},
+	// A symbol counts beside an amount: a misread letter can look like
+	// one ("SELANGOR D.E." read as "SELANGOR [.€.").
+	{regexp.MustCompile(`€\s?\d|\d\s?€`), "EUR"},
+	{regexp.MustCompile(`£\s?\d|\d\s?£`), "GBP"},
 	{regexp.MustCompile(`\bUS\s?\$`), "USD"},
 	{regexp.MustCompile(`\b(A|AU)\$`), "AUD"},
 	{regexp.MustCompile(`\bNZ\$`), "NZD"},
@@ -236,6 +239,9 @@ var currencyMarks = []struct {
 	{regexp.MustCompile(`\b(USD|GBP|AUD|NZD|CAD|MYR|CHF|SGD|SEK|NOK|DKK|PLN|CZK|HUF|JPY|INR|HKD|CNY)\s?\d|\d\s?(USD|GBP|AUD|NZD|CAD|MYR|CHF|SGD|SEK|NOK|DKK|PLN|CZK|HUF|JPY|INR|HKD|CNY)\b`), ""},
 	{regexp.MustCompile(`\bRINGGIT\b`), "MYR"},
 }
+
+// symbolMarks caches each symbol mark's pattern (beside an amount).
+var symbolMarks sync.Map
 
 var reEuroWord = regexp.MustCompile(`\b(EUR|EURO|EUROS)\b`)
 
@@ -285,7 +291,11 @@ func (pg page) printedCurrencies() map[string]int {
 // as a whole word, a symbol wherever it stands.
 func countMark(up, mark string) int {
 	if !strings.ContainsFunc(mark, unicode.IsLetter) {
-		return strings.Count(up, mark)
+		re, ok := symbolMarks.Load(mark)
+		if !ok {
+			re, _ = symbolMarks.LoadOrStore(mark, regexp.MustCompile(regexp.QuoteMeta(mark)+`\s?\d|\d\s?`+regexp.QuoteMeta(mark)))
+		}
+		return len(re.(*regexp.Regexp).FindAllString(up, -1))
 	}
 	n := 0
 	for _, l := range strings.Split(up, "\n") {

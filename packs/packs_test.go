@@ -91,3 +91,15 @@ func TestDetectTheCountryFromThePageNotTheClient(t *testing.T) {
 		}
 	}
 }
+
+// A letter misread as a currency symbol, away from any amount, prints no
+// currency: "SELANGOR D.E." read as "SELANGOR [.€.".
+func TestASymbolCountsBesideAnAmount(t *testing.T) {
+	d := Detect([]string{"KING'S CONFECTIONERY S/B", "47301 PETALING JAYA", "SELANGOR [.€.", "GST ID 001234567890", "Due 19.20"}, "MY")
+	if d.Pack == nil || d.Pack.Country != "MY" || d.Currency != "" {
+		t.Errorf("got %v %q", d.Pack, d.Currency)
+	}
+	if d := Detect([]string{"Milch 1,19 €", "SUMME 24,23 €"}, "AU"); d.Currency != "EUR" {
+		t.Errorf("euro beside amounts: %q", d.Currency)
+	}
+}
