@@ -101,6 +101,7 @@ type Pack struct {
 	evidence    [][]string
 	langWords   [][][]string // per language: its evidence and label words
 	rates       []*regexp.Regexp
+	taxID       *regexp.Regexp
 	addresses   []*regexp.Regexp
 	nameWords   map[string]bool
 	notNames    map[string]bool
@@ -247,10 +248,13 @@ func compile(p *Pack, langs map[string]*Language) error {
 	case len(p.Languages) == 0:
 		return fmt.Errorf("country pack %s: no language", name)
 	}
+	p.taxID = nil
 	if p.TaxID != "" {
-		if _, err := regexp.Compile(p.TaxID); err != nil {
+		re, err := regexp.Compile(`^(?:` + p.TaxID + `)$`)
+		if err != nil {
 			return fmt.Errorf("country pack %s: tax ID pattern: %w", name, err)
 		}
+		p.taxID = re
 	}
 	p.langs, p.labels, p.langWords, p.addresses = nil, nil, nil, nil
 	p.nameWords, p.notNames, p.streetWords = map[string]bool{}, map[string]bool{}, map[string]bool{}
@@ -589,4 +593,18 @@ func (p *Pack) IsStreetLine(s string) bool {
 		}
 	}
 	return number && street
+}
+
+// IsTaxIDShape says whether s (upper case, no spaces) has the shape of a
+// pack's VAT or tax number, letters where the country puts letters
+// (NL123456789B01): such letters are no misread digits.
+func IsTaxIDShape(s string) bool {
+	mu.RLock()
+	defer mu.RUnlock()
+	for _, p := range countries {
+		if p.taxID != nil && p.taxID.MatchString(s) {
+			return true
+		}
+	}
+	return false
 }

@@ -4,6 +4,7 @@ import (
 	"regexp"
 	"unicode"
 
+	"github.com/shoebox-app/shoebox/packs"
 	"github.com/shoebox-app/shoebox/receipt"
 )
 
@@ -57,9 +58,12 @@ func findTaxID(lines []Line, loc receipt.Locale) receipt.Field[receipt.TaxID] {
 		// Digits read as letters inside the number ("ABN 5@ 281 977 903",
 		// "DES97809626").
 		num := m[1]
-		if len(num) > 2 && unicode.IsLetter(rune(num[0])) && unicode.IsLetter(rune(num[1])) {
+		switch {
+		case packs.IsTaxIDShape(receipt.NormalizeTaxID(num)):
+			// NL123456789B01: the B is the format's, not a misread 8.
+		case len(num) > 2 && unicode.IsLetter(rune(num[0])) && unicode.IsLetter(rune(num[1])):
 			num = num[:2] + digitOf.Replace(num[2:])
-		} else {
+		default:
 			num = digitOf.Replace(num)
 		}
 		label := reNoReadN0.ReplaceAllString(m[0][:len(m[0])-len(m[1])], "NO") // "GST N0:"
