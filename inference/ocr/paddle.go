@@ -223,6 +223,7 @@ func (p *PPOCR) Extract(ctx context.Context, page inference.Page) (inference.Res
 		tess.mendNameWords(ctx, pageReading{gray: toGray(page.Image), factor: 1}, named, &r, ppDoubtfulWord, tesseractSurerOn(fields.CountPageWords(named)))
 	}
 	fields.Assess(&r, lines, p.opt.Locale, p.opt.Now())
+	var others []fields.Reading
 	if p.both && unsure(r) {
 		tres, err := tess.extract(ctx, page)
 		if err != nil && ctx.Err() != nil {
@@ -235,18 +236,23 @@ func (p *PPOCR) Extract(ctx context.Context, page inference.Page) (inference.Res
 			res.Timings.Reread += tres.Timings.Reread
 			combine(&r, tres.Receipt)
 			fields.ApplyCashRounding(&r) // one reader's rounding line, the other's total
-			whole := fields.Reading{Name: "Tesseract's reading of the page", Lines: fields.GroupLines(tres.Words)}
-			fields.Assess(&r, lines, p.opt.Locale, p.opt.Now(), whole)
-			// A photo Tesseract reads poorly as a page it may read well a
-			// line at a time: the total's and the date's lines, cut out,
-			// are its second look at a value still read once.
-			if totalOrDateReadOnce(r) {
-				at := pageReading{gray: toGray(page.Image), factor: 1}
-				looks := append(tess.secondLooks(ctx, at, r), tess.supplierLook(ctx, at, r, named)...)
-				if len(looks) > 0 {
-					fields.Assess(&r, lines, p.opt.Locale, p.opt.Now(), append([]fields.Reading{whole}, looks...)...)
-				}
-			}
+			others = append(others, fields.Reading{Name: "Tesseract's reading of the page", Lines: fields.GroupLines(tres.Words)})
+			fields.Assess(&r, lines, p.opt.Locale, p.opt.Now(), others...)
+		}
+	}
+	// A photo Tesseract reads poorly as a page it may read well a line at
+	// a time: the total's, the date's and the supplier's lines, cut out,
+	// are its second look at a value still read once. The supplier's
+	// alone never costs a whole page's reading.
+	if p.both && valueReadOnce(r) {
+		at := pageReading{gray: toGray(page.Image), factor: 1}
+		var looks []fields.Reading
+		if len(others) > 0 {
+			looks = tess.secondLooks(ctx, at, r)
+		}
+		looks = append(looks, tess.supplierLook(ctx, at, r, named)...)
+		if len(looks) > 0 {
+			fields.Assess(&r, lines, p.opt.Locale, p.opt.Now(), append(others, looks...)...)
 		}
 	}
 	res.Raw = linesText(lines)
@@ -319,16 +325,13 @@ func unsure(r receipt.Receipt) bool {
 	}
 	total, _ := receipt.Trusted(r.Total, "total")
 	date, _ := receipt.Trusted(r.Date, "date")
-	// A supplier's name with nothing behind it: a second reader that finds
-	// the same name backs it.
-	supplier := r.SupplierName.Set && len(r.SupplierName.Support) == 0 && r.SupplierName.Doubt == ""
-	return !total || !date || supplier
+	return !total || !date
 }
 
-// totalOrDateReadOnce says whether the total or the date is set but not
-// yet trusted (one kind of evidence, or a doubt), or the supplier's name
-// has nothing behind it.
-func totalOrDateReadOnce(r receipt.Receipt) bool {
+// valueReadOnce says whether the total or the date is set but not yet
+// trusted (one kind of evidence, or a doubt), or the supplier's name has
+// nothing behind its letters.
+func valueReadOnce(r receipt.Receipt) bool {
 	total, _ := receipt.Trusted(r.Total, "total")
 	date, _ := receipt.Trusted(r.Date, "date")
 	return r.Total.Set && !total || r.Date.Set && !date || supplierLookBox(r) != nil
