@@ -43,6 +43,7 @@ func Detect(lines []string, prior string) Detection {
 		why   []string
 	}
 	var best, second scored
+	bestOwn, secondOwn := 0.0, 0.0 // the two best scores on the page's evidence alone
 	priorPack, _ := Get(prior)
 	for _, p := range all {
 		s, why := page.evidenceFor(p, printed)
@@ -52,6 +53,11 @@ func Detect(lines []string, prior string) Detection {
 			bonus = 2.01 // and a tie goes to the client's country
 		case strings.EqualFold(prior, p.Jurisdiction) && p.Jurisdiction != "other":
 			bonus = 1.5 // "EU": any euro country
+		}
+		if s > bestOwn {
+			bestOwn, secondOwn = s, bestOwn
+		} else if s > secondOwn {
+			secondOwn = s
 		}
 		c := scored{p, s + bonus, why}
 		if c.score > best.score || best.p == nil {
@@ -69,7 +75,10 @@ func Detect(lines []string, prior string) Detection {
 	} else if strings.EqualFold(prior, best.p.Jurisdiction) {
 		evidence -= 1.5
 	}
-	d := Detection{Pack: best.p, Sure: evidence >= 4 && best.score-second.score >= 1}
+	// Sure: the page's own evidence names this country, ahead of every
+	// other by a point without the prior's help (English words and GST
+	// alone do not tell Australia from Malaysia).
+	d := Detection{Pack: best.p, Sure: evidence >= 4 && evidence == bestOwn && bestOwn-secondOwn >= 1}
 	d.Currency = pickCurrency(printed, best.p)
 	if len(best.why) > 0 {
 		d.Why = fmt.Sprintf("%s: %s", best.p.Name, strings.Join(best.why, ", "))
@@ -82,6 +91,7 @@ func Detect(lines []string, prior string) Detection {
 // page is a page's words, folded, line by line, and its raw text.
 type page struct {
 	lines [][]string
+	raws  []string // each line as read
 	raw   string
 	words map[string]bool
 }
@@ -92,6 +102,7 @@ func pageOf(lines []string) page {
 	for _, l := range lines {
 		ws := Words(l)
 		pg.lines = append(pg.lines, ws)
+		pg.raws = append(pg.raws, l)
 		for _, w := range ws {
 			pg.words[w] = true
 		}
@@ -137,6 +148,25 @@ func (pg page) hasAfterAWord(ph []string) bool {
 	return false
 }
 
+// hasTaxWord says whether the page prints a tax word as a tax: on a line
+// with an amount, a rate or a tax number ("GST 6% 1.62", "GST ID
+// 000123456789"), not a till's "Gst 2" (two guests).
+func (pg page) hasTaxWord(ph []string) bool {
+	if !pg.words[ph[0]] {
+		return false
+	}
+	for i, l := range pg.lines {
+		for j := range l {
+			if hasPrefix(l[j:], ph) && pg.raws[i] != "" && reTaxContext.MatchString(pg.raws[i]) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+var reTaxContext = regexp.MustCompile(`\d[.,]\d{2}\b|%|\d{6,}`)
+
 // evidenceFor scores what the page prints for a pack: its language's
 // words (up to 6, the best of its languages), a legal form, a tax word,
 // a word only the country prints, a tax rate it charges, and its
@@ -144,7 +174,10 @@ func (pg page) hasAfterAWord(ph []string) bool {
 func (pg page) evidenceFor(p *Pack, printed map[string]int) (float64, []string) {
 	var score float64
 	var why []string
-	langBest, langName := 0, ""
+	// The words of all the country's languages (Malaysia's English and
+	// Malay, Belgium's French and Dutch), up to 6.
+	langWords := 0
+	var langNames []string
 	for i, words := range p.langWords {
 		n := 0
 		seen := map[string]bool{}
@@ -155,13 +188,14 @@ func (pg page) evidenceFor(p *Pack, printed map[string]int) (float64, []string) 
 				n++
 			}
 		}
-		if n > langBest {
-			langBest, langName = n, p.langs[i].Name
+		if n > 0 {
+			langWords += n
+			langNames = append(langNames, fmt.Sprintf("%d words in %s", n, p.langs[i].Name))
 		}
 	}
-	if langBest > 0 {
-		score += float64(min(langBest, 6))
-		why = append(why, fmt.Sprintf("%d words in %s", langBest, langName))
+	if langWords > 0 {
+		score += float64(min(langWords, 6))
+		why = append(why, strings.Join(langNames, ", "))
 	}
 	for _, f := range p.legal {
 		if len(strings.Join(f, "")) >= 3 && pg.hasAfterAWord(f) {
@@ -171,7 +205,7 @@ func (pg page) evidenceFor(p *Pack, printed map[string]int) (float64, []string) 
 		}
 	}
 	for _, t := range p.taxWords {
-		if pg.has(t) {
+		if pg.hasTaxWord(t) {
 			score += 2
 			why = append(why, "the tax word "+strings.Join(t, " "))
 			break
@@ -245,7 +279,7 @@ var symbolMarks sync.Map
 
 var reEuroWord = regexp.MustCompile(`\b(EUR|EURO|EUROS)\b`)
 
-var reAmountish = regexp.MustCompile(`\d[.,]\d{2}\b`)
+var reAmountish = regexp.MustCompile(`\d[.,]\d{2}`)
 
 var reDollar = regexp.MustCompile(`\$\s?\d|\d\s?\$`)
 
@@ -299,11 +333,13 @@ func countMark(up, mark string) int {
 	}
 	n := 0
 	for _, l := range strings.Split(up, "\n") {
-		if !reAmountish.MatchString(l) {
-			continue // a code or word counts on a line with an amount
-		}
-		for _, w := range Words(l) {
-			if w == mark {
+		words := Words(l)
+		for i, w := range words {
+			// A code or word counts on a line with an amount, in a
+			// column's heading ("AMT (RM)") or at the end of a line with
+			// figures (a column heading over the amounts); "SEK.U3" is a
+			// section, "Dining Rm" a room.
+			if w == mark && (reAmountish.MatchString(l) || i == len(words)-1 && strings.ContainsAny(l, "0123456789") || strings.Contains(l, "("+mark+")")) {
 				n++
 			}
 		}
