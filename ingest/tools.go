@@ -15,6 +15,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/shoebox-app/shoebox/internal/fsutil"
 )
 
 // PDFs are read with Debian's poppler-utils and HEIC photos with libheif's
@@ -191,7 +193,7 @@ func removeStaleToolDirs(tmp string) {
 		// A folder lives for one tool run (cut off after toolTimeout): an
 		// old one is a leftover whatever its name says.
 		stale := time.Since(info.ModTime()) > toolDirStale
-		if pid, err := strconv.Atoi(m[2]); err == nil && pid != os.Getpid() && !processAlive(pid) {
+		if pid, err := strconv.Atoi(m[2]); err == nil && pid != os.Getpid() && !fsutil.ProcessAlive(pid) {
 			stale = true
 		}
 		if stale {

@@ -2,5 +2,5 @@
 
 package fsutil
 
-// processAlive cannot tell here: leftovers wait for staleAfter.
-func processAlive(pid int) bool { return true }
+// ProcessAlive cannot tell here: leftovers wait for staleAfter.
+func ProcessAlive(pid int) bool { return true }

@@ -9,9 +9,9 @@ import (
 	"syscall"
 )
 
-// processAlive reports whether a process with this id runs on this
+// ProcessAlive reports whether a process with this id runs on this
 // computer (one of another user's counts: its files are not ours to judge).
-func processAlive(pid int) bool {
+func ProcessAlive(pid int) bool {
 	if err := syscall.Kill(pid, 0); err != nil && err != syscall.EPERM {
 		return false
 	}

@@ -288,7 +288,7 @@ func TidyFolder(dir string) {
 			return false
 		}
 		pid, _ := strconv.Atoi(m[1])
-		return pid > 0 && pid != os.Getpid() && !processAlive(pid)
+		return pid > 0 && pid != os.Getpid() && !ProcessAlive(pid)
 	}
 	// Manifests first: their temporary files are the new pair.
 	for _, e := range ents {

@@ -67,13 +67,13 @@ func TestProcessAliveSeesAZombieAsGone(t *testing.T) {
 		t.Skip("no true(1)")
 	}
 	defer cmd.Wait()
-	for i := 0; i < 100 && processAlive(cmd.Process.Pid); i++ {
+	for i := 0; i < 100 && ProcessAlive(cmd.Process.Pid); i++ {
 		time.Sleep(10 * time.Millisecond)
 	}
-	if processAlive(cmd.Process.Pid) {
+	if ProcessAlive(cmd.Process.Pid) {
 		t.Error("a zombie counts as a running process")
 	}
-	if !processAlive(os.Getpid()) {
+	if !ProcessAlive(os.Getpid()) {
 		t.Error("this process counts as gone")
 	}
 }
