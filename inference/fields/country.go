@@ -25,15 +25,22 @@ func PageLocale(lines []Line, loc receipt.Locale) (receipt.Locale, packs.Detecti
 	if det.Pack == nil {
 		return loc, det
 	}
+	return readWith(loc, det.Pack), det
+}
+
+// readWith is the client's locale as the rules read a page of pack's
+// country with: the pack's tax jurisdiction and date order, the client's
+// currency kept.
+func readWith(loc receipt.Locale, pk *packs.Pack) receipt.Locale {
 	out := loc
-	out.Pack = det.Pack.Country
-	if c, err := receipt.ParseCountry(det.Pack.Jurisdiction); err == nil && (c != loc.Country || loc.DateOrder == "") {
+	out.Pack = pk.Country
+	if c, err := receipt.ParseCountry(pk.Jurisdiction); err == nil && (c != loc.Country || loc.DateOrder == "") {
 		out.Country = c
-		out.DateOrder = receipt.DateOrder(det.Pack.DateOrder)
-	} else if prior, ok := packs.Get(string(loc.Country)); !ok || prior != det.Pack {
-		out.DateOrder = receipt.DateOrder(det.Pack.DateOrder)
+		out.DateOrder = receipt.DateOrder(pk.DateOrder)
+	} else if prior, ok := packs.Get(string(loc.Country)); !ok || prior != pk {
+		out.DateOrder = receipt.DateOrder(pk.DateOrder)
 	}
-	return out, det
+	return out
 }
 
 // packOf is the pack a locale reads with: its page's, else its country's.

@@ -10,6 +10,7 @@ import (
 
 	"github.com/shopspring/decimal"
 
+	"github.com/shoebox-app/shoebox/packs"
 	"github.com/shoebox-app/shoebox/receipt"
 )
 
@@ -47,7 +48,12 @@ type Reading struct {
 // another issue date on the page, a date in the future.
 func Assess(r *receipt.Receipt, lines []Line, loc receipt.Locale, now time.Time, others ...Reading) {
 	lines = mendLineText(trimEdgeSpecks(lines))
-	loc, _ = PageLocale(lines, loc)
+	// The country ExtractFields told from the page, not told again.
+	if pk, ok := packs.Get(r.PrintedIn.Value); ok && r.PrintedIn.Set && loc.Pack == "" {
+		loc = readWith(loc, pk)
+	} else {
+		loc, _ = PageLocale(lines, loc)
+	}
 	upper := make([]string, len(lines))
 	for i, l := range lines {
 		upper[i] = moneyKeywords(l, packOf(loc))
