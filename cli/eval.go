@@ -22,6 +22,7 @@ import (
 	"github.com/shoebox-app/shoebox/inference/ocr"
 	"github.com/shoebox-app/shoebox/ingest"
 	"github.com/shoebox-app/shoebox/internal/eval"
+	"github.com/shoebox-app/shoebox/internal/fsutil"
 	"github.com/shoebox-app/shoebox/receipt"
 )
 
@@ -389,7 +390,7 @@ func dumpReading(dir string, item labelled, res inference.Result, scores map[str
 		fmt.Fprintf(&b, "%3.0f %s\n", l.Conf*100, l.Text)
 	}
 	stem := strings.TrimSuffix(filepath.Base(item.Image), filepath.Ext(item.Image))
-	if err := os.WriteFile(filepath.Join(dir, stem+".txt"), []byte(b.String()), 0o644); err != nil {
+	if err := writeExportBytes(filepath.Join(dir, stem+".txt"), []byte(b.String())); err != nil {
 		return err
 	}
 	// The words themselves, for replaying the reading through the rules
@@ -398,7 +399,16 @@ func dumpReading(dir string, item labelled, res inference.Result, scores map[str
 	if err := inference.WriteWords(&words, res.Words); err != nil {
 		return err
 	}
-	return os.WriteFile(filepath.Join(dir, stem+".lines"), words.Bytes(), 0o644)
+	return writeExportBytes(filepath.Join(dir, stem+".lines"), words.Bytes())
+}
+
+// writeExportBytes writes a file made for the user (a dump, a label file)
+// the way every export is written.
+func writeExportBytes(path string, data []byte) error {
+	return fsutil.WriteExport(path, func(w io.Writer) error {
+		_, err := w.Write(data)
+		return err
+	})
 }
 
 // missRank puts totals and dates (money and periods) first, then blanks.

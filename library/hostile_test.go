@@ -160,7 +160,7 @@ func TestSameContentTwiceInOneBatchIsADuplicate(t *testing.T) {
 			t.Errorf("round %d: %d added, %d duplicates", round, added, dups)
 		}
 		left, _ := filepath.Glob(filepath.Join(l.Dir(), "thumbs", "*tmp*"))
-		left2, _ := filepath.Glob(filepath.Join(l.Dir(), "originals", stagingPrefix+"*"))
+		left2, _ := filepath.Glob(filepath.Join(l.Dir(), "originals", ".tmp-*"))
 		if len(left)+len(left2) > 0 {
 			t.Errorf("temporary files left: %v %v", left, left2)
 		}
@@ -215,11 +215,11 @@ func TestStaleTemporaryCopiesAreRemovedOnOpen(t *testing.T) {
 	l.Close()
 	old := time.Now().Add(-time.Hour)
 	stale := []string{
-		filepath.Join(dir, "originals", stagingPrefix+"import-1"),
-		filepath.Join(dir, "originals", "ab", stagingPrefix+"abcd.png-2"),
+		filepath.Join(dir, "originals", ".tmp-import-1"),
+		filepath.Join(dir, "originals", "ab", ".tmp-abcd.png-2"),
 		filepath.Join(dir, "thumbs", "abcd.jpg.tmp"),
 	}
-	young := filepath.Join(dir, "originals", stagingPrefix+"import-young")
+	young := filepath.Join(dir, "originals", ".tmp-import-young")
 	for _, p := range append(stale, young) {
 		os.MkdirAll(filepath.Dir(p), 0o755)
 		os.WriteFile(p, []byte("x"), 0o644)

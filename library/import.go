@@ -13,6 +13,7 @@ import (
 	"runtime"
 
 	"github.com/shoebox-app/shoebox/ingest"
+	"github.com/shoebox-app/shoebox/internal/fsutil"
 )
 
 // Outcome is what happened to one file given to Import.
@@ -151,20 +152,6 @@ func (l *Library) prepare(ctx context.Context, path string, lim ingest.Limits) p
 	return p
 }
 
-// stagingPrefix names the copies being imported in originals/; ones left by
-// a killed import are removed when a library is opened.
-const stagingPrefix = ".tmp-"
-
-// stagingName is the os.CreateTemp pattern of a copy being written:
-// .tmp-<what>-sb<pid>.<host>-<random>, naming the process and (by a hash
-// of its name: a library may sit on a shared drive) the computer writing
-// it, so that the next Open can remove a killed import's copy at once
-// instead of after staleAfter (a kill in the soak run left a client's
-// partial original in originals/ for ten minutes or more).
-func stagingName(what string) string {
-	return fmt.Sprintf("%s%s-sb%d.%s-*", stagingPrefix, what, os.Getpid(), hostTag())
-}
-
 // stage copies path into the library's originals folder under a temporary
 // name and fsyncs it. A source that changes while it is copied (size or
 // modification time, or another file renamed over its name) is refused.
@@ -181,7 +168,9 @@ func (l *Library) stage(path string, lim ingest.Limits) (string, error) {
 		return "", &ingest.Refusal{Path: path, Reason: fmt.Sprintf("is %.1f MB, over the %.0f MB limit for one receipt",
 			float64(before.Size())/(1<<20), float64(lim.MaxBytes)/(1<<20))}
 	}
-	tmp, err := os.CreateTemp(filepath.Join(l.dir, "originals"), stagingName("import"))
+	// fsutil names the copy for this process and computer, so the next Open
+	// removes a killed import's partial copy at once (removeStaleCopies).
+	tmp, err := fsutil.CreateTemp(filepath.Join(l.dir, "originals", "import"))
 	if err != nil {
 		return "", fmt.Errorf("could not copy into the library: %w", err)
 	}
@@ -262,12 +251,8 @@ func (l *Library) storeOriginal(f ingest.File) (string, error) {
 	if err := os.Rename(f.Path, dst); err != nil {
 		return "", fmt.Errorf("could not store the original in the library: %w", err)
 	}
-	for _, dir := range []string{filepath.Dir(dst), filepath.Join(l.dir, "originals")} {
-		if d, err := os.Open(dir); err == nil {
-			d.Sync()
-			d.Close()
-		}
-	}
+	fsutil.SyncDir(filepath.Dir(dst))
+	fsutil.SyncDir(filepath.Join(l.dir, "originals"))
 	return rel, nil
 }
 
@@ -277,25 +262,11 @@ func (l *Library) thumbPath(sha string) string {
 
 func (l *Library) writeThumb(sha string, img image.Image) error {
 	thumb := shrink(img, ThumbSize)
-	// A thumbnail can always be made again, so it skips writeAtomic's fsyncs.
 	// Each writer has its own temporary name: the same content twice in a
 	// batch makes the same thumbnail twice, at the same time.
-	p := l.thumbPath(sha)
-	f, err := os.CreateTemp(filepath.Dir(p), stagingName(sha)+".jpg")
-	if err != nil {
-		return err
-	}
-	tmp := f.Name()
-	if err := jpeg.Encode(f, thumb, &jpeg.Options{Quality: 82}); err != nil {
-		f.Close()
-		os.Remove(tmp)
-		return err
-	}
-	if err := f.Close(); err != nil {
-		os.Remove(tmp)
-		return err
-	}
-	return os.Rename(tmp, p)
+	return fsutil.WriteRebuildable(l.thumbPath(sha), func(w io.Writer) error {
+		return jpeg.Encode(w, thumb, &jpeg.Options{Quality: 82})
+	})
 }
 
 // Thumbnail returns the path of a receipt's thumbnail JPEG.

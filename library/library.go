@@ -2,16 +2,12 @@ package library
 
 import (
 	"context"
-	"crypto/sha256"
 	"database/sql"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
-	"regexp"
-	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -19,6 +15,7 @@ import (
 	"modernc.org/sqlite" // pure-Go SQLite: no cgo, same file format
 	sqlite3 "modernc.org/sqlite/lib"
 
+	"github.com/shoebox-app/shoebox/internal/fsutil"
 	"github.com/shoebox-app/shoebox/receipt"
 )
 
@@ -156,49 +153,32 @@ func Open(dir string) (*Library, error) {
 // import in another program may be writing a young one.
 const staleAfter = 10 * time.Minute
 
-// reStaging matches stagingName's names: the writer's pid and host tag.
-var reStaging = regexp.MustCompile(`^\.tmp-.+-sb(\d+)\.([0-9a-f]{8})-\d+(\.jpg)?$`)
-
-// writerGone reports whether the process that was writing a temporary copy
-// has certainly ended: it named itself (stagingName), ran on this computer,
-// and is gone. Another computer's copies wait for staleAfter.
-func writerGone(name string) bool {
-	m := reStaging.FindStringSubmatch(name)
-	if m == nil || m[2] != hostTag() {
-		return false
-	}
-	pid, err := strconv.Atoi(m[1])
-	if err != nil || pid <= 0 || pid == os.Getpid() {
-		return false
-	}
-	host, _ := os.Hostname()
-	return ownerGone(fmt.Sprintf("%s|%d|", host, pid))
-}
-
-// hostTag is a short hash of this computer's name.
-var hostTag = sync.OnceValue(func() string {
-	h, _ := os.Hostname()
-	sum := sha256.Sum256([]byte(h))
-	return hex.EncodeToString(sum[:4])
-})
-
 // removeStaleCopies deletes the temporary copies that imports killed midway
-// left in originals/ and thumbs/.
+// left in originals/ and thumbs/, and killed writes of the library's own
+// files.
 func removeStaleCopies(dir string) {
 	var patterns = []string{
-		filepath.Join(dir, "originals", stagingPrefix+"*"),
-		filepath.Join(dir, "originals", "*", stagingPrefix+"*"),
-		filepath.Join(dir, "thumbs", stagingPrefix+"*"),
-		filepath.Join(dir, "thumbs", "*.tmp"),
+		filepath.Join(dir, ".tmp-*"),
+		filepath.Join(dir, "originals", ".tmp-*"),
+		filepath.Join(dir, "originals", "*", ".tmp-*"),
+		filepath.Join(dir, "thumbs", ".tmp-*"),
+		filepath.Join(dir, "thumbs", "*.tmp"), // older versions' names
 	}
 	for _, pat := range patterns {
 		matches, _ := filepath.Glob(pat)
 		for _, m := range matches {
-			if st, err := os.Lstat(m); err == nil && st.Mode().IsRegular() && (time.Since(st.ModTime()) > staleAfter || writerGone(filepath.Base(m))) {
+			if fsutil.Leftover(m, staleAfter) || olderVersionsLeftover(m) {
 				os.Remove(m)
 			}
 		}
 	}
+}
+
+// olderVersionsLeftover: a temporary copy named the way earlier versions
+// named them (no process in the name), not written for staleAfter.
+func olderVersionsLeftover(path string) bool {
+	st, err := os.Lstat(path)
+	return err == nil && st.Mode().IsRegular() && time.Since(st.ModTime()) > staleAfter
 }
 
 // Dir is the library folder.

@@ -198,7 +198,7 @@ func TestSoakTwoProgramsWithRandomKills(t *testing.T) {
 			t.Errorf("receipt %d: notes %q (%s), want edit %d or later", id, rec.Receipt.Notes.Value, rec.Receipt.Notes.Source, seq)
 		}
 	}
-	left, _ := filepath.Glob(filepath.Join(dir, "originals", stagingPrefix+"*"))
+	left, _ := filepath.Glob(filepath.Join(dir, "originals", ".tmp-*"))
 	total := 0
 	for _, n := range counts {
 		total += n

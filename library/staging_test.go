@@ -5,7 +5,10 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"testing"
+
+	"github.com/shoebox-app/shoebox/internal/fsutil"
 )
 
 // A copy a killed import was writing (a partial original of a client's
@@ -30,16 +33,28 @@ func TestAKilledImportsCopyIsRemovedByTheNextOpen(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer func() { alive.Process.Kill(); alive.Wait() }()
-	name := func(what string, pid int, suffix string) string {
-		return fmt.Sprintf("%s%s-sb%d.%s-12345%s", stagingPrefix, what, pid, hostTag(), suffix)
+	// The names fsutil.CreateTemp gives, as another process would.
+	mine, err := fsutil.CreateTemp(filepath.Join(dir, "originals", "import"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	mine.Close()
+	os.Remove(mine.Name())
+	name := func(what string, pid int) string {
+		m := regexp.MustCompile(`^\.tmp-import-sb\d+\.([0-9a-f]{8})-\d+$`).FindStringSubmatch(filepath.Base(mine.Name()))
+		if m == nil {
+			t.Fatalf("%s: not the temporary name this test knows", filepath.Base(mine.Name()))
+		}
+		return fmt.Sprintf(".tmp-%s-sb%d.%s-12345", what, pid, m[1])
 	}
 	gone := []string{
-		filepath.Join(dir, "originals", name("import", dead.Process.Pid, "")),
-		filepath.Join(dir, "thumbs", name("abcd", dead.Process.Pid, ".jpg")),
+		filepath.Join(dir, "originals", name("import", dead.Process.Pid)),
+		filepath.Join(dir, "thumbs", name("abcd.jpg", dead.Process.Pid)),
+		filepath.Join(dir, name("settings.json", dead.Process.Pid)),
 	}
 	kept := []string{
-		filepath.Join(dir, "originals", name("import", alive.Process.Pid, "")),
-		filepath.Join(dir, "originals", fmt.Sprintf("%simport-sb%d.%s-1", stagingPrefix, dead.Process.Pid, "00000000")), // another computer's
+		filepath.Join(dir, "originals", name("import", alive.Process.Pid)),
+		filepath.Join(dir, "originals", fmt.Sprintf(".tmp-import-sb%d.%s-1", dead.Process.Pid, "00000000")), // another computer's
 	}
 	for _, p := range append(gone, kept...) {
 		if err := os.WriteFile(p, []byte("part of a receipt"), 0o600); err != nil {
@@ -59,21 +74,6 @@ func TestAKilledImportsCopyIsRemovedByTheNextOpen(t *testing.T) {
 	for _, p := range kept {
 		if _, err := os.Stat(p); err != nil {
 			t.Errorf("a copy a live import (or another computer's) is writing was removed: %s", filepath.Base(p))
-		}
-	}
-	// The names the import writes are the names Open knows.
-	f, err := os.CreateTemp(filepath.Join(dir, "originals"), stagingName("import"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	f.Close()
-	if reStaging.FindStringSubmatch(filepath.Base(f.Name())) == nil {
-		t.Errorf("%s is not a name Open recognises", filepath.Base(f.Name()))
-	}
-	if g, err := os.CreateTemp(filepath.Join(dir, "thumbs"), stagingName("abcd")+".jpg"); err == nil {
-		g.Close()
-		if reStaging.FindStringSubmatch(filepath.Base(g.Name())) == nil {
-			t.Errorf("%s is not a name Open recognises", filepath.Base(g.Name()))
 		}
 	}
 }

@@ -12,6 +12,8 @@ import (
 	"strconv"
 	"syscall"
 	"time"
+
+	"github.com/shoebox-app/shoebox/internal/fsutil"
 )
 
 // DownloadProgress is reported while a file downloads.
@@ -69,6 +71,7 @@ func Download(ctx context.Context, client *http.Client, ref FileRef, dir string,
 	if err := os.Rename(part, final); err != nil {
 		return "", err
 	}
+	fsutil.SyncDir(filepath.Dir(final))
 	os.Remove(meta)
 	return final, nil
 }
@@ -114,10 +117,12 @@ func fetch(ctx context.Context, client *http.Client, ref FileRef, part, meta str
 	case resp.StatusCode != http.StatusOK && resp.StatusCode != http.StatusPartialContent:
 		return fmt.Errorf("%s: the server answered %s", ref.Name, resp.Status)
 	}
+	// The validator lets a later resume ask for the same file; without it
+	// a resume starts again from zero, so failing to save it is not fatal.
 	if v := resp.Header.Get("ETag"); v != "" {
-		os.WriteFile(meta, []byte(v), 0o644)
+		_ = fsutil.WriteBytes(meta, []byte(v))
 	} else if v := resp.Header.Get("Last-Modified"); v != "" {
-		os.WriteFile(meta, []byte(v), 0o644)
+		_ = fsutil.WriteBytes(meta, []byte(v))
 	}
 	total := int64(-1)
 	if resp.ContentLength >= 0 {

@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"sync"
 
+	"github.com/shoebox-app/shoebox/internal/fsutil"
 	"github.com/shoebox-app/shoebox/models/gguf"
 )
 
@@ -61,19 +62,23 @@ func (c *HashCache) get(path string, st os.FileInfo) (string, bool) {
 	return "", false
 }
 
-func (c *HashCache) put(path string, st os.FileInfo, sum string) {
+// put remembers a file's hash and saves the cache. A cache that cannot be
+// saved costs only a slower check next time, so the error is a warning.
+func (c *HashCache) put(path string, st os.FileInfo, sum string) error {
 	if c == nil || c.path == "" {
-		return
+		return nil
 	}
 	c.mu.Lock()
 	c.m[path] = cacheEntry{Size: st.Size(), ModTime: st.ModTime().UnixNano(), SHA256: sum}
-	data, _ := json.MarshalIndent(c.m, "", " ")
+	data, err := json.MarshalIndent(c.m, "", " ")
 	c.mu.Unlock()
-	os.MkdirAll(filepath.Dir(c.path), 0o755)
-	tmp := c.path + ".tmp"
-	if os.WriteFile(tmp, data, 0o644) == nil {
-		os.Rename(tmp, c.path)
+	if err != nil {
+		return err
 	}
+	if err := os.MkdirAll(filepath.Dir(c.path), 0o700); err != nil {
+		return err
+	}
+	return fsutil.WriteBytes(c.path, data)
 }
 
 // ErrIntegrity is wrapped by every integrity failure.
@@ -134,7 +139,9 @@ func Verify(path string, ref *FileRef, cache *HashCache) (Verdict, error) {
 			ErrIntegrity, name, sum[:12], ref.SHA256[:min(12, len(ref.SHA256))])
 	}
 	if !cached {
-		cache.put(path, st, sum)
+		if err := cache.put(path, st, sum); err != nil {
+			v.Warnings = append(v.Warnings, fmt.Sprintf("the check of %s could not be remembered, so the next start checks it again: %v", name, err))
+		}
 	}
 	return v, nil
 }

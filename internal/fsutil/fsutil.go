@@ -1,5 +1,12 @@
 // Package fsutil holds the one file-writing discipline Shoebox uses for
-// anything a user would miss: write beside the target, fsync, rename.
+// every file it writes: write to a temporary file beside the target (named
+// for its process and computer, so a killed writer's leftovers can be told
+// from a live one's), fsync it, rename it over the target, fsync the folder.
+// WriteAtomic is for the library's own files, WriteExport and
+// WriteExportPair for files handed on, WriteRebuildable for caches that can
+// be made again; CreateTemp, Leftover and SyncDir serve writers that commit
+// in two steps (the library's originals: copy, then rename once the
+// database holds the receipt).
 package fsutil
 
 import (
@@ -40,9 +47,47 @@ func WriteExport(dst string, fill func(io.Writer) error) error {
 	return writeAtomic(dst, 0o666&^umask(), fill)
 }
 
+// WriteBytes is WriteAtomic for data already in memory.
+func WriteBytes(dst string, data []byte) error {
+	return WriteAtomic(dst, func(w io.Writer) error {
+		_, err := w.Write(data)
+		return err
+	})
+}
+
+// WriteRebuildable writes a file that can always be made again (a
+// thumbnail, a cache): through a temporary file and a rename, so no reader
+// ever sees half of it, but without the fsyncs. Its leftovers are removed
+// by whoever owns the folder (Leftover).
+func WriteRebuildable(dst string, fill func(io.Writer) error) error {
+	return write(dst, 0o600, false, fill)
+}
+
 func writeAtomic(dst string, mode fs.FileMode, fill func(io.Writer) error) error {
+	removeLeftoversOf(dst)
+	return write(dst, mode, true, fill)
+}
+
+// removeLeftoversOf removes the temporary files that killed writers of dst
+// left beside it.
+func removeLeftoversOf(dst string) {
+	base := filepath.Base(dst)
+	ents, err := os.ReadDir(filepath.Dir(dst))
+	if err != nil {
+		return
+	}
+	for _, e := range ents {
+		if strings.HasPrefix(e.Name(), ".tmp-"+base+"-sb") {
+			if p := filepath.Join(filepath.Dir(dst), e.Name()); Leftover(p, staleAfter) {
+				os.Remove(p)
+			}
+		}
+	}
+}
+
+func write(dst string, mode fs.FileMode, durable bool, fill func(io.Writer) error) error {
 	dir := filepath.Dir(dst)
-	tmp, err := createTemp(dst)
+	tmp, err := CreateTemp(dst)
 	if err != nil {
 		return explain(err, dir, "cannot write in folder %s", dir)
 	}
@@ -51,13 +96,22 @@ func writeAtomic(dst string, mode fs.FileMode, fill func(io.Writer) error) error
 		tmp.Close()
 		return explain(err, dir, "writing %s failed", filepath.Base(dst))
 	}
-	if err := finish(tmp, dst, mode); err != nil {
+	hook("filled")
+	if durable {
+		err = finish(tmp, dst, mode)
+	} else {
+		err = closeWithMode(tmp, dst, mode)
+	}
+	if err != nil {
 		return err
 	}
+	hook("flushed")
 	if err := os.Rename(tmp.Name(), dst); err != nil {
 		return explain(err, dir, "cannot replace %s (is it open in another program? close it and try again)", dst)
 	}
-	syncDir(dir)
+	if durable {
+		SyncDir(dir)
+	}
 	return nil
 }
 
@@ -88,7 +142,7 @@ func WriteExportPair(dstA, dstB string, fill func(a, b io.Writer) error) error {
 	}
 	var tmps [2]*os.File
 	for i, dst := range []string{dstA, dstB} {
-		t, err := createTemp(dst)
+		t, err := CreateTemp(dst)
 		if err != nil {
 			for _, t := range tmps[:i] {
 				t.Close()
@@ -139,7 +193,7 @@ func WriteExportPair(dstA, dstB string, fill func(a, b io.Writer) error) error {
 	}
 	hook("renamed-both")
 	os.Remove(mpath)
-	syncDir(dir)
+	SyncDir(dir)
 	return nil
 }
 
@@ -185,7 +239,7 @@ func writeManifest(dir string, m manifest) (string, error) {
 		os.Remove(t.Name())
 		return "", explain(err, dir, "cannot write in folder %s", dir)
 	}
-	syncDir(dir)
+	SyncDir(dir)
 	return final, nil
 }
 
@@ -207,7 +261,7 @@ func (m manifest) complete(dir string, hook func(string)) (int, error) {
 			hook("renamed-first")
 		}
 	}
-	syncDir(dir)
+	SyncDir(dir)
 	return len(m.Files), nil
 }
 
@@ -247,8 +301,39 @@ var hostTag = sync.OnceValue(func() string {
 	return hex.EncodeToString(sum[:4])
 })
 
-func createTemp(dst string) (*os.File, error) {
+// CreateTemp creates a temporary file beside dst, named as ours (by this
+// process, on this computer), for a writer that renames it into place
+// itself.
+func CreateTemp(dst string) (*os.File, error) {
 	return os.CreateTemp(filepath.Dir(dst), ourTempPattern(filepath.Base(dst)))
+}
+
+// Leftover reports whether path is a temporary file of ours that its writer
+// left behind: it names a process of this computer that is gone, or it has
+// not been written for olderThan. Another computer's (on a shared folder)
+// and a running writer's files are not leftovers.
+func Leftover(path string, olderThan time.Duration) bool {
+	m := reOurTemp.FindStringSubmatch(filepath.Base(path))
+	if m == nil {
+		return false
+	}
+	info, err := os.Lstat(path)
+	if err != nil || !info.Mode().IsRegular() {
+		return false
+	}
+	if time.Since(info.ModTime()) > olderThan {
+		return true
+	}
+	return writerGone(m)
+}
+
+// writerGone: the temporary name's process ran on this computer and is gone.
+func writerGone(m []string) bool {
+	if m[2] != hostTag() {
+		return false
+	}
+	pid, _ := strconv.Atoi(m[1])
+	return pid > 0 && pid != os.Getpid() && !ProcessAlive(pid)
 }
 
 var (
@@ -284,11 +369,7 @@ func TidyFolder(dir string) {
 		if now.Sub(info.ModTime()) > staleAfter {
 			return true
 		}
-		if m == nil || m[2] != hostTag() {
-			return false
-		}
-		pid, _ := strconv.Atoi(m[1])
-		return pid > 0 && pid != os.Getpid() && !ProcessAlive(pid)
+		return m != nil && writerGone(m)
 	}
 	// Manifests first: their temporary files are the new pair.
 	for _, e := range ents {
@@ -304,7 +385,7 @@ func TidyFolder(dir string) {
 			}
 		}
 		os.Remove(p)
-		syncDir(dir)
+		SyncDir(dir)
 	}
 	ents, _ = os.ReadDir(dir)
 	for _, e := range ents {
@@ -345,9 +426,26 @@ func finish(tmp *os.File, dst string, mode fs.FileMode) error {
 	return nil
 }
 
+// closeWithMode gives a written temporary file its mode (the replaced
+// file's, else mode) and closes it, without flushing it to disk.
+func closeWithMode(tmp *os.File, dst string, mode fs.FileMode) error {
+	if fi, err := os.Stat(dst); err == nil {
+		mode = fi.Mode().Perm()
+	}
+	err := tmp.Chmod(mode)
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return explain(err, filepath.Dir(dst), "writing %s failed", filepath.Base(dst))
+	}
+	return nil
+}
+
 var testHook func(step string)
 
-func syncDir(dir string) {
+// SyncDir flushes a folder's entries (a rename into it) to disk.
+func SyncDir(dir string) {
 	if d, err := os.Open(dir); err == nil {
 		d.Sync()
 		d.Close()

@@ -6,8 +6,9 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"os"
 	"sort"
+
+	"github.com/shoebox-app/shoebox/internal/fsutil"
 )
 
 // Writer builds a GGUF file: metadata, then tensors with their data.
@@ -81,19 +82,13 @@ func Half(f float32) uint16 {
 
 // Write saves the file at path.
 func (w *Writer) Write(path string) error {
-	f, err := os.Create(path)
-	if err != nil {
-		return err
-	}
-	bw := bufio.NewWriter(f)
-	err = w.write(bw)
-	if err == nil {
-		err = bw.Flush()
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	return err
+	return fsutil.WriteExport(path, func(f io.Writer) error {
+		bw := bufio.NewWriter(f)
+		if err := w.write(bw); err != nil {
+			return err
+		}
+		return bw.Flush()
+	})
 }
 
 const alignment = 32
