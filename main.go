@@ -9,6 +9,7 @@ import (
 	"syscall"
 
 	"github.com/shoebox-app/shoebox/cli"
+	"github.com/shoebox-app/shoebox/internal/envvars"
 	"github.com/shoebox-app/shoebox/ui"
 )
 
@@ -42,7 +43,7 @@ func buildInfo() cli.Build {
 // it, 226 without. libgomp reads the variable when it is loaded, before any
 // Go code runs, hence the exec.
 func limitOpenMP() {
-	if os.Getenv("OMP_THREAD_LIMIT") != "" {
+	if envvars.OMPThreadLimit.Get() != "" {
 		return
 	}
 	exe, err := os.Executable()

@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"text/tabwriter"
 
@@ -22,13 +21,7 @@ func init() {
 }
 
 // modelsDir is where downloads go: $SHOEBOX_MODELS, else <data folder>/models.
-func modelsDir() (string, error) {
-	d, err := library.DefaultDir()
-	if err != nil && os.Getenv("SHOEBOX_MODELS") == "" {
-		return "", err
-	}
-	return models.Dir(d), nil
-}
+func modelsDir() (string, error) { return models.DownloadDir(library.DefaultDir()) }
 
 func runModels(env Env, args []string) int {
 	fs, _ := newFlags(env, "models", "list|verify FILE [--mmproj FILE]|download ID[:VARIANT]|path|refresh [-o FILE]")

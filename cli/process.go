@@ -19,6 +19,7 @@ import (
 	"github.com/shoebox-app/shoebox/inference"
 	"github.com/shoebox-app/shoebox/inference/ocr"
 	"github.com/shoebox-app/shoebox/inference/server"
+	"github.com/shoebox-app/shoebox/internal/envvars"
 	"github.com/shoebox-app/shoebox/library"
 	"github.com/shoebox-app/shoebox/pipeline"
 	"github.com/shoebox-app/shoebox/receipt"
@@ -205,7 +206,7 @@ func signalled() (context.Context, context.CancelFunc, func() int) {
 // let the heap double before collecting, unless GOMEMLIMIT says otherwise.
 // Tesseract's own memory is outside it.
 func softMemoryLimit() {
-	if os.Getenv("GOMEMLIMIT") == "" {
+	if envvars.GoMemLimit.Get() == "" {
 		debug.SetMemoryLimit(400 << 20)
 	}
 }

@@ -12,19 +12,25 @@ import (
 	"golang.org/x/sys/cpu"
 
 	"github.com/shoebox-app/shoebox/inference/vlm/worker"
+	"github.com/shoebox-app/shoebox/internal/envvars"
 )
 
 func init() {
-	register("version", "print the version, Go and llama.cpp builds, and CPU features", runVersion)
+	register("version", "print the version, Go and llama.cpp builds, and CPU features (--env: the environment variables read)", runVersion)
 }
 
 func runVersion(env Env, args []string) int {
 	fs := flag.NewFlagSet("version", flag.ContinueOnError)
 	fs.SetOutput(env.Stderr)
+	vars := fs.Bool("env", false, "list the environment variables Shoebox reads: what each means and its value here")
 	if err := parseArgs(fs, args); err != nil {
 		return 2
 	}
 	w := env.Stdout
+	if *vars {
+		envvars.Print(w, worker.FaultsCompiled)
+		return 0
+	}
 	fmt.Fprintf(w, "shoebox %s (build %s)\n", env.Build.Version, env.Build.Number)
 	fmt.Fprintf(w, "go:        %s %s/%s\n", runtime.Version(), runtime.GOOS, runtime.GOARCH)
 	fmt.Fprintf(w, "llama.cpp: commit %s, from github.com/ollama/ollama %s\n", worker.Commit(), moduleVersion("github.com/ollama/ollama"))
@@ -64,7 +70,7 @@ func moduleVersion(path string) string {
 // gpuBackends lists the GPU back-end libraries llama.cpp will load: from
 // OLLAMA_LIBRARY_PATH, else <exe dir>/../lib/ollama.
 func gpuBackends() (string, []string) {
-	dir := os.Getenv("OLLAMA_LIBRARY_PATH")
+	dir := envvars.OllamaLibraryPath.Get()
 	if dir == "" {
 		exe, err := os.Executable()
 		if err != nil {

@@ -15,6 +15,7 @@ import (
 	"modernc.org/sqlite" // pure-Go SQLite: no cgo, same file format
 	sqlite3 "modernc.org/sqlite/lib"
 
+	"github.com/shoebox-app/shoebox/internal/envvars"
 	"github.com/shoebox-app/shoebox/internal/fsutil"
 	"github.com/shoebox-app/shoebox/receipt"
 )
@@ -86,10 +87,10 @@ type Library struct {
 // DefaultDir is where the library lives: $SHOEBOX_HOME, else
 // $XDG_DATA_HOME/shoebox, else ~/.local/share/shoebox.
 func DefaultDir() (string, error) {
-	if d := os.Getenv("SHOEBOX_HOME"); d != "" {
+	if d := envvars.Home.Get(); d != "" {
 		return d, nil
 	}
-	if d := os.Getenv("XDG_DATA_HOME"); d != "" {
+	if d := envvars.XDGDataHome.Get(); d != "" {
 		return filepath.Join(d, "shoebox"), nil
 	}
 	home, err := os.UserHomeDir()

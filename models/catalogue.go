@@ -8,12 +8,12 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
-	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 
 	"github.com/shoebox-app/shoebox/assets"
+	"github.com/shoebox-app/shoebox/internal/envvars"
 )
 
 // FileRef is one downloadable file.
@@ -133,10 +133,19 @@ func Find(cat []Entry, ref string) (Entry, Variant, error) {
 
 // Dir is where downloaded models go: $SHOEBOX_MODELS, else dataDir/models.
 func Dir(dataDir string) string {
-	if d := os.Getenv("SHOEBOX_MODELS"); d != "" {
+	if d := envvars.Models.Get(); d != "" {
 		return d
 	}
 	return filepath.Join(dataDir, "models")
+}
+
+// DownloadDir is Dir of a data folder that may be unknown (dataErr): with
+// $SHOEBOX_MODELS set, none is needed.
+func DownloadDir(dataDir string, dataErr error) (string, error) {
+	if dataErr != nil && envvars.Models.Get() == "" {
+		return "", dataErr
+	}
+	return Dir(dataDir), nil
 }
 
 // RefByName finds the catalogue record of a model or projector file by its

@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+
+	"github.com/shoebox-app/shoebox/internal/envvars"
 )
 
 // Found is a vision model already on this machine: a model file and its projector.
@@ -18,7 +20,7 @@ type Found struct {
 
 // OllamaDir is the user's Ollama model store ($OLLAMA_MODELS or ~/.ollama/models).
 func OllamaDir() string {
-	if d := os.Getenv("OLLAMA_MODELS"); d != "" {
+	if d := envvars.OllamaModels.Get(); d != "" {
 		return d
 	}
 	home, _ := os.UserHomeDir()

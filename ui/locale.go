@@ -3,7 +3,6 @@ package ui
 import (
 	"context"
 	"fmt"
-	"os"
 	"strings"
 	"time"
 
@@ -12,6 +11,7 @@ import (
 	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/widget"
 
+	"github.com/shoebox-app/shoebox/internal/envvars"
 	"github.com/shoebox-app/shoebox/library"
 	"github.com/shoebox-app/shoebox/receipt"
 )
@@ -172,7 +172,7 @@ func guessCountry(lib *library.Library, getenv func(string) string) (c receipt.C
 
 // askCountry asks, on a library's first run, where its receipts come from.
 func (u *UI) askCountry() {
-	c, why := guessCountry(u.svc.Lib, os.Getenv)
+	c, why := guessCountry(u.svc.Lib, envvars.Getenv)
 	lc := newLocaleChoice(receipt.DefaultLocale(c))
 	intro := widget.NewLabel("Shoebox checks dates, amounts and tax numbers the way your country writes them. " +
 		"You can change this later in Settings.")

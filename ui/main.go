@@ -15,6 +15,7 @@ import (
 	"github.com/shoebox-app/shoebox/assets"
 	"github.com/shoebox-app/shoebox/clients"
 	"github.com/shoebox-app/shoebox/hw"
+	"github.com/shoebox-app/shoebox/internal/envvars"
 )
 
 // Main starts the desktop app with the GUI's own flags and returns the exit code.
@@ -32,7 +33,7 @@ func Main(args []string, version string) (code int) {
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
-	if why := noDisplay(runtime.GOOS, os.Getenv); why != "" {
+	if why := noDisplay(runtime.GOOS, envvars.Getenv); why != "" {
 		fmt.Fprintln(os.Stderr, "shoebox:", why)
 		return 1
 	}

@@ -3,7 +3,6 @@ package ui
 import (
 	"context"
 	"fmt"
-	"os"
 	"path/filepath"
 	"slices"
 	"sort"
@@ -275,13 +274,7 @@ func (u *UI) chosenModelText() string {
 }
 
 // modelsDir is where downloads go: $SHOEBOX_MODELS, else <data folder>/models.
-func modelsDir() (string, error) {
-	d, err := library.DefaultDir()
-	if err != nil && os.Getenv("SHOEBOX_MODELS") == "" {
-		return "", err
-	}
-	return models.Dir(d), nil
-}
+func modelsDir() (string, error) { return models.DownloadDir(library.DefaultDir()) }
 
 func machineOr(m *hw.Machine) hw.Machine {
 	if m == nil {

@@ -12,19 +12,20 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/shoebox-app/shoebox/internal/envvars"
 	"github.com/shoebox-app/shoebox/internal/fsutil"
 )
 
 // KeyEnv names the environment variable that holds the server's API key
 // for the command line (a flag would show in ps). A key given there is the
 // user's explicit choice for the server named with it, and is sent to it.
-const KeyEnv = "SHOEBOX_SERVER_KEY"
+var KeyEnv = envvars.ServerKey.Name
 
 // keyFile is where the app keeps its keys: in the user's own config folder,
 // readable by the user alone, not in the library (which is copied, shared
 // and backed up) and never in an export.
 func keyFile() (string, error) {
-	if d := os.Getenv("SHOEBOX_CONFIG"); d != "" {
+	if d := envvars.Config.Get(); d != "" {
 		return filepath.Join(d, "server-key"), nil
 	}
 	d, err := os.UserConfigDir()
@@ -80,7 +81,7 @@ func loopback(host string) bool {
 // (servers on a firm's own network often need none). A key saved for
 // another server is never returned; note then says so, for the user.
 func KeyFor(serverURL string) (key, note string) {
-	if k := strings.TrimSpace(os.Getenv(KeyEnv)); k != "" {
+	if k := strings.TrimSpace(envvars.ServerKey.Get()); k != "" {
 		return k, ""
 	}
 	want, err := originOf(serverURL)

@@ -28,6 +28,7 @@ import (
 	ort "github.com/yalue/onnxruntime_go"
 
 	"github.com/shoebox-app/shoebox/inference"
+	"github.com/shoebox-app/shoebox/internal/envvars"
 )
 
 // The files a reader needs, in its folder.
@@ -40,12 +41,12 @@ const (
 )
 
 // EnvDir names the environment variable that overrides where the parts are.
-const EnvDir = "SHOEBOX_PPOCR_DIR"
+var EnvDir = envvars.PPOCRDir.Name
 
 // DefaultDir is where the reader's parts are: $SHOEBOX_PPOCR_DIR, else
 // <exe dir>/../lib/ppocr (where `make deps` puts them beside build/bin).
 func DefaultDir() string {
-	if d := os.Getenv(EnvDir); d != "" {
+	if d := envvars.PPOCRDir.Get(); d != "" {
 		return d
 	}
 	exe, err := os.Executable()
@@ -144,7 +145,7 @@ func initEnv(lib string) error {
 	// One arena for all sessions, grown by what is asked for: the default
 	// arena of each session doubles when it grows, and the pages' many
 	// shapes left 1.7 GB resident over sroie-more.
-	if os.Getenv("SHOEBOX_PPOCR_ARENA") != "pow2" {
+	if envvars.PPOCRArena.Get() != "pow2" {
 		if mi, err := ort.GetMemoryInfo(); err == nil {
 			if cfg, err := ort.NewArenaCfg(0, 1, -1, -1); err == nil {
 				if ort.CreateAndRegisterAllocator(mi, cfg) == nil {

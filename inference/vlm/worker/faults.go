@@ -9,6 +9,8 @@ import (
 
 	"github.com/shoebox-app/shoebox/assets"
 	"github.com/shoebox-app/shoebox/inference/vlm/protocol"
+	"github.com/shoebox-app/shoebox/internal/envvars"
+	"github.com/shoebox-app/shoebox/internal/fsutil"
 )
 
 // FaultsCompiled says whether this build can be told to misbehave through
@@ -21,21 +23,21 @@ func testFault(op string) {
 	if op != "extract" {
 		return
 	}
-	for env, act := range map[string]func(){
-		"SHOEBOX_WORKER_CRASH_ONCE": func() { os.Exit(134) },
-		"SHOEBOX_WORKER_HANG_ONCE":  func() { time.Sleep(time.Hour) },
+	for v, act := range map[envvars.Var]func(){
+		envvars.WorkerCrashOnce: func() { os.Exit(134) },
+		envvars.WorkerHangOnce:  func() { time.Sleep(time.Hour) },
 	} {
-		if marker := os.Getenv(env); marker != "" {
+		if marker := v.Get(); marker != "" {
 			if _, err := os.Stat(marker); os.IsNotExist(err) {
-				os.WriteFile(marker, nil, 0o644)
+				_ = fsutil.WriteBytes(marker, nil)
 				act()
 			}
 		}
 	}
 	// SHOEBOX_WORKER_CRASH_TWICE=marker: the marker counts the crashes.
-	if marker := os.Getenv("SHOEBOX_WORKER_CRASH_TWICE"); marker != "" {
+	if marker := envvars.WorkerCrashTwice.Get(); marker != "" {
 		if b, _ := os.ReadFile(marker); len(b) < 2 {
-			os.WriteFile(marker, append(b, '!'), 0o644)
+			_ = fsutil.WriteBytes(marker, append(b, '!'))
 			os.Exit(134)
 		}
 	}
@@ -45,7 +47,7 @@ func testFault(op string) {
 // always (SHOEBOX_WORKER_REFUSE=always) or only to the ordinary prompt
 // (=ordinary), as the engine's retry with the strict prompt expects.
 func testRefusal(req protocol.WorkerRequest, resp *protocol.WorkerResponse) {
-	mode := os.Getenv("SHOEBOX_WORKER_REFUSE")
+	mode := envvars.WorkerRefuse.Get()
 	if mode == "" {
 		return
 	}
@@ -60,14 +62,14 @@ func testRefusal(req protocol.WorkerRequest, resp *protocol.WorkerResponse) {
 // every page, as a GPU with broken arithmetic does
 // (SHOEBOX_WORKER_BANG_ONCE=marker file).
 func testBang(resp *protocol.WorkerResponse) {
-	marker := os.Getenv("SHOEBOX_WORKER_BANG_ONCE")
+	marker := envvars.WorkerBangOnce.Get()
 	if marker == "" {
 		return
 	}
 	if _, err := os.Stat(marker); !os.IsNotExist(err) {
 		return
 	}
-	os.WriteFile(marker, nil, 0o644)
+	_ = fsutil.WriteBytes(marker, nil)
 	for i := range resp.Pages {
 		resp.Pages[i] = protocol.PageResponse{Output: strings.Repeat("!", 40)}
 	}
