@@ -3,10 +3,12 @@ package ingest
 import (
 	"image"
 	"image/color"
+	"math"
 	"runtime"
-	"sync"
 
 	"golang.org/x/image/draw"
+
+	"github.com/shoebox-app/shoebox/internal/budget"
 )
 
 // Decoding a large image takes several bytes a pixel (eight for a 16-bit
@@ -22,32 +24,11 @@ const DecodeBudget = 700 << 20
 // a receipt at any sensible resolution (an A4 page at 300 dpi is 8.7 MP).
 const DefaultWorkPixels = 12_000_000
 
-var budget = struct {
-	sync.Mutex
-	cond *sync.Cond
-	used int64
-}{}
+var decodeBudget = budget.New(DecodeBudget)
 
-func init() { budget.cond = sync.NewCond(&budget.Mutex) }
-
-// acquire waits until n bytes of the budget are free (a request larger than
-// the whole budget waits until nothing else is decoding) and returns the
+// acquire waits until n bytes of the decode budget are free and returns the
 // release.
-func acquire(n int64) func() {
-	n = min(max(n, 0), DecodeBudget)
-	budget.Lock()
-	for budget.used+n > DecodeBudget {
-		budget.cond.Wait()
-	}
-	budget.used += n
-	budget.Unlock()
-	return func() {
-		budget.Lock()
-		budget.used -= n
-		budget.Unlock()
-		budget.cond.Broadcast()
-	}
-}
+func acquire(n int64) func() { return decodeBudget.Wait(n) }
 
 // decodedBytes estimates the memory the decoded image of cfg takes.
 func decodedBytes(cfg image.Config) int64 {
@@ -73,7 +54,7 @@ func shrinkToWork(img image.Image, maxPixels int) image.Image {
 	if maxPixels <= 0 || w*h <= maxPixels {
 		return img
 	}
-	scale := sqrt(float64(maxPixels) / float64(w*h))
+	scale := math.Sqrt(float64(maxPixels) / float64(w*h))
 	nw, nh := max(1, int(float64(w)*scale)), max(1, int(float64(h)*scale))
 	var dst draw.Image
 	switch img.(type) {
@@ -84,14 +65,6 @@ func shrinkToWork(img image.Image, maxPixels int) image.Image {
 	}
 	draw.ApproxBiLinear.Scale(dst, dst.Bounds(), img, b, draw.Src, nil)
 	return dst
-}
-
-func sqrt(x float64) float64 {
-	z := x
-	for i := 0; i < 40; i++ {
-		z -= (z*z - x) / (2 * z)
-	}
-	return z
 }
 
 // afterLargeDecode hands a large decode's memory back before the next one

@@ -9,6 +9,7 @@ import (
 	"hash/crc32"
 	"image"
 	"io"
+	"math"
 )
 
 // A scanner's 16-bit PNG decoded whole takes eight bytes a pixel (630 MB
@@ -24,8 +25,8 @@ var errInterlaced = errors.New("png: interlaced")
 // pngHeader is what IHDR, PLTE and tRNS say about the pixels.
 type pngHeader struct {
 	width, height int
-	depth         int  // bits a sample
-	colorType     byte // 0 gray, 2 RGB, 3 palette, 4 gray+alpha, 6 RGBA
+	depth         int         // bits a sample
+	colorType     byte        // 0 gray, 2 RGB, 3 palette, 4 gray+alpha, 6 RGBA
 	palette       [][4]uint16 // red, green, blue, alpha (not premultiplied)
 	// key is tRNS for gray and RGB files: the one colour that is
 	// transparent, in samples as stored.
@@ -161,7 +162,7 @@ func shrinkPNG(data []byte, maxPixels int) (image.Image, error) {
 	w, ht := h.width, h.height
 	nw, nh := w, ht
 	if maxPixels > 0 && int64(w)*int64(ht) > int64(maxPixels) {
-		scale := sqrt(float64(maxPixels) / (float64(w) * float64(ht)))
+		scale := math.Sqrt(float64(maxPixels) / (float64(w) * float64(ht)))
 		nw, nh = max(1, int(float64(w)*scale)), max(1, int(float64(ht)*scale))
 	}
 	readers := make([]io.Reader, len(idat))

@@ -4,9 +4,8 @@ import (
 	"context"
 	"strings"
 
-	"golang.org/x/sync/semaphore"
-
 	"github.com/shoebox-app/shoebox/inference"
+	"github.com/shoebox-app/shoebox/internal/budget"
 )
 
 // Reading a page takes memory in proportion to its pixels: `shoebox
@@ -17,7 +16,7 @@ import (
 // receipts of a few megapixels are read side by side.
 const readingPixels = 12_000_000
 
-var readingBudget = semaphore.NewWeighted(readingPixels)
+var readingBudget = budget.New(readingPixels)
 
 // reserveReading waits until the page's pixels fit in the budget (a page
 // with a text layer needs no reading) and returns the release.
@@ -26,11 +25,11 @@ func reserveReading(ctx context.Context, page inference.Page) (func(), error) {
 		return func() {}, nil
 	}
 	b := page.Image.Bounds()
-	n := min(int64(b.Dx())*int64(b.Dy()), readingPixels)
-	if err := readingBudget.Acquire(ctx, n); err != nil {
+	release, err := readingBudget.Reserve(ctx, int64(b.Dx())*int64(b.Dy()))
+	if err != nil {
 		return nil, err
 	}
-	return func() { trimCHeap(); readingBudget.Release(n) }, nil
+	return func() { trimCHeap(); release() }, nil
 }
 
 // hasText says whether the page brings its words (a PDF's text layer).
