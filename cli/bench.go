@@ -10,6 +10,7 @@ import (
 	"github.com/shoebox-app/shoebox/inference"
 	"github.com/shoebox-app/shoebox/inference/vlm/worker"
 	"github.com/shoebox-app/shoebox/ingest"
+	"github.com/shoebox-app/shoebox/internal/plain"
 	"github.com/shoebox-app/shoebox/receipt"
 )
 
@@ -103,16 +104,16 @@ func runBench(env Env, args []string) int {
 			return 1
 		}
 		t := res.Timings
-		rep.EncodeMS += ms(t.ImageEncode)
-		rep.PrefillMS += ms(t.Prefill)
-		rep.DecodeMS += ms(t.Decode)
+		rep.EncodeMS += plain.Millis(t.ImageEncode)
+		rep.PrefillMS += plain.Millis(t.Prefill)
+		rep.DecodeMS += plain.Millis(t.Decode)
 		rep.PromptTokens += float64(t.PromptTokens)
 		rep.OutputTokens += float64(t.OutputTokens)
-		rep.OtherMS += ms(t.Total - t.ImageEncode - t.Prefill - t.Decode)
+		rep.OtherMS += plain.Millis(t.Total - t.ImageEncode - t.Prefill - t.Decode)
 		rep.MeanBatch += float64(t.Batch)
 		rep.FullGrammarPct += float64(t.FullGrammarSteps)
-		rep.RescueMSPerTok += ms(t.GrammarRescue)
-		rep.ForwardMSPerTok += ms(t.Forward)
+		rep.RescueMSPerTok += plain.Millis(t.GrammarRescue)
+		rep.ForwardMSPerTok += plain.Millis(t.Forward)
 	}
 	wall := time.Since(start)
 	k := float64(*n)
@@ -136,7 +137,7 @@ func runBench(env Env, args []string) int {
 	// The yardstick decodes one sequence: compared with one page at a time.
 	if rep.Parallel == 1 {
 		if bare, err := worker.BareDecode(*model, int(rep.PromptTokens), max(int(rep.OutputTokens), 32), v.Plan()); err == nil && bare > 0 {
-			rep.BareMSPerToken = ms(bare)
+			rep.BareMSPerToken = plain.Millis(bare)
 			rep.OverheadPct = (rep.EngineMSPerTok/rep.BareMSPerToken - 1) * 100
 			rep.OverheadExRescuePct = ((rep.EngineMSPerTok-rep.RescueMSPerTok)/rep.BareMSPerToken - 1) * 100
 		}
@@ -162,8 +163,6 @@ func runBench(env Env, args []string) int {
 	}
 	return 0
 }
-
-func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
 
 // benchPages loads the first page of each receipt.
 func benchPages(paths []string) ([]inference.Page, error) {

@@ -7,6 +7,7 @@ import (
 
 	"github.com/shoebox-app/shoebox/inference"
 	"github.com/shoebox-app/shoebox/inference/server"
+	"github.com/shoebox-app/shoebox/internal/plain"
 	"github.com/shoebox-app/shoebox/receipt"
 )
 
@@ -74,11 +75,11 @@ func benchServer(env Env, sf serverFlags, pages []inference.Page, n, inFlight in
 		}
 		ok++
 		t := res.Timings
-		rep.RequestMS += ms(t.Total)
+		rep.RequestMS += plain.Millis(t.Total)
 		rep.PromptTokens += float64(t.PromptTokens)
 		rep.OutputTokens += float64(t.OutputTokens)
-		rep.PrefillMS += ms(t.Prefill)
-		rep.DecodeMS += ms(t.Decode)
+		rep.PrefillMS += plain.Millis(t.Prefill)
+		rep.DecodeMS += plain.Millis(t.Decode)
 	}
 	rep.Pages = n
 	if ok == 0 {

@@ -14,6 +14,7 @@ import (
 	"github.com/NVIDIA/go-nvml/pkg/nvml"
 
 	"github.com/shoebox-app/shoebox/hw"
+	"github.com/shoebox-app/shoebox/internal/plain"
 	"github.com/shoebox-app/shoebox/models"
 	"github.com/shoebox-app/shoebox/receipt"
 )
@@ -160,7 +161,7 @@ func printComparison(w io.Writer, runs []modelRun, n int) {
 	for _, r := range runs {
 		row := []string{r.Ref}
 		if r.Error != "" {
-			row = append(row, "failed: "+clipText(r.Error, 90))
+			row = append(row, "failed: "+plain.Clip(r.Error, 90))
 			fmt.Fprintln(tw, strings.Join(row, "\t")+"\t")
 			continue
 		}
@@ -179,12 +180,4 @@ func printComparison(w io.Writer, runs []modelRun, n int) {
 			fmt.Fprintf(w, "%s: %s\n", r.Ref, r.Plan)
 		}
 	}
-}
-
-func clipText(s string, n int) string {
-	s = strings.Join(strings.Fields(s), " ")
-	if len(s) > n {
-		return s[:n] + "…"
-	}
-	return s
 }

@@ -6,6 +6,8 @@ import (
 	"math"
 	"slices"
 	"strings"
+
+	"github.com/shoebox-app/shoebox/internal/plain"
 )
 
 // Variant is one weights file of a model: a quantization or precision.
@@ -83,7 +85,7 @@ func (p Plan) OnCPU() bool { return len(p.Devices) == 0 || p.GPULayers == 0 }
 // Summary is a one-line description: "Q4_K_M on 2× NVIDIA L40S".
 func (p Plan) Summary(m Machine) string {
 	if p.OnCPU() {
-		return fmt.Sprintf("%s on the CPU (%s)", p.Variant, plural(p.Threads, "thread", "threads"))
+		return fmt.Sprintf("%s on the CPU (%s)", p.Variant, plain.Count(p.Threads, "thread", "threads"))
 	}
 	names := map[string]int{}
 	var order []string
@@ -602,7 +604,7 @@ func planCPU(req Request, variants []Variant, p Plan) Plan {
 	kv := uint64(kvBytesPerToken(m, "f16") * float64(req.Context*req.Parallel*max(m.Layers, 1)))
 	p.CPUMiB = mib(chosen.Bytes) + mib(m.ProjectorBytes) + mib(kv) + graphMiB(m, defaultBatch)
 	p.Reasons = append(p.Reasons, fmt.Sprintf("On the CPU, reading speed is limited by memory bandwidth, so the smallest good variant, %s (%s), is fastest.", chosen.Name, gb(mib(chosen.Bytes))))
-	p.Reasons = append(p.Reasons, fmt.Sprintf("%s: one fewer than the %d cores, which keeps the app responsive (all cores made each step far slower on 2-core machines).", plural(p.Threads, "thread", "threads"), req.Machine.CPUCores))
+	p.Reasons = append(p.Reasons, fmt.Sprintf("%s: one fewer than the %d cores, which keeps the app responsive (all cores made each step far slower on 2-core machines).", plain.Count(p.Threads, "thread", "threads"), req.Machine.CPUCores))
 	if free := req.Machine.FreeRAMMiB; free > 0 && p.CPUMiB > uint64(float64(free)*Headroom) {
 		p.Warnings = append(p.Warnings, fmt.Sprintf("the model needs about %s of memory and %s is free: close other programs or choose a smaller model", gb(p.CPUMiB), gb(free)))
 	}

@@ -257,7 +257,7 @@ func (r *Runner) update(fn func(*Progress)) {
 	}
 }
 
-// Progress returns the latest snapshot.
+// Snapshot returns the queue's progress as it stands now.
 func (r *Runner) Snapshot() Progress {
 	r.mu.Lock()
 	defer r.mu.Unlock()

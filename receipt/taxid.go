@@ -68,16 +68,22 @@ func ValidateTaxID(id TaxID) error {
 	case SchemeUSEIN:
 		return validateEIN(v)
 	case SchemeMYGST:
-		if !regexp.MustCompile(`^\d{12}$`).MatchString(v) {
+		if !reMYGST.MatchString(v) {
 			return fmt.Errorf("Malaysian GST ID %q must have 12 digits", id.Value)
 		}
 	case SchemeMYSST:
-		if !regexp.MustCompile(`^[A-Z]\d{2}\d{4}\d{8}$`).MatchString(v) {
+		if !reMYSST.MatchString(v) {
 			return fmt.Errorf("Malaysian SST ID %q must look like W10-1808-32000123", id.Value)
 		}
 	}
 	return nil
 }
+
+// The Malaysian schemes have no checksum, only a shape.
+var (
+	reMYGST = regexp.MustCompile(`^\d{12}$`)
+	reMYSST = regexp.MustCompile(`^[A-Z]\d{2}\d{4}\d{8}$`)
+)
 
 func allDigits(s string, n int) bool {
 	if len(s) != n {

@@ -12,6 +12,8 @@ import (
 	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
+
+	"github.com/shoebox-app/shoebox/internal/plain"
 )
 
 // settingLastFolder is the folder Add files… opened last.
@@ -180,7 +182,7 @@ func (c *fileChooser) count() {
 			n++
 		}
 	}
-	c.info.SetText(fmt.Sprintf("%d %s chosen", n, plural(n, "file", "files")))
+	c.info.SetText(fmt.Sprintf("%d %s chosen", n, plain.Word(n, "file", "files")))
 }
 
 func (c *fileChooser) add(paths []string) {

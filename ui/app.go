@@ -20,6 +20,7 @@ import (
 	"github.com/shoebox-app/shoebox/hw"
 	"github.com/shoebox-app/shoebox/inference"
 	"github.com/shoebox-app/shoebox/ingest"
+	"github.com/shoebox-app/shoebox/internal/plain"
 	"github.com/shoebox-app/shoebox/library"
 	"github.com/shoebox-app/shoebox/pipeline"
 	"github.com/shoebox-app/shoebox/receipt"
@@ -213,7 +214,7 @@ func (u *UI) AddPaths(paths []string) []library.ImportResult {
 		}
 	}
 	onMain(func() {
-		msg := fmt.Sprintf("Added %d %s", added, plural(added, "receipt", "receipts"))
+		msg := fmt.Sprintf("Added %d %s", added, plain.Word(added, "receipt", "receipts"))
 		if dups > 0 {
 			msg += fmt.Sprintf(", %d already in the library", dups)
 		}
@@ -556,13 +557,6 @@ func (u *UI) sayUntilClosed(msg string) int {
 	u.refused.SetText(msg)
 	u.notice.Show()
 	return u.noticeSeq
-}
-
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
 }
 
 // readerText names the engine in the status bar as a bookkeeper would.

@@ -15,6 +15,7 @@ import (
 
 	"github.com/shoebox-app/shoebox/clients"
 	"github.com/shoebox-app/shoebox/export"
+	"github.com/shoebox-app/shoebox/internal/plain"
 	"github.com/shoebox-app/shoebox/library"
 	"github.com/shoebox-app/shoebox/receipt"
 )
@@ -193,7 +194,7 @@ func (u *UI) showProblems(ce *export.CheckError) {
 		list.Add(container.NewBorder(nil, nil, nil, jump, text))
 	}
 	head := widget.NewLabel(fmt.Sprintf("%s would reject %d %s, so nothing was written. Fix them and export again.",
-		ce.Preset.Title(), len(ce.Problems), plural(len(ce.Problems), "thing", "things")))
+		ce.Preset.Title(), len(ce.Problems), plain.Word(len(ce.Problems), "thing", "things")))
 	head.Wrapping = fyne.TextWrapWord
 	d = dialog.NewCustom("Not exported yet", "Close", container.NewBorder(head, nil, nil, nil, container.NewVScroll(list)), u.win)
 	d.Resize(fyne.NewSize(640, 460))

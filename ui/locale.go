@@ -12,6 +12,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/shoebox-app/shoebox/internal/envvars"
+	"github.com/shoebox-app/shoebox/internal/plain"
 	"github.com/shoebox-app/shoebox/library"
 	"github.com/shoebox-app/shoebox/receipt"
 )
@@ -215,7 +216,7 @@ func (u *UI) setLocale(l receipt.Locale, parent fyne.Window) {
 	if len(ids) == 0 {
 		return
 	}
-	n := fmt.Sprintf("%d %s were", len(ids), plural(len(ids), "receipt", "receipts"))
+	n := fmt.Sprintf("%d %s were", len(ids), plain.Word(len(ids), "receipt", "receipts"))
 	if len(ids) == 1 {
 		n = "1 receipt was"
 	}

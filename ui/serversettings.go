@@ -18,6 +18,7 @@ import (
 	"github.com/shoebox-app/shoebox/assets"
 	"github.com/shoebox-app/shoebox/inference"
 	"github.com/shoebox-app/shoebox/inference/server"
+	"github.com/shoebox-app/shoebox/internal/plain"
 	"github.com/shoebox-app/shoebox/pipeline"
 )
 
@@ -111,7 +112,7 @@ func (f *serverForm) findModels(done func()) {
 				f.model.SetSelected(names[0])
 			}
 			f.model.Refresh()
-			f.status.SetText(fmt.Sprintf("The server offers %d %s.", len(names), plural(len(names), "reader", "readers")))
+			f.status.SetText(fmt.Sprintf("The server offers %d %s.", len(names), plain.Word(len(names), "reader", "readers")))
 		})
 	}()
 }

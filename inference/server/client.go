@@ -19,6 +19,7 @@ import (
 	"time"
 
 	"github.com/shoebox-app/shoebox/inference"
+	"github.com/shoebox-app/shoebox/internal/plain"
 )
 
 // The APIs a server may speak.
@@ -240,7 +241,7 @@ func (e *Engine) do(ctx context.Context, method, path string, body, out any) err
 		return he
 	}
 	if err := json.Unmarshal(data, out); err != nil {
-		return fmt.Errorf("the server's answer is not the JSON its API promises (%v): %s", err, clip(string(data), 120))
+		return fmt.Errorf("the server's answer is not the JSON its API promises (%v): %s", err, plain.Clip(string(data), 120))
 	}
 	return nil
 }
@@ -254,16 +255,16 @@ func errorMessage(body []byte) string {
 	if json.Unmarshal(body, &oa) == nil && len(oa.Error) > 0 {
 		var s string
 		if json.Unmarshal(oa.Error, &s) == nil {
-			return clip(s, 200)
+			return plain.Clip(s, 200)
 		}
 		var m struct {
 			Message string `json:"message"`
 		}
 		if json.Unmarshal(oa.Error, &m) == nil && m.Message != "" {
-			return clip(m.Message, 200)
+			return plain.Clip(m.Message, 200)
 		}
 	}
-	return clip(string(body), 200)
+	return plain.Clip(string(body), 200)
 }
 
 // withRetries runs one request attempt after another while the failure is
@@ -345,14 +346,6 @@ func (e *Engine) classify(ctx context.Context, err error) error {
 func (e *Engine) redact(s string) string {
 	if k := e.opt.APIKey; k != "" {
 		s = strings.ReplaceAll(s, k, "[key]")
-	}
-	return s
-}
-
-func clip(s string, n int) string {
-	s = strings.Join(strings.Fields(s), " ")
-	if len(s) > n {
-		return s[:n] + "…"
 	}
 	return s
 }

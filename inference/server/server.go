@@ -15,6 +15,7 @@ import (
 	"github.com/shoebox-app/shoebox/inference"
 	"github.com/shoebox-app/shoebox/inference/fields"
 	"github.com/shoebox-app/shoebox/inference/vlm"
+	"github.com/shoebox-app/shoebox/internal/plain"
 	"github.com/shoebox-app/shoebox/receipt"
 )
 
@@ -168,7 +169,7 @@ func (e *Engine) Available(ctx context.Context) error {
 		return e.classify(ctx, err)
 	}
 	if len(names) > 0 && !hasModel(names, e.opt.Model) {
-		return fmt.Errorf("%w: %s has no model %q (it offers %s)", inference.ErrUnavailable, e.base.Host, e.opt.Model, clip(fmt.Sprint(names), 200))
+		return fmt.Errorf("%w: %s has no model %q (it offers %s)", inference.ErrUnavailable, e.base.Host, e.opt.Model, plain.Clip(fmt.Sprint(names), 200))
 	}
 	return nil
 }
@@ -207,11 +208,11 @@ func (e *Engine) Extract(ctx context.Context, page inference.Page) (inference.Re
 		schema: receiptSchema, maxTokens: e.opt.MaxTokens}
 	a, r, err := e.read(ctx, c)
 	if err == nil && vlm.Refused(&r) {
-		e.event("the model declined page %d (%q): asking again with the strict bookkeeping prompt", page.Index+1, clip(a.text, 80))
+		e.event("the model declined page %d (%q): asking again with the strict bookkeeping prompt", page.Index+1, plain.Clip(a.text, 80))
 		c.system = vlm.BuildPrompt("", assets.ReceiptPromptStrict, page).System
 		a, r, err = e.read(ctx, c)
 		if err == nil && vlm.Refused(&r) {
-			return inference.Result{Raw: a.text, Engine: "server"}, fmt.Errorf("%w twice, the second time with the strict prompt: %s", vlm.ErrRefused, clip(a.text, 120))
+			return inference.Result{Raw: a.text, Engine: "server"}, fmt.Errorf("%w twice, the second time with the strict prompt: %s", vlm.ErrRefused, plain.Clip(a.text, 120))
 		}
 	}
 	if err != nil {
@@ -243,7 +244,7 @@ func (e *Engine) read(ctx context.Context, c chat) (answer, receipt.Receipt, err
 		return a, receipt.Receipt{}, err
 	}
 	if fault := vlm.JudgeOutput(a.text); fault != nil {
-		return a, receipt.Receipt{}, fmt.Errorf("%s answered %q: %w; the server's GPU or precision settings compute wrongly", e.Where(), clip(a.text, 40), fault)
+		return a, receipt.Receipt{}, fmt.Errorf("%s answered %q: %w; the server's GPU or precision settings compute wrongly", e.Where(), plain.Clip(a.text, 40), fault)
 	}
 	if closed, cut := vlm.CloseTruncated(a.text); cut && a.truncated {
 		// The answer reached the token limit: what ended whole is kept,
@@ -252,7 +253,7 @@ func (e *Engine) read(ctx context.Context, c chat) (answer, receipt.Receipt, err
 		a.text = closed
 	}
 	if err := validate(assets.ReceiptSchema, a.text); err != nil {
-		return a, receipt.Receipt{}, fmt.Errorf("%w: %v: %s", ErrSchema, err, clip(a.text, 120))
+		return a, receipt.Receipt{}, fmt.Errorf("%w: %v: %s", ErrSchema, err, plain.Clip(a.text, 120))
 	}
 	r, err := vlm.ParseModelJSON(a.text, a.pieces, e.opt.Locale)
 	return a, r, err

@@ -4,6 +4,7 @@ import (
 	"github.com/shoebox-app/shoebox/inference"
 	"github.com/shoebox-app/shoebox/inference/fields"
 	"github.com/shoebox-app/shoebox/inference/vlm/protocol"
+	"github.com/shoebox-app/shoebox/internal/plain"
 
 	"bufio"
 	"bytes"
@@ -337,12 +338,12 @@ func (v *Engine) Extract(ctx context.Context, page inference.Page) (inference.Re
 		// Some models decline anything with a name or address on it; the
 		// stricter prompt spells out that this is the business's own tax
 		// record. One retry: a second refusal is the page's answer.
-		v.event("the model declined page %d (%q): asking again with the strict bookkeeping prompt", page.Index+1, clip(res.resp.Output, 80))
+		v.event("the model declined page %d (%q): asking again with the strict bookkeeping prompt", page.Index+1, plain.Clip(res.resp.Output, 80))
 		strict := BuildPrompt(v.opt.Family, assets.ReceiptPromptStrict, page)
 		strict.Image = req.Image
 		res, r, err = v.read(ctx, strict, page)
 		if err == nil && Refused(&r) {
-			return inference.Result{Raw: res.resp.Output, Engine: "vlm"}, fmt.Errorf("%w twice, the second time with the strict prompt: %s", ErrRefused, clip(res.resp.Output, 120))
+			return inference.Result{Raw: res.resp.Output, Engine: "vlm"}, fmt.Errorf("%w twice, the second time with the strict prompt: %s", ErrRefused, plain.Clip(res.resp.Output, 120))
 		}
 	}
 	resp := res.resp
@@ -533,14 +534,6 @@ func (v *Engine) send(jobs []*job) ([]protocol.PageResponse, error) {
 
 // ErrRefused marks a page the model declined to read.
 var ErrRefused = errors.New("the model declined to read the page (or read nothing on it)")
-
-func clip(s string, n int) string {
-	s = strings.Join(strings.Fields(s), " ")
-	if len(s) > n {
-		return s[:n] + "…"
-	}
-	return s
-}
 
 // Close stops the worker; pages still queued get an error.
 func (v *Engine) Close() error {

@@ -15,6 +15,7 @@ import (
 
 	"github.com/shoebox-app/shoebox/hw"
 	"github.com/shoebox-app/shoebox/inference/vlm/protocol"
+	"github.com/shoebox-app/shoebox/internal/plain"
 )
 
 // Serve runs the worker loop: requests on in, responses on out, until in
@@ -122,7 +123,7 @@ func (s *session) load(req protocol.WorkerRequest, resp *protocol.WorkerResponse
 		s.mtmd = mt
 	}
 	s.firstBytes = newFirstByteIndex(m)
-	resp.LoadMS = ms(time.Since(start))
+	resp.LoadMS = plain.Millis(time.Since(start))
 	return nil
 }
 
@@ -173,7 +174,7 @@ func (s *session) extract(req protocol.WorkerRequest, resp *protocol.WorkerRespo
 		sq.sampler = sampler
 		t := time.Now()
 		pos, n, encode, err := s.prefill(page, i)
-		sq.out.PrefillMS, sq.out.EncodeMS, sq.out.PromptTokens = ms(time.Since(t)-encode), ms(encode), n
+		sq.out.PrefillMS, sq.out.EncodeMS, sq.out.PromptTokens = plain.Millis(time.Since(t)-encode), plain.Millis(encode), n
 		if err != nil {
 			sq.out.Error = err.Error()
 			s.ctx.KvCacheSeqRm(i, 0, -1)
@@ -275,9 +276,9 @@ func (s *session) take(sq *sequence, logits []float32, maxTok int) {
 		sq.active = false
 		sq.out.Error = msg
 		sq.out.Output = outputOf(sq.out.Pieces)
-		sq.out.DecodeMS = ms(time.Since(sq.started))
-		sq.out.FullGrammarSteps, sq.out.GrammarRescueMS = sq.sampler.full, ms(sq.sampler.rescue)
-		sq.out.ForwardMS = ms(s.forward)
+		sq.out.DecodeMS = plain.Millis(time.Since(sq.started))
+		sq.out.FullGrammarSteps, sq.out.GrammarRescueMS = sq.sampler.full, plain.Millis(sq.sampler.rescue)
+		sq.out.ForwardMS = plain.Millis(s.forward)
 	}
 	tok, p, err := sq.sampler.pick(logits)
 	if err != nil {
@@ -324,8 +325,6 @@ func outputOf(pieces []protocol.Piece) string {
 	}
 	return b.String()
 }
-
-func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
 
 // canary decodes hw.CanaryPrompt greedily with no grammar, reporting the text
 // and whether any step's logits were NaN or infinite.
