@@ -68,161 +68,219 @@ func PlausibleRates(c Country) []decimal.Decimal {
 // so tests are deterministic. Comparisons allow one minor unit of the
 // receipt's currency per rounded quantity.
 func Validate(r Receipt, loc Locale, now time.Time) []Finding {
-	var out []Finding
-	add := func(code string, sev Severity, msg string, fields ...string) {
-		out = append(out, Finding{Code: code, Severity: sev, Fields: fields, Message: msg})
+	c := newChecker(r, loc)
+	c.presence(now)
+	c.lineItems()
+	c.sums()
+	c.taxLines()
+	c.gstFraction()
+	c.amountDue()
+	c.taxID()
+	if c.foreign {
+		c.add(FindForeignCurrency, Info, fmt.Sprintf("in %s, not the client's %s: kept as printed", c.cur, c.client), "currency")
 	}
-	cur := r.Currency.Value
-	if cur == "" {
-		cur = loc.Currency
-	}
-	foreign := r.Currency.Set && cur != "" && loc.Currency != "" && cur != loc.Currency
-	client := loc.Currency
-	if r.TaxRules != "" {
-		loc.Country = r.TaxRules // a page from elsewhere is checked by its own country's rates
-	}
-	unit := MinorUnit(cur)
-	money := func(d decimal.Decimal) string { return d.StringFixed(int32(MinorDigits(cur))) }
-	near := func(a, b decimal.Decimal, units int64) bool {
-		return a.Sub(b).Abs().LessThanOrEqual(unit.Mul(decimal.NewFromInt(units)))
-	}
+	return c.out
+}
 
+// checker holds what every check of one receipt needs: its currency (for
+// rounding and printing amounts), the rules' country, and the findings.
+type checker struct {
+	r       Receipt
+	loc     Locale
+	cur     string
+	client  string
+	foreign bool
+	unit    decimal.Decimal
+	out     []Finding
+}
+
+func newChecker(r Receipt, loc Locale) *checker {
+	c := &checker{r: r, loc: loc, cur: r.Currency.Value, client: loc.Currency}
+	if c.cur == "" {
+		c.cur = loc.Currency
+	}
+	c.foreign = r.Currency.Set && c.cur != "" && loc.Currency != "" && c.cur != loc.Currency
+	if r.TaxRules != "" {
+		c.loc.Country = r.TaxRules // a page from elsewhere is checked by its own country's rates
+	}
+	c.unit = MinorUnit(c.cur)
+	return c
+}
+
+func (c *checker) add(code string, sev Severity, msg string, fields ...string) {
+	c.out = append(c.out, Finding{Code: code, Severity: sev, Fields: fields, Message: msg})
+}
+
+func (c *checker) money(d decimal.Decimal) string { return d.StringFixed(int32(MinorDigits(c.cur))) }
+
+// near: a and b differ by at most units minor units of the currency.
+func (c *checker) near(a, b decimal.Decimal, units int64) bool {
+	return a.Sub(b).Abs().LessThanOrEqual(c.unit.Mul(decimal.NewFromInt(units)))
+}
+
+// presence: a known currency, a total, a date that is neither in the
+// future nor ten years old.
+func (c *checker) presence(now time.Time) {
+	r := c.r
 	if r.Currency.Set && r.Currency.Value != "" && !ValidCurrency(r.Currency.Value) {
-		add(FindCurrency, Warning, fmt.Sprintf("currency %q is not an ISO 4217 code Shoebox knows", r.Currency.Value), "currency")
+		c.add(FindCurrency, Warning, fmt.Sprintf("currency %q is not an ISO 4217 code Shoebox knows", r.Currency.Value), "currency")
 	}
 	if !r.Total.Set {
-		add(FindMissingTotal, Error, "no total was found: enter the amount paid", "total")
+		c.add(FindMissingTotal, Error, "no total was found: enter the amount paid", "total")
 	}
 	if !r.Date.Set {
-		add(FindMissingDate, Error, "no date was found: enter the receipt date", "date")
-	} else {
-		today := Date(now.Year(), now.Month(), now.Day())
-		switch {
-		case r.Date.Value.After(today):
-			add(FindFutureDate, Warning, fmt.Sprintf("date %s is in the future: day and month may be swapped", r.Date.Value.Format("2006-01-02")), "date")
-		case r.Date.Value.Before(today.AddDate(-10, 0, 0)):
-			add(FindOldDate, Warning, fmt.Sprintf("date %s is more than 10 years old", r.Date.Value.Format("2006-01-02")), "date")
+		c.add(FindMissingDate, Error, "no date was found: enter the receipt date", "date")
+		return
+	}
+	today := Date(now.Year(), now.Month(), now.Day())
+	switch {
+	case r.Date.Value.After(today):
+		c.add(FindFutureDate, Warning, fmt.Sprintf("date %s is in the future: day and month may be swapped", r.Date.Value.Format("2006-01-02")), "date")
+	case r.Date.Value.Before(today.AddDate(-10, 0, 0)):
+		c.add(FindOldDate, Warning, fmt.Sprintf("date %s is more than 10 years old", r.Date.Value.Format("2006-01-02")), "date")
+	}
+}
+
+// lineItems: the lines add up to the subtotal (or the total when there is
+// none), and each line's quantity × unit price is its amount.
+func (c *checker) lineItems() {
+	r := c.r
+	if len(r.LineItems) == 0 {
+		return
+	}
+	sum, complete := decimal.Zero, true
+	for _, li := range r.LineItems {
+		if !li.LineTotal.Set {
+			complete = false
+			break
+		}
+		sum = sum.Add(li.LineTotal.Value)
+	}
+	target, name := r.Subtotal, "subtotal"
+	if !target.Set {
+		target, name = r.Total, "total"
+	}
+	tol := int64(len(r.LineItems))
+	if complete && target.Set && !c.near(sum, target.Value, tol) {
+		// On a tax-exclusive receipt without a subtotal, lines plus tax may make the total.
+		plusTax := sum.Add(r.TotalTax.Value).Add(r.Tip.Value).Sub(r.Discount.Value).Add(r.Rounding.Value)
+		if !(name == "total" && c.near(plusTax, target.Value, tol)) {
+			c.add(FindLinesVsSubtotal, Warning, fmt.Sprintf("line items add up to %s but the %s is %s", c.money(sum), name, c.money(target.Value)), "line_items", name)
 		}
 	}
-
-	// Line items against the subtotal (or the total when no subtotal).
-	if len(r.LineItems) > 0 {
-		sum, complete := decimal.Zero, true
-		for _, li := range r.LineItems {
-			if !li.LineTotal.Set {
-				complete = false
-				break
-			}
-			sum = sum.Add(li.LineTotal.Value)
-		}
-		target, name := r.Subtotal, "subtotal"
-		if !target.Set {
-			target, name = r.Total, "total"
-		}
-		tol := int64(len(r.LineItems))
-		if complete && target.Set && !near(sum, target.Value, tol) {
-			// On a tax-exclusive receipt without a subtotal, lines plus tax may make the total.
-			plusTax := sum.Add(r.TotalTax.Value).Add(r.Tip.Value).Sub(r.Discount.Value).Add(r.Rounding.Value)
-			if !(name == "total" && near(plusTax, target.Value, tol)) {
-				add(FindLinesVsSubtotal, Warning, fmt.Sprintf("line items add up to %s but the %s is %s", money(sum), name, money(target.Value)), "line_items", name)
-			}
-		}
-		for i, li := range r.LineItems {
-			if li.Quantity.Set && li.UnitPrice.Set && li.LineTotal.Set {
-				want := li.Quantity.Value.Mul(li.UnitPrice.Value)
-				if !near(want, li.LineTotal.Value, 1) {
-					f := fmt.Sprintf("line_items[%d]", i)
-					add(FindLinesVsSubtotal, Warning, fmt.Sprintf("line %d: %s × %s is %s, not %s", i+1, li.Quantity.Value, money(li.UnitPrice.Value), money(want), money(li.LineTotal.Value)), f+".quantity", f+".unit_price", f+".line_total")
-				}
+	for i, li := range r.LineItems {
+		if li.Quantity.Set && li.UnitPrice.Set && li.LineTotal.Set {
+			want := li.Quantity.Value.Mul(li.UnitPrice.Value)
+			if !c.near(want, li.LineTotal.Value, 1) {
+				f := fmt.Sprintf("line_items[%d]", i)
+				c.add(FindLinesVsSubtotal, Warning, fmt.Sprintf("line %d: %s × %s is %s, not %s", i+1, li.Quantity.Value, c.money(li.UnitPrice.Value), c.money(want), c.money(li.LineTotal.Value)), f+".quantity", f+".unit_price", f+".line_total")
 			}
 		}
 	}
+}
 
-	// Subtotal + tax + tip − discount ± rounding = total.
-	if r.Subtotal.Set && r.Total.Set {
-		base := r.Subtotal.Value.Add(r.Tip.Value).Sub(r.Discount.Value).Add(r.Rounding.Value)
-		exclusive := base.Add(r.TotalTax.Value)
-		inclusive := r.TaxInclusive.Set && r.TaxInclusive.Value
-		var ok bool
-		switch {
-		case inclusive:
-			ok = near(base, r.Total.Value, 1)
-			if !ok && r.TotalTax.Set && near(exclusive, r.Total.Value, 1) {
-				add(FindSumVsTotal, Warning, fmt.Sprintf("the total %s is the subtotal plus tax, so the prices do not include tax: untick \"tax inclusive\"", money(r.Total.Value)), "tax_inclusive", "subtotal", "total_tax", "total")
-				ok = true
-			}
-		case !r.TotalTax.Set || !r.TaxInclusive.Set:
-			ok = near(exclusive, r.Total.Value, 1) || near(base, r.Total.Value, 1)
-		default:
-			ok = near(exclusive, r.Total.Value, 1)
+// sums: subtotal + tax + tip − discount ± rounding = total.
+func (c *checker) sums() {
+	r := c.r
+	if !r.Subtotal.Set || !r.Total.Set {
+		return
+	}
+	base := r.Subtotal.Value.Add(r.Tip.Value).Sub(r.Discount.Value).Add(r.Rounding.Value)
+	exclusive := base.Add(r.TotalTax.Value)
+	inclusive := r.TaxInclusive.Set && r.TaxInclusive.Value
+	var ok bool
+	switch {
+	case inclusive:
+		ok = c.near(base, r.Total.Value, 1)
+		if !ok && r.TotalTax.Set && c.near(exclusive, r.Total.Value, 1) {
+			c.add(FindSumVsTotal, Warning, fmt.Sprintf("the total %s is the subtotal plus tax, so the prices do not include tax: untick \"tax inclusive\"", c.money(r.Total.Value)), "tax_inclusive", "subtotal", "total_tax", "total")
+			ok = true
 		}
-		if !ok {
-			fields := []string{"subtotal", "total"}
-			for _, f := range []struct {
-				name string
-				a    Amount
-			}{{"total_tax", r.TotalTax}, {"tip", r.Tip}, {"discount", r.Discount}, {"rounding", r.Rounding}} {
-				if f.a.Set {
-					fields = append(fields, f.name)
-				}
-			}
-			want := exclusive
-			if inclusive {
-				want = base
-			}
-			add(FindSumVsTotal, Warning, fmt.Sprintf("subtotal and adjustments come to %s but the total is %s", money(want), money(r.Total.Value)), fields...)
+	case !r.TotalTax.Set || !r.TaxInclusive.Set:
+		ok = c.near(exclusive, r.Total.Value, 1) || c.near(base, r.Total.Value, 1)
+	default:
+		ok = c.near(exclusive, r.Total.Value, 1)
+	}
+	if ok {
+		return
+	}
+	fields := []string{"subtotal", "total"}
+	for _, f := range []struct {
+		name string
+		a    Amount
+	}{{"total_tax", r.TotalTax}, {"tip", r.Tip}, {"discount", r.Discount}, {"rounding", r.Rounding}} {
+		if f.a.Set {
+			fields = append(fields, f.name)
 		}
 	}
+	want := exclusive
+	if inclusive {
+		want = base
+	}
+	c.add(FindSumVsTotal, Warning, fmt.Sprintf("subtotal and adjustments come to %s but the total is %s", c.money(want), c.money(r.Total.Value)), fields...)
+}
 
-	// Tax lines: declared rate plausible for the country, and tax ≈ net × rate.
-	for i, tl := range r.TaxLines {
+// taxLines: each declared rate is plausible for the country, and tax ≈
+// net × rate.
+func (c *checker) taxLines() {
+	country := c.loc.Country
+	for i, tl := range c.r.TaxLines {
 		f := fmt.Sprintf("tax_lines[%d]", i)
 		if tl.Rate.Set {
-			if !ratePlausible(loc.Country, tl.Rate.Value) {
-				add(FindTaxRate, Warning, fmt.Sprintf("a %s%% tax rate is unusual in %s", tl.Rate.Value.String(), loc.Country), f+".rate")
+			if !ratePlausible(country, tl.Rate.Value) {
+				c.add(FindTaxRate, Warning, fmt.Sprintf("a %s%% tax rate is unusual in %s", tl.Rate.Value.String(), country), f+".rate")
 			}
 			if tl.Net.Set && tl.Tax.Set {
 				want := tl.Net.Value.Mul(tl.Rate.Value).Div(decimal.NewFromInt(100))
-				if !near(want, tl.Tax.Value, 1) {
-					add(FindTaxLineArithmetic, Warning, fmt.Sprintf("%s%% of %s is %s, not %s", tl.Rate.Value, money(tl.Net.Value), money(want), money(tl.Tax.Value)), f+".net", f+".tax")
+				if !c.near(want, tl.Tax.Value, 1) {
+					c.add(FindTaxLineArithmetic, Warning, fmt.Sprintf("%s%% of %s is %s, not %s", tl.Rate.Value, c.money(tl.Net.Value), c.money(want), c.money(tl.Tax.Value)), f+".net", f+".tax")
 				}
 			}
 		} else if tl.Net.Set && tl.Tax.Set && tl.Net.Value.IsPositive() {
 			rate := tl.Tax.Value.Mul(decimal.NewFromInt(100)).Div(tl.Net.Value).Round(1)
-			if !ratePlausible(loc.Country, rate) && !anyRateNear(loc.Country, tl.Net.Value, tl.Tax.Value, unit) {
-				add(FindTaxRate, Warning, fmt.Sprintf("tax %s on %s is a %s%% rate, unusual in %s", money(tl.Tax.Value), money(tl.Net.Value), rate, loc.Country), f+".net", f+".tax")
+			if !ratePlausible(country, rate) && !anyRateNear(country, tl.Net.Value, tl.Tax.Value, c.unit) {
+				c.add(FindTaxRate, Warning, fmt.Sprintf("tax %s on %s is a %s%% rate, unusual in %s", c.money(tl.Tax.Value), c.money(tl.Net.Value), rate, country), f+".net", f+".tax")
 			}
 		}
 	}
+}
 
-	// AU: GST in a tax-inclusive total is one eleventh of the taxable part.
-	if loc.Country == CountryAU && r.TaxInclusive.Set && r.TaxInclusive.Value && r.Total.Set && r.TotalTax.Set {
-		eleventh := r.Total.Value.Div(decimal.NewFromInt(11))
-		switch {
-		case r.TotalTax.Value.GreaterThan(eleventh.Add(unit)):
-			add(FindGSTFraction, Warning, fmt.Sprintf("GST %s is more than 1/11 of the total %s (%s)", money(r.TotalTax.Value), money(r.Total.Value), money(eleventh)), "total_tax", "total")
-		case r.TotalTax.Value.LessThan(eleventh.Sub(unit)):
-			add(FindGSTFraction, Info, fmt.Sprintf("GST %s is less than 1/11 of the total %s (%s): some items may be GST-free", money(r.TotalTax.Value), money(r.Total.Value), money(eleventh)), "total_tax", "total")
+// gstFraction: in Australia, GST in a tax-inclusive total is one eleventh
+// of the taxable part.
+func (c *checker) gstFraction() {
+	r := c.r
+	if c.loc.Country != CountryAU || !r.TaxInclusive.Set || !r.TaxInclusive.Value || !r.Total.Set || !r.TotalTax.Set {
+		return
+	}
+	eleventh := r.Total.Value.Div(decimal.NewFromInt(11))
+	switch {
+	case r.TotalTax.Value.GreaterThan(eleventh.Add(c.unit)):
+		c.add(FindGSTFraction, Warning, fmt.Sprintf("GST %s is more than 1/11 of the total %s (%s)", c.money(r.TotalTax.Value), c.money(r.Total.Value), c.money(eleventh)), "total_tax", "total")
+	case r.TotalTax.Value.LessThan(eleventh.Sub(c.unit)):
+		c.add(FindGSTFraction, Info, fmt.Sprintf("GST %s is less than 1/11 of the total %s (%s): some items may be GST-free", c.money(r.TotalTax.Value), c.money(r.Total.Value), c.money(eleventh)), "total_tax", "total")
+	}
+}
+
+// amountDue: an invoice's amount due is its total less what was paid in
+// advance.
+func (c *checker) amountDue() {
+	r := c.r
+	if !r.AmountDue.Set || !r.Total.Set {
+		return
+	}
+	want := r.Total.Value.Sub(r.AmountPaid.Value)
+	if !c.near(want, r.AmountDue.Value, 1) {
+		c.add(FindAmountDue, Warning, fmt.Sprintf("the total %s less %s paid is %s, but the amount due is %s", c.money(r.Total.Value), c.money(r.AmountPaid.Value), c.money(want), c.money(r.AmountDue.Value)), "total", "amount_paid", "amount_due")
+	}
+}
+
+// taxID: the supplier's tax ID passes its scheme's checksum.
+func (c *checker) taxID() {
+	if id := c.r.SupplierTaxID; id.Set && id.Value.Value != "" {
+		if err := ValidateTaxID(id.Value); err != nil {
+			c.add(FindTaxIDChecksum, Warning, err.Error(), "supplier_tax_id")
 		}
 	}
-
-	// An invoice's amount due is its total less what was paid in advance.
-	if r.AmountDue.Set && r.Total.Set {
-		want := r.Total.Value.Sub(r.AmountPaid.Value)
-		if !near(want, r.AmountDue.Value, 1) {
-			add(FindAmountDue, Warning, fmt.Sprintf("the total %s less %s paid is %s, but the amount due is %s", money(r.Total.Value), money(r.AmountPaid.Value), money(want), money(r.AmountDue.Value)), "total", "amount_paid", "amount_due")
-		}
-	}
-
-	if r.SupplierTaxID.Set && r.SupplierTaxID.Value.Value != "" {
-		if err := ValidateTaxID(r.SupplierTaxID.Value); err != nil {
-			add(FindTaxIDChecksum, Warning, err.Error(), "supplier_tax_id")
-		}
-	}
-	if foreign {
-		add(FindForeignCurrency, Info, fmt.Sprintf("in %s, not the client's %s: kept as printed", cur, client), "currency")
-	}
-	return out
 }
 
 func ratePlausible(c Country, rate decimal.Decimal) bool {
