@@ -50,6 +50,6 @@ func limitOpenMP() {
 	if err != nil {
 		return
 	}
-	syscall.Exec(exe, os.Args, append(os.Environ(), "OMP_THREAD_LIMIT=1"))
 	// Exec only returns on failure: carry on with OpenMP's default.
+	_ = syscall.Exec(exe, os.Args, append(os.Environ(), "OMP_THREAD_LIMIT=1"))
 }

@@ -51,6 +51,8 @@ var ReceiptInstruction string
 //go:embed prompts/ocr-hint.txt
 var OCRHintHeader string
 
+// TextLayerHeader introduces a PDF page's own text layer in the prompt.
+//
 //go:embed prompts/text-layer-hint.txt
 var TextLayerHeader string
 

@@ -3,6 +3,7 @@ package einvoice
 import (
 	"bytes"
 	"compress/zlib"
+	"errors"
 	"fmt"
 	"io"
 	"regexp"
@@ -108,7 +109,7 @@ func FromPDF(data []byte) ([]byte, string, error) {
 		return nil, "", fmt.Errorf("%w: %w", ErrDamaged, damaged)
 	}
 	if lastErr != nil {
-		return nil, "", fmt.Errorf("%w (an attachment could not be decoded: %v)", ErrNoInvoiceInPDF, lastErr)
+		return nil, "", fmt.Errorf("%w (an attachment could not be decoded: %w)", ErrNoInvoiceInPDF, lastErr)
 	}
 	return nil, "", ErrNoInvoiceInPDF
 }
@@ -172,15 +173,15 @@ func decodeStream(e embedded) ([]byte, error) {
 	case strings.Contains(e.dict, "/FlateDecode"):
 		zr, err := zlib.NewReader(bytes.NewReader(e.payload))
 		if err != nil {
-			return nil, fmt.Errorf("attachment %d: %v", e.obj, err)
+			return nil, fmt.Errorf("attachment %d: %w", e.obj, err)
 		}
 		defer zr.Close()
 		out, err := io.ReadAll(io.LimitReader(zr, MaxXMLBytes+1))
 		if len(out) > MaxXMLBytes {
 			return nil, fmt.Errorf("%w: attachment %d unpacks to over %d MB", ErrHostile, e.obj, MaxXMLBytes>>20)
 		}
-		if err != nil && err != io.ErrUnexpectedEOF {
-			return out, fmt.Errorf("attachment %d: %v", e.obj, err)
+		if err != nil && !errors.Is(err, io.ErrUnexpectedEOF) {
+			return out, fmt.Errorf("attachment %d: %w", e.obj, err)
 		}
 		return out, nil
 	case strings.Contains(e.dict, "/Filter"):

@@ -50,7 +50,7 @@ func parseTree(data []byte) (*node, error) {
 	count := 0
 	for {
 		tok, err := d.Token()
-		if err == io.EOF {
+		if errors.Is(err, io.EOF) {
 			break
 		}
 		if err != nil {

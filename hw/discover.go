@@ -88,7 +88,7 @@ func discoverGPUs(lib nvml.Interface, m Machine) Machine {
 		m.Notes = append(m.Notes, initProblem(ret))
 		return m
 	}
-	defer safe(func() (nvml.Return, nvml.Return) { r := lib.Shutdown(); return r, r })
+	defer func() { _, _ = safe(func() (nvml.Return, nvml.Return) { r := lib.Shutdown(); return r, r }) }()
 	driver, _ := safe(lib.SystemGetDriverVersion)
 	cudaVer, ret := safe(lib.SystemGetCudaDriverVersion)
 	cudaText := ""
@@ -158,7 +158,7 @@ func pciBus(p nvml.PciInfo) string {
 }
 
 func errText(ret nvml.Return) string {
-	defer func() { recover() }()
+	defer func() { _ = recover() }() // a driver without the call: no text
 	return nvml.ErrorString(ret)
 }
 

@@ -10,8 +10,6 @@ import (
 	"github.com/NVIDIA/go-nvml/pkg/nvml"
 )
 
-const gib = 1 << 30
-
 // Two vision models of the seeds' family (InternVL3 on Qwen2.5): the numbers
 // are the GGUF facts of the 2B and 8B language models and their projectors.
 var (

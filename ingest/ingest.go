@@ -175,7 +175,10 @@ func OpenRegular(path string) (*os.File, os.FileInfo, error) {
 		return nil, nil, refuse(path, nil, "%s", notRegular(st.Mode()))
 	}
 	// Regular files never block; clear the flag so reads behave as usual.
-	syscall.SetNonblock(fd, false)
+	if err := syscall.SetNonblock(fd, false); err != nil {
+		fh.Close()
+		return nil, nil, err
+	}
 	return fh, st, nil
 }
 
@@ -294,7 +297,7 @@ func decodeToWork(data []byte, kind Kind, cfg image.Config, work int) (image.Ima
 		release := acquire(int64(work) * 4)
 		img, err := shrinkPNG(data, work)
 		release()
-		if err != errInterlaced {
+		if !errors.Is(err, errInterlaced) {
 			return img, err
 		}
 	}

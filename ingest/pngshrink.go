@@ -218,7 +218,7 @@ func shrinkPNG(data []byte, maxPixels int) (image.Image, error) {
 	var px [4]uint32
 	for y := 0; y < ht; y++ {
 		if _, err := io.ReadFull(z, cur); err != nil {
-			if err == io.EOF {
+			if errors.Is(err, io.EOF) {
 				err = io.ErrUnexpectedEOF
 			}
 			return nil, fmt.Errorf("png: %w", err)

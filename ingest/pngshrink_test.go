@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/binary"
+	"errors"
 	"hash/crc32"
 	"image"
 	"image/color"
@@ -176,7 +177,7 @@ func TestShrinkPNGRefusesDamage(t *testing.T) {
 	if _, err := shrinkPNG(withChunkByte(data, "IHDR", 8, 3), 1000); err == nil {
 		t.Error("16-bit palette accepted")
 	}
-	if _, err := shrinkPNG(withChunkByte(data, "IHDR", 12, 1), 1000); err != errInterlaced {
+	if _, err := shrinkPNG(withChunkByte(data, "IHDR", 12, 1), 1000); !errors.Is(err, errInterlaced) {
 		t.Errorf("interlaced: %v", err)
 	}
 }
@@ -195,7 +196,7 @@ func FuzzShrinkPNG(f *testing.F) {
 		if err == nil && img.Bounds().Dx()*img.Bounds().Dy() > 500 {
 			t.Fatalf("page %v over the limit", img.Bounds())
 		}
-		if _, stdErr := png.Decode(bytes.NewReader(data)); stdErr == nil && err != nil && err != errInterlaced {
+		if _, stdErr := png.Decode(bytes.NewReader(data)); stdErr == nil && err != nil && !errors.Is(err, errInterlaced) {
 			t.Fatalf("image/png reads it, shrinkPNG says %v", err)
 		}
 	})

@@ -11,6 +11,7 @@ import (
 // Kind is a supported file type, as its MIME type.
 type Kind string
 
+// The kinds Shoebox opens.
 const (
 	JPEG Kind = "image/jpeg"
 	PNG  Kind = "image/png"

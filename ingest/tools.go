@@ -103,7 +103,7 @@ func checkPageSize(size [2]float64, dpi int, lim Limits) error {
 		return fmt.Errorf("is %.0f×%.0f cm, not a receipt page Shoebox can render", size[0]/72*2.54, size[1]/72*2.54)
 	}
 	if err := checkPixels(int(w), int(h), lim); err != nil {
-		return fmt.Errorf("at %d dpi the page %v", dpi, err)
+		return fmt.Errorf("at %d dpi the page %w", dpi, err)
 	}
 	return nil
 }

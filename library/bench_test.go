@@ -2,11 +2,12 @@ package library
 
 import (
 	"fmt"
-	"github.com/shoebox-app/shoebox/internal/benchutil"
 	"os"
 	"path/filepath"
 	"testing"
 	"time"
+
+	"github.com/shoebox-app/shoebox/internal/benchutil"
 
 	"github.com/shoebox-app/shoebox/ingest"
 )

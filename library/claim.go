@@ -121,7 +121,9 @@ func (l *Library) renewClaims(stop <-chan struct{}) {
 		case <-stop:
 			return
 		case <-t.C:
-			l.write(context.Background(), func(tx *sql.Tx) error {
+			// A renewal that fails is tried again at the next tick; the
+			// lease outlasts several.
+			_ = l.write(context.Background(), func(tx *sql.Tx) error {
 				_, err := tx.Exec(`UPDATE receipts SET claim_until = ? WHERE status = ? AND claim_owner = ?`,
 					l.leaseEnd(), string(StatusExtracting), processOwner)
 				return err

@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"time"
 
@@ -107,7 +108,7 @@ func (l *Library) NextQueued(ctx context.Context) (int64, bool, error) {
 			return err
 		}
 		err := tx.QueryRow(`SELECT id FROM receipts WHERE status = ? ORDER BY id LIMIT 1`, string(StatusQueued)).Scan(&id)
-		if err == sql.ErrNoRows {
+		if errors.Is(err, sql.ErrNoRows) {
 			return nil
 		}
 		if err != nil {
@@ -126,23 +127,6 @@ func (l *Library) NextQueued(ctx context.Context) (int64, bool, error) {
 	return id, found, err
 }
 
-func (l *Library) ids(q string, args ...any) ([]int64, error) {
-	rows, err := l.db.Query(q, args...)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []int64
-	for rows.Next() {
-		var id int64
-		if err := rows.Scan(&id); err != nil {
-			return nil, err
-		}
-		out = append(out, id)
-	}
-	return out, rows.Err()
-}
-
 // NextForReview returns the first receipt after afterID (wrapping round)
 // that is waiting for a person: needs review, then extracted.
 func (l *Library) NextForReview(afterID int64) (int64, bool, error) {
@@ -156,7 +140,7 @@ func (l *Library) NextForReview(afterID int64) (int64, bool, error) {
 			if err == nil {
 				return id, true, nil
 			}
-			if err != sql.ErrNoRows {
+			if !errors.Is(err, sql.ErrNoRows) {
 				return 0, false, err
 			}
 		}
@@ -246,7 +230,9 @@ func keepPersonsEdits(stored, read *receipt.Receipt, loc receipt.Locale) {
 		if err != nil {
 			continue
 		}
-		receipt.Set(read, f.Path, v, receipt.SourceUser, loc)
+		if err := receipt.Set(read, f.Path, v, receipt.SourceUser, loc); err != nil {
+			continue // a value the person typed that no longer parses stays only on the stored receipt
+		}
 	}
 	touched := func(table string, n int, specs []receipt.FieldSpec) bool {
 		for i := 0; i < n; i++ {
@@ -486,7 +472,7 @@ func (l *Library) RemoveRow(ctx context.Context, id int64, table string, i int) 
 func (l *Library) Undo(ctx context.Context, id int64) (string, error) {
 	var field, old string
 	err := l.db.QueryRow(`SELECT field, old FROM history WHERE receipt_id = ? AND who = 'user' AND kind = 'field' ORDER BY id DESC LIMIT 1`, id).Scan(&field, &old)
-	if err == sql.ErrNoRows {
+	if errors.Is(err, sql.ErrNoRows) {
 		return "", fmt.Errorf("receipt %d has no edit to undo", id)
 	}
 	if err != nil {

@@ -3,6 +3,7 @@ package library
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -123,11 +124,7 @@ func TestNamedPipeIsRefusedNotWaitedOn(t *testing.T) {
 }
 
 func errorsAs(err error, ref **ingest.Refusal) bool {
-	r, ok := err.(*ingest.Refusal)
-	if ok {
-		*ref = r
-	}
-	return ok
+	return errors.As(err, ref)
 }
 
 // The same content under many names in one batch (NFC and NFD spellings of

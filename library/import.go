@@ -19,6 +19,7 @@ import (
 // Outcome is what happened to one file given to Import.
 type Outcome string
 
+// The outcomes of an import.
 const (
 	Added     Outcome = "added"
 	Duplicate Outcome = "duplicate" // the same file (by SHA-256) is already in the library
@@ -231,7 +232,7 @@ func (l *Library) commit(ctx context.Context, p prepared) ImportResult {
 func (l *Library) idBySHA(sha string) (int64, bool, error) {
 	var id int64
 	err := l.db.QueryRow(`SELECT id FROM receipts WHERE sha256 = ?`, sha).Scan(&id)
-	if err == sql.ErrNoRows {
+	if errors.Is(err, sql.ErrNoRows) {
 		return 0, false, nil
 	}
 	return id, err == nil, err

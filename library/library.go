@@ -23,6 +23,7 @@ import (
 // Status is where a receipt is in its lifecycle.
 type Status string
 
+// The statuses, in the order a receipt usually passes through them.
 const (
 	StatusNew         Status = "new"
 	StatusQueued      Status = "queued"
@@ -238,7 +239,7 @@ func (l *Library) writeOnce(ctx context.Context, fn func(tx *sql.Tx) error) erro
 		return err
 	}
 	if err := fn(tx); err != nil {
-		tx.Rollback()
+		_ = tx.Rollback() // fn's error is the one to report
 		return err
 	}
 	if err := tx.Commit(); err != nil {
@@ -299,7 +300,9 @@ func (l *Library) SetLocale(loc receipt.Locale) error {
 // Setting returns a stored setting ("" when unset).
 func (l *Library) Setting(key string) string {
 	var v string
-	l.db.QueryRow(`SELECT value FROM settings WHERE key = ?`, key).Scan(&v)
+	if err := l.db.QueryRow(`SELECT value FROM settings WHERE key = ?`, key).Scan(&v); err != nil {
+		return "" // unset (or unreadable: the default applies)
+	}
 	return v
 }
 

@@ -54,7 +54,7 @@ func prepareFiles(dir string) {
 		makePrivate(p)
 		if dbWritable {
 			if st, err := os.Stat(p); err == nil && st.Mode().IsRegular() && !writable(p) {
-				os.Chmod(p, privateFile)
+				_ = os.Chmod(p, privateFile) // if it fails, SQLite's open reports the file
 			}
 		}
 	}
@@ -68,6 +68,6 @@ func makePrivate(p string) {
 		return
 	}
 	if m := st.Mode().Perm(); m&0o077 != 0 {
-		os.Chmod(p, m&^0o077) // not ours to change: left as it is
+		_ = os.Chmod(p, m&^0o077) // another user's file: not ours to change, left as it is
 	}
 }

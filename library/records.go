@@ -3,6 +3,7 @@ package library
 import (
 	"database/sql"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"iter"
 	"strings"
@@ -95,7 +96,7 @@ func scanRecord(row interface{ Scan(...any) error }) (Record, error) {
 // Get returns one receipt.
 func (l *Library) Get(id int64) (Record, error) {
 	rec, err := scanRecord(l.db.QueryRow(`SELECT `+recordColumns+` FROM receipts WHERE id = ?`, id))
-	if err == sql.ErrNoRows {
+	if errors.Is(err, sql.ErrNoRows) {
 		return rec, fmt.Errorf("receipt %d: %w", id, ErrNotFound)
 	}
 	return rec, err
@@ -103,7 +104,7 @@ func (l *Library) Get(id int64) (Record, error) {
 
 func getTx(tx *sql.Tx, id int64) (Record, error) {
 	rec, err := scanRecord(tx.QueryRow(`SELECT `+recordColumns+` FROM receipts WHERE id = ?`, id))
-	if err == sql.ErrNoRows {
+	if errors.Is(err, sql.ErrNoRows) {
 		return rec, fmt.Errorf("receipt %d: %w", id, ErrNotFound)
 	}
 	return rec, err
@@ -217,7 +218,9 @@ func (s *Summary) trust(data, findings string) {
 	}
 	if s.Status == StatusExtracted || s.Status == StatusNeedsReview {
 		var fs []receipt.Finding
-		json.Unmarshal([]byte(findings), &fs)
+		if json.Unmarshal([]byte(findings), &fs) != nil {
+			fs = nil // findings unreadable: the reasons are worked out from the fields alone
+		}
 		s.Reasons = receipt.Unready(r, fs)
 	}
 }

@@ -3,6 +3,7 @@ package library
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -99,7 +100,7 @@ func ruleFor(query func(string, ...any) *sql.Row, supplier string) (SupplierRule
 		return SupplierRule{}, false, nil
 	}
 	r, err := scanRule(query(`SELECT key, name, account, tax_code, currency, payment_method, typed, learned, updated_at FROM supplier_rules WHERE key = ?`, key))
-	if err == sql.ErrNoRows {
+	if errors.Is(err, sql.ErrNoRows) {
 		return SupplierRule{}, false, nil
 	}
 	return r, err == nil, err
@@ -145,14 +146,18 @@ func (l *Library) DeleteRule(ctx context.Context, supplier string) error {
 func (l *Library) checkCodes(account, taxCode string) error {
 	if account != "" {
 		var n, found int
-		l.db.QueryRow(`SELECT COUNT(*), COALESCE(SUM(code = ?), 0) FROM accounts`, account).Scan(&n, &found)
+		if err := l.db.QueryRow(`SELECT COUNT(*), COALESCE(SUM(code = ?), 0) FROM accounts`, account).Scan(&n, &found); err != nil {
+			return err
+		}
 		if n > 0 && found == 0 {
 			return fmt.Errorf("account %s is not in this client's chart of accounts", account)
 		}
 	}
 	if taxCode != "" {
 		var n, found int
-		l.db.QueryRow(`SELECT COUNT(*), COALESCE(SUM(code = ?), 0) FROM tax_codes`, taxCode).Scan(&n, &found)
+		if err := l.db.QueryRow(`SELECT COUNT(*), COALESCE(SUM(code = ?), 0) FROM tax_codes`, taxCode).Scan(&n, &found); err != nil {
+			return err
+		}
 		if n > 0 && found == 0 {
 			return fmt.Errorf("tax code %q is not one of this client's tax codes", taxCode)
 		}
@@ -235,7 +240,7 @@ func codingField(line int, part string) string {
 func setCodingTx(tx *sql.Tx, id int64, line int, account, taxCode string, who receipt.Source, at string) (bool, error) {
 	var oldAccount, oldTax, oldSource string
 	err := tx.QueryRow(`SELECT account, tax_code, source FROM receipt_coding WHERE receipt_id = ? AND line = ?`, id, line).Scan(&oldAccount, &oldTax, &oldSource)
-	if err != nil && err != sql.ErrNoRows {
+	if err != nil && !errors.Is(err, sql.ErrNoRows) {
 		return false, err
 	}
 	newAccount, newTax := oldAccount, oldTax
@@ -294,7 +299,7 @@ func applySupplierRule(tx *sql.Tx, id int64, r *receipt.Receipt, at string) erro
 	if err == nil && receipt.Source(src) == receipt.SourceUser {
 		return nil
 	}
-	if err != nil && err != sql.ErrNoRows {
+	if err != nil && !errors.Is(err, sql.ErrNoRows) {
 		return err
 	}
 	_, err = setCodingTx(tx, id, wholeReceipt, rule.Account, rule.TaxCode, receipt.SourceRule, at)

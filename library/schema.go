@@ -2,6 +2,7 @@ package library
 
 import (
 	"database/sql"
+	"errors"
 	"fmt"
 )
 
@@ -118,12 +119,12 @@ func migrate(db *sql.DB) error {
 	if err != nil {
 		return err
 	}
-	defer tx.Rollback()
+	defer func() { _ = tx.Rollback() }() // after Commit, a no-op
 	if _, err := tx.Exec(`CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)`); err != nil {
 		return err
 	}
 	err = tx.QueryRow(`SELECT version FROM schema_version`).Scan(&v)
-	if err == sql.ErrNoRows {
+	if errors.Is(err, sql.ErrNoRows) {
 		v = 0
 		if _, err := tx.Exec(`INSERT INTO schema_version (version) VALUES (0)`); err != nil {
 			return err

@@ -39,7 +39,8 @@ type ollamaManifest struct {
 func FindOllama(store string) []Found {
 	var out []Found
 	root := filepath.Join(store, "manifests")
-	filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
+	// A store that cannot be walked offers nothing: the walk reports no error.
+	_ = filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
 		if err != nil || d.IsDir() {
 			return nil
 		}

@@ -148,11 +148,11 @@ func fetch(ctx context.Context, client *http.Client, ref FileRef, part, meta str
 				progress(p)
 			}
 		}
-		if rerr == io.EOF {
+		if errors.Is(rerr, io.EOF) {
 			break
 		}
 		if rerr != nil {
-			return fmt.Errorf("%s: the download stopped at %s (%v) — run it again to resume", ref.Name, HumanSize(done), rerr)
+			return fmt.Errorf("%s: the download stopped at %s (%w) — run it again to resume", ref.Name, HumanSize(done), rerr)
 		}
 	}
 	if progress != nil {

@@ -43,8 +43,8 @@ type cacheEntry struct {
 // OpenHashCache loads the cache file (a missing or damaged one starts empty).
 func OpenHashCache(path string) *HashCache {
 	c := &HashCache{path: path, m: map[string]cacheEntry{}}
-	if data, err := os.ReadFile(path); err == nil {
-		json.Unmarshal(data, &c.m)
+	if data, err := os.ReadFile(path); err == nil && json.Unmarshal(data, &c.m) != nil {
+		c.m = map[string]cacheEntry{} // damaged: every file is hashed again
 	}
 	return c
 }

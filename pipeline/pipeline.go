@@ -122,13 +122,13 @@ func (r *Runner) one(ctx context.Context, id int64) error {
 		r.update(func(p *Progress) { p.Done++; p.Pages += pages; p.Current = 0 })
 	case ctx.Err() != nil:
 		// Cancelled or the window closed: back in the queue for next time.
-		r.Lib.SetStatus(context.Background(), id, library.StatusQueued, "system", "")
+		r.putBack(id)
 		r.update(func(p *Progress) { p.Current = 0 })
 	case errors.Is(err, server.ErrRefused):
 		// The server refuses this client (its key, or redirects): no
 		// receipt is at fault and no waiting mends it. The batch stops at
 		// once; the receipts stay queued for when the setting is fixed.
-		r.Lib.SetStatus(context.Background(), id, library.StatusQueued, "system", "")
+		r.putBack(id)
 		r.update(func(p *Progress) { p.Current = 0; p.LastError = err.Error() })
 		r.wait.mu.Lock()
 		if r.wait.gaveUp == nil {
@@ -139,14 +139,26 @@ func (r *Runner) one(ctx context.Context, id int64) error {
 	case errors.Is(err, inference.ErrUnavailable) && r.requeue(id):
 		// The server went away or will not answer: the receipt is not at
 		// fault and waits in the queue for it.
-		r.Lib.SetStatus(context.Background(), id, library.StatusQueued, "system", "")
+		r.putBack(id)
 		r.update(func(p *Progress) { p.Current = 0; p.LastError = err.Error() })
 		return err
 	default:
-		r.Lib.Fail(context.Background(), id, err.Error())
+		if ferr := r.Lib.Fail(context.Background(), id, err.Error()); ferr != nil {
+			err = fmt.Errorf("%w (and it could not be marked failed: %w; it returns to the queue when its claim runs out)", err, ferr)
+		}
 		r.update(func(p *Progress) { p.Failed++; p.Current = 0; p.LastError = err.Error() })
 	}
 	return nil
+}
+
+// putBack returns a receipt to the queue. If the library cannot be written
+// now, its claim runs out and the next batch takes it back all the same.
+func (r *Runner) putBack(id int64) {
+	if err := r.Lib.SetStatus(context.Background(), id, library.StatusQueued, "system", ""); err != nil {
+		r.update(func(p *Progress) {
+			p.LastError = fmt.Sprintf("receipt %d could not be put back in the queue now (%v); it returns there when its claim runs out", id, err)
+		})
+	}
 }
 
 // maxRequeues bounds how often one receipt goes back to the queue for an

@@ -41,7 +41,6 @@ func ParseAmount(s string) (ParsedAmount, error) {
 		if strings.HasSuffix(upper, suffix) && len(upper) > len(suffix) && !unicode.IsLetter(rune(upper[len(upper)-len(suffix)-1])) {
 			neg = true
 			t = strings.TrimSpace(t[:len(t)-len(suffix)])
-			upper = strings.ToUpper(t)
 			break
 		}
 	}

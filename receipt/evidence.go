@@ -10,18 +10,18 @@ type Evidence string
 const (
 	// EvidenceReading is the value as read where it is printed.
 	EvidenceReading Evidence = "reading"
-	// EvidenceArithmetic: other amounts on the page add up to it.
+	// EvidenceArithmetic is other amounts on the page add up to it.
 	EvidenceArithmetic Evidence = "arithmetic"
-	// EvidencePrintedTwice: the same value read on another line.
+	// EvidencePrintedTwice is the same value read on another line.
 	EvidencePrintedTwice Evidence = "printed_twice"
-	// EvidenceSecondReader: another reading of the page (another reader,
+	// EvidenceSecondReader is another reading of the page (another reader,
 	// or the value's line read again alone) gives the same characters.
 	EvidenceSecondReader Evidence = "second_reader"
-	// EvidenceChecksum: a tax ID whose check digits hold.
+	// EvidenceChecksum is a tax ID whose check digits hold.
 	EvidenceChecksum Evidence = "checksum"
-	// EvidenceMemory: what the library remembers of a confirmed supplier.
+	// EvidenceMemory is what the library remembers of a confirmed supplier.
 	EvidenceMemory Evidence = "memory"
-	// EvidenceExact: a source that states the value exactly (an
+	// EvidenceExact is a source that states the value exactly (an
 	// e-invoice's XML); enough on its own.
 	EvidenceExact Evidence = "exact"
 )

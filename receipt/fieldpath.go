@@ -13,6 +13,7 @@ import (
 // Kind is how a field's value is typed in and shown.
 type Kind string
 
+// The kinds of field.
 const (
 	KindText     Kind = "text"
 	KindAmount   Kind = "amount"

@@ -9,6 +9,7 @@ import (
 // Country is the tax jurisdiction whose rules a library follows.
 type Country string
 
+// The countries a client's library can be set to (EU: a euro country).
 const (
 	CountryAU    Country = "AU"
 	CountryNZ    Country = "NZ"
@@ -25,6 +26,7 @@ var Countries = []Country{CountryAU, CountryNZ, CountryUK, CountryEU, CountryUS,
 // DateOrder is how a locale writes all-numeric dates.
 type DateOrder string
 
+// The orders of day, month and year.
 const (
 	DMY DateOrder = "DMY"
 	MDY DateOrder = "MDY"

@@ -66,6 +66,7 @@ func ParsePeriod(s string, fyStart time.Month) (Period, error) {
 // Granularity is how a summary groups dates into periods.
 type Granularity string
 
+// The periods a summary can group by (fy: the client's financial year).
 const (
 	ByMonth   Granularity = "month"
 	ByQuarter Granularity = "quarter"

@@ -17,6 +17,7 @@ import (
 // DocType is what kind of document a receipt is.
 type DocType string
 
+// The kinds of document.
 const (
 	DocReceipt    DocType = "receipt"
 	DocTaxInvoice DocType = "tax_invoice"
@@ -31,6 +32,7 @@ var DocTypes = []DocType{DocReceipt, DocTaxInvoice, DocInvoice, DocCreditNote, D
 // Source says who produced a value.
 type Source string
 
+// The sources of a value.
 const (
 	SourceModel Source = "model" // a vision-language model
 	SourceOCR   Source = "ocr"   // the OCR engine's layout rules
@@ -90,6 +92,7 @@ type Amount = Field[decimal.Decimal]
 // TaxScheme names the register a supplier's tax ID belongs to.
 type TaxScheme string
 
+// The tax-ID registers Shoebox checks.
 const (
 	SchemeNone  TaxScheme = ""
 	SchemeABN   TaxScheme = "AU_ABN"

@@ -10,6 +10,7 @@ import (
 // Severity ranks a Finding.
 type Severity string
 
+// The severities, least first.
 const (
 	Info    Severity = "info"
 	Warning Severity = "warning"

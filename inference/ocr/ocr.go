@@ -469,7 +469,9 @@ func (o *Tesseract) readPageWith(ctx context.Context, page inference.Page, psm i
 	boxes, err := c.GetBoundingBoxesVerbose()
 	// The instance would hold the page and its layout until its next page;
 	// a blank page lets them go now (reserveReading's release trims them).
-	c.SetImageFromBytes(blankPage)
+	if berr := c.SetImageFromBytes(blankPage); berr != nil && err == nil {
+		err = berr
+	}
 	if err != nil {
 		return pageReading{}, t, fmt.Errorf("tesseract failed: %w", err)
 	}

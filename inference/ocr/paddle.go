@@ -193,11 +193,11 @@ func (p *PPOCR) Extract(ctx context.Context, page inference.Page) (inference.Res
 		// PP-OCR failed on this page: Tesseract reads it instead.
 		tess, terr := p.tesseract()
 		if terr != nil {
-			return inference.Result{}, fmt.Errorf("PP-OCR: %w; Tesseract: %v", err, terr)
+			return inference.Result{}, fmt.Errorf("PP-OCR: %w; Tesseract: %w", err, terr)
 		}
 		res, terr := tess.extract(ctx, page)
 		if terr != nil {
-			return res, fmt.Errorf("PP-OCR: %w; Tesseract: %v", err, terr)
+			return res, fmt.Errorf("PP-OCR: %w; Tesseract: %w", err, terr)
 		}
 		res.Engine = "ocr (PP-OCR failed: " + err.Error() + ")"
 		return res, nil
@@ -309,7 +309,7 @@ func digits(s string) string {
 	}, s)
 }
 
-// SecondReaderBelow: with Both, Tesseract reads a page too when PP-OCR's
+// SecondReaderBelow is the confidence under which, with Both, Tesseract reads a page too when PP-OCR's
 // total or date is missing or less sure than this (or not yet backed by
 // two kinds of evidence). On the 287 SROIE dev
 // receipts that is 31% of them, for the accuracy of reading every page

@@ -241,7 +241,7 @@ func (e *Engine) do(ctx context.Context, method, path string, body, out any) err
 		return he
 	}
 	if err := json.Unmarshal(data, out); err != nil {
-		return fmt.Errorf("the server's answer is not the JSON its API promises (%v): %s", err, plain.Clip(string(data), 120))
+		return fmt.Errorf("the server's answer is not the JSON its API promises (%w): %s", err, plain.Clip(string(data), 120))
 	}
 	return nil
 }

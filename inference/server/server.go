@@ -253,7 +253,7 @@ func (e *Engine) read(ctx context.Context, c chat) (answer, receipt.Receipt, err
 		a.text = closed
 	}
 	if err := validate(assets.ReceiptSchema, a.text); err != nil {
-		return a, receipt.Receipt{}, fmt.Errorf("%w: %v: %s", ErrSchema, err, plain.Clip(a.text, 120))
+		return a, receipt.Receipt{}, fmt.Errorf("%w: %w: %s", ErrSchema, err, plain.Clip(a.text, 120))
 	}
 	r, err := vlm.ParseModelJSON(a.text, a.pieces, e.opt.Locale)
 	return a, r, err

@@ -42,7 +42,7 @@ func ParseModelJSON(out string, pieces []protocol.Piece, loc receipt.Locale) (re
 	closed, _ := CloseTruncated(out)
 	var doc map[string]any
 	if err := json.Unmarshal([]byte(closed), &doc); err != nil {
-		return r, fmt.Errorf("the model's answer is not the JSON asked for: %v", err)
+		return r, fmt.Errorf("the model's answer is not the JSON asked for: %w", err)
 	}
 	spans := valueSpans(closed)
 	conf := confidences(pieces)
@@ -192,7 +192,7 @@ func valueSpans(doc string) map[string]span {
 		spans[path] = span{start, int(dec.InputOffset())}
 		return nil
 	}
-	walk("")
+	_ = walk("") // a document cut short keeps the spans found before the cut
 	return spans
 }
 

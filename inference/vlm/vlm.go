@@ -51,7 +51,7 @@ type Options struct {
 	IdleUnload time.Duration
 }
 
-// VLM reads receipts with a vision-language model in a `shoebox worker`
+// Engine (the VLM) reads receipts with a vision-language model in a `shoebox worker`
 // child process: a crash, abort or hang in llama.cpp kills only the worker,
 // which is restarted and the page retried once.
 type Engine struct {
@@ -221,7 +221,10 @@ func (v *Engine) start() error {
 		return fmt.Errorf("the model worker could not start: %w", err)
 	}
 	v.cmd, v.in, v.out, v.done = cmd, in, bufio.NewReaderSize(out, 1<<20), make(chan struct{})
-	go func(done chan struct{}) { cmd.Wait(); close(done) }(v.done)
+	go func(done chan struct{}) {
+		_ = cmd.Wait() // how it ended is read from what it answered, or did not
+		close(done)
+	}(v.done)
 	split := make([]float32, 0, len(p.TensorSplit))
 	for _, n := range p.TensorSplit {
 		split = append(split, float32(n))
@@ -241,7 +244,7 @@ func (v *Engine) start() error {
 			bad = []float32{float32(math.NaN())}
 		}
 		if fault := hw.JudgeCanary(c.Output, bad); fault != nil {
-			err = fmt.Errorf("%w: %v", ErrHardwareFault, fault)
+			err = fmt.Errorf("%w: %w", ErrHardwareFault, fault)
 		}
 	}
 	if err != nil {
@@ -253,7 +256,7 @@ func (v *Engine) start() error {
 
 func (v *Engine) kill() {
 	if v.cmd != nil && v.cmd.Process != nil {
-		v.cmd.Process.Kill()
+		_ = v.cmd.Process.Kill() // fails only when it has already exited
 		<-v.done
 	}
 	v.cmd = nil
@@ -269,7 +272,7 @@ func (v *Engine) call(ctx context.Context, req protocol.WorkerRequest, timeout t
 	req.V, req.ID = protocol.ProtocolVersion, v.nextID
 	line, _ := json.Marshal(req)
 	if _, err := v.in.Write(append(line, '\n')); err != nil {
-		return protocol.WorkerResponse{}, fmt.Errorf("%w: %v", errWorkerDied, err)
+		return protocol.WorkerResponse{}, fmt.Errorf("%w: %w", errWorkerDied, err)
 	}
 	type answer struct {
 		resp protocol.WorkerResponse
@@ -284,7 +287,7 @@ func (v *Engine) call(ctx context.Context, req protocol.WorkerRequest, timeout t
 		}
 		var r protocol.WorkerResponse
 		if err := json.Unmarshal(b, &r); err != nil {
-			ch <- answer{err: fmt.Errorf("the model worker answered nonsense: %v", err)}
+			ch <- answer{err: fmt.Errorf("the model worker answered nonsense: %w", err)}
 			return
 		}
 		ch <- answer{resp: r}
@@ -330,7 +333,7 @@ func (v *Engine) Extract(ctx context.Context, page inference.Page) (inference.Re
 		// the page once more on it.
 		v.event("page %d: %v: stepping down to a safer configuration", page.Index+1, err)
 		if serr := v.stepDown(res.gen, err.Error()); serr != nil {
-			return inference.Result{Raw: res.resp.Output}, fmt.Errorf("%w; no safer configuration helped: %v", err, serr)
+			return inference.Result{Raw: res.resp.Output}, fmt.Errorf("%w; no safer configuration helped: %w", err, serr)
 		}
 		res, r, err = v.read(ctx, req, page)
 	}
@@ -485,7 +488,7 @@ func (v *Engine) retryAlone(j *job) (protocol.PageResponse, error) {
 	if errors.Is(err, errWorkerDied) && j.ctx.Err() == nil && v.opt.Request != nil {
 		v.event("the model worker stopped on page %d again (%v): stepping down to a safer configuration", j.index+1, err)
 		if serr := v.stepDownLocked("the worker crashed twice on one page"); serr != nil {
-			return protocol.PageResponse{}, fmt.Errorf("%w; no safer configuration: %v", err, serr)
+			return protocol.PageResponse{}, fmt.Errorf("%w; no safer configuration: %w", err, serr)
 		}
 		r, err = v.send([]*job{j})
 	}
@@ -560,7 +563,7 @@ func (v *Engine) Close() error {
 // character over and over ("!!!!").
 func JudgeOutput(out string) error {
 	if err := hw.JudgeCanary(out, nil); err != nil {
-		return fmt.Errorf("%w: %v", ErrHardwareFault, err)
+		return fmt.Errorf("%w: %w", ErrHardwareFault, err)
 	}
 	return nil
 }

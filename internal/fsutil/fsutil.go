@@ -381,7 +381,9 @@ func TidyFolder(dir string) {
 		if b, err := os.ReadFile(p); err == nil {
 			var mf manifest
 			if json.Unmarshal(b, &mf) == nil {
-				mf.complete(dir, func(string) {})
+				if _, err := mf.complete(dir, func(string) {}); err != nil {
+					continue // the manifest stays, so the next tidy finishes the pair
+				}
 			}
 		}
 		os.Remove(p)
@@ -447,7 +449,7 @@ var testHook func(step string)
 // SyncDir flushes a folder's entries (a rename into it) to disk.
 func SyncDir(dir string) {
 	if d, err := os.Open(dir); err == nil {
-		d.Sync()
+		_ = d.Sync() // some file systems (network drives) cannot sync a folder: nothing more to do
 		d.Close()
 	}
 }

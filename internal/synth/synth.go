@@ -64,12 +64,12 @@ type Receipt struct {
 type Layout int
 
 const (
-	// Till: a monospaced till roll, one column, amounts padded right.
+	// Till is a monospaced till roll, one column, amounts padded right.
 	Till Layout = iota
-	// Centred: a proportional font, a bold centred header, quantities on a
+	// Centred is a proportional font, a bold centred header, quantities on a
 	// second line under their item ("2 @ 6.50").
 	Centred
-	// Table: a proportional font, the header on the left, a QTY /
+	// Table is a proportional font, the header on the left, a QTY /
 	// DESCRIPTION / PRICE / AMOUNT table and a right-hand totals block.
 	Table
 	layoutCount

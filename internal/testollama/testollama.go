@@ -36,7 +36,7 @@ const ModelName = "shoebox-tiny"
 func Binary() (string, time.Duration, error) {
 	out, err := exec.Command("go", "list", "-m", "-f", "{{.Dir}}|{{.Version}}", "github.com/ollama/ollama").Output()
 	if err != nil {
-		return "", 0, fmt.Errorf("go list -m github.com/ollama/ollama: %v", err)
+		return "", 0, fmt.Errorf("go list -m github.com/ollama/ollama: %w", err)
 	}
 	dir, version, _ := strings.Cut(strings.TrimSpace(string(out)), "|")
 	if dir == "" || version == "" {
@@ -59,7 +59,7 @@ func Binary() (string, time.Duration, error) {
 	if err := syscall.Flock(int(lock.Fd()), syscall.LOCK_EX); err != nil {
 		return "", 0, err
 	}
-	defer syscall.Flock(int(lock.Fd()), syscall.LOCK_UN)
+	defer func() { _ = syscall.Flock(int(lock.Fd()), syscall.LOCK_UN) }() // closing the file unlocks it anyway
 	if st, err := os.Stat(bin); err == nil && st.Mode()&0o111 != 0 {
 		return bin, 0, nil
 	}
@@ -78,7 +78,7 @@ func Binary() (string, time.Duration, error) {
 	cmd.Stdout, cmd.Stderr = &log, &log
 	if err := cmd.Run(); err != nil {
 		os.Remove(tmp)
-		return "", 0, fmt.Errorf("go build github.com/ollama/ollama@%s failed: %v\n%s", version, err, tail(log.String(), 3000))
+		return "", 0, fmt.Errorf("go build github.com/ollama/ollama@%s failed: %w\n%s", version, err, tail(log.String(), 3000))
 	}
 	if err := os.Rename(tmp, bin); err != nil {
 		return "", 0, err
@@ -181,7 +181,10 @@ func (s *Server) Restart() error {
 		return err
 	}
 	s.cmd, s.log, s.done = cmd, log, make(chan struct{})
-	go func(done chan struct{}) { cmd.Wait(); close(done) }(s.done)
+	go func(done chan struct{}) {
+		_ = cmd.Wait() // the server's log says why it ended
+		close(done)
+	}(s.done)
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
 	for ctx.Err() == nil {
@@ -209,7 +212,7 @@ func (s *Server) Stop() {
 	if s.cmd == nil {
 		return
 	}
-	syscall.Kill(-s.cmd.Process.Pid, syscall.SIGKILL)
+	_ = syscall.Kill(-s.cmd.Process.Pid, syscall.SIGKILL) // fails only when the group has already gone
 	<-s.done
 	s.cmd = nil
 	s.log.Close()

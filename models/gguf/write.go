@@ -93,18 +93,35 @@ func (w *Writer) Write(path string) error {
 
 const alignment = 32
 
-func (w *Writer) write(out io.Writer) error {
+// stickyWriter keeps the first error of its writes, so a long run of
+// writes can be checked once at the end.
+type stickyWriter struct {
+	w   io.Writer
+	err error
+}
+
+func (s *stickyWriter) Write(p []byte) (int, error) {
+	if s.err != nil {
+		return 0, s.err
+	}
+	n, err := s.w.Write(p)
+	s.err = err
+	return n, err
+}
+
+func (w *Writer) write(dst io.Writer) error {
+	out := &stickyWriter{w: dst}
 	var n uint64
 	put := func(v any) {
-		binary.Write(out, binary.LittleEndian, v)
+		_ = binary.Write(out, binary.LittleEndian, v) // out keeps the error
 		n += uint64(binary.Size(v))
 	}
 	str := func(s string) {
 		put(uint64(len(s)))
-		io.WriteString(out, s)
+		_, _ = io.WriteString(out, s)
 		n += uint64(len(s))
 	}
-	io.WriteString(out, Magic)
+	_, _ = io.WriteString(out, Magic)
 	n += 4
 	put(uint32(3))
 	put(uint64(len(w.tensors)))
@@ -179,17 +196,17 @@ func (w *Writer) write(out io.Writer) error {
 	}
 	pad := func() {
 		for n%alignment != 0 {
-			out.Write([]byte{0})
+			_, _ = out.Write([]byte{0})
 			n++
 		}
 	}
 	pad()
 	for _, t := range w.tensors {
-		out.Write(t.data)
+		_, _ = out.Write(t.data)
 		n += uint64(len(t.data))
 		pad()
 	}
-	return nil
+	return out.err
 }
 
 // SortedKeys lists metadata keys alphabetically, for stable output.

@@ -21,11 +21,12 @@ import (
 	"path/filepath"
 )
 
+// chunk appends a PNG chunk; writes to a bytes.Buffer cannot fail.
 func chunk(b *bytes.Buffer, kind string, data []byte) {
-	binary.Write(b, binary.BigEndian, uint32(len(data)))
+	b.Write(binary.BigEndian.AppendUint32(nil, uint32(len(data))))
 	b.WriteString(kind)
 	b.Write(data)
-	binary.Write(b, binary.BigEndian, crc32.ChecksumIEEE(append([]byte(kind), data...)))
+	b.Write(binary.BigEndian.AppendUint32(nil, crc32.ChecksumIEEE(append([]byte(kind), data...))))
 }
 
 func bomb(w, h int) []byte {
@@ -37,12 +38,12 @@ func bomb(w, h int) []byte {
 	ihdr[8], ihdr[9] = 8, 0
 	chunk(&b, "IHDR", ihdr)
 	var z bytes.Buffer
-	zw, _ := zlib.NewWriterLevel(&z, 9)
+	zw, _ := zlib.NewWriterLevel(&z, 9) // level 9 is valid
 	row := make([]byte, w+1)
 	for y := 0; y < h; y++ {
-		zw.Write(row)
+		must(zw.Write(row))
 	}
-	zw.Close()
+	check(zw.Close())
 	chunk(&b, "IDAT", z.Bytes())
 	chunk(&b, "IEND", nil)
 	return b.Bytes()
@@ -89,20 +90,33 @@ func main() {
 				img.SetNRGBA64(x, y, color.NRGBA64{v, v, v - 0x100, 0xffff})
 			}
 		}
-		f, _ := os.Create(filepath.Join(dir, fmt.Sprintf("scan16-%d.png", i+1)))
-		(&png.Encoder{CompressionLevel: png.BestSpeed}).Encode(f, img)
-		f.Close()
+		f, err := os.Create(filepath.Join(dir, fmt.Sprintf("scan16-%d.png", i+1)))
+		check(err)
+		check((&png.Encoder{CompressionLevel: png.BestSpeed}).Encode(f, img))
+		check(f.Close())
 	}
-	os.WriteFile(filepath.Join(dir, "bomb.png"), bomb(40000, 40000), 0o644)
+	write := func(name string, data []byte) { check(os.WriteFile(filepath.Join(dir, name), data, 0o644)) }
+	write("bomb.png", bomb(40000, 40000))
 	tall := image.NewRGBA(image.Rect(0, 0, 1000, 20000))
 	for i := range tall.Pix {
 		tall.Pix[i] = 0xff
 	}
 	var jb bytes.Buffer
-	jpeg.Encode(&jb, tall, nil)
-	os.WriteFile(filepath.Join(dir, "tall.jpg"), jb.Bytes(), 0o644)
-	os.WriteFile(filepath.Join(dir, "truncated.jpg"), jb.Bytes()[:jb.Len()/3], 0o644)
-	os.WriteFile(filepath.Join(dir, "empty.jpg"), nil, 0o644)
-	os.WriteFile(filepath.Join(dir, "huge-page.pdf"), pdf(7000, 7000), 0o644)
-	os.WriteFile(filepath.Join(dir, "long-strip.pdf"), pdf(14000, 200), 0o644)
+	check(jpeg.Encode(&jb, tall, nil))
+	write("tall.jpg", jb.Bytes())
+	write("truncated.jpg", jb.Bytes()[:jb.Len()/3])
+	write("empty.jpg", nil)
+	write("huge-page.pdf", pdf(7000, 7000))
+	write("long-strip.pdf", pdf(14000, 200))
 }
+
+// check stops the command on the first failure: a hostile folder missing a
+// file would make the memory check it feeds pass for the wrong reason.
+func check(err error) {
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "crafted:", err)
+		os.Exit(1)
+	}
+}
+
+func must(_ int, err error) { check(err) }

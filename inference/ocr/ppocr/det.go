@@ -169,12 +169,12 @@ func (r *Reader) detectStrip(page *rgb, s float64, sw, top, h int, t *Timings) (
 	if err != nil {
 		return nil, err
 	}
-	defer x.Destroy()
+	defer func() { _ = x.Destroy() }() // fails only on a handle already freed
 	outs := []ort.Value{nil}
 	if err := r.det.Run([]ort.Value{x}, outs); err != nil {
 		return nil, fmt.Errorf("text detection failed: %w", err)
 	}
-	defer outs[0].Destroy()
+	defer func() { _ = outs[0].Destroy() }() // fails only on a handle already freed
 	out, ok := outs[0].(*ort.Tensor[float32])
 	if !ok {
 		return nil, fmt.Errorf("text detection gave %T, want float32", outs[0])

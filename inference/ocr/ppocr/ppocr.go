@@ -140,7 +140,7 @@ func initEnv(lib string) error {
 		envLib, envErr = lib, fmt.Errorf("ONNX Runtime (%s) did not load: %w", lib, err)
 		return envErr
 	}
-	ort.DisableTelemetry()
+	_ = ort.DisableTelemetry() // ORT_DISABLE_TELEMETRY=1 is set before the load as well
 	envLib, envOpen = lib, true
 	// One arena for all sessions, grown by what is asked for: the default
 	// arena of each session doubles when it grows, and the pages' many
@@ -188,7 +188,7 @@ func New(opt Options) (*Reader, error) {
 	if err != nil {
 		return nil, err
 	}
-	defer so.Destroy()
+	defer func() { _ = so.Destroy() }() // fails only on a handle already freed
 	if err := so.SetIntraOpNumThreads(opt.Threads); err != nil {
 		return nil, err
 	}
@@ -197,7 +197,9 @@ func New(opt Options) (*Reader, error) {
 	}
 	// The pool's threads would spin waiting for work between runs, taking
 	// the core that another page's reader or Tesseract needs.
-	so.AddSessionConfigEntry("session.intra_op.allow_spinning", "0")
+	if err := so.AddSessionConfigEntry("session.intra_op.allow_spinning", "0"); err != nil {
+		return nil, err
+	}
 	// ONNX Runtime plans one block for a run's tensors per input shape
 	// and keeps each plan; lines of a hundred widths kept a hundred plans
 	// (peak RSS over 31 sroie-more receipts with three A4 scans 930 MB,
@@ -206,7 +208,9 @@ func New(opt Options) (*Reader, error) {
 		return nil, err
 	}
 	if envShared {
-		so.AddSessionConfigEntry("session.use_env_allocators", "1")
+		if err := so.AddSessionConfigEntry("session.use_env_allocators", "1"); err != nil {
+			return nil, err
+		}
 	}
 	open := func(name, in, out string) (*ort.DynamicAdvancedSession, error) {
 		path := filepath.Join(opt.Dir, name)

@@ -149,12 +149,12 @@ func (r *Reader) recBatch(crops []crop, batch []int, lines []textLine) error {
 	if err != nil {
 		return err
 	}
-	defer x.Destroy()
+	defer func() { _ = x.Destroy() }() // fails only on a handle already freed
 	outs := []ort.Value{nil}
 	if err := r.rec.Run([]ort.Value{x}, outs); err != nil {
 		return fmt.Errorf("text recognition failed: %w", err)
 	}
-	defer outs[0].Destroy()
+	defer func() { _ = outs[0].Destroy() }() // fails only on a handle already freed
 	out, ok := outs[0].(*ort.Tensor[float32])
 	if !ok {
 		return fmt.Errorf("text recognition gave %T, want float32", outs[0])
@@ -268,20 +268,20 @@ func (r *Reader) classify(ctx context.Context, page *rgb, crops []crop) error {
 		}
 		outs := []ort.Value{nil}
 		err = r.cls.Run([]ort.Value{x}, outs)
-		x.Destroy()
+		_ = x.Destroy() // fails only on a handle already freed
 		if err != nil {
 			return fmt.Errorf("the angle classifier failed: %w", err)
 		}
 		out, ok := outs[0].(*ort.Tensor[float32])
 		if !ok || len(out.GetData()) != 2*n {
-			outs[0].Destroy()
+			_ = outs[0].Destroy()
 			return fmt.Errorf("the angle classifier gave %v, want [%d 2]", outs[0].GetShape(), n)
 		}
 		p := out.GetData()
 		for k := 0; k < n; k++ {
 			up[start+k] = p[2*k+1] > clsFlip
 		}
-		outs[0].Destroy()
+		_ = outs[0].Destroy()
 	}
 	n := 0
 	for _, u := range up {

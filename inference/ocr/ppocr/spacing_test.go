@@ -111,7 +111,7 @@ func spacingSamples(t testing.TB, r *Reader, images []string) (samples []pairSam
 				}
 				ours = append(ours, c)
 			}
-			want := []rune(strings.ToUpper(gt[best].text))
+			want := strings.ToUpper(gt[best].text)
 			var letters []rune
 			var spaceBefore []bool
 			sp := false

@@ -11,7 +11,7 @@ import (
 	"github.com/shoebox-app/shoebox/receipt"
 )
 
-// SpaceFactor: two characters whose centres lie more than this many times
+// SpaceFactor sets spaces between letters: two characters whose centres lie more than this many times
 // the line's usual character pitch apart (in the recogniser's time steps)
 // have a space between them. The Chinese recogniser seldom writes the
 // spaces between English words itself. Chosen by measurement on the SROIE
@@ -89,7 +89,7 @@ func inNumber(cur []char, c char) bool {
 	return digit(c.text) && sep(a) && len(cur) >= 2 && digit(cur[len(cur)-2].text)
 }
 
-// SpaceGap: a run of blank columns between two characters at least this
+// SpaceGap sets spaces from the ink: a run of blank columns between two characters at least this
 // many times the text's height is a space (measured: see
 // TestSpacingAgainstTranscripts).
 var SpaceGap = 0.35
@@ -105,7 +105,7 @@ func isSpace(l textLine, a, b char, p float64) bool {
 	return blankRun(l, a, b) >= max(SpaceGap*l.inkH, SpaceSpread*l.letterGap)
 }
 
-// SpaceSpread: in widely spaced print ("T o t a l") a space is also at
+// SpaceSpread sets spaces in letter-spaced headings: in widely spaced print ("T o t a l") a space is also at
 // least this many times the line's usual gap between letters.
 var SpaceSpread = 2.0
 

@@ -40,7 +40,7 @@ func BareDecode(modelPath string, prompt, n int, plan hw.Plan) (time.Duration, e
 	defer b.Free()
 	text, err := m.Tokenize("Receipt: TAX INVOICE, 2 x coffee 4.50, total 9.00. ", false, false)
 	if err != nil || len(text) == 0 {
-		return 0, fmt.Errorf("the model cannot tokenize text: %v", err)
+		return 0, fmt.Errorf("the model cannot tokenize text: %w", err)
 	}
 	toks := make([]int, prompt)
 	for i := range toks {

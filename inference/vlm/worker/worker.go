@@ -32,13 +32,17 @@ func Serve(in io.Reader, out io.Writer) error {
 		resp := protocol.WorkerResponse{V: protocol.ProtocolVersion}
 		if err := json.Unmarshal(sc.Bytes(), &req); err != nil {
 			resp.Error = "bad request: " + err.Error()
-			enc.Encode(resp)
+			if err := enc.Encode(resp); err != nil {
+				return err // the engine is gone
+			}
 			continue
 		}
 		resp.ID = req.ID
 		if req.V != protocol.ProtocolVersion {
 			resp.Error = fmt.Sprintf("protocol version %d, this worker speaks %d", req.V, protocol.ProtocolVersion)
-			enc.Encode(resp)
+			if err := enc.Encode(resp); err != nil {
+				return err
+			}
 			continue
 		}
 		testFault(req.Op)
