@@ -32,6 +32,11 @@ var LineColumns = []string{"Receipt ID", "Date", "Supplier", "Description", "Qua
 type Stats struct {
 	Receipts, Lines int
 	Totals          map[string]decimal.Decimal // gross per currency
+	// Unconfirmed counts the receipts an import file left out because they
+	// are not confirmed yet; LeftOut lists them and the others it left out,
+	// each with the reason.
+	Unconfirmed int
+	LeftOut     []Problem
 }
 
 // styles holds the workbook's cell styles.

@@ -3,7 +3,9 @@ package library
 import (
 	"context"
 	"database/sql"
+	"embed"
 	"encoding/csv"
+	"encoding/json"
 	"fmt"
 	"io"
 	"sort"
@@ -32,72 +34,131 @@ type TaxCode struct {
 	XeroName string          `json:"xero_name,omitempty"`
 }
 
-// DefaultTaxCodes are a country's purchase tax codes: Australia's GST codes
-// as MYOB names them with Xero's matching tax rates, the UK's VAT rates by
-// their Xero display names, New Zealand's GST; none for the US.
-func DefaultTaxCodes(c receipt.Country) []TaxCode {
-	d := decimal.RequireFromString
-	switch c {
-	case receipt.CountryAU:
-		return []TaxCode{
-			{"GST", "GST (10%)", d("10"), "GST on Expenses"},
-			{"CAP", "GST on capital purchases (10%)", d("10"), "GST on Capital"},
-			{"FRE", "GST free", d("0"), "GST Free Expenses"},
-			{"GNR", "Supplier not registered for GST", d("0"), "GST Free Expenses"},
-			{"INP", "Input taxed", d("0"), "Input Taxed"},
-			{"ITS", "Input taxed sales", d("0"), "Input Taxed"},
-			{"NTR", "Not reportable", d("0"), "BAS Excluded"},
-		}
-	case receipt.CountryNZ:
-		return []TaxCode{
-			{"GST", "GST (15%)", d("15"), "15% GST on Expenses"},
-			{"Z", "Zero rated", d("0"), "Zero Rated"},
-			{"E", "Exempt", d("0"), "No GST"},
-			{"N", "No GST", d("0"), "No GST"},
-		}
-	case receipt.CountryUK:
-		return []TaxCode{
-			{"20% (VAT on Expenses)", "Standard rate VAT", d("20"), "20% (VAT on Expenses)"},
-			{"5% (VAT on Expenses)", "Reduced rate VAT", d("5"), "5% (VAT on Expenses)"},
-			{"Zero Rated Expenses", "Zero rated", d("0"), "Zero Rated Expenses"},
-			{"Exempt Expenses", "Exempt", d("0"), "Exempt Expenses"},
-			{"No VAT", "Outside the scope of VAT", d("0"), "No VAT"},
-		}
-	}
-	return nil
+// Chart is a country's starting books, read from charts/<country>.json:
+// the expense accounts with each program's number or name for them, the
+// purchase tax codes with each program's name, and which code a receipt
+// gets by default. Every file cites where its names come from.
+type Chart struct {
+	Country string            `json:"country"`
+	Sources map[string]string `json:"sources"`
+	// DefaultAccount is the account a receipt is booked to when neither a
+	// supplier rule nor its category says otherwise.
+	DefaultAccount string `json:"default_account"`
+	// FreeTaxCode books a purchase that shows no tax; OutsideTaxCode one
+	// whose tax cannot be claimed (tax of another country, tips, rounding).
+	FreeTaxCode    string `json:"free_tax_code"`
+	OutsideTaxCode string `json:"outside_tax_code"`
+	// ClaimsTax is false where purchase tax is part of the cost (US sales
+	// tax): a receipt is then one line at its total.
+	ClaimsTax bool           `json:"claims_tax"`
+	TaxCodes  []ChartTaxCode `json:"tax_codes"`
+	Accounts  []ChartAccount `json:"accounts"`
 }
 
-// DefaultAccounts are the expense accounts of Xero's standard chart, a
-// start a bookkeeper replaces by importing the client's own.
-func DefaultAccounts(c receipt.Country) []Account {
-	// Bank fees and insurance carry no GST or VAT credit.
-	tax, free := "", ""
-	switch c {
-	case receipt.CountryAU:
-		tax, free = "GST", "FRE"
-	case receipt.CountryNZ:
-		tax, free = "GST", "E"
-	case receipt.CountryUK:
-		tax, free = "20% (VAT on Expenses)", "Exempt Expenses"
+// ChartTaxCode is one tax code of a country's chart and its name in each
+// accounting program ("" where the program takes none).
+type ChartTaxCode struct {
+	Code           string          `json:"code"`
+	Name           string          `json:"name"`
+	Rate           decimal.Decimal `json:"rate"`
+	DefaultForRate bool            `json:"default_for_rate,omitempty"`
+	Xero           string          `json:"xero"`
+	MYOB           string          `json:"myob,omitempty"`
+	QBO            string          `json:"qbo,omitempty"`
+}
+
+// ChartAccount is one account of a country's chart: its code (Xero's
+// numbering), MYOB's account number and QuickBooks' account name for it,
+// and the receipt categories booked to it.
+type ChartAccount struct {
+	Code       string   `json:"code"`
+	Name       string   `json:"name"`
+	Type       string   `json:"type,omitempty"`
+	TaxCode    string   `json:"tax_code"`
+	MYOB       string   `json:"myob,omitempty"`
+	QBO        string   `json:"qbo,omitempty"`
+	Categories []string `json:"categories,omitempty"`
+}
+
+//go:embed charts/*.json
+var chartFiles embed.FS
+
+// ChartFor returns the starting books of a country ("AU", "NZ", "UK",
+// "US", "CA", "IE", "EU"); false when Shoebox has none for it.
+func ChartFor(country string) (Chart, bool) {
+	data, err := chartFiles.ReadFile("charts/" + strings.ToLower(country) + ".json")
+	if err != nil {
+		return Chart{}, false
 	}
-	list := []struct{ code, name string }{
-		{"310", "Cost of Goods Sold"}, {"400", "Advertising"}, {"404", "Bank Fees"}, {"408", "Cleaning"},
-		{"412", "Consulting & Accounting"}, {"420", "Entertainment"}, {"425", "Freight & Courier"},
-		{"429", "General Expenses"}, {"433", "Insurance"}, {"441", "Legal expenses"},
-		{"445", "Light, Power, Heating"}, {"449", "Motor Vehicle Expenses"}, {"453", "Office Expenses"},
-		{"461", "Printing & Stationery"}, {"469", "Rent"}, {"473", "Repairs and Maintenance"},
-		{"485", "Subscriptions"}, {"489", "Telephone & Internet"}, {"493", "Travel - National"},
-		{"494", "Travel - International"},
+	var c Chart
+	if err := json.Unmarshal(data, &c); err != nil {
+		panic(fmt.Sprintf("charts/%s.json: %v", strings.ToLower(country), err))
 	}
-	out := make([]Account, len(list))
-	for i, a := range list {
-		out[i] = Account{Code: a.code, Name: a.name, Type: "EXPENSE", TaxCode: tax}
-		if a.code == "404" || a.code == "433" {
-			out[i].TaxCode = free
-		}
+	return c, true
+}
+
+// ChartCountries lists the countries that have a chart.
+func ChartCountries() []string {
+	entries, _ := chartFiles.ReadDir("charts")
+	var out []string
+	for _, e := range entries {
+		out = append(out, strings.ToUpper(strings.TrimSuffix(e.Name(), ".json")))
 	}
 	return out
 }
+
+// CategoryAccount is the account of the chart whose categories name the
+// receipt's category ("Meals" → Entertainment), or "".
+func (c Chart) CategoryAccount(category string) string {
+	want := receipt.Fold(category)
+	if want == "" {
+		return ""
+	}
+	for _, a := range c.Accounts {
+		for _, cat := range a.Categories {
+			if receipt.Fold(cat) == want {
+				return a.Code
+			}
+		}
+	}
+	return ""
+}
+
+// DefaultTaxCodes are a country's purchase tax codes as its chart lists
+// them; none for a country without a chart.
+func DefaultTaxCodes(c receipt.Country) []TaxCode {
+	chart, ok := ChartFor(string(c))
+	if !ok {
+		return nil
+	}
+	out := make([]TaxCode, len(chart.TaxCodes))
+	for i, t := range chart.TaxCodes {
+		out[i] = TaxCode{Code: t.Code, Name: t.Name, Rate: t.Rate, XeroName: t.Xero}
+	}
+	return out
+}
+
+// DefaultAccounts are the expense accounts of a country's chart, a start
+// a bookkeeper replaces by importing the client's own.
+func DefaultAccounts(c receipt.Country) []Account {
+	chart, ok := ChartFor(string(c))
+	if !ok {
+		return nil
+	}
+	out := make([]Account, len(chart.Accounts))
+	for i, a := range chart.Accounts {
+		typ := a.Type
+		if typ == "" {
+			typ = "EXPENSE"
+		}
+		out[i] = Account{Code: a.Code, Name: a.Name, Type: typ, TaxCode: a.TaxCode}
+	}
+	return out
+}
+
+// SettingDefaultAccount is the library setting naming the account a
+// receipt is booked to when nothing else says.
+const SettingDefaultAccount = "default_account"
 
 // Accounts returns the chart of accounts by code (archived ones too).
 func (l *Library) Accounts() ([]Account, error) {
@@ -184,8 +245,8 @@ func (l *Library) SetTaxCodes(ctx context.Context, codes []TaxCode) error {
 	})
 }
 
-// UseCountryDefaults gives a client with no chart or tax codes yet its
-// country's defaults; what is already set stays.
+// UseCountryDefaults gives a client with no chart, tax codes or default
+// account yet its country's; what is already set stays.
 func (l *Library) UseCountryDefaults(ctx context.Context, c receipt.Country) error {
 	if codes, err := l.TaxCodes(); err != nil {
 		return err
@@ -197,7 +258,12 @@ func (l *Library) UseCountryDefaults(ctx context.Context, c receipt.Country) err
 	if accts, err := l.Accounts(); err != nil {
 		return err
 	} else if len(accts) == 0 {
-		return l.SetAccounts(ctx, DefaultAccounts(c))
+		if err := l.SetAccounts(ctx, DefaultAccounts(c)); err != nil {
+			return err
+		}
+	}
+	if chart, ok := ChartFor(string(c)); ok && l.Setting(SettingDefaultAccount) == "" {
+		return l.SetSetting(SettingDefaultAccount, chart.DefaultAccount)
 	}
 	return nil
 }

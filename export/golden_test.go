@@ -1,0 +1,270 @@
+package export
+
+import (
+	"bytes"
+	"encoding/csv"
+	"errors"
+	"flag"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/shopspring/decimal"
+
+	"github.com/shoebox-app/shoebox/library"
+	"github.com/shoebox-app/shoebox/receipt"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files in testdata/golden")
+
+// chartBooks is a new client's books in a country: its chart's accounts
+// and tax codes, as clients.Books gives them for a client that kept them.
+func chartBooks(t *testing.T, country receipt.Country) Books {
+	t.Helper()
+	chart, ok := library.ChartFor(string(country))
+	if !ok {
+		t.Fatalf("no chart for %s", country)
+	}
+	b := Books{Locale: receipt.DefaultLocale(country), Accounts: map[string]BookAccount{}, TaxCodes: map[string]BookTaxCode{},
+		Categories: map[string]string{}, DefaultAccount: chart.DefaultAccount, FreeTaxCode: chart.FreeTaxCode,
+		OutsideTaxCode: chart.OutsideTaxCode, TaxIsCost: !chart.ClaimsTax, BankAccount: "1-1110"}
+	for _, a := range chart.Accounts {
+		b.Accounts[a.Code] = BookAccount{Code: a.Code, Name: a.Name, MYOB: a.MYOB, QBO: a.QBO}
+		for _, c := range a.Categories {
+			b.Categories[receipt.Fold(c)] = a.Code
+		}
+	}
+	for _, tc := range chart.TaxCodes {
+		b.TaxCodes[tc.Code] = BookTaxCode{Code: tc.Code, Rate: tc.Rate, RateSet: true, XeroName: tc.Xero, MYOBName: tc.MYOB, QBOName: tc.QBO, DefaultForRate: tc.DefaultForRate}
+	}
+	return b
+}
+
+func taxLine(label, rate, net, tax string) receipt.TaxLine {
+	return receipt.TaxLine{Label: text(label), Rate: amt(rate), Net: amt(net), Tax: amt(tax)}
+}
+
+func confirmed(id int64, supplier, doc string, y int, m, d int, cur string, r receipt.Receipt) Coded {
+	r.SupplierName, r.DocumentNumber, r.Currency = text(supplier), text(doc), text(cur)
+	r.Date = receipt.Of(receipt.Date(y, time.Month(m), d), receipt.SourceUser, 1)
+	return Coded{Row: Row{ID: id, Status: "confirmed", Receipt: r}}
+}
+
+// goldenReceipts are the receipts every country's files are written from:
+// a receipt with two tax rates and its tax lines, a mixed receipt whose
+// tax has no breakdown, a café bill with a tip and rounding, a refund, a
+// receipt in another currency, "@Home", a long supplier invoice number.
+func goldenReceipts(country receipt.Country) []Coded {
+	cur := receipt.CurrencyForCountry(country)
+	var rates [2]string
+	switch country {
+	case receipt.CountryAU:
+		rates = [2]string{"10", "0"}
+	case receipt.CountryNZ:
+		rates = [2]string{"15", "0"}
+	case receipt.CountryUK:
+		rates = [2]string{"20", "5"}
+	case receipt.CountryEU:
+		rates = [2]string{"19", "7"}
+	case receipt.CountryUS:
+		rates = [2]string{"8.875", "0"}
+	}
+	label := labelOr("", receipt.DefaultLocale(country))
+	r1, _ := decimal.NewFromString(rates[0])
+	r2, _ := decimal.NewFromString(rates[1])
+	net1, net2 := decimal.RequireFromString("40.00"), decimal.RequireFromString("60.00")
+	tax1, tax2 := net1.Mul(r1).Div(hundred).Round(2), net2.Mul(r2).Div(hundred).Round(2)
+	total := net1.Add(net2).Add(tax1).Add(tax2)
+	mixed := receipt.Receipt{Total: amt(total.StringFixed(2)), TotalTax: amt(tax1.Add(tax2).StringFixed(2)),
+		TaxLines: []receipt.TaxLine{taxLine(label, rates[0], net1.StringFixed(2), tax1.StringFixed(2)), taxLine(label, rates[1], net2.StringFixed(2), tax2.StringFixed(2))}}
+	// $100 of shopping with $3 of the standard rate's tax and no breakdown.
+	supermarket := receipt.Receipt{Total: amt("100.00"), TotalTax: amt("3.00"), Category: text("Groceries")}
+	if country == receipt.CountryUS {
+		supermarket.TotalTax = amt("0.00")
+	}
+	cafe := receipt.Receipt{Total: amt("38.00"), TotalTax: amt("3.00"), Tip: amt("5.00"), Rounding: amt("-0.02"), Category: text("Meals"),
+		TaxLines: []receipt.TaxLine{taxLine(label, rates[0], "30.02", "3.00")}}
+	if country != receipt.CountryAU {
+		// The café's tax at the country's standard rate on 30.00.
+		t := decimal.RequireFromString("30.00").Mul(r1).Div(hundred).Round(2)
+		cafe.TotalTax = amt(t.StringFixed(2))
+		cafe.TaxLines = []receipt.TaxLine{taxLine(label, rates[0], "30.00", t.StringFixed(2))}
+		cafe.Total = amt(decimal.RequireFromString("34.98").Add(t).StringFixed(2))
+	}
+	refund := receipt.Receipt{Total: amt("-22.00"), TotalTax: amt("-2.00"), TaxLines: []receipt.TaxLine{taxLine(label, rates[0], "-20.00", "-2.00")}}
+	if country != receipt.CountryAU {
+		refund = receipt.Receipt{Total: amt("-22.00")}
+	}
+	foreign := receipt.Receipt{Total: amt("9.00"), TotalTax: amt("0.51"), TaxRules: receipt.CountryMY,
+		TaxLines: []receipt.TaxLine{taxLine("SST", "6", "8.49", "0.51")}}
+	foreignCur := "MYR"
+	home := receipt.Receipt{Total: amt("45.00")}
+	return []Coded{
+		confirmed(1, "Harbour Grocer", "T-1001", 2025, 7, 1, cur, mixed),
+		confirmed(2, "Corner Supermarket", "", 2025, 7, 2, cur, supermarket),
+		confirmed(3, "Blue Door Café", "8812", 2025, 7, 3, cur, cafe),
+		confirmed(4, "Harbour Grocer", "CN-77", 2025, 7, 4, cur, refund),
+		confirmed(5, "Book Ta K Sdn Bhd", "", 2025, 7, 5, foreignCur, foreign),
+		confirmed(6, "@Home", "INV-2025-0000-0000-12345", 2025, 7, 6, cur, home),
+	}
+}
+
+// goldenCountries are the client countries each program's files are
+// written for: the ones it serves that Shoebox has a chart for.
+func goldenCountries(p Preset) []receipt.Country {
+	var out []receipt.Country
+	for _, c := range []receipt.Country{receipt.CountryAU, receipt.CountryNZ, receipt.CountryUK, receipt.CountryUS, receipt.CountryEU} {
+		if TargetOf(p).serves(string(c)) {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// TestGoldenPresetFiles writes every preset for every client country it
+// serves from the same receipts and compares each with
+// testdata/golden/<preset>-<country> byte for byte (go test -update
+// rewrites them). Each file's header must be its target's cited columns,
+// every tax name in it one its program takes in that country (the cited
+// table), and each receipt's lines must add up to its total.
+func TestGoldenPresetFiles(t *testing.T) {
+	for _, p := range Presets {
+		for _, country := range goldenCountries(p) {
+			t.Run(string(p)+"-"+string(country), func(t *testing.T) {
+				b := chartBooks(t, country)
+				rows := goldenReceipts(country)
+				path := filepath.Join(t.TempDir(), string(p)+"-"+strings.ToLower(string(country))+p.Ext())
+				st, err := WritePreset(path, p, rows, PresetOptions{Books: b})
+				var ce *CheckError
+				if errors.As(err, &ce) {
+					t.Fatalf("%v: %v", err, ce.Problems)
+				}
+				if err != nil {
+					t.Fatal(err)
+				}
+				got, _ := os.ReadFile(path)
+				golden := filepath.Join("testdata", "golden", filepath.Base(path))
+				if *update {
+					os.MkdirAll(filepath.Dir(golden), 0o755)
+					if err := os.WriteFile(golden, got, 0o644); err != nil {
+						t.Fatal(err)
+					}
+				}
+				want, err := os.ReadFile(golden)
+				if err != nil {
+					t.Fatalf("%v (go test ./export -run Golden -update writes it)", err)
+				}
+				if !bytes.Equal(got, want) {
+					t.Errorf("%s differs from %s:\n%s", path, golden, got)
+				}
+				header, records := readImportFile(t, p, got)
+				if !slices.Equal(header, TargetOf(p).Columns) {
+					t.Errorf("header %q, the cited table says %q", header, TargetOf(p).Columns)
+				}
+				checkTaxNames(t, p, country, header, records)
+				if st.Receipts+len(st.LeftOut) != len(rows) {
+					t.Errorf("%d receipts written and %d left out of %d", st.Receipts, len(st.LeftOut), len(rows))
+				}
+			})
+		}
+	}
+}
+
+// readImportFile splits a written file into its header and records.
+func readImportFile(t *testing.T, p Preset, data []byte) ([]string, [][]string) {
+	t.Helper()
+	if p.Ext() == ".txt" {
+		var recs [][]string
+		for _, ln := range strings.Split(strings.TrimSuffix(string(data), "\r\n"), "\r\n") {
+			if ln != "" {
+				recs = append(recs, strings.Split(ln, "\t"))
+			}
+		}
+		return recs[0], recs[1:]
+	}
+	recs, err := csv.NewReader(bytes.NewReader(data)).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return recs[0], recs[1:]
+}
+
+// checkTaxNames holds every tax name a file carries against the names its
+// program takes in the client's country, as the cited table lists them.
+func checkTaxNames(t *testing.T, p Preset, country receipt.Country, header []string, records [][]string) {
+	t.Helper()
+	col := slices.IndexFunc(header, func(h string) bool { return h == "TaxType" || h == "Tax Code" })
+	if col < 0 {
+		return // the bank upload names no tax
+	}
+	names, ok := ProgramTaxNames(TargetOf(p).Program, string(country))
+	if !ok {
+		t.Fatalf("the table lists no %s tax names for %s", TargetOf(p).Program, country)
+	}
+	for _, rec := range records {
+		if !slices.Contains(names.Names, rec[col]) {
+			t.Errorf("%s %s: tax name %q is not one %s takes (%s: %q)", p, country, rec[col], TargetOf(p).Program, names.Source, names.Names)
+		}
+	}
+}
+
+// TestChartsNameWhatEachProgramTakes: every tax code of every country's
+// chart is named, for each program sold there, as the cited table lists
+// that program's names; every chart cites its sources.
+func TestChartsNameWhatEachProgramTakes(t *testing.T) {
+	for _, country := range library.ChartCountries() {
+		chart, _ := library.ChartFor(country)
+		if len(chart.Sources) == 0 || chart.Sources["accounts"] == "" {
+			t.Errorf("%s chart cites no source", country)
+		}
+		for _, program := range []string{"xero", "myob", "qbo"} {
+			names, ok := ProgramTaxNames(program, country)
+			if !ok {
+				continue
+			}
+			if chart.Sources[program] == "" {
+				t.Errorf("%s chart names %s tax codes without a source", country, program)
+			}
+			for _, tc := range chart.TaxCodes {
+				name := map[string]string{"xero": tc.Xero, "myob": tc.MYOB, "qbo": tc.QBO}[program]
+				if program == "myob" && name == "" {
+					name = tc.Code
+				}
+				if !slices.Contains(names.Names, name) {
+					t.Errorf("%s chart: %s's %s name %q is not in the table (%s)", country, tc.Code, program, name, names.Source)
+				}
+			}
+		}
+		codes := map[string]bool{}
+		for _, tc := range chart.TaxCodes {
+			codes[tc.Code] = true
+		}
+		for _, c := range []string{chart.FreeTaxCode, chart.OutsideTaxCode} {
+			if !codes[c] {
+				t.Errorf("%s chart: %q is not one of its tax codes", country, c)
+			}
+		}
+		found := false
+		for _, a := range chart.Accounts {
+			found = found || a.Code == chart.DefaultAccount
+			if !codes[a.TaxCode] {
+				t.Errorf("%s chart: account %s's tax code %q is not one of its codes", country, a.Code, a.TaxCode)
+			}
+			if listed("myob", country) && !MYOBAccountPattern.MatchString(a.MYOB) {
+				t.Errorf("%s chart: account %s has no MYOB number", country, a.Code)
+			}
+		}
+		if !found {
+			t.Errorf("%s chart: default account %s is not in it", country, chart.DefaultAccount)
+		}
+	}
+}
+
+// listed says whether the table lists program's tax names for country.
+func listed(program, country string) bool {
+	_, ok := ProgramTaxNames(program, country)
+	return ok
+}
