@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/shopspring/decimal"
+	"github.com/xuri/excelize/v2"
 
 	"github.com/shoebox-app/shoebox/library"
 	"github.com/shoebox-app/shoebox/receipt"
@@ -267,4 +268,79 @@ func TestChartsNameWhatEachProgramTakes(t *testing.T) {
 func listed(program, country string) bool {
 	_, ok := ProgramTaxNames(program, country)
 	return ok
+}
+
+// TestWorkbookBooksEachReceiptAndSumsByTaxCode: with the client's books,
+// the Receipts sheet names the account and tax codes each receipt is
+// booked to, and the tax summary goes by tax code and currency: a German
+// client's 19% and 7% are VAT under their own codes, and a German receipt
+// in an Australian client's workbook is VAT, not GST, and not claimable.
+func TestWorkbookBooksEachReceiptAndSumsByTaxCode(t *testing.T) {
+	summary := func(t *testing.T, country receipt.Country, rows []Coded) (map[string][]string, *excelize.File) {
+		t.Helper()
+		b := chartBooks(t, country)
+		var plain []Row
+		for _, c := range rows {
+			plain = append(plain, c.Row)
+		}
+		path := filepath.Join(t.TempDir(), "books.xlsx")
+		opt := Options{Locale: b.Locale, SummaryBy: receipt.ByQuarter, Books: &b}
+		if _, err := WriteXLSX(path, slices.Values(plain), opt); err != nil {
+			t.Fatal(err)
+		}
+		f, err := excelize.OpenFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { f.Close() })
+		got := map[string][]string{}
+		recs, _ := f.GetRows(SheetSummary, excelize.Options{RawCellValue: true})
+		for _, r := range recs[1:] {
+			if len(r) >= 8 {
+				got[strings.Join(r[:5], "|")] = r[5:8]
+			}
+		}
+		return got, f
+	}
+	de := goldenReceipts(receipt.CountryEU)[:1] // 19% and 7%
+	got, f := summary(t, receipt.CountryEU, de)
+	for k, v := range map[string][]string{
+		"EUR|2025-Q3|V19|VAT|0.19": {"40", "7.6", "47.6"},
+		"EUR|2025-Q3|V7|VAT|0.07":  {"60", "4.2", "64.2"},
+	} {
+		if !slices.Equal(got[k], v) {
+			t.Errorf("German client's summary %s = %v, want %v (all: %v)", k, got[k], v, got)
+		}
+	}
+	if acct, _ := f.GetCellValue(SheetReceipts, "P2"); acct != "429" {
+		t.Errorf("Account column %q, want the default account 429", acct)
+	}
+	if codes, _ := f.GetCellValue(SheetReceipts, "Q2"); codes != "V19, V7" {
+		t.Errorf("Tax code column %q, want V19, V7", codes)
+	}
+	// In an Australian client: the German receipt is in EUR, its VAT not
+	// claimable (NTR, no tax); the Australian one is GST under GST and FRE.
+	german := de[0]
+	german.Receipt.TaxRules = receipt.CountryEU
+	german.ID = 9
+	au := goldenReceipts(receipt.CountryAU)[0]
+	got, _ = summary(t, receipt.CountryAU, []Coded{au, german})
+	for k, v := range map[string][]string{
+		"AUD|FY2026-Q1|GST|GST|0.1":  {"40", "4", "44"},
+		"AUD|FY2026-Q1|FRE|no tax|0": {"60", "0", "60"},
+		"EUR|FY2026-Q1|NTR|no tax|0": {"111.8", "0", "111.8"},
+	} {
+		if !slices.Equal(got[k], v) {
+			t.Errorf("Australian client's summary %s = %v, want %v (all: %v)", k, got[k], v, got)
+		}
+	}
+	// Without the books, the German receipt's tax is still VAT, never GST.
+	s := newSummary(Options{Locale: receipt.DefaultLocale(receipt.CountryAU), SummaryBy: receipt.ByQuarter})
+	german.Receipt.TaxLines[0].Label, german.Receipt.TaxLines[1].Label = receipt.Text{}, receipt.Text{}
+	s.add(german.Row, nil)
+	for k := range s.rows {
+		if k.Label != "VAT" {
+			t.Errorf("German tax summed as %q", k.Label)
+		}
+	}
 }

@@ -194,6 +194,16 @@ func (e *NothingToExportError) Error() string {
 	return msg + fmt.Sprintf("all %d receipt(s) were left out", len(e.LeftOut))
 }
 
+// As lets a caller that lists a CheckError's problems (the window's list,
+// each with a button to its receipt) list the receipts left out instead.
+func (e *NothingToExportError) As(target any) bool {
+	if ce, ok := target.(**CheckError); ok {
+		*ce = &CheckError{Preset: e.Preset, Problems: e.LeftOut}
+		return true
+	}
+	return false
+}
+
 // WritePreset writes the preset's import file (and the originals' zip)
 // atomically. Receipts the file cannot hold (not confirmed, unless asked
 // for; a refund or currency the target cannot take) are left out and

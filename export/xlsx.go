@@ -23,7 +23,7 @@ const (
 
 // ReceiptColumns are the Receipts sheet's (and CSV's) columns.
 var ReceiptColumns = []string{"ID", "Date", "Supplier", "Tax ID", "Document number", "Category", "Currency",
-	"Subtotal", "Tax", "Total", "Payment method", "Status", "Flags", "Original", "File SHA-256"}
+	"Subtotal", "Tax", "Total", "Payment method", "Status", "Flags", "Original", "File SHA-256", "Account", "Tax code"}
 
 // LineColumns are the Line items sheet's (and CSV's) columns.
 var LineColumns = []string{"Receipt ID", "Date", "Supplier", "Description", "Quantity", "Unit price", "Line total", "Tax code", "Currency"}
@@ -159,7 +159,7 @@ func writeWorkbook(w io.Writer, rows iter.Seq[Row], opt Options) (Stats, error) 
 		return stats, err
 	}
 	// Wide enough for each header: printed, nothing is cut off.
-	for i, wdt := range []float64{7, 11, 32, 18, 18, 16, 10, 14, 13, 14, 16, 17, 40, 24, 20} {
+	for i, wdt := range []float64{7, 11, 32, 18, 18, 16, 10, 14, 13, 14, 16, 17, 40, 24, 20, 10, 16} {
 		rs.SetColWidth(i+1, i+1, wdt)
 	}
 	// The stored file's SHA-256 is for tracing, not for reading.
@@ -215,9 +215,10 @@ func writeWorkbook(w io.Writer, rows iter.Seq[Row], opt Options) (Stats, error) 
 		if row.ID != 0 {
 			id = row.ID
 		}
+		account, taxCodes, booked := opt.booking(row)
 		cells := []any{id, date, s.textCell(r.SupplierName.Value), s.textCell(taxIDText(r)), s.textCell(r.DocumentNumber.Value),
 			s.textCell(r.Category.Value), s.textCell(cur), amount(r.Subtotal), tax, amount(r.Total), s.textCell(r.PaymentMethod.Value),
-			StatusText(row.Status), s.textCell(flags(row)), link, s.textCell(row.SHA256)}
+			StatusText(row.Status), s.textCell(flags(row)), link, s.textCell(row.SHA256), s.textCell(account), s.textCell(taxCodes)}
 		if err := rs.SetRow(fmt.Sprintf("A%d", rr), cells); err != nil {
 			return stats, err
 		}
@@ -226,7 +227,7 @@ func writeWorkbook(w io.Writer, rows iter.Seq[Row], opt Options) (Stats, error) 
 		if r.Total.Set {
 			stats.Totals[cur] = stats.Totals[cur].Add(r.Total.Value)
 		}
-		sum.add(r)
+		sum.add(row, booked)
 		for _, li := range r.LineItems {
 			var qty any
 			if li.Quantity.Set {
@@ -243,7 +244,7 @@ func writeWorkbook(w io.Writer, rows iter.Seq[Row], opt Options) (Stats, error) 
 	}
 	last := max(rr-1, 2)
 	if rr > 2 {
-		if err := rs.AddTable(&excelize.Table{Range: fmt.Sprintf("A1:O%d", rr-1), Name: "Receipts", StyleName: "TableStyleLight1", ShowRowStripes: boolPtr(false)}); err != nil {
+		if err := rs.AddTable(&excelize.Table{Range: fmt.Sprintf("A1:Q%d", rr-1), Name: "Receipts", StyleName: "TableStyleLight1", ShowRowStripes: boolPtr(false)}); err != nil {
 			return stats, err
 		}
 	}
@@ -289,11 +290,11 @@ func writeSummary(f *excelize.File, s *styles, sum *summary, currencies []string
 	if err != nil {
 		return err
 	}
-	for i, wdt := range []float64{10, 14, 14, 9, 24, 16, 16, 16, 10} {
+	for i, wdt := range []float64{10, 14, 24, 12, 9, 16, 16, 16, 10} {
 		ss.SetColWidth(i+1, i+1, wdt)
 	}
 	ss.SetPanes(&excelize.Panes{Freeze: true, YSplit: 1, TopLeftCell: "A2", ActivePane: "bottomLeft"})
-	head := []string{"Currency", "Period", "Tax", "Rate", "Category", "Net", "Tax amount", "Gross", "Receipts"}
+	head := []string{"Currency", "Period", "Tax code", "Tax", "Rate", "Net", "Tax amount", "Gross", "Receipts"}
 	if err := ss.SetRow("A1", headerCells(head, s.header)); err != nil {
 		return err
 	}
@@ -317,7 +318,7 @@ func writeSummary(f *excelize.File, s *styles, sum *summary, currencies []string
 				}
 				rate = excelize.Cell{StyleID: style, Value: frac}
 			}
-			cells := []any{s.textCell(cur), k.Period, s.textCell(k.Label), rate, s.textCell(k.Category),
+			cells := []any{s.textCell(cur), k.Period, s.textCell(k.TaxCode), s.textCell(k.Label), rate,
 				excelize.Cell{StyleID: mon, Value: money(v.Net)}, excelize.Cell{StyleID: mon, Value: money(v.Tax)},
 				excelize.Cell{StyleID: mon, Value: money(v.Gross)}, v.Receipts}
 			if err := ss.SetRow(fmt.Sprintf("A%d", r), cells); err != nil {
