@@ -28,6 +28,7 @@ func runExport(env Env, args []string) int {
 	format := fs.String("format", "", "xlsx, csv, xero, myob-purchases, myob-spend, qbo-bank or qbo-bills (default: by the file's extension)")
 	attachments := fs.Bool("attachments", false, "with an accounting format, also zip the originals, each named by its reference")
 	itemised := fs.Bool("itemised", false, "with an accounting format, one line per line item instead of one per tax rate")
+	rateText := fs.String("rate", "", "with MYOB or qbo-bank, convert other currencies: MYR=0.33,USD=1.52 (the client's currency for one unit)")
 	if err := parseArgs(fs, args); err != nil {
 		return 2
 	}
@@ -41,7 +42,13 @@ func runExport(env Env, args []string) int {
 			fmt.Fprintln(env.Stderr, "shoebox:", err)
 			return 2
 		}
-		return runPresetExport(env, *libDir, p, *out, clients.PresetRequest{Period: *period, IncludeUnconfirmed: *all, Itemised: *itemised, Attachments: *attachments})
+		rates, err := export.ParseRates(*rateText)
+		if err != nil {
+			fmt.Fprintln(env.Stderr, "shoebox:", err)
+			return 2
+		}
+		return runPresetExport(env, *libDir, p, *out, clients.PresetRequest{Period: *period, IncludeUnconfirmed: *all, Itemised: *itemised,
+			Attachments: *attachments, Rates: rates})
 	}
 	ext := strings.ToLower(filepath.Ext(*out))
 	if ext != ".xlsx" && ext != ".csv" {

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/shopspring/decimal"
+
 	"github.com/shoebox-app/shoebox/export"
 	"github.com/shoebox-app/shoebox/library"
 	"github.com/shoebox-app/shoebox/receipt"
@@ -116,6 +118,9 @@ type PresetRequest struct {
 	IncludeUnconfirmed bool
 	Itemised           bool
 	Attachments        bool
+	// Rates convert other currencies for MYOB and QuickBooks bank uploads
+	// (units of the client's currency for one of each).
+	Rates map[string]decimal.Decimal
 }
 
 // ExportPreset writes a client's confirmed receipts in period ("" for
@@ -151,7 +156,7 @@ func ExportPresetWith(l *library.Library, p export.Preset, path string, req Pres
 	if err != nil {
 		return export.Stats{}, err
 	}
-	opt := export.PresetOptions{Books: books, Itemised: req.Itemised, IncludeUnconfirmed: req.IncludeUnconfirmed}
+	opt := export.PresetOptions{Books: books, Itemised: req.Itemised, IncludeUnconfirmed: req.IncludeUnconfirmed, Rates: req.Rates}
 	if req.Attachments {
 		opt.Attachments = export.AttachmentsPath(path)
 	}

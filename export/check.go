@@ -33,15 +33,16 @@ func leftOutReason(p Preset, c *Coded, opt PresetOptions) (reason string, unconf
 	r := &c.Receipt
 	b := opt.Books
 	cur := currencyOf(r, b.Locale)
-	foreign := b.Locale.Currency != "" && cur != b.Locale.Currency
+	_, rated := opt.Rates[cur]
+	foreign := b.Locale.Currency != "" && cur != b.Locale.Currency && !rated
 	switch p {
 	case PresetMYOBPurchases, PresetMYOBSpend:
 		if foreign {
-			return fmt.Sprintf("in %s: MYOB needs the exchange rate for a foreign currency, which Shoebox does not know; enter it in MYOB by hand", cur), false
+			return fmt.Sprintf("in %s: MYOB needs the exchange rate for a foreign currency, which Shoebox does not know; give it (--rate %s=…) or enter it in MYOB by hand", cur, cur), false
 		}
 	case PresetQBOBank:
 		if foreign {
-			return fmt.Sprintf("in %s: a QuickBooks bank upload is in the account's own currency (%s) and Shoebox does not know the rate; match it to the bank's %s line instead", cur, b.Locale.Currency, b.Locale.Currency), false
+			return fmt.Sprintf("in %s: a QuickBooks bank upload is in the account's own currency (%s) and Shoebox does not know the rate; give it (--rate %s=…) or match it to the bank's %s line", cur, b.Locale.Currency, cur, b.Locale.Currency), false
 		}
 	}
 	if r.Total.Set && r.Total.Value.IsNegative() {
@@ -69,9 +70,6 @@ func Check(p Preset, rows []Coded, opt PresetOptions) []Problem {
 	}
 	coded := p != PresetQBOBank // everything but the bank upload books lines to accounts
 	myob := t.Program == "myob"
-	if country := string(b.Locale.Country); country != "" && !t.serves(country) {
-		add(0, "settings", "%s is not sold for a client in %s (it serves %s): choose another format", p.Title(), country, strings.Join(t.Countries, ", "))
-	}
 	switch {
 	case t.MaxBills > 0 && len(rows) > t.MaxBills:
 		add(0, "", "%s imports at most %d bills from one file and this has %d: export a shorter period (--period)", p.Title(), t.MaxBills, len(rows))

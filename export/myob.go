@@ -44,6 +44,9 @@ func writeMYOBPurchases(w io.Writer, rows []Coded, opt PresetOptions) (Stats, er
 			// is kept in the memo.
 			invoice, memo = c.Reference(), c.Reference()+" invoice "+invoice
 		}
+		if c.Converted != "" {
+			memo += " (" + c.Converted + ")"
+		}
 		return []string{importText(c.Receipt.SupplierName.Value), "X", "", date, invoice,
 			clip(p.Description, max["Description"]), b.accountName("myob", p.Account), moneyText(p.Gross.Sub(p.Tax), cur), moneyText(p.Gross, cur),
 			clip(memo, max["Journal Memo"]), b.taxName("myob", p.TaxCode), moneyText(p.Tax, cur), myobCurrency(cur, b)}
@@ -57,6 +60,9 @@ func writeMYOBSpend(w io.Writer, rows []Coded, opt PresetOptions) (Stats, error)
 		memo := c.Reference()
 		if n := importText(c.Receipt.DocumentNumber.Value); n != "" {
 			memo += " " + n
+		}
+		if c.Converted != "" {
+			memo += " (" + c.Converted + ")"
 		}
 		return []string{b.BankAccount, "", date, "X", importText(c.Receipt.SupplierName.Value), clip(memo, max["Memo"]),
 			b.accountName("myob", p.Account), moneyText(p.Gross.Sub(p.Tax), cur), moneyText(p.Gross, cur), b.taxName("myob", p.TaxCode), moneyText(p.Tax, cur),

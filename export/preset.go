@@ -72,6 +72,10 @@ type Coded struct {
 	Row
 	Account, TaxCode string
 	Lines            map[int]LineCode // by line item index
+	// Converted says how a receipt in another currency was converted for a
+	// target that takes only the client's ("MYR 9.00 at 0.3300"); "" when
+	// it was not.
+	Converted string
 }
 
 // LineCode is one line item's own account and tax code ("" = the receipt's).
@@ -156,6 +160,11 @@ type PresetOptions struct {
 	// IncludeUnconfirmed exports receipts not yet confirmed; otherwise they
 	// are left out and counted in Stats.Unconfirmed.
 	IncludeUnconfirmed bool
+	// Rates converts receipts in another currency for the targets that
+	// take only the client's (MYOB, a QuickBooks bank upload): units of the
+	// client's currency for one of each currency, as the bookkeeper gives
+	// them. A currency without a rate is left out there.
+	Rates map[string]decimal.Decimal
 	// Attachments, when set, is where a zip of the originals goes, each
 	// named by its row's reference (SB-12.jpg).
 	Attachments string
@@ -225,12 +234,16 @@ func WritePreset(path string, p Preset, rows []Coded, opt PresetOptions) (Stats,
 	default:
 		return Stats{}, fmt.Errorf("unknown export format %q", p)
 	}
+	if t, country := TargetOf(p), string(opt.Books.Locale.Country); country != "" && !t.serves(country) {
+		return Stats{}, &CheckError{Preset: p, Problems: []Problem{{Field: "settings",
+			Message: fmt.Sprintf("%s is not sold for a client in %s (it serves %s): choose another format", p.Title(), country, strings.Join(t.Countries, ", "))}}}
+	}
 	var in []Coded
 	var left Stats
 	for i := range rows {
 		reason, unconfirmed := leftOutReason(p, &rows[i], opt)
 		if reason == "" {
-			in = append(in, rows[i])
+			in = append(in, convertIfNeeded(p, rows[i], opt))
 			continue
 		}
 		field := "currency"
@@ -266,6 +279,50 @@ func WritePreset(path string, p Preset, rows []Coded, opt PresetOptions) (Stats,
 	}
 	st.Unconfirmed, st.LeftOut = left.Unconfirmed, left.LeftOut
 	return st, nil
+}
+
+// convertIfNeeded turns a receipt in another currency into the client's
+// for a target that takes only the client's, at the rate the bookkeeper
+// gave: one line at the converted total, its tax not claimable (tax paid
+// abroad never is), and the conversion said in its memo.
+func convertIfNeeded(p Preset, c Coded, opt PresetOptions) Coded {
+	b := opt.Books
+	r := &c.Receipt
+	cur := currencyOf(r, b.Locale)
+	rate, ok := opt.Rates[cur]
+	if !ok || cur == b.Locale.Currency || TargetOf(p).Program != "myob" && p != PresetQBOBank {
+		return c
+	}
+	home := b.Locale.Currency
+	converted := r.Total.Value.Mul(rate).Round(int32(receipt.MinorDigits(home)))
+	c.Converted = fmt.Sprintf("%s %s at %s", cur, moneyText(r.Total.Value, cur), rate.String())
+	c.Receipt = receipt.Receipt{SupplierName: r.SupplierName, DocumentNumber: r.DocumentNumber, Date: r.Date, Category: r.Category,
+		Currency: receipt.Of(home, receipt.SourceUser, 1), Total: receipt.Of(converted, receipt.SourceUser, 1), TaxRules: r.TaxRules}
+	if c.Receipt.TaxRules == "" || c.Receipt.TaxRules == b.Locale.Country {
+		c.Receipt.TaxRules = receipt.CountryOther
+	}
+	c.Lines = nil
+	return c
+}
+
+// ParseRates reads exchange rates as a bookkeeper types them:
+// "MYR=0.33,USD=1.52" (units of the client's currency for one of each).
+func ParseRates(s string) (map[string]decimal.Decimal, error) {
+	out := map[string]decimal.Decimal{}
+	for _, part := range strings.Split(s, ",") {
+		part = strings.TrimSpace(part)
+		if part == "" {
+			continue
+		}
+		cur, val, ok := strings.Cut(part, "=")
+		rate, err := decimal.NewFromString(strings.TrimSpace(val))
+		cur = strings.ToUpper(strings.TrimSpace(cur))
+		if !ok || err != nil || !rate.IsPositive() || len(cur) != 3 {
+			return nil, fmt.Errorf("exchange rate %q: write it as CUR=RATE, for example MYR=0.33 (units of the client's currency for one MYR)", part)
+		}
+		out[cur] = rate
+	}
+	return out, nil
 }
 
 // countingWriter counts the bytes written through it.

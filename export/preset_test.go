@@ -290,3 +290,43 @@ func TestPresetsFollowTheClientsCountry(t *testing.T) {
 		}
 	}
 }
+
+// TestForeignCurrencyConvertedOnlyAtAGivenRate: MYOB takes only the
+// client's currency: a receipt in MYR is left out with the reason, or,
+// with the rate the bookkeeper gives, converted to one line in AUD whose
+// tax is not claimed, the conversion said in the memo. A program not sold
+// in the client's country is refused outright.
+func TestForeignCurrencyConvertedOnlyAtAGivenRate(t *testing.T) {
+	b := auBooks()
+	r := Coded{Row: Row{ID: 5, Status: "confirmed", Receipt: receipt.Receipt{SupplierName: text("Book Ta K"), Currency: text("MYR"),
+		Date: receipt.Of(receipt.Date(2025, 7, 1), receipt.SourceUser, 1), Total: amt("9.00"), TotalTax: amt("0.51"), TaxRules: receipt.CountryMY}}}
+	dir := t.TempDir()
+	path := filepath.Join(dir, "p.txt")
+	_, err := WritePreset(path, PresetMYOBPurchases, []Coded{r}, PresetOptions{Books: b})
+	var none *NothingToExportError
+	if !errors.As(err, &none) || !strings.Contains(none.LeftOut[0].Message, "--rate MYR=") {
+		t.Fatalf("without a rate: %v", err)
+	}
+	rates, err := ParseRates("myr=0.3300")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ParseRates("MYR=-1"); err == nil {
+		t.Error("a negative rate was accepted")
+	}
+	st, err := WritePreset(path, PresetMYOBPurchases, []Coded{r}, PresetOptions{Books: b, Rates: rates})
+	if err != nil || st.Receipts != 1 {
+		t.Fatalf("with a rate: %+v %v", st, err)
+	}
+	got, _ := os.ReadFile(path)
+	if !strings.Contains(string(got), "Book Ta K\tX\t\t01/07/2025\tSB-5\tBook Ta K\t6-1600\t2.97\t2.97\tSB-5 (MYR 9.00 at 0.33)\tN-T\t0.00\t") {
+		t.Fatalf("converted purchase:\n%s", got)
+	}
+	us := b
+	us.Locale = receipt.DefaultLocale(receipt.CountryUS)
+	_, err = WritePreset(path, PresetMYOBSpend, []Coded{r}, PresetOptions{Books: us})
+	var ce *CheckError
+	if !errors.As(err, &ce) || !strings.Contains(ce.Problems[0].Message, "not sold for a client in US") {
+		t.Fatalf("MYOB for a US client: %v", err)
+	}
+}

@@ -38,6 +38,9 @@ func writeQBOBank(w io.Writer, rows []Coded, opt PresetOptions) (Stats, error) {
 			r := &c.Receipt
 			cur := currencyOf(r, b.Locale)
 			desc := strings.TrimSpace(importText(r.SupplierName.Value) + " " + c.invoiceNumber())
+			if c.Converted != "" {
+				desc += " (" + c.Converted + ")"
+			}
 			// Money out is negative; a refund is money in.
 			emit([]string{r.Date.Value.Format(layout), clip(desc, max["Description"]), moneyText(r.Total.Value.Neg(), cur)})
 			st.Lines++
