@@ -109,7 +109,7 @@ func goldenReceipts(country receipt.Country) []Coded {
 		confirmed(3, "Blue Door Café", "8812", 2025, 7, 3, cur, cafe),
 		confirmed(4, "Harbour Grocer", "CN-77", 2025, 7, 4, cur, refund),
 		confirmed(5, "Book Ta K Sdn Bhd", "", 2025, 7, 5, foreignCur, foreign),
-		confirmed(6, "@Home", "INV-2025-0000-0000-12345", 2025, 7, 6, cur, home),
+		confirmed(6, "@Home", "INV-2025-0000-0000-123456", 2025, 7, 6, cur, home),
 	}
 }
 
