@@ -24,6 +24,7 @@ const booksUsage = `Usage (each takes --client NAME or --library DIR):
   shoebox books accounts [--import FILE] [--defaults]   the chart of accounts; import Xero's or MYOB's export
   shoebox books taxcodes                                the client's tax codes
   shoebox books default-account [CODE]                  the account a receipt is booked to when nothing else says
+  shoebox books contacts [--import FILE] [--json]       suppliers as the program knows them: Xero contacts CSV, MYOB card file, QuickBooks vendor list
   shoebox books rules [--json]                          supplier rules
   shoebox books rule SUPPLIER [--account A] [--tax-code T] [--currency C] [--payment P] [--delete]
   shoebox books code ID [--line N] [--account A] [--tax-code T]   book a receipt (or line item N) to an account
@@ -49,6 +50,7 @@ var booksCommands = map[string]struct {
 	"accounts":        {0, booksAccounts},
 	"taxcodes":        {0, booksTaxCodes},
 	"default-account": {-1, booksDefaultAccount},
+	"contacts":        {0, booksContacts},
 	"rules":           {0, booksRules},
 	"rule":            {1, booksRule},
 	"code":            {1, booksCode},
@@ -73,7 +75,7 @@ func runBooks(env Env, args []string) int {
 	sub := args[0]
 	fs, libDir := newFlags(env, "books "+sub, "")
 	f := booksFlags{fs: fs, libDir: libDir,
-		importFile: fs.String("import", "", "chart of accounts file exported by Xero (CSV) or MYOB (tab-delimited)"),
+		importFile: fs.String("import", "", "accounts: the chart exported by Xero (CSV) or MYOB (tab-delimited); contacts: the supplier list"),
 		defaults:   fs.Bool("defaults", false, "start from the country's default chart and tax codes"),
 		account:    fs.String("account", "", "account code"),
 		taxCode:    fs.String("tax-code", "", "tax code"),
@@ -208,6 +210,38 @@ func booksDefaultAccount(r booksRun) error {
 		}
 	}
 	fmt.Fprintf(r.out, "default account\t%s\n", r.l.Setting(library.SettingDefaultAccount))
+	return nil
+}
+
+// booksContacts shows the client's contacts, after importing its
+// program's supplier list when --import names one.
+func booksContacts(r booksRun) error {
+	if *r.importFile != "" {
+		f, err := os.Open(*r.importFile)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		contacts, err := library.ParseContacts(f)
+		if err != nil {
+			return fmt.Errorf("%s: %w", *r.importFile, err)
+		}
+		if err := r.l.SetContacts(r.ctx, contacts); err != nil {
+			return err
+		}
+		fmt.Fprintf(r.env.Stdout, "imported %d contacts from %s\n", len(contacts), *r.importFile)
+	}
+	contacts, err := r.l.Contacts()
+	if err != nil {
+		return err
+	}
+	if *r.asJSON {
+		return r.json(contacts)
+	}
+	fmt.Fprintln(r.out, "CONTACT\tTAX NUMBER")
+	for _, c := range contacts {
+		fmt.Fprintf(r.out, "%s\t%s\n", c.Name, c.TaxID)
+	}
 	return nil
 }
 

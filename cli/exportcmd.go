@@ -226,6 +226,9 @@ func runPresetExport(env Env, libDir string, p export.Preset, out string, req cl
 	}
 	fmt.Fprintf(env.Stdout, "wrote %s (%s): %d receipts, %d lines%s\n", out, p.Title(), st.Receipts, st.Lines, totalsText(st))
 	printLeftOut(env, st)
+	if len(st.NewContacts) > 0 {
+		fmt.Fprintf(env.Stdout, "new contacts %s will add (not in the client's contact list): %s\n", p.Title(), strings.Join(st.NewContacts, "; "))
+	}
 	if p == export.PresetXero {
 		fmt.Fprintln(env.Stdout, export.XeroAmountsNote)
 	}

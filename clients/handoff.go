@@ -65,6 +65,13 @@ func Books(l *library.Library) (export.Books, error) {
 	if _, ok := b.Accounts[b.DefaultAccount]; !ok && len(b.Accounts) > 0 {
 		b.DefaultAccount = ""
 	}
+	contacts, err := l.Contacts()
+	if err != nil {
+		return b, err
+	}
+	for _, c := range contacts {
+		b.Contacts = append(b.Contacts, export.BookContact{Name: c.Name, TaxID: c.TaxID})
+	}
 	codes, err := l.TaxCodes()
 	if err != nil {
 		return b, err

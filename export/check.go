@@ -89,9 +89,11 @@ func Check(p Preset, rows []Coded, opt PresetOptions) []Problem {
 		c := &rows[i]
 		r := &c.Receipt
 		id := c.ID
-		supplier := importText(r.SupplierName.Value)
+		supplier, known := b.contactFor(r)
 		if coded && strings.TrimSpace(supplier) == "" {
 			add(id, "supplier_name", "no supplier: %s needs one for each bill", p.Title())
+		} else if myob && !known {
+			add(id, "supplier_name", "supplier %q is not one of the client's MYOB cards (the import would refuse it, error -66): correct the supplier's name, or add the card in MYOB and import the card file again (shoebox books contacts --import FILE)", supplier)
 		}
 		if max := t.FieldMax["Co./Last Name"]; myob && utf8.RuneCountInString(supplier) > max {
 			add(id, "supplier_name", "supplier %q is %d characters, longer than MYOB's %d: MYOB matches it to a card by name (import log error -66); shorten it to the card's name", supplier, utf8.RuneCountInString(supplier), max)

@@ -47,7 +47,8 @@ func writeMYOBPurchases(w io.Writer, rows []Coded, opt PresetOptions) (Stats, er
 		if c.Converted != "" {
 			memo += " (" + c.Converted + ")"
 		}
-		return []string{importText(c.Receipt.SupplierName.Value), "X", "", date, invoice,
+		card, _ := b.contactFor(&c.Receipt)
+		return []string{card, "X", "", date, invoice,
 			clip(p.Description, max["Description"]), b.accountName("myob", p.Account), moneyText(p.Gross.Sub(p.Tax), cur), moneyText(p.Gross, cur),
 			clip(memo, max["Journal Memo"]), b.taxName("myob", p.TaxCode), moneyText(p.Tax, cur), myobCurrency(cur, b)}
 	})
@@ -64,7 +65,8 @@ func writeMYOBSpend(w io.Writer, rows []Coded, opt PresetOptions) (Stats, error)
 		if c.Converted != "" {
 			memo += " (" + c.Converted + ")"
 		}
-		return []string{b.BankAccount, "", date, "X", importText(c.Receipt.SupplierName.Value), clip(memo, max["Memo"]),
+		card, _ := b.contactFor(&c.Receipt)
+		return []string{b.BankAccount, "", date, "X", card, clip(memo, max["Memo"]),
 			b.accountName("myob", p.Account), moneyText(p.Gross.Sub(p.Tax), cur), moneyText(p.Gross, cur), b.taxName("myob", p.TaxCode), moneyText(p.Tax, cur),
 			myobCurrency(cur, b), clip(p.Description, max["Allocation Memo"])}
 	})

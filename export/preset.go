@@ -128,6 +128,49 @@ type Books struct {
 	// TaxIsCost: purchase tax is part of the cost and never claimed (US
 	// sales tax): a receipt is one line at its total.
 	TaxIsCost bool
+	// Contacts are the client's suppliers as its program names them; empty
+	// when the client has not imported its list.
+	Contacts []BookContact
+}
+
+// BookContact is one supplier of the client's program, with its tax number
+// (letters and digits only) when known.
+type BookContact struct{ Name, TaxID string }
+
+// contactFor names a receipt's supplier as the client's program does: the
+// contact with its tax number, else the one whose name folds alike
+// ("Officeworks Pty Ltd" is "OFFICEWORKS"). found is false when the client
+// has a list and the supplier is not in it; with no list, the name as read.
+func (b Books) contactFor(r *receipt.Receipt) (name string, found bool) {
+	read := importText(r.SupplierName.Value)
+	if len(b.Contacts) == 0 {
+		return read, true
+	}
+	if id := taxIDKey(r.SupplierTaxID.Value.Value); id != "" {
+		for _, c := range b.Contacts {
+			if c.TaxID != "" && (c.TaxID == id || strings.HasSuffix(c.TaxID, id) || strings.HasSuffix(id, c.TaxID)) {
+				return c.Name, true
+			}
+		}
+	}
+	key := receipt.FoldName(read)
+	for _, c := range b.Contacts {
+		if key != "" && receipt.FoldName(c.Name) == key {
+			return c.Name, true
+		}
+	}
+	return read, false
+}
+
+// taxIDKey keeps a tax number's letters and digits, upper case.
+func taxIDKey(s string) string {
+	var out strings.Builder
+	for _, r := range strings.ToUpper(s) {
+		if r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' {
+			out.WriteRune(r)
+		}
+	}
+	return out.String()
 }
 
 // BookAccount is one account of the chart, with its MYOB number and
@@ -278,6 +321,15 @@ func WritePreset(path string, p Preset, rows []Coded, opt PresetOptions) (Stats,
 		return left, err
 	}
 	st.Unconfirmed, st.LeftOut = left.Unconfirmed, left.LeftOut
+	if p == PresetXero || p == PresetQBOBills {
+		seen := map[string]bool{}
+		for i := range in {
+			if name, found := opt.Books.contactFor(&in[i].Receipt); !found && !seen[name] {
+				seen[name] = true
+				st.NewContacts = append(st.NewContacts, name)
+			}
+		}
+	}
 	return st, nil
 }
 

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -328,5 +329,42 @@ func TestForeignCurrencyConvertedOnlyAtAGivenRate(t *testing.T) {
 	var ce *CheckError
 	if !errors.As(err, &ce) || !strings.Contains(ce.Problems[0].Message, "not sold for a client in US") {
 		t.Fatalf("MYOB for a US client: %v", err)
+	}
+}
+
+// TestSuppliersNamedAsTheClientsContacts: with the client's contact list,
+// a supplier is written as its contact: by tax number first, then by name
+// without its legal form. MYOB refuses one not among its cards, with the
+// fix; Xero adds it as a new contact, and the export says which.
+func TestSuppliersNamedAsTheClientsContacts(t *testing.T) {
+	b := auBooks()
+	b.Contacts = []BookContact{{Name: "Officeworks Ltd", TaxID: "51824753556"}, {Name: "Bunnings Group"}}
+	mk := func(id int64, supplier, abn string) Coded {
+		r := receipt.Receipt{SupplierName: text(supplier), Date: receipt.Of(receipt.Date(2025, 7, 1), receipt.SourceUser, 1),
+			Total: amt("11.00"), Currency: text("AUD"), DocumentNumber: text(fmt.Sprint(id))}
+		if abn != "" {
+			r.SupplierTaxID = receipt.Of(receipt.TaxID{Scheme: receipt.SchemeABN, Value: abn}, receipt.SourceUser, 1)
+		}
+		return Coded{Row: Row{ID: id, Status: "confirmed", Receipt: r}}
+	}
+	rows := []Coded{mk(1, "OFFICEW0RKS", "51824753556"), mk(2, "BUNNINGS GROUP PTY LTD", ""), mk(3, "Corner Deli", "")}
+	path := filepath.Join(t.TempDir(), "bills.csv")
+	st, err := WritePreset(path, PresetXero, rows, PresetOptions{Books: b})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, _ := os.ReadFile(path)
+	for _, want := range []string{"\r\nOfficeworks Ltd,", "\r\nBunnings Group,", "\r\nCorner Deli,"} {
+		if !strings.Contains(string(got), want) {
+			t.Errorf("Xero file lacks %q:\n%s", want, got)
+		}
+	}
+	if !slices.Equal(st.NewContacts, []string{"Corner Deli"}) {
+		t.Errorf("new contacts %q", st.NewContacts)
+	}
+	_, err = WritePreset(filepath.Join(t.TempDir(), "p.txt"), PresetMYOBPurchases, rows, PresetOptions{Books: b})
+	var ce *CheckError
+	if !errors.As(err, &ce) || len(ce.Problems) != 1 || ce.Problems[0].ReceiptID != 3 || !strings.Contains(ce.Problems[0].Message, "not one of the client's MYOB cards") {
+		t.Fatalf("MYOB with an unknown card: %v", err)
 	}
 }

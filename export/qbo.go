@@ -72,7 +72,8 @@ func writeQBOBills(w io.Writer, rows []Coded, opt PresetOptions) (Stats, error) 
 				number, memo = c.Reference(), c.Reference()+" invoice "+number
 			}
 			for _, p := range postings(c, b, opt.Itemised) {
-				emit([]string{importText(r.SupplierName.Value), number, date, date, clip(memo, max["Memo"]), cur, inclusive,
+				vendor, _ := b.contactFor(r)
+				emit([]string{vendor, number, date, date, clip(memo, max["Memo"]), cur, inclusive,
 					b.accountName("qbo", p.Account), clip(p.Description, max["Description"]), moneyText(p.Gross, cur), b.taxName("qbo", p.TaxCode)})
 				st.Lines++
 			}

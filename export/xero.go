@@ -45,7 +45,8 @@ func writeXero(w io.Writer, rows []Coded, opt PresetOptions) (Stats, error) {
 		date := r.Date.Value.Format(layout)
 		for _, p := range postings(c, b, opt.Itemised) {
 			rec := make([]string, len(XeroColumns))
-			rec[0] = clip(importText(r.SupplierName.Value), max["ContactName"])
+			contact, _ := b.contactFor(r)
+			rec[0] = clip(contact, max["ContactName"])
 			rec[2] = importText(r.SupplierAddress.Value)
 			rec[10] = clip(c.invoiceNumber(), max["InvoiceNumber"])
 			rec[11] = c.Reference()

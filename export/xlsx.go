@@ -37,6 +37,9 @@ type Stats struct {
 	// each with the reason.
 	Unconfirmed int
 	LeftOut     []Problem
+	// NewContacts are the suppliers not in the client's contact list that
+	// the program will add as new contacts on import (Xero, QuickBooks).
+	NewContacts []string
 }
 
 // styles holds the workbook's cell styles.

@@ -355,3 +355,126 @@ func ParseChart(r io.Reader, codes []TaxCode) ([]Account, error) {
 	sort.Slice(out, func(i, j int) bool { return out[i].Code < out[j].Code })
 	return out, nil
 }
+
+// Contact is one of the client's suppliers as its accounting program
+// names it (the card MYOB matches, Xero's contact, QuickBooks' vendor),
+// with its tax number when the list gives one.
+type Contact struct {
+	Name  string `json:"name"`
+	TaxID string `json:"tax_id,omitempty"` // letters and digits only, upper case
+}
+
+// Contacts returns the client's contacts by name.
+func (l *Library) Contacts() ([]Contact, error) {
+	rows, err := l.db.Query(`SELECT name, tax_id FROM contacts ORDER BY name COLLATE NOCASE`)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []Contact
+	for rows.Next() {
+		var c Contact
+		if err := rows.Scan(&c.Name, &c.TaxID); err != nil {
+			return nil, err
+		}
+		out = append(out, c)
+	}
+	return out, rows.Err()
+}
+
+// SetContacts replaces the client's contacts in one transaction.
+func (l *Library) SetContacts(ctx context.Context, contacts []Contact) error {
+	return l.write(ctx, func(tx *sql.Tx) error {
+		if _, err := tx.Exec(`DELETE FROM contacts`); err != nil {
+			return err
+		}
+		for _, c := range contacts {
+			if _, err := tx.Exec(`INSERT INTO contacts (key, name, tax_id) VALUES (?, ?, ?) ON CONFLICT(key) DO UPDATE SET tax_id = excluded.tax_id`,
+				receipt.FoldName(c.Name), c.Name, NormalizeContactTaxID(c.TaxID)); err != nil {
+				return fmt.Errorf("contact %q: %w", c.Name, err)
+			}
+		}
+		return nil
+	})
+}
+
+// NormalizeContactTaxID keeps a tax number's letters and digits, upper
+// case: "51 824 753 556" and "GB 123 4567 89" compare as printed apart.
+func NormalizeContactTaxID(s string) string {
+	var b strings.Builder
+	for _, r := range strings.ToUpper(s) {
+		if r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' {
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
+
+// ParseContacts reads a client's supplier list as its program exports it:
+// Xero's contacts CSV (*ContactName, TaxNumber), MYOB AccountRight's card
+// file (tab-delimited: Co./Last Name, First Name, A.B.N.) or QuickBooks
+// Online's vendor list (Vendor or Supplier, Tax ID or ABN). Columns are
+// found by their header names.
+func ParseContacts(r io.Reader) ([]Contact, error) {
+	text, err := io.ReadAll(r)
+	if err != nil {
+		return nil, err
+	}
+	s := strings.TrimPrefix(string(text), "\ufeff")
+	first, _, _ := strings.Cut(s, "\n")
+	cr := csv.NewReader(strings.NewReader(s))
+	if strings.Contains(first, "\t") {
+		cr.Comma = '\t'
+		cr.LazyQuotes = true
+	}
+	cr.FieldsPerRecord = -1
+	records, err := cr.ReadAll()
+	if err != nil {
+		return nil, fmt.Errorf("the contacts file is not a CSV or tab-delimited file: %w", err)
+	}
+	if len(records) == 0 {
+		return nil, fmt.Errorf("the contacts file is empty")
+	}
+	col := map[string]int{}
+	for i, h := range records[0] {
+		col[strings.ToLower(strings.TrimSpace(strings.TrimLeft(h, "*")))] = i
+	}
+	find := func(names ...string) int {
+		for _, n := range names {
+			if i, ok := col[n]; ok {
+				return i
+			}
+		}
+		return -1
+	}
+	name := find("contactname", "co./last name", "vendor", "supplier", "display name", "company", "name")
+	first2 := find("first name")
+	tax := find("taxnumber", "tax number", "a.b.n.", "abn", "tax id", "tax registration number", "gst number", "vat number", "business id no.")
+	if name < 0 {
+		return nil, fmt.Errorf("the contacts file has no name column (Xero: *ContactName; MYOB: Co./Last Name; QuickBooks: Vendor or Supplier); its header is %q", strings.Join(records[0], ", "))
+	}
+	get := func(rec []string, i int) string {
+		if i < 0 || i >= len(rec) {
+			return ""
+		}
+		return strings.TrimSpace(rec[i])
+	}
+	var out []Contact
+	seen := map[string]bool{}
+	for _, rec := range records[1:] {
+		c := Contact{Name: get(rec, name), TaxID: NormalizeContactTaxID(get(rec, tax))}
+		if f := get(rec, first2); f != "" && c.Name != "" {
+			c.Name += ", " + f // an MYOB individual's card: "Last, First"
+		}
+		key := receipt.FoldName(c.Name)
+		if key == "" || seen[key] {
+			continue
+		}
+		seen[key] = true
+		out = append(out, c)
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("the contacts file lists no contacts")
+	}
+	return out, nil
+}

@@ -148,3 +148,36 @@ func TestSetCodingKeepsHistoryAndSendsConfirmedBackToReview(t *testing.T) {
 		t.Fatalf("history: %v", fields)
 	}
 }
+
+// TestContactsFromEachProgramsList: Xero's contacts CSV, MYOB's card file
+// and QuickBooks' vendor list each give names and tax numbers; a real
+// library keeps them.
+func TestContactsFromEachProgramsList(t *testing.T) {
+	for name, tc := range map[string]struct {
+		file string
+		want Contact
+	}{
+		"xero": {"\ufeff*ContactName,EmailAddress,POAddressLine1,TaxNumber\nOfficeworks Ltd,,\"1 Main St, Sydney\",51 824 753 556\nBunnings,,,\n", Contact{"Officeworks Ltd", "51824753556"}},
+		"myob": {"Co./Last Name\tFirst Name\tCard ID\tA.B.N.\nOfficeworks Ltd\t\t*None\t51 824 753 556\nSmith\tJane\t*None\t\n", Contact{"Officeworks Ltd", "51824753556"}},
+		"qbo":  {"Vendor,Company,Phone,Tax ID\nOfficeworks Ltd,Officeworks,,51824753556\n", Contact{"Officeworks Ltd", "51824753556"}},
+	} {
+		got, err := ParseContacts(strings.NewReader(tc.file))
+		if err != nil || len(got) == 0 || got[0] != tc.want {
+			t.Errorf("%s: %+v %v", name, got, err)
+		}
+		if name == "myob" && (len(got) != 2 || got[1].Name != "Smith, Jane") {
+			t.Errorf("MYOB individual card read as %+v", got)
+		}
+	}
+	if _, err := ParseContacts(strings.NewReader("Foo,Bar\n1,2\n")); err == nil {
+		t.Error("a file without a name column was accepted")
+	}
+	l := openTemp(t)
+	if err := l.SetContacts(ctx, []Contact{{"Officeworks Ltd", "51 824 753 556"}, {"Bunnings", ""}}); err != nil {
+		t.Fatal(err)
+	}
+	got, err := l.Contacts()
+	if err != nil || len(got) != 2 || got[1] != (Contact{"Officeworks Ltd", "51824753556"}) {
+		t.Fatalf("stored contacts %+v %v", got, err)
+	}
+}
