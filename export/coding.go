@@ -342,6 +342,7 @@ func codeOr(chosen, def string) string {
 // code carries tax, in proportion to their amounts.
 func itemPostings(c *Coded, b Books) []posting {
 	r := &c.Receipt
+	digits := int32(receipt.MinorDigits(currencyOf(r, b.Locale)))
 	total := r.Total.Value
 	account := b.accountFor(c)
 	tax := taxOf(r)
@@ -350,6 +351,8 @@ func itemPostings(c *Coded, b Books) []posting {
 		switch {
 		case b.foreignReason(r) != "":
 			receiptCode = b.OutsideTaxCode
+		case b.TaxIsCost && tax.IsPositive():
+			receiptCode = codeOr(b.rateCode(decimal.Zero), b.FreeTaxCode)
 		case b.TaxIsCost || !tax.IsPositive():
 			receiptCode = b.FreeTaxCode
 		case len(r.TaxLines) == 1 && r.TaxLines[0].Rate.Set:
@@ -380,7 +383,7 @@ func itemPostings(c *Coded, b Books) []posting {
 	claimable := !b.TaxIsCost && b.foreignReason(r) == ""
 	if !sum.Equal(total) && claimable && tax.IsPositive() && r.TaxInclusive.Set && !r.TaxInclusive.Value && sum.Add(tax).Equal(total) {
 		// Items priced before tax: their tax shares make them gross.
-		shares := share(tax, ps, b)
+		shares := share(tax, ps, b, digits)
 		for i := range ps {
 			ps[i].Gross = ps[i].Gross.Add(shares[i])
 			ps[i].Qty, ps[i].Unit = one, ps[i].Gross
@@ -395,7 +398,7 @@ func itemPostings(c *Coded, b Books) []posting {
 		ps = append(ps, posting{Item: -1, Description: desc, Qty: one, Unit: diff, Gross: diff, Account: account, TaxCode: receiptCode})
 	}
 	if claimable {
-		for i, s := range share(tax, ps, b) {
+		for i, s := range share(tax, ps, b, digits) {
 			ps[i].Tax = s
 		}
 	}
@@ -405,7 +408,7 @@ func itemPostings(c *Coded, b Books) []posting {
 // share splits tax over the postings whose tax code carries tax (all of
 // them when no code says), by amount, the rounding remainder going to the
 // largest, so the shares add up to tax exactly.
-func share(tax decimal.Decimal, ps []posting, b Books) []decimal.Decimal {
+func share(tax decimal.Decimal, ps []posting, b Books, digits int32) []decimal.Decimal {
 	out := make([]decimal.Decimal, len(ps))
 	var idx []int
 	for i, p := range ps {
@@ -424,10 +427,6 @@ func share(tax decimal.Decimal, ps []posting, b Books) []decimal.Decimal {
 	if base.IsZero() {
 		out[idx[0]] = tax
 		return out
-	}
-	digits := int32(-tax.Exponent())
-	if digits < 2 {
-		digits = 2
 	}
 	sort.SliceStable(idx, func(a, c int) bool { return ps[idx[a]].Gross.Abs().GreaterThan(ps[idx[c]].Gross.Abs()) })
 	left := tax

@@ -344,3 +344,48 @@ func TestWorkbookBooksEachReceiptAndSumsByTaxCode(t *testing.T) {
 		}
 	}
 }
+
+// TestRateLinesAddUpAndTaxPerRateIsPrinted: for every client country and
+// every golden receipt, the lines add up to the total; where the tax can
+// be claimed, the lines' taxes add up to the printed tax and each rate's
+// line carries exactly that rate's printed tax.
+func TestRateLinesAddUpAndTaxPerRateIsPrinted(t *testing.T) {
+	for _, country := range []receipt.Country{receipt.CountryAU, receipt.CountryNZ, receipt.CountryUK, receipt.CountryUS, receipt.CountryEU} {
+		b := chartBooks(t, country)
+		for _, c := range goldenReceipts(country) {
+			r := &c.Receipt
+			ps := postings(&c, b, false)
+			gross, tax := decimal.Zero, decimal.Zero
+			for _, p := range ps {
+				gross, tax = gross.Add(p.Gross), tax.Add(p.Tax)
+				if p.TaxCode == "" || p.Account == "" {
+					t.Errorf("%s receipt %d: line %q not booked: %+v", country, c.ID, p.Description, p)
+				}
+			}
+			if !gross.Equal(r.Total.Value) {
+				t.Errorf("%s receipt %d: lines add up to %s, total %s", country, c.ID, gross, r.Total.Value)
+			}
+			claimable := !b.TaxIsCost && b.foreignReason(r) == ""
+			if !claimable {
+				if !tax.IsZero() {
+					t.Errorf("%s receipt %d: %s tax claimed that cannot be", country, c.ID, tax)
+				}
+				continue
+			}
+			if !tax.Equal(taxOf(r)) {
+				t.Errorf("%s receipt %d: taxes add up to %s, printed %s", country, c.ID, tax, taxOf(r))
+			}
+			for _, tl := range r.TaxLines {
+				found := false
+				for _, p := range ps {
+					if strings.Contains(p.Description, tl.Rate.Value.String()+"%") && p.Tax.Equal(tl.Tax.Value) {
+						found = true
+					}
+				}
+				if !found {
+					t.Errorf("%s receipt %d: no line carries the %s%% tax %s: %+v", country, c.ID, tl.Rate.Value, tl.Tax.Value, ps)
+				}
+			}
+		}
+	}
+}
