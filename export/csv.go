@@ -66,7 +66,7 @@ func WriteCSV(path string, rows iter.Seq[Row], opt Options) (Stats, error) {
 			cw.Write([]string{id, date, Neutralize(r.SupplierName.Value), Neutralize(taxIDText(r)), Neutralize(r.DocumentNumber.Value),
 				Neutralize(r.Category.Value), Neutralize(cur), amountText(r.Subtotal, cur), tax, amountText(r.Total, cur),
 				Neutralize(r.PaymentMethod.Value), StatusText(row.Status), Neutralize(flags(row)), Neutralize(row.FileName()), row.SHA256,
-				Neutralize(account), Neutralize(taxCodes)})
+				Neutralize(account), Neutralize(strings.Join(taxCodes, ", "))})
 			stats.Receipts++
 			for _, li := range r.LineItems {
 				qty := ""

@@ -389,3 +389,24 @@ func TestRateLinesAddUpAndTaxPerRateIsPrinted(t *testing.T) {
 		}
 	}
 }
+
+// TestBookingOfAReceiptNobodyCoded: what the window shows under "Booked
+// to" for a receipt nobody coded is what the import files will book.
+func TestBookingOfAReceiptNobodyCoded(t *testing.T) {
+	b := chartBooks(t, receipt.CountryAU)
+	rows := goldenReceipts(receipt.CountryAU)
+	for i, want := range []struct {
+		account string
+		codes   []string
+	}{{"429", []string{"GST", "FRE"}}, {"429", []string{"GST", "FRE"}}, {"420", []string{"GST", "NTR"}}} {
+		account, codes := b.Booking(rows[i].Row)
+		if account != want.account || !slices.Equal(codes, want.codes) {
+			t.Errorf("receipt %d booked to %s %v, want %s %v", rows[i].ID, account, codes, want.account, want.codes)
+		}
+	}
+	coded := rows[0].Row
+	coded.Booked = LineCode{Account: "453", TaxCode: "CAP"}
+	if account, codes := b.Booking(coded); account != "453" || !slices.Equal(codes, []string{"CAP", "FRE"}) {
+		t.Errorf("coded by a person: %s %v", account, codes)
+	}
+}

@@ -78,21 +78,33 @@ type Options struct {
 	Books *Books
 }
 
-// booking is the account and tax codes a row is booked to: as the import
-// files book it when the export knows the client's books, else as coded.
-func (o Options) booking(row Row) (account, taxCodes string, ps []posting) {
+// Booking is what a receipt is booked to when exported: the account (as a
+// person or rule coded it, else its category's, else the default) and the
+// tax code of each of its lines, in order. A window shows it under
+// "Booked to" for a receipt nobody coded.
+func (b Books) Booking(row Row) (account string, taxCodes []string) {
+	account, taxCodes, _ = Options{Books: &b}.booking(row)
+	return account, taxCodes
+}
+
+// booking is the account and tax codes a row is booked to, and its lines:
+// as the import files book it when the export knows the client's books,
+// else as coded.
+func (o Options) booking(row Row) (account string, taxCodes []string, ps []posting) {
 	if o.Books == nil || !row.Receipt.Total.Set {
-		return row.Booked.Account, row.Booked.TaxCode, nil
+		if row.Booked.TaxCode != "" {
+			taxCodes = []string{row.Booked.TaxCode}
+		}
+		return row.Booked.Account, taxCodes, nil
 	}
 	c := Coded{Row: row, Account: row.Booked.Account, TaxCode: row.Booked.TaxCode}
 	ps = postings(&c, *o.Books, false)
-	var codes []string
 	for _, p := range ps {
-		if p.TaxCode != "" && !slices.Contains(codes, p.TaxCode) {
-			codes = append(codes, p.TaxCode)
+		if p.TaxCode != "" && !slices.Contains(taxCodes, p.TaxCode) {
+			taxCodes = append(taxCodes, p.TaxCode)
 		}
 	}
-	return o.Books.accountFor(&c), strings.Join(codes, ", "), ps
+	return o.Books.accountFor(&c), taxCodes, ps
 }
 
 // LowConfidence is the confidence under which a field is flagged for checking.

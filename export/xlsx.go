@@ -250,7 +250,7 @@ func (rs *receiptsSheet) add(row Row, cur string, stats *Stats) ([]posting, erro
 	account, taxCodes, booked := rs.opt.booking(row)
 	cells := []any{idCell(row), s.dateCell(r), s.textCell(r.SupplierName.Value), s.textCell(taxIDText(r)), s.textCell(r.DocumentNumber.Value),
 		s.textCell(r.Category.Value), s.textCell(cur), amount(r.Subtotal), tax, amount(r.Total), s.textCell(r.PaymentMethod.Value),
-		StatusText(row.Status), s.textCell(flags(row)), link, s.textCell(row.SHA256), s.textCell(account), s.textCell(taxCodes)}
+		StatusText(row.Status), s.textCell(flags(row)), link, s.textCell(row.SHA256), s.textCell(account), s.textCell(strings.Join(taxCodes, ", "))}
 	if err := rs.sw.SetRow(fmt.Sprintf("A%d", rs.row), cells); err != nil {
 		return nil, err
 	}
