@@ -270,9 +270,11 @@ func (l *Library) UseCountryDefaults(ctx context.Context, c receipt.Country) err
 
 // ParseChart reads a chart of accounts exported by Xero (Accounting →
 // Chart of accounts → Export: a CSV whose header is "*Code,*Name,*Type,*Tax
-// Code,Description,…") or by MYOB AccountRight (File → Import/Export →
+// Code,Description,…"), by MYOB AccountRight (File → Import/Export →
 // Export Data → Accounts: tab-delimited, "Account Number, Account Name,
-// Header, …, Account Type, …, Tax Code, …"). Columns are found by their
+// Header, …, Account Type, …, Tax Code, …") or by QuickBooks Online (the
+// Account List report: "Account #" when numbers are on, "Account",
+// "Type", "Detail type", …; without numbers the name is the code). Columns are found by their
 // header names, so column order and extra columns do not matter; MYOB
 // header accounts are left out. Xero names a tax rate by its display name
 // ("GST on Expenses"): it is mapped to the client's code with that Xero name.
@@ -308,10 +310,15 @@ func ParseChart(r io.Reader, codes []TaxCode) ([]Account, error) {
 		}
 		return -1
 	}
-	code, name := find("code", "account number"), find("name", "account name")
-	typ, tax, header := find("type", "account type"), find("tax code", "tax type"), find("header")
-	if code < 0 || name < 0 {
-		return nil, fmt.Errorf("the chart of accounts has no code and name columns (Xero: *Code, *Name; MYOB: Account Number, Account Name); its header is %q", strings.Join(records[0], ", "))
+	code, name := find("code", "account number", "account #", "number"), find("name", "account name", "account", "full name")
+	typ, tax, header := find("type", "account type"), find("tax code", "tax type", "default tax code"), find("header")
+	if name < 0 {
+		return nil, fmt.Errorf("the chart of accounts has no code and name columns (Xero: *Code, *Name; MYOB: Account Number, Account Name; QuickBooks: Account #, Account); its header is %q", strings.Join(records[0], ", "))
+	}
+	if code < 0 {
+		// QuickBooks without account numbers names accounts only: the
+		// name is the code its import files use.
+		code = name
 	}
 	byXero := map[string]string{}
 	for _, c := range codes {

@@ -30,6 +30,11 @@ func TestParseChartXeroAndMYOB(t *testing.T) {
 	if len(accts) != 2 || accts[0].Code != "6-1100" || accts[0].Name != "Stationery" || accts[1].TaxCode != "FRE" || accts[0].Type != "Expense" {
 		t.Fatalf("MYOB chart read as %+v (the header account 6-0000 must be left out)", accts)
 	}
+	qbo := "Account,Type,Detail type,Description,Balance\nAdvertising,Expenses,Advertising/Promotional,,0.00\nBank Charges,Expenses,Bank Charges,,0.00\n"
+	accts, err = ParseChart(strings.NewReader(qbo), nil)
+	if err != nil || len(accts) != 2 || accts[0].Code != "Advertising" || accts[1].Name != "Bank Charges" || accts[1].Type != "Expenses" {
+		t.Fatalf("QuickBooks account list read as %+v %v", accts, err)
+	}
 	for _, bad := range []string{"", "Foo,Bar\n1,2\n", "*Code,*Name\n400,A\n400,B\n"} {
 		if _, err := ParseChart(strings.NewReader(bad), nil); err == nil {
 			t.Errorf("ParseChart(%q) accepted it", bad)
