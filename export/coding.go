@@ -205,7 +205,7 @@ func ratePostings(c *Coded, b Books) []posting {
 			}
 		}
 		add(desc, base, decimal.Zero, code)
-	case len(r.TaxLines) > 0 && receipt.TaxLinesTotal(r.TaxLines).Equal(tax) && tax.IsPositive():
+	case len(r.TaxLines) > 0 && receipt.TaxLinesTotal(r.TaxLines).Equal(tax) && tax.IsPositive() && taxLinesBookable(r.TaxLines):
 		ps = taxLinePostings(c, b, base, desc, account, free, digits)
 	case tax.IsPositive():
 		ps = oneRatePostings(c, b, base, tax, desc, label, account, free, digits)
@@ -220,6 +220,17 @@ func ratePostings(c *Coded, b Books) []posting {
 		add(desc+" (no "+label+")", base, decimal.Zero, free)
 	}
 	return append(ps, tail...)
+}
+
+// taxLinesBookable: every tax line that carries tax gives its net, or a
+// rate to work the net out from.
+func taxLinesBookable(lines []receipt.TaxLine) bool {
+	for _, tl := range lines {
+		if !tl.Tax.Value.IsZero() && !tl.Net.Set && !(tl.Rate.Set && tl.Rate.Value.IsPositive()) {
+			return false
+		}
+	}
+	return true
 }
 
 // taxLinePostings books one line per tax line: its net plus its tax, at
@@ -237,7 +248,7 @@ func taxLinePostings(c *Coded, b Books, base decimal.Decimal, desc, account, fre
 		rate, rateKnown := tl.Rate.Value, tl.Rate.Set
 		if !tl.Net.Set {
 			if !rateKnown || !rate.IsPositive() {
-				continue // nothing to book it by: the remainder line takes it
+				continue // no tax and no net: the remainder line takes it
 			}
 			net = tl.Tax.Value.Mul(hundred).Div(rate).Round(digits)
 			slack = slack.Add(minor.Mul(hundred.Add(rate)).Div(rate)).Add(minor)

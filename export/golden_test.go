@@ -410,3 +410,16 @@ func TestBookingOfAReceiptNobodyCoded(t *testing.T) {
 		t.Errorf("coded by a person: %s %v", account, codes)
 	}
 }
+
+// TestTaxLineWithoutNetOrRate: a tax line that gives neither its net nor
+// its rate cannot be booked by rate: the receipt's tax is booked as one
+// rate, and still adds up.
+func TestTaxLineWithoutNetOrRate(t *testing.T) {
+	b := chartBooks(t, receipt.CountryAU)
+	c := confirmed(1, "Shop", "", 2025, 7, 1, "AUD", receipt.Receipt{Total: amt("11.00"), TotalTax: amt("1.00"),
+		TaxLines: []receipt.TaxLine{{Label: text("GST"), Tax: amt("1.00")}}})
+	ps := postings(&c, b, false)
+	if len(ps) != 1 || !ps[0].Tax.Equal(decimal.RequireFromString("1.00")) || ps[0].TaxCode != "GST" || !ps[0].Gross.Equal(decimal.RequireFromString("11.00")) {
+		t.Fatalf("postings %+v", ps)
+	}
+}
