@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"iter"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/shoebox-app/shoebox/clients"
@@ -249,6 +250,15 @@ func printLeftOut(env Env, st export.Stats) {
 	}
 	if st.Unconfirmed > 0 {
 		fmt.Fprintf(env.Stdout, "%d not confirmed yet: confirm them, or add --all to include them\n", st.Unconfirmed)
+	}
+	var rates []string
+	for _, pr := range st.LeftOut {
+		if cur, _, ok := strings.Cut(strings.TrimPrefix(pr.Message, "in "), ":"); ok && pr.Field == "currency" && len(cur) == 3 && !slices.Contains(rates, cur) {
+			rates = append(rates, cur)
+		}
+	}
+	if len(rates) > 0 {
+		fmt.Fprintf(env.Stdout, "to convert them, give the exchange rates: --rate %s=… (units of the client's currency for one)\n", strings.Join(rates, "=…,"))
 	}
 }
 

@@ -24,11 +24,12 @@ func (p Problem) String() string {
 }
 
 // leftOutReason says why a receipt stays out of the preset's file without
-// stopping the rest: not confirmed (unless asked for), a refund or a
-// foreign currency the target cannot take. "" when it goes in.
-func leftOutReason(p Preset, c *Coded, opt PresetOptions) (reason string, unconfirmed bool) {
+// stopping the rest, and the field it concerns: not confirmed (unless
+// asked for), a refund or a foreign currency the target cannot take. ""
+// when it goes in.
+func leftOutReason(p Preset, c *Coded, opt PresetOptions) (reason, field string) {
 	if c.Status != "confirmed" && !opt.IncludeUnconfirmed {
-		return fmt.Sprintf("not confirmed yet (%s)", StatusText(c.Status)), true
+		return fmt.Sprintf("not confirmed yet (%s)", StatusText(c.Status)), "status"
 	}
 	r := &c.Receipt
 	b := opt.Books
@@ -38,22 +39,22 @@ func leftOutReason(p Preset, c *Coded, opt PresetOptions) (reason string, unconf
 	switch p {
 	case PresetMYOBPurchases, PresetMYOBSpend:
 		if foreign {
-			return fmt.Sprintf("in %s: MYOB needs the exchange rate for a foreign currency, which Shoebox does not know; give it (--rate %s=…) or enter it in MYOB by hand", cur, cur), false
+			return fmt.Sprintf("in %s: MYOB takes only %s here and Shoebox knows no exchange rate: give the rate for %s, or enter it in MYOB by hand", cur, b.Locale.Currency, cur), "currency"
 		}
 	case PresetQBOBank:
 		if foreign {
-			return fmt.Sprintf("in %s: a QuickBooks bank upload is in the account's own currency (%s) and Shoebox does not know the rate; give it (--rate %s=…) or match it to the bank's %s line", cur, b.Locale.Currency, cur, b.Locale.Currency), false
+			return fmt.Sprintf("in %s: a QuickBooks bank upload is in the account's own currency (%s) and Shoebox knows no exchange rate: give the rate for %s, or match it to the bank's %s line", cur, b.Locale.Currency, cur, b.Locale.Currency), "currency"
 		}
 	}
 	if r.Total.Set && r.Total.Value.IsNegative() {
 		switch p {
 		case PresetMYOBSpend:
-			return "a refund: Spend Money takes no money in; enter it as Receive Money", false
+			return "a refund: Spend Money takes no money in; enter it as Receive Money", "total"
 		case PresetQBOBills:
-			return "a refund or credit note: a QuickBooks bill cannot be negative; enter it as a supplier credit", false
+			return "a refund or credit note: a QuickBooks bill cannot be negative; enter it as a supplier credit", "total"
 		}
 	}
-	return "", false
+	return "", ""
 }
 
 // Check lists what the preset's importer would reject in rows that go in

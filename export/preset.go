@@ -284,15 +284,13 @@ func WritePreset(path string, p Preset, rows []Coded, opt PresetOptions) (Stats,
 	var in []Coded
 	var left Stats
 	for i := range rows {
-		reason, unconfirmed := leftOutReason(p, &rows[i], opt)
+		reason, field := leftOutReason(p, &rows[i], opt)
 		if reason == "" {
 			in = append(in, convertIfNeeded(p, rows[i], opt))
 			continue
 		}
-		field := "currency"
-		if unconfirmed {
+		if field == "status" {
 			left.Unconfirmed++
-			field = "status"
 		}
 		left.LeftOut = append(left.LeftOut, Problem{ReceiptID: rows[i].ID, Field: field, Message: reason})
 	}

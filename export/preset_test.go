@@ -190,7 +190,7 @@ func TestWritePresetLeavesOutWhatItCannotTake(t *testing.T) {
 	for _, p := range st.LeftOut {
 		why = append(why, p.String())
 	}
-	for _, want := range []string{"receipt 2: not confirmed yet (to check)", "receipt 3: in MYR: MYOB needs the exchange rate", "receipt 4: a refund: Spend Money takes no money in"} {
+	for _, want := range []string{"receipt 2: not confirmed yet (to check)", "receipt 3: in MYR: MYOB takes only AUD here and Shoebox knows no exchange rate", "receipt 4: a refund: Spend Money takes no money in"} {
 		if !strings.Contains(strings.Join(why, "\n"), want) {
 			t.Errorf("missing %q in %q", want, why)
 		}
@@ -305,7 +305,7 @@ func TestForeignCurrencyConvertedOnlyAtAGivenRate(t *testing.T) {
 	path := filepath.Join(dir, "p.txt")
 	_, err := WritePreset(path, PresetMYOBPurchases, []Coded{r}, PresetOptions{Books: b})
 	var none *NothingToExportError
-	if !errors.As(err, &none) || !strings.Contains(none.LeftOut[0].Message, "--rate MYR=") {
+	if !errors.As(err, &none) || !strings.Contains(none.LeftOut[0].Message, "give the rate for MYR") {
 		t.Fatalf("without a rate: %v", err)
 	}
 	rates, err := ParseRates("myr=0.3300")
