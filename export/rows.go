@@ -241,10 +241,14 @@ type summary struct {
 	// taxUnread counts, per currency, the tax invoices left out because
 	// their tax was not read.
 	taxUnread map[string]*summaryValue
+	// printedTax and gross are, per currency, what the Receipts sheet's Tax
+	// and Total columns add up to, for the check row's cached values.
+	printedTax, gross map[string]decimal.Decimal
 }
 
 func newSummary(opt Options) *summary {
-	return &summary{opt: opt, rows: map[summaryKey]*summaryValue{}, taxUnread: map[string]*summaryValue{}}
+	return &summary{opt: opt, rows: map[summaryKey]*summaryValue{}, taxUnread: map[string]*summaryValue{},
+		printedTax: map[string]decimal.Decimal{}, gross: map[string]decimal.Decimal{}}
 }
 
 // rateOf is a tax line's rate in percent: as printed, else worked out from
@@ -282,7 +286,14 @@ func (s *summary) add(row Row, booked []posting) {
 		period, start = p.Label, p.Start
 	}
 	cur := currencyOf(r, s.opt.Locale)
-	if taxNotRead(r) {
+	s.gross[cur] = s.gross[cur].Add(r.Total.Value)
+	if r.TotalTax.Set || len(r.TaxLines) > 0 {
+		s.printedTax[cur] = s.printedTax[cur].Add(taxOf(r))
+	}
+	// Tax that could not be claimed anyway (another country's, or part of
+	// the cost) is summed under its code whether it was read or not.
+	claimable := s.opt.Books == nil || !s.opt.Books.TaxIsCost && s.opt.Books.foreignReason(r) == ""
+	if taxNotRead(r) && claimable {
 		v := s.taxUnread[cur]
 		if v == nil {
 			v = &summaryValue{}

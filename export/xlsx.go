@@ -423,8 +423,8 @@ func writeSummary(f *excelize.File, s *styles, sum *summary, currencies []string
 		}
 		// The check a bookkeeper can see: this summary's gross against the Receipts sheet.
 		check := []any{cur, "Receipts sheet", nil, nil, nil, nil,
-			excelize.Cell{StyleID: mon, Formula: fmt.Sprintf(`SUMIF(%s!$G$2:$G$%d,"%s",%s!$I$2:$I$%d)`, quoteSheet(SheetReceipts), lastReceiptRow, escapeFormula(cur), quoteSheet(SheetReceipts), lastReceiptRow), Value: money(tax)},
-			excelize.Cell{StyleID: mon, Formula: fmt.Sprintf(`SUMIF(%s!$G$2:$G$%d,"%s",%s!$J$2:$J$%d)`, quoteSheet(SheetReceipts), lastReceiptRow, escapeFormula(cur), quoteSheet(SheetReceipts), lastReceiptRow), Value: money(gross)}}
+			excelize.Cell{StyleID: mon, Formula: fmt.Sprintf(`SUMIF(%s!$G$2:$G$%d,"%s",%s!$I$2:$I$%d)`, quoteSheet(SheetReceipts), lastReceiptRow, escapeFormula(cur), quoteSheet(SheetReceipts), lastReceiptRow), Value: money(sum.printedTax[cur])},
+			excelize.Cell{StyleID: mon, Formula: fmt.Sprintf(`SUMIF(%s!$G$2:$G$%d,"%s",%s!$J$2:$J$%d)`, quoteSheet(SheetReceipts), lastReceiptRow, escapeFormula(cur), quoteSheet(SheetReceipts), lastReceiptRow), Value: money(sum.gross[cur])}}
 		if err := ss.SetRow(fmt.Sprintf("A%d", r+1), check); err != nil {
 			return err
 		}
@@ -443,6 +443,9 @@ func writeSummary(f *excelize.File, s *styles, sum *summary, currencies []string
 	by := map[receipt.Granularity]string{receipt.ByMonth: "month", receipt.ByQuarter: "quarter", receipt.ByFY: "financial year"}[opt.SummaryBy]
 	note := fmt.Sprintf("Grouped by %s (financial year starts in %s). Amounts in each currency are summed separately. Gross that no tax line accounts for (tips, rounding, tax-free items) is listed as \"no tax\".",
 		by, opt.Locale.FYStartMonth)
+	if opt.Books != nil {
+		note += " Each receipt is summed under the tax codes it is booked to; tax that cannot be claimed here (another country's, another currency's) is under its code with no tax amount, so the tax may be less than the Receipts sheet's."
+	}
 	if err := ss.SetRow(fmt.Sprintf("A%d", r), []any{note}); err != nil {
 		return err
 	}
