@@ -62,12 +62,34 @@ func TestClientsCommandsAndPresetExport(t *testing.T) {
 		t.Fatal(err)
 	}
 	out1 := filepath.Join(t.TempDir(), "bills.csv")
-	code, _, errOut := run(t, "export", "--client", "Harbour Cafe", "--format", "xero", "-o", out1)
-	if code != 1 || !strings.Contains(errOut, "receipt 1: not confirmed yet") || !strings.Contains(errOut, "shoebox books code 1 --account") {
-		t.Fatalf("export before coding: exit %d:\n%s", code, errOut)
+	code, out, errOut := run(t, "export", "--client", "Harbour Cafe", "--format", "xero", "-o", out1)
+	if code != 1 || !strings.Contains(errOut, "nothing to write, so no file was made") || !strings.Contains(out, "receipt 1: not confirmed yet") || !strings.Contains(out, "add --all") {
+		t.Fatalf("export before confirming: exit %d:\n%s%s", code, out, errOut)
 	}
 	if _, err := os.Stat(out1); !os.IsNotExist(err) {
-		t.Fatal("a file was written although the check failed")
+		t.Fatal("a file was written although nothing was to be written")
+	}
+	// Nobody coded it: --all writes it to the default account, its GST at
+	// the code for 10%.
+	code, out, errOut = run(t, "export", "--client", "Harbour Cafe", "--format", "xero", "--all", "-o", out1)
+	if b, _ := os.ReadFile(out1); code != 0 || !strings.Contains(string(b), ",429,GST on Expenses,0.82,") {
+		t.Fatalf("export --all with no coding: exit %d %s%s\n%s", code, out, errOut, b)
+	}
+	if code, out, errOut := run(t, "books", "default-account", "461", "--client", "Harbour Cafe"); code != 0 || !strings.Contains(out, "461") {
+		t.Fatalf("books default-account: exit %d %s%s", code, out, errOut)
+	}
+	if code, _, errOut := run(t, "books", "default-account", "999", "--client", "Harbour Cafe"); code != 1 || !strings.Contains(errOut, "not in this client's chart") {
+		t.Fatalf("books default-account 999: exit %d %s", code, errOut)
+	}
+	// The client's Xero contacts: the supplier is written as its contact.
+	contacts := filepath.Join(t.TempDir(), "Contacts.csv")
+	os.WriteFile(contacts, []byte("*ContactName,EmailAddress,TaxNumber\nBook Ta .K (Taman Daya) Sdn Bhd,,\n"), 0o644)
+	if code, out, errOut := run(t, "books", "contacts", "--client", "Harbour Cafe", "--import", contacts); code != 0 || !strings.Contains(out, "imported 1 contacts") {
+		t.Fatalf("books contacts --import: exit %d %s%s", code, out, errOut)
+	}
+	code, out, errOut = run(t, "export", "--client", "Harbour Cafe", "--format", "xero", "--all", "-o", out1)
+	if b, _ := os.ReadFile(out1); code != 0 || !strings.Contains(string(b), "\r\nBook Ta .K (Taman Daya) Sdn Bhd,") || strings.Contains(out, "new contacts") {
+		t.Fatalf("export with the client's contacts: exit %d %s%s\n%s", code, out, errOut, b)
 	}
 	if code, _, errOut := run(t, "books", "code", "1", "--client", "Harbour Cafe", "--account", "461", "--tax-code", "GST"); code != 0 {
 		t.Fatalf("books code: %s", errOut)
@@ -80,7 +102,7 @@ func TestClientsCommandsAndPresetExport(t *testing.T) {
 		t.Fatalf("export: exit %d\n%s%s", code, out, errOut)
 	}
 	b, _ := os.ReadFile(out1)
-	if !strings.Contains(string(b), "BOOK TA .K (TAMAN DAYA) SDN BHD,,,,,,,,,,SB-1,SB-1,25/12/2018,25/12/2018,,") ||
+	if !strings.Contains(string(b), "Book Ta .K (Taman Daya) Sdn Bhd,,,,,,,,,,SB-1,SB-1,25/12/2018,25/12/2018,,") ||
 		!strings.Contains(string(b), ",461,GST on Expenses,0.82,") {
 		t.Fatalf("xero file:\n%s", b)
 	}

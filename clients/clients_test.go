@@ -37,8 +37,11 @@ func TestRegistryNewRenameArchiveRecentFirst(t *testing.T) {
 	if loc := l.Locale(); loc.Country != receipt.CountryAU || loc.FYStartMonth != time.July {
 		t.Fatalf("new client's locale %+v", loc)
 	}
-	if codes, _ := l.TaxCodes(); len(codes) != 7 {
-		t.Fatalf("new AU client has %d tax codes, want the 7 GST codes", len(codes))
+	if codes, _ := l.TaxCodes(); len(codes) != 6 {
+		t.Fatalf("new AU client has %d tax codes, want the 6 GST purchase codes", len(codes))
+	}
+	if accts, _ := l.Accounts(); len(accts) != 20 || l.Setting(library.SettingDefaultAccount) != "429" {
+		t.Fatalf("new AU client has %d accounts and default account %q, want the 20 of its chart and 429", len(accts), l.Setting(library.SettingDefaultAccount))
 	}
 	l.Close()
 	names := func(cs []Client) string {
@@ -127,10 +130,10 @@ func TestTwoClientsKeepReceiptsAndRulesApart(t *testing.T) {
 	}
 }
 
-// TestCheckListsRejectsAndNothingIsWritten: a receipt not confirmed, one
-// without an account and one with an unknown tax code are each listed
-// with the field to jump to, and the file is not written (an older one
-// stays as it was).
+// TestCheckListsRejectsAndNothingIsWritten: a receipt without an account
+// (its chart lost the default account) and one with an unknown tax code
+// are each listed with the field to jump to, and the file is not written
+// (an older one stays as it was).
 func TestCheckListsRejectsAndNothingIsWritten(t *testing.T) {
 	needDevData(t)
 	reg, _ := Open(t.TempDir())
@@ -160,7 +163,7 @@ func TestCheckListsRejectsAndNothingIsWritten(t *testing.T) {
 	os.WriteFile(path, []byte("last week's file\n"), 0o644)
 	rows, _ := CodedRows(l, library.Filter{})
 	books, _ := Books(l)
-	_, err := export.WritePreset(path, export.PresetXero, rows, export.PresetOptions{Books: books, Attachments: export.AttachmentsPath(path)})
+	_, err := export.WritePreset(path, export.PresetXero, rows, export.PresetOptions{Books: books, IncludeUnconfirmed: true, Attachments: export.AttachmentsPath(path)})
 	var ce *export.CheckError
 	if !errors.As(err, &ce) {
 		t.Fatalf("WritePreset: %v", err)
@@ -171,10 +174,9 @@ func TestCheckListsRejectsAndNothingIsWritten(t *testing.T) {
 	}
 	all := strings.Join(got, "\n")
 	for _, want := range []string{
-		"status: receipt 4: not confirmed yet (needs review)",
-		"account: receipt 4: line \"Nobody Coded Me\" has no account",
-		"account: receipt 1: line \"BOOK TA .K (TAMAN DAYA) SDN BHD\": account 461 is not in the client's chart",
-		"tax_code: receipt 3: line \"HOME MASTER HARDWARE & ELECTRICAL\": tax code \"FRE\" is not one of the client's tax codes",
+		"account: receipt 4: line \"Nobody Coded Me (no GST)\" has no account, and the client has no default account",
+		"account: receipt 1: line \"BOOK TA .K (TAMAN DAYA) SDN BHD (GST 10%)\": account 461 is not in the client's chart",
+		"tax_code: receipt 3: line \"HOME MASTER HARDWARE & ELECTRICAL (no GST)\": tax code \"FRE\" is not one of the client's tax codes",
 		"line_items[1].tax_code: receipt 2: line \"Delivery (GST free)\": tax code \"FRE\"",
 	} {
 		if !strings.Contains(all, want) {

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/shopspring/decimal"
+
 	"github.com/shoebox-app/shoebox/export"
 	"github.com/shoebox-app/shoebox/library"
 	"github.com/shoebox-app/shoebox/receipt"
@@ -18,18 +20,57 @@ const SettingBankAccount = "bank_account"
 // tax registration (ABN, VAT or GST number).
 const SettingTaxRegistration = "tax_registration"
 
-// Books gathers what the export presets need to know of a client's books.
+// Books gathers what the export presets need to know of a client's books:
+// its chart and tax codes, named for each program as the country's chart
+// names them, its default account, and the tax codes a receipt gets when
+// nobody coded it.
 func Books(l *library.Library) (export.Books, error) {
-	b := export.Books{Locale: l.Locale(), Accounts: map[string]export.BookAccount{}, TaxCodes: map[string]export.BookTaxCode{},
-		BankAccount: l.Setting(SettingBankAccount)}
+	loc := l.Locale()
+	b := export.Books{Locale: loc, Accounts: map[string]export.BookAccount{}, TaxCodes: map[string]export.BookTaxCode{},
+		BankAccount: l.Setting(SettingBankAccount), DefaultAccount: l.Setting(library.SettingDefaultAccount), Categories: map[string]string{}}
+	chart, hasChart := library.ChartFor(string(loc.Country))
+	chartAccounts := map[string]library.ChartAccount{}
+	chartCodes := map[string]library.ChartTaxCode{}
+	if hasChart {
+		for _, a := range chart.Accounts {
+			chartAccounts[a.Code] = a
+		}
+		for _, t := range chart.TaxCodes {
+			chartCodes[t.Code] = t
+		}
+		b.FreeTaxCode, b.OutsideTaxCode, b.TaxIsCost = chart.FreeTaxCode, chart.OutsideTaxCode, !chart.ClaimsTax
+		if b.DefaultAccount == "" {
+			b.DefaultAccount = chart.DefaultAccount
+		}
+	}
 	accts, err := l.Accounts()
 	if err != nil {
 		return b, err
 	}
 	for _, a := range accts {
-		if !a.Archived {
-			b.Accounts[a.Code] = export.BookAccount{Code: a.Code, Name: a.Name}
+		if a.Archived {
+			continue
 		}
+		ba := export.BookAccount{Code: a.Code, Name: a.Name}
+		// The country's chart numbers its accounts for MYOB and names them
+		// for QuickBooks; an imported chart is the program's own already.
+		if ca, ok := chartAccounts[a.Code]; ok && ca.Name == a.Name {
+			ba.MYOB, ba.QBO = ca.MYOB, ca.QBO
+			for _, cat := range ca.Categories {
+				b.Categories[receipt.Fold(cat)] = a.Code
+			}
+		}
+		b.Accounts[a.Code] = ba
+	}
+	if _, ok := b.Accounts[b.DefaultAccount]; !ok && len(b.Accounts) > 0 {
+		b.DefaultAccount = ""
+	}
+	contacts, err := l.Contacts()
+	if err != nil {
+		return b, err
+	}
+	for _, c := range contacts {
+		b.Contacts = append(b.Contacts, export.BookContact{Name: c.Name, TaxID: c.TaxID})
 	}
 	codes, err := l.TaxCodes()
 	if err != nil {
@@ -40,7 +81,11 @@ func Books(l *library.Library) (export.Books, error) {
 		codes = library.DefaultTaxCodes(b.Locale.Country)
 	}
 	for _, t := range codes {
-		b.TaxCodes[t.Code] = export.BookTaxCode{Code: t.Code, Rate: t.Rate, RateSet: true, XeroName: t.XeroName}
+		bt := export.BookTaxCode{Code: t.Code, Rate: t.Rate, RateSet: true, XeroName: t.XeroName}
+		if ct, ok := chartCodes[t.Code]; ok && ct.Rate.Equal(t.Rate) {
+			bt.MYOBName, bt.QBOName, bt.DefaultForRate = ct.MYOB, ct.QBO, ct.DefaultForRate
+		}
+		b.TaxCodes[t.Code] = bt
 	}
 	return b, nil
 }
@@ -72,16 +117,36 @@ func CodedRows(l *library.Library, f library.Filter) ([]export.Coded, error) {
 	return out, nil
 }
 
-// ExportPreset writes a client's receipts in period ("" for all) as the
-// preset's import file at path, with the originals' zip beside it when
-// attachments is set. Receipts still being read or never read are left
-// out; unconfirmed ones are named by the check. The check's problems come
-// back as *export.CheckError, and then nothing was written. The window and
-// `shoebox export --format` both use it.
+// PresetRequest is what to export: the period ("" for all), whether to
+// include receipts not yet confirmed, one line per item instead of one per
+// tax rate, and the originals' zip.
+type PresetRequest struct {
+	Period             string
+	IncludeUnconfirmed bool
+	Itemised           bool
+	Attachments        bool
+	// Rates convert other currencies for MYOB and QuickBooks bank uploads
+	// (units of the client's currency for one of each).
+	Rates map[string]decimal.Decimal
+}
+
+// ExportPreset writes a client's confirmed receipts in period ("" for
+// all) as the preset's import file at path, with the originals' zip beside
+// it when attachments is set. The window uses it.
 func ExportPreset(l *library.Library, p export.Preset, period, path string, attachments bool) (export.Stats, error) {
+	return ExportPresetWith(l, p, path, PresetRequest{Period: period, Attachments: attachments})
+}
+
+// ExportPresetWith writes the import file req asks for. Receipts still
+// being read or never read are left out; unconfirmed ones are left out
+// (counted in Stats.Unconfirmed) unless req includes them, and those the
+// target cannot take are listed in Stats.LeftOut with the reason. The
+// check's problems come back as *export.CheckError, and then nothing was
+// written; so does *export.NothingToExportError when nothing is left.
+func ExportPresetWith(l *library.Library, p export.Preset, path string, req PresetRequest) (export.Stats, error) {
 	f := library.Filter{Statuses: []library.Status{library.StatusExtracted, library.StatusNeedsReview, library.StatusConfirmed}}
-	if strings.TrimSpace(period) != "" {
-		per, err := receipt.ParsePeriod(strings.TrimSpace(period), l.Locale().FYStartMonth)
+	if strings.TrimSpace(req.Period) != "" {
+		per, err := receipt.ParsePeriod(strings.TrimSpace(req.Period), l.Locale().FYStartMonth)
 		if err != nil {
 			return export.Stats{}, err
 		}
@@ -98,8 +163,8 @@ func ExportPreset(l *library.Library, p export.Preset, period, path string, atta
 	if err != nil {
 		return export.Stats{}, err
 	}
-	opt := export.PresetOptions{Books: books}
-	if attachments {
+	opt := export.PresetOptions{Books: books, Itemised: req.Itemised, IncludeUnconfirmed: req.IncludeUnconfirmed, Rates: req.Rates}
+	if req.Attachments {
 		opt.Attachments = export.AttachmentsPath(path)
 	}
 	return export.WritePreset(path, p, rows, opt)

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"strings"
+	"unicode/utf8"
 )
 
 // Problem is one thing the target's importer would reject, with where to
@@ -22,24 +23,59 @@ func (p Problem) String() string {
 	return fmt.Sprintf("receipt %d: %s", p.ReceiptID, p.Message)
 }
 
-// Check lists what the preset's importer would reject in rows: receipts
-// not confirmed, without a supplier, date or total, refunds, lines without
-// an account or with one the chart lacks, missing or unknown tax codes,
-// too many rows for one file, and the target's own limits. An empty list
-// means the file can be written.
+// leftOutReason says why a receipt stays out of the preset's file without
+// stopping the rest, and the field it concerns: not confirmed (unless
+// asked for), a refund or a foreign currency the target cannot take. ""
+// when it goes in.
+func leftOutReason(p Preset, c *Coded, opt PresetOptions) (reason, field string) {
+	if c.Status != "confirmed" && !opt.IncludeUnconfirmed {
+		return fmt.Sprintf("not confirmed yet (%s)", StatusText(c.Status)), "status"
+	}
+	r := &c.Receipt
+	b := opt.Books
+	cur := currencyOf(r, b.Locale)
+	_, rated := opt.Rates[cur]
+	foreign := b.Locale.Currency != "" && cur != b.Locale.Currency && !rated
+	switch p {
+	case PresetMYOBPurchases, PresetMYOBSpend:
+		if foreign {
+			return fmt.Sprintf("in %s: MYOB takes only %s here and Shoebox knows no exchange rate: give the rate for %s, or enter it in MYOB by hand", cur, b.Locale.Currency, cur), "currency"
+		}
+	case PresetQBOBank:
+		if foreign {
+			return fmt.Sprintf("in %s: a QuickBooks bank upload is in the account's own currency (%s) and Shoebox knows no exchange rate: give the rate for %s, or match it to the bank's %s line", cur, b.Locale.Currency, cur, b.Locale.Currency), "currency"
+		}
+	}
+	if r.Total.Set && r.Total.Value.IsNegative() {
+		switch p {
+		case PresetMYOBSpend:
+			return "a refund: Spend Money takes no money in; enter it as Receive Money", "total"
+		case PresetQBOBills:
+			return "a refund or credit note: a QuickBooks bill cannot be negative; enter it as a supplier credit", "total"
+		}
+	}
+	return "", ""
+}
+
+// Check lists what the preset's importer would reject in rows that go in
+// the file: receipts without a supplier, date or total, lines without an
+// account or with one the chart lacks, missing or unknown tax codes, a
+// supplier name longer than the program takes, too many bills for one
+// file. An empty list means the file can be written.
 func Check(p Preset, rows []Coded, opt PresetOptions) []Problem {
 	b := opt.Books
+	t := TargetOf(p)
 	var out []Problem
 	add := func(id int64, field, format string, args ...any) {
 		out = append(out, Problem{ReceiptID: id, Field: field, Message: fmt.Sprintf(format, args...)})
 	}
 	coded := p != PresetQBOBank // everything but the bank upload books lines to accounts
-	myob := p == PresetMYOBPurchases || p == PresetMYOBSpend
+	myob := t.Program == "myob"
 	switch {
-	case p == PresetXero && len(rows) > XeroMaxBills:
-		add(0, "", "Xero imports at most %d bills from one file and this has %d: export a shorter period (--period)", XeroMaxBills, len(rows))
-	case p == PresetQBOBank && len(rows) > QBOBankMaxRows:
-		add(0, "", "QuickBooks takes at most %d bank transactions in one upload and this has %d: export a shorter period (--period)", QBOBankMaxRows, len(rows))
+	case t.MaxBills > 0 && len(rows) > t.MaxBills:
+		add(0, "", "%s imports at most %d bills from one file and this has %d: export a shorter period (--period)", p.Title(), t.MaxBills, len(rows))
+	case t.MaxRows > 0 && len(rows) > t.MaxRows:
+		add(0, "", "%s takes at most %d rows in one upload and this has %d: export a shorter period (--period)", p.Title(), t.MaxRows, len(rows))
 	}
 	if p == PresetMYOBSpend && !MYOBAccountPattern.MatchString(b.BankAccount) {
 		if b.BankAccount == "" {
@@ -54,11 +90,14 @@ func Check(p Preset, rows []Coded, opt PresetOptions) []Problem {
 		c := &rows[i]
 		r := &c.Receipt
 		id := c.ID
-		if c.Status != "confirmed" {
-			add(id, "status", "not confirmed yet (%s): check and confirm it first", strings.ReplaceAll(c.Status, "_", " "))
-		}
-		if coded && strings.TrimSpace(importText(r.SupplierName.Value)) == "" {
+		supplier, known := b.contactFor(r)
+		if coded && strings.TrimSpace(supplier) == "" {
 			add(id, "supplier_name", "no supplier: %s needs one for each bill", p.Title())
+		} else if myob && !known {
+			add(id, "supplier_name", "supplier %q is not one of the client's MYOB cards (the import would refuse it, error -66): correct the supplier's name, or add the card in MYOB and import the card file again (shoebox books contacts --import FILE)", supplier)
+		}
+		if max := t.FieldMax["Co./Last Name"]; myob && utf8.RuneCountInString(supplier) > max {
+			add(id, "supplier_name", "supplier %q is %d characters, longer than MYOB's %d: MYOB matches it to a card by name (import log error -66); shorten it to the card's name", supplier, utf8.RuneCountInString(supplier), max)
 		}
 		if !r.Date.Set {
 			add(id, "date", "no date")
@@ -67,24 +106,13 @@ func Check(p Preset, rows []Coded, opt PresetOptions) []Problem {
 			add(id, "total", "no total")
 			continue
 		}
-		if r.Total.Value.IsNegative() {
-			add(id, "total", "a refund or credit note (total %s): enter it as a credit note in the accounting program", r.Total.Value)
-			continue
-		}
 		if opt.Attachments != "" && c.Original != "" {
 			if _, err := os.Stat(c.Original); err != nil {
 				add(id, "", "its original file is missing (%s)", c.Original)
 			}
 		}
-		cur := currencyOf(r, b.Locale)
-		if myob && b.Locale.Currency != "" && cur != b.Locale.Currency {
-			add(id, "currency", "in %s: MYOB needs an exchange rate for a foreign currency, which Shoebox does not know; enter it in MYOB by hand", cur)
-		}
-		if p == PresetMYOBPurchases && len(c.invoiceNumber()) > myobSupplierInvoiceMax {
-			add(id, "document_number", "invoice number %q is longer than MYOB's %d characters", c.invoiceNumber(), myobSupplierInvoiceMax)
-		}
 		if p == PresetXero || p == PresetQBOBills {
-			k := bill{strings.ToLower(importText(r.SupplierName.Value)), strings.ToLower(c.invoiceNumber())}
+			k := bill{strings.ToLower(supplier), strings.ToLower(c.invoiceNumber())}
 			if other, dup := bills[k]; dup {
 				add(id, "document_number", "same supplier and invoice number as receipt %d: %s would join them into one bill", other, p.Title())
 			} else {
@@ -94,8 +122,7 @@ func Check(p Preset, rows []Coded, opt PresetOptions) []Problem {
 		if !coded {
 			continue
 		}
-		taxed := false
-		for _, ps := range postings(c, b) {
+		for _, ps := range postings(c, b, opt.Itemised) {
 			field := func(part string) string {
 				if ps.Item < 0 {
 					return part
@@ -105,30 +132,27 @@ func Check(p Preset, rows []Coded, opt PresetOptions) []Problem {
 			what := fmt.Sprintf("line %q", ps.Description)
 			switch {
 			case ps.Account == "":
-				add(id, field("account"), "%s has no account", what)
+				add(id, field("account"), "%s has no account, and the client has no default account: set one (shoebox books default-account CODE)", what)
 			case len(b.Accounts) > 0 && b.Accounts[ps.Account].Code == "":
 				add(id, field("account"), "%s: account %s is not in the client's chart of accounts", what, ps.Account)
-			case myob && !MYOBAccountPattern.MatchString(ps.Account):
+			case myob && !MYOBAccountPattern.MatchString(b.accountName("myob", ps.Account)):
 				add(id, field("account"), "%s: %q is not an MYOB account number (like 6-1100)", what, ps.Account)
 			}
 			if len(b.TaxCodes) == 0 {
 				continue
 			}
-			t, known := b.TaxCodes[ps.TaxCode]
+			tc, known := b.TaxCodes[ps.TaxCode]
+			if known && tc.RateSet && tc.Rate.IsZero() && !ps.Tax.IsZero() {
+				add(id, field("tax_code"), "%s carries %s tax but is coded %s, which is tax free", what, moneyText(ps.Tax, currencyOf(r, b.Locale)), ps.TaxCode)
+			}
 			switch {
 			case ps.TaxCode == "":
-				add(id, field("tax_code"), "%s has no tax code", what)
+				add(id, field("tax_code"), "%s has no tax code (the client has none for this rate): add one to the client's tax codes or code it", what)
 			case !known:
 				add(id, field("tax_code"), "%s: tax code %q is not one of the client's tax codes", what, ps.TaxCode)
-			case p == PresetXero && t.XeroName == "":
-				add(id, field("tax_code"), "%s: tax code %s has no Xero tax rate name", what, ps.TaxCode)
+			case p == PresetXero && b.taxName("xero", ps.TaxCode) == "":
+				add(id, field("tax_code"), "%s: tax code %s has no Xero tax rate name (Xero refuses a blank TaxType)", what, ps.TaxCode)
 			}
-			if !known || !t.RateSet || t.Rate.IsPositive() {
-				taxed = true
-			}
-		}
-		if tax := taxOf(r); !taxed && tax.IsPositive() {
-			add(id, "tax_code", "the receipt shows %s tax but every line is coded tax free", moneyText(tax, cur))
 		}
 	}
 	return out

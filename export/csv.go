@@ -62,9 +62,11 @@ func WriteCSV(path string, rows iter.Seq[Row], opt Options) (Stats, error) {
 			if r.TotalTax.Set || len(r.TaxLines) > 0 {
 				tax = taxOf(r).StringFixed(int32(receipt.MinorDigits(cur)))
 			}
+			account, taxCodes, _ := opt.booking(row)
 			cw.Write([]string{id, date, Neutralize(r.SupplierName.Value), Neutralize(taxIDText(r)), Neutralize(r.DocumentNumber.Value),
 				Neutralize(r.Category.Value), Neutralize(cur), amountText(r.Subtotal, cur), tax, amountText(r.Total, cur),
-				Neutralize(r.PaymentMethod.Value), StatusText(row.Status), Neutralize(flags(row)), Neutralize(row.FileName()), row.SHA256})
+				Neutralize(r.PaymentMethod.Value), StatusText(row.Status), Neutralize(flags(row)), Neutralize(row.FileName()), row.SHA256,
+				Neutralize(account), Neutralize(strings.Join(taxCodes, ", "))})
 			stats.Receipts++
 			for _, li := range r.LineItems {
 				qty := ""

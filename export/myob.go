@@ -5,6 +5,7 @@ import (
 	"io"
 	"regexp"
 	"strings"
+	"unicode/utf8"
 )
 
 // MYOB AccountRight imports (File → Import/Export Assistant) read
@@ -33,26 +34,41 @@ var MYOBSpendColumns = []string{"Cheque Account", "Cheque #", "Date", "Inclusive
 // MYOBAccountPattern is the form of an MYOB account number.
 var MYOBAccountPattern = regexp.MustCompile(`^[1-9][^0-9]?[0-9]{4}$`)
 
-// myobSupplierInvoiceMax is the length of MYOB's Supplier Invoice # field.
-const myobSupplierInvoiceMax = 20
-
-func writeMYOBPurchases(w io.Writer, rows []Coded, b Books) (Stats, error) {
-	return writeMYOB(w, MYOBPurchaseColumns, rows, b, func(c *Coded, p posting, date, cur string) []string {
-		return []string{importText(c.Receipt.SupplierName.Value), "X", "", date, c.invoiceNumber(),
-			p.Description, p.Account, moneyText(p.Gross.Sub(p.Tax), cur), moneyText(p.Gross, cur), c.Reference(),
-			p.TaxCode, moneyText(p.Tax, cur), myobCurrency(cur, b)}
+func writeMYOBPurchases(w io.Writer, rows []Coded, opt PresetOptions) (Stats, error) {
+	max := TargetOf(PresetMYOBPurchases).FieldMax
+	b := opt.Books
+	return writeMYOB(w, MYOBPurchaseColumns, rows, opt, func(c *Coded, p posting, date, cur string) []string {
+		invoice, memo := c.invoiceNumber(), c.Reference()
+		if utf8.RuneCountInString(invoice) > max["Supplier Invoice #"] {
+			// Too long for the field: the reference stands in, the number
+			// is kept in the memo.
+			invoice, memo = c.Reference(), c.Reference()+" invoice "+invoice
+		}
+		if c.Converted != "" {
+			memo += " (" + c.Converted + ")"
+		}
+		card, _ := b.contactFor(&c.Receipt)
+		return []string{card, "X", "", date, invoice,
+			clip(p.Description, max["Description"]), b.accountName("myob", p.Account), moneyText(p.Gross.Sub(p.Tax), cur), moneyText(p.Gross, cur),
+			clip(memo, max["Journal Memo"]), b.taxName("myob", p.TaxCode), moneyText(p.Tax, cur), myobCurrency(cur, b)}
 	})
 }
 
-func writeMYOBSpend(w io.Writer, rows []Coded, b Books) (Stats, error) {
-	return writeMYOB(w, MYOBSpendColumns, rows, b, func(c *Coded, p posting, date, cur string) []string {
+func writeMYOBSpend(w io.Writer, rows []Coded, opt PresetOptions) (Stats, error) {
+	max := TargetOf(PresetMYOBSpend).FieldMax
+	b := opt.Books
+	return writeMYOB(w, MYOBSpendColumns, rows, opt, func(c *Coded, p posting, date, cur string) []string {
 		memo := c.Reference()
 		if n := importText(c.Receipt.DocumentNumber.Value); n != "" {
 			memo += " " + n
 		}
-		return []string{b.BankAccount, "", date, "X", importText(c.Receipt.SupplierName.Value), memo,
-			p.Account, moneyText(p.Gross.Sub(p.Tax), cur), moneyText(p.Gross, cur), p.TaxCode, moneyText(p.Tax, cur),
-			myobCurrency(cur, b), p.Description}
+		if c.Converted != "" {
+			memo += " (" + c.Converted + ")"
+		}
+		card, _ := b.contactFor(&c.Receipt)
+		return []string{b.BankAccount, "", date, "X", card, clip(memo, max["Memo"]),
+			b.accountName("myob", p.Account), moneyText(p.Gross.Sub(p.Tax), cur), moneyText(p.Gross, cur), b.taxName("myob", p.TaxCode), moneyText(p.Tax, cur),
+			myobCurrency(cur, b), clip(p.Description, max["Allocation Memo"])}
 	})
 }
 
@@ -64,7 +80,8 @@ func myobCurrency(cur string, b Books) string {
 	return cur
 }
 
-func writeMYOB(w io.Writer, header []string, rows []Coded, b Books, record func(*Coded, posting, string, string) []string) (Stats, error) {
+func writeMYOB(w io.Writer, header []string, rows []Coded, opt PresetOptions, record func(*Coded, posting, string, string) []string) (Stats, error) {
+	b := opt.Books
 	bw := bufio.NewWriter(w)
 	line := func(fields []string) {
 		clean := make([]string, len(fields))
@@ -84,7 +101,7 @@ func writeMYOB(w io.Writer, header []string, rows []Coded, b Books, record func(
 		}
 		cur := currencyOf(&c.Receipt, b.Locale)
 		date := c.Receipt.Date.Value.Format(layout)
-		for _, p := range postings(c, b) {
+		for _, p := range postings(c, b, opt.Itemised) {
 			line(record(c, p, date, cur))
 			st.Lines++
 		}

@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
-	"sort"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/shopspring/decimal"
 
@@ -72,6 +72,10 @@ type Coded struct {
 	Row
 	Account, TaxCode string
 	Lines            map[int]LineCode // by line item index
+	// Converted says how a receipt in another currency was converted for a
+	// target that takes only the client's ("MYR 9.00 at 0.3300"); "" when
+	// it was not.
+	Converted string
 }
 
 // LineCode is one line item's own account and tax code ("" = the receipt's).
@@ -104,29 +108,106 @@ func (c *Coded) invoiceNumber() string {
 }
 
 // Books is what the client's accounting program knows, for naming accounts
-// and tax codes as each importer wants them and for the check before writing.
+// and tax codes as each importer wants them, for coding what nobody coded
+// by hand, and for the check before writing.
 type Books struct {
 	Locale   receipt.Locale
 	Accounts map[string]BookAccount // by code; empty: any code is accepted
-	TaxCodes map[string]BookTaxCode // by code; empty: the client has no tax codes (US)
+	TaxCodes map[string]BookTaxCode // by code; empty: the client has no tax codes
 	// BankAccount is the account MYOB's Spend Money pays from (1-1110).
 	BankAccount string
+	// DefaultAccount books a receipt that no rule, person or category
+	// booked; Categories books a receipt's category (folded, as
+	// receipt.Fold) to an account.
+	DefaultAccount string
+	Categories     map[string]string
+	// FreeTaxCode books a purchase that shows no tax, OutsideTaxCode one
+	// whose tax cannot be claimed (another country's tax, a currency
+	// other than the client's) and tips and rounding.
+	FreeTaxCode, OutsideTaxCode string
+	// TaxIsCost: purchase tax is part of the cost and never claimed (US
+	// sales tax): a receipt is one line at its total.
+	TaxIsCost bool
+	// Contacts are the client's suppliers as its program names them; empty
+	// when the client has not imported its list.
+	Contacts []BookContact
 }
 
-// BookAccount is one account of the chart.
-type BookAccount struct{ Code, Name string }
+// BookContact is one supplier of the client's program, with its tax number
+// (letters and digits only) when known.
+type BookContact struct{ Name, TaxID string }
 
-// BookTaxCode is one tax code with its rate and Xero display name.
+// contactFor names a receipt's supplier as the client's program does: the
+// contact with its tax number, else the one whose name folds alike
+// ("Officeworks Pty Ltd" is "OFFICEWORKS"). found is false when the client
+// has a list and the supplier is not in it; with no list, the name as read.
+func (b Books) contactFor(r *receipt.Receipt) (name string, found bool) {
+	read := importText(r.SupplierName.Value)
+	if len(b.Contacts) == 0 {
+		return read, true
+	}
+	if id := taxIDKey(r.SupplierTaxID.Value.Value); id != "" {
+		for _, c := range b.Contacts {
+			if c.TaxID != "" && (c.TaxID == id || strings.HasSuffix(c.TaxID, id) || strings.HasSuffix(id, c.TaxID)) {
+				return c.Name, true
+			}
+		}
+	}
+	key := receipt.FoldName(read)
+	for _, c := range b.Contacts {
+		if key != "" && receipt.FoldName(c.Name) == key {
+			return c.Name, true
+		}
+	}
+	return read, false
+}
+
+// taxIDKey keeps a tax number's letters and digits, upper case.
+func taxIDKey(s string) string {
+	var out strings.Builder
+	for _, r := range strings.ToUpper(s) {
+		if r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' {
+			out.WriteRune(r)
+		}
+	}
+	return out.String()
+}
+
+// BookAccount is one account of the chart, with its MYOB number and
+// QuickBooks name where they differ from its code and name.
+type BookAccount struct {
+	Code, Name string
+	MYOB, QBO  string
+}
+
+// BookTaxCode is one tax code with its rate and its name in each program
+// ("" where the program takes the code itself: MYOB; or none: QBO US).
 type BookTaxCode struct {
 	Code     string
 	Rate     decimal.Decimal
 	RateSet  bool
 	XeroName string
+	MYOBName string
+	QBOName  string
+	// DefaultForRate: the code a tax line of this rate gets when nobody
+	// chose one (GST for 10% in Australia, not CAP).
+	DefaultForRate bool
 }
 
 // PresetOptions shape a preset export.
 type PresetOptions struct {
 	Books Books
+	// Itemised books each line item on its own line; otherwise a receipt
+	// is one line per tax rate (and one each for a tip and rounding).
+	Itemised bool
+	// IncludeUnconfirmed exports receipts not yet confirmed; otherwise they
+	// are left out and counted in Stats.Unconfirmed.
+	IncludeUnconfirmed bool
+	// Rates converts receipts in another currency for the targets that
+	// take only the client's (MYOB, a QuickBooks bank upload): units of the
+	// client's currency for one of each currency, as the bookkeeper gives
+	// them. A currency without a rate is left out there.
+	Rates map[string]decimal.Decimal
 	// Attachments, when set, is where a zip of the originals goes, each
 	// named by its row's reference (SB-12.jpg).
 	Attachments string
@@ -149,14 +230,39 @@ func (e *CheckError) Error() string {
 	return fmt.Sprintf("%s: %d problem(s) the import would reject; nothing was written", e.Preset.Title(), len(e.Problems))
 }
 
-// WritePreset checks rows against what the preset's importer rejects and,
-// only when nothing is wrong, writes the import file (and the originals'
-// zip) atomically: a failure leaves no file half-written.
-func WritePreset(path string, p Preset, rows []Coded, opt PresetOptions) (Stats, error) {
-	if problems := Check(p, rows, opt); len(problems) > 0 {
-		return Stats{}, &CheckError{Preset: p, Problems: problems}
+// NothingToExportError is returned when every receipt was left out (see
+// Stats.LeftOut); no file was written.
+type NothingToExportError struct {
+	Preset      Preset
+	Unconfirmed int
+	LeftOut     []Problem
+}
+
+func (e *NothingToExportError) Error() string {
+	msg := fmt.Sprintf("%s: nothing to write, so no file was made: ", e.Preset.Title())
+	if e.Unconfirmed == len(e.LeftOut) {
+		return msg + fmt.Sprintf("%d receipt(s) not confirmed yet (confirm them, or include them with --all)", e.Unconfirmed)
 	}
-	var write func(io.Writer, []Coded, Books) (Stats, error)
+	return msg + fmt.Sprintf("all %d receipt(s) were left out", len(e.LeftOut))
+}
+
+// As lets a caller that lists a CheckError's problems (the window's list,
+// each with a button to its receipt) list the receipts left out instead.
+func (e *NothingToExportError) As(target any) bool {
+	if ce, ok := target.(**CheckError); ok {
+		*ce = &CheckError{Preset: e.Preset, Problems: e.LeftOut}
+		return true
+	}
+	return false
+}
+
+// WritePreset writes the preset's import file (and the originals' zip)
+// atomically. Receipts the file cannot hold (not confirmed, unless asked
+// for; a refund or currency the target cannot take) are left out and
+// listed in Stats.LeftOut; the rest are checked against what the
+// importer rejects, and any problem means nothing is written.
+func WritePreset(path string, p Preset, rows []Coded, opt PresetOptions) (Stats, error) {
+	var write func(io.Writer, []Coded, PresetOptions) (Stats, error)
 	switch p {
 	case PresetXero:
 		write = writeXero
@@ -171,152 +277,132 @@ func WritePreset(path string, p Preset, rows []Coded, opt PresetOptions) (Stats,
 	default:
 		return Stats{}, fmt.Errorf("unknown export format %q", p)
 	}
+	if t, country := TargetOf(p), string(opt.Books.Locale.Country); country != "" && !t.serves(country) {
+		return Stats{}, &CheckError{Preset: p, Problems: []Problem{{Field: "settings",
+			Message: fmt.Sprintf("%s is not sold for a client in %s (it serves %s): choose another format", p.Title(), country, strings.Join(t.Countries, ", "))}}}
+	}
+	var in []Coded
+	var left Stats
+	for i := range rows {
+		reason, field := leftOutReason(p, &rows[i], opt)
+		if reason == "" {
+			in = append(in, convertIfNeeded(p, rows[i], opt))
+			continue
+		}
+		if field == "status" {
+			left.Unconfirmed++
+		}
+		left.LeftOut = append(left.LeftOut, Problem{ReceiptID: rows[i].ID, Field: field, Message: reason})
+	}
+	if len(in) == 0 {
+		return left, &NothingToExportError{Preset: p, Unconfirmed: left.Unconfirmed, LeftOut: left.LeftOut}
+	}
+	if problems := Check(p, in, opt); len(problems) > 0 {
+		return left, &CheckError{Preset: p, Problems: problems}
+	}
 	var st Stats
 	err := fsutil.WriteExport(path, func(w io.Writer) error {
+		cw := &countingWriter{w: w}
 		var err error
-		if st, err = write(w, rows, opt.Books); err != nil {
+		if st, err = write(cw, in, opt); err != nil {
 			return err
 		}
+		if max := TargetOf(p).MaxBytes; max > 0 && cw.n > int64(max) {
+			return fmt.Errorf("%s takes at most %d KB in one upload and this file is %d KB: export a shorter period (--period)", p.Title(), max/1024, (cw.n+1023)/1024)
+		}
 		if opt.Attachments != "" {
-			return writeAttachments(opt.Attachments, rows)
+			return writeAttachments(opt.Attachments, in)
 		}
 		return nil
 	})
 	if err != nil {
-		return Stats{}, err
+		return left, err
+	}
+	st.Unconfirmed, st.LeftOut = left.Unconfirmed, left.LeftOut
+	if p == PresetXero || p == PresetQBOBills {
+		seen := map[string]bool{}
+		for i := range in {
+			if name, found := opt.Books.contactFor(&in[i].Receipt); !found && !seen[name] {
+				seen[name] = true
+				st.NewContacts = append(st.NewContacts, name)
+			}
+		}
 	}
 	return st, nil
 }
 
-// posting is one line of a bill or payment as the targets take it: gross
-// (tax-inclusive) amounts whose sum is the receipt's total exactly.
-type posting struct {
-	Description      string
-	Qty, Unit        decimal.Decimal // Qty × Unit = Gross
-	Gross, Tax       decimal.Decimal
-	Account, TaxCode string
-	Item             int // the line item it books, -1 for the receipt's own lines
-}
-
-// postings splits a receipt into the lines a target books: its line items
-// when it has them (with a line for whatever the total holds beyond them:
-// tips, fees, rounding, or a discount), else one line for the total. The
-// receipt's tax is shared among the lines whose tax code carries tax, in
-// proportion to their amounts, so the lines' taxes add up to it exactly.
-func postings(c *Coded, b Books) []posting {
+// convertIfNeeded turns a receipt in another currency into the client's
+// for a target that takes only the client's, at the rate the bookkeeper
+// gave: one line at the converted total, its tax not claimable (tax paid
+// abroad never is), and the conversion said in its memo.
+func convertIfNeeded(p Preset, c Coded, opt PresetOptions) Coded {
+	b := opt.Books
 	r := &c.Receipt
 	cur := currencyOf(r, b.Locale)
-	digits := int32(receipt.MinorDigits(cur))
-	total := r.Total.Value
-	one := decimal.NewFromInt(1)
-	var ps []posting
-	items := len(r.LineItems) > 0
-	for _, li := range r.LineItems {
-		if !li.LineTotal.Set {
-			items = false
-		}
+	rate, ok := opt.Rates[cur]
+	if !ok || cur == b.Locale.Currency || TargetOf(p).Program != "myob" && p != PresetQBOBank {
+		return c
 	}
-	sum := decimal.Zero
-	if items {
-		for i, li := range r.LineItems {
-			acct, tc := c.line(i)
-			p := posting{Item: i, Description: importText(li.Description.Value), Qty: one, Unit: li.LineTotal.Value, Gross: li.LineTotal.Value, Account: acct, TaxCode: tc}
-			if li.Quantity.Set && li.UnitPrice.Set && !li.Quantity.Value.IsZero() && li.Quantity.Value.Mul(li.UnitPrice.Value).Equal(li.LineTotal.Value) {
-				p.Qty, p.Unit = li.Quantity.Value, li.UnitPrice.Value
-			}
-			if p.Description == "" {
-				p.Description = fmt.Sprintf("Item %d", i+1)
-			}
-			ps = append(ps, p)
-			sum = sum.Add(p.Gross)
-		}
+	home := b.Locale.Currency
+	converted := r.Total.Value.Mul(rate).Round(int32(receipt.MinorDigits(home)))
+	c.Converted = fmt.Sprintf("%s %s at %s", cur, moneyText(r.Total.Value, cur), rate.String())
+	c.Receipt = receipt.Receipt{SupplierName: r.SupplierName, DocumentNumber: r.DocumentNumber, Date: r.Date, Category: r.Category,
+		Currency: receipt.Of(home, receipt.SourceUser, 1), Total: receipt.Of(converted, receipt.SourceUser, 1), TaxRules: r.TaxRules}
+	if c.Receipt.TaxRules == "" || c.Receipt.TaxRules == b.Locale.Country {
+		c.Receipt.TaxRules = receipt.CountryOther
 	}
-	tax := taxOf(r)
-	hasTax := r.TotalTax.Set || len(r.TaxLines) > 0
-	if items && !sum.Equal(total) && hasTax && r.TaxInclusive.Set && !r.TaxInclusive.Value && sum.Add(tax).Equal(total) {
-		// Items priced before tax: their tax shares make them gross.
-		shares := share(tax, ps, b, digits)
-		for i := range ps {
-			ps[i].Gross = ps[i].Gross.Add(shares[i])
-			ps[i].Qty, ps[i].Unit = one, ps[i].Gross
-		}
-		sum = total
-	}
-	if !items {
-		desc := importText(r.Category.Value)
-		if desc == "" {
-			desc = importText(r.SupplierName.Value)
-		}
-		if desc == "" {
-			desc = "Purchase"
-		}
-		ps = []posting{{Item: -1, Description: desc, Qty: one, Unit: total, Gross: total, Account: c.Account, TaxCode: c.TaxCode}}
-		sum = total
-	}
-	if diff := total.Sub(sum); !diff.IsZero() {
-		desc := "Other charges (tip, fees, rounding)"
-		if diff.IsNegative() {
-			desc = "Discount"
-		}
-		ps = append(ps, posting{Item: -1, Description: desc, Qty: one, Unit: diff, Gross: diff, Account: c.Account, TaxCode: c.TaxCode})
-	}
-	if hasTax {
-		for i, s := range share(tax, ps, b, digits) {
-			ps[i].Tax = s
-		}
-	} else {
-		for i := range ps {
-			if t, ok := b.TaxCodes[ps[i].TaxCode]; ok && t.RateSet && t.Rate.IsPositive() {
-				hundred := decimal.NewFromInt(100)
-				ps[i].Tax = ps[i].Gross.Mul(t.Rate).Div(hundred.Add(t.Rate)).Round(digits)
-			}
-		}
-	}
-	return ps
+	c.Lines = nil
+	return c
 }
 
-// share splits tax over the postings whose tax code carries tax (all of
-// them when no code says), by amount, the rounding remainder going to the
-// largest, so the shares add up to tax exactly.
-func share(tax decimal.Decimal, ps []posting, b Books, digits int32) []decimal.Decimal {
-	out := make([]decimal.Decimal, len(ps))
-	var idx []int
-	for i, p := range ps {
-		t, ok := b.TaxCodes[p.TaxCode]
-		if !ok || !t.RateSet || t.Rate.IsPositive() {
-			idx = append(idx, i)
+// ParseRates reads exchange rates as a bookkeeper types them:
+// "MYR=0.33,USD=1.52" (units of the client's currency for one of each).
+func ParseRates(s string) (map[string]decimal.Decimal, error) {
+	out := map[string]decimal.Decimal{}
+	for _, part := range strings.Split(s, ",") {
+		part = strings.TrimSpace(part)
+		if part == "" {
+			continue
 		}
+		cur, val, ok := strings.Cut(part, "=")
+		rate, err := decimal.NewFromString(strings.TrimSpace(val))
+		cur = strings.ToUpper(strings.TrimSpace(cur))
+		if !ok || err != nil || !rate.IsPositive() || len(cur) != 3 {
+			return nil, fmt.Errorf("exchange rate %q: write it as CUR=RATE, for example MYR=0.33 (units of the client's currency for one MYR)", part)
+		}
+		out[cur] = rate
 	}
-	if len(idx) == 0 || tax.IsZero() {
-		return out
-	}
-	base := decimal.Zero
-	for _, i := range idx {
-		base = base.Add(ps[i].Gross)
-	}
-	if base.IsZero() {
-		out[idx[0]] = tax
-		return out
-	}
-	sort.SliceStable(idx, func(a, c int) bool { return ps[idx[a]].Gross.Abs().GreaterThan(ps[idx[c]].Gross.Abs()) })
-	left := tax
-	for _, i := range idx[1:] {
-		out[i] = tax.Mul(ps[i].Gross).Div(base).Round(digits)
-		left = left.Sub(out[i])
-	}
-	out[idx[0]] = left
-	return out
+	return out, nil
 }
 
-// importText makes text safe for an import file that a bookkeeper may also
-// open in a spreadsheet: tabs and line breaks become spaces (they would
-// split a tab-delimited record), and characters that start a formula are
-// dropped from the front. Unlike Neutralize it adds no apostrophe, which
-// the accounting program would keep as part of a supplier's name.
+// countingWriter counts the bytes written through it.
+type countingWriter struct {
+	w io.Writer
+	n int64
+}
+
+func (c *countingWriter) Write(p []byte) (int, error) {
+	n, err := c.w.Write(p)
+	c.n += int64(n)
+	return n, err
+}
+
+// clip shortens s to at most max characters (max 0: no limit).
+func clip(s string, max int) string {
+	if max <= 0 || utf8.RuneCountInString(s) <= max {
+		return s
+	}
+	return string([]rune(s)[:max])
+}
+
+// importText makes text fit one field of an import file: control
+// characters go, and tabs and line breaks become spaces (they would split
+// a tab-delimited record). The value is otherwise verbatim: "@Home" stays
+// the supplier "@Home". Formula protection belongs to the workbook and
+// the CSV a person opens (Neutralize), not to a file a program imports.
 func importText(s string) string {
 	s = stripControls(s)
-	s = strings.Join(strings.Fields(strings.NewReplacer("\t", " ", "\r", " ", "\n", " ").Replace(s)), " ")
-	return strings.TrimLeft(s, "=+-@ ")
+	return strings.Join(strings.Fields(strings.NewReplacer("\t", " ", "\r", " ", "\n", " ").Replace(s)), " ")
 }
 
 // dateLayout writes dates in the client's order with a four-digit year:

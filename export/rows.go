@@ -2,6 +2,7 @@ package export
 
 import (
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -22,6 +23,9 @@ type Row struct {
 	// stored original is named by its SHA-256, kept in a hidden column).
 	Name   string
 	SHA256 string
+	// Booked is the account and tax code a person or rule booked the
+	// receipt to ("" where nobody did: Options.Books then says).
+	Booked LineCode
 }
 
 // FileName is the name a person knows the original by.
@@ -69,6 +73,38 @@ type Options struct {
 	// BOM starts CSV files with a UTF-8 byte order mark, which Excel needs to
 	// read them as UTF-8.
 	BOM bool
+	// Books, when set, fills the Account and Tax code columns as an import
+	// file would book each receipt, and groups the tax summary by tax code.
+	Books *Books
+}
+
+// Booking is what a receipt is booked to when exported: the account (as a
+// person or rule coded it, else its category's, else the default) and the
+// tax code of each of its lines, in order. A window shows it under
+// "Booked to" for a receipt nobody coded.
+func (b Books) Booking(row Row) (account string, taxCodes []string) {
+	account, taxCodes, _ = Options{Books: &b}.booking(row)
+	return account, taxCodes
+}
+
+// booking is the account and tax codes a row is booked to, and its lines:
+// as the import files book it when the export knows the client's books,
+// else as coded.
+func (o Options) booking(row Row) (account string, taxCodes []string, ps []posting) {
+	if o.Books == nil || !row.Receipt.Total.Set {
+		if row.Booked.TaxCode != "" {
+			taxCodes = []string{row.Booked.TaxCode}
+		}
+		return row.Booked.Account, taxCodes, nil
+	}
+	c := Coded{Row: row, Account: row.Booked.Account, TaxCode: row.Booked.TaxCode}
+	ps = postings(&c, *o.Books, false)
+	for _, p := range ps {
+		if p.TaxCode != "" && !slices.Contains(taxCodes, p.TaxCode) {
+			taxCodes = append(taxCodes, p.TaxCode)
+		}
+	}
+	return o.Books.accountFor(&c), taxCodes, ps
 }
 
 // LowConfidence is the confidence under which a field is flagged for checking.
@@ -188,9 +224,9 @@ func Neutralize(s string) string {
 
 // summaryKey groups the tax summary.
 type summaryKey struct {
-	Currency, Period, Label, Category string
-	Rate                              string // percent, "" when unknown
-	start                             time.Time
+	Currency, Period, TaxCode, Label string
+	Rate                             string // percent, "" when unknown
+	start                            time.Time
 }
 
 type summaryValue struct {
@@ -205,10 +241,14 @@ type summary struct {
 	// taxUnread counts, per currency, the tax invoices left out because
 	// their tax was not read.
 	taxUnread map[string]*summaryValue
+	// printedTax and gross are, per currency, what the Receipts sheet's Tax
+	// and Total columns add up to, for the check row's cached values.
+	printedTax, gross map[string]decimal.Decimal
 }
 
 func newSummary(opt Options) *summary {
-	return &summary{opt: opt, rows: map[summaryKey]*summaryValue{}, taxUnread: map[string]*summaryValue{}}
+	return &summary{opt: opt, rows: map[summaryKey]*summaryValue{}, taxUnread: map[string]*summaryValue{},
+		printedTax: map[string]decimal.Decimal{}, gross: map[string]decimal.Decimal{}}
 }
 
 // rateOf is a tax line's rate in percent: as printed, else worked out from
@@ -234,7 +274,8 @@ func rateOf(printed receipt.Amount, net, tax decimal.Decimal, c receipt.Country)
 // exactly: its tax lines when they account for all its tax, else one line;
 // whatever the total holds beyond them (tips, rounding, tax-free items) is a
 // line of its own with no tax.
-func (s *summary) add(r *receipt.Receipt) {
+func (s *summary) add(row Row, booked []posting) {
+	r := &row.Receipt
 	if !r.Total.Set {
 		return
 	}
@@ -245,7 +286,14 @@ func (s *summary) add(r *receipt.Receipt) {
 		period, start = p.Label, p.Start
 	}
 	cur := currencyOf(r, s.opt.Locale)
-	if taxNotRead(r) {
+	s.gross[cur] = s.gross[cur].Add(r.Total.Value)
+	if r.TotalTax.Set || len(r.TaxLines) > 0 {
+		s.printedTax[cur] = s.printedTax[cur].Add(taxOf(r))
+	}
+	// Tax that could not be claimed anyway (another country's, or part of
+	// the cost) is summed under its code whether it was read or not.
+	claimable := s.opt.Books == nil || !s.opt.Books.TaxIsCost && s.opt.Books.foreignReason(r) == ""
+	if taxNotRead(r) && claimable {
 		v := s.taxUnread[cur]
 		if v == nil {
 			v = &summaryValue{}
@@ -255,20 +303,40 @@ func (s *summary) add(r *receipt.Receipt) {
 		v.Receipts++
 		return
 	}
-	cat := r.Category.Value
-	if cat == "" {
-		cat = "(uncategorised)"
-	}
-	put := func(label, rate string, net, tax decimal.Decimal) {
-		k := summaryKey{Currency: cur, Period: period, Label: label, Category: cat, Rate: rate, start: start}
+	counted := map[summaryKey]bool{}
+	put := func(code, label, rate string, net, tax decimal.Decimal) {
+		k := summaryKey{Currency: cur, Period: period, TaxCode: code, Label: label, Rate: rate, start: start}
 		v := s.rows[k]
 		if v == nil {
 			v = &summaryValue{}
 			s.rows[k] = v
 		}
 		v.Net, v.Tax, v.Gross = v.Net.Add(net), v.Tax.Add(tax), v.Gross.Add(net.Add(tax))
-		v.Receipts++
+		if !counted[k] {
+			v.Receipts++
+			counted[k] = true
+		}
 	}
+	// Rules of the page's own country name its tax: German VAT is VAT,
+	// whatever the client's country.
+	loc := s.opt.Locale
+	if r.TaxRules != "" {
+		loc = receipt.DefaultLocale(r.TaxRules)
+	}
+	if b := s.opt.Books; b != nil && booked != nil {
+		for _, p := range booked {
+			rate, label := "", labelOr("", loc)
+			if t, ok := b.TaxCodes[p.TaxCode]; ok && t.RateSet {
+				rate = t.Rate.String()
+			}
+			if p.Tax.IsZero() {
+				label = "no tax"
+			}
+			put(p.TaxCode, label, rate, p.Gross.Sub(p.Tax), p.Tax)
+		}
+		return
+	}
+	putLabel := func(label, rate string, net, tax decimal.Decimal) { put("", label, rate, net, tax) }
 	tax := taxOf(r)
 	remaining := r.Total.Value
 	if len(r.TaxLines) > 0 && receipt.TaxLinesTotal(r.TaxLines).Equal(tax) {
@@ -292,7 +360,7 @@ func (s *summary) add(r *receipt.Receipt) {
 				slack = slack.Add(minor.Mul(hundred.Add(tl.Rate.Value)).Div(tl.Rate.Value)).Add(minor)
 				derived = len(shares)
 			}
-			shares = append(shares, share{labelOr(tl.Label.Value, s.opt.Locale), rateOf(tl.Rate, net, tl.Tax.Value, s.opt.Locale.Country), net, tl.Tax.Value})
+			shares = append(shares, share{labelOr(tl.Label.Value, loc), rateOf(tl.Rate, net, tl.Tax.Value, loc.Country), net, tl.Tax.Value})
 			remaining = remaining.Sub(net).Sub(tl.Tax.Value)
 		}
 		if derived >= 0 && !remaining.IsZero() && remaining.Abs().LessThanOrEqual(slack) {
@@ -300,15 +368,15 @@ func (s *summary) add(r *receipt.Receipt) {
 			remaining = decimal.Zero
 		}
 		for _, sh := range shares {
-			put(sh.label, sh.rate, sh.net, sh.tax)
+			putLabel(sh.label, sh.rate, sh.net, sh.tax)
 		}
 		if !remaining.IsZero() {
-			put("no tax", "0", remaining, decimal.Zero)
+			putLabel("no tax", "0", remaining, decimal.Zero)
 		}
 		return
 	}
 	if tax.IsZero() {
-		put("no tax", "0", remaining, decimal.Zero)
+		putLabel("no tax", "0", remaining, decimal.Zero)
 		return
 	}
 	var printed receipt.Amount
@@ -319,7 +387,7 @@ func (s *summary) add(r *receipt.Receipt) {
 	if len(r.TaxLines) > 0 {
 		label = r.TaxLines[0].Label.Value
 	}
-	put(labelOr(label, s.opt.Locale), rateOf(printed, remaining.Sub(tax), tax, s.opt.Locale.Country), remaining.Sub(tax), tax)
+	putLabel(labelOr(label, loc), rateOf(printed, remaining.Sub(tax), tax, loc.Country), remaining.Sub(tax), tax)
 }
 
 func labelOr(label string, loc receipt.Locale) string {
@@ -337,7 +405,7 @@ func labelOr(label string, loc receipt.Locale) string {
 	return "TAX"
 }
 
-// sorted returns the summary lines by currency, period, label, rate, category.
+// sorted returns the summary lines by currency, period, tax code, label, rate.
 func (s *summary) sorted() []summaryKey {
 	keys := make([]summaryKey, 0, len(s.rows))
 	for k := range s.rows {
@@ -354,13 +422,13 @@ func (s *summary) sorted() []summaryKey {
 		if a.Period != b.Period {
 			return a.Period < b.Period
 		}
+		if a.TaxCode != b.TaxCode {
+			return a.TaxCode < b.TaxCode
+		}
 		if a.Label != b.Label {
 			return a.Label < b.Label
 		}
-		if a.Rate != b.Rate {
-			return a.Rate < b.Rate
-		}
-		return a.Category < b.Category
+		return a.Rate < b.Rate
 	})
 	return keys
 }

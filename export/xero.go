@@ -20,15 +20,18 @@ var XeroColumns = []string{"ContactName", "EmailAddress", "POAddressLine1", "POA
 	"TaxAmount", "TrackingName1", "TrackingOption1", "TrackingName2", "TrackingOption2", "Currency"}
 
 // XeroMaxBills is how many bills Xero imports from one file.
-const XeroMaxBills = 500
+var XeroMaxBills = TargetOf(PresetXero).MaxBills
 
 // XeroAmountsNote says how the file's amounts are to be read; Xero asks
 // once per file.
 const XeroAmountsNote = "amounts are tax inclusive: choose \"Tax inclusive\" when Xero asks"
 
 // writeXero writes Xero bills: every UnitAmount tax inclusive. A receipt
-// is already paid, so its due date is its date.
-func writeXero(w io.Writer, rows []Coded, b Books) (Stats, error) {
+// is already paid, so its due date is its date; a refund is a negative
+// bill, which Xero imports as a credit note.
+func writeXero(w io.Writer, rows []Coded, opt PresetOptions) (Stats, error) {
+	b := opt.Books
+	max := TargetOf(PresetXero).FieldMax
 	bw := bufio.NewWriter(w)
 	cw := newCellWriter(bw)
 	cw.UseCRLF = true
@@ -40,22 +43,19 @@ func writeXero(w io.Writer, rows []Coded, b Books) (Stats, error) {
 		r := &c.Receipt
 		cur := currencyOf(r, b.Locale)
 		date := r.Date.Value.Format(layout)
-		for _, p := range postings(c, b) {
-			taxType := ""
-			if t, ok := b.TaxCodes[p.TaxCode]; ok {
-				taxType = t.XeroName
-			}
+		for _, p := range postings(c, b, opt.Itemised) {
 			rec := make([]string, len(XeroColumns))
-			rec[0] = importText(r.SupplierName.Value)
+			contact, _ := b.contactFor(r)
+			rec[0] = clip(contact, max["ContactName"])
 			rec[2] = importText(r.SupplierAddress.Value)
-			rec[10] = c.invoiceNumber()
+			rec[10] = clip(c.invoiceNumber(), max["InvoiceNumber"])
 			rec[11] = c.Reference()
 			rec[12], rec[13] = date, date
-			rec[15] = p.Description
+			rec[15] = clip(p.Description, max["Description"])
 			rec[16] = p.Qty.String()
 			rec[17] = unitText(p.Unit, cur)
 			rec[19] = p.Account
-			rec[20] = taxType
+			rec[20] = b.taxName("xero", p.TaxCode)
 			if len(b.TaxCodes) > 0 {
 				rec[21] = moneyText(p.Tax, cur)
 			}

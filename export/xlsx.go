@@ -23,7 +23,7 @@ const (
 
 // ReceiptColumns are the Receipts sheet's (and CSV's) columns.
 var ReceiptColumns = []string{"ID", "Date", "Supplier", "Tax ID", "Document number", "Category", "Currency",
-	"Subtotal", "Tax", "Total", "Payment method", "Status", "Flags", "Original", "File SHA-256"}
+	"Subtotal", "Tax", "Total", "Payment method", "Status", "Flags", "Original", "File SHA-256", "Account", "Tax code"}
 
 // LineColumns are the Line items sheet's (and CSV's) columns.
 var LineColumns = []string{"Receipt ID", "Date", "Supplier", "Description", "Quantity", "Unit price", "Line total", "Tax code", "Currency"}
@@ -32,6 +32,14 @@ var LineColumns = []string{"Receipt ID", "Date", "Supplier", "Description", "Qua
 type Stats struct {
 	Receipts, Lines int
 	Totals          map[string]decimal.Decimal // gross per currency
+	// Unconfirmed counts the receipts an import file left out because they
+	// are not confirmed yet; LeftOut lists them and the others it left out,
+	// each with the reason.
+	Unconfirmed int
+	LeftOut     []Problem
+	// NewContacts are the suppliers not in the client's contact list that
+	// the program will add as new contacts on import (Xero, QuickBooks).
+	NewContacts []string
 }
 
 // styles holds the workbook's cell styles.
@@ -145,133 +153,34 @@ func writeWorkbook(w io.Writer, rows iter.Seq[Row], opt Options) (Stats, error) 
 	if err := setUpPrinting(f); err != nil {
 		return stats, err
 	}
-	rs, err := f.NewStreamWriter(SheetReceipts)
+	receipts, err := newReceiptsSheet(f, s, opt)
 	if err != nil {
 		return stats, err
 	}
-	ls, err := f.NewStreamWriter(SheetLines)
+	lines, err := newLinesSheet(f, s)
 	if err != nil {
 		return stats, err
 	}
-	// Wide enough for each header: printed, nothing is cut off.
-	for i, wdt := range []float64{7, 11, 32, 18, 18, 16, 10, 14, 13, 14, 16, 17, 40, 24, 20} {
-		rs.SetColWidth(i+1, i+1, wdt)
-	}
-	// The stored file's SHA-256 is for tracing, not for reading.
-	rs.SetColVisible(15, 15, false)
-	for i, wdt := range []float64{10, 11, 28, 40, 9, 13, 13, 9, 9} {
-		ls.SetColWidth(i+1, i+1, wdt)
-	}
-	freeze := &excelize.Panes{Freeze: true, YSplit: 1, TopLeftCell: "A2", ActivePane: "bottomLeft"}
-	rs.SetPanes(freeze)
-	ls.SetPanes(freeze)
-	if err := rs.SetRow("A1", headerCells(ReceiptColumns, s.header)); err != nil {
-		return stats, err
-	}
-	if err := ls.SetRow("A1", headerCells(LineColumns, s.header)); err != nil {
-		return stats, err
-	}
+	// Rows stream once: each goes to both sheets and into the summary.
 	sum := newSummary(opt)
-	rr, lr := 2, 2
-	var currencies []string
-	seen := map[string]bool{}
 	for row := range rows {
-		r := &row.Receipt
-		cur := currencyOf(r, opt.Locale)
-		if !seen[cur] {
-			seen[cur] = true
-			currencies = append(currencies, cur)
-		}
-		mon, err := s.moneyStyle(cur, false)
+		cur := currencyOf(&row.Receipt, opt.Locale)
+		booked, err := receipts.add(row, cur, &stats)
 		if err != nil {
 			return stats, err
 		}
-		var date any
-		if r.Date.Set {
-			date = excelize.Cell{StyleID: s.date, Value: r.Date.Value}
-		}
-		amount := func(a receipt.Amount) any {
-			if !a.Set {
-				return nil
-			}
-			return excelize.Cell{StyleID: mon, Value: money(a.Value)}
-		}
-		tax := any(nil)
-		if r.TotalTax.Set || len(r.TaxLines) > 0 {
-			tax = excelize.Cell{StyleID: mon, Value: money(taxOf(r))}
-		}
-		var link any
-		if row.Original != "" {
-			abs, _ := filepath.Abs(row.Original)
-			name := Neutralize(row.FileName())
-			link = excelize.Cell{StyleID: s.link, Formula: fmt.Sprintf(`HYPERLINK("file://%s","%s")`, escapeFormula(abs), escapeFormula(name)), Value: name}
-		}
-		var id any
-		if row.ID != 0 {
-			id = row.ID
-		}
-		cells := []any{id, date, s.textCell(r.SupplierName.Value), s.textCell(taxIDText(r)), s.textCell(r.DocumentNumber.Value),
-			s.textCell(r.Category.Value), s.textCell(cur), amount(r.Subtotal), tax, amount(r.Total), s.textCell(r.PaymentMethod.Value),
-			StatusText(row.Status), s.textCell(flags(row)), link, s.textCell(row.SHA256)}
-		if err := rs.SetRow(fmt.Sprintf("A%d", rr), cells); err != nil {
+		if err := lines.add(row, cur, &stats); err != nil {
 			return stats, err
 		}
-		rr++
-		stats.Receipts++
-		if r.Total.Set {
-			stats.Totals[cur] = stats.Totals[cur].Add(r.Total.Value)
-		}
-		sum.add(r)
-		for _, li := range r.LineItems {
-			var qty any
-			if li.Quantity.Set {
-				qty = excelize.Cell{StyleID: s.qty, Value: money(li.Quantity.Value)}
-			}
-			lc := []any{id, date, s.textCell(r.SupplierName.Value), s.textCell(li.Description.Value), qty,
-				amount(li.UnitPrice), amount(li.LineTotal), s.textCell(li.TaxCode.Value), s.textCell(cur)}
-			if err := ls.SetRow(fmt.Sprintf("A%d", lr), lc); err != nil {
-				return stats, err
-			}
-			lr++
-			stats.Lines++
-		}
+		sum.add(row, booked)
 	}
-	last := max(rr-1, 2)
-	if rr > 2 {
-		if err := rs.AddTable(&excelize.Table{Range: fmt.Sprintf("A1:O%d", rr-1), Name: "Receipts", StyleName: "TableStyleLight1", ShowRowStripes: boolPtr(false)}); err != nil {
-			return stats, err
-		}
-	}
-	// Totals per currency: SUMIF, so currencies are never added together.
-	rr++
-	for _, cur := range currencies {
-		bm, err := s.moneyStyle(cur, true)
-		if err != nil {
-			return stats, err
-		}
-		sumif := func(col string) excelize.Cell {
-			return excelize.Cell{StyleID: bm, Formula: fmt.Sprintf(`SUMIF($G$2:$G$%d,"%s",%s$2:%s$%d)`, last, escapeFormula(Neutralize(cur)), col, col, last)}
-		}
-		total := sumif("J")
-		total.Value = money(stats.Totals[cur])
-		cells := []any{nil, nil, excelize.Cell{StyleID: s.bold, Value: Neutralize("Total " + cur)}, nil, nil, nil, s.textCell(cur), sumif("H"), sumif("I"), total}
-		if err := rs.SetRow(fmt.Sprintf("A%d", rr), cells); err != nil {
-			return stats, err
-		}
-		rr++
-	}
-	if lr > 2 {
-		if err := ls.AddTable(&excelize.Table{Range: fmt.Sprintf("A1:I%d", lr-1), Name: "LineItems", StyleName: "TableStyleLight1", ShowRowStripes: boolPtr(false)}); err != nil {
-			return stats, err
-		}
-	}
-	if err := rs.Flush(); err != nil {
+	if err := receipts.finish(&stats); err != nil {
 		return stats, err
 	}
-	if err := ls.Flush(); err != nil {
+	if err := lines.finish(); err != nil {
 		return stats, err
 	}
-	if err := writeSummary(f, s, sum, currencies, last, opt); err != nil {
+	if err := writeSummary(f, s, sum, receipts.currencies, receipts.last(), opt); err != nil {
 		return stats, err
 	}
 	f.SetActiveSheet(0)
@@ -279,16 +188,197 @@ func writeWorkbook(w io.Writer, rows iter.Seq[Row], opt Options) (Stats, error) 
 	return stats, err
 }
 
+// receiptsSheet streams the Receipts sheet: one row per receipt, then the
+// totals per currency.
+type receiptsSheet struct {
+	sw         *excelize.StreamWriter
+	s          *styles
+	opt        Options
+	row        int // the next row to write
+	currencies []string
+	seen       map[string]bool
+}
+
+func newReceiptsSheet(f *excelize.File, s *styles, opt Options) (*receiptsSheet, error) {
+	sw, err := f.NewStreamWriter(SheetReceipts)
+	if err != nil {
+		return nil, err
+	}
+	// Wide enough for each header: printed, nothing is cut off.
+	for i, wdt := range []float64{7, 11, 32, 18, 18, 16, 10, 14, 13, 14, 16, 17, 40, 24, 20, 10, 16} {
+		sw.SetColWidth(i+1, i+1, wdt)
+	}
+	// The stored file's SHA-256 is for tracing, not for reading.
+	sw.SetColVisible(15, 15, false)
+	sw.SetPanes(&excelize.Panes{Freeze: true, YSplit: 1, TopLeftCell: "A2", ActivePane: "bottomLeft"})
+	if err := sw.SetRow("A1", headerCells(ReceiptColumns, s.header)); err != nil {
+		return nil, err
+	}
+	return &receiptsSheet{sw: sw, s: s, opt: opt, row: 2, seen: map[string]bool{}}, nil
+}
+
+// last is the last receipt row (2 when there are none, so formulas hold).
+func (rs *receiptsSheet) last() int { return max(rs.row-1, 2) }
+
+// add writes a receipt's row and returns the lines it is booked as.
+func (rs *receiptsSheet) add(row Row, cur string, stats *Stats) ([]posting, error) {
+	s, r := rs.s, &row.Receipt
+	if !rs.seen[cur] {
+		rs.seen[cur] = true
+		rs.currencies = append(rs.currencies, cur)
+	}
+	mon, err := s.moneyStyle(cur, false)
+	if err != nil {
+		return nil, err
+	}
+	amount := func(a receipt.Amount) any {
+		if !a.Set {
+			return nil
+		}
+		return excelize.Cell{StyleID: mon, Value: money(a.Value)}
+	}
+	tax := any(nil)
+	if r.TotalTax.Set || len(r.TaxLines) > 0 {
+		tax = excelize.Cell{StyleID: mon, Value: money(taxOf(r))}
+	}
+	var link any
+	if row.Original != "" {
+		abs, _ := filepath.Abs(row.Original)
+		name := Neutralize(row.FileName())
+		link = excelize.Cell{StyleID: s.link, Formula: fmt.Sprintf(`HYPERLINK("file://%s","%s")`, escapeFormula(abs), escapeFormula(name)), Value: name}
+	}
+	account, taxCodes, booked := rs.opt.booking(row)
+	cells := []any{idCell(row), s.dateCell(r), s.textCell(r.SupplierName.Value), s.textCell(taxIDText(r)), s.textCell(r.DocumentNumber.Value),
+		s.textCell(r.Category.Value), s.textCell(cur), amount(r.Subtotal), tax, amount(r.Total), s.textCell(r.PaymentMethod.Value),
+		StatusText(row.Status), s.textCell(flags(row)), link, s.textCell(row.SHA256), s.textCell(account), s.textCell(strings.Join(taxCodes, ", "))}
+	if err := rs.sw.SetRow(fmt.Sprintf("A%d", rs.row), cells); err != nil {
+		return nil, err
+	}
+	rs.row++
+	stats.Receipts++
+	if r.Total.Set {
+		stats.Totals[cur] = stats.Totals[cur].Add(r.Total.Value)
+	}
+	return booked, nil
+}
+
+// finish makes the receipts a table and adds the totals per currency:
+// SUMIF, so currencies are never added together.
+func (rs *receiptsSheet) finish(stats *Stats) error {
+	s, last := rs.s, rs.last()
+	if rs.row > 2 {
+		if err := rs.sw.AddTable(&excelize.Table{Range: fmt.Sprintf("A1:Q%d", rs.row-1), Name: "Receipts", StyleName: "TableStyleLight1", ShowRowStripes: boolPtr(false)}); err != nil {
+			return err
+		}
+	}
+	r := rs.row + 1
+	for _, cur := range rs.currencies {
+		bm, err := s.moneyStyle(cur, true)
+		if err != nil {
+			return err
+		}
+		sumif := func(col string) excelize.Cell {
+			return excelize.Cell{StyleID: bm, Formula: fmt.Sprintf(`SUMIF($G$2:$G$%d,"%s",%s$2:%s$%d)`, last, escapeFormula(Neutralize(cur)), col, col, last)}
+		}
+		total := sumif("J")
+		total.Value = money(stats.Totals[cur])
+		cells := []any{nil, nil, excelize.Cell{StyleID: s.bold, Value: Neutralize("Total " + cur)}, nil, nil, nil, s.textCell(cur), sumif("H"), sumif("I"), total}
+		if err := rs.sw.SetRow(fmt.Sprintf("A%d", r), cells); err != nil {
+			return err
+		}
+		r++
+	}
+	return rs.sw.Flush()
+}
+
+// linesSheet streams the Line items sheet: one row per line item.
+type linesSheet struct {
+	sw  *excelize.StreamWriter
+	s   *styles
+	row int
+}
+
+func newLinesSheet(f *excelize.File, s *styles) (*linesSheet, error) {
+	sw, err := f.NewStreamWriter(SheetLines)
+	if err != nil {
+		return nil, err
+	}
+	for i, wdt := range []float64{10, 11, 28, 40, 9, 13, 13, 9, 9} {
+		sw.SetColWidth(i+1, i+1, wdt)
+	}
+	sw.SetPanes(&excelize.Panes{Freeze: true, YSplit: 1, TopLeftCell: "A2", ActivePane: "bottomLeft"})
+	if err := sw.SetRow("A1", headerCells(LineColumns, s.header)); err != nil {
+		return nil, err
+	}
+	return &linesSheet{sw: sw, s: s, row: 2}, nil
+}
+
+func (ls *linesSheet) add(row Row, cur string, stats *Stats) error {
+	s, r := ls.s, &row.Receipt
+	mon, err := s.moneyStyle(cur, false)
+	if err != nil {
+		return err
+	}
+	amount := func(a receipt.Amount) any {
+		if !a.Set {
+			return nil
+		}
+		return excelize.Cell{StyleID: mon, Value: money(a.Value)}
+	}
+	for _, li := range r.LineItems {
+		var qty any
+		if li.Quantity.Set {
+			qty = excelize.Cell{StyleID: s.qty, Value: money(li.Quantity.Value)}
+		}
+		lc := []any{idCell(row), s.dateCell(r), s.textCell(r.SupplierName.Value), s.textCell(li.Description.Value), qty,
+			amount(li.UnitPrice), amount(li.LineTotal), s.textCell(li.TaxCode.Value), s.textCell(cur)}
+		if err := ls.sw.SetRow(fmt.Sprintf("A%d", ls.row), lc); err != nil {
+			return err
+		}
+		ls.row++
+		stats.Lines++
+	}
+	return nil
+}
+
+func (ls *linesSheet) finish() error {
+	if ls.row > 2 {
+		if err := ls.sw.AddTable(&excelize.Table{Range: fmt.Sprintf("A1:I%d", ls.row-1), Name: "LineItems", StyleName: "TableStyleLight1", ShowRowStripes: boolPtr(false)}); err != nil {
+			return err
+		}
+	}
+	return ls.sw.Flush()
+}
+
+// idCell is a row's library ID, empty for a receipt read without one.
+func idCell(row Row) any {
+	if row.ID == 0 {
+		return nil
+	}
+	return row.ID
+}
+
+// dateCell is a receipt's date as a date cell, empty when unread.
+func (s *styles) dateCell(r *receipt.Receipt) any {
+	if !r.Date.Set {
+		return nil
+	}
+	return excelize.Cell{StyleID: s.date, Value: r.Date.Value}
+}
+
+// writeSummary writes the Tax summary sheet: one row per currency,
+// period and tax code (or printed tax), a total per currency and its
+// check against the Receipts sheet.
 func writeSummary(f *excelize.File, s *styles, sum *summary, currencies []string, lastReceiptRow int, opt Options) error {
 	ss, err := f.NewStreamWriter(SheetSummary)
 	if err != nil {
 		return err
 	}
-	for i, wdt := range []float64{10, 14, 14, 9, 24, 16, 16, 16, 10} {
+	for i, wdt := range []float64{10, 14, 24, 12, 9, 16, 16, 16, 10} {
 		ss.SetColWidth(i+1, i+1, wdt)
 	}
 	ss.SetPanes(&excelize.Panes{Freeze: true, YSplit: 1, TopLeftCell: "A2", ActivePane: "bottomLeft"})
-	head := []string{"Currency", "Period", "Tax", "Rate", "Category", "Net", "Tax amount", "Gross", "Receipts"}
+	head := []string{"Currency", "Period", "Tax code", "Tax", "Rate", "Net", "Tax amount", "Gross", "Receipts"}
 	if err := ss.SetRow("A1", headerCells(head, s.header)); err != nil {
 		return err
 	}
@@ -312,7 +402,7 @@ func writeSummary(f *excelize.File, s *styles, sum *summary, currencies []string
 				}
 				rate = excelize.Cell{StyleID: style, Value: frac}
 			}
-			cells := []any{s.textCell(cur), k.Period, s.textCell(k.Label), rate, s.textCell(k.Category),
+			cells := []any{s.textCell(cur), k.Period, s.textCell(k.TaxCode), s.textCell(k.Label), rate,
 				excelize.Cell{StyleID: mon, Value: money(v.Net)}, excelize.Cell{StyleID: mon, Value: money(v.Tax)},
 				excelize.Cell{StyleID: mon, Value: money(v.Gross)}, v.Receipts}
 			if err := ss.SetRow(fmt.Sprintf("A%d", r), cells); err != nil {
@@ -333,8 +423,8 @@ func writeSummary(f *excelize.File, s *styles, sum *summary, currencies []string
 		}
 		// The check a bookkeeper can see: this summary's gross against the Receipts sheet.
 		check := []any{cur, "Receipts sheet", nil, nil, nil, nil,
-			excelize.Cell{StyleID: mon, Formula: fmt.Sprintf(`SUMIF(%s!$G$2:$G$%d,"%s",%s!$I$2:$I$%d)`, quoteSheet(SheetReceipts), lastReceiptRow, escapeFormula(cur), quoteSheet(SheetReceipts), lastReceiptRow), Value: money(tax)},
-			excelize.Cell{StyleID: mon, Formula: fmt.Sprintf(`SUMIF(%s!$G$2:$G$%d,"%s",%s!$J$2:$J$%d)`, quoteSheet(SheetReceipts), lastReceiptRow, escapeFormula(cur), quoteSheet(SheetReceipts), lastReceiptRow), Value: money(gross)}}
+			excelize.Cell{StyleID: mon, Formula: fmt.Sprintf(`SUMIF(%s!$G$2:$G$%d,"%s",%s!$I$2:$I$%d)`, quoteSheet(SheetReceipts), lastReceiptRow, escapeFormula(cur), quoteSheet(SheetReceipts), lastReceiptRow), Value: money(sum.printedTax[cur])},
+			excelize.Cell{StyleID: mon, Formula: fmt.Sprintf(`SUMIF(%s!$G$2:$G$%d,"%s",%s!$J$2:$J$%d)`, quoteSheet(SheetReceipts), lastReceiptRow, escapeFormula(cur), quoteSheet(SheetReceipts), lastReceiptRow), Value: money(sum.gross[cur])}}
 		if err := ss.SetRow(fmt.Sprintf("A%d", r+1), check); err != nil {
 			return err
 		}
@@ -353,6 +443,9 @@ func writeSummary(f *excelize.File, s *styles, sum *summary, currencies []string
 	by := map[receipt.Granularity]string{receipt.ByMonth: "month", receipt.ByQuarter: "quarter", receipt.ByFY: "financial year"}[opt.SummaryBy]
 	note := fmt.Sprintf("Grouped by %s (financial year starts in %s). Amounts in each currency are summed separately. Gross that no tax line accounts for (tips, rounding, tax-free items) is listed as \"no tax\".",
 		by, opt.Locale.FYStartMonth)
+	if opt.Books != nil {
+		note += " Each receipt is summed under the tax codes it is booked to; tax that cannot be claimed here (another country's, another currency's) is under its code with no tax amount, so the tax may be less than the Receipts sheet's."
+	}
 	if err := ss.SetRow(fmt.Sprintf("A%d", r), []any{note}); err != nil {
 		return err
 	}

@@ -3,7 +3,9 @@ package library
 import (
 	"context"
 	"database/sql"
+	"embed"
 	"encoding/csv"
+	"encoding/json"
 	"fmt"
 	"io"
 	"sort"
@@ -32,72 +34,131 @@ type TaxCode struct {
 	XeroName string          `json:"xero_name,omitempty"`
 }
 
-// DefaultTaxCodes are a country's purchase tax codes: Australia's GST codes
-// as MYOB names them with Xero's matching tax rates, the UK's VAT rates by
-// their Xero display names, New Zealand's GST; none for the US.
-func DefaultTaxCodes(c receipt.Country) []TaxCode {
-	d := decimal.RequireFromString
-	switch c {
-	case receipt.CountryAU:
-		return []TaxCode{
-			{"GST", "GST (10%)", d("10"), "GST on Expenses"},
-			{"CAP", "GST on capital purchases (10%)", d("10"), "GST on Capital"},
-			{"FRE", "GST free", d("0"), "GST Free Expenses"},
-			{"GNR", "Supplier not registered for GST", d("0"), "GST Free Expenses"},
-			{"INP", "Input taxed", d("0"), "Input Taxed"},
-			{"ITS", "Input taxed sales", d("0"), "Input Taxed"},
-			{"NTR", "Not reportable", d("0"), "BAS Excluded"},
-		}
-	case receipt.CountryNZ:
-		return []TaxCode{
-			{"GST", "GST (15%)", d("15"), "15% GST on Expenses"},
-			{"Z", "Zero rated", d("0"), "Zero Rated"},
-			{"E", "Exempt", d("0"), "No GST"},
-			{"N", "No GST", d("0"), "No GST"},
-		}
-	case receipt.CountryUK:
-		return []TaxCode{
-			{"20% (VAT on Expenses)", "Standard rate VAT", d("20"), "20% (VAT on Expenses)"},
-			{"5% (VAT on Expenses)", "Reduced rate VAT", d("5"), "5% (VAT on Expenses)"},
-			{"Zero Rated Expenses", "Zero rated", d("0"), "Zero Rated Expenses"},
-			{"Exempt Expenses", "Exempt", d("0"), "Exempt Expenses"},
-			{"No VAT", "Outside the scope of VAT", d("0"), "No VAT"},
-		}
-	}
-	return nil
+// Chart is a country's starting books, read from charts/<country>.json:
+// the expense accounts with each program's number or name for them, the
+// purchase tax codes with each program's name, and which code a receipt
+// gets by default. Every file cites where its names come from.
+type Chart struct {
+	Country string            `json:"country"`
+	Sources map[string]string `json:"sources"`
+	// DefaultAccount is the account a receipt is booked to when neither a
+	// supplier rule nor its category says otherwise.
+	DefaultAccount string `json:"default_account"`
+	// FreeTaxCode books a purchase that shows no tax; OutsideTaxCode one
+	// whose tax cannot be claimed (tax of another country, tips, rounding).
+	FreeTaxCode    string `json:"free_tax_code"`
+	OutsideTaxCode string `json:"outside_tax_code"`
+	// ClaimsTax is false where purchase tax is part of the cost (US sales
+	// tax): a receipt is then one line at its total.
+	ClaimsTax bool           `json:"claims_tax"`
+	TaxCodes  []ChartTaxCode `json:"tax_codes"`
+	Accounts  []ChartAccount `json:"accounts"`
 }
 
-// DefaultAccounts are the expense accounts of Xero's standard chart, a
-// start a bookkeeper replaces by importing the client's own.
-func DefaultAccounts(c receipt.Country) []Account {
-	// Bank fees and insurance carry no GST or VAT credit.
-	tax, free := "", ""
-	switch c {
-	case receipt.CountryAU:
-		tax, free = "GST", "FRE"
-	case receipt.CountryNZ:
-		tax, free = "GST", "E"
-	case receipt.CountryUK:
-		tax, free = "20% (VAT on Expenses)", "Exempt Expenses"
+// ChartTaxCode is one tax code of a country's chart and its name in each
+// accounting program ("" where the program takes none).
+type ChartTaxCode struct {
+	Code           string          `json:"code"`
+	Name           string          `json:"name"`
+	Rate           decimal.Decimal `json:"rate"`
+	DefaultForRate bool            `json:"default_for_rate,omitempty"`
+	Xero           string          `json:"xero"`
+	MYOB           string          `json:"myob,omitempty"`
+	QBO            string          `json:"qbo,omitempty"`
+}
+
+// ChartAccount is one account of a country's chart: its code (Xero's
+// numbering), MYOB's account number and QuickBooks' account name for it,
+// and the receipt categories booked to it.
+type ChartAccount struct {
+	Code       string   `json:"code"`
+	Name       string   `json:"name"`
+	Type       string   `json:"type,omitempty"`
+	TaxCode    string   `json:"tax_code"`
+	MYOB       string   `json:"myob,omitempty"`
+	QBO        string   `json:"qbo,omitempty"`
+	Categories []string `json:"categories,omitempty"`
+}
+
+//go:embed charts/*.json
+var chartFiles embed.FS
+
+// ChartFor returns the starting books of a country ("AU", "NZ", "UK",
+// "US", "CA", "IE", "EU"); false when Shoebox has none for it.
+func ChartFor(country string) (Chart, bool) {
+	data, err := chartFiles.ReadFile("charts/" + strings.ToLower(country) + ".json")
+	if err != nil {
+		return Chart{}, false
 	}
-	list := []struct{ code, name string }{
-		{"310", "Cost of Goods Sold"}, {"400", "Advertising"}, {"404", "Bank Fees"}, {"408", "Cleaning"},
-		{"412", "Consulting & Accounting"}, {"420", "Entertainment"}, {"425", "Freight & Courier"},
-		{"429", "General Expenses"}, {"433", "Insurance"}, {"441", "Legal expenses"},
-		{"445", "Light, Power, Heating"}, {"449", "Motor Vehicle Expenses"}, {"453", "Office Expenses"},
-		{"461", "Printing & Stationery"}, {"469", "Rent"}, {"473", "Repairs and Maintenance"},
-		{"485", "Subscriptions"}, {"489", "Telephone & Internet"}, {"493", "Travel - National"},
-		{"494", "Travel - International"},
+	var c Chart
+	if err := json.Unmarshal(data, &c); err != nil {
+		panic(fmt.Sprintf("charts/%s.json: %v", strings.ToLower(country), err))
 	}
-	out := make([]Account, len(list))
-	for i, a := range list {
-		out[i] = Account{Code: a.code, Name: a.name, Type: "EXPENSE", TaxCode: tax}
-		if a.code == "404" || a.code == "433" {
-			out[i].TaxCode = free
-		}
+	return c, true
+}
+
+// ChartCountries lists the countries that have a chart.
+func ChartCountries() []string {
+	entries, _ := chartFiles.ReadDir("charts")
+	var out []string
+	for _, e := range entries {
+		out = append(out, strings.ToUpper(strings.TrimSuffix(e.Name(), ".json")))
 	}
 	return out
 }
+
+// CategoryAccount is the account of the chart whose categories name the
+// receipt's category ("Meals" → Entertainment), or "".
+func (c Chart) CategoryAccount(category string) string {
+	want := receipt.Fold(category)
+	if want == "" {
+		return ""
+	}
+	for _, a := range c.Accounts {
+		for _, cat := range a.Categories {
+			if receipt.Fold(cat) == want {
+				return a.Code
+			}
+		}
+	}
+	return ""
+}
+
+// DefaultTaxCodes are a country's purchase tax codes as its chart lists
+// them; none for a country without a chart.
+func DefaultTaxCodes(c receipt.Country) []TaxCode {
+	chart, ok := ChartFor(string(c))
+	if !ok {
+		return nil
+	}
+	out := make([]TaxCode, len(chart.TaxCodes))
+	for i, t := range chart.TaxCodes {
+		out[i] = TaxCode{Code: t.Code, Name: t.Name, Rate: t.Rate, XeroName: t.Xero}
+	}
+	return out
+}
+
+// DefaultAccounts are the expense accounts of a country's chart, a start
+// a bookkeeper replaces by importing the client's own.
+func DefaultAccounts(c receipt.Country) []Account {
+	chart, ok := ChartFor(string(c))
+	if !ok {
+		return nil
+	}
+	out := make([]Account, len(chart.Accounts))
+	for i, a := range chart.Accounts {
+		typ := a.Type
+		if typ == "" {
+			typ = "EXPENSE"
+		}
+		out[i] = Account{Code: a.Code, Name: a.Name, Type: typ, TaxCode: a.TaxCode}
+	}
+	return out
+}
+
+// SettingDefaultAccount is the library setting naming the account a
+// receipt is booked to when nothing else says.
+const SettingDefaultAccount = "default_account"
 
 // Accounts returns the chart of accounts by code (archived ones too).
 func (l *Library) Accounts() ([]Account, error) {
@@ -184,8 +245,8 @@ func (l *Library) SetTaxCodes(ctx context.Context, codes []TaxCode) error {
 	})
 }
 
-// UseCountryDefaults gives a client with no chart or tax codes yet its
-// country's defaults; what is already set stays.
+// UseCountryDefaults gives a client with no chart, tax codes or default
+// account yet its country's; what is already set stays.
 func (l *Library) UseCountryDefaults(ctx context.Context, c receipt.Country) error {
 	if codes, err := l.TaxCodes(); err != nil {
 		return err
@@ -197,16 +258,23 @@ func (l *Library) UseCountryDefaults(ctx context.Context, c receipt.Country) err
 	if accts, err := l.Accounts(); err != nil {
 		return err
 	} else if len(accts) == 0 {
-		return l.SetAccounts(ctx, DefaultAccounts(c))
+		if err := l.SetAccounts(ctx, DefaultAccounts(c)); err != nil {
+			return err
+		}
+	}
+	if chart, ok := ChartFor(string(c)); ok && l.Setting(SettingDefaultAccount) == "" {
+		return l.SetSetting(SettingDefaultAccount, chart.DefaultAccount)
 	}
 	return nil
 }
 
 // ParseChart reads a chart of accounts exported by Xero (Accounting →
 // Chart of accounts → Export: a CSV whose header is "*Code,*Name,*Type,*Tax
-// Code,Description,…") or by MYOB AccountRight (File → Import/Export →
+// Code,Description,…"), by MYOB AccountRight (File → Import/Export →
 // Export Data → Accounts: tab-delimited, "Account Number, Account Name,
-// Header, …, Account Type, …, Tax Code, …"). Columns are found by their
+// Header, …, Account Type, …, Tax Code, …") or by QuickBooks Online (the
+// Account List report: "Account #" when numbers are on, "Account",
+// "Type", "Detail type", …; without numbers the name is the code). Columns are found by their
 // header names, so column order and extra columns do not matter; MYOB
 // header accounts are left out. Xero names a tax rate by its display name
 // ("GST on Expenses"): it is mapped to the client's code with that Xero name.
@@ -242,10 +310,15 @@ func ParseChart(r io.Reader, codes []TaxCode) ([]Account, error) {
 		}
 		return -1
 	}
-	code, name := find("code", "account number"), find("name", "account name")
-	typ, tax, header := find("type", "account type"), find("tax code", "tax type"), find("header")
-	if code < 0 || name < 0 {
-		return nil, fmt.Errorf("the chart of accounts has no code and name columns (Xero: *Code, *Name; MYOB: Account Number, Account Name); its header is %q", strings.Join(records[0], ", "))
+	code, name := find("code", "account number", "account #", "number"), find("name", "account name", "account", "full name")
+	typ, tax, header := find("type", "account type"), find("tax code", "tax type", "default tax code"), find("header")
+	if name < 0 {
+		return nil, fmt.Errorf("the chart of accounts has no code and name columns (Xero: *Code, *Name; MYOB: Account Number, Account Name; QuickBooks: Account #, Account); its header is %q", strings.Join(records[0], ", "))
+	}
+	if code < 0 {
+		// QuickBooks without account numbers names accounts only: the
+		// name is the code its import files use.
+		code = name
 	}
 	byXero := map[string]string{}
 	for _, c := range codes {
@@ -287,5 +360,128 @@ func ParseChart(r io.Reader, codes []TaxCode) ([]Account, error) {
 		return nil, fmt.Errorf("the chart of accounts lists no accounts")
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Code < out[j].Code })
+	return out, nil
+}
+
+// Contact is one of the client's suppliers as its accounting program
+// names it (the card MYOB matches, Xero's contact, QuickBooks' vendor),
+// with its tax number when the list gives one.
+type Contact struct {
+	Name  string `json:"name"`
+	TaxID string `json:"tax_id,omitempty"` // letters and digits only, upper case
+}
+
+// Contacts returns the client's contacts by name.
+func (l *Library) Contacts() ([]Contact, error) {
+	rows, err := l.db.Query(`SELECT name, tax_id FROM contacts ORDER BY name COLLATE NOCASE`)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []Contact
+	for rows.Next() {
+		var c Contact
+		if err := rows.Scan(&c.Name, &c.TaxID); err != nil {
+			return nil, err
+		}
+		out = append(out, c)
+	}
+	return out, rows.Err()
+}
+
+// SetContacts replaces the client's contacts in one transaction.
+func (l *Library) SetContacts(ctx context.Context, contacts []Contact) error {
+	return l.write(ctx, func(tx *sql.Tx) error {
+		if _, err := tx.Exec(`DELETE FROM contacts`); err != nil {
+			return err
+		}
+		for _, c := range contacts {
+			if _, err := tx.Exec(`INSERT INTO contacts (key, name, tax_id) VALUES (?, ?, ?) ON CONFLICT(key) DO UPDATE SET tax_id = excluded.tax_id`,
+				receipt.FoldName(c.Name), c.Name, NormalizeContactTaxID(c.TaxID)); err != nil {
+				return fmt.Errorf("contact %q: %w", c.Name, err)
+			}
+		}
+		return nil
+	})
+}
+
+// NormalizeContactTaxID keeps a tax number's letters and digits, upper
+// case: "51 824 753 556" and "GB 123 4567 89" compare as printed apart.
+func NormalizeContactTaxID(s string) string {
+	var b strings.Builder
+	for _, r := range strings.ToUpper(s) {
+		if r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' {
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
+
+// ParseContacts reads a client's supplier list as its program exports it:
+// Xero's contacts CSV (*ContactName, TaxNumber), MYOB AccountRight's card
+// file (tab-delimited: Co./Last Name, First Name, A.B.N.) or QuickBooks
+// Online's vendor list (Vendor or Supplier, Tax ID or ABN). Columns are
+// found by their header names.
+func ParseContacts(r io.Reader) ([]Contact, error) {
+	text, err := io.ReadAll(r)
+	if err != nil {
+		return nil, err
+	}
+	s := strings.TrimPrefix(string(text), "\ufeff")
+	first, _, _ := strings.Cut(s, "\n")
+	cr := csv.NewReader(strings.NewReader(s))
+	if strings.Contains(first, "\t") {
+		cr.Comma = '\t'
+		cr.LazyQuotes = true
+	}
+	cr.FieldsPerRecord = -1
+	records, err := cr.ReadAll()
+	if err != nil {
+		return nil, fmt.Errorf("the contacts file is not a CSV or tab-delimited file: %w", err)
+	}
+	if len(records) == 0 {
+		return nil, fmt.Errorf("the contacts file is empty")
+	}
+	col := map[string]int{}
+	for i, h := range records[0] {
+		col[strings.ToLower(strings.TrimSpace(strings.TrimLeft(h, "*")))] = i
+	}
+	find := func(names ...string) int {
+		for _, n := range names {
+			if i, ok := col[n]; ok {
+				return i
+			}
+		}
+		return -1
+	}
+	name := find("contactname", "co./last name", "vendor", "supplier", "display name", "company", "name")
+	first2 := find("first name")
+	tax := find("taxnumber", "tax number", "a.b.n.", "abn", "tax id", "tax registration number", "gst number", "vat number", "business id no.")
+	if name < 0 {
+		return nil, fmt.Errorf("the contacts file has no name column (Xero: *ContactName; MYOB: Co./Last Name; QuickBooks: Vendor or Supplier); its header is %q", strings.Join(records[0], ", "))
+	}
+	get := func(rec []string, i int) string {
+		if i < 0 || i >= len(rec) {
+			return ""
+		}
+		return strings.TrimSpace(rec[i])
+	}
+	var out []Contact
+	seen := map[string]bool{}
+	for _, rec := range records[1:] {
+		c := Contact{Name: get(rec, name), TaxID: NormalizeContactTaxID(get(rec, tax))}
+		if f := get(rec, first2); f != "" && c.Name != "" {
+			c.Name += ", " + f // an MYOB individual's card: "Last, First"
+		}
+		key := receipt.FoldName(c.Name)
+		if key == "" || seen[key] {
+			continue
+		}
+		seen[key] = true
+		out = append(out, c)
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("the contacts file lists no contacts")
+	}
 	return out, nil
 }

@@ -30,6 +30,11 @@ func TestParseChartXeroAndMYOB(t *testing.T) {
 	if len(accts) != 2 || accts[0].Code != "6-1100" || accts[0].Name != "Stationery" || accts[1].TaxCode != "FRE" || accts[0].Type != "Expense" {
 		t.Fatalf("MYOB chart read as %+v (the header account 6-0000 must be left out)", accts)
 	}
+	qbo := "Account,Type,Detail type,Description,Balance\nAdvertising,Expenses,Advertising/Promotional,,0.00\nBank Charges,Expenses,Bank Charges,,0.00\n"
+	accts, err = ParseChart(strings.NewReader(qbo), nil)
+	if err != nil || len(accts) != 2 || accts[0].Code != "Advertising" || accts[1].Name != "Bank Charges" || accts[1].Type != "Expenses" {
+		t.Fatalf("QuickBooks account list read as %+v %v", accts, err)
+	}
 	for _, bad := range []string{"", "Foo,Bar\n1,2\n", "*Code,*Name\n400,A\n400,B\n"} {
 		if _, err := ParseChart(strings.NewReader(bad), nil); err == nil {
 			t.Errorf("ParseChart(%q) accepted it", bad)
@@ -146,5 +151,38 @@ func TestSetCodingKeepsHistoryAndSendsConfirmedBackToReview(t *testing.T) {
 	}
 	if strings.Join(fields, " ") != "account=473 tax_code=GST line_items[1].tax_code=FRE" {
 		t.Fatalf("history: %v", fields)
+	}
+}
+
+// TestContactsFromEachProgramsList: Xero's contacts CSV, MYOB's card file
+// and QuickBooks' vendor list each give names and tax numbers; a real
+// library keeps them.
+func TestContactsFromEachProgramsList(t *testing.T) {
+	for name, tc := range map[string]struct {
+		file string
+		want Contact
+	}{
+		"xero": {"\ufeff*ContactName,EmailAddress,POAddressLine1,TaxNumber\nOfficeworks Ltd,,\"1 Main St, Sydney\",51 824 753 556\nBunnings,,,\n", Contact{"Officeworks Ltd", "51824753556"}},
+		"myob": {"Co./Last Name\tFirst Name\tCard ID\tA.B.N.\nOfficeworks Ltd\t\t*None\t51 824 753 556\nSmith\tJane\t*None\t\n", Contact{"Officeworks Ltd", "51824753556"}},
+		"qbo":  {"Vendor,Company,Phone,Tax ID\nOfficeworks Ltd,Officeworks,,51824753556\n", Contact{"Officeworks Ltd", "51824753556"}},
+	} {
+		got, err := ParseContacts(strings.NewReader(tc.file))
+		if err != nil || len(got) == 0 || got[0] != tc.want {
+			t.Errorf("%s: %+v %v", name, got, err)
+		}
+		if name == "myob" && (len(got) != 2 || got[1].Name != "Smith, Jane") {
+			t.Errorf("MYOB individual card read as %+v", got)
+		}
+	}
+	if _, err := ParseContacts(strings.NewReader("Foo,Bar\n1,2\n")); err == nil {
+		t.Error("a file without a name column was accepted")
+	}
+	l := openTemp(t)
+	if err := l.SetContacts(ctx, []Contact{{"Officeworks Ltd", "51 824 753 556"}, {"Bunnings", ""}}); err != nil {
+		t.Fatal(err)
+	}
+	got, err := l.Contacts()
+	if err != nil || len(got) != 2 || got[1] != (Contact{"Officeworks Ltd", "51824753556"}) {
+		t.Fatalf("stored contacts %+v %v", got, err)
 	}
 }

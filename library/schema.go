@@ -104,6 +104,13 @@ var migrations = []string{
 	// 4: findings the last reading brought that the fields cannot show (a
 	// PDF's e-invoice that could not be read), kept through edits.
 	`ALTER TABLE receipts ADD COLUMN reading_notes TEXT NOT NULL DEFAULT '[]';`,
+	// 5: the client's contacts (suppliers) as its accounting program knows
+	// them, to name a receipt's supplier the way the program will match it.
+	`CREATE TABLE contacts (
+		key    TEXT PRIMARY KEY,
+		name   TEXT NOT NULL,
+		tax_id TEXT NOT NULL DEFAULT ''
+	);`,
 }
 
 // migrate brings the schema up to date. A library that is up to date is
