@@ -2,6 +2,7 @@ package clients
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"image"
 	"image/png"
@@ -81,7 +82,7 @@ func BenchmarkClientExport500(b *testing.B) {
 				}
 				st, err := export.WritePreset(filepath.Join(dir, string(p)+p.Ext()), p, rows, export.PresetOptions{Books: books})
 				if err != nil {
-					if ce, ok := err.(*export.CheckError); ok {
+					if ce := (*export.CheckError)(nil); errors.As(err, &ce) {
 						b.Fatal(ce.Problems[:min(3, len(ce.Problems))])
 					}
 					b.Fatal(err)

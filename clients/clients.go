@@ -90,7 +90,7 @@ func (r *Registry) update(change func() error) error {
 		err = r.save()
 	}
 	if err != nil {
-		r.reload() // keep r as the file says, not as the failed change left it
+		_ = r.reload() // keep r as the file says, not as the failed change left it; err is the one to report
 	}
 	return err
 }
@@ -110,7 +110,7 @@ func (r *Registry) lock() (func(), error) {
 		return nil, fmt.Errorf("cannot lock the list of clients in %s: %w", r.dir, err)
 	}
 	return func() {
-		unlockFile(f)
+		_ = unlockFile(f) // closing the file releases the lock in any case
 		f.Close()
 	}, nil
 }

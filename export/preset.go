@@ -16,6 +16,7 @@ import (
 // Preset names an accounting program's import file.
 type Preset string
 
+// The import files Shoebox writes.
 const (
 	PresetXero          Preset = "xero"           // Xero bills (purchases) CSV
 	PresetMYOBPurchases Preset = "myob-purchases" // MYOB AccountRight Purchases (Service), tab-delimited
@@ -80,20 +81,6 @@ type Coded struct {
 
 // LineCode is one line item's own account and tax code ("" = the receipt's).
 type LineCode struct{ Account, TaxCode string }
-
-// line returns what line item i is booked to.
-func (c *Coded) line(i int) (account, taxCode string) {
-	account, taxCode = c.Account, c.TaxCode
-	if lc, ok := c.Lines[i]; ok {
-		if lc.Account != "" {
-			account = lc.Account
-		}
-		if lc.TaxCode != "" {
-			taxCode = lc.TaxCode
-		}
-	}
-	return account, taxCode
-}
 
 // Reference names a receipt in every preset and in the attachments zip:
 // SB-<library ID>, so the accountant can find the original.

@@ -245,7 +245,7 @@ func BenchmarkPreset500(b *testing.B) {
 				path := filepath.Join(dir, "out"+p.Ext())
 				st, err := WritePreset(path, p, rs, PresetOptions{Books: books})
 				if err != nil {
-					if ce, ok := err.(*CheckError); ok {
+					if ce := (*CheckError)(nil); errors.As(err, &ce) {
 						b.Fatal(ce.Problems[:min(3, len(ce.Problems))])
 					}
 					b.Fatal(err)

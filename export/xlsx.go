@@ -55,7 +55,17 @@ type styles struct {
 	link    int
 	pct     int // 10%
 	pctFrac int // 5.5%
-	wrapHdr int
+}
+
+// setLayout gives a streamed sheet its column widths (wide enough for each
+// header: printed, nothing is cut off) and keeps its header row in view.
+func setLayout(sw *excelize.StreamWriter, widths []float64) error {
+	for i, w := range widths {
+		if err := sw.SetColWidth(i+1, i+1, w); err != nil {
+			return err
+		}
+	}
+	return sw.SetPanes(&excelize.Panes{Freeze: true, YSplit: 1, TopLeftCell: "A2", ActivePane: "bottomLeft"})
 }
 
 func newStyles(f *excelize.File) (*styles, error) {
@@ -144,7 +154,9 @@ func writeWorkbook(w io.Writer, rows iter.Seq[Row], opt Options) (Stats, error) 
 			return stats, err
 		}
 	}
-	f.SetDocProps(&excelize.DocProperties{Creator: "Shoebox", Title: "Receipts"})
+	if err := f.SetDocProps(&excelize.DocProperties{Creator: "Shoebox", Title: "Receipts"}); err != nil {
+		return stats, err
+	}
 	s, err := newStyles(f)
 	if err != nil {
 		return stats, err
@@ -205,12 +217,13 @@ func newReceiptsSheet(f *excelize.File, s *styles, opt Options) (*receiptsSheet,
 		return nil, err
 	}
 	// Wide enough for each header: printed, nothing is cut off.
-	for i, wdt := range []float64{7, 11, 32, 18, 18, 16, 10, 14, 13, 14, 16, 17, 40, 24, 20, 10, 16} {
-		sw.SetColWidth(i+1, i+1, wdt)
+	if err := setLayout(sw, []float64{7, 11, 32, 18, 18, 16, 10, 14, 13, 14, 16, 17, 40, 24, 20, 10, 16}); err != nil {
+		return nil, err
 	}
 	// The stored file's SHA-256 is for tracing, not for reading.
-	sw.SetColVisible(15, 15, false)
-	sw.SetPanes(&excelize.Panes{Freeze: true, YSplit: 1, TopLeftCell: "A2", ActivePane: "bottomLeft"})
+	if err := sw.SetColVisible(15, 15, false); err != nil {
+		return nil, err
+	}
 	if err := sw.SetRow("A1", headerCells(ReceiptColumns, s.header)); err != nil {
 		return nil, err
 	}
@@ -303,10 +316,9 @@ func newLinesSheet(f *excelize.File, s *styles) (*linesSheet, error) {
 	if err != nil {
 		return nil, err
 	}
-	for i, wdt := range []float64{10, 11, 28, 40, 9, 13, 13, 9, 9} {
-		sw.SetColWidth(i+1, i+1, wdt)
+	if err := setLayout(sw, []float64{10, 11, 28, 40, 9, 13, 13, 9, 9}); err != nil {
+		return nil, err
 	}
-	sw.SetPanes(&excelize.Panes{Freeze: true, YSplit: 1, TopLeftCell: "A2", ActivePane: "bottomLeft"})
 	if err := sw.SetRow("A1", headerCells(LineColumns, s.header)); err != nil {
 		return nil, err
 	}
@@ -374,10 +386,9 @@ func writeSummary(f *excelize.File, s *styles, sum *summary, currencies []string
 	if err != nil {
 		return err
 	}
-	for i, wdt := range []float64{10, 14, 24, 12, 9, 16, 16, 16, 10} {
-		ss.SetColWidth(i+1, i+1, wdt)
+	if err := setLayout(ss, []float64{10, 14, 24, 12, 9, 16, 16, 16, 10}); err != nil {
+		return err
 	}
-	ss.SetPanes(&excelize.Panes{Freeze: true, YSplit: 1, TopLeftCell: "A2", ActivePane: "bottomLeft"})
 	head := []string{"Currency", "Period", "Tax code", "Tax", "Rate", "Net", "Tax amount", "Gross", "Receipts"}
 	if err := ss.SetRow("A1", headerCells(head, s.header)); err != nil {
 		return err
