@@ -2,7 +2,6 @@ package cli
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"path/filepath"
 	"time"
@@ -143,10 +142,7 @@ func runBench(env Env, args []string) int {
 		}
 	}
 	if *asJSON {
-		enc := json.NewEncoder(env.Stdout)
-		enc.SetIndent("", "  ")
-		enc.Encode(rep)
-		return 0
+		return printJSON(env, rep)
 	}
 	w := env.Stdout
 	fmt.Fprintf(w, "%s: %d pages, up to %d at a time (%.1f on average), load %.2f s, %.1f pages/minute\n", rep.Model, rep.Pages, rep.Parallel, rep.MeanBatch, rep.LoadS, rep.PagesPerMinute)

@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"encoding/json"
 	"fmt"
 	"time"
 
@@ -93,9 +92,9 @@ func benchServer(env Env, sf serverFlags, pages []inference.Page, n, inFlight in
 		rep.TokensPerSec = rep.OutputTokens / (rep.DecodeMS / 1000)
 	}
 	if asJSON {
-		enc := json.NewEncoder(env.Stdout)
-		enc.SetIndent("", "  ")
-		enc.Encode(rep)
+		if code := printJSON(env, rep); code != 0 {
+			return code
+		}
 	} else {
 		w := env.Stdout
 		fmt.Fprintf(w, "%s: %d pages, %d in flight, %.1f pages/minute (warm-up page %.2f s)", rep.Server, rep.Pages, rep.InFlight, rep.PagesPerMinute, rep.WarmS)

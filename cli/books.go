@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"os"
@@ -105,7 +106,7 @@ func runBooks(env Env, args []string) int {
 	err := cmd.run(run)
 	run.out.Flush()
 	if err != nil {
-		if err != errPrinted {
+		if !errors.Is(err, errPrinted) {
 			fmt.Fprintln(env.Stderr, "shoebox:", err)
 		}
 		return 1

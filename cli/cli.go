@@ -3,6 +3,7 @@
 package cli
 
 import (
+	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
@@ -112,4 +113,17 @@ func parseArgs(fs *flag.FlagSet, args []string) error {
 		args = rest[1:]
 	}
 	return fs.Parse(append([]string{"--"}, positional...))
+}
+
+// printJSON writes v to standard output as indented JSON and returns the
+// command's exit code: 1, with the reason, when the output cannot be written
+// (a closed pipe, a full disk).
+func printJSON(env Env, v any) int {
+	enc := json.NewEncoder(env.Stdout)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(v); err != nil {
+		fmt.Fprintln(env.Stderr, "shoebox: writing the output:", err)
+		return 1
+	}
+	return 0
 }

@@ -2,7 +2,6 @@ package cli
 
 import (
 	"context"
-	"encoding/json"
 	"flag"
 	"fmt"
 	"strconv"
@@ -86,10 +85,7 @@ func runClients(env Env, args []string) int {
 	case "list":
 		list := reg.List(*all)
 		if *asJSON {
-			enc := json.NewEncoder(env.Stdout)
-			enc.SetIndent("", "  ")
-			enc.Encode(list)
-			return 0
+			return printJSON(env, list)
 		}
 		if len(list) == 0 {
 			fmt.Fprintln(env.Stdout, "no clients yet: shoebox clients new NAME")
@@ -157,14 +153,4 @@ func newFlagSet(env Env, name string) *flag.FlagSet {
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
 	fs.SetOutput(env.Stderr)
 	return fs
-}
-
-func printJSON(env Env, v any) int {
-	enc := json.NewEncoder(env.Stdout)
-	enc.SetIndent("", "  ")
-	if err := enc.Encode(v); err != nil {
-		fmt.Fprintln(env.Stderr, "shoebox:", err)
-		return 1
-	}
-	return 0
 }

@@ -2,7 +2,6 @@ package cli
 
 import (
 	"context"
-	"encoding/json"
 	"flag"
 	"fmt"
 	"os"
@@ -103,7 +102,9 @@ func runImport(env Env, args []string) int {
 	}
 	results := l.Import(ctx, fs.Args(), lim, progress)
 	if *asJSON {
-		json.NewEncoder(env.Stdout).Encode(results)
+		if code := printJSON(env, results); code != 0 {
+			return code
+		}
 	} else {
 		fmt.Fprintf(env.Stdout, "%d added, %d already in the library, %d refused (library: %s)\n", added, dups, refused, l.Dir())
 	}
@@ -160,10 +161,7 @@ func runList(env Env, args []string) int {
 		if rows == nil {
 			rows = []library.Summary{}
 		}
-		enc := json.NewEncoder(env.Stdout)
-		enc.SetIndent("", "  ")
-		enc.Encode(rows)
-		return 0
+		return printJSON(env, rows)
 	}
 	tw := tabwriter.NewWriter(env.Stdout, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "ID\tSTATUS\tDATE\tSUPPLIER\tTOTAL\tSURE\tCATEGORY\tNOTES")
@@ -234,14 +232,11 @@ func runShow(env Env, args []string) int {
 	}
 	hist, _ := l.History(id)
 	if *asJSON {
-		enc := json.NewEncoder(env.Stdout)
-		enc.SetIndent("", "  ")
-		enc.Encode(struct {
+		return printJSON(env, struct {
 			library.Record
 			Original string           `json:"original"`
 			History  []library.Change `json:"history"`
 		}{rec, l.OriginalPath(rec), hist})
-		return 0
 	}
 	w := env.Stdout
 	fmt.Fprintf(w, "Receipt #%d  %s  (%s, %d page(s), %s)\n", rec.ID, rec.Status, printable(rec.OriginalName), rec.Pages, rec.Kind)
