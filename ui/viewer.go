@@ -305,15 +305,13 @@ func paperBounds(img image.Image) image.Rectangle {
 	return r
 }
 
-// crop returns the part r of img.
+// crop returns the part r of img as an image of its own. A SubImage would
+// share the page's rows (its stride is the page's width), and the GL
+// painter uploads an unscaled image's pixels as rows of the cropped width:
+// a PDF page shown at 100% came out as dashes (issue 40 item 4).
 func crop(img image.Image, r image.Rectangle) image.Image {
-	if r == img.Bounds() {
+	if r == img.Bounds() && r.Min == (image.Point{}) {
 		return img
-	}
-	if s, ok := img.(interface {
-		SubImage(image.Rectangle) image.Image
-	}); ok {
-		return s.SubImage(r)
 	}
 	out := image.NewNRGBA(image.Rect(0, 0, r.Dx(), r.Dy()))
 	draw.Draw(out, out.Bounds(), img, r.Min, draw.Src)
