@@ -147,6 +147,7 @@ func New(a fyne.App, w fyne.Window, svc Services) *UI {
 		go u.AddPaths(paths)
 	})
 	u.addShortcuts()
+	closeOnEscape(w, nil)
 	u.setStatus(pipeline.Progress{})
 	u.Reload()
 	u.showLastEdit()

@@ -169,7 +169,7 @@ func newForm(u *UI) *form {
 	f.lastEdit = widget.NewLabel("No edits to undo.")
 	f.lastEdit.Truncation = fyne.TextTruncateEllipsis
 	history := container.NewBorder(nil, nil, nil, widget.NewButton("Your edits…", u.showEdits), f.lastEdit)
-	f.root = container.NewBorder(nil, container.NewVBox(buttons, history), nil, nil, container.NewStack(f.scroll, f.tip.root))
+	f.root = container.NewBorder(nil, container.NewVBox(buttons, history), nil, nil, container.NewStack(f.scroll, newWheelLayer(f.scroll), f.tip.root))
 	return f
 }
 

@@ -51,6 +51,7 @@ func (u *UI) ShowSettings(page string) fyne.Window {
 		}
 	}
 	w.SetContent(tabs)
+	closeOnEscape(w, w.Close)
 	w.Resize(fyne.NewSize(820, 620))
 	w.Show()
 	return w
@@ -220,7 +221,7 @@ func (u *UI) modelsPage() fyne.CanvasObject {
 		// not, and would widen the page past the window).
 		detail := fmt.Sprintf("%s: %s\nLicence: %s\nSource: %s\n%s", e.Name, e.EngineStatus, e.Licence, e.Source, u.planFor(e))
 		l := widget.NewLabel(detail)
-		l.Wrapping = fyne.TextWrapBreak
+		l.Wrapping = fyne.TextWrapWord // breaks only a word longer than a line
 		expert = append(expert, l)
 		expert = append(expert, tech...)
 		expert = append(expert, widget.NewSeparator())
