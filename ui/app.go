@@ -90,6 +90,9 @@ type UI struct {
 	switching bool
 	// firstRun is the country question, while it is open.
 	firstRun *dialog.ConfirmDialog
+	// countryLater is set when the country question was put off: it comes
+	// back after a batch whose receipts tell the country.
+	countryLater bool
 	// readAgainAsk offers to read receipts again after the country changed.
 	readAgainAsk *dialog.ConfirmDialog
 	// shell opens other clients in this window; nil in tests that build a
@@ -261,7 +264,6 @@ func (u *UI) Select(id int64) {
 	u.mu.Unlock()
 	u.list.selectID(id)
 	u.form.show(rec)
-	u.win.SetTitle(fmt.Sprintf("#%d %s — %s", id, recordName(rec), u.baseTitle))
 	u.viewer.load(u.svc.Lib, rec)
 }
 
@@ -376,6 +378,7 @@ func (u *UI) startRunner() {
 			}
 			u.setStatus(r.Snapshot())
 			u.Reload()
+			u.askCountryAgain()
 		})
 	}()
 }

@@ -335,10 +335,19 @@ func (u *UI) hardwarePage() fyne.CanvasObject {
 }
 
 func (u *UI) localePage(w fyne.Window) fyne.CanvasObject {
-	lc := newLocaleChoice(u.svc.Lib.Locale())
+	country := ""
+	if localeChosen(u.svc.Lib) {
+		country = libraryCountry(u.svc.Lib)
+	}
+	lc := newLocaleChoice(u.svc.Lib.Locale(), country)
 	saved := widget.NewLabel("")
 	save := widget.NewButton("Save", func() {
-		u.setLocale(lc.value(), w)
+		if !lc.chosen() {
+			saved.SetText("Choose the country first.")
+			return
+		}
+		l, code := lc.value()
+		u.setCountry(l, code, w)
 		saved.SetText("Saved. New readings and exports use these settings.")
 	})
 	categories := widget.NewLabel(strings.Join(DefaultCategories, ", "))
