@@ -12,7 +12,9 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unicode"
 
+	"github.com/shoebox-app/shoebox/clients"
 	"github.com/shoebox-app/shoebox/ingest"
 	"github.com/shoebox-app/shoebox/library"
 	"github.com/shoebox-app/shoebox/receipt"
@@ -246,5 +248,151 @@ func TestFirstWindowFitsTheScreenAndEscClosesSettings(t *testing.T) {
 	}
 	if !strings.HasPrefix(w.title(), "#1 Shop 1") {
 		t.Errorf("the main window is %q after Esc in Settings", w.title())
+	}
+}
+
+// ocrFind finds a word on the screen with Tesseract and returns its middle;
+// ok is false when it is not there.
+func ocrFind(t *testing.T, img image.Image, word string) (image.Point, bool) {
+	t.Helper()
+	f := filepath.Join(t.TempDir(), "screen.png")
+	// Each pixel's darkest channel: white letters stand out on the blue of
+	// a main button as on the grey of the others.
+	gray := image.NewGray(img.Bounds())
+	for y := img.Bounds().Min.Y; y < img.Bounds().Max.Y; y++ {
+		for x := img.Bounds().Min.X; x < img.Bounds().Max.X; x++ {
+			r, g, b, _ := img.At(x, y).RGBA()
+			gray.Pix[gray.PixOffset(x, y)] = uint8(min(r, g, b) >> 8)
+		}
+	}
+	var b bytes.Buffer
+	if err := png.Encode(&b, gray); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(f, b.Bytes(), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command("tesseract", f, "-", "--psm", "11", "tsv")
+	cmd.Env = append(os.Environ(), "OMP_THREAD_LIMIT=1")
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("tesseract: %v", err)
+	}
+	for _, line := range strings.Split(string(out), "\n") {
+		c := strings.Split(line, "\t")
+		if len(c) < 12 || strings.TrimFunc(c[11], func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }) != word {
+			continue
+		}
+		n := make([]int, 4)
+		for i := range n {
+			n[i], _ = strconv.Atoi(c[6+i])
+		}
+		return image.Pt(n[0]+n[2]/2, n[1]+n[3]/2), true
+	}
+	return image.Point{}, false
+}
+
+// clickWord clicks a word seen on the screen (waiting for it to show).
+func (rw *realWindow) clickWord(word string) {
+	rw.t.Helper()
+	deadline := time.Now().Add(15 * time.Second)
+	for {
+		if p, ok := ocrFind(rw.t, rw.screen(), word); ok {
+			rw.xdo(5*time.Second, "mousemove", strconv.Itoa(p.X), strconv.Itoa(p.Y))
+			time.Sleep(150 * time.Millisecond)
+			rw.xdo(5*time.Second, "click", "1")
+			time.Sleep(400 * time.Millisecond)
+			return
+		}
+		if time.Now().After(deadline) {
+			rw.keepScreen("missing-" + word)
+			rw.t.Fatalf("%q is not on the screen", word)
+		}
+		time.Sleep(300 * time.Millisecond)
+	}
+}
+
+// keepScreen saves the screen as NAME.png in $SHOEBOX_TEST_SHOTS, when it is
+// set, to see what a failing window test saw.
+func (rw *realWindow) keepScreen(name string) {
+	dir := os.Getenv("SHOEBOX_TEST_SHOTS")
+	if dir == "" {
+		return
+	}
+	var b bytes.Buffer
+	if png.Encode(&b, rw.screen()) == nil {
+		os.WriteFile(filepath.Join(dir, name+".png"), b.Bytes(), 0o644)
+	}
+}
+
+// waitTitleHas waits until the window's title holds s.
+func (rw *realWindow) waitTitleHas(s string) {
+	rw.t.Helper()
+	deadline := time.Now().Add(15 * time.Second)
+	for !strings.Contains(rw.title(), s) {
+		if time.Now().After(deadline) {
+			rw.t.Fatalf("the window's title is %q, want it to hold %q", rw.title(), s)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+}
+
+// TestFirstLibraryIsAClientInTheRealWindow reads receipts before any
+// client exists, then makes a client: the first library stays in the
+// switcher under its name, the window switches back to it, and the other
+// client can be archived from there (issue 40 item 1: the first library
+// vanished from the switcher and could not be archived).
+func TestFirstLibraryIsAClientInTheRealWindow(t *testing.T) {
+	needTools(t, "import", "tesseract")
+	display := xvfb(t)
+	home := t.TempDir()
+	t.Setenv("SHOEBOX_HOME", home)
+	src := readLibrary(t, 2)
+	// The default library, with its receipts, is the first one.
+	for _, name := range []string{"library.db", "originals", "thumbs"} {
+		if err := os.Rename(filepath.Join(src, name), filepath.Join(home, name)); err != nil {
+			t.Fatal(err)
+		}
+	}
+
+	w := startWindow(t, display)
+	w.waitTitleHas("— " + firstClientName)
+	w.stop()
+
+	reg, err := clients.Open(filepath.Join(home, "clients"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := reg.New("Smith Plumbing", receipt.CountryAU); err != nil {
+		t.Fatal(err)
+	}
+	w = startWindow(t, display, "--clients")
+	w.waitTitleHas("Smith Plumbing") // the client opened last
+	w.clickWord("First")             // the first library, listed by name
+	w.clickWord("Open")
+	w.waitTitleHas(firstClientName)
+	if !strings.HasPrefix(w.title(), "#1 Shop 1") {
+		t.Errorf("the first client opened on %q, not its receipts", w.title())
+	}
+	w.stop()
+
+	w = startWindow(t, display, "--clients")
+	w.waitTitleHas(firstClientName)
+	w.clickWord("Smith")
+	w.clickWord("Archive")
+	w.clickWord("Yes")
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		reg, _ = clients.Open(filepath.Join(home, "clients"))
+		if c, err := reg.Get("Smith Plumbing"); err == nil && c.Archived {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("Smith Plumbing was not archived; clients: %+v", reg.List(true))
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+	if list := reg.List(false); len(list) != 1 || list[0].Name != firstClientName {
+		t.Errorf("clients left: %+v", list)
 	}
 }

@@ -43,8 +43,8 @@ func shownValue(v string) string {
 	if v == "" {
 		return "(empty)"
 	}
-	if len(v) > 24 {
-		return v[:23] + "…"
+	if r := []rune(v); len(r) > 24 {
+		return string(r[:23]) + "…" // whole letters: a byte cut showed a broken glyph
 	}
 	return v
 }
