@@ -79,22 +79,7 @@ func CodedRows(l *library.Library, f library.Filter) ([]export.Coded, error) {
 // back as *export.CheckError, and then nothing was written. The window and
 // `shoebox export --format` both use it.
 func ExportPreset(l *library.Library, p export.Preset, period, path string, attachments bool) (export.Stats, error) {
-	f := library.Filter{Statuses: []library.Status{library.StatusExtracted, library.StatusNeedsReview, library.StatusConfirmed}}
-	if strings.TrimSpace(period) != "" {
-		per, err := receipt.ParsePeriod(strings.TrimSpace(period), l.Locale().FYStartMonth)
-		if err != nil {
-			return export.Stats{}, err
-		}
-		f.Period = &per
-	}
-	rows, err := CodedRows(l, f)
-	if err != nil {
-		return export.Stats{}, err
-	}
-	if len(rows) == 0 {
-		return export.Stats{}, errors.New("no receipts to export in that period")
-	}
-	books, err := Books(l)
+	rows, books, err := presetInput(l, period)
 	if err != nil {
 		return export.Stats{}, err
 	}
@@ -103,4 +88,36 @@ func ExportPreset(l *library.Library, p export.Preset, period, path string, atta
 		opt.Attachments = export.AttachmentsPath(path)
 	}
 	return export.WritePreset(path, p, rows, opt)
+}
+
+// CheckPreset lists what the preset's importer would reject in a client's
+// receipts in period, writing nothing: the window checks again after each
+// fix, to mark the problems fixed.
+func CheckPreset(l *library.Library, p export.Preset, period string) ([]export.Problem, error) {
+	rows, books, err := presetInput(l, period)
+	if err != nil {
+		return nil, err
+	}
+	return export.Check(p, rows, export.PresetOptions{Books: books}), nil
+}
+
+// presetInput reads the receipts a preset exports in period, with the books.
+func presetInput(l *library.Library, period string) ([]export.Coded, export.Books, error) {
+	f := library.Filter{Statuses: []library.Status{library.StatusExtracted, library.StatusNeedsReview, library.StatusConfirmed}}
+	if strings.TrimSpace(period) != "" {
+		per, err := receipt.ParsePeriod(strings.TrimSpace(period), l.Locale().FYStartMonth)
+		if err != nil {
+			return nil, export.Books{}, err
+		}
+		f.Period = &per
+	}
+	rows, err := CodedRows(l, f)
+	if err != nil {
+		return nil, export.Books{}, err
+	}
+	if len(rows) == 0 {
+		return nil, export.Books{}, errors.New("no receipts to export in that period")
+	}
+	books, err := Books(l)
+	return rows, books, err
 }

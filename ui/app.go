@@ -100,6 +100,8 @@ type UI struct {
 	shell *shell
 	// clientButton names the client on screen and opens the switcher.
 	clientButton *widget.Button
+	// problems lists a refused export's problems while it is open.
+	problems *problemsWindow
 }
 
 // New builds the main window's content into w.
@@ -300,6 +302,7 @@ func (u *UI) ConfirmCurrent() {
 	} else {
 		u.Select(id)
 	}
+	u.changed()
 }
 
 // ExtractAll queues every new or failed receipt and reads the queue in the

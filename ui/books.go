@@ -197,6 +197,7 @@ func (c *codingRow) save() {
 		c.origin.SetText(codingOrigin(coding))
 	}
 	c.f.u.list.reload()
+	c.f.u.changed()
 }
 
 // editLineCoding books one line item to its own account and tax code.

@@ -203,13 +203,13 @@ func TestPresetExportListsProblemsThatOpenTheReceipt(t *testing.T) {
 		u.Select(id)
 	}
 	u.exportPreset(export.PresetXero, "", path, false)
-	over := u.win.Canvas().Overlays().Top()
-	if over == nil {
+	if u.problems == nil {
 		t.Fatal("no problem list shown for unconfirmed, uncoded receipts")
 	}
 	if _, err := os.Stat(path); err == nil {
 		t.Error("a file was written although the check failed")
 	}
+	over := u.problems.win.Content()
 	show := buttonNamed(over, "Show")
 	if show == nil {
 		t.Fatal("no Show button beside the problems")
@@ -217,5 +217,60 @@ func TestPresetExportListsProblemsThatOpenTheReceipt(t *testing.T) {
 	test.Tap(show)
 	if u.Current() != want {
 		t.Errorf("Show opened receipt %d, want %d", u.Current(), want)
+	}
+	if u.problems == nil {
+		t.Fatal("the problem list closed on Show")
+	}
+	// Confirming the receipt fixes its "not confirmed" problem: the list,
+	// still open, marks it so.
+	var status *problemRow
+	for i := range u.problems.rows {
+		if r := &u.problems.rows[i]; r.problem.ReceiptID == want && r.problem.Field == "status" {
+			status = r
+		}
+	}
+	if status == nil {
+		t.Fatalf("no problem for receipt %d's status: %+v", want, ce.Problems)
+	}
+	u.ConfirmCurrent()
+	if !status.fixed || !strings.HasPrefix(status.text.Text, "✓ Fixed") {
+		t.Errorf("after confirming, the problem reads %q", status.text.Text)
+	}
+	if _, err := os.Stat(path); err == nil {
+		t.Error("a file was written while problems remain")
+	}
+}
+
+// A refused export leaves nothing in the folder chosen: choosing where to
+// save creates no file (the toolkit's save dialog created an empty one).
+func TestRefusedExportLeavesNoFile(t *testing.T) {
+	u := newTestUI(t)
+	addPaths(u, pngFiles(t, 1))
+	extractAll(t, u)
+	dir := t.TempDir()
+	u.chooseExportFile("bills.csv", ".csv", func(path string) { u.exportPreset(export.PresetXero, "", path, false) })
+	over := u.win.Canvas().Overlays().Top()
+	if over == nil {
+		t.Fatal("no dialog to choose where to save")
+	}
+	var entries []*widget.Entry
+	for _, o := range objects(over) {
+		if e, ok := o.(*widget.Entry); ok {
+			entries = append(entries, e)
+		}
+	}
+	if len(entries) != 2 {
+		t.Fatalf("%d text boxes in the save dialog", len(entries))
+	}
+	entries[0].SetText(dir)
+	test.Tap(buttonNamed(over, "Export"))
+	if u.problems == nil {
+		t.Fatal("the unconfirmed receipt was not refused")
+	}
+	if left, _ := os.ReadDir(dir); len(left) != 0 {
+		t.Errorf("a refused export left %v in the folder", left)
+	}
+	if u.svc.Lib.Setting(settingExportFolder) != dir {
+		t.Errorf("the folder is not remembered for the next export")
 	}
 }

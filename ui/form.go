@@ -459,6 +459,7 @@ func (f *form) flush() {
 		}
 	}
 	f.u.list.reload()
+	f.u.changed()
 }
 
 func (f *form) markDuplicate() {

@@ -72,6 +72,7 @@ func (u *UI) Undo() {
 	u.Reload()
 	u.say(fmt.Sprintf("Undone on #%d: %s is %s again.", e.ReceiptID, fieldLabel(e.Field), shownValue(e.Old)))
 	u.showLastEdit()
+	u.changed()
 }
 
 // showLastEdit puts the edit the next undo would revert under the review buttons.
