@@ -102,6 +102,8 @@ type UI struct {
 	clientButton *widget.Button
 	// problems lists a refused export's problems while it is open.
 	problems *problemsWindow
+	// ruleOffer offers a saved rule to the receipts already read.
+	ruleOffer *dialog.ConfirmDialog
 }
 
 // New builds the main window's content into w.

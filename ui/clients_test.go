@@ -17,6 +17,7 @@ import (
 	"github.com/shoebox-app/shoebox/clients"
 	"github.com/shoebox-app/shoebox/export"
 	"github.com/shoebox-app/shoebox/hw"
+	"github.com/shoebox-app/shoebox/library"
 	"github.com/shoebox-app/shoebox/receipt"
 )
 
@@ -272,5 +273,64 @@ func TestRefusedExportLeavesNoFile(t *testing.T) {
 	}
 	if u.svc.Lib.Setting(settingExportFolder) != dir {
 		t.Errorf("the folder is not remembered for the next export")
+	}
+}
+
+// A rule saved in the table is offered for the receipts already read from
+// its supplier, and books them when accepted.
+func TestNewRuleOfferedForTheReceiptsItMatches(t *testing.T) {
+	u := newTestUI(t)
+	lib := u.svc.Lib
+	lib.UseCountryDefaults(context.Background(), receipt.CountryAU)
+	addPaths(u, pngFiles(t, 3))
+	for i, r := range u.list.rows {
+		name := "BUNNINGS WAREHOUSE"
+		if i == 2 {
+			name = "Officeworks"
+		}
+		rec := receipt.Receipt{SupplierName: receipt.Of(name, receipt.SourceOCR, 0.9)}
+		if err := lib.SaveExtraction(context.Background(), r.ID, rec, "ocr", receipt.SourceOCR); err != nil {
+			t.Fatal(err)
+		}
+	}
+	u.showRules()
+	wins := u.app.Driver().AllWindows()
+	w := wins[len(wins)-1]
+	for _, o := range objects(w.Content()) {
+		switch e := o.(type) {
+		case *widget.Entry:
+			if e.PlaceHolder == "supplier's name" {
+				test.Type(e, "Bunnings Warehouse")
+			}
+		case *widget.SelectEntry:
+			switch e.PlaceHolder {
+			case "account":
+				e.SetText("453")
+			case "tax code":
+				e.SetText("GST")
+			}
+		}
+	}
+	test.Tap(buttonNamed(w.Content(), "Add"))
+	if u.ruleOffer == nil {
+		t.Fatal("the new rule was not offered for the two Bunnings receipts already read")
+	}
+	u.ruleOffer.Confirm()
+	booked := 0
+	for _, r := range u.list.rows {
+		c, _ := lib.Coding(r.ID)
+		rec, _ := lib.Get(r.ID)
+		if c.Account == "453" && c.TaxCode == "GST" {
+			booked++
+			if rec.Receipt.SupplierName.Value != "BUNNINGS WAREHOUSE" {
+				t.Errorf("%s's receipt was booked by the Bunnings rule", rec.Receipt.SupplierName.Value)
+			}
+		}
+	}
+	if booked != 2 {
+		t.Errorf("%d receipts booked by the rule, want the 2 from Bunnings", booked)
+	}
+	if ids := ruleMatches(lib, library.SupplierRule{Name: "Bunnings Warehouse", Account: "453", TaxCode: "GST"}); len(ids) != 0 {
+		t.Errorf("still offered for %v after booking", ids)
 	}
 }
