@@ -90,6 +90,28 @@ func gigabytes(b int64) string {
 	return fmt.Sprintf("a %.1f GB download", float64(b)/1e9)
 }
 
+// recommendedText says in a sentence or three what the recommended reader
+// is, how big it is and why it is the one for this computer (issue 40 item
+// 10: Settings showed only the technical words). Sizes not recorded from
+// the publisher's page are worked out from the reader's number of
+// parameters, and say "about".
+func recommendedText(e models.Entry, v models.Variant, plan hw.Plan) string {
+	model, projector, estimated := e.VariantBytes(v)
+	about := ""
+	if estimated {
+		about = "about "
+	}
+	why := "it is the best reader that fits wholly on your graphics card, so it reads quickly"
+	if plan.OnCPU() || plan.Variant == "" {
+		why = "this computer has no graphics card that Shoebox can use, and it is the smallest good reader: " +
+			"it runs on the processor, slowly (a receipt may take a minute or more)"
+	}
+	return fmt.Sprintf("What it is: %s, a small AI that looks at each receipt's picture and writes down its fields, here on this computer "+
+		"(nothing is sent anywhere). %s\nHow big: %s%.1f GB to download once (%.1f GB for the reader, %.1f GB for the part that sees pictures), "+
+		"and as much room on disk.\nWhy this one: %s.",
+		e.Name, e.About, about, float64(model+projector)/1e9, float64(model)/1e9, float64(projector)/1e9, why)
+}
+
 func (u *UI) modelsPage() fyne.CanvasObject {
 	head := wrapped(fmt.Sprintf("%s It reads now with %s. "+
 		"A smart reader reads faded, crumpled and unusual receipts better. Choose one below: it is downloaded once, "+
@@ -151,10 +173,11 @@ func (u *UI) modelsPage() fyne.CanvasObject {
 	// The reader the planner's memory estimate picks for this computer
 	// comes first, in the size it picks.
 	recID, recVariant := "", ""
+	var recPlan hw.Plan
 	if u.svc.Machine != nil {
-		if ref, _ := models.Recommend(cat, *u.svc.Machine); ref != "" {
+		if ref, plan := models.Recommend(cat, *u.svc.Machine); ref != "" {
 			if e, v, err := models.Find(cat, ref); err == nil {
-				recID, recVariant = e.ID, v.Name
+				recID, recVariant, recPlan = e.ID, v.Name, plan
 			}
 		}
 	}
@@ -176,7 +199,8 @@ func (u *UI) modelsPage() fyne.CanvasObject {
 		var tech []fyne.CanvasObject
 		for i, v := range e.Variants {
 			v := v
-			size := v.Model.Bytes() + v.Projector.Bytes()
+			model, projector, _ := e.VariantBytes(v)
+			size := model + projector
 			bar := widget.NewProgressBar()
 			bar.Hide()
 			status := wrapped("")
@@ -212,7 +236,11 @@ func (u *UI) modelsPage() fyne.CanvasObject {
 				}()
 			})
 			if i == best {
-				items = append(items, widget.NewCard(title, u.plainSpeed(mp, planned), container.NewVBox(btn, bar, status)))
+				card := container.NewVBox(btn, bar, status)
+				if e.ID == recID {
+					card = container.NewVBox(wrapped(recommendedText(e, v, recPlan)), btn, bar, status)
+				}
+				items = append(items, widget.NewCard(title, u.plainSpeed(mp, planned), card))
 			} else {
 				tech = append(tech, btn, bar, status)
 			}
