@@ -290,8 +290,7 @@ func (u *UI) askCountry() {
 	var client *widget.Entry
 	if s := u.shell; s != nil && s.client == firstClientName {
 		client = widget.NewEntry()
-		client.SetPlaceHolder("e.g. Smith Plumbing Pty Ltd")
-		client.SetText(firstClientName)
+		client.SetPlaceHolder("the client's name, e.g. Smith Plumbing Pty Ltd")
 		items = append([]*widget.FormItem{widget.NewFormItem("Whose receipts", client)}, items...)
 	}
 	body := container.NewVBox(append(top, widget.NewForm(items...))...)

@@ -196,6 +196,13 @@ func (u *UI) modelsPage() fyne.CanvasObject {
 		if e.ID == recID {
 			title = "Recommended for this computer: " + e.Name
 		}
+		if !planned && u.svc.Machine != nil && len(e.Variants) > 0 {
+			// No reference plan: plan the variant offered from its sizes.
+			v := e.Variants[best]
+			if facts := e.Facts(v); facts.Variants[0].Bytes > 0 {
+				mp, planned = ModelPlan{Model: facts, Plan: hw.MakePlan(hw.Request{Machine: *u.svc.Machine, Model: facts, Parallel: 1})}, true
+			}
+		}
 		var tech []fyne.CanvasObject
 		for i, v := range e.Variants {
 			v := v

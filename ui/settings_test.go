@@ -111,7 +111,7 @@ func TestRecommendedReaderExplained(t *testing.T) {
 			t.Errorf("the Reading page does not say %q:\n%s", want, text)
 		}
 	}
-	if strings.Contains(text, "not known") {
+	if strings.Contains(text, "not known") || strings.Contains(text, "once its download size is known") {
 		t.Errorf("a download size is still not known:\n%s", text)
 	}
 }

@@ -12,6 +12,7 @@ import (
 	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/driver/desktop"
+	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/shoebox-app/shoebox/ingest"
@@ -76,8 +77,9 @@ func (v *viewer) object() fyne.CanvasObject {
 		widget.NewButton("−", func() { v.setZoom(0.8) }),
 		widget.NewButton("+", func() { v.setZoom(1.25) }),
 		widget.NewButton("⟳", func() { v.rotation = (v.rotation + 1) % 4; v.shown, v.sharpShown = nil, nil; v.layout() }),
-		widget.NewButton("◀", func() { v.turn(-1) }),
-		widget.NewButton("▶", func() { v.turn(1) }),
+		// Icons, not ◀ ▶: the window's font draws those as coloured emoji.
+		widget.NewButtonWithIcon("", theme.NavigateBackIcon(), func() { v.turn(-1) }),
+		widget.NewButtonWithIcon("", theme.NavigateNextIcon(), func() { v.turn(1) }),
 		v.info,
 	)
 	v.watcher = &resizeWatcher{Scroll: v.scroll, onResize: v.layout}
