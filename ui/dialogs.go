@@ -105,7 +105,7 @@ func (u *UI) showExport() {
 		}
 	})
 	format.SetSelected("Excel workbook (.xlsx)")
-	dialog.ShowForm("Export", "Choose file…", "Cancel", []*widget.FormItem{
+	dialog.ShowForm("Export", "Next: where to save…", "Cancel", []*widget.FormItem{
 		widget.NewFormItem("Format", format), widget.NewFormItem("Period", period), widget.NewFormItem("", all),
 		widget.NewFormItem("", attach),
 	}, func(ok bool) {
@@ -134,7 +134,8 @@ func (u *UI) showExport() {
 				u.showError(err)
 				return
 			}
-			dialog.ShowInformation("Exported", fmt.Sprintf("%d receipts and %d line items written to\n%s", st.Receipts, st.Lines, path), u.win)
+			dialog.ShowInformation("Exported", fmt.Sprintf("%s and %s written to\n%s", count(st.Receipts, "receipt", "receipts"),
+				count(st.Lines, "line item", "line items"), path), u.win)
 		})
 	}, u.win)
 }
@@ -242,7 +243,7 @@ func (u *UI) exportPreset(p export.Preset, period, path string, attachments bool
 		if u.problems != nil {
 			u.problems.win.Close()
 		}
-		msg := fmt.Sprintf("%d receipts and %d lines written for %s to\n%s", st.Receipts, st.Lines, p.Title(), path)
+		msg := fmt.Sprintf("%s and %s written for %s to\n%s", count(st.Receipts, "receipt", "receipts"), count(st.Lines, "line", "lines"), p.Title(), path)
 		if attachments {
 			msg += "\nOriginals: " + export.AttachmentsPath(path)
 		}
@@ -261,6 +262,9 @@ func (u *UI) focusProblem(field string) {
 		u.FocusField(field)
 	}
 }
+
+// count says how many of a thing: "1 receipt", "3 receipts".
+func count(n int, one, many string) string { return fmt.Sprintf("%d %s", n, plural(n, one, many)) }
 
 func shortPath(p string) string {
 	dir, file := filepath.Split(p)

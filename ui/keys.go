@@ -10,7 +10,11 @@ func closeOnEscape(w fyne.Window, closeWindow func()) {
 		if k.Name != fyne.KeyEscape {
 			return
 		}
-		if top := w.Canvas().Overlays().Top(); top != nil {
+		// The stack holds a dialog's or menu's overlay, not the dialog:
+		// hidden but left in the stack, it would still take every click.
+		if overlays := w.Canvas().Overlays(); overlays.Top() != nil {
+			top := overlays.Top()
+			overlays.Remove(top)
 			top.Hide()
 			return
 		}

@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/theme"
 	"github.com/shopspring/decimal"
@@ -358,4 +359,23 @@ func TestClosingDuringABatchDoesNotWaitForTheWindow(t *testing.T) {
 		t.Error("the engine was not closed")
 	}
 	runQueued()
+}
+
+// Esc closes the dialog on top of the main window, and the window takes
+// clicks again: a dialog hidden but left on the overlay stack would take
+// them all.
+func TestEscClosesTheDialogOnTop(t *testing.T) {
+	u := newTestUI(t)
+	u.showExport()
+	if u.win.Canvas().Overlays().Top() == nil {
+		t.Fatal("no export dialog")
+	}
+	u.win.Canvas().OnTypedKey()(&fyne.KeyEvent{Name: fyne.KeyEscape})
+	if n := len(u.win.Canvas().Overlays().List()); n != 0 {
+		t.Fatalf("%d overlays left after Esc", n)
+	}
+	u.showExport()
+	if u.win.Canvas().Overlays().Top() == nil {
+		t.Fatal("the export dialog did not open again after Esc")
+	}
 }
