@@ -178,6 +178,11 @@ func (c *codingRow) save() {
 		return
 	}
 	account, tax := codeOf(c.account.Text), codeOf(c.tax.Text)
+	if now, err := c.f.u.svc.Lib.Coding(id); err == nil && now.Account == account && now.TaxCode == tax {
+		// Nothing typed: saving would book a confirmed receipt anew and
+		// send it back to review (an export's save did, in the walkthrough).
+		return
+	}
 	var wrong []string
 	if account != "" && len(c.codes.accounts) > 0 && !known(c.codes.accounts, account) {
 		wrong = append(wrong, fmt.Sprintf("account %s is not in the chart of accounts", account))

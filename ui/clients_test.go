@@ -334,3 +334,19 @@ func TestNewRuleOfferedForTheReceiptsItMatches(t *testing.T) {
 		t.Errorf("still offered for %v after booking", ids)
 	}
 }
+
+// An export saves the coding on screen only when something was typed: a
+// confirmed receipt nobody coded stays confirmed (the save booked it anew,
+// empty, and sent it back to review).
+func TestExportKeepsAConfirmedReceiptConfirmed(t *testing.T) {
+	u := newTestUI(t)
+	addPaths(u, pngFiles(t, 1))
+	extractAll(t, u)
+	id := u.Current()
+	u.ConfirmCurrent()
+	u.Select(id)
+	u.exportPreset(export.PresetXero, "", filepath.Join(t.TempDir(), "bills.csv"), false)
+	if rec, _ := u.svc.Lib.Get(id); rec.Status != library.StatusConfirmed {
+		t.Errorf("after an export the confirmed receipt is %s", rec.Status)
+	}
+}
