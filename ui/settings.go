@@ -104,7 +104,7 @@ func recommendedText(e models.Entry, v models.Variant, plan hw.Plan) string {
 	why := "it is the best reader that fits wholly on your graphics card, so it reads quickly"
 	if plan.OnCPU() || plan.Variant == "" {
 		why = "this computer has no graphics card that Shoebox can use, and it is the smallest good reader: " +
-			"it runs on the processor, slowly (a receipt may take a minute or more)"
+			"it runs on the processor, slowly (how slowly is said above)"
 	}
 	return fmt.Sprintf("What it is: %s, a small AI that looks at each receipt's picture and writes down its fields, here on this computer "+
 		"(nothing is sent anywhere). %s\nHow big: %s%.1f GB to download once (%.1f GB for the reader, %.1f GB for the part that sees pictures), "+
