@@ -49,9 +49,10 @@ func shownValue(v string) string {
 	return v
 }
 
-// editText says what an edit did: "#5 Total: 9.00 → 12.50".
+// editText says what an edit did, the new value first so a cut line still
+// shows it: "#5 Total: 12.50 (was 9.00)".
 func editText(e library.Edit) string {
-	return fmt.Sprintf("#%d %s: %s → %s", e.ReceiptID, fieldLabel(e.Field), shownValue(e.Old), shownValue(e.New))
+	return fmt.Sprintf("#%d %s: %s (was %s)", e.ReceiptID, fieldLabel(e.Field), shownValue(e.New), shownValue(e.Old))
 }
 
 // Undo puts back the newest edit still standing, whichever receipt it was
