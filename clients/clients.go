@@ -220,7 +220,8 @@ func (r *Registry) New(name string, country receipt.Country) (Client, error) {
 // made (the default one, which holds the registry's folder) becomes a
 // client like any other, to be named, listed, switched to and archived
 // (issue 40 item 1). A folder listed already returns its client as it is;
-// a name taken gets a number ("First client 2").
+// a name taken gets a number ("First client 2"). The client is listed as
+// never opened, so it does not displace the client opened last.
 func (r *Registry) Adopt(name, dir string) (Client, error) {
 	name = strings.TrimSpace(name)
 	if err := validName(name); err != nil {
@@ -251,8 +252,7 @@ func (r *Registry) Adopt(name, dir string) (Client, error) {
 		for n := 2; r.find(unique) >= 0; n++ {
 			unique = fmt.Sprintf("%s %d", name, n)
 		}
-		now := r.now().UTC()
-		c = Client{Name: unique, Folder: folder, Created: now, LastOpened: now}
+		c = Client{Name: unique, Folder: folder, Created: r.now().UTC()}
 		r.clients = append(r.clients, c)
 		return nil
 	})

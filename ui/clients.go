@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"path/filepath"
 	"sort"
 	"strings"
 
@@ -293,6 +294,9 @@ func (u *UI) showClients() {
 // first opens the library the window starts on: the folder given, the
 // client given, else the client opened last, else the default library.
 func (s *shell) first(dir, client string) (*library.Library, string, string, error) {
+	if dir == "" { // a library given by its folder is no client's business
+		s.listDefaultLibrary()
+	}
 	if dir == "" && client == "" && s.registry != nil {
 		if recent := s.clientNames(false); len(recent) > 0 && !recent[0].LastOpened.IsZero() {
 			client = recent[0].Name
@@ -325,6 +329,26 @@ func (s *shell) first(dir, client string) (*library.Library, string, string, err
 // firstClientName is what the library the window first opens is called
 // until the bookkeeper names it (the first start asks).
 const firstClientName = "First client"
+
+// listDefaultLibrary lists the default library as a client when it holds a
+// library the registry does not list yet: one read before any client was
+// made stays in the switcher even when another client opens (the case of
+// issue 40 item 1).
+func (s *shell) listDefaultLibrary() {
+	d, err := library.DefaultDir()
+	if err != nil || s.registry == nil {
+		return
+	}
+	if _, listed := s.registry.ByPath(d); listed {
+		return
+	}
+	if _, err := os.Stat(filepath.Join(d, "library.db")); err != nil {
+		return
+	}
+	if _, err := s.registry.Adopt(firstClientName, d); err != nil {
+		fmt.Fprintln(os.Stderr, "shoebox:", err)
+	}
+}
 
 // openDefaultAsClient opens the default library as a client of the
 // registry, listing it first if it is not yet: so the first receipts
