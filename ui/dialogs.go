@@ -106,8 +106,8 @@ func (u *UI) showExport() {
 	})
 	format.SetSelected("Excel workbook (.xlsx)")
 	dialog.ShowForm("Export", "Next: where to save…", "Cancel", []*widget.FormItem{
-		widget.NewFormItem("Format", format), widget.NewFormItem("Period", period), widget.NewFormItem("", all),
-		widget.NewFormItem("", attach),
+		widget.NewFormItem("Format", format), widget.NewFormItem("Period", period),
+		widget.NewFormItem("", container.NewStack(all, attach)), // one shows at a time: no empty row
 	}, func(ok bool) {
 		if !ok {
 			return
