@@ -126,27 +126,10 @@ func runExport(env Env, args []string) int {
 	for name, p := range targets {
 		ff := f
 		ff.Period = p
-		var iterErr error
-		rows := func(yield func(export.Row) bool) {
-			for rec, err := range l.Records(ff) {
-				if err != nil {
-					iterErr = err
-					return
-				}
-				coding, err := l.Coding(rec.ID)
-				if err != nil {
-					iterErr = err
-					return
-				}
-				if !yield(export.Row{ID: rec.ID, Status: string(rec.Status), Receipt: rec.Receipt, Findings: rec.Findings, Original: l.OriginalPath(rec),
-					Name: rec.OriginalName, SHA256: rec.SHA256, Booked: export.LineCode{Account: coding.Account, TaxCode: coding.TaxCode}}) {
-					return
-				}
-			}
-		}
+		rows, iterErr := clients.Rows(l, ff)
 		st, err := write(name, rows, opt)
 		if err == nil {
-			err = iterErr
+			err = iterErr()
 		}
 		if err != nil {
 			fmt.Fprintln(env.Stderr, "shoebox:", err)

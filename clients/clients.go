@@ -215,6 +215,74 @@ func (r *Registry) New(name string, country receipt.Country) (Client, error) {
 	return c, nil
 }
 
+// Adopt lists an existing library folder as a client under name, leaving
+// the folder where it is: the library the app used before any client was
+// made (the default one, which holds the registry's folder) becomes a
+// client like any other, to be named, listed, switched to and archived
+// (issue 40 item 1). A folder listed already returns its client as it is;
+// a name taken gets a number ("First client 2"). The client is listed as
+// never opened, so it does not displace the client opened last.
+func (r *Registry) Adopt(name, dir string) (Client, error) {
+	name = strings.TrimSpace(name)
+	if err := validName(name); err != nil {
+		return Client{}, err
+	}
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return Client{}, err
+	}
+	if st, err := os.Stat(filepath.Join(abs, "library.db")); err != nil || !st.Mode().IsRegular() {
+		return Client{}, fmt.Errorf("%s holds no library to list as a client", dir)
+	}
+	var c Client
+	err = r.update(func() error {
+		if i := r.byPath(abs); i >= 0 {
+			c = r.clients[i]
+			return nil
+		}
+		base, err := filepath.Abs(r.dir)
+		if err != nil {
+			return err
+		}
+		folder, err := filepath.Rel(base, abs)
+		if err != nil {
+			return fmt.Errorf("%s cannot be listed as a client: %w", dir, err)
+		}
+		unique := name
+		for n := 2; r.find(unique) >= 0; n++ {
+			unique = fmt.Sprintf("%s %d", name, n)
+		}
+		c = Client{Name: unique, Folder: folder, Created: r.now().UTC()}
+		r.clients = append(r.clients, c)
+		return nil
+	})
+	if err != nil {
+		return Client{}, err
+	}
+	return c, nil
+}
+
+// ByPath returns the client whose library is the folder dir, archived or not.
+func (r *Registry) ByPath(dir string) (Client, bool) {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return Client{}, false
+	}
+	if i := r.byPath(abs); i >= 0 {
+		return r.clients[i], true
+	}
+	return Client{}, false
+}
+
+func (r *Registry) byPath(abs string) int {
+	for i, c := range r.clients {
+		if p, err := filepath.Abs(r.Path(c)); err == nil && p == abs {
+			return i
+		}
+	}
+	return -1
+}
+
 func (r *Registry) folderTaken(folder string) bool {
 	for _, c := range r.clients {
 		if strings.EqualFold(c.Folder, folder) {

@@ -286,3 +286,59 @@ func TestTwoRegistryHandlesDoNotUndoEachOther(t *testing.T) {
 		t.Fatalf("registry: %+v", all)
 	}
 }
+
+// The library used before any client was made (the default folder, which
+// holds the registry) becomes a client: listed, opened by name, renamed
+// and archived like the others, its receipts where they were.
+func TestAdoptTheFirstLibrary(t *testing.T) {
+	home := t.TempDir()
+	first, err := library.Open(home)
+	if err != nil {
+		t.Fatal(err)
+	}
+	first.Close()
+	reg, err := Open(filepath.Join(home, "clients"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := reg.Adopt("First client", filepath.Join(home, "clients")); err == nil {
+		t.Error("a folder with no library was listed")
+	}
+	c, err := reg.Adopt("First client", home)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if again, err := reg.Adopt("Other name", home); err != nil || again.Name != "First client" {
+		t.Errorf("adopting twice: %+v %v", again, err)
+	}
+	if _, err := reg.New("Smith Plumbing", receipt.CountryAU); err != nil {
+		t.Fatal(err)
+	}
+	reg2, _ := Open(filepath.Join(home, "clients"))
+	if n := len(reg2.List(false)); n != 2 {
+		t.Fatalf("%d clients listed, want the first library and Smith Plumbing", n)
+	}
+	if got, ok := reg2.ByPath(home); !ok || got.Name != c.Name || filepath.Clean(reg2.Path(got)) != filepath.Clean(home) {
+		t.Errorf("ByPath(%s) = %+v %v (path %s)", home, got, ok, reg2.Path(got))
+	}
+	if err := reg2.Rename("First client", "Harbour Café"); err != nil {
+		t.Fatal(err)
+	}
+	l, _, err := reg2.OpenLibrary("Harbour Café")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if l.Dir() != home && filepath.Clean(l.Dir()) != filepath.Clean(home) {
+		t.Errorf("the adopted client opens %s, not %s", l.Dir(), home)
+	}
+	l.Close()
+	if err := reg2.Archive("Harbour Café"); err != nil {
+		t.Fatal(err)
+	}
+	if n := len(reg2.List(false)); n != 1 {
+		t.Errorf("after archiving, %d listed", n)
+	}
+	if _, err := os.Stat(filepath.Join(home, "library.db")); err != nil {
+		t.Errorf("archiving touched the library: %v", err)
+	}
+}

@@ -3,6 +3,7 @@ package clients
 import (
 	"errors"
 	"fmt"
+	"iter"
 	"strings"
 
 	"github.com/shopspring/decimal"
@@ -117,6 +118,31 @@ func CodedRows(l *library.Library, f library.Filter) ([]export.Coded, error) {
 	return out, nil
 }
 
+// Rows streams a client's receipts that f selects as export rows, each
+// with the account and tax code a person or rule booked it to, for the
+// workbook and CSV writers. err reports what ended the stream early.
+func Rows(l *library.Library, f library.Filter) (rows iter.Seq[export.Row], err func() error) {
+	var iterErr error
+	rows = func(yield func(export.Row) bool) {
+		for rec, err := range l.Records(f) {
+			if err != nil {
+				iterErr = err
+				return
+			}
+			coding, err := l.Coding(rec.ID)
+			if err != nil {
+				iterErr = fmt.Errorf("receipt %d: %w", rec.ID, err)
+				return
+			}
+			if !yield(export.Row{ID: rec.ID, Status: string(rec.Status), Receipt: rec.Receipt, Findings: rec.Findings, Original: l.OriginalPath(rec),
+				Name: rec.OriginalName, SHA256: rec.SHA256, Booked: export.LineCode{Account: coding.Account, TaxCode: coding.TaxCode}}) {
+				return
+			}
+		}
+	}
+	return rows, func() error { return iterErr }
+}
+
 // PresetRequest is what to export: the period ("" for all), whether to
 // include receipts not yet confirmed, one line per item instead of one per
 // tax rate, and the originals' zip.
@@ -144,22 +170,7 @@ func ExportPreset(l *library.Library, p export.Preset, period, path string, atta
 // check's problems come back as *export.CheckError, and then nothing was
 // written; so does *export.NothingToExportError when nothing is left.
 func ExportPresetWith(l *library.Library, p export.Preset, path string, req PresetRequest) (export.Stats, error) {
-	f := library.Filter{Statuses: []library.Status{library.StatusExtracted, library.StatusNeedsReview, library.StatusConfirmed}}
-	if strings.TrimSpace(req.Period) != "" {
-		per, err := receipt.ParsePeriod(strings.TrimSpace(req.Period), l.Locale().FYStartMonth)
-		if err != nil {
-			return export.Stats{}, err
-		}
-		f.Period = &per
-	}
-	rows, err := CodedRows(l, f)
-	if err != nil {
-		return export.Stats{}, err
-	}
-	if len(rows) == 0 {
-		return export.Stats{}, errors.New("no receipts to export in that period")
-	}
-	books, err := Books(l)
+	rows, books, err := presetInput(l, req.Period)
 	if err != nil {
 		return export.Stats{}, err
 	}
@@ -168,4 +179,36 @@ func ExportPresetWith(l *library.Library, p export.Preset, path string, req Pres
 		opt.Attachments = export.AttachmentsPath(path)
 	}
 	return export.WritePreset(path, p, rows, opt)
+}
+
+// CheckPreset lists what the preset's importer would reject in a client's
+// receipts in period, writing nothing: the window checks again after each
+// fix, to mark the problems fixed.
+func CheckPreset(l *library.Library, p export.Preset, period string) ([]export.Problem, error) {
+	rows, books, err := presetInput(l, period)
+	if err != nil {
+		return nil, err
+	}
+	return export.Check(p, rows, export.PresetOptions{Books: books}), nil
+}
+
+// presetInput reads the receipts a preset exports in period, with the books.
+func presetInput(l *library.Library, period string) ([]export.Coded, export.Books, error) {
+	f := library.Filter{Statuses: []library.Status{library.StatusExtracted, library.StatusNeedsReview, library.StatusConfirmed}}
+	if strings.TrimSpace(period) != "" {
+		per, err := receipt.ParsePeriod(strings.TrimSpace(period), l.Locale().FYStartMonth)
+		if err != nil {
+			return nil, export.Books{}, err
+		}
+		f.Period = &per
+	}
+	rows, err := CodedRows(l, f)
+	if err != nil {
+		return nil, export.Books{}, err
+	}
+	if len(rows) == 0 {
+		return nil, export.Books{}, errors.New("no receipts to export in that period")
+	}
+	books, err := Books(l)
+	return rows, books, err
 }

@@ -317,8 +317,11 @@ func decodeToWork(data []byte, kind Kind, cfg image.Config, work int) (image.Ima
 // folder's walk skipped.
 var ErrHidden = errors.New("hidden")
 
-// readableName reports a file name of a kind Shoebox reads; a Mac's
-// AppleDouble twin (._scan.jpg, its metadata, not an image) is none.
+// ReadableName reports a file name of a kind an import takes (a file
+// chooser lists these); a Mac's AppleDouble twin (._scan.jpg, its
+// metadata, not an image) is none.
+func ReadableName(name string) bool { return readableName(name) }
+
 func readableName(name string) bool {
 	if strings.HasPrefix(name, "._") {
 		return false

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Takes screenshots of the real app under Xvfb on a 1366×768 screen (a small
 # laptop's) with demo libraries made from the shared SROIE receipts:
-# docs/screenshot-{first-run,main,review,zoomed,reading,computer,country,clients,rules}.png.
+# docs/screenshot-{first-run,main,review,zoomed,invoice,reading,computer,country,clients,rules}.png.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bin=build/bin/shoebox
@@ -15,10 +15,18 @@ if [ ! -f "$lib/library.db" ]; then
   $bin import --library "$lib" $files >/dev/null
   $bin process --library "$lib" --country MY >/dev/null
 fi
-# A library nobody has chosen a country for: the app asks on opening.
+# A first start: the default library (here $fresh as SHOEBOX_HOME) with
+# receipts added and nobody has chosen a country for: the app names it the
+# first client and asks where the receipts are from.
 rm -rf "$fresh"
-$bin import --library "$fresh" $files >/dev/null
-$bin process --library "$fresh" >/dev/null 2>&1
+SHOEBOX_HOME=$fresh $bin import $files >/dev/null
+# An invoice PDF, shown at 100% (its page drawn at the zoom's resolution).
+invoice=${SHOEBOX_DEMO_INVOICE:-../shared/data/einvoices/ZUGFeRDv2/correct/Mustangproject/MustangGnuaccountingBeispielRE-20201121_508.pdf}
+pdflib=build/demo-invoice
+if [ -f "$invoice" ] && [ ! -f "$pdflib/library.db" ]; then
+  $bin import --library "$pdflib" "$invoice" >/dev/null
+  $bin process --library "$pdflib" --country EU >/dev/null 2>&1
+fi
 
 # A bookkeeper's clients: one with receipts, one with supplier rules.
 home=build/demo-clients
@@ -49,6 +57,8 @@ start() { # library, seconds to wait, app arguments...
   if [ -n "$l" ]; then set -- --library "$l" "$@"; fi
   $bin "$@" >/dev/null 2>&1 &
   app=$!
+  # The window first (slow on a busy machine), then time to draw it.
+  timeout 60 xdotool search --sync --onlyvisible --name Shoebox >/dev/null || true
   sleep "$wait"
 }
 stop() {
@@ -59,7 +69,7 @@ stop() {
 }
 shot() { import -window root "$out/screenshot-$1.png"; echo "wrote $out/screenshot-$1.png"; }
 
-start "$fresh" 5; shot first-run; stop
+export SHOEBOX_HOME=$fresh; start "" 5; shot first-run; stop; unset SHOEBOX_HOME
 start "$lib" 5; shot main; stop
 # An unsure date: its ? mark, the reason and the outline on the scan.
 start "$lib" 6 --show 9 --focus date; shot review; stop
@@ -70,6 +80,7 @@ win=$(xdotool search --onlyvisible --name Shoebox | head -1)
 eval "$(xdotool getwindowgeometry --shell "$win")"
 xdotool mousemove $((X + WIDTH * 42 / 100)) $((Y + HEIGHT / 2)) click 5 click 5
 sleep 1; shot zoomed; stop
+if [ -f "$pdflib/library.db" ]; then start "$pdflib" 8 --show 1 --zoom 1; shot invoice; stop; fi
 start "$lib" 5 --settings Reading; shot reading; stop
 start "$lib" 5 --settings "This computer"; shot computer; stop
 start "$lib" 5 --settings "Country & tax"; shot country; stop

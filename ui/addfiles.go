@@ -13,16 +13,12 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
+	"github.com/shoebox-app/shoebox/ingest"
 	"github.com/shoebox-app/shoebox/internal/plain"
 )
 
 // settingLastFolder is the folder Add files… opened last.
 const settingLastFolder = "ui.last_folder"
-
-// receiptExts are the names the chooser lists; what is added is still
-// checked by its content.
-var receiptExts = map[string]bool{".jpg": true, ".jpeg": true, ".png": true, ".webp": true, ".tif": true, ".tiff": true,
-	".bmp": true, ".heic": true, ".heif": true, ".pdf": true}
 
 // fileChooser picks several receipt files from a folder, or the folder
 // itself; a path can be typed or pasted.
@@ -155,7 +151,7 @@ func (c *fileChooser) open(p string) {
 		case strings.HasPrefix(e.Name(), "."):
 		case e.IsDir():
 			c.entries = append(c.entries, e)
-		case receiptExts[strings.ToLower(filepath.Ext(e.Name()))]:
+		case ingest.ReadableName(e.Name()): // every kind an import takes, e-invoices' .xml included
 			files = append(files, e)
 		}
 	}

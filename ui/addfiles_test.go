@@ -17,12 +17,13 @@ func TestAddSeveralFilesFromATypedFolder(t *testing.T) {
 	u := newTestUI(t)
 	dir := filepath.Dir(pngFiles(t, 3)[0])
 	os.WriteFile(filepath.Join(dir, "notes.txt"), []byte("x"), 0o644)
+	os.WriteFile(filepath.Join(dir, "zz-invoice.xml"), []byte("<x/>"), 0o644) // an e-invoice imports: it is offered
 	os.Mkdir(filepath.Join(dir, "older"), 0o755)
 	c := u.newFileChooser()
 	c.path.SetText("")
 	test.Type(c.path, dir)
 	c.path.OnSubmitted(c.path.Text)
-	if len(c.entries) != 4 || !c.entries[0].IsDir() {
+	if len(c.entries) != 5 || !c.entries[0].IsDir() || c.entries[4].Name() != "zz-invoice.xml" {
 		t.Fatalf("listed %d entries: %v", len(c.entries), c.entries)
 	}
 	c.list.Select(1)

@@ -91,6 +91,9 @@ type UI struct {
 	switching bool
 	// firstRun is the country question, while it is open.
 	firstRun *dialog.ConfirmDialog
+	// countryLater is set when the country question was put off: it comes
+	// back after a batch whose receipts tell the country.
+	countryLater bool
 	// readAgainAsk offers to read receipts again after the country changed.
 	readAgainAsk *dialog.ConfirmDialog
 	// shell opens other clients in this window; nil in tests that build a
@@ -98,6 +101,10 @@ type UI struct {
 	shell *shell
 	// clientButton names the client on screen and opens the switcher.
 	clientButton *widget.Button
+	// problems lists a refused export's problems while it is open.
+	problems *problemsWindow
+	// ruleOffer offers a saved rule to the receipts already read.
+	ruleOffer *dialog.ConfirmDialog
 }
 
 // New builds the main window's content into w.
@@ -148,6 +155,7 @@ func New(a fyne.App, w fyne.Window, svc Services) *UI {
 		go u.AddPaths(paths)
 	})
 	u.addShortcuts()
+	closeOnEscape(w, nil)
 	u.setStatus(pipeline.Progress{})
 	u.Reload()
 	u.showLastEdit()
@@ -261,7 +269,6 @@ func (u *UI) Select(id int64) {
 	u.mu.Unlock()
 	u.list.selectID(id)
 	u.form.show(rec)
-	u.win.SetTitle(fmt.Sprintf("#%d %s — %s", id, recordName(rec), u.baseTitle))
 	u.viewer.load(u.svc.Lib, rec)
 }
 
@@ -298,6 +305,7 @@ func (u *UI) ConfirmCurrent() {
 	} else {
 		u.Select(id)
 	}
+	u.changed()
 }
 
 // ExtractAll queues every new or failed receipt and reads the queue in the
@@ -376,6 +384,7 @@ func (u *UI) startRunner() {
 			}
 			u.setStatus(r.Snapshot())
 			u.Reload()
+			u.askCountryAgain()
 		})
 	}()
 }

@@ -13,6 +13,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
+	"github.com/shoebox-app/shoebox/internal/plain"
 	"github.com/shoebox-app/shoebox/library"
 	"github.com/shoebox-app/shoebox/receipt"
 )
@@ -178,6 +179,11 @@ func (c *codingRow) save() {
 		return
 	}
 	account, tax := codeOf(c.account.Text), codeOf(c.tax.Text)
+	if now, err := c.f.u.svc.Lib.Coding(id); err == nil && now.Account == account && now.TaxCode == tax {
+		// Nothing typed: saving would book a confirmed receipt anew and
+		// send it back to review (an export's save did, in the walkthrough).
+		return
+	}
 	var wrong []string
 	if account != "" && len(c.codes.accounts) > 0 && !known(c.codes.accounts, account) {
 		wrong = append(wrong, fmt.Sprintf("account %s is not in the chart of accounts", account))
@@ -197,6 +203,7 @@ func (c *codingRow) save() {
 		c.origin.SetText(codingOrigin(coding))
 	}
 	c.f.u.list.reload()
+	c.f.u.changed()
 }
 
 // editLineCoding books one line item to its own account and tax code.
@@ -303,6 +310,7 @@ func (u *UI) showRules() {
 				return
 			}
 			fill()
+			u.offerRule(nr, w)
 		})
 		del := widget.NewButtonWithIcon("", theme.DeleteIcon(), func() {
 			dialog.ShowConfirm("Delete rule", fmt.Sprintf("Delete the rule for %s? Receipts already read keep their coding.", r.Name), func(ok bool) {
@@ -344,6 +352,67 @@ func (u *UI) showRules() {
 	w.SetContent(container.NewBorder(intro, nil, nil, nil, container.NewVScroll(rows)))
 	w.Resize(fyne.NewSize(1180, 520))
 	w.Show()
+}
+
+// ruleMatches lists the receipts read but not confirmed whose supplier a
+// rule names and whose coding differs from the rule's, leaving out those a
+// person coded.
+func ruleMatches(lib *library.Library, r library.SupplierRule) []int64 {
+	key := library.SupplierKey(r.Name)
+	var ids []int64
+	for rec, err := range lib.Records(library.Filter{Statuses: []library.Status{library.StatusExtracted, library.StatusNeedsReview}}) {
+		if err != nil {
+			break
+		}
+		if key == "" || library.SupplierKey(rec.Receipt.SupplierName.Value) != key {
+			continue
+		}
+		c, err := lib.Coding(rec.ID)
+		if err != nil || c.Source == receipt.SourceUser {
+			continue
+		}
+		if (r.Account == "" || c.Account == r.Account) && (r.TaxCode == "" || c.TaxCode == r.TaxCode) {
+			continue
+		}
+		ids = append(ids, rec.ID)
+	}
+	return ids
+}
+
+// offerRule offers to code, with a rule just saved, the receipts already
+// read from its supplier: a rule codes receipts as they are read, so
+// without the offer those read before stayed uncoded (issue 40 item 9).
+func (u *UI) offerRule(r library.SupplierRule, parent fyne.Window) {
+	if r.Account == "" && r.TaxCode == "" {
+		return
+	}
+	ids := ruleMatches(u.svc.Lib, r)
+	if len(ids) == 0 {
+		return
+	}
+	codes := strings.Trim(r.Account+" / "+r.TaxCode, " /")
+	msg := fmt.Sprintf("%d %s from %s already read %s not booked this way yet.\nBook %s to %s now? Confirmed receipts and those you coded yourself stay as they are.",
+		len(ids), plain.Word(len(ids), "receipt", "receipts"), r.Name, plain.Word(len(ids), "is", "are"), plain.Word(len(ids), "it", "them"), codes)
+	d := dialog.NewConfirm("Use the rule for the receipts already read?", msg, func(ok bool) {
+		if !ok {
+			return
+		}
+		for _, id := range ids {
+			if err := u.svc.Lib.SetCoding(context.Background(), id, -1, r.Account, r.TaxCode); err != nil {
+				dialog.ShowError(err, parent)
+				break
+			}
+		}
+		if cur := u.Current(); cur != 0 {
+			u.Select(cur)
+		}
+		u.Reload()
+		u.changed()
+	}, parent)
+	d.SetConfirmText(fmt.Sprintf("Book %d", len(ids)))
+	d.SetDismissText("Not now")
+	d.Show()
+	u.ruleOffer = d
 }
 
 func ruleOrigin(r library.SupplierRule) string {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"path/filepath"
 	"sort"
 	"strings"
 
@@ -17,7 +18,6 @@ import (
 	"github.com/shoebox-app/shoebox/inference"
 	"github.com/shoebox-app/shoebox/library"
 	"github.com/shoebox-app/shoebox/pipeline"
-	"github.com/shoebox-app/shoebox/receipt"
 )
 
 // shell is what outlives one library in the window: the app, the window,
@@ -44,6 +44,9 @@ type shell struct {
 // open shows lib in the window as client (or by its folder, dir).
 func (s *shell) open(lib *library.Library, client, dir string) *UI {
 	s.lib, s.client, s.dir = lib, client, dir
+	if err := leaveCountryUnset(lib); err != nil {
+		fmt.Fprintln(os.Stderr, "shoebox:", err)
+	}
 	if n, err := lib.ResumeInterrupted(context.Background()); err == nil && n > 0 {
 		fmt.Fprintf(os.Stderr, "shoebox: %d receipt(s) left mid-reading last time are back in the queue\n", n)
 	}
@@ -105,6 +108,31 @@ func (s *shell) switchTo(name string) error {
 	s.close()
 	s.open(lib, c.Name, s.registry.Path(c))
 	return nil
+}
+
+// renameClient gives the client on screen, called old, a new name (the
+// first start names the first client); a name left as it was, or empty,
+// changes nothing.
+func (u *UI) renameClient(old, name string) {
+	s := u.shell
+	name = strings.TrimSpace(name)
+	if s == nil || s.registry == nil || s.client != old || name == "" || name == old {
+		return
+	}
+	if err := s.registry.Rename(old, name); err != nil {
+		u.showError(err)
+		return
+	}
+	u.clientRenamed(name)
+}
+
+// clientRenamed shows the client on screen under its new name.
+func (u *UI) clientRenamed(name string) {
+	s := u.shell
+	s.client = name
+	u.baseTitle = s.title()
+	u.win.SetTitle(u.baseTitle)
+	u.clientButton.SetText(name)
 }
 
 // unavailableEngine stands in when no reader could start, so the window
@@ -184,19 +212,22 @@ func (u *UI) showClients() {
 	newClient := widget.NewButton("New client…", func() {
 		name := widget.NewEntry()
 		name.SetPlaceHolder("e.g. Smith Plumbing Pty Ltd")
-		var names []string
-		for _, c := range receipt.Countries {
-			names = append(names, countryName(c))
+		lc := newLocaleChoice(u.svc.Lib.Locale(), "")
+		if localeChosen(u.svc.Lib) {
+			lc.country.SetSelected(libraryCountry(u.svc.Lib))
 		}
-		country := widget.NewSelect(names, nil)
-		country.SetSelected(countryName(u.svc.Lib.Locale().Country))
 		dialog.ShowForm("New client", "Create and open", "Cancel", []*widget.FormItem{
-			widget.NewFormItem("Name", name), widget.NewFormItem("Country", country),
+			widget.NewFormItem("Name", name), widget.NewFormItem("Country", lc.country),
 		}, func(ok bool) {
 			if !ok {
 				return
 			}
-			c, err := s.registry.New(strings.TrimSpace(name.Text), countryByName(country.Selected))
+			if !lc.chosen() {
+				u.showError(fmt.Errorf("choose the client's country: Shoebox reads its receipts and sums its tax by it"))
+				return
+			}
+			loc, code := lc.value()
+			c, err := s.registry.New(strings.TrimSpace(name.Text), loc.Country)
 			if err != nil {
 				u.showError(err)
 				return
@@ -204,7 +235,10 @@ func (u *UI) showClients() {
 			d.Hide()
 			if err := s.switchTo(c.Name); err != nil {
 				s.ui.showError(err)
+				return
 			}
+			s.lib.SetLocale(loc)
+			s.lib.SetSetting(settingCountry, code)
 		}, u.win)
 	})
 	rename := widget.NewButton("Rename…", func() {
@@ -223,9 +257,7 @@ func (u *UI) showClients() {
 				return
 			}
 			if c.Name == s.client {
-				s.client = strings.TrimSpace(e.Text)
-				u.baseTitle = s.title()
-				u.win.SetTitle(u.baseTitle)
+				u.clientRenamed(strings.TrimSpace(e.Text))
 			}
 			refresh()
 		}, u.win)
@@ -262,6 +294,9 @@ func (u *UI) showClients() {
 // first opens the library the window starts on: the folder given, the
 // client given, else the client opened last, else the default library.
 func (s *shell) first(dir, client string) (*library.Library, string, string, error) {
+	if dir == "" { // a library given by its folder is no client's business
+		s.listDefaultLibrary()
+	}
 	if dir == "" && client == "" && s.registry != nil {
 		if recent := s.clientNames(false); len(recent) > 0 && !recent[0].LastOpened.IsZero() {
 			client = recent[0].Name
@@ -282,8 +317,66 @@ func (s *shell) first(dir, client string) (*library.Library, string, string, err
 		if err != nil {
 			return nil, "", "", err
 		}
+		if lib, name, err := s.openDefaultAsClient(d); err == nil {
+			return lib, name, d, nil
+		}
 		dir = d
 	}
 	lib, err := library.Open(dir)
 	return lib, "", dir, err
+}
+
+// firstClientName is what the library the window first opens is called
+// until the bookkeeper names it (the first start asks).
+const firstClientName = "First client"
+
+// listDefaultLibrary lists the default library as a client when it holds a
+// library the registry does not list yet: one read before any client was
+// made stays in the switcher even when another client opens (the case of
+// issue 40 item 1).
+func (s *shell) listDefaultLibrary() {
+	d, err := library.DefaultDir()
+	if err != nil || s.registry == nil {
+		return
+	}
+	if _, listed := s.registry.ByPath(d); listed {
+		return
+	}
+	if _, err := os.Stat(filepath.Join(d, "library.db")); err != nil {
+		return
+	}
+	if _, err := s.registry.Adopt(firstClientName, d); err != nil {
+		fmt.Fprintln(os.Stderr, "shoebox:", err)
+	}
+}
+
+// openDefaultAsClient opens the default library as a client of the
+// registry, listing it first if it is not yet: so the first receipts
+// read stay in the switcher beside the clients made later (issue 40 item
+// 1: they looked lost once another client was made).
+func (s *shell) openDefaultAsClient(dir string) (*library.Library, string, error) {
+	if s.registry == nil {
+		return nil, "", s.regErr
+	}
+	lib, err := library.Open(dir) // makes the library a first start needs
+	if err != nil {
+		return nil, "", err
+	}
+	lib.Close()
+	c, listed := s.registry.ByPath(dir)
+	if !listed {
+		if c, err = s.registry.Adopt(firstClientName, dir); err != nil {
+			return nil, "", err
+		}
+	}
+	if c.Archived { // every client archived: the window must open one
+		if err := s.registry.Unarchive(c.Name); err != nil {
+			return nil, "", err
+		}
+	}
+	lib, c, err = s.registry.OpenLibrary(c.Name)
+	if err != nil {
+		return nil, "", err
+	}
+	return lib, c.Name, nil
 }

@@ -17,6 +17,7 @@ import (
 	"github.com/shoebox-app/shoebox/clients"
 	"github.com/shoebox-app/shoebox/export"
 	"github.com/shoebox-app/shoebox/hw"
+	"github.com/shoebox-app/shoebox/library"
 	"github.com/shoebox-app/shoebox/receipt"
 )
 
@@ -202,14 +203,14 @@ func TestPresetExportListsProblemsThatOpenTheReceipt(t *testing.T) {
 	} else if id, ok := u.list.neighbour(want, -1); ok {
 		u.Select(id)
 	}
-	u.exportPreset(export.PresetXero, "", path, false)
-	over := u.win.Canvas().Overlays().Top()
-	if over == nil {
+	u.exportPreset(export.PresetXero, clients.PresetRequest{}, path)
+	if u.problems == nil {
 		t.Fatal("no problem list shown for unconfirmed, uncoded receipts")
 	}
 	if _, err := os.Stat(path); err == nil {
 		t.Error("a file was written although the check failed")
 	}
+	over := u.problems.win.Content()
 	show := buttonNamed(over, "Show")
 	if show == nil {
 		t.Fatal("no Show button beside the problems")
@@ -217,5 +218,135 @@ func TestPresetExportListsProblemsThatOpenTheReceipt(t *testing.T) {
 	test.Tap(show)
 	if u.Current() != want {
 		t.Errorf("Show opened receipt %d, want %d", u.Current(), want)
+	}
+	if u.problems == nil {
+		t.Fatal("the problem list closed on Show")
+	}
+	// Confirming the receipt fixes its "not confirmed" problem: the list,
+	// still open, marks it so.
+	var status *problemRow
+	for i := range u.problems.rows {
+		if r := &u.problems.rows[i]; r.problem.ReceiptID == want && r.problem.Field == "status" {
+			status = r
+		}
+	}
+	if status == nil {
+		t.Fatalf("no problem for receipt %d's status: %+v", want, ce.Problems)
+	}
+	u.ConfirmCurrent()
+	if !status.fixed || !strings.HasPrefix(status.text.Text, "✓ Fixed") {
+		t.Errorf("after confirming, the problem reads %q", status.text.Text)
+	}
+	if _, err := os.Stat(path); err == nil {
+		t.Error("a file was written while problems remain")
+	}
+}
+
+// A refused export leaves nothing in the folder chosen: choosing where to
+// save creates no file (the toolkit's save dialog created an empty one).
+func TestRefusedExportLeavesNoFile(t *testing.T) {
+	u := newTestUI(t)
+	addPaths(u, pngFiles(t, 1))
+	extractAll(t, u)
+	dir := t.TempDir()
+	u.chooseExportFile("bills.csv", ".csv", func(path string) { u.exportPreset(export.PresetXero, clients.PresetRequest{}, path) })
+	over := u.win.Canvas().Overlays().Top()
+	if over == nil {
+		t.Fatal("no dialog to choose where to save")
+	}
+	var entries []*widget.Entry
+	for _, o := range objects(over) {
+		if e, ok := o.(*widget.Entry); ok {
+			entries = append(entries, e)
+		}
+	}
+	if len(entries) != 2 {
+		t.Fatalf("%d text boxes in the save dialog", len(entries))
+	}
+	entries[0].SetText(dir)
+	test.Tap(buttonNamed(over, "Export"))
+	if u.problems == nil {
+		t.Fatal("the unconfirmed receipt was not refused")
+	}
+	if left, _ := os.ReadDir(dir); len(left) != 0 {
+		t.Errorf("a refused export left %v in the folder", left)
+	}
+	if u.svc.Lib.Setting(settingExportFolder) != dir {
+		t.Errorf("the folder is not remembered for the next export")
+	}
+}
+
+// A rule saved in the table is offered for the receipts already read from
+// its supplier, and books them when accepted.
+func TestNewRuleOfferedForTheReceiptsItMatches(t *testing.T) {
+	u := newTestUI(t)
+	lib := u.svc.Lib
+	lib.UseCountryDefaults(context.Background(), receipt.CountryAU)
+	addPaths(u, pngFiles(t, 3))
+	for i, r := range u.list.rows {
+		name := "BUNNINGS WAREHOUSE"
+		if i == 2 {
+			name = "Officeworks"
+		}
+		rec := receipt.Receipt{SupplierName: receipt.Of(name, receipt.SourceOCR, 0.9)}
+		if err := lib.SaveExtraction(context.Background(), r.ID, rec, "ocr", receipt.SourceOCR); err != nil {
+			t.Fatal(err)
+		}
+	}
+	u.showRules()
+	wins := u.app.Driver().AllWindows()
+	w := wins[len(wins)-1]
+	for _, o := range objects(w.Content()) {
+		switch e := o.(type) {
+		case *widget.Entry:
+			if e.PlaceHolder == "supplier's name" {
+				test.Type(e, "Bunnings Warehouse")
+			}
+		case *widget.SelectEntry:
+			switch e.PlaceHolder {
+			case "account":
+				e.SetText("453")
+			case "tax code":
+				e.SetText("GST")
+			}
+		}
+	}
+	test.Tap(buttonNamed(w.Content(), "Add"))
+	if u.ruleOffer == nil {
+		t.Fatal("the new rule was not offered for the two Bunnings receipts already read")
+	}
+	u.ruleOffer.Confirm()
+	booked := 0
+	for _, r := range u.list.rows {
+		c, _ := lib.Coding(r.ID)
+		rec, _ := lib.Get(r.ID)
+		if c.Account == "453" && c.TaxCode == "GST" {
+			booked++
+			if rec.Receipt.SupplierName.Value != "BUNNINGS WAREHOUSE" {
+				t.Errorf("%s's receipt was booked by the Bunnings rule", rec.Receipt.SupplierName.Value)
+			}
+		}
+	}
+	if booked != 2 {
+		t.Errorf("%d receipts booked by the rule, want the 2 from Bunnings", booked)
+	}
+	if ids := ruleMatches(lib, library.SupplierRule{Name: "Bunnings Warehouse", Account: "453", TaxCode: "GST"}); len(ids) != 0 {
+		t.Errorf("still offered for %v after booking", ids)
+	}
+}
+
+// An export saves the coding on screen only when something was typed: a
+// confirmed receipt nobody coded stays confirmed (the save booked it anew,
+// empty, and sent it back to review).
+func TestExportKeepsAConfirmedReceiptConfirmed(t *testing.T) {
+	u := newTestUI(t)
+	addPaths(u, pngFiles(t, 1))
+	extractAll(t, u)
+	id := u.Current()
+	u.ConfirmCurrent()
+	u.Select(id)
+	u.exportPreset(export.PresetXero, clients.PresetRequest{}, filepath.Join(t.TempDir(), "bills.csv"))
+	if rec, _ := u.svc.Lib.Get(id); rec.Status != library.StatusConfirmed {
+		t.Errorf("after an export the confirmed receipt is %s", rec.Status)
 	}
 }

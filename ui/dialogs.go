@@ -3,6 +3,7 @@ package ui
 import (
 	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 	"time"
@@ -10,7 +11,7 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/dialog"
-	"fyne.io/fyne/v2/layout"
+	"fyne.io/fyne/v2/storage"
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/shoebox-app/shoebox/clients"
@@ -43,28 +44,22 @@ func (u *UI) ExportTo(path, period string, all bool) (export.Stats, error) {
 		}
 		f.Period = &p
 	}
-	var iterErr error
-	rows := func(yield func(export.Row) bool) {
-		for rec, err := range u.svc.Lib.Records(f) {
-			if err != nil {
-				iterErr = err
-				return
-			}
-			if !yield(export.Row{ID: rec.ID, Status: string(rec.Status), Receipt: rec.Receipt, Findings: rec.Findings, Original: u.svc.Lib.OriginalPath(rec), Name: rec.OriginalName, SHA256: rec.SHA256}) {
-				return
-			}
-		}
+	// The client's books name each receipt's account and tax codes in the
+	// workbook and group its tax summary by tax code, as the CLI's do.
+	books, err := clients.Books(u.svc.Lib)
+	if err != nil {
+		return export.Stats{}, err
 	}
-	opt := export.Options{Locale: loc, SummaryBy: receipt.ByQuarter}
+	rows, iterErr := clients.Rows(u.svc.Lib, f)
+	opt := export.Options{Locale: loc, SummaryBy: receipt.ByQuarter, Books: &books}
 	var st export.Stats
-	var err error
 	if strings.EqualFold(filepath.Ext(path), ".csv") {
 		st, err = export.WriteCSV(path, rows, opt)
 	} else {
 		st, err = export.WriteXLSX(path, rows, opt)
 	}
 	if err == nil {
-		err = iterErr
+		err = iterErr()
 	}
 	return st, err
 }
@@ -97,17 +92,15 @@ func (u *UI) showExport() {
 	attach.Hide()
 	format := widget.NewSelect(exportFormats(), func(s string) {
 		if _, ok := presetOf(s); ok {
-			all.Hide()
 			attach.Show()
 		} else {
-			all.Show()
 			attach.Hide()
 		}
 	})
 	format.SetSelected("Excel workbook (.xlsx)")
-	dialog.ShowForm("Export", "Choose file…", "Cancel", []*widget.FormItem{
-		widget.NewFormItem("Format", format), widget.NewFormItem("Period", period), widget.NewFormItem("", all),
-		widget.NewFormItem("", attach),
+	dialog.ShowForm("Export", "Next: where to save…", "Cancel", []*widget.FormItem{
+		widget.NewFormItem("Format", format), widget.NewFormItem("Period", period),
+		widget.NewFormItem("", container.NewVBox(all, attach)),
 	}, func(ok bool) {
 		if !ok {
 			return
@@ -120,17 +113,13 @@ func (u *UI) showExport() {
 		case strings.HasPrefix(format.Selected, "CSV"):
 			ext = ".csv"
 		}
-		save := dialog.NewFileSave(func(w fyne.URIWriteCloser, err error) {
-			if err != nil || w == nil {
-				return
-			}
-			path := w.URI().Path()
-			w.Close()
-			if !strings.EqualFold(filepath.Ext(path), ext) {
-				path += ext
-			}
+		name := "receipts"
+		if isPreset {
+			name = string(preset)
+		}
+		u.chooseExportFile(fmt.Sprintf("%s-%s%s", name, time.Now().Format("2006-01-02"), ext), ext, func(path string) {
 			if isPreset {
-				u.exportPreset(preset, period.Text, path, attach.Checked)
+				u.exportPreset(preset, clients.PresetRequest{Period: period.Text, IncludeUnconfirmed: all.Checked, Attachments: attach.Checked}, path)
 				return
 			}
 			st, err := u.ExportTo(path, period.Text, all.Checked)
@@ -138,67 +127,143 @@ func (u *UI) showExport() {
 				u.showError(err)
 				return
 			}
-			dialog.ShowInformation("Exported", fmt.Sprintf("%d receipts and %d line items written to\n%s", st.Receipts, st.Lines, path), u.win)
-		}, u.win)
-		name := "receipts"
-		if isPreset {
-			name = string(preset)
-		}
-		save.SetFileName(fmt.Sprintf("%s-%s%s", name, time.Now().Format("2006-01-02"), ext))
-		save.Show()
+			dialog.ShowInformation("Exported", fmt.Sprintf("%s and %s written to\n%s", plain.Count(st.Receipts, "receipt", "receipts"),
+				plain.Count(st.Lines, "line item", "line items"), path), u.win)
+		})
 	}, u.win)
 }
 
+// settingExportFolder is the folder the last export was saved in.
+const settingExportFolder = "ui.export_folder"
+
+// chooseExportFile asks where to save an export: a folder (typed, or
+// chosen) and a file name. Unlike the toolkit's save dialog, which creates
+// (and empties) the file as soon as it is chosen, it creates nothing: the
+// export alone writes the file, whole or not at all, so a refused export
+// leaves no empty file behind (issue 40 item 8).
+func (u *UI) chooseExportFile(name, ext string, write func(path string)) {
+	folder := widget.NewEntry()
+	folder.SetText(u.exportFolder())
+	browse := widget.NewButton("Choose…", func() {
+		d := dialog.NewFolderOpen(func(l fyne.ListableURI, err error) {
+			if err == nil && l != nil {
+				folder.SetText(l.Path())
+			}
+		}, u.win)
+		if l, err := storage.ListerForURI(storage.NewFileURI(expandHome(folder.Text))); err == nil {
+			d.SetLocation(l)
+		}
+		d.Show()
+	})
+	file := widget.NewEntry()
+	file.SetText(name)
+	d := dialog.NewForm("Save the export", "Export", "Cancel", []*widget.FormItem{
+		widget.NewFormItem("In the folder", container.NewBorder(nil, nil, nil, browse, folder)),
+		widget.NewFormItem("File name", file),
+	}, func(ok bool) {
+		if !ok {
+			return
+		}
+		dir, fn := expandHome(strings.TrimSpace(folder.Text)), strings.TrimSpace(file.Text)
+		if st, err := os.Stat(dir); err != nil || !st.IsDir() {
+			u.showError(fmt.Errorf("there is no folder %s: choose one that exists", dir))
+			return
+		}
+		if fn == "" || strings.ContainsRune(fn, filepath.Separator) {
+			u.showError(fmt.Errorf("give the file a name (without a folder)"))
+			return
+		}
+		if !strings.EqualFold(filepath.Ext(fn), ext) {
+			fn += ext
+		}
+		path := filepath.Join(dir, fn)
+		u.svc.Lib.SetSetting(settingExportFolder, dir)
+		if _, err := os.Stat(path); err == nil {
+			dialog.ShowConfirm("Replace "+fn+"?", "There is a file called "+fn+" in that folder already.\n"+
+				"Replace it? It is replaced only once the export is written whole.", func(yes bool) {
+				if yes {
+					write(path)
+				}
+			}, u.win)
+			return
+		}
+		write(path)
+	}, u.win)
+	d.Resize(fyne.NewSize(640, d.MinSize().Height))
+	d.Show()
+}
+
+// exportFolder is where the next export goes: the last export's folder,
+// else the home folder.
+func (u *UI) exportFolder() string {
+	if d := u.svc.Lib.Setting(settingExportFolder); d != "" {
+		if st, err := os.Stat(d); err == nil && st.IsDir() {
+			return d
+		}
+	}
+	if home, err := os.UserHomeDir(); err == nil {
+		return home
+	}
+	return "."
+}
+
+func expandHome(p string) string {
+	if strings.HasPrefix(p, "~/") {
+		if home, err := os.UserHomeDir(); err == nil {
+			return filepath.Join(home, p[2:])
+		}
+	}
+	return p
+}
+
 // exportPreset writes an accounting program's import file; when the check
-// finds what the program would reject, nothing is written and the list
-// shows each problem with a button to the receipt and field to fix.
-func (u *UI) exportPreset(p export.Preset, period, path string, attachments bool) {
+// finds what the program would reject, nothing is written and a window of
+// its own lists each problem with a button to the receipt and field to
+// fix, and marks each fixed as the fixes are made.
+func (u *UI) exportPreset(p export.Preset, req clients.PresetRequest, path string) {
 	u.form.flush()
 	u.form.coding.save()
-	st, err := clients.ExportPreset(u.svc.Lib, p, period, path, attachments)
+	st, err := clients.ExportPresetWith(u.svc.Lib, p, path, req)
 	var ce *export.CheckError
 	switch {
 	case errors.As(err, &ce):
-		u.showProblems(ce)
+		u.showProblems(ce, func() { u.exportPreset(p, req, path) }, func() ([]export.Problem, error) {
+			return clients.CheckPreset(u.svc.Lib, p, req.Period)
+		})
 	case err != nil:
 		u.showError(err)
 	default:
-		msg := fmt.Sprintf("%d receipts and %d lines written for %s to\n%s", st.Receipts, st.Lines, p.Title(), path)
-		if attachments {
-			msg += "\nOriginals: " + export.AttachmentsPath(path)
+		if u.problems != nil {
+			u.problems.win.Close()
 		}
-		dialog.ShowInformation("Exported", msg, u.win)
+		dialog.ShowInformation("Exported", presetWritten(p, st, path, req.Attachments), u.win)
 	}
 }
 
-// showProblems lists what an accounting program would reject, each with a
-// button that opens the receipt at the field to fix.
-func (u *UI) showProblems(ce *export.CheckError) {
-	list := container.NewVBox()
-	var d dialog.Dialog
-	for _, pr := range ce.Problems {
-		pr := pr
-		text := widget.NewLabel(pr.String())
-		text.Wrapping = fyne.TextWrapWord
-		var jump fyne.CanvasObject = layout.NewSpacer()
-		switch {
-		case pr.ReceiptID != 0:
-			jump = widget.NewButton("Show", func() {
-				d.Hide()
-				u.Select(pr.ReceiptID)
-				u.focusProblem(pr.Field)
-			})
-		case pr.Field == "settings":
-			jump = widget.NewButton("Settings", func() { d.Hide(); u.ShowSettings("Country & tax") })
-		}
-		list.Add(container.NewBorder(nil, nil, nil, jump, text))
+// presetWritten says what an import file holds and what it left out.
+func presetWritten(p export.Preset, st export.Stats, path string, attachments bool) string {
+	msg := fmt.Sprintf("%s and %s written for %s to\n%s", plain.Count(st.Receipts, "receipt", "receipts"), plain.Count(st.Lines, "line", "lines"), p.Title(), path)
+	if attachments {
+		msg += "\nOriginals: " + export.AttachmentsPath(path)
 	}
-	head := widget.NewLabel(fmt.Sprintf("%s would reject %d %s, so nothing was written. Fix them and export again.",
-		ce.Preset.Title(), len(ce.Problems), plain.Word(len(ce.Problems), "thing", "things")))
-	head.Wrapping = fyne.TextWrapWord
-	d = dialog.NewCustom("Not exported yet", "Close", container.NewBorder(head, nil, nil, nil, container.NewVScroll(list)), u.win)
-	d.Resize(fyne.NewSize(640, 460))
-	d.Show()
+	if st.Unconfirmed > 0 {
+		msg += fmt.Sprintf("\n\n%s not confirmed yet %s left out: confirm %s, or tick \"Include receipts not yet confirmed\".",
+			plain.Count(st.Unconfirmed, "receipt", "receipts"), plain.Word(st.Unconfirmed, "was", "were"), plain.Word(st.Unconfirmed, "it", "them"))
+	}
+	var other []string
+	for _, pr := range st.LeftOut {
+		if pr.Field != "status" {
+			other = append(other, pr.String())
+		}
+	}
+	if len(other) > 0 {
+		msg += "\n\nAlso left out:\n" + joinMax(other, 5)
+	}
+	if len(st.NewContacts) > 0 {
+		msg += fmt.Sprintf("\n\n%s will add %s as new %s: %s", p.Title(), plain.Count(len(st.NewContacts), "supplier", "suppliers"),
+			plain.Word(len(st.NewContacts), "contact", "contacts"), joinMax(st.NewContacts, 5))
+	}
+	return msg
 }
 
 // focusProblem puts the cursor where an export problem is fixed.

@@ -169,7 +169,7 @@ func newForm(u *UI) *form {
 	f.lastEdit = widget.NewLabel("No edits to undo.")
 	f.lastEdit.Truncation = fyne.TextTruncateEllipsis
 	history := container.NewBorder(nil, nil, nil, widget.NewButton("Your edits…", u.showEdits), f.lastEdit)
-	f.root = container.NewBorder(nil, container.NewVBox(buttons, history), nil, nil, container.NewStack(f.scroll, f.tip.root))
+	f.root = container.NewBorder(nil, container.NewVBox(buttons, history), nil, nil, container.NewStack(f.scroll, newWheelLayer(f.scroll), f.tip.root))
 	return f
 }
 
@@ -211,7 +211,7 @@ func (f *form) show(rec library.Record) {
 	}
 	defer func() { f.mu.Lock(); f.loading = false; f.mu.Unlock() }()
 
-	f.title.SetText(fmt.Sprintf("#%d  %s — %s", rec.ID, recordName(rec), statusText(rec.Status)))
+	f.showTitle(rec)
 	for _, path := range f.order {
 		row := f.rows[path]
 		v, _ := receipt.Get(&rec.Receipt, path)
@@ -238,8 +238,17 @@ func (f *form) show(rec library.Record) {
 	f.showLines(rec, coding)
 }
 
-// markFields puts findings and low-confidence marks on the labels.
+// showTitle names the receipt over the form and in the window's title, as
+// it now stands (an edited supplier renames it at once).
+func (f *form) showTitle(rec library.Record) {
+	f.title.SetText(fmt.Sprintf("#%d  %s — %s", rec.ID, recordName(rec), statusText(rec.Status)))
+	f.u.win.SetTitle(fmt.Sprintf("#%d %s — %s", rec.ID, recordName(rec), f.u.baseTitle))
+}
+
+// markFields puts findings and low-confidence marks on the labels. A
+// confirmed receipt was checked by a person: it shows no ? marks.
 func (f *form) markFields(rec library.Record) {
+	confirmed := rec.Status == library.StatusConfirmed
 	flagged := map[string][]string{}
 	var msgs []string
 	for _, fd := range rec.Findings {
@@ -268,6 +277,9 @@ func (f *form) markFields(rec library.Record) {
 		weighed, trusted, evidence := fieldEvidence(&rec.Receipt, path)
 		if weighed {
 			unsure = !trusted
+		}
+		if confirmed {
+			unsure, trusted = false, true
 		}
 		switch {
 		case len(flagged[path]) > 0:
@@ -306,7 +318,7 @@ func (f *form) showLines(rec library.Record, coding library.Coding) {
 	f.lineEnt = map[string]*fieldEntry{}
 	f.lineMarks = nil
 	for i := range rec.Receipt.LineItems {
-		f.lines.Add(f.lineRow(i, rec.Receipt.LineItems[i], coding))
+		f.lines.Add(f.lineRow(rec, i, rec.Receipt.LineItems[i], coding))
 	}
 	if len(rec.Receipt.LineItems) == 0 {
 		f.lines.Add(widget.NewLabel("No line items were read. Add lines if you need them."))
@@ -314,7 +326,7 @@ func (f *form) showLines(rec library.Record, coding library.Coding) {
 	f.lines.Refresh()
 }
 
-func (f *form) lineRow(i int, li receipt.LineItem, coding library.Coding) fyne.CanvasObject {
+func (f *form) lineRow(rec library.Record, i int, li receipt.LineItem, coding library.Coding) fyne.CanvasObject {
 	var cells []fyne.CanvasObject
 	for _, spec := range receipt.LineItemFields[:4] {
 		path := fmt.Sprintf("line_items[%d].%s", i, spec.Path)
@@ -341,7 +353,7 @@ func (f *form) lineRow(i int, li receipt.LineItem, coding library.Coding) fyne.C
 	// (a 0 read as 8 undone because the items must add up): check it. A
 	// blank icon keeps the rows' columns in line.
 	mark := widget.NewIcon(nil)
-	if lineItemUnsure(li) {
+	if lineItemUnsure(li) && rec.Status != library.StatusConfirmed {
 		mark = widget.NewIcon(theme.QuestionIcon())
 	}
 	f.lineMarks = append(f.lineMarks, mark)
@@ -439,6 +451,7 @@ func (f *form) flush() {
 	}
 	f.mu.Unlock()
 	if same {
+		f.showTitle(rec)
 		f.markFields(rec)
 		f.u.showLastEdit()
 		if len(errs) > 0 {
@@ -446,6 +459,7 @@ func (f *form) flush() {
 		}
 	}
 	f.u.list.reload()
+	f.u.changed()
 }
 
 func (f *form) markDuplicate() {

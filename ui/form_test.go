@@ -4,6 +4,7 @@ import (
 	"context"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/widget"
@@ -20,6 +21,7 @@ func TestUnsureFieldStandsOutWithoutATick(t *testing.T) {
 	id := u.Current()
 	r := receipt.Receipt{SupplierName: receipt.Of("Kedai", receipt.SourceOCR, 0.95),
 		Total: receipt.Of(decimal.RequireFromString("9.00"), receipt.SourceOCR, 0.3)}
+	r.SupplierName.Support = []receipt.Support{{Kind: receipt.EvidencePrintedTwice, Why: "printed again on the page"}}
 	if err := u.svc.Lib.SaveExtraction(context.Background(), id, r, "ocr", receipt.SourceOCR); err != nil {
 		t.Fatal(err)
 	}
@@ -31,8 +33,8 @@ func TestUnsureFieldStandsOutWithoutATick(t *testing.T) {
 	if total.entry.Validator != nil {
 		t.Error("an unsure total still gets a ✓ when its text parses")
 	}
-	if name.mark.icon.Resource != nil || name.entry.Validator != nil && name.label.Importance != widget.MediumImportance {
-		t.Errorf("a sure field is marked")
+	if name.mark.icon.Resource.Name() == unsureIcon().Name() || name.label.Importance != widget.MediumImportance {
+		t.Errorf("a sure supplier is marked unsure")
 	}
 	u.FocusField("total")
 	if !u.form.tip.box.Visible() || u.form.tip.text.Text != total.mark.reason {
@@ -89,6 +91,48 @@ func TestFieldEvidenceInWords(t *testing.T) {
 		t.Errorf("trusted total: %v %v %q", known, ok, why)
 	}
 	if known, _, _ = fieldEvidence(&r, "supplier_name"); known {
-		t.Error("the supplier's name is not weighed on evidence here")
+		t.Error("a supplier not read is weighed")
+	}
+}
+
+// The supplier is marked like the other fields (a garbled name read once is
+// unsure); a confirmed receipt shows no ? marks; an edit renames the
+// receipt in the form's header and the window's title at once; the last
+// edit's text cuts long values at whole letters.
+func TestSupplierMarkConfirmedCleanHeaderFollowsEdits(t *testing.T) {
+	u := newTestUI(t)
+	addPaths(u, pngFiles(t, 1))
+	id := u.Current()
+	r := receipt.Receipt{SupplierName: receipt.Of("K3DA1 RUNC1T", receipt.SourceOCR, 0.95),
+		Total: receipt.Of(decimal.RequireFromString("9.00"), receipt.SourceOCR, 0.3)}
+	if err := u.svc.Lib.SaveExtraction(context.Background(), id, r, "ocr", receipt.SourceOCR); err != nil {
+		t.Fatal(err)
+	}
+	show(u, id)
+	name := u.form.rows["supplier_name"]
+	if name.mark.icon.Resource == nil || name.mark.icon.Resource.Name() != unsureIcon().Name() || !strings.Contains(name.mark.reason, "read once") {
+		t.Errorf("a name read once is not marked unsure: %v %q", name.mark.icon.Resource, name.mark.reason)
+	}
+	e := u.form.entry("supplier_name")
+	e.SetText("Kedai Runcit")
+	u.form.flush()
+	if !strings.Contains(u.form.title.Text, "Kedai Runcit") || !strings.Contains(u.win.Title(), "Kedai Runcit") {
+		t.Errorf("after the edit the header is %q and the title %q", u.form.title.Text, u.win.Title())
+	}
+	u.ConfirmCurrent()
+	show(u, id)
+	for path, row := range u.form.rows {
+		if row.mark.icon.Resource != nil && row.mark.icon.Resource.Name() == unsureIcon().Name() {
+			t.Errorf("the confirmed receipt's %s shows a ? mark", path)
+		}
+	}
+	for _, m := range u.form.lineMarks {
+		if m.Resource != nil {
+			t.Error("a confirmed receipt's line shows a ? mark")
+		}
+	}
+	long := strings.Repeat("é", 30)
+	if got := shownValue(long); !utf8.ValidString(got) || !strings.HasSuffix(got, "…") {
+		t.Errorf("shownValue cut %q", got)
 	}
 }

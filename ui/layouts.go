@@ -1,8 +1,13 @@
 package ui
 
 import (
+	"image/color"
+
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
+	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
 )
 
 // formLayout is a three-column grid: a mark, a label and an input per
@@ -99,3 +104,25 @@ func (lineLayout) MinSize(objs []fyne.CanvasObject) fyne.Size {
 	}
 	return fyne.NewSize(float32(len(objs))*60, h)
 }
+
+// wheelLayer lies over a scrolled panel and hands every turn of the mouse
+// wheel to the panel's scroll, so the form moves wherever the pointer is:
+// a text box under the pointer would otherwise take the wheel for its own
+// (sideways) scrolling and the form would stop (issue 40 item 5). It takes
+// nothing else: clicks, hovering and keys reach what lies under it.
+type wheelLayer struct {
+	widget.BaseWidget
+	scroll *container.Scroll
+}
+
+func newWheelLayer(s *container.Scroll) *wheelLayer {
+	w := &wheelLayer{scroll: s}
+	w.ExtendBaseWidget(w)
+	return w
+}
+
+func (w *wheelLayer) CreateRenderer() fyne.WidgetRenderer {
+	return widget.NewSimpleRenderer(canvas.NewRectangle(color.Transparent))
+}
+
+func (w *wheelLayer) Scrolled(ev *fyne.ScrollEvent) { w.scroll.Scrolled(ev) }

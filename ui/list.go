@@ -97,7 +97,7 @@ func rowDetail(r library.Summary) string {
 	parts = append(parts, statusText(r.Status))
 	if r.DuplicateOf != 0 {
 		parts = append(parts, fmt.Sprintf("duplicate of #%d?", r.DuplicateOf))
-	} else if r.Warnings > 0 {
+	} else if r.Warnings > 0 && r.Status != library.StatusConfirmed { // a person checked it
 		parts = append(parts, fmt.Sprintf("%d to check", r.Warnings))
 	}
 	return fmt.Sprintf("#%d  %s", r.ID, strings.Join(parts, " · "))

@@ -56,8 +56,8 @@ func Main(args []string, version string) (code int) {
 	a.SetIcon(fyne.NewStaticResource("icon.png", assets.Icon))
 	w := a.NewWindow("Shoebox")
 	sh.app, sh.win = a, w
-	// Fits a 1366×768 laptop screen with its task bar and title bar.
-	w.Resize(fyne.NewSize(1280, 680))
+	w.Resize(fallbackSize)
+	a.Lifecycle().SetOnStarted(func() { fyne.Do(func() { fitToScreen(w) }) })
 	w.SetMaster()
 	u := sh.open(lib, client, dir)
 	defer sh.close()
@@ -76,8 +76,14 @@ func Main(args []string, version string) (code int) {
 					}
 					if *focus != "" {
 						u.FocusField(*focus)
-						// Scripts driving the window wait for this line.
-						fmt.Fprintf(os.Stderr, "shoebox: focused %s\n", *focus)
+						// Scripts driving the window wait for this line,
+						// and point at the box where it says.
+						at := fyne.Position{}
+						if e := u.form.entry(*focus); e != nil {
+							at = fyne.CurrentApp().Driver().AbsolutePositionForObject(e)
+						}
+						scale := w.Canvas().Scale()
+						fmt.Fprintf(os.Stderr, "shoebox: focused %s at %d,%d\n", *focus, int(at.X*scale), int(at.Y*scale))
 					}
 				})
 			}()

@@ -39,6 +39,12 @@ func TestMain(m *testing.M) {
 // them) or in -short runs.
 func xvfb(t *testing.T) string {
 	t.Helper()
+	return xvfbSized(t, 1366, 768)
+}
+
+// xvfbSized starts a virtual screen of width×height pixels.
+func xvfbSized(t *testing.T, width, height int) string {
+	t.Helper()
 	if testing.Short() {
 		t.Skip("starts the real window under Xvfb")
 	}
@@ -52,7 +58,7 @@ func xvfb(t *testing.T) string {
 		t.Fatal(err)
 	}
 	defer r.Close()
-	cmd := exec.Command("Xvfb", "-displayfd", "3", "-screen", "0", "1366x768x24", "-nolisten", "tcp")
+	cmd := exec.Command("Xvfb", "-displayfd", "3", "-screen", "0", fmt.Sprintf("%dx%dx24", width, height), "-nolisten", "tcp")
 	cmd.ExtraFiles = []*os.File{w}
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)

@@ -50,6 +50,7 @@ func (u *UI) ShowSettings(page string) fyne.Window {
 		}
 	}
 	w.SetContent(tabs)
+	closeOnEscape(w, w.Close)
 	w.Resize(fyne.NewSize(820, 620))
 	w.Show()
 	return w
@@ -86,6 +87,28 @@ func gigabytes(b int64) string {
 		return "download size not known yet"
 	}
 	return fmt.Sprintf("a %.1f GB download", float64(b)/1e9)
+}
+
+// recommendedText says in a sentence or three what the recommended reader
+// is, how big it is and why it is the one for this computer (issue 40 item
+// 10: Settings showed only the technical words). Sizes not recorded from
+// the publisher's page are worked out from the reader's number of
+// parameters, and say "about".
+func recommendedText(e models.Entry, v models.Variant, plan hw.Plan) string {
+	model, projector, estimated := e.VariantBytes(v)
+	about := ""
+	if estimated {
+		about = "about "
+	}
+	why := "it is the best reader that fits wholly on your graphics card, so it reads quickly"
+	if plan.OnCPU() || plan.Variant == "" {
+		why = "this computer has no graphics card that Shoebox can use, and it is the smallest good reader: " +
+			"it runs on the processor, slowly (how slowly is said above)"
+	}
+	return fmt.Sprintf("What it is: %s, a small AI that looks at each receipt's picture and writes down its fields, here on this computer "+
+		"(nothing is sent anywhere). %s\nHow big: %s%.1f GB to download once (%.1f GB for the reader, %.1f GB for the part that sees pictures), "+
+		"and as much room on disk.\nWhy this one: %s.",
+		e.Name, e.About, about, float64(model+projector)/1e9, float64(model)/1e9, float64(projector)/1e9, why)
 }
 
 func (u *UI) modelsPage() fyne.CanvasObject {
@@ -149,10 +172,11 @@ func (u *UI) modelsPage() fyne.CanvasObject {
 	// The reader the planner's memory estimate picks for this computer
 	// comes first, in the size it picks.
 	recID, recVariant := "", ""
+	var recPlan hw.Plan
 	if u.svc.Machine != nil {
-		if ref, _ := models.Recommend(cat, *u.svc.Machine); ref != "" {
+		if ref, plan := models.Recommend(cat, *u.svc.Machine); ref != "" {
 			if e, v, err := models.Find(cat, ref); err == nil {
-				recID, recVariant = e.ID, v.Name
+				recID, recVariant, recPlan = e.ID, v.Name, plan
 			}
 		}
 	}
@@ -171,10 +195,18 @@ func (u *UI) modelsPage() fyne.CanvasObject {
 		if e.ID == recID {
 			title = "Recommended for this computer: " + e.Name
 		}
+		if !planned && u.svc.Machine != nil && len(e.Variants) > 0 {
+			// No reference plan: plan the variant offered from its sizes.
+			v := e.Variants[best]
+			if facts := e.Facts(v); facts.Variants[0].Bytes > 0 {
+				mp, planned = ModelPlan{Model: facts, Plan: hw.MakePlan(hw.Request{Machine: *u.svc.Machine, Model: facts, Parallel: 1})}, true
+			}
+		}
 		var tech []fyne.CanvasObject
 		for i, v := range e.Variants {
 			v := v
-			size := v.Model.Bytes() + v.Projector.Bytes()
+			model, projector, _ := e.VariantBytes(v)
+			size := model + projector
 			bar := widget.NewProgressBar()
 			bar.Hide()
 			status := wrapped("")
@@ -210,7 +242,11 @@ func (u *UI) modelsPage() fyne.CanvasObject {
 				}()
 			})
 			if i == best {
-				items = append(items, widget.NewCard(title, u.plainSpeed(mp, planned), container.NewVBox(btn, bar, status)))
+				card := container.NewVBox(btn, bar, status)
+				if e.ID == recID {
+					card = container.NewVBox(wrapped(recommendedText(e, v, recPlan)), btn, bar, status)
+				}
+				items = append(items, widget.NewCard(title, u.plainSpeed(mp, planned), card))
 			} else {
 				tech = append(tech, btn, bar, status)
 			}
@@ -219,7 +255,7 @@ func (u *UI) modelsPage() fyne.CanvasObject {
 		// not, and would widen the page past the window).
 		detail := fmt.Sprintf("%s: %s\nLicence: %s\nSource: %s\n%s", e.Name, e.EngineStatus, e.Licence, e.Source, u.planFor(e))
 		l := widget.NewLabel(detail)
-		l.Wrapping = fyne.TextWrapBreak
+		l.Wrapping = fyne.TextWrapWord // breaks only a word longer than a line
 		expert = append(expert, l)
 		expert = append(expert, tech...)
 		expert = append(expert, widget.NewSeparator())
@@ -327,10 +363,19 @@ func (u *UI) hardwarePage() fyne.CanvasObject {
 }
 
 func (u *UI) localePage(w fyne.Window) fyne.CanvasObject {
-	lc := newLocaleChoice(u.svc.Lib.Locale())
+	country := ""
+	if localeChosen(u.svc.Lib) {
+		country = libraryCountry(u.svc.Lib)
+	}
+	lc := newLocaleChoice(u.svc.Lib.Locale(), country)
 	saved := widget.NewLabel("")
 	save := widget.NewButton("Save", func() {
-		u.setLocale(lc.value(), w)
+		if !lc.chosen() {
+			saved.SetText("Choose the country first.")
+			return
+		}
+		l, code := lc.value()
+		u.setCountry(l, code, w)
 		saved.SetText("Saved. New readings and exports use these settings.")
 	})
 	categories := widget.NewLabel(strings.Join(DefaultCategories, ", "))

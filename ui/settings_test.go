@@ -96,3 +96,22 @@ func TestModelsPageRecommendsAReaderForThisComputer(t *testing.T) {
 		t.Errorf("the same reader is recommended with and without a 24 GB card: %q", firsts[0])
 	}
 }
+
+// The recommended reader is explained in plain words: what it is, how big
+// a download, and why it is the one for this computer; no card says its
+// size is not known.
+func TestRecommendedReaderExplained(t *testing.T) {
+	u := newTestUI(t)
+	m := hw.Machine{CPUCores: 2, AVX2: true, FreeRAMMiB: 8000}
+	u.svc.Machine = &m
+	u.svc.Plans = referencePlans(m)
+	text := shownText(u.modelsPage())
+	for _, want := range []string{"What it is: Qwen3-VL-2B-Instruct", "How big: about 1.8 GB to download", "Why this one: this computer has no graphics card"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("the Reading page does not say %q:\n%s", want, text)
+		}
+	}
+	if strings.Contains(text, "not known") || strings.Contains(text, "once its download size is known") {
+		t.Errorf("a download size is still not known:\n%s", text)
+	}
+}

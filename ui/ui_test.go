@@ -7,11 +7,13 @@ import (
 	"image/png"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
 
+	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/theme"
 	"github.com/shopspring/decimal"
@@ -193,6 +195,13 @@ func TestExportWritesAWorkbook(t *testing.T) {
 	if v, _ := f.GetCellValue("Receipts", "C2"); !strings.HasPrefix(v, "Shop ") {
 		t.Errorf("C2 = %q", v)
 	}
+	// The window's workbook books the receipt as the CLI's does: the
+	// client's default account, in the Account column (issue 39).
+	head, _ := f.GetRows("Receipts")
+	col := slices.Index(head[0], "Account")
+	if col < 0 || len(head) < 2 || col >= len(head[1]) || head[1][col] == "" {
+		t.Errorf("the workbook's Account column is missing or empty: %q", head)
+	}
 }
 
 func TestFocusedFieldIsOutlined(t *testing.T) {
@@ -358,4 +367,23 @@ func TestClosingDuringABatchDoesNotWaitForTheWindow(t *testing.T) {
 		t.Error("the engine was not closed")
 	}
 	runQueued()
+}
+
+// Esc closes the dialog on top of the main window, and the window takes
+// clicks again: a dialog hidden but left on the overlay stack would take
+// them all.
+func TestEscClosesTheDialogOnTop(t *testing.T) {
+	u := newTestUI(t)
+	u.showExport()
+	if u.win.Canvas().Overlays().Top() == nil {
+		t.Fatal("no export dialog")
+	}
+	u.win.Canvas().OnTypedKey()(&fyne.KeyEvent{Name: fyne.KeyEscape})
+	if n := len(u.win.Canvas().Overlays().List()); n != 0 {
+		t.Fatalf("%d overlays left after Esc", n)
+	}
+	u.showExport()
+	if u.win.Canvas().Overlays().Top() == nil {
+		t.Fatal("the export dialog did not open again after Esc")
+	}
 }

@@ -43,15 +43,16 @@ func shownValue(v string) string {
 	if v == "" {
 		return "(empty)"
 	}
-	if len(v) > 24 {
-		return v[:23] + "…"
+	if r := []rune(v); len(r) > 24 {
+		return string(r[:23]) + "…" // whole letters: a byte cut showed a broken glyph
 	}
 	return v
 }
 
-// editText says what an edit did: "#5 Total: 9.00 → 12.50".
+// editText says what an edit did, the new value first so a cut line still
+// shows it: "#5 Total: 12.50 (was 9.00)".
 func editText(e library.Edit) string {
-	return fmt.Sprintf("#%d %s: %s → %s", e.ReceiptID, fieldLabel(e.Field), shownValue(e.Old), shownValue(e.New))
+	return fmt.Sprintf("#%d %s: %s (was %s)", e.ReceiptID, fieldLabel(e.Field), shownValue(e.New), shownValue(e.Old))
 }
 
 // Undo puts back the newest edit still standing, whichever receipt it was
@@ -72,6 +73,7 @@ func (u *UI) Undo() {
 	u.Reload()
 	u.say(fmt.Sprintf("Undone on #%d: %s is %s again.", e.ReceiptID, fieldLabel(e.Field), shownValue(e.Old)))
 	u.showLastEdit()
+	u.changed()
 }
 
 // showLastEdit puts the edit the next undo would revert under the review buttons.

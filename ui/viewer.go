@@ -12,6 +12,7 @@ import (
 	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/driver/desktop"
+	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/shoebox-app/shoebox/ingest"
@@ -42,6 +43,12 @@ type viewer struct {
 	lib      *library.Library
 	rec      library.Record
 	seq      int
+	// sharp is the PDF page rendered again for the zoom (see sharpen),
+	// at sharpDPI; nil while the page shows as read.
+	sharp      image.Image
+	sharpDPI   int
+	sharpShown image.Image // sharp's paper, turned
+	sharpSeq   int
 	// loads counts the page loads under way, for tests to wait on.
 	loads sync.WaitGroup
 }
@@ -69,9 +76,10 @@ func (v *viewer) object() fyne.CanvasObject {
 		widget.NewButton("100%", func() { v.zoomTo(1) }),
 		widget.NewButton("−", func() { v.setZoom(0.8) }),
 		widget.NewButton("+", func() { v.setZoom(1.25) }),
-		widget.NewButton("⟳", func() { v.rotation = (v.rotation + 1) % 4; v.shown = nil; v.layout() }),
-		widget.NewButton("◀", func() { v.turn(-1) }),
-		widget.NewButton("▶", func() { v.turn(1) }),
+		widget.NewButton("⟳", func() { v.rotation = (v.rotation + 1) % 4; v.shown, v.sharpShown = nil, nil; v.layout() }),
+		// Icons, not ◀ ▶: the window's font draws those as coloured emoji.
+		widget.NewButtonWithIcon("", theme.NavigateBackIcon(), func() { v.turn(-1) }),
+		widget.NewButtonWithIcon("", theme.NavigateNextIcon(), func() { v.turn(1) }),
 		v.info,
 	)
 	v.watcher = &resizeWatcher{Scroll: v.scroll, onResize: v.layout}
@@ -141,6 +149,63 @@ func (v *viewer) loadPage() {
 				v.paper = paperBounds(p.Image)
 			}
 			v.shown = nil
+			v.sharp, v.sharpShown, v.sharpDPI = nil, nil, 0
+			v.layout()
+		})
+	}()
+}
+
+// pdfDPI is the resolution a PDF page is read and laid out at; the boxes
+// of its fields are in its pixels.
+var pdfDPI = ingest.DefaultLimits().PDFDPI
+
+// maxSharpDPI bounds the resolution a zoomed PDF page is rendered at: an A4
+// page at 400 dpi is 15.5 megapixels.
+const maxSharpDPI = 400
+
+// wantDPI is the resolution a PDF page must be rendered at for the zoom to
+// show a page pixel per screen pixel: 0 where the page as read is enough
+// (fit, zoomed out) or the file is no PDF.
+func (v *viewer) wantDPI() int {
+	if v.zoom == 0 || v.lib == nil || ingest.Kind(v.rec.Kind) != ingest.PDF {
+		return 0
+	}
+	px := v.zoom
+	if c := fyne.CurrentApp().Driver().CanvasForObject(v.img); c != nil {
+		px *= float64(c.Scale())
+	}
+	dpi := int(float64(pdfDPI)*px + 0.5)
+	if dpi <= pdfDPI*11/10 {
+		return 0
+	}
+	return min(dpi, maxSharpDPI)
+}
+
+// sharpen renders the PDF page on screen again at dpi, in the background,
+// so that text zoomed past 100% is drawn from the PDF, not enlarged from
+// the pixels it was read at (issue 40 item 4).
+func (v *viewer) sharpen(dpi int) {
+	if v.sharpSeq == v.seq && v.sharpDPI == -dpi {
+		return // already under way
+	}
+	v.sharpSeq, v.sharpDPI = v.seq, -dpi
+	seq, rec, page := v.seq, v.rec, v.page
+	f := v.lib.File(rec)
+	lim := ingest.DefaultLimits()
+	lim.PDFDPI, lim.WorkPixels = dpi, 0
+	v.loads.Add(1)
+	go func() {
+		defer v.loads.Done()
+		p, err := ingest.LoadPage(context.Background(), f, page, lim)
+		onMain(func() {
+			if seq != v.seq || v.sharpDPI != -dpi {
+				return // another page, or another zoom, since
+			}
+			if err != nil {
+				v.sharpDPI = 0
+				return // the page as read stays on screen
+			}
+			v.sharp, v.sharpDPI, v.sharpShown = p.Image, dpi, nil
 			v.layout()
 		})
 	}()
@@ -191,11 +256,22 @@ func (v *viewer) layout() {
 	}
 	if v.shown == nil {
 		v.shown = rotate(crop(v.pageImg, v.paper), v.rotation)
+		v.sharpShown = nil
 	}
 	v.img.Image = v.shown
 	v.scale = v.zoom
 	if v.scale == 0 {
 		v.scale = v.fitScale()
+	}
+	if want := v.wantDPI(); want > 0 && v.sharp != nil && v.sharpDPI >= want {
+		if v.sharpShown == nil {
+			k := float64(v.sharpDPI) / float64(pdfDPI)
+			r := image.Rect(int(float64(v.paper.Min.X)*k), int(float64(v.paper.Min.Y)*k), int(float64(v.paper.Max.X)*k), int(float64(v.paper.Max.Y)*k))
+			v.sharpShown = rotate(crop(v.sharp, r.Intersect(v.sharp.Bounds())), v.rotation)
+		}
+		v.img.Image = v.sharpShown
+	} else if want > 0 {
+		v.sharpen(want)
 	}
 	v.stack.Refresh() // its layout sizes the image and the outline
 	v.img.Refresh()
@@ -305,15 +381,13 @@ func paperBounds(img image.Image) image.Rectangle {
 	return r
 }
 
-// crop returns the part r of img.
+// crop returns the part r of img as an image of its own. A SubImage would
+// share the page's rows (its stride is the page's width), and the GL
+// painter uploads an unscaled image's pixels as rows of the cropped width:
+// a PDF page shown at 100% came out as dashes (issue 40 item 4).
 func crop(img image.Image, r image.Rectangle) image.Image {
-	if r == img.Bounds() {
+	if r == img.Bounds() && r.Min == (image.Point{}) {
 		return img
-	}
-	if s, ok := img.(interface {
-		SubImage(image.Rectangle) image.Image
-	}); ok {
-		return s.SubImage(r)
 	}
 	out := image.NewNRGBA(image.Rect(0, 0, r.Dx(), r.Dy()))
 	draw.Draw(out, out.Bounds(), img, r.Min, draw.Src)

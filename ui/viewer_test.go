@@ -90,3 +90,31 @@ func TestZoomedScanPansAndShowsTheFocusedField(t *testing.T) {
 		t.Errorf("outline at %v (%v) is outside the view at %v (%v)", m, v.mark.Size(), off, view)
 	}
 }
+
+// A PDF page zoomed past 100% is rendered again at the zoom's resolution:
+// the picture on screen has a page pixel per screen pixel, not the pixels
+// it was read at, enlarged (issue 40 item 4). The crop keeps its own rows.
+func TestZoomedPDFPageIsRenderedAtTheZoom(t *testing.T) {
+	if _, err := os.Stat(invoicePDF); err != nil {
+		t.Skip("the shared e-invoices are not here")
+	}
+	u := newTestUI(t)
+	addPaths(u, []string{invoicePDF})
+	v := u.viewer
+	v.loads.Wait()
+	settle(u)
+	read := v.shown.Bounds().Dx()
+	if nrgba, ok := v.shown.(*image.NRGBA); ok && nrgba.Stride != 4*nrgba.Rect.Dx() {
+		t.Errorf("the page on screen shares the rows of a wider image: stride %d for %d pixels", nrgba.Stride, nrgba.Rect.Dx())
+	}
+	v.zoomTo(2)
+	v.loads.Wait()
+	settle(u)
+	if got := v.img.Image.Bounds().Dx(); got < read*19/10 {
+		t.Errorf("at 200%% the page is drawn from %d pixels across, want about %d", got, 2*read)
+	}
+	v.zoomTo(1)
+	if got := v.img.Image.Bounds().Dx(); got != read {
+		t.Errorf("at 100%% the page is drawn from %d pixels, want the %d it was read at", got, read)
+	}
+}
