@@ -1,0 +1,159 @@
+package bank
+
+import (
+	"encoding/csv"
+	"fmt"
+	"io"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/xuri/excelize/v2"
+
+	"github.com/shoebox-app/shoebox/export"
+	"github.com/shoebox-app/shoebox/internal/fsutil"
+	"github.com/shoebox-app/shoebox/library"
+)
+
+// Report is what is missing for a period: money out with no receipt (the
+// list the client is asked for), lines whose receipt is only proposed,
+// and receipts no statement line paid (cash, or another account).
+type Report struct {
+	Period              string
+	Missing             []library.StatementLine
+	ToCheck             []library.StatementLine
+	ReceiptsWithoutLine []library.MatchReceipt
+}
+
+// MissingReport gathers the report for [from, to) (zero: all).
+func MissingReport(lib *library.Library, label string, from, to time.Time) (Report, error) {
+	r := Report{Period: label}
+	lines, err := lib.StatementLines(library.LineFilter{From: from, To: to})
+	if err != nil {
+		return r, err
+	}
+	for _, l := range lines {
+		switch {
+		case !l.Amount.IsNegative():
+		case l.MatchState == library.MatchNone:
+			r.Missing = append(r.Missing, l)
+		case l.MatchState == library.MatchProposed:
+			r.ToCheck = append(r.ToCheck, l)
+		}
+	}
+	receipts, err := lib.MatchReceipts(from, to)
+	if err != nil {
+		return r, err
+	}
+	paid, err := lib.ReceiptsOnStatements()
+	if err != nil {
+		return r, err
+	}
+	for _, rc := range receipts {
+		if !paid[rc.ID] && rc.Total.IsPositive() {
+			r.ReceiptsWithoutLine = append(r.ReceiptsWithoutLine, rc)
+		}
+	}
+	return r, nil
+}
+
+var missingHeader = []string{"Account", "Date", "Description", "Amount", "Currency", "Foreign amount", "Note"}
+var withoutLineHeader = []string{"Receipt", "Date", "Supplier", "Total", "Currency"}
+
+func (r Report) missingRows() [][]string {
+	var rows [][]string
+	add := func(l library.StatementLine, note string) {
+		foreign := ""
+		if l.OrigCurrency != "" {
+			foreign = l.OrigCurrency + " " + l.OrigAmount.StringFixed(2)
+		}
+		rows = append(rows, []string{export.Neutralize(l.Account), l.Date.Format("2006-01-02"), export.Neutralize(l.Description),
+			l.Amount.Abs().StringFixed(2), l.Currency, foreign, note})
+	}
+	for _, l := range r.Missing {
+		add(l, "no receipt")
+	}
+	for _, l := range r.ToCheck {
+		add(l, "a receipt is proposed: check it")
+	}
+	return rows
+}
+
+func (r Report) withoutLineRows() [][]string {
+	var rows [][]string
+	for _, rc := range r.ReceiptsWithoutLine {
+		rows = append(rows, []string{fmt.Sprint(rc.ID), rc.Date.Format("2006-01-02"), export.Neutralize(rc.Supplier), rc.Total.StringFixed(2), rc.Currency})
+	}
+	return rows
+}
+
+// Write saves the report: a workbook (.xlsx) with both lists on their own
+// sheets, or CSV: the missing receipts in the named file and the receipts
+// with no statement line beside it (NAME-not-on-statement.csv), written as
+// a pair. The file is written whole or not at all.
+func (r Report) Write(path string) error {
+	switch strings.ToLower(filepath.Ext(path)) {
+	case ".xlsx":
+		return fsutil.WriteExport(path, r.writeXLSX)
+	case ".csv":
+		other := strings.TrimSuffix(path, filepath.Ext(path)) + "-not-on-statement.csv"
+		return fsutil.WriteExportPair(path, other, func(a, b io.Writer) error {
+			if err := writeCSV(a, missingHeader, r.missingRows()); err != nil {
+				return err
+			}
+			return writeCSV(b, withoutLineHeader, r.withoutLineRows())
+		})
+	}
+	return fmt.Errorf("%s: write the list as .csv or .xlsx", filepath.Base(path))
+}
+
+func writeCSV(w io.Writer, header []string, rows [][]string) error {
+	cw := csv.NewWriter(w)
+	cw.Write(header)
+	cw.WriteAll(rows)
+	cw.Flush()
+	return cw.Error()
+}
+
+func (r Report) writeXLSX(w io.Writer) error {
+	f := excelize.NewFile()
+	defer f.Close()
+	first := "Missing receipts"
+	f.SetSheetName("Sheet1", first)
+	bold, _ := f.NewStyle(&excelize.Style{Font: &excelize.Font{Bold: true}})
+	title, _ := f.NewStyle(&excelize.Style{Font: &excelize.Font{Bold: true, Size: 14}})
+	sheet := func(name, heading string, header []string, rows [][]string, widths []float64) {
+		if name != first {
+			f.NewSheet(name)
+		}
+		f.SetCellStr(name, "A1", heading)
+		f.SetCellStyle(name, "A1", "A1", title)
+		for i, h := range header {
+			c, _ := excelize.CoordinatesToCellName(i+1, 3)
+			f.SetCellStr(name, c, h)
+			f.SetCellStyle(name, c, c, bold)
+		}
+		for y, row := range rows {
+			for x, v := range row {
+				c, _ := excelize.CoordinatesToCellName(x+1, y+4)
+				f.SetCellStr(name, c, v)
+			}
+		}
+		for i, wd := range widths {
+			col, _ := excelize.ColumnNumberToName(i + 1)
+			f.SetColWidth(name, col, col, wd)
+		}
+		f.SetPageLayout(name, &excelize.PageLayoutOptions{Orientation: ptr("landscape"), FitToWidth: ptr(1)})
+	}
+	period := r.Period
+	if period == "" {
+		period = "all statements"
+	}
+	sheet(first, fmt.Sprintf("Receipts we still need — %s (%d)", period, len(r.Missing)+len(r.ToCheck)), missingHeader, r.missingRows(),
+		[]float64{16, 12, 48, 12, 9, 16, 30})
+	sheet("Not on a statement", fmt.Sprintf("Receipts no statement line paid — %s (%d)", period, len(r.ReceiptsWithoutLine)),
+		withoutLineHeader, r.withoutLineRows(), []float64{10, 12, 40, 12, 9})
+	return f.Write(w)
+}
+
+func ptr[T any](v T) *T { return &v }
