@@ -337,12 +337,14 @@ func DetectMapping(txt string, dayFirst bool) (Mapping, error) {
 			}
 		}
 	}
+	// The dates decide their form; where they cannot (no day over 12), a
+	// documented export's form does, else the client's date order.
 	dates := column(body, m.Date)
-	if l, ok := layoutByShown(m.DateForm); !ok || !all(dates, func(v string) bool { _, err := l.parse(v); return err == nil }) {
-		l, _, err := detectDates(dates, dayFirst)
-		if err != nil {
-			return m, fmt.Errorf("column %d holds dates no form fits (first: %q): set the date form by hand", m.Date+1, first0(dates))
-		}
+	l, ambiguous, err := detectDates(dates, dayFirst)
+	if err != nil {
+		return m, fmt.Errorf("column %d holds dates no form fits (first: %q): set the date form by hand", m.Date+1, first0(dates))
+	}
+	if pl, ok := layoutByShown(m.DateForm); !ambiguous || !ok || !all(dates, func(v string) bool { _, err := pl.parse(v); return err == nil }) {
 		m.DateForm = l.Shown
 	}
 	var amounts []string

@@ -129,6 +129,15 @@ func parseNumber(s string, decimalComma bool) (decimal.Decimal, error) {
 	if strings.HasPrefix(t, "(") && strings.HasSuffix(t, ")") {
 		t, neg = t[1:len(t)-1], !neg
 	}
+	letters := 0
+	for _, r := range t {
+		if unicode.IsLetter(r) {
+			letters++
+		}
+	}
+	if letters > 3 {
+		return decimal.Zero, fmt.Errorf("%q is not an amount", s)
+	}
 	var b strings.Builder
 	for _, r := range t {
 		switch {
