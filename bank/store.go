@@ -227,3 +227,37 @@ func Confirm(ctx context.Context, lib *library.Library, lineID, receiptID int64,
 	}
 	return lib.ConfirmMatch(ctx, lineID, receiptID, kind, DescriptionKey(l.Description))
 }
+
+// MappingOf is how a CSV statement file would be read: its detected
+// mapping, or a documented export's layout.
+func MappingOf(path string, dayFirst bool, preset string) (Mapping, error) {
+	data, err := readLimited(path)
+	if err != nil {
+		return Mapping{}, err
+	}
+	txt, _, err := text(data)
+	if err != nil {
+		return Mapping{}, err
+	}
+	m, err := DetectMapping(txt, dayFirst)
+	if preset != "" {
+		return m, ApplyPreset(&m, preset)
+	}
+	return m, err
+}
+
+// StateText says a line's match state in a bookkeeper's words.
+func StateText(l library.StatementLine) string {
+	switch l.MatchState {
+	case library.MatchAutomatic:
+		return "matched"
+	case library.MatchConfirmed:
+		return "confirmed"
+	case library.MatchProposed:
+		return "to check"
+	}
+	if l.Amount.IsNegative() {
+		return "receipt missing"
+	}
+	return "money in"
+}
