@@ -58,11 +58,10 @@ func MissingReport(lib *library.Library, label string, from, to time.Time) (Repo
 }
 
 var missingHeader = []string{"Account", "Date", "Description", "Amount", "Currency", "Foreign amount", "Note"}
-
-// The lists go to the client: lines whose receipt is only proposed are
-// left for the bookkeeper to settle in Shoebox, not asked for.
 var withoutLineHeader = []string{"Receipt", "Date", "Supplier", "Total", "Currency"}
 
+// missingRows are the lines the client is asked for: those whose receipt
+// is only proposed are left for the bookkeeper to settle in Shoebox.
 func (r Report) missingRows() [][]string {
 	var rows [][]string
 	add := func(l library.StatementLine, note string) {
