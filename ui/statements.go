@@ -45,7 +45,7 @@ type statementsView struct {
 	reject   *widget.Button
 	byHand   *widget.Button
 	unmatch  *widget.Button
-	lines    []library.StatementLine // as filtered, in date order
+	lines    []library.StatementLine // as filtered, newest first as banks show them
 	receipts map[int64]library.MatchReceipt
 	selected int
 }
@@ -54,7 +54,7 @@ type statementsView struct {
 var statementColumns = []struct {
 	title string
 	width float32
-}{{"Date", 100}, {"Description", 330}, {"Amount", 110}, {"Receipt", 290}, {"Status", 130}, {"Why", 560}}
+}{{"Date", 100}, {"Description", 300}, {"Amount", 190}, {"Receipt", 300}, {"Status", 130}, {"Why", 620}}
 
 func (u *UI) showStatements() { u.openStatements() }
 
@@ -99,7 +99,8 @@ func (u *UI) openStatements() *statementsView {
 	v.unmatch = widget.NewButton("Remove match", v.unmatchSelected)
 	v.enableActions()
 	toolbar := container.NewHBox(
-		widget.NewLabel("Account"), v.account, widget.NewLabel("Show"), v.filter,
+		widget.NewLabel("Account"), container.NewGridWrap(fyne.NewSize(220, v.account.MinSize().Height), v.account),
+		widget.NewLabel("Show"), container.NewGridWrap(fyne.NewSize(170, v.filter.MinSize().Height), v.filter),
 		widget.NewSeparator(),
 		widget.NewButtonWithIcon("Import statement…", theme.FolderOpenIcon(), v.importStatement),
 		widget.NewButtonWithIcon("Match now", theme.ViewRefreshIcon(), v.matchNow),
@@ -167,6 +168,7 @@ func (v *statementsView) reload() {
 			v.lines = append(v.lines, l)
 		}
 	}
+	slices.Reverse(v.lines)
 	if len(all) == 0 {
 		v.summary.SetText("No statements yet. Import one from the bank: OFX, QFX, QIF, CAMT (ISO 20022 XML) or CSV.")
 	} else {
