@@ -58,7 +58,20 @@ func TestStatementCommands(t *testing.T) {
 		t.Fatalf("undo with nothing done: %s", out)
 	}
 	code, out, _ = run(t, "statements", "accounts", "--library", lib)
-	if code != 0 || !strings.Contains(out, "Card (AUD): 2 statements") {
+	if code != 0 || !strings.Contains(out, "Card (AUD): 2 statements") || !strings.Contains(out, "[2] other.csv") {
 		t.Fatalf("accounts: %s", out)
+	}
+	// other.csv was read month first by mistake: remove it, import it again.
+	code, out, _ = run(t, "statements", "remove", "2", "--library", lib)
+	if code != 0 || !strings.Contains(out, "removed other.csv from Card") {
+		t.Fatalf("remove: %d %s", code, out)
+	}
+	code, out, _ = run(t, "statements", "import", other, "--account", "Card", "--negate", "--date-form", "DD/MM/YYYY", "--library", lib)
+	if code != 0 || !strings.Contains(out, "1 line, all new") {
+		t.Fatalf("import again: %d %s", code, out)
+	}
+	code, out, _ = run(t, "missing", "--period", "2025-Q3", "--library", lib)
+	if code != 0 || !strings.Contains(out, "3 statement lines in 2025-Q3 have no receipt") {
+		t.Fatalf("missing after the fix: %s", out)
 	}
 }

@@ -17,14 +17,14 @@ import (
 )
 
 func init() {
-	register("statements", "bank and card statements: statements import FILE [--account NAME] | list | accounts | presets", runStatements)
+	register("statements", "bank and card statements: statements import FILE [--account NAME] | list | accounts | remove ID | presets", runStatements)
 	register("match", "match statement lines to receipts (--period 2025-Q3); --confirm, --reject, --unmatch LINE, --undo", runMatch)
 	register("missing", "list the statement lines with no receipt for a period: missing --period 2025-Q3 -o FILE.xlsx|.csv", runMissing)
 }
 
 func runStatements(env Env, args []string) int {
 	if len(args) == 0 {
-		fmt.Fprintln(env.Stderr, "Usage: shoebox statements import FILE... [--account NAME] | list [--account NAME] [--period P] [--missing] | accounts | presets")
+		fmt.Fprintln(env.Stderr, "Usage: shoebox statements import FILE... [--account NAME] | list [--account NAME] [--period P] [--missing] | accounts | remove ID | presets")
 		return 2
 	}
 	switch args[0] {
@@ -34,6 +34,8 @@ func runStatements(env Env, args []string) int {
 		return runStatementsList(env, args[1:])
 	case "accounts":
 		return runStatementsAccounts(env, args[1:])
+	case "remove":
+		return runStatementsRemove(env, args[1:])
 	case "presets":
 		for _, p := range bank.Presets() {
 			fmt.Fprintf(env.Stdout, "%-16s %s\n", p[0], p[1])
@@ -41,7 +43,7 @@ func runStatements(env Env, args []string) int {
 		fmt.Fprintln(env.Stdout, "\nDate forms: "+strings.Join(bank.DateForms(), ", "))
 		return 0
 	}
-	fmt.Fprintf(env.Stderr, "shoebox statements: unknown action %q: use import, list, accounts or presets\n", args[0])
+	fmt.Fprintf(env.Stderr, "shoebox statements: unknown action %q: use import, list, accounts, remove or presets\n", args[0])
 	return 2
 }
 
@@ -160,7 +162,7 @@ func runStatementsImport(env Env, args []string) int {
 				"opening": s.Opening, "closing": s.Closing, "from": s.From.Format("2006-01-02"), "to": s.To.Format("2006-01-02"), "mapping": s.Mapping, "notes": s.Notes})
 			continue
 		}
-		fmt.Fprintf(env.Stdout, "%s: %s statement of %s, %s to %s: %d lines", path, s.Format, res.Account, s.From.Format("2 Jan 2006"), s.To.Format("2 Jan 2006"), res.Lines)
+		fmt.Fprintf(env.Stdout, "%s: %s statement of %s, %s to %s: %s", path, s.Format, res.Account, s.From.Format("2 Jan 2006"), s.To.Format("2 Jan 2006"), plural(res.Lines, "line"))
 		switch {
 		case res.SameFile:
 			fmt.Fprintf(env.Stdout, " — this file was imported before; nothing added\n")
@@ -287,7 +289,7 @@ func runStatementsAccounts(env Env, args []string) int {
 		sts, _ := l.Statements(a.Name)
 		fmt.Fprintf(env.Stdout, "%s (%s): %d statements\n", a.Name, a.Currency, len(sts))
 		for _, s := range sts {
-			fmt.Fprintf(env.Stdout, "  %s  %s  %s to %s  %d lines (%d new)  opening %s  closing %s\n", s.OriginalName, s.Format, s.From, s.To, s.Lines, s.Added,
+			fmt.Fprintf(env.Stdout, "  [%d] %s  %s  %s to %s  %d lines (%d new)  opening %s  closing %s\n", s.ID, s.OriginalName, s.Format, s.From, s.To, s.Lines, s.Added,
 				orDash(s.Opening), orDash(s.Closing))
 		}
 		if a.CSVMapping != "" {
@@ -298,6 +300,40 @@ func runStatementsAccounts(env Env, args []string) int {
 		}
 	}
 	return 0
+}
+
+func runStatementsRemove(env Env, args []string) int {
+	fs, libDir := newFlags(env, "statements remove", "ID")
+	if err := parseArgs(fs, args); err != nil || fs.NArg() != 1 {
+		fs.Usage()
+		return 2
+	}
+	id, err := strconv.ParseInt(fs.Arg(0), 10, 64)
+	if err != nil {
+		fmt.Fprintf(env.Stderr, "shoebox: %q is not a statement number (shoebox statements accounts shows them in brackets)\n", fs.Arg(0))
+		return 2
+	}
+	l, ok := openLibrary(env, *libDir)
+	if !ok {
+		return 1
+	}
+	defer l.Close()
+	ctx, stop := interruptible()
+	defer stop()
+	info, err := l.RemoveStatement(ctx, id)
+	if err != nil {
+		fmt.Fprintln(env.Stderr, "shoebox:", err)
+		return 1
+	}
+	fmt.Fprintf(env.Stdout, "removed %s from %s, with the lines it brought; import it again to read it another way\n", info.OriginalName, info.Account)
+	return 0
+}
+
+func plural(n int, what string) string {
+	if n == 1 {
+		return "1 " + what
+	}
+	return fmt.Sprintf("%d %ss", n, what)
 }
 
 func orDash(s string) string {

@@ -661,3 +661,41 @@ func (l *Library) ReceiptsOnStatements() (map[int64]bool, error) {
 	}
 	return out, nil
 }
+
+// RemoveStatement takes an imported statement out: the file read the wrong
+// way (a date form or a column mistaken) is removed, with the lines it
+// brought and their matches, to be imported again read the right way.
+// Lines an earlier statement brought stay. The stored original goes too
+// unless another account's statement is the same file.
+func (l *Library) RemoveStatement(ctx context.Context, id int64) (StatementInfo, error) {
+	var info StatementInfo
+	err := l.write(ctx, func(tx *sql.Tx) error {
+		var sha string
+		err := tx.QueryRow(`SELECT account, original_name, stored_path, sha256 FROM statements WHERE id = ?`, id).
+			Scan(&info.Account, &info.OriginalName, &info.StoredPath, &sha)
+		if err == sql.ErrNoRows {
+			return fmt.Errorf("no statement %d (shoebox statements accounts lists them)", id)
+		} else if err != nil {
+			return err
+		}
+		info.ID = id
+		if _, err := tx.Exec(`DELETE FROM statement_lines WHERE statement_id = ?`, id); err != nil {
+			return err
+		}
+		if _, err := tx.Exec(`DELETE FROM statements WHERE id = ?`, id); err != nil {
+			return err
+		}
+		var others int
+		if err := tx.QueryRow(`SELECT count(*) FROM statements WHERE sha256 = ?`, sha).Scan(&others); err != nil {
+			return err
+		}
+		if others > 0 {
+			info.StoredPath = ""
+		}
+		return nil
+	})
+	if err == nil && info.StoredPath != "" {
+		os.Remove(filepath.Join(l.dir, info.StoredPath))
+	}
+	return info, err
+}

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"os"
 	"slices"
@@ -106,6 +107,7 @@ func (u *UI) openStatements() *statementsView {
 		widget.NewButtonWithIcon("Match now", theme.ViewRefreshIcon(), v.matchNow),
 		widget.NewButtonWithIcon("Missing receipts list…", theme.DocumentSaveIcon(), v.saveMissing),
 		widget.NewButtonWithIcon("Undo", theme.ContentUndoIcon(), v.undo),
+		widget.NewButtonWithIcon("Account…", theme.SettingsIcon(), v.showAccount),
 	)
 	actions := container.NewHBox(v.confirm, v.reject, v.byHand, v.unmatch)
 	bottom := container.NewBorder(nil, nil, nil, actions, v.detail)
@@ -445,4 +447,146 @@ func statementLineText(lib *library.Library, receiptID int64) string {
 			l.Description, bank.StateText(l)))
 	}
 	return "On the statement: " + strings.Join(parts, "; ")
+}
+
+// columnEntry is a column number as a bookkeeper counts (from 1; empty
+// for none).
+func columnEntry(i int) *widget.Entry {
+	e := widget.NewEntry()
+	if i >= 0 {
+		e.SetText(strconv.Itoa(i + 1))
+	}
+	e.SetPlaceHolder("none")
+	return e
+}
+
+func columnOf(e *widget.Entry) (int, error) {
+	s := strings.TrimSpace(e.Text)
+	if s == "" {
+		return -1, nil
+	}
+	n, err := strconv.Atoi(s)
+	if err != nil || n < 1 {
+		return -1, fmt.Errorf("%q is not a column number (1 is the first column)", s)
+	}
+	return n - 1, nil
+}
+
+// showAccount is the account's page: its statement files (one read the
+// wrong way can be removed, to be imported again) and how its CSV files
+// are read: the date form, the decimal separator, the columns, all
+// changeable and kept for the account's next file.
+func (v *statementsView) showAccount() {
+	lib := v.u.svc.Lib
+	name := v.account.Selected
+	if name == "" || name == allAccounts {
+		dialog.ShowInformation("Account", "Choose an account first.", v.win)
+		return
+	}
+	acct, _, err := lib.BankAccount(name)
+	if err != nil {
+		dialog.ShowError(err, v.win)
+		return
+	}
+	var d dialog.Dialog
+	files := container.NewVBox()
+	sts, _ := lib.Statements(name)
+	for _, s := range sts {
+		s := s
+		files.Add(container.NewBorder(nil, nil, nil, widget.NewButtonWithIcon("Remove", theme.DeleteIcon(), func() {
+			dialog.ShowConfirm("Remove statement", fmt.Sprintf("Remove %s and the %d lines it brought (with their matches)? The receipts stay.", s.OriginalName, s.Added),
+				func(yes bool) {
+					if !yes {
+						return
+					}
+					_, err := lib.RemoveStatement(context.Background(), s.ID)
+					d.Hide()
+					v.act(err)
+				}, v.win)
+		}), widget.NewLabel(fmt.Sprintf("%s — %s, %s to %s, %d lines", s.OriginalName, s.Format, s.From, s.To, s.Lines))))
+	}
+	if len(sts) == 0 {
+		files.Add(widget.NewLabel("No statements imported."))
+	}
+	var m bank.Mapping
+	hasCSV := acct.CSVMapping != "" && json.Unmarshal([]byte(acct.CSVMapping), &m) == nil
+	items := []*widget.FormItem{widget.NewFormItem("Statements", files)}
+	var save func() error
+	if hasCSV {
+		dateForm := widget.NewSelect(bank.DateForms(), nil)
+		dateForm.SetSelected(m.DateForm)
+		comma := widget.NewCheck("amounts use a decimal comma (1.234,56)", nil)
+		comma.SetChecked(m.DecimalComma)
+		negate := widget.NewCheck("purchases are shown as positive amounts", nil)
+		negate.SetChecked(m.Negate)
+		date, amount, debit, credit, balance := columnEntry(m.Date), columnEntry(m.Amount), columnEntry(m.Debit), columnEntry(m.Credit), columnEntry(m.Balance)
+		desc := -1
+		if len(m.Description) > 0 {
+			desc = m.Description[0]
+		}
+		description := columnEntry(desc)
+		items = append(items,
+			widget.NewFormItem("CSV files read as", widget.NewLabel(wrapText(m.Describe(), 90))),
+			widget.NewFormItem("Date form", dateForm),
+			widget.NewFormItem("", comma),
+			widget.NewFormItem("", negate),
+			widget.NewFormItem("Date column", date),
+			widget.NewFormItem("Description column", description),
+			widget.NewFormItem("Amount column", amount),
+			widget.NewFormItem("Money out column", debit),
+			widget.NewFormItem("Money in column", credit),
+			widget.NewFormItem("Balance column", balance),
+		)
+		save = func() error {
+			n := m
+			n.DateForm, n.DecimalComma, n.Negate = dateForm.Selected, comma.Checked, negate.Checked
+			for _, c := range []struct {
+				e   *widget.Entry
+				dst *int
+			}{{date, &n.Date}, {amount, &n.Amount}, {debit, &n.Debit}, {credit, &n.Credit}, {balance, &n.Balance}, {description, &desc}} {
+				col, err := columnOf(c.e)
+				if err != nil {
+					return err
+				}
+				*c.dst = col
+			}
+			n.Description = nil
+			if desc >= 0 {
+				n.Description = []int{desc}
+			}
+			if n.Date < 0 || len(n.Description) == 0 || (n.Amount < 0 && (n.Debit < 0 || n.Credit < 0)) {
+				return fmt.Errorf("a statement needs a date column, a description column, and an amount column or both money out and money in columns")
+			}
+			b, _ := json.Marshal(n)
+			return lib.SaveBankAccount(context.Background(), library.BankAccount{Name: name, CSVMapping: string(b)})
+		}
+	}
+	d = dialog.NewForm("Account: "+name, "Save", "Close", items, func(ok bool) {
+		if ok && save != nil {
+			if err := save(); err != nil {
+				dialog.ShowError(err, v.win)
+				return
+			}
+			v.summary.SetText("Saved: this account's next CSV file is read the new way. Remove a statement read the wrong way and import it again.")
+		}
+	}, v.win)
+	d.Resize(fyne.NewSize(760, 560))
+	d.Show()
+}
+
+func wrapText(s string, width int) string {
+	var b strings.Builder
+	n := 0
+	for _, w := range strings.Fields(s) {
+		if n > 0 && n+len(w) > width {
+			b.WriteString("\n")
+			n = 0
+		} else if n > 0 {
+			b.WriteString(" ")
+			n++
+		}
+		b.WriteString(w)
+		n += len(w)
+	}
+	return b.String()
 }
