@@ -99,18 +99,23 @@ func DescriptionKey(desc string) string {
 
 // similarity says how well a statement description names a supplier, 0–1:
 // the share of the description's seller words the supplier's name
-// explains (a word cut short by the bank counts), or the longest run of
-// letters the two share when the bank ran the words together.
+// explains (a word cut short by the bank counts); or, when the description
+// starts with the seller, the share of the supplier's name it holds (a
+// town after a short name: "MYER SYDNEY"); or the longest run of letters
+// the two share when the bank ran the words together.
 func similarity(desc []string, supplier []string) float64 {
 	if len(desc) == 0 || len(supplier) == 0 {
 		return 0
+	}
+	same := func(d, s string) bool {
+		return d == s || (len(d) >= 3 && strings.HasPrefix(s, d)) || (len(s) >= 3 && strings.HasPrefix(d, s))
 	}
 	var total, matched int
 	strong := false
 	for _, d := range desc {
 		total += len(d)
 		for _, s := range supplier {
-			if d == s || (len(d) >= 3 && strings.HasPrefix(s, d)) || (len(s) >= 3 && strings.HasPrefix(d, s)) {
+			if same(d, s) {
 				matched += len(d)
 				if min(len(d), len(s)) >= 3 {
 					strong = true
@@ -123,13 +128,29 @@ func similarity(desc []string, supplier []string) float64 {
 	if strong {
 		tok = float64(matched) / float64(total)
 	}
+	cover := 0.0
+	if same(desc[0], supplier[0]) && min(len(desc[0]), len(supplier[0])) >= 3 {
+		var all, found int
+		for _, s := range supplier {
+			all += len(s)
+			for _, d := range desc {
+				if same(d, s) {
+					found += len(s)
+					break
+				}
+			}
+		}
+		if found >= 4 {
+			cover = float64(found) / float64(all)
+		}
+	}
 	a, b := strings.Join(desc, ""), strings.Join(supplier, "")
 	run := longestCommonRun(a, b)
 	lcs := 0.0
 	if run >= 5 {
 		lcs = float64(run) / float64(min(len(a), len(b)))
 	}
-	return max(tok, lcs)
+	return max(tok, cover, lcs)
 }
 
 func longestCommonRun(a, b string) int {

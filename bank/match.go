@@ -10,6 +10,7 @@ import (
 	"github.com/shopspring/decimal"
 
 	"github.com/shoebox-app/shoebox/library"
+	"github.com/shoebox-app/shoebox/receipt"
 )
 
 // Rules are matching's windows and thresholds.
@@ -56,7 +57,8 @@ type lineInfo struct {
 type receiptInfo struct {
 	r       library.MatchReceipt
 	words   []string
-	invoice bool
+	invoice bool // paid by transfer, often weeks after its date
+	credit  bool // a credit note or a refund receipt: money comes back
 }
 
 type pair struct {
@@ -95,7 +97,10 @@ func Match(lines []library.StatementLine, receipts []library.MatchReceipt, memor
 	byAmount := map[string][]int{}
 	var foreign []int // receipts by date whose currency differs from some line's
 	for i, r := range receipts {
-		rs[i] = receiptInfo{r: r, words: supplierWords(r.Supplier), invoice: strings.Contains(strings.ToLower(r.DocType), "invoice")}
+		// A "tax invoice" is most often a shop's receipt: only an invoice
+		// proper gets the long payment window.
+		rs[i] = receiptInfo{r: r, words: supplierWords(r.Supplier), invoice: r.DocType == string(receipt.DocInvoice),
+			credit: r.Total.IsNegative() || r.DocType == string(receipt.DocCreditNote)}
 		k := amountKey(r.Currency, r.Total)
 		byAmount[k] = append(byAmount[k], i)
 		if r.Currency != "" {
@@ -110,7 +115,7 @@ func Match(lines []library.StatementLine, receipts []library.MatchReceipt, memor
 		takenR[id] = true
 	}
 	for _, li := range ls {
-		if li.l.MatchState == library.MatchConfirmed && li.l.MatchKind == library.KindPayment {
+		if li.l.MatchState == library.MatchConfirmed && li.l.MatchKind != library.KindRefund {
 			takenR[li.l.ReceiptID] = true
 		}
 	}
@@ -277,7 +282,7 @@ func paymentCandidates(i int, li lineInfo, rs []receiptInfo, byAmount map[string
 	var out []pair
 	consider := func(ri int, amountScore float64, amountWhy string, estimated bool) {
 		r := rs[ri]
-		if taken[r.r.ID] || rejected[[2]int64{l.ID, r.r.ID}] || r.r.Total.IsNegative() {
+		if taken[r.r.ID] || rejected[[2]int64{l.ID, r.r.ID}] || r.credit {
 			return
 		}
 		d := days(l.Date, r.r.Date)
@@ -327,7 +332,7 @@ func paymentCandidates(i int, li lineInfo, rs []receiptInfo, byAmount map[string
 		if r.r.Date.After(l.Date.AddDate(0, 0, rules.EarlyDays)) {
 			break
 		}
-		if r.r.Currency == l.Currency || r.r.Total.IsZero() || r.r.Total.IsNegative() {
+		if r.r.Currency == l.Currency || r.r.Total.IsZero() || r.credit {
 			continue
 		}
 		implied := l.Amount.Abs().Div(r.r.Total)
@@ -366,7 +371,7 @@ func creditCandidates(i int, li lineInfo, rs []receiptInfo, byAmount map[string]
 			}
 			d := days(l.Date, r.r.Date)
 			ns, memo := nameScore(li, r, memory)
-			if r.r.Total.IsNegative() {
+			if r.credit {
 				if d < -rules.EarlyDays || d > rules.WindowDays {
 					continue
 				}
@@ -406,7 +411,7 @@ func splits(ls []lineInfo, rs []receiptInfo, lineDone, receiptDone map[int]bool,
 	}
 	sort.Slice(free, func(a, b int) bool { return ls[free[a]].l.Date.Before(ls[free[b]].l.Date) })
 	for ri, r := range rs {
-		if receiptDone[ri] || taken[r.r.ID] || !r.r.Total.IsPositive() || len(r.words) == 0 {
+		if receiptDone[ri] || taken[r.r.ID] || r.credit || !r.r.Total.IsPositive() || len(r.words) == 0 {
 			continue
 		}
 		from := r.r.Date.AddDate(0, 0, -rules.EarlyDays)

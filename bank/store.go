@@ -210,7 +210,7 @@ func takenOutside(lib *library.Library, from, to time.Time) (map[int64]bool, err
 			return nil, err
 		}
 		for _, l := range lines {
-			if l.ReceiptID != 0 && l.MatchKind == library.KindPayment && (l.MatchState == library.MatchAutomatic || l.MatchState == library.MatchConfirmed) {
+			if l.ReceiptID != 0 && l.MatchKind != library.KindRefund && (l.MatchState == library.MatchAutomatic || l.MatchState == library.MatchConfirmed) {
 				taken[l.ReceiptID] = true
 			}
 		}
