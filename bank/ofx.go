@@ -21,7 +21,11 @@ func parseOFX(txt string) (*Statement, error) {
 		return nil, fmt.Errorf("this OFX file cannot be read: %v", err)
 	}
 	s := &Statement{Format: "OFX"}
+	var bad error
 	add := func(cur string, acct string, list *ofxgo.TransactionList, bal ofxgo.Amount, asOf ofxgo.Date) {
+		if cur == "XXX" { // ofxgo's name for a missing CURDEF
+			cur = ""
+		}
 		if s.Currency == "" {
 			s.Currency = cur
 		}
@@ -36,6 +40,10 @@ func parseOFX(txt string) (*Statement, error) {
 				s.To = day(list.DtEnd.Time)
 			}
 			for _, t := range list.Transactions {
+				if t.DtPosted.IsZero() {
+					bad = fmt.Errorf("an OFX transaction (%q) has no date (DTPOSTED): the file is damaged", string(t.FiTID))
+					return
+				}
 				s.Lines = append(s.Lines, ofxLine(t, cur))
 			}
 		}
@@ -51,6 +59,9 @@ func parseOFX(txt string) (*Statement, error) {
 		if st, ok := m.(*ofxgo.CCStatementResponse); ok {
 			add(st.CurDef.String(), string(st.CCAcctFrom.AcctID), st.BankTranList, st.BalAmt, st.DtAsOf)
 		}
+	}
+	if bad != nil {
+		return nil, bad
 	}
 	if len(resp.Bank)+len(resp.CreditCard) == 0 {
 		return nil, fmt.Errorf("this OFX file holds no bank or card statement (investment statements are not read)")
