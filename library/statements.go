@@ -191,6 +191,7 @@ func (l *Library) AddStatement(ctx context.Context, s NewStatement) (StatementIm
 		if err := os.MkdirAll(filepath.Dir(dst), privateDir); err != nil {
 			return res, fmt.Errorf("cannot keep the statement in the library: %w", err)
 		}
+		fsutil.TidyFolder(filepath.Dir(dst)) // what a killed import left
 		if err := fsutil.WriteAtomic(dst, func(w io.Writer) error { _, err := w.Write(s.Data); return err }); err != nil {
 			return res, fmt.Errorf("cannot keep the statement in the library: %w", err)
 		}
@@ -665,14 +666,13 @@ func (l *Library) ReceiptsOnStatements() (map[int64]bool, error) {
 // RemoveStatement takes an imported statement out: the file read the wrong
 // way (a date form or a column mistaken) is removed, with the lines it
 // brought and their matches, to be imported again read the right way.
-// Lines an earlier statement brought stay. The stored original goes too
-// unless another account's statement is the same file.
+// Lines an earlier statement brought stay. The stored original stays too,
+// as every original does: importing the file again finds it there.
 func (l *Library) RemoveStatement(ctx context.Context, id int64) (StatementInfo, error) {
 	var info StatementInfo
 	err := l.write(ctx, func(tx *sql.Tx) error {
-		var sha string
-		err := tx.QueryRow(`SELECT account, original_name, stored_path, sha256 FROM statements WHERE id = ?`, id).
-			Scan(&info.Account, &info.OriginalName, &info.StoredPath, &sha)
+		err := tx.QueryRow(`SELECT account, original_name, stored_path FROM statements WHERE id = ?`, id).
+			Scan(&info.Account, &info.OriginalName, &info.StoredPath)
 		if err == sql.ErrNoRows {
 			return fmt.Errorf("no statement %d (shoebox statements accounts lists them)", id)
 		} else if err != nil {
@@ -682,20 +682,8 @@ func (l *Library) RemoveStatement(ctx context.Context, id int64) (StatementInfo,
 		if _, err := tx.Exec(`DELETE FROM statement_lines WHERE statement_id = ?`, id); err != nil {
 			return err
 		}
-		if _, err := tx.Exec(`DELETE FROM statements WHERE id = ?`, id); err != nil {
-			return err
-		}
-		var others int
-		if err := tx.QueryRow(`SELECT count(*) FROM statements WHERE sha256 = ?`, sha).Scan(&others); err != nil {
-			return err
-		}
-		if others > 0 {
-			info.StoredPath = ""
-		}
-		return nil
+		_, err = tx.Exec(`DELETE FROM statements WHERE id = ?`, id)
+		return err
 	})
-	if err == nil && info.StoredPath != "" {
-		os.Remove(filepath.Join(l.dir, info.StoredPath))
-	}
 	return info, err
 }
