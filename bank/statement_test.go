@@ -171,3 +171,21 @@ func TestCSVMappingCanBeChanged(t *testing.T) {
 		t.Errorf("changed mapping not used: %s, opening %v", s.Lines[0].Amount, s.Opening)
 	}
 }
+
+func TestPresetByName(t *testing.T) {
+	data, _ := os.ReadFile("testdata/commbank.csv")
+	var m Mapping
+	if err := ApplyPreset(&m, "commbank"); err != nil {
+		t.Fatal(err)
+	}
+	s, err := Parse("commbank.csv", data, Options{Mapping: &m})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(s.Lines) != 4 || s.Closing == nil || !s.Closing.Equal(dec("2395.55")) || s.Mapping.Preset != "commbank" {
+		t.Fatalf("CommBank by its preset: %d lines, closing %v, %s", len(s.Lines), s.Closing, s.Mapping.Describe())
+	}
+	if err := ApplyPreset(&m, "no-such-bank"); err == nil || !strings.Contains(err.Error(), "choose one of") {
+		t.Fatalf("unknown preset: %v", err)
+	}
+}
