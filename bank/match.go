@@ -95,7 +95,7 @@ func Match(lines []library.StatementLine, receipts []library.MatchReceipt, memor
 	}
 	rs := make([]receiptInfo, len(receipts))
 	byAmount := map[string][]int{}
-	var foreign []int // receipts by date whose currency differs from some line's
+	foreign := map[string][]int{} // receipts by currency, in date order
 	for i, r := range receipts {
 		// A "tax invoice" is most often a shop's receipt: only an invoice
 		// proper gets the long payment window.
@@ -104,10 +104,12 @@ func Match(lines []library.StatementLine, receipts []library.MatchReceipt, memor
 		k := amountKey(r.Currency, r.Total)
 		byAmount[k] = append(byAmount[k], i)
 		if r.Currency != "" {
-			foreign = append(foreign, i)
+			foreign[r.Currency] = append(foreign[r.Currency], i)
 		}
 	}
-	sort.Slice(foreign, func(a, b int) bool { return receipts[foreign[a]].Date.Before(receipts[foreign[b]].Date) })
+	for _, list := range foreign {
+		sort.Slice(list, func(a, b int) bool { return receipts[list[a]].Date.Before(receipts[list[b]].Date) })
+	}
 	rates := referenceRates(lines)
 
 	takenR := map[int64]bool{}
@@ -276,7 +278,7 @@ func namePhrase(name float64, memo bool, supplier string) string {
 	return "the description does not name " + supplier
 }
 
-func paymentCandidates(i int, li lineInfo, rs []receiptInfo, byAmount map[string][]int, foreign []int, rates map[string]decimal.Decimal,
+func paymentCandidates(i int, li lineInfo, rs []receiptInfo, byAmount map[string][]int, foreign map[string][]int, rates map[string]decimal.Decimal,
 	memory map[string]string, rejected map[[2]int64]bool, taken map[int64]bool, rules Rules) []pair {
 	l := li.l
 	var out []pair
@@ -326,28 +328,33 @@ func paymentCandidates(i int, li lineInfo, rs []receiptInfo, byAmount map[string
 	}
 	// A foreign receipt paid without the foreign amount on the statement:
 	// the rate it implies must be near the rate other lines show.
-	lo := sort.Search(len(foreign), func(k int) bool { return !rs[foreign[k]].r.Date.Before(l.Date.AddDate(0, 0, -rules.WindowDays)) })
-	for k := lo; k < len(foreign); k++ {
-		r := rs[foreign[k]]
-		if r.r.Date.After(l.Date.AddDate(0, 0, rules.EarlyDays)) {
-			break
-		}
-		if r.r.Currency == l.Currency || r.r.Total.IsZero() || r.credit {
+	for cur, list := range foreign {
+		if cur == l.Currency {
 			continue
 		}
-		implied := l.Amount.Abs().Div(r.r.Total)
-		ref, ok := rates[r.r.Currency+">"+l.Currency]
-		if !ok {
-			consider(foreign[k], 0.4, fmt.Sprintf("%s %s would be %s %s per %s; no other line shows this rate to check it",
-				r.r.Currency, r.r.Total.StringFixed(2), implied.StringFixed(4), l.Currency, r.r.Currency), true)
-			continue
+		lo := sort.Search(len(list), func(k int) bool { return !rs[list[k]].r.Date.Before(l.Date.AddDate(0, 0, -rules.WindowDays)) })
+		for k := lo; k < len(list); k++ {
+			r := rs[list[k]]
+			if r.r.Date.After(l.Date.AddDate(0, 0, rules.EarlyDays)) {
+				break
+			}
+			if r.r.Total.IsZero() || r.credit {
+				continue
+			}
+			implied := l.Amount.Abs().Div(r.r.Total)
+			ref, ok := rates[cur+">"+l.Currency]
+			if !ok {
+				consider(list[k], 0.4, fmt.Sprintf("%s %s would be %s %s per %s; no other line shows this rate to check it",
+					cur, r.r.Total.StringFixed(2), implied.StringFixed(4), l.Currency, cur), true)
+				continue
+			}
+			dev, _ := implied.Div(ref).Sub(decimal.NewFromInt(1)).Abs().Float64()
+			if dev > rules.FXTolerance {
+				continue
+			}
+			consider(list[k], 0.7-5*dev, fmt.Sprintf("%s %s at %s %s per %s; other lines show %s (%.1f%% apart)", cur,
+				r.r.Total.StringFixed(2), implied.StringFixed(4), l.Currency, cur, ref.StringFixed(4), dev*100), true)
 		}
-		dev, _ := implied.Div(ref).Sub(decimal.NewFromInt(1)).Abs().Float64()
-		if dev > rules.FXTolerance {
-			continue
-		}
-		consider(foreign[k], 0.7-5*dev, fmt.Sprintf("%s %s at %s %s per %s; other lines show %s (%.1f%% apart)", r.r.Currency,
-			r.r.Total.StringFixed(2), implied.StringFixed(4), l.Currency, r.r.Currency, ref.StringFixed(4), dev*100), true)
 	}
 	return out
 }
