@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"time"
 
@@ -121,6 +122,7 @@ func (r Report) writeXLSX(w io.Writer) error {
 	f.SetSheetName("Sheet1", first)
 	bold, _ := f.NewStyle(&excelize.Style{Font: &excelize.Font{Bold: true}})
 	title, _ := f.NewStyle(&excelize.Style{Font: &excelize.Font{Bold: true, Size: 14}})
+	money, _ := f.NewStyle(&excelize.Style{NumFmt: 2}) // 0.00
 	sheet := func(name, heading string, header []string, rows [][]string, widths []float64) {
 		if name != first {
 			f.NewSheet(name)
@@ -135,6 +137,13 @@ func (r Report) writeXLSX(w io.Writer) error {
 		for y, row := range rows {
 			for x, v := range row {
 				c, _ := excelize.CoordinatesToCellName(x+1, y+4)
+				if header[x] == "Amount" || header[x] == "Total" {
+					if n, err := strconv.ParseFloat(v, 64); err == nil {
+						f.SetCellFloat(name, c, n, 2, 64) // a number, to add up in the sheet
+						f.SetCellStyle(name, c, c, money)
+						continue
+					}
+				}
 				f.SetCellStr(name, c, v)
 			}
 		}
