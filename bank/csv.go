@@ -195,8 +195,8 @@ func readRows(txt string, delim rune) ([][]string, error) {
 			return nil, fmt.Errorf("the statement has more than %d lines", MaxLines)
 		}
 	}
-	// Banks put account details above the table: keep the table, the
-	// rows as wide as most rows.
+	// Banks put account details above the table and totals below it:
+	// keep the table, the rows as wide as most rows.
 	width := map[int]int{}
 	for _, r := range rows {
 		width[len(r)]++
@@ -207,11 +207,14 @@ func readRows(txt string, delim rune) ([][]string, error) {
 			mode, n = w, c
 		}
 	}
-	start := 0
-	for start < len(rows) && len(rows[start]) < mode {
+	start, end := 0, len(rows)
+	for start < end && len(rows[start]) < mode {
 		start++
 	}
-	return rows[start:], nil
+	for end > start && len(rows[end-1]) < mode {
+		end-- // and a total or a note below it
+	}
+	return rows[start:end], nil
 }
 
 func column(rows [][]string, i int) []string {

@@ -174,11 +174,19 @@ func (l *Library) AddStatement(ctx context.Context, s NewStatement) (StatementIm
 	sha := hex.EncodeToString(sum[:])
 	res.Lines = len(s.Lines)
 	var existing int64
-	err := l.db.QueryRow(`SELECT id FROM statements WHERE account = ? AND sha256 = ?`, s.Account, sha).Scan(&existing)
-	if err == nil {
-		res.StatementID, res.SameFile, res.AlreadyHad = existing, true, len(s.Lines)
-		return res, nil
-	} else if err != sql.ErrNoRows {
+	same := func(q interface {
+		QueryRow(string, ...any) *sql.Row
+	}) (bool, error) {
+		err := q.QueryRow(`SELECT id FROM statements WHERE account = ? AND sha256 = ?`, s.Account, sha).Scan(&existing)
+		if err == sql.ErrNoRows {
+			return false, nil
+		}
+		if err == nil {
+			res.StatementID, res.SameFile, res.AlreadyHad = existing, true, len(s.Lines)
+		}
+		return err == nil, err
+	}
+	if ok, err := same(l.db); ok || err != nil {
 		return res, err
 	}
 	ext := strings.ToLower(filepath.Ext(s.OriginalName))
@@ -197,7 +205,12 @@ func (l *Library) AddStatement(ctx context.Context, s NewStatement) (StatementIm
 		}
 	}
 	at := l.stamp()
-	err = l.write(ctx, func(tx *sql.Tx) error {
+	err := l.write(ctx, func(tx *sql.Tx) error {
+		res.Added, res.AlreadyHad = 0, 0 // a busy library runs this again
+		// Another program may have imported the same file meanwhile.
+		if ok, err := same(tx); ok || err != nil {
+			return err
+		}
 		if err := saveAccountTx(tx, BankAccount{Name: s.Account, Currency: s.Currency}, at); err != nil {
 			return err
 		}
