@@ -45,6 +45,7 @@ type Outcome struct {
 	Proposed  int `json:"proposed"`
 	Confirmed int `json:"confirmed"`
 	Missing   int `json:"missing"` // money out with no receipt and nothing proposed
+	NotNeeded int `json:"no_receipt_needed"`
 	MoneyIn   int `json:"money_in_unmatched"`
 }
 
@@ -126,8 +127,11 @@ func Match(lines []library.StatementLine, receipts []library.MatchReceipt, memor
 	for i, li := range ls {
 		l := li.l
 		out.Lines++
-		if l.MatchState == library.MatchConfirmed {
+		if l.Decided() {
 			continue
+		}
+		if k, ok := memory[li.key]; ok && k == "" && li.key != "" && l.Amount.IsNegative() {
+			continue // the bookkeeper said lines like this need no receipt
 		}
 		if l.Amount.IsNegative() {
 			pairs = append(pairs, paymentCandidates(i, li, rs, byAmount, foreign, rates, memory, rejected, takenR, rules)...)
@@ -198,21 +202,31 @@ func Match(lines []library.StatementLine, receipts []library.MatchReceipt, memor
 
 	var changes []library.LineMatch
 	for i, li := range ls {
-		if li.l.MatchState == library.MatchConfirmed {
+		switch li.l.MatchState {
+		case library.MatchConfirmed:
 			out.Confirmed++
+			continue
+		case library.MatchNotNeeded:
+			out.NotNeeded++
 			continue
 		}
 		m, ok := result[i]
-		if !ok {
+		if k, known := memory[li.key]; !ok && known && k == "" && li.key != "" && li.l.Amount.IsNegative() {
+			m, ok = library.LineMatch{LineID: li.l.ID, State: library.MatchNotNeeded, Reason: "you said lines like this need no receipt"}, true
+		}
+		switch {
+		case !ok:
 			m = library.LineMatch{LineID: li.l.ID}
 			if li.l.Amount.IsNegative() {
 				out.Missing++
 			} else {
 				out.MoneyIn++
 			}
-		} else if m.State == library.MatchAutomatic {
+		case m.State == library.MatchNotNeeded:
+			out.NotNeeded++
+		case m.State == library.MatchAutomatic:
 			out.Sure++
-		} else {
+		default:
 			out.Proposed++
 		}
 		if m.ReceiptID != li.l.ReceiptID || m.State != li.l.MatchState || m.Kind != li.l.MatchKind || m.Reason != li.l.MatchReason {
@@ -412,7 +426,7 @@ func splits(ls []lineInfo, rs []receiptInfo, lineDone, receiptDone map[int]bool,
 	rejected map[[2]int64]bool, memory map[string]string, rules Rules, result map[int]library.LineMatch) {
 	var free []int
 	for i, li := range ls {
-		if !lineDone[i] && li.l.MatchState != library.MatchConfirmed && li.l.Amount.IsNegative() && len(li.words) > 0 {
+		if !lineDone[i] && !li.l.Decided() && li.l.Amount.IsNegative() && len(li.words) > 0 {
 			free = append(free, i)
 		}
 	}

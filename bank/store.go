@@ -218,6 +218,20 @@ func takenOutside(lib *library.Library, from, to time.Time) (map[int64]bool, err
 	return taken, nil
 }
 
+// NoReceiptNeeded marks a line as needing no receipt; with remember, lines
+// of the same description are marked so by later match runs.
+func NoReceiptNeeded(ctx context.Context, lib *library.Library, lineID int64, remember bool) error {
+	l, err := lib.StatementLine(lineID)
+	if err != nil {
+		return err
+	}
+	key := ""
+	if remember {
+		key = DescriptionKey(l.Description)
+	}
+	return lib.NoReceiptNeeded(ctx, lineID, key)
+}
+
 // Confirm confirms a line's receipt (or matches the given one by hand) and
 // remembers the description for the supplier.
 func Confirm(ctx context.Context, lib *library.Library, lineID, receiptID int64, kind string) error {
@@ -253,6 +267,8 @@ func StateText(l library.StatementLine) string {
 		return "matched"
 	case library.MatchConfirmed:
 		return "confirmed"
+	case library.MatchNotNeeded:
+		return "no receipt needed"
 	case library.MatchProposed:
 		return "to check"
 	}

@@ -402,3 +402,42 @@ func TestConfirmRejectUndoAndLearning(t *testing.T) {
 }
 
 func fileExists(p string) bool { _, err := os.Stat(p); return err == nil }
+
+// TestNoReceiptNeeded: a bank fee marked as needing no receipt leaves the
+// missing list, next month's fee of that description is marked by itself,
+// and undo puts the first back.
+func TestNoReceiptNeeded(t *testing.T) {
+	lib := openLib(t)
+	dir := t.TempDir()
+	stmt := write(t, dir, "cheque.csv", "Date,Description,Amount\n"+
+		"31/07/2025,MONTHLY ACCOUNT FEE,-10.00\n31/07/2025,NETFLIX.COM,-16.99\n31/08/2025,MONTHLY ACCOUNT FEE,-10.00\n")
+	if _, err := Import(ctx, lib, stmt, ImportOptions{Account: "Cheque"}); err != nil {
+		t.Fatal(err)
+	}
+	Run(ctx, lib, time.Time{}, time.Time{}, DefaultRules)
+	lines, _ := lib.StatementLines(library.LineFilter{})
+	july, aug := lines[0], lines[2]
+	if july.Description != "MONTHLY ACCOUNT FEE" {
+		t.Fatalf("order: %+v", lines)
+	}
+	if err := NoReceiptNeeded(ctx, lib, july.ID, true); err != nil {
+		t.Fatal(err)
+	}
+	out, _ := Run(ctx, lib, time.Time{}, time.Time{}, DefaultRules)
+	if out.NotNeeded != 2 || out.Missing != 1 {
+		t.Fatalf("after marking the fee: %+v", out)
+	}
+	if l, _ := lib.StatementLine(aug.ID); l.MatchState != library.MatchNotNeeded || !strings.Contains(l.MatchReason, "lines like this") {
+		t.Fatalf("August's fee: %+v", l)
+	}
+	rep, _ := MissingReport(lib, "", time.Time{}, time.Time{})
+	if len(rep.Missing) != 1 || rep.Missing[0].Description != "NETFLIX.COM" {
+		t.Fatalf("missing: %+v", rep.Missing)
+	}
+	if _, ok, err := lib.UndoMatch(ctx); !ok || err != nil {
+		t.Fatalf("undo: %v %v", ok, err)
+	}
+	if l, _ := lib.StatementLine(july.ID); l.MatchState != library.MatchNone {
+		t.Fatalf("July's fee after undo: %+v", l)
+	}
+}

@@ -18,7 +18,7 @@ import (
 
 func init() {
 	register("statements", "bank and card statements: statements import FILE [--account NAME] | list | accounts | remove ID | presets", runStatements)
-	register("match", "match statement lines to receipts (--period 2025-Q3); --confirm, --reject, --unmatch LINE, --undo", runMatch)
+	register("match", "match statement lines to receipts (--period 2025-Q3); --confirm, --reject, --no-receipt, --unmatch LINE, --undo", runMatch)
 	register("missing", "list the statement lines with no receipt for a period: missing --period 2025-Q3 -o FILE.xlsx|.csv", runMissing)
 }
 
@@ -351,7 +351,9 @@ func runMatch(env Env, args []string) int {
 	split := fs.Bool("split", false, "with --confirm: the line is one of several that paid the receipt")
 	refund := fs.Bool("refund", false, "with --confirm: the line is money back for the receipt")
 	reject := fs.Int64("reject", 0, "statement line LINE's proposed receipt is not its own")
-	unmatch := fs.Int64("unmatch", 0, "take the receipt off statement line LINE")
+	unmatch := fs.Int64("unmatch", 0, "take the receipt off statement line LINE (or its 'no receipt needed')")
+	noReceipt := fs.Int64("no-receipt", 0, "statement line LINE needs no receipt (a bank fee, a transfer, a repayment)")
+	always := fs.Bool("always", false, "with --no-receipt: lines of the same description never need one")
 	undo := fs.Bool("undo", false, "take back the last confirm, reject or unmatch")
 	asJSON := fs.Bool("json", false, "print JSON")
 	if err := parseArgs(fs, args); err != nil || fs.NArg() > 0 {
@@ -375,6 +377,10 @@ func runMatch(env Env, args []string) int {
 		}
 		if err = bank.Confirm(ctx, l, *confirm, *receiptID, kind); err == nil {
 			fmt.Fprintf(env.Stdout, "statement line %d confirmed\n", *confirm)
+		}
+	case *noReceipt != 0:
+		if err = bank.NoReceiptNeeded(ctx, l, *noReceipt, *always); err == nil {
+			fmt.Fprintf(env.Stdout, "statement line %d needs no receipt\n", *noReceipt)
 		}
 	case *reject != 0:
 		if err = l.RejectMatch(ctx, *reject); err == nil {
@@ -407,8 +413,8 @@ func runMatch(env Env, args []string) int {
 				writeJSON(env.Stdout, out)
 				return 0
 			}
-			fmt.Fprintf(env.Stdout, "%d statement lines%s: %d matched, %d proposed for you to check, %d confirmed before, %d money out with no receipt, %d money in unmatched (%v)\n",
-				out.Lines, periodText(p), out.Sure, out.Proposed, out.Confirmed, out.Missing, out.MoneyIn, time.Since(start).Round(time.Millisecond))
+			fmt.Fprintf(env.Stdout, "%d statement lines%s: %d matched, %d proposed for you to check, %d confirmed before, %d need no receipt, %d money out with no receipt, %d money in unmatched (%v)\n",
+				out.Lines, periodText(p), out.Sure, out.Proposed, out.Confirmed, out.NotNeeded, out.Missing, out.MoneyIn, time.Since(start).Round(time.Millisecond))
 		}
 	}
 	if err != nil {

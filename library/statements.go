@@ -35,7 +35,16 @@ const (
 	MatchProposed  = "proposed"  // a receipt suggested, waiting for the bookkeeper
 	MatchAutomatic = "matched"   // matched by Shoebox, sure
 	MatchConfirmed = "confirmed" // confirmed or matched by hand by the bookkeeper
+	// MatchNotNeeded: the bookkeeper said the line needs no receipt (a bank
+	// fee, a transfer between the client's accounts, a loan repayment).
+	MatchNotNeeded = "not_needed"
 )
+
+// Decided reports whether the bookkeeper settled the line (confirmed a
+// receipt or said none is needed): match runs leave it as it is.
+func (s StatementLine) Decided() bool {
+	return s.MatchState == MatchConfirmed || s.MatchState == MatchNotNeeded
+}
 
 // Match kinds: how a line relates to its receipt.
 const (
@@ -327,7 +336,7 @@ func (l *Library) StatementLines(f LineFilter) ([]StatementLine, error) {
 		args = append(args, dateText(f.To))
 	}
 	if f.Unmatched {
-		q += ` AND match_state NOT IN ('matched', 'confirmed')`
+		q += ` AND match_state NOT IN ('matched', 'confirmed', 'not_needed')`
 	}
 	q += ` ORDER BY date, id`
 	rows, err := l.db.Query(q, args...)
@@ -458,13 +467,13 @@ type LineMatch struct {
 }
 
 // ApplyMatchRun stores what a match run found, in one transaction. Lines
-// the bookkeeper confirmed or matched by hand are never touched; the other
+// the bookkeeper settled (Decided) are never touched; the other
 // lines of the run get their new state (an empty state clears an old
 // proposal). A run is not undone step by step: it is re-run.
 func (l *Library) ApplyMatchRun(ctx context.Context, changes []LineMatch) error {
 	return l.write(ctx, func(tx *sql.Tx) error {
 		st, err := tx.Prepare(`UPDATE statement_lines SET receipt_id = ?, match_state = ?, match_kind = ?, match_reason = ?
-			WHERE id = ? AND match_state != 'confirmed'`)
+			WHERE id = ? AND match_state NOT IN ('confirmed', 'not_needed')`)
 		if err != nil {
 			return err
 		}
@@ -565,6 +574,29 @@ func (l *Library) ConfirmMatch(ctx context.Context, lineID, receiptID int64, kin
 			}
 		}
 		return l.recordMatch(tx, "confirm", historyEntry{Match: old}, historyEntry{Match: m})
+	})
+}
+
+// NoReceiptNeeded says a line needs no receipt, and, with descKey, that
+// lines of that description never do: later match runs mark them so.
+func (l *Library) NoReceiptNeeded(ctx context.Context, lineID int64, descKey string) error {
+	return l.write(ctx, func(tx *sql.Tx) error {
+		old, err := currentMatch(tx, lineID)
+		if err != nil {
+			return err
+		}
+		m := LineMatch{LineID: lineID, State: MatchNotNeeded, Reason: "you said this line needs no receipt"}
+		if err := setMatchTx(tx, m); err != nil {
+			return err
+		}
+		if descKey != "" {
+			// An empty supplier stands for "no receipt needed".
+			if _, err := tx.Exec(`INSERT INTO description_memory (desc_key, supplier_key, supplier, confirmed, updated_at) VALUES (?, '', '', 1, ?)
+				ON CONFLICT(desc_key) DO UPDATE SET supplier_key = '', supplier = '', confirmed = 1, updated_at = excluded.updated_at`, descKey, l.stamp()); err != nil {
+				return err
+			}
+		}
+		return l.recordMatch(tx, "no receipt needed", historyEntry{Match: old}, historyEntry{Match: m})
 	})
 }
 

@@ -27,6 +27,7 @@ const (
 	showToCheck = "To check"
 	showMatched = "Matched"
 	showMoneyIn = "Money in"
+	showNotNeed = "No receipt needed"
 	allAccounts = "All accounts"
 )
 
@@ -46,6 +47,7 @@ type statementsView struct {
 	reject   *widget.Button
 	byHand   *widget.Button
 	unmatch  *widget.Button
+	noNeed   *widget.Button
 	lines    []library.StatementLine // as filtered, newest first as banks show them
 	receipts map[int64]library.MatchReceipt
 	selected int
@@ -67,7 +69,7 @@ func (u *UI) openStatements() *statementsView {
 	}
 	v.win = u.app.NewWindow(title)
 	v.account = widget.NewSelect(nil, nil)
-	v.filter = widget.NewSelect([]string{showAll, showMissing, showToCheck, showMatched, showMoneyIn}, nil)
+	v.filter = widget.NewSelect([]string{showAll, showMissing, showToCheck, showMatched, showMoneyIn, showNotNeed}, nil)
 	v.filter.SetSelected(showAll)
 	v.summary = widget.NewLabel("")
 	v.detail = widget.NewLabel("Choose a line to see its receipt.")
@@ -98,6 +100,7 @@ func (u *UI) openStatements() *statementsView {
 	v.reject = widget.NewButtonWithIcon("Not this receipt", theme.CancelIcon(), v.rejectSelected)
 	v.byHand = widget.NewButton("Match by hand…", v.matchByHand)
 	v.unmatch = widget.NewButton("Remove match", v.unmatchSelected)
+	v.noNeed = widget.NewButton("No receipt needed", v.noReceiptNeeded)
 	v.enableActions()
 	toolbar := container.NewHBox(
 		widget.NewLabel("Account"), container.NewGridWrap(fyne.NewSize(220, v.account.MinSize().Height), v.account),
@@ -109,7 +112,7 @@ func (u *UI) openStatements() *statementsView {
 		widget.NewButtonWithIcon("Undo", theme.ContentUndoIcon(), v.undo),
 		widget.NewButtonWithIcon("Account…", theme.SettingsIcon(), v.showAccount),
 	)
-	actions := container.NewHBox(v.confirm, v.reject, v.byHand, v.unmatch)
+	actions := container.NewHBox(v.confirm, v.reject, v.byHand, v.noNeed, v.unmatch)
 	bottom := container.NewBorder(nil, nil, nil, actions, v.detail)
 	v.win.SetContent(container.NewBorder(container.NewVBox(toolbar, v.summary), bottom, nil, nil, v.table))
 	v.win.Resize(fyne.NewSize(1240, 640))
@@ -174,8 +177,8 @@ func (v *statementsView) reload() {
 	if len(all) == 0 {
 		v.summary.SetText("No statements yet. Import one from the bank: OFX, QFX, QIF, CAMT (ISO 20022 XML) or CSV.")
 	} else {
-		v.summary.SetText(fmt.Sprintf("%d lines: %d matched, %d confirmed by you, %d to check, %d receipt missing, %d money in without a receipt",
-			len(all), counts["matched"], counts["confirmed"], counts["to check"], counts["receipt missing"], counts["money in"]))
+		v.summary.SetText(fmt.Sprintf("%d lines: %d matched, %d confirmed by you, %d to check, %d receipt missing, %d need none, %d money in without a receipt",
+			len(all), counts["matched"], counts["confirmed"], counts["to check"], counts["receipt missing"], counts["no receipt needed"], counts["money in"]))
 	}
 	v.selected = -1
 	v.table.UnselectAll()
@@ -266,7 +269,8 @@ func (v *statementsView) enableActions() {
 	set(v.confirm, ok && l.ReceiptID != 0 && l.MatchState != library.MatchConfirmed)
 	set(v.reject, ok && l.ReceiptID != 0)
 	set(v.byHand, ok)
-	set(v.unmatch, ok && l.MatchState == library.MatchConfirmed)
+	set(v.unmatch, ok && l.Decided())
+	set(v.noNeed, ok && l.Amount.IsNegative() && !l.Decided())
 }
 
 // act runs a bookkeeper's action and shows its outcome.
@@ -287,6 +291,22 @@ func (v *statementsView) rejectSelected() {
 	if l, ok := v.current(); ok {
 		v.act(v.u.svc.Lib.RejectMatch(context.Background(), l.ID))
 	}
+}
+
+// noReceiptNeeded marks a bank fee, a transfer or a repayment as needing
+// no receipt, and asks whether lines like it never do.
+func (v *statementsView) noReceiptNeeded() {
+	l, ok := v.current()
+	if !ok {
+		return
+	}
+	key := bank.DescriptionKey(l.Description)
+	if key == "" {
+		v.act(bank.NoReceiptNeeded(context.Background(), v.u.svc.Lib, l.ID, false))
+		return
+	}
+	dialog.ShowConfirm("No receipt needed", fmt.Sprintf("Do later lines described like “%s” need no receipt either?", l.Description),
+		func(always bool) { v.act(bank.NoReceiptNeeded(context.Background(), v.u.svc.Lib, l.ID, always)) }, v.win)
 }
 
 func (v *statementsView) unmatchSelected() {

@@ -55,7 +55,7 @@ func TestStatementsView(t *testing.T) {
 	if len(v.lines) != 3 || v.account.Selected != "Card" {
 		t.Fatalf("%d lines shown for %q", len(v.lines), v.account.Selected)
 	}
-	if !strings.Contains(v.summary.Text, "3 lines: 1 matched, 0 confirmed by you, 1 to check, 1 receipt missing") {
+	if !strings.Contains(v.summary.Text, "3 lines: 1 matched, 0 confirmed by you, 1 to check, 1 receipt missing, 0 need none") {
 		t.Errorf("summary: %s", v.summary.Text)
 	}
 	// Newest first, as banks show them.
