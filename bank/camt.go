@@ -110,7 +110,7 @@ func safeXML(txt string) error {
 	d.Strict = true
 	for {
 		tok, err := d.RawToken()
-		if err == io.EOF {
+		if errors.Is(err, io.EOF) {
 			return nil
 		}
 		if err != nil {

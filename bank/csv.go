@@ -175,7 +175,7 @@ func readRows(txt string, delim rune) ([][]string, error) {
 	var rows [][]string
 	for {
 		rec, err := r.Read()
-		if err == io.EOF {
+		if errors.Is(err, io.EOF) {
 			break
 		}
 		if err != nil {
@@ -552,7 +552,8 @@ func parseCSV(txt string, opt Options) (*Statement, error) {
 		} else {
 			out, err1 := parseNumber(cell(r, m.Debit), m.DecimalComma)
 			in, err2 := parseNumber(cell(r, m.Credit), m.DecimalComma)
-			if err1 != nil && err1 != errEmpty || err2 != nil && err2 != errEmpty || (err1 == errEmpty && err2 == errEmpty) {
+			empty1, empty2 := errors.Is(err1, errEmpty), errors.Is(err2, errEmpty)
+			if err1 != nil && !empty1 || err2 != nil && !empty2 || (empty1 && empty2) {
 				return nil, fmt.Errorf("%s: neither money out (%q) nor money in (%q) is an amount", where, cell(r, m.Debit), cell(r, m.Credit))
 			}
 			amt = in.Abs().Sub(out.Abs())

@@ -7,8 +7,6 @@ import (
 	"strings"
 	"unicode"
 
-	"github.com/shopspring/decimal"
-
 	"github.com/shoebox-app/shoebox/receipt"
 )
 
@@ -213,5 +211,3 @@ func isRefundText(desc string) bool {
 	}
 	return false
 }
-
-func abs(d decimal.Decimal) decimal.Decimal { return d.Abs() }

@@ -109,49 +109,74 @@ func (r Report) Write(path string) error {
 
 func writeCSV(w io.Writer, header []string, rows [][]string) error {
 	cw := csv.NewWriter(w)
-	cw.Write(header)
-	cw.WriteAll(rows)
-	cw.Flush()
-	return cw.Error()
+	if err := cw.Write(header); err != nil {
+		return err
+	}
+	return cw.WriteAll(rows) // flushes, and says the first error
+}
+
+// sheetWriter writes cells and keeps the first error, so a sheet is written
+// in a few plain lines and still fails whole.
+type sheetWriter struct {
+	f   *excelize.File
+	err error
+}
+
+func (s *sheetWriter) do(err error) {
+	if s.err == nil {
+		s.err = err
+	}
+}
+
+func (s *sheetWriter) style(st *excelize.Style) int {
+	id, err := s.f.NewStyle(st)
+	s.do(err)
+	return id
+}
+
+func cellName(col, row int) string {
+	c, _ := excelize.CoordinatesToCellName(col, row) // col, row >= 1
+	return c
 }
 
 func (r Report) writeXLSX(w io.Writer) error {
-	f := excelize.NewFile()
-	defer f.Close()
+	s := &sheetWriter{f: excelize.NewFile()}
+	defer s.f.Close()
 	first := "Missing receipts"
-	f.SetSheetName("Sheet1", first)
-	bold, _ := f.NewStyle(&excelize.Style{Font: &excelize.Font{Bold: true}})
-	title, _ := f.NewStyle(&excelize.Style{Font: &excelize.Font{Bold: true, Size: 14}})
-	money, _ := f.NewStyle(&excelize.Style{NumFmt: 2}) // 0.00
+	s.do(s.f.SetSheetName("Sheet1", first))
+	bold := s.style(&excelize.Style{Font: &excelize.Font{Bold: true}})
+	title := s.style(&excelize.Style{Font: &excelize.Font{Bold: true, Size: 14}})
+	money := s.style(&excelize.Style{NumFmt: 2}) // 0.00
 	sheet := func(name, heading string, header []string, rows [][]string, widths []float64) {
 		if name != first {
-			f.NewSheet(name)
+			_, err := s.f.NewSheet(name)
+			s.do(err)
 		}
-		f.SetCellStr(name, "A1", heading)
-		f.SetCellStyle(name, "A1", "A1", title)
+		s.do(s.f.SetCellStr(name, "A1", heading))
+		s.do(s.f.SetCellStyle(name, "A1", "A1", title))
 		for i, h := range header {
-			c, _ := excelize.CoordinatesToCellName(i+1, 3)
-			f.SetCellStr(name, c, h)
-			f.SetCellStyle(name, c, c, bold)
+			s.do(s.f.SetCellStr(name, cellName(i+1, 3), h))
+			s.do(s.f.SetCellStyle(name, cellName(i+1, 3), cellName(i+1, 3), bold))
 		}
 		for y, row := range rows {
 			for x, v := range row {
-				c, _ := excelize.CoordinatesToCellName(x+1, y+4)
+				c := cellName(x+1, y+4)
 				if header[x] == "Amount" || header[x] == "Total" {
 					if n, err := strconv.ParseFloat(v, 64); err == nil {
-						f.SetCellFloat(name, c, n, 2, 64) // a number, to add up in the sheet
-						f.SetCellStyle(name, c, c, money)
+						s.do(s.f.SetCellFloat(name, c, n, 2, 64)) // a number, to add up in the sheet
+						s.do(s.f.SetCellStyle(name, c, c, money))
 						continue
 					}
 				}
-				f.SetCellStr(name, c, v)
+				s.do(s.f.SetCellStr(name, c, v))
 			}
 		}
 		for i, wd := range widths {
-			col, _ := excelize.ColumnNumberToName(i + 1)
-			f.SetColWidth(name, col, col, wd)
+			col, err := excelize.ColumnNumberToName(i + 1)
+			s.do(err)
+			s.do(s.f.SetColWidth(name, col, col, wd))
 		}
-		f.SetPageLayout(name, &excelize.PageLayoutOptions{Orientation: ptr("landscape"), FitToWidth: ptr(1)})
+		s.do(s.f.SetPageLayout(name, &excelize.PageLayoutOptions{Orientation: ptr("landscape"), FitToWidth: ptr(1)}))
 	}
 	period := r.Period
 	if period == "" {
@@ -161,7 +186,10 @@ func (r Report) writeXLSX(w io.Writer) error {
 		[]float64{16, 12, 48, 12, 9, 16, 30})
 	sheet("Not on a statement", fmt.Sprintf("Receipts no statement line paid — %s (%d)", period, len(r.ReceiptsWithoutLine)),
 		withoutLineHeader, r.withoutLineRows(), []float64{10, 12, 40, 12, 9})
-	return f.Write(w)
+	if s.err != nil {
+		return s.err
+	}
+	return s.f.Write(w)
 }
 
 func ptr[T any](v T) *T { return &v }

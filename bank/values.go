@@ -38,7 +38,7 @@ var dateLayouts = []dateLayout{
 	{"2006-01-02T15:04:05", "YYYY-MM-DDThh:mm:ss", false, false},
 }
 
-// LayoutByShown finds a date form by the name a bookkeeper sees.
+// layoutByShown finds a date form by the name a bookkeeper sees.
 func layoutByShown(shown string) (dateLayout, bool) {
 	for _, l := range dateLayouts {
 		if strings.EqualFold(l.Shown, shown) {

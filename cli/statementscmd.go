@@ -3,7 +3,6 @@ package cli
 import (
 	"encoding/json"
 	"fmt"
-	"io"
 	"strconv"
 	"strings"
 	"text/tabwriter"
@@ -181,8 +180,8 @@ func runStatementsImport(env Env, args []string) int {
 			fmt.Fprintln(env.Stdout, "  note:", n)
 		}
 	}
-	if *asJSON {
-		writeJSON(env.Stdout, results)
+	if *asJSON && writeJSON(env, results) != 0 {
+		return 1
 	}
 	return code
 }
@@ -208,10 +207,15 @@ func currentMapping(l *library.Library, path, account, preset string) (bank.Mapp
 	return bank.MappingOf(path, l.Locale().DateOrder != receipt.MDY, preset)
 }
 
-func writeJSON(w io.Writer, v any) {
-	enc := json.NewEncoder(w)
+// writeJSON prints v as indented JSON and says when it could not.
+func writeJSON(env Env, v any) int {
+	enc := json.NewEncoder(env.Stdout)
 	enc.SetIndent("", "  ")
-	enc.Encode(v)
+	if err := enc.Encode(v); err != nil {
+		fmt.Fprintln(env.Stderr, "shoebox: cannot write the output:", err)
+		return 1
+	}
+	return 0
 }
 
 func parsePeriodFlag(l *library.Library, s string) (receipt.Period, error) {
@@ -246,8 +250,7 @@ func runStatementsList(env Env, args []string) int {
 		return 1
 	}
 	if *asJSON {
-		writeJSON(env.Stdout, lines)
-		return 0
+		return writeJSON(env, lines)
 	}
 	tw := tabwriter.NewWriter(env.Stdout, 2, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "LINE\tACCOUNT\tDATE\tAMOUNT\tDESCRIPTION\tRECEIPT\tSTATUS\tWHY")
@@ -410,8 +413,7 @@ func runMatch(env Env, args []string) int {
 		out, rerr := bank.Run(ctx, l, p.Start, p.End, bank.DefaultRules)
 		if err = rerr; err == nil {
 			if *asJSON {
-				writeJSON(env.Stdout, out)
-				return 0
+				return writeJSON(env, out)
 			}
 			fmt.Fprintf(env.Stdout, "%d statement lines%s: %d matched, %d proposed for you to check, %d confirmed before, %d need no receipt, %d money out with no receipt, %d money in unmatched (%v)\n",
 				out.Lines, periodText(p), out.Sure, out.Proposed, out.Confirmed, out.NotNeeded, out.Missing, out.MoneyIn, time.Since(start).Round(time.Millisecond))

@@ -162,7 +162,7 @@ func (l *Library) BankAccounts() ([]BankAccount, error) {
 func (l *Library) BankAccount(name string) (BankAccount, bool, error) {
 	a := BankAccount{Name: name}
 	err := l.db.QueryRow(`SELECT currency, csv_mapping FROM bank_accounts WHERE name = ?`, name).Scan(&a.Currency, &a.CSVMapping)
-	if err == sql.ErrNoRows {
+	if errors.Is(err, sql.ErrNoRows) {
 		return a, false, nil
 	}
 	return a, err == nil, err
@@ -187,7 +187,7 @@ func (l *Library) AddStatement(ctx context.Context, s NewStatement) (StatementIm
 		QueryRow(string, ...any) *sql.Row
 	}) (bool, error) {
 		err := q.QueryRow(`SELECT id FROM statements WHERE account = ? AND sha256 = ?`, s.Account, sha).Scan(&existing)
-		if err == sql.ErrNoRows {
+		if errors.Is(err, sql.ErrNoRows) {
 			return false, nil
 		}
 		if err == nil {
@@ -358,7 +358,7 @@ func (l *Library) StatementLines(f LineFilter) ([]StatementLine, error) {
 // StatementLine returns one line.
 func (l *Library) StatementLine(id int64) (StatementLine, error) {
 	ln, err := scanLine(l.db.QueryRow(`SELECT `+lineColumns+` FROM statement_lines WHERE id = ?`, id))
-	if err == sql.ErrNoRows {
+	if errors.Is(err, sql.ErrNoRows) {
 		return ln, fmt.Errorf("statement line %d: %w", id, ErrNoSuchLine)
 	}
 	return ln, err
@@ -501,7 +501,7 @@ func currentMatch(tx *sql.Tx, lineID int64) (LineMatch, error) {
 	m := LineMatch{LineID: lineID}
 	err := tx.QueryRow(`SELECT COALESCE(receipt_id, 0), match_state, match_kind, match_reason FROM statement_lines WHERE id = ?`, lineID).
 		Scan(&m.ReceiptID, &m.State, &m.Kind, &m.Reason)
-	if err == sql.ErrNoRows {
+	if errors.Is(err, sql.ErrNoRows) {
 		return m, fmt.Errorf("statement line %d: %w", lineID, ErrNoSuchLine)
 	}
 	return m, err
@@ -548,7 +548,7 @@ func (l *Library) ConfirmMatch(ctx context.Context, lineID, receiptID int64, kin
 			m.Kind = KindPayment
 		}
 		var supplier, key string
-		if err := tx.QueryRow(`SELECT supplier, supplier_key FROM receipts WHERE id = ?`, m.ReceiptID).Scan(&supplier, &key); err == sql.ErrNoRows {
+		if err := tx.QueryRow(`SELECT supplier, supplier_key FROM receipts WHERE id = ?`, m.ReceiptID).Scan(&supplier, &key); errors.Is(err, sql.ErrNoRows) {
 			return fmt.Errorf("receipt %d: %w", m.ReceiptID, ErrNotFound)
 		} else if err != nil {
 			return err
@@ -644,7 +644,7 @@ func (l *Library) UndoMatch(ctx context.Context) (what string, ok bool, err erro
 		var id, lineID int64
 		var kind, oldText, newText string
 		err := tx.QueryRow(`SELECT id, line_id, kind, old, new FROM match_history ORDER BY id DESC LIMIT 1`).Scan(&id, &lineID, &kind, &oldText, &newText)
-		if err == sql.ErrNoRows {
+		if errors.Is(err, sql.ErrNoRows) {
 			return nil
 		} else if err != nil {
 			return err
@@ -653,7 +653,9 @@ func (l *Library) UndoMatch(ctx context.Context) (what string, ok bool, err erro
 		if err := json.Unmarshal([]byte(oldText), &old); err != nil {
 			return err
 		}
-		json.Unmarshal([]byte(newText), &new)
+		if err := json.Unmarshal([]byte(newText), &new); err != nil {
+			return err
+		}
 		if new.Rejected != 0 {
 			if _, err := tx.Exec(`DELETE FROM match_rejections WHERE line_id = ? AND receipt_id = ?`, lineID, new.Rejected); err != nil {
 				return err
@@ -718,7 +720,7 @@ func (l *Library) RemoveStatement(ctx context.Context, id int64) (StatementInfo,
 	err := l.write(ctx, func(tx *sql.Tx) error {
 		err := tx.QueryRow(`SELECT account, original_name, stored_path FROM statements WHERE id = ?`, id).
 			Scan(&info.Account, &info.OriginalName, &info.StoredPath)
-		if err == sql.ErrNoRows {
+		if errors.Is(err, sql.ErrNoRows) {
 			return fmt.Errorf("no statement %d (shoebox statements accounts lists them)", id)
 		} else if err != nil {
 			return err
