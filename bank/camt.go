@@ -114,7 +114,7 @@ func safeXML(txt string) error {
 			return nil
 		}
 		if err != nil {
-			return fmt.Errorf("this XML file is damaged: %v", err)
+			return fmt.Errorf("this XML file is damaged: %w", err)
 		}
 		if dir, ok := tok.(xml.Directive); ok {
 			if strings.HasPrefix(strings.ToUpper(strings.TrimSpace(string(dir))), "DOCTYPE") {
@@ -140,7 +140,7 @@ func parseCAMT(txt string) (*Statement, error) {
 	d := xml.NewDecoder(strings.NewReader(txt))
 	d.Strict = true
 	if err := d.Decode(&doc); err != nil {
-		return nil, fmt.Errorf("this XML file is not a statement that can be read: %v", err)
+		return nil, fmt.Errorf("this XML file is not a statement that can be read: %w", err)
 	}
 	s := &Statement{}
 	var reports []camtReport

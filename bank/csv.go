@@ -56,7 +56,8 @@ var csvData = func() (d struct {
 	Headers    map[string][]string `json:"headers"`
 	DebitMarks []string            `json:"debit_marks"`
 	Presets    []csvPreset         `json:"presets"`
-}) {
+},
+) {
 	if err := json.Unmarshal(csvJSON, &d); err != nil {
 		panic("bank/data/csv.json: " + err.Error())
 	}
@@ -179,7 +180,7 @@ func readRows(txt string, delim rune) ([][]string, error) {
 			break
 		}
 		if err != nil {
-			return nil, fmt.Errorf("the CSV file is damaged: %v", err)
+			return nil, fmt.Errorf("the CSV file is damaged: %w", err)
 		}
 		empty := true
 		for i := range rec {
@@ -277,42 +278,7 @@ func DetectMapping(txt string, dayFirst bool) (Mapping, error) {
 	body := rows
 	if header {
 		body = rows[1:]
-		m.Columns = append([]string(nil), first...)
-		ranks := map[string]int{}
-		var descs [][2]int
-		for i, h := range first {
-			f, r := headerRank(h)
-			switch f {
-			case "":
-			case "description":
-				descs = append(descs, [2]int{r, i})
-			default:
-				cur := map[string]*int{"date": &m.Date, "amount": &m.Amount, "debit": &m.Debit, "credit": &m.Credit, "sign": &m.Sign,
-					"balance": &m.Balance, "currency": &m.Currency, "reference": &m.Reference}[f]
-				if old, ok := ranks[f]; !ok || r < old {
-					ranks[f], *cur = r, i
-				}
-			}
-		}
-		sort.Slice(descs, func(a, b int) bool { return descs[a][0] < descs[b][0] })
-		for _, d := range descs {
-			if len(m.Description) < 3 {
-				m.Description = append(m.Description, d[1])
-			}
-		}
-		norm := make([]string, len(first))
-		for i, h := range first {
-			norm[i] = normHeader(h)
-		}
-		for _, p := range csvData.Presets {
-			if len(p.Signature) > 0 && all(p.Signature, func(s string) bool { return slices.Contains(norm, s) }) {
-				m.Preset = p.Name
-				if p.DateForm != "" {
-					m.DateForm = p.DateForm
-				}
-				m.DecimalComma = p.DecimalComma
-			}
-		}
+		mapHeader(&m, first)
 	} else {
 		guessColumns(&m, body)
 	}
@@ -376,6 +342,51 @@ func all[T any](s []T, f func(T) bool) bool {
 		}
 	}
 	return true
+}
+
+// mapHeader maps the columns a header names (the best-ranked synonym
+// wins a field; up to three columns make the description) and takes a
+// documented export's date form and decimal separator when its headings
+// are all there.
+func mapHeader(m *Mapping, first []string) {
+	m.Columns = append([]string(nil), first...)
+	ranks := map[string]int{}
+	var descs [][2]int
+	for i, h := range first {
+		f, r := headerRank(h)
+		switch f {
+		case "":
+		case "description":
+			descs = append(descs, [2]int{r, i})
+		default:
+			cur := map[string]*int{
+				"date": &m.Date, "amount": &m.Amount, "debit": &m.Debit, "credit": &m.Credit, "sign": &m.Sign,
+				"balance": &m.Balance, "currency": &m.Currency, "reference": &m.Reference,
+			}[f]
+			if old, ok := ranks[f]; !ok || r < old {
+				ranks[f], *cur = r, i
+			}
+		}
+	}
+	sort.Slice(descs, func(a, b int) bool { return descs[a][0] < descs[b][0] })
+	for _, d := range descs {
+		if len(m.Description) < 3 {
+			m.Description = append(m.Description, d[1])
+		}
+	}
+	norm := make([]string, len(first))
+	for i, h := range first {
+		norm[i] = normHeader(h)
+	}
+	for _, p := range csvData.Presets {
+		if len(p.Signature) > 0 && all(p.Signature, func(s string) bool { return slices.Contains(norm, s) }) {
+			m.Preset = p.Name
+			if p.DateForm != "" {
+				m.DateForm = p.DateForm
+			}
+			m.DecimalComma = p.DecimalComma
+		}
+	}
 }
 
 // guessColumns reads a file without a header by its values: the dates,
@@ -510,7 +521,7 @@ func parseCSV(txt string, opt Options) (*Statement, error) {
 	} else {
 		d, err := DetectMapping(txt, opt.DayFirst)
 		if err != nil {
-			return nil, fmt.Errorf("cannot tell how to read this CSV file: %v", err)
+			return nil, fmt.Errorf("cannot tell how to read this CSV file: %w", err)
 		}
 		m = d
 	}
@@ -544,7 +555,7 @@ func parseCSV(txt string, opt Options) (*Statement, error) {
 		if m.Amount >= 0 {
 			amt, err = parseNumber(cell(r, m.Amount), m.DecimalComma)
 			if err != nil {
-				return nil, fmt.Errorf("%s: amount %v", where, err)
+				return nil, fmt.Errorf("%s: amount %w", where, err)
 			}
 			if m.Sign >= 0 && slices.Contains(csvData.DebitMarks, strings.ToLower(cell(r, m.Sign))) {
 				amt = amt.Abs().Neg()

@@ -70,7 +70,6 @@ type pair struct {
 	days         int
 	sure         bool
 	why          []string
-	fxNote       string
 	refund       bool
 	nameFromMemo bool
 }
@@ -87,32 +86,14 @@ func days(a, b time.Time) int { return int(math.Round(a.Sub(b).Hours() / 24)) }
 // nothing. taken are receipts paid by lines outside this run. It is pure:
 // the caller stores the answer.
 func Match(lines []library.StatementLine, receipts []library.MatchReceipt, memory map[string]string,
-	rejected map[[2]int64]bool, taken map[int64]bool, rules Rules) ([]library.LineMatch, Outcome) {
-	var out Outcome
+	rejected map[[2]int64]bool, taken map[int64]bool, rules Rules,
+) ([]library.LineMatch, Outcome) {
 	ls := make([]lineInfo, 0, len(lines))
 	for _, l := range lines {
-		w := descriptionWords(l.Description)
-		ls = append(ls, lineInfo{l: l, words: w, key: DescriptionKey(l.Description)})
+		ls = append(ls, lineInfo{l: l, words: descriptionWords(l.Description), key: DescriptionKey(l.Description)})
 	}
-	rs := make([]receiptInfo, len(receipts))
-	byAmount := map[string][]int{}
-	foreign := map[string][]int{} // receipts by currency, in date order
-	for i, r := range receipts {
-		// A "tax invoice" is most often a shop's receipt: only an invoice
-		// proper gets the long payment window.
-		rs[i] = receiptInfo{r: r, words: supplierWords(r.Supplier), invoice: r.DocType == string(receipt.DocInvoice),
-			credit: r.Total.IsNegative() || r.DocType == string(receipt.DocCreditNote)}
-		k := amountKey(r.Currency, r.Total)
-		byAmount[k] = append(byAmount[k], i)
-		if r.Currency != "" {
-			foreign[r.Currency] = append(foreign[r.Currency], i)
-		}
-	}
-	for _, list := range foreign {
-		sort.Slice(list, func(a, b int) bool { return receipts[list[a]].Date.Before(receipts[list[b]].Date) })
-	}
+	rs, byAmount, foreign := indexReceipts(receipts)
 	rates := referenceRates(lines)
-
 	takenR := map[int64]bool{}
 	for id := range taken {
 		takenR[id] = true
@@ -122,23 +103,56 @@ func Match(lines []library.StatementLine, receipts []library.MatchReceipt, memor
 			takenR[li.l.ReceiptID] = true
 		}
 	}
-
 	var pairs []pair
 	for i, li := range ls {
 		l := li.l
-		out.Lines++
-		if l.Decided() {
-			continue
-		}
-		if k, ok := memory[li.key]; ok && k == "" && li.key != "" && l.Amount.IsNegative() {
-			continue // the bookkeeper said lines like this need no receipt
-		}
-		if l.Amount.IsNegative() {
+		switch {
+		case l.Decided() || notNeeded(li, memory):
+		case l.Amount.IsNegative():
 			pairs = append(pairs, paymentCandidates(i, li, rs, byAmount, foreign, rates, memory, rejected, takenR, rules)...)
-		} else if l.Amount.IsPositive() {
+		case l.Amount.IsPositive():
 			pairs = append(pairs, creditCandidates(i, li, rs, byAmount, memory, rejected, rules)...)
 		}
 	}
+	result, lineDone, receiptDone := assign(pairs, ls, rs)
+	splits(ls, rs, lineDone, receiptDone, takenR, rejected, memory, rules, result)
+	return answer(ls, result, memory)
+}
+
+// notNeeded says the bookkeeper said lines like this one need no receipt.
+func notNeeded(li lineInfo, memory map[string]string) bool {
+	k, ok := memory[li.key]
+	return ok && k == "" && li.key != "" && li.l.Amount.IsNegative()
+}
+
+// indexReceipts readies the receipts for matching: their supplier words,
+// by amount, and by currency in date order (for conversions).
+func indexReceipts(receipts []library.MatchReceipt) ([]receiptInfo, map[string][]int, map[string][]int) {
+	rs := make([]receiptInfo, len(receipts))
+	byAmount := map[string][]int{}
+	foreign := map[string][]int{}
+	for i, r := range receipts {
+		// A "tax invoice" is most often a shop's receipt: only an invoice
+		// proper gets the long payment window.
+		rs[i] = receiptInfo{
+			r: r, words: supplierWords(r.Supplier), invoice: r.DocType == string(receipt.DocInvoice),
+			credit: r.Total.IsNegative() || r.DocType == string(receipt.DocCreditNote),
+		}
+		k := amountKey(r.Currency, r.Total)
+		byAmount[k] = append(byAmount[k], i)
+		if r.Currency != "" {
+			foreign[r.Currency] = append(foreign[r.Currency], i)
+		}
+	}
+	for _, list := range foreign {
+		sort.Slice(list, func(a, b int) bool { return receipts[list[a]].Date.Before(receipts[list[b]].Date) })
+	}
+	return rs, byAmount, foreign
+}
+
+// assign gives each line its best pair, best first, one receipt to one
+// payment: a pair is sure only when nothing else fits nearly as well.
+func assign(pairs []pair, ls []lineInfo, rs []receiptInfo) (map[int]library.LineMatch, map[int]bool, map[int]bool) {
 	sort.SliceStable(pairs, func(a, b int) bool {
 		if pairs[a].score != pairs[b].score {
 			return pairs[a].score > pairs[b].score
@@ -173,18 +187,16 @@ func Match(lines []library.StatementLine, receipts []library.MatchReceipt, memor
 		}
 		rival := ""
 		for _, q := range append(append([]int(nil), byLine[p.li]...), byReceipt[p.ri]...) {
-			if q == k {
+			o := pairs[q]
+			if q == k || o.amount < 0.95 || o.name < 0.3 || o.score < p.score-0.1 {
 				continue
 			}
-			o := pairs[q]
-			if o.amount >= 0.95 && o.name >= 0.3 && o.score >= p.score-0.1 {
-				if o.li == p.li {
-					rival = fmt.Sprintf("another receipt fits too (%s, %s)", rs[o.ri].r.Supplier, rs[o.ri].r.Date.Format("2 Jan"))
-				} else {
-					rival = fmt.Sprintf("another statement line fits this receipt too (%s, %s)", ls[o.li].l.Date.Format("2 Jan"), ls[o.li].l.Description)
-				}
-				break
+			if o.li == p.li {
+				rival = fmt.Sprintf("another receipt fits too (%s, %s)", rs[o.ri].r.Supplier, rs[o.ri].r.Date.Format("2 Jan"))
+			} else {
+				rival = fmt.Sprintf("another statement line fits this receipt too (%s, %s)", ls[o.li].l.Date.Format("2 Jan"), ls[o.li].l.Description)
 			}
+			break
 		}
 		why := append([]string(nil), p.why...)
 		if p.sure && rival == "" {
@@ -198,10 +210,15 @@ func Match(lines []library.StatementLine, receipts []library.MatchReceipt, memor
 		m.Reason = strings.Join(why, "; ")
 		result[p.li] = m
 	}
-	splits(ls, rs, lineDone, receiptDone, takenR, rejected, memory, rules, result)
+	return result, lineDone, receiptDone
+}
 
+// answer turns the run's result into the changes to store, and counts.
+func answer(ls []lineInfo, result map[int]library.LineMatch, memory map[string]string) ([]library.LineMatch, Outcome) {
+	var out Outcome
 	var changes []library.LineMatch
 	for i, li := range ls {
+		out.Lines++
 		switch li.l.MatchState {
 		case library.MatchConfirmed:
 			out.Confirmed++
@@ -211,7 +228,7 @@ func Match(lines []library.StatementLine, receipts []library.MatchReceipt, memor
 			continue
 		}
 		m, ok := result[i]
-		if k, known := memory[li.key]; !ok && known && k == "" && li.key != "" && li.l.Amount.IsNegative() {
+		if !ok && notNeeded(li, memory) {
 			m, ok = library.LineMatch{LineID: li.l.ID, State: library.MatchNotNeeded, Reason: "you said lines like this need no receipt"}, true
 		}
 		switch {
@@ -293,7 +310,8 @@ func namePhrase(name float64, memo bool, supplier string) string {
 }
 
 func paymentCandidates(i int, li lineInfo, rs []receiptInfo, byAmount map[string][]int, foreign map[string][]int, rates map[string]decimal.Decimal,
-	memory map[string]string, rejected map[[2]int64]bool, taken map[int64]bool, rules Rules) []pair {
+	memory map[string]string, rejected map[[2]int64]bool, taken map[int64]bool, rules Rules,
+) []pair {
 	l := li.l
 	var out []pair
 	consider := func(ri int, amountScore float64, amountWhy string, estimated bool) {
@@ -376,7 +394,8 @@ func paymentCandidates(i int, li lineInfo, rs []receiptInfo, byAmount map[string
 // creditCandidates: money in is a credit note's refund (a receipt with a
 // negative total), or money back for a purchase from the same supplier.
 func creditCandidates(i int, li lineInfo, rs []receiptInfo, byAmount map[string][]int, memory map[string]string,
-	rejected map[[2]int64]bool, rules Rules) []pair {
+	rejected map[[2]int64]bool, rules Rules,
+) []pair {
 	l := li.l
 	var out []pair
 	keys := []string{amountKey(l.Currency, l.Amount), amountKey("", l.Amount)}
@@ -423,7 +442,8 @@ func creditCandidates(i int, li lineInfo, rs []receiptInfo, byAmount map[string]
 // line did: both name the supplier, both fall in the window, and they add
 // up to its total exactly.
 func splits(ls []lineInfo, rs []receiptInfo, lineDone, receiptDone map[int]bool, taken map[int64]bool,
-	rejected map[[2]int64]bool, memory map[string]string, rules Rules, result map[int]library.LineMatch) {
+	rejected map[[2]int64]bool, memory map[string]string, rules Rules, result map[int]library.LineMatch,
+) {
 	var free []int
 	for i, li := range ls {
 		if !lineDone[i] && !li.l.Decided() && li.l.Amount.IsNegative() && len(li.words) > 0 {

@@ -33,35 +33,51 @@ func TestMatchCases(t *testing.T) {
 		receipts []library.MatchReceipt
 		want     []want
 	}{
-		{"an invoice paid by transfer weeks later",
+		{
+			"an invoice paid by transfer weeks later",
 			[]library.StatementLine{ln(1, "2025-08-20", "-1250.00", "ACME PLUMBING PTY LTD INV 2231")},
 			[]library.MatchReceipt{rc(10, "Acme Plumbing Pty Ltd", "2025-07-25", "1250.00", "AUD", "invoice")},
-			[]want{{1, 10, library.MatchAutomatic, library.KindPayment, "paid 26 days after"}}},
-		{"a shop's tax invoice keeps the card window",
+			[]want{{1, 10, library.MatchAutomatic, library.KindPayment, "paid 26 days after"}},
+		},
+		{
+			"a shop's tax invoice keeps the card window",
 			[]library.StatementLine{ln(1, "2025-08-20", "-55.00", "BUNNINGS 4321")},
 			[]library.MatchReceipt{rc(10, "Bunnings", "2025-07-25", "55.00", "AUD", "tax_invoice")},
-			[]want{{1, 0, "", "", ""}}},
-		{"a credit note's money back",
+			[]want{{1, 0, "", "", ""}},
+		},
+		{
+			"a credit note's money back",
 			[]library.StatementLine{ln(1, "2025-08-03", "30.00", "OFFICEWORKS REFUND")},
 			[]library.MatchReceipt{rc(10, "Officeworks", "2025-08-02", "30.00", "AUD", "credit_note")},
-			[]want{{1, 10, library.MatchAutomatic, library.KindPayment, "credit note"}}},
-		{"a card payment abroad with the foreign amount stated",
-			[]library.StatementLine{{ID: 1, Date: day0("2025-08-05"), Amount: dec("-172.80"), Currency: "AUD", Description: "HOTEL ADLON BERLIN",
-				OrigAmount: dec("100.00"), OrigCurrency: "EUR"}},
+			[]want{{1, 10, library.MatchAutomatic, library.KindPayment, "credit note"}},
+		},
+		{
+			"a card payment abroad with the foreign amount stated",
+			[]library.StatementLine{{
+				ID: 1, Date: day0("2025-08-05"), Amount: dec("-172.80"), Currency: "AUD", Description: "HOTEL ADLON BERLIN",
+				OrigAmount: dec("100.00"), OrigCurrency: "EUR",
+			}},
 			[]library.MatchReceipt{rc(10, "Hotel Adlon", "2025-08-03", "100.00", "EUR", "")},
-			[]want{{1, 10, library.MatchAutomatic, library.KindPayment, "paid EUR 100.00, charged AUD 172.80 (1.7280 AUD per EUR)"}}},
-		{"one receipt paid in two parts",
+			[]want{{1, 10, library.MatchAutomatic, library.KindPayment, "paid EUR 100.00, charged AUD 172.80 (1.7280 AUD per EUR)"}},
+		},
+		{
+			"one receipt paid in two parts",
 			[]library.StatementLine{ln(1, "2025-08-05", "-60.00", "HARVEY NORMAN AUBURN"), ln(2, "2025-08-05", "-39.99", "HARVEY NORMAN AUBURN")},
 			[]library.MatchReceipt{rc(10, "Harvey Norman", "2025-08-05", "99.99", "AUD", "")},
-			[]want{{1, 10, library.MatchProposed, library.KindSplit, "add up"}, {2, 10, library.MatchProposed, library.KindSplit, "add up"}}},
-		{"money back for a purchase",
+			[]want{{1, 10, library.MatchProposed, library.KindSplit, "add up"}, {2, 10, library.MatchProposed, library.KindSplit, "add up"}},
+		},
+		{
+			"money back for a purchase",
 			[]library.StatementLine{ln(1, "2025-08-05", "-89.00", "MYER SYDNEY"), ln(2, "2025-08-12", "89.00", "MYER SYDNEY REFUND")},
 			[]library.MatchReceipt{rc(10, "Myer", "2025-08-04", "89.00", "AUD", "")},
-			[]want{{1, 10, library.MatchAutomatic, library.KindPayment, ""}, {2, 10, library.MatchProposed, library.KindRefund, "money back"}}},
-		{"the same amount at another shop is never matched sure",
+			[]want{{1, 10, library.MatchAutomatic, library.KindPayment, ""}, {2, 10, library.MatchProposed, library.KindRefund, "money back"}},
+		},
+		{
+			"the same amount at another shop is never matched sure",
 			[]library.StatementLine{ln(1, "2025-08-05", "-12.50", "CALTEX WOOLLOOMOOLOO")},
 			[]library.MatchReceipt{rc(10, "Harris Farm Markets", "2025-08-05", "12.50", "AUD", "")},
-			[]want{{1, 10, library.MatchProposed, library.KindPayment, "does not name"}}},
+			[]want{{1, 10, library.MatchProposed, library.KindPayment, "does not name"}},
+		},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -58,8 +58,10 @@ func MissingReport(lib *library.Library, label string, from, to time.Time) (Repo
 	return r, nil
 }
 
-var missingHeader = []string{"Account", "Date", "Description", "Amount", "Currency", "Foreign amount", "Note"}
-var withoutLineHeader = []string{"Receipt", "Date", "Supplier", "Total", "Currency"}
+var (
+	missingHeader     = []string{"Account", "Date", "Description", "Amount", "Currency", "Foreign amount", "Note"}
+	withoutLineHeader = []string{"Receipt", "Date", "Supplier", "Total", "Currency"}
+)
 
 // missingRows are the lines the client is asked for: those whose receipt
 // is only proposed are left for the bookkeeper to settle in Shoebox.
@@ -70,8 +72,10 @@ func (r Report) missingRows() [][]string {
 		if l.OrigCurrency != "" {
 			foreign = l.OrigCurrency + " " + l.OrigAmount.StringFixed(2)
 		}
-		rows = append(rows, []string{export.Neutralize(l.Account), l.Date.Format("2006-01-02"), export.Neutralize(l.Description),
-			l.Amount.Abs().StringFixed(2), l.Currency, foreign, note})
+		rows = append(rows, []string{
+			export.Neutralize(l.Account), l.Date.Format("2006-01-02"), export.Neutralize(l.Description),
+			l.Amount.Abs().StringFixed(2), l.Currency, foreign, note,
+		})
 	}
 	for _, l := range r.Missing {
 		add(l, "no receipt")

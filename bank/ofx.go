@@ -18,7 +18,7 @@ import (
 func parseOFX(txt string) (*Statement, error) {
 	resp, err := ofxgo.ParseResponse(strings.NewReader(txt))
 	if err != nil {
-		return nil, fmt.Errorf("this OFX file cannot be read: %v", err)
+		return nil, fmt.Errorf("this OFX file cannot be read: %w", err)
 	}
 	s := &Statement{Format: "OFX"}
 	var bad error

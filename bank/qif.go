@@ -81,7 +81,7 @@ func parseQIF(txt string, opt Options) (*Statement, error) {
 	}
 	layout, ambiguous, err := detectDates(dates, opt.DayFirst)
 	if err != nil {
-		return nil, fmt.Errorf("QIF dates: %v (first: %q)", err, dates[0])
+		return nil, fmt.Errorf("QIF dates: %w (first: %q)", err, dates[0])
 	}
 	if ambiguous {
 		s.Notes = append(s.Notes, "dates read as "+layout.Shown+": no date in the file tells day from month")
@@ -91,7 +91,7 @@ func parseQIF(txt string, opt Options) (*Statement, error) {
 		d, _ := layout.parse(r.date)
 		a, err := parseNumber(r.amount, comma)
 		if err != nil {
-			return nil, fmt.Errorf("QIF record %d: amount %v", i+1, err)
+			return nil, fmt.Errorf("QIF record %d: amount %w", i+1, err)
 		}
 		if i == 0 && strings.EqualFold(strings.TrimSpace(r.payee), "Opening Balance") {
 			o := a

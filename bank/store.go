@@ -42,9 +42,9 @@ func readLimited(path string) ([]byte, error) {
 	return io.ReadAll(io.LimitReader(f, MaxFileBytes+1))
 }
 
-// ImportOptions: the account to file the statement under ("" takes the
-// account the file names), and a CSV mapping or preset to use instead of
-// the account's stored one or a detected one.
+// ImportOptions are the account to file the statement under ("" takes
+// the account the file names), and a CSV mapping or preset to use instead
+// of the account's stored one or a detected one.
 type ImportOptions struct {
 	Account string
 	Mapping *Mapping
@@ -119,8 +119,10 @@ func Import(ctx context.Context, lib *library.Library, path string, opt ImportOp
 			return res, err
 		}
 	}
-	ns := library.NewStatement{Account: account, Currency: s.Currency, Format: s.Format, OriginalName: filepath.Base(path), Data: data,
-		From: s.From, To: s.To}
+	ns := library.NewStatement{
+		Account: account, Currency: s.Currency, Format: s.Format, OriginalName: filepath.Base(path), Data: data,
+		From: s.From, To: s.To,
+	}
 	if s.Opening != nil {
 		ns.Opening = s.Opening.String()
 	}
@@ -147,8 +149,10 @@ func storedLines(s *Statement) []library.StatementLine {
 		base := l.Date.Format("2006-01-02") + "|" + l.Amount.StringFixed(4) + "|" + strings.Join(tokens(l.Description), " ")
 		n := seen[base]
 		seen[base] = n + 1
-		ln := library.StatementLine{Fingerprint: fmt.Sprintf("%s|%d", base, n), Date: l.Date, Amount: l.Amount, Currency: l.Currency,
-			OrigAmount: l.OrigAmount, OrigCurrency: l.OrigCurrency, Description: l.Description, Reference: l.Reference}
+		ln := library.StatementLine{
+			Fingerprint: fmt.Sprintf("%s|%d", base, n), Date: l.Date, Amount: l.Amount, Currency: l.Currency,
+			OrigAmount: l.OrigAmount, OrigCurrency: l.OrigCurrency, Description: l.Description, Reference: l.Reference,
+		}
 		if l.Balance != nil {
 			ln.Balance = l.Balance.String()
 		}

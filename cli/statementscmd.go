@@ -157,8 +157,10 @@ func runStatementsImport(env Env, args []string) int {
 		}
 		s := res.Statement
 		if *asJSON {
-			results = append(results, map[string]any{"file": path, "account": res.Account, "format": s.Format, "result": res.StatementImport,
-				"opening": s.Opening, "closing": s.Closing, "from": s.From.Format("2006-01-02"), "to": s.To.Format("2006-01-02"), "mapping": s.Mapping, "notes": s.Notes})
+			results = append(results, map[string]any{
+				"file": path, "account": res.Account, "format": s.Format, "result": res.StatementImport,
+				"opening": s.Opening, "closing": s.Closing, "from": s.From.Format("2006-01-02"), "to": s.To.Format("2006-01-02"), "mapping": s.Mapping, "notes": s.Notes,
+			})
 			continue
 		}
 		fmt.Fprintf(env.Stdout, "%s: %s statement of %s, %s to %s: %s", path, s.Format, res.Account, s.From.Format("2 Jan 2006"), s.To.Format("2 Jan 2006"), plural(res.Lines, "line"))

@@ -185,7 +185,8 @@ func (l *Library) AddStatement(ctx context.Context, s NewStatement) (StatementIm
 	var existing int64
 	same := func(q interface {
 		QueryRow(string, ...any) *sql.Row
-	}) (bool, error) {
+	},
+	) (bool, error) {
 		err := q.QueryRow(`SELECT id FROM statements WHERE account = ? AND sha256 = ?`, s.Account, sha).Scan(&existing)
 		if errors.Is(err, sql.ErrNoRows) {
 			return false, nil

@@ -45,13 +45,17 @@ func BenchmarkStatement50kMatch10k(b *testing.B) {
 		name := suppliers[rnd.Intn(len(suppliers))]
 		d := start.AddDate(0, 0, rnd.Intn(360))
 		total := decimal.New(int64(100+rnd.Intn(50000)), -2)
-		rs[i] = receipt.Receipt{SupplierName: receipt.Of(name, receipt.SourceOCR, 0.9), Date: receipt.Of(d, receipt.SourceOCR, 0.9),
-			Total: receipt.Of(total, receipt.SourceOCR, 0.9), Currency: receipt.Of("MYR", receipt.SourceOCR, 0.9)}
+		rs[i] = receipt.Receipt{
+			SupplierName: receipt.Of(name, receipt.SourceOCR, 0.9), Date: receipt.Of(d, receipt.SourceOCR, 0.9),
+			Total: receipt.Of(total, receipt.SourceOCR, 0.9), Currency: receipt.Of("MYR", receipt.SourceOCR, 0.9),
+		}
 		lines = append(lines, line{d.AddDate(0, 0, rnd.Intn(5)), total.Neg(), "POS PURCHASE " + strings.ToUpper(name)})
 	}
 	for len(lines) < nLines {
-		lines = append(lines, line{start.AddDate(0, 0, rnd.Intn(365)), decimal.New(int64(100+rnd.Intn(90000)), -2).Neg(),
-			fmt.Sprintf("DEBIT CARD MERCHANT %d KUALA LUMPUR", rnd.Intn(20000))})
+		lines = append(lines, line{
+			start.AddDate(0, 0, rnd.Intn(365)), decimal.New(int64(100+rnd.Intn(90000)), -2).Neg(),
+			fmt.Sprintf("DEBIT CARD MERCHANT %d KUALA LUMPUR", rnd.Intn(20000)),
+		})
 	}
 	sort.SliceStable(lines, func(a, b int) bool { return lines[a].date.Before(lines[b].date) })
 	var sb strings.Builder
