@@ -111,6 +111,76 @@ var migrations = []string{
 		name   TEXT NOT NULL,
 		tax_id TEXT NOT NULL DEFAULT ''
 	);`,
+	// 6: bank and card statements (statements.go): the accounts with their
+	// CSV column mapping, each imported file, its lines (one row per line,
+	// however many overlapping files carried it), each line's receipt, the
+	// pairs the bookkeeper rejected, the history that undo walks back, and
+	// the statement descriptions learned to name a supplier.
+	`CREATE TABLE bank_accounts (
+		name        TEXT PRIMARY KEY,
+		currency    TEXT NOT NULL DEFAULT '',
+		csv_mapping TEXT NOT NULL DEFAULT '',
+		created_at  TEXT NOT NULL
+	);
+	CREATE TABLE statements (
+		id            INTEGER PRIMARY KEY,
+		account       TEXT NOT NULL REFERENCES bank_accounts(name),
+		sha256        TEXT NOT NULL,
+		original_name TEXT NOT NULL,
+		stored_path   TEXT NOT NULL,
+		format        TEXT NOT NULL,
+		currency      TEXT NOT NULL DEFAULT '',
+		period_from   TEXT NOT NULL DEFAULT '',
+		period_to     TEXT NOT NULL DEFAULT '',
+		opening       TEXT NOT NULL DEFAULT '',
+		closing       TEXT NOT NULL DEFAULT '',
+		line_count    INTEGER NOT NULL DEFAULT 0,
+		added         INTEGER NOT NULL DEFAULT 0,
+		imported_at   TEXT NOT NULL,
+		UNIQUE (account, sha256)
+	);
+	CREATE TABLE statement_lines (
+		id            INTEGER PRIMARY KEY,
+		statement_id  INTEGER NOT NULL REFERENCES statements(id) ON DELETE CASCADE,
+		account       TEXT NOT NULL,
+		fingerprint   TEXT NOT NULL,
+		date          TEXT NOT NULL,
+		amount        TEXT NOT NULL,
+		currency      TEXT NOT NULL DEFAULT '',
+		orig_amount   TEXT NOT NULL DEFAULT '',
+		orig_currency TEXT NOT NULL DEFAULT '',
+		description   TEXT NOT NULL DEFAULT '',
+		reference     TEXT NOT NULL DEFAULT '',
+		balance       TEXT NOT NULL DEFAULT '',
+		receipt_id    INTEGER REFERENCES receipts(id) ON DELETE SET NULL,
+		match_state   TEXT NOT NULL DEFAULT '',
+		match_kind    TEXT NOT NULL DEFAULT '',
+		match_reason  TEXT NOT NULL DEFAULT '',
+		UNIQUE (account, fingerprint)
+	);
+	CREATE INDEX statement_lines_date ON statement_lines(account, date);
+	CREATE INDEX statement_lines_receipt ON statement_lines(receipt_id);
+	CREATE TABLE match_rejections (
+		line_id    INTEGER NOT NULL REFERENCES statement_lines(id) ON DELETE CASCADE,
+		receipt_id INTEGER NOT NULL REFERENCES receipts(id) ON DELETE CASCADE,
+		PRIMARY KEY (line_id, receipt_id)
+	);
+	CREATE TABLE match_history (
+		id      INTEGER PRIMARY KEY,
+		line_id INTEGER NOT NULL REFERENCES statement_lines(id) ON DELETE CASCADE,
+		at      TEXT NOT NULL,
+		who     TEXT NOT NULL,
+		kind    TEXT NOT NULL,
+		old     TEXT NOT NULL,
+		new     TEXT NOT NULL
+	);
+	CREATE TABLE description_memory (
+		desc_key     TEXT PRIMARY KEY,
+		supplier_key TEXT NOT NULL,
+		supplier     TEXT NOT NULL,
+		confirmed    INTEGER NOT NULL DEFAULT 1,
+		updated_at   TEXT NOT NULL
+	);`,
 }
 
 // migrate brings the schema up to date. A library that is up to date is

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Takes screenshots of the real app under Xvfb on a 1366×768 screen (a small
 # laptop's) with demo libraries made from the shared SROIE receipts:
-# docs/screenshot-{first-run,main,review,zoomed,invoice,reading,computer,country,clients,rules}.png.
+# docs/screenshot-{first-run,main,review,zoomed,invoice,reading,computer,country,clients,rules,statements,statement-account}.png.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bin=build/bin/shoebox
@@ -41,6 +41,17 @@ if [ ! -f "$home/clients/clients.json" ]; then
   SHOEBOX_HOME=$home $bin books rule "Sydney Water" --account 445 --tax-code FRE --payment "direct debit" --client "Harbour Café Pty Ltd" >/dev/null
   SHOEBOX_HOME=$home $bin import --client "Lee & Tan Trading" $files >/dev/null
   SHOEBOX_HOME=$home $bin process --client "Lee & Tan Trading" >/dev/null 2>&1
+fi
+
+# Bank statements: the statement the bank tests build from the dev receipts'
+# labels, imported and matched.
+stmts=build/demo-statements
+if [ ! -f "$stmts/library/library.db" ]; then
+  rm -rf "$stmts"
+  mkdir -p "$stmts"
+  SHOEBOX_BANK_FIXTURE=$PWD/$stmts go test -tags migrated_fynedo,faultinject ./bank/ -run TestDevStatementMatches >/dev/null
+  $bin statements import "$stmts/dev-statement.csv" --account "Business card" --library "$stmts/library" >/dev/null
+  $bin match --library "$stmts/library" >/dev/null
 fi
 
 display=:${SHOEBOX_XVFB_DISPLAY:-97}
@@ -87,3 +98,13 @@ start "$lib" 5 --settings "Country & tax"; shot country; stop
 export SHOEBOX_HOME=$home
 start "" 5 --client "Lee & Tan Trading" --show 1 --clients; shot clients; stop
 start "" 5 --client "Harbour Café Pty Ltd" --rules; shot rules; stop
+# The Statements window with a foreign-currency proposal chosen (its reason
+# below the table), then its Account page.
+start "$stmts/library" 6 --statements
+win=$(xdotool search --onlyvisible --name '^Statements' | head -1)
+eval "$(xdotool getwindowgeometry --shell "$win")"
+xdotool mousemove $((X + 250)) $((Y + 292)) click 1
+sleep 1; import -window "$win" "$out/screenshot-statements.png"; echo "wrote $out/screenshot-statements.png"
+xdotool mousemove $((X + WIDTH - 73)) $((Y + 21)) click 1
+sleep 1; import -window "$win" "$out/screenshot-statement-account.png"; echo "wrote $out/screenshot-statement-account.png"
+stop

@@ -137,6 +137,7 @@ func New(a fyne.App, w fyne.Window, svc Services) *UI {
 		widget.NewSeparator(),
 		widget.NewButton("Export…", u.showExport),
 		widget.NewButton("Supplier rules…", u.showRules),
+		widget.NewButton("Statements…", u.showStatements),
 		widget.NewButton("Settings", u.showSettings),
 	)
 	left := container.NewBorder(container.NewVBox(u.filter.object(), u.counts), nil, nil, nil, u.list.widget)

@@ -94,6 +94,8 @@ type form struct {
 	steady *steadyLayout
 	// coding is the account and tax code the receipt is booked to.
 	coding *codingRow
+	// paidBy is the statement line that paid the receipt (statements.go).
+	paidBy *widget.Label
 }
 
 func newForm(u *UI) *form {
@@ -161,7 +163,9 @@ func newForm(u *UI) *form {
 		widget.NewButton("Undo  (Ctrl+Z)", u.Undo),
 	)
 	f.steady = &steadyLayout{}
-	body := container.NewVBox(f.title, container.New(f.steady, f.findings), grid, f.coding.object(),
+	f.paidBy = widget.NewLabel("")
+	f.paidBy.Wrapping = fyne.TextWrapWord
+	body := container.NewVBox(f.title, f.paidBy, container.New(f.steady, f.findings), grid, f.coding.object(),
 		widget.NewLabelWithStyle("Line items", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}), f.lines,
 		widget.NewButton("Add line", f.addLine))
 	f.scroll = container.NewVScroll(body)
@@ -212,6 +216,7 @@ func (f *form) show(rec library.Record) {
 	defer func() { f.mu.Lock(); f.loading = false; f.mu.Unlock() }()
 
 	f.showTitle(rec)
+	f.paidBy.SetText(statementLineText(f.u.svc.Lib, rec.ID))
 	for _, path := range f.order {
 		row := f.rows[path]
 		v, _ := receipt.Get(&rec.Receipt, path)

@@ -30,6 +30,7 @@ func Main(args []string, version string) (code int) {
 	clientName := fs.String("client", "", "open this client's library (default: the client opened last, else the library folder)")
 	showClients := fs.Bool("clients", false, "open the client switcher (for make screenshot)")
 	showRules := fs.Bool("rules", false, "open the supplier rules table (for make screenshot)")
+	showStatements := fs.Bool("statements", false, "open the Statements window (for make screenshot)")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
@@ -89,14 +90,17 @@ func Main(args []string, version string) (code int) {
 			}()
 		}
 	}
-	if *showClients || *showRules {
+	if *showClients || *showRules || *showStatements {
 		go func() {
 			time.Sleep(500 * time.Millisecond)
 			onMain(func() {
-				if *showClients {
+				switch {
+				case *showClients:
 					sh.ui.showClients()
-				} else {
+				case *showRules:
 					sh.ui.showRules()
+				default:
+					sh.ui.showStatements()
 				}
 			})
 		}()
