@@ -134,13 +134,39 @@ func Rows(l *library.Library, f library.Filter) (rows iter.Seq[export.Row], err 
 				iterErr = fmt.Errorf("receipt %d: %w", rec.ID, err)
 				return
 			}
+			paid, err := payments(l, rec.ID)
+			if err != nil {
+				iterErr = fmt.Errorf("receipt %d: %w", rec.ID, err)
+				return
+			}
 			if !yield(export.Row{ID: rec.ID, Status: string(rec.Status), Receipt: rec.Receipt, Findings: rec.Findings, Original: l.OriginalPath(rec),
-				Name: rec.OriginalName, SHA256: rec.SHA256, Booked: export.LineCode{Account: coding.Account, TaxCode: coding.TaxCode}}) {
+				Name: rec.OriginalName, SHA256: rec.SHA256, Booked: export.LineCode{Account: coding.Account, TaxCode: coding.TaxCode}, Paid: paid}) {
 				return
 			}
 		}
 	}
 	return rows, func() error { return iterErr }
+}
+
+// payments are the statement lines that paid a receipt, sure or confirmed
+// (a proposal is not a payment yet).
+func payments(l *library.Library, id int64) ([]export.Payment, error) {
+	lines, err := l.LinesForReceipt(id)
+	if err != nil {
+		return nil, err
+	}
+	var out []export.Payment
+	for _, ln := range lines {
+		if ln.MatchState != library.MatchAutomatic && ln.MatchState != library.MatchConfirmed {
+			continue
+		}
+		text := ln.Account + ": " + ln.Description
+		if ln.Reference != "" {
+			text += " (" + ln.Reference + ")"
+		}
+		out = append(out, export.Payment{Date: ln.Date, Line: text})
+	}
+	return out, nil
 }
 
 // PresetRequest is what to export: the period ("" for all), whether to

@@ -63,10 +63,14 @@ func WriteCSV(path string, rows iter.Seq[Row], opt Options) (Stats, error) {
 				tax = taxOf(r).StringFixed(int32(receipt.MinorDigits(cur)))
 			}
 			account, taxCodes, _ := opt.booking(row)
+			paidText, paidDay, paidLines := "", (*time.Time)(nil), ""
+			if paidDay, paidLines = row.paidOn(); paidDay != nil {
+				paidText = paidDay.Format(time.DateOnly)
+			}
 			cw.Write([]string{id, date, Neutralize(r.SupplierName.Value), Neutralize(taxIDText(r)), Neutralize(r.DocumentNumber.Value),
 				Neutralize(r.Category.Value), Neutralize(cur), amountText(r.Subtotal, cur), tax, amountText(r.Total, cur),
 				Neutralize(r.PaymentMethod.Value), StatusText(row.Status), Neutralize(flags(row)), Neutralize(row.FileName()), row.SHA256,
-				Neutralize(account), Neutralize(strings.Join(taxCodes, ", "))})
+				Neutralize(account), Neutralize(strings.Join(taxCodes, ", ")), paidText, Neutralize(paidLines)})
 			stats.Receipts++
 			for _, li := range r.LineItems {
 				qty := ""

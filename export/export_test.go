@@ -148,7 +148,7 @@ func TestWorkbookCells(t *testing.T) {
 		t.Errorf("panes = %+v", panes)
 	}
 	tables, _ := f.GetTables(SheetReceipts)
-	if len(tables) != 1 || tables[0].Range != "A1:Q5" {
+	if len(tables) != 1 || tables[0].Range != "A1:S5" {
 		t.Errorf("tables = %+v", tables)
 	}
 	// Line items

@@ -26,6 +26,30 @@ type Row struct {
 	// Booked is the account and tax code a person or rule booked the
 	// receipt to ("" where nobody did: Options.Books then says).
 	Booked LineCode
+	// Paid are the bank or card statement lines that paid the receipt
+	// (matched sure or confirmed): a split payment has several.
+	Paid []Payment
+}
+
+// Payment is a statement line that paid a receipt, as the workbook shows it.
+type Payment struct {
+	Date time.Time
+	// Line is the statement's account and description (and reference).
+	Line string
+}
+
+// paidOn is the day the bank paid the receipt (the first part of a split)
+// and the statement lines, one a line of text.
+func (row Row) paidOn() (day *time.Time, lines string) {
+	var ls []string
+	for i, p := range row.Paid {
+		if i == 0 {
+			d := p.Date
+			day = &d
+		}
+		ls = append(ls, p.Line)
+	}
+	return day, strings.Join(ls, "; ")
 }
 
 // FileName is the name a person knows the original by.

@@ -23,7 +23,8 @@ const (
 
 // ReceiptColumns are the Receipts sheet's (and CSV's) columns.
 var ReceiptColumns = []string{"ID", "Date", "Supplier", "Tax ID", "Document number", "Category", "Currency",
-	"Subtotal", "Tax", "Total", "Payment method", "Status", "Flags", "Original", "File SHA-256", "Account", "Tax code"}
+	"Subtotal", "Tax", "Total", "Payment method", "Status", "Flags", "Original", "File SHA-256", "Account", "Tax code",
+	"Paid on (bank)", "Statement line"}
 
 // LineColumns are the Line items sheet's (and CSV's) columns.
 var LineColumns = []string{"Receipt ID", "Date", "Supplier", "Description", "Quantity", "Unit price", "Line total", "Tax code", "Currency"}
@@ -217,7 +218,7 @@ func newReceiptsSheet(f *excelize.File, s *styles, opt Options) (*receiptsSheet,
 		return nil, err
 	}
 	// Wide enough for each header: printed, nothing is cut off.
-	if err := setLayout(sw, []float64{7, 11, 32, 18, 18, 16, 10, 14, 13, 14, 16, 17, 40, 24, 20, 10, 16}); err != nil {
+	if err := setLayout(sw, []float64{7, 11, 32, 18, 18, 16, 10, 14, 13, 14, 16, 17, 40, 24, 20, 10, 16, 14, 40}); err != nil {
 		return nil, err
 	}
 	// The stored file's SHA-256 is for tracing, not for reading.
@@ -261,9 +262,15 @@ func (rs *receiptsSheet) add(row Row, cur string, stats *Stats) ([]posting, erro
 		link = excelize.Cell{StyleID: s.link, Formula: fmt.Sprintf(`HYPERLINK("file://%s","%s")`, escapeFormula(abs), escapeFormula(name)), Value: name}
 	}
 	account, taxCodes, booked := rs.opt.booking(row)
+	var paidOn any
+	day, lines := row.paidOn()
+	if day != nil {
+		paidOn = excelize.Cell{StyleID: s.date, Value: *day}
+	}
 	cells := []any{idCell(row), s.dateCell(r), s.textCell(r.SupplierName.Value), s.textCell(taxIDText(r)), s.textCell(r.DocumentNumber.Value),
 		s.textCell(r.Category.Value), s.textCell(cur), amount(r.Subtotal), tax, amount(r.Total), s.textCell(r.PaymentMethod.Value),
-		StatusText(row.Status), s.textCell(flags(row)), link, s.textCell(row.SHA256), s.textCell(account), s.textCell(strings.Join(taxCodes, ", "))}
+		StatusText(row.Status), s.textCell(flags(row)), link, s.textCell(row.SHA256), s.textCell(account), s.textCell(strings.Join(taxCodes, ", ")),
+		paidOn, s.textCell(lines)}
 	if err := rs.sw.SetRow(fmt.Sprintf("A%d", rs.row), cells); err != nil {
 		return nil, err
 	}
@@ -280,7 +287,7 @@ func (rs *receiptsSheet) add(row Row, cur string, stats *Stats) ([]posting, erro
 func (rs *receiptsSheet) finish(stats *Stats) error {
 	s, last := rs.s, rs.last()
 	if rs.row > 2 {
-		if err := rs.sw.AddTable(&excelize.Table{Range: fmt.Sprintf("A1:Q%d", rs.row-1), Name: "Receipts", StyleName: "TableStyleLight1", ShowRowStripes: boolPtr(false)}); err != nil {
+		if err := rs.sw.AddTable(&excelize.Table{Range: fmt.Sprintf("A1:S%d", rs.row-1), Name: "Receipts", StyleName: "TableStyleLight1", ShowRowStripes: boolPtr(false)}); err != nil {
 			return err
 		}
 	}
