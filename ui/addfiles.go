@@ -186,7 +186,7 @@ func (c *fileChooser) add(paths []string) {
 		c.info.SetText("Choose files first (tap them), or add the whole folder.")
 		return
 	}
-	c.u.svc.Lib.SetSetting(settingLastFolder, c.dir)
+	c.u.saveSettings(settingLastFolder, c.dir)
 	c.dlg.Hide()
 	go c.u.AddPaths(paths)
 }

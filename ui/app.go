@@ -576,3 +576,20 @@ func (u *UI) readerText() string {
 	}
 	return "Reading with " + u.svc.EngineLabel
 }
+
+// saveSettings stores settings of the open library; one that cannot be
+// saved is said at once, or the bookkeeper would find it forgotten later.
+// It reports whether all were saved.
+func (u *UI) saveSettings(kv ...string) bool {
+	return saveSettings(u, u.svc.Lib, kv...)
+}
+
+func saveSettings(u *UI, lib *library.Library, kv ...string) bool {
+	for i := 0; i+1 < len(kv); i += 2 {
+		if err := lib.SetSetting(kv[i], kv[i+1]); err != nil {
+			u.showError(fmt.Errorf("the setting could not be saved (is the disk full or the library read-only?): %w", err))
+			return false
+		}
+	}
+	return true
+}

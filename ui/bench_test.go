@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/driver/software"
 	"fyne.io/fyne/v2/test"
 
 	"github.com/shoebox-app/shoebox/library"
@@ -67,7 +68,7 @@ func BenchmarkOpenWindow10k(b *testing.B) {
 		w.Resize(fyne.NewSize(1280, 800))
 		u := New(a, w, Services{Lib: lib, Engine: &fakeEngine{}, EngineLabel: "bench"})
 		w.Show()
-		w.Canvas().(test.WindowlessCanvas).Capture() // the first frame
+		w.Canvas().(software.WindowlessCanvas).Capture() // the first frame
 		if u.list.Len() != 10000 {
 			b.Fatalf("list has %d rows", u.list.Len())
 		}
@@ -76,7 +77,7 @@ func BenchmarkOpenWindow10k(b *testing.B) {
 		start := time.Now()
 		for i := 0; i < 10000; i += 500 {
 			u.list.widget.ScrollTo(i)
-			w.Canvas().(test.WindowlessCanvas).Capture()
+			w.Canvas().(software.WindowlessCanvas).Capture()
 		}
 		b.ReportMetric(float64(time.Since(start).Milliseconds())/20, "ms/scroll-frame")
 		w.Close()

@@ -164,7 +164,7 @@ func (u *UI) showClients() {
 		return
 	}
 	if s.registry == nil {
-		u.showError(fmt.Errorf("the list of clients could not be read: %v", s.regErr))
+		u.showError(fmt.Errorf("the list of clients could not be read: %w", s.regErr))
 		return
 	}
 	var list []clients.Client
@@ -237,8 +237,11 @@ func (u *UI) showClients() {
 				s.ui.showError(err)
 				return
 			}
-			s.lib.SetLocale(loc)
-			s.lib.SetSetting(settingCountry, code)
+			if err := s.lib.SetLocale(loc); err != nil {
+				s.ui.showError(err)
+				return
+			}
+			saveSettings(s.ui, s.lib, settingCountry, code)
 		}, u.win)
 	})
 	rename := widget.NewButton("Rename…", func() {

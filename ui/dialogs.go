@@ -177,7 +177,7 @@ func (u *UI) chooseExportFile(name, ext string, write func(path string)) {
 			fn += ext
 		}
 		path := filepath.Join(dir, fn)
-		u.svc.Lib.SetSetting(settingExportFolder, dir)
+		u.saveSettings(settingExportFolder, dir)
 		if _, err := os.Stat(path); err == nil {
 			dialog.ShowConfirm("Replace "+fn+"?", "There is a file called "+fn+" in that folder already.\n"+
 				"Replace it? It is replaced only once the export is written whole.", func(yes bool) {

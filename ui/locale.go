@@ -80,20 +80,6 @@ func libraryCountry(lib *library.Library) string {
 	return otherCountry
 }
 
-// countryName names a tax jurisdiction as a bookkeeper says it.
-func countryName(c receipt.Country) string {
-	if p, ok := packs.Get(string(c)); ok && p.Jurisdiction == string(c) {
-		return p.Name
-	}
-	switch c {
-	case receipt.CountryEU:
-		return "a euro country"
-	case receipt.CountryOther, "":
-		return "another country"
-	}
-	return string(c)
-}
-
 // taxIDNames are the tax-ID registers as their countries call them.
 var taxIDNames = map[receipt.TaxScheme]string{
 	receipt.SchemeABN: "ABN", receipt.SchemeNZGST: "GST number", receipt.SchemeUKVAT: "VAT number",
@@ -343,8 +329,9 @@ func (u *UI) setCountry(l receipt.Locale, code string, parent fyne.Window) {
 		u.showError(err)
 		return
 	}
-	u.svc.Lib.SetSetting(settingCountry, code)
-	u.svc.Lib.SetSetting(settingCountryUnset, "")
+	if !u.saveSettings(settingCountry, code, settingCountryUnset, "") {
+		return
+	}
 	u.SwitchEngine(nil)
 	if wasChosen && old == l {
 		return

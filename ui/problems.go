@@ -44,7 +44,7 @@ func (u *UI) showProblems(ce *export.CheckError, retry func(), check func() ([]e
 		pr := pr
 		row := problemRow{problem: pr, text: widget.NewLabel(pr.String())}
 		row.text.Wrapping = fyne.TextWrapWord
-		var jump fyne.CanvasObject = layout.NewSpacer()
+		jump := fyne.CanvasObject(layout.NewSpacer()) // or a button below
 		switch {
 		case pr.ReceiptID != 0:
 			row.show = widget.NewButton("Show", func() {

@@ -169,9 +169,9 @@ func (f *serverForm) use() {
 		"read from it on this computer, to %s to be read there. Nothing is sent anywhere unless you choose this. "+
 		"Use it only with a server that you or your firm runs and trusts.", host), func() {
 		lib := f.u.svc.Lib
-		for k, v := range map[string]string{pipeline.SettingServerURL: opt.URL, pipeline.SettingServerModel: opt.Model,
-			pipeline.SettingServerAPI: opt.API, pipeline.SettingServerCA: opt.CAFile, pipeline.SettingServerInFlight: strings.TrimSpace(f.inFlight.Text)} {
-			lib.SetSetting(k, v)
+		if !saveSettings(f.u, lib, pipeline.SettingServerURL, opt.URL, pipeline.SettingServerModel, opt.Model,
+			pipeline.SettingServerAPI, opt.API, pipeline.SettingServerCA, opt.CAFile, pipeline.SettingServerInFlight, strings.TrimSpace(f.inFlight.Text)) {
+			return
 		}
 		if k := strings.TrimSpace(f.key.Text); k != "" {
 			if err := server.SaveKey(opt.URL, k); err != nil {
@@ -179,7 +179,9 @@ func (f *serverForm) use() {
 				return
 			}
 		}
-		lib.SetSetting(pipeline.SettingEngine, pipeline.EngineServer)
+		if !saveSettings(f.u, lib, pipeline.SettingEngine, pipeline.EngineServer) {
+			return
+		}
 		f.key.SetText("")
 		f.status.SetText("Starting…")
 		f.u.SwitchEngine(func(label string, err error) {
@@ -194,7 +196,9 @@ func (f *serverForm) use() {
 
 // stop goes back to reading on this computer.
 func (f *serverForm) stop() {
-	f.u.svc.Lib.SetSetting(pipeline.SettingEngine, "")
+	if !f.u.saveSettings(pipeline.SettingEngine, "") {
+		return
+	}
 	f.status.SetText("Receipts are read on this computer again.")
 	f.u.SwitchEngine(nil)
 }

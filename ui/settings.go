@@ -122,9 +122,8 @@ func (u *UI) modelsPage() fyne.CanvasObject {
 
 	use := func(model, projector string) {
 		msgs, ok := pipeline.VerifyPair(model, projector)
-		if ok {
-			u.svc.Lib.SetSetting(SettingModel, model)
-			u.svc.Lib.SetSetting(SettingProjector, projector)
+		if ok && !u.saveSettings(SettingModel, model, SettingProjector, projector) {
+			return // saveSettings said why
 		}
 		report := "The files were checked and are sound."
 		if !ok {
@@ -418,8 +417,9 @@ func (u *UI) overridesForm(m hw.Machine) fyne.CanvasObject {
 		}
 		if gpu.Selected != "automatic" {
 			var idx int
-			fmt.Sscanf(gpu.Selected, "%d:", &idx)
-			o.GPUs = []int{idx}
+			if _, err := fmt.Sscanf(gpu.Selected, "%d:", &idx); err == nil { // "1: NVIDIA …"
+				o.GPUs = []int{idx}
+			}
 		}
 		if n, err := strconv.Atoi(strings.TrimSpace(layers.Text)); err == nil {
 			o.GPULayers = &n
