@@ -159,11 +159,13 @@ func ofxUnescape(s string) string {
 			s = s[1:]
 			continue
 		}
-		if r, ok := ofxEntity(s[1:semi]); ok {
-			b.WriteString(r)
-		} else {
-			b.WriteString(s[:semi+1])
+		r, ok := ofxEntity(s[1:semi])
+		if !ok {
+			b.WriteByte('&')
+			s = s[1:]
+			continue
 		}
+		b.WriteString(r)
 		s = s[semi+1:]
 	}
 }
