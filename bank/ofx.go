@@ -111,9 +111,9 @@ func ofxClosedNames(body string) map[string]bool {
 			return names
 		}
 		rest = rest[i+2:]
-		end := strings.IndexByte(rest, '>')
+		end := strings.IndexByte(firstBytes(rest, 80), '>')
 		if end < 0 {
-			return names
+			continue // not a closing tag: the tokenizer says why
 		}
 		if name := strings.TrimSpace(rest[:end]); ofxName(name) {
 			names[strings.ToUpper(name)] = true

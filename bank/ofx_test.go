@@ -169,6 +169,16 @@ func TestOFXHugeFilesRefused(t *testing.T) {
 	if err != nil || len(s.Lines) != 1 {
 		t.Fatalf("comments and empty elements around one line: %v", err)
 	}
+	// Patterns that would make a careless reader go back over the rest of
+	// the file at every step: ampersands without semicolons, and closing
+	// tags that never end.
+	for name, trn := range map[string]string{
+		"ampersands":        "<STMTTRN><DTPOSTED>20250703<TRNAMT>-1<FITID>F<NAME>" + strings.Repeat("&", 8<<20) + "</STMTTRN>",
+		"open closing tags": strings.Repeat("</", 4<<20) + ">",
+	} {
+		_, err := Parse(name+".ofx", []byte(sgmlBank("<CURDEF>AUD", trn)), Options{})
+		t.Logf("%s: %v", name, err)
+	}
 	big := []byte(ofxSGMLHeader + "<OFX>" + strings.Repeat(" ", MaxFileBytes) + "</OFX>")
 	if _, err := Parse("big.ofx", big, Options{}); err == nil || !strings.Contains(err.Error(), "refused") {
 		t.Fatalf("a file over %d MB: %v", MaxFileBytes>>20, err)
@@ -212,6 +222,22 @@ func TestOFXAmountForms(t *testing.T) {
 	for _, in := range []string{"", "-", ".", "1,234.56", "1.234,56", "12 34", "1e5", "1/3", "--1", "0x10", "$5"} {
 		if _, err := ofxAmount("TRNAMT", in); err == nil {
 			t.Errorf("%q read as an amount", in)
+		}
+	}
+}
+
+// BenchmarkParseOFX reads a year of a busy account: 10,000 lines of OFX 1.x.
+func BenchmarkParseOFX(b *testing.B) {
+	var trns strings.Builder
+	for i := range 10_000 {
+		fmt.Fprintf(&trns, "<STMTTRN>\r\n<TRNTYPE>DEBIT\r\n<DTPOSTED>20250703120000.000[-5:EST]\r\n<TRNAMT>-%d.%02d\r\n<FITID>%d\r\n<NAME>OFFICEWORKS %d\r\n<MEMO>Card xx1234\r\n</STMTTRN>\r\n", i%500, i%100, i, i)
+	}
+	data := []byte(sgmlBank("<CURDEF>AUD", trns.String()))
+	b.SetBytes(int64(len(data)))
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := Parse("year.ofx", data, Options{}); err != nil {
+			b.Fatal(err)
 		}
 	}
 }

@@ -153,8 +153,8 @@ func ofxUnescape(s string) string {
 		}
 		b.WriteString(s[:i])
 		s = s[i:]
-		semi := strings.IndexByte(s, ';')
-		if semi < 0 || semi > 10 {
+		semi := strings.IndexByte(firstBytes(s, 12), ';')
+		if semi < 0 {
 			b.WriteByte('&')
 			s = s[1:]
 			continue
