@@ -80,6 +80,18 @@ func TestOFXWindows1252Payee(t *testing.T) {
 	}
 }
 
+// TestOFXUTF8 reads UTF-8 OFX 1.x as it is, whether its header says
+// UTF-8 or (as some banks write by mistake) CHARSET:1252.
+func TestOFXUTF8(t *testing.T) {
+	txt := sgmlBank("<CURDEF>CHF", "<STMTTRN><TRNTYPE>POS<DTPOSTED>20250710<TRNAMT>-8.50<FITID>U1<NAME>Café Zürich</STMTTRN>\r\n")
+	for _, header := range []string{"ENCODING:USASCII\r\nCHARSET:1252", "ENCODING:UTF-8\r\nCHARSET:NONE"} {
+		s := parseOFXText(t, "utf8.ofx", strings.Replace(txt, "ENCODING:USASCII\r\nCHARSET:1252", header, 1))
+		if got := s.Lines[0].Description; got != "Café Zürich" || len(s.Notes) != 0 {
+			t.Errorf("%s: payee read as %q, notes %v", header, got, s.Notes)
+		}
+	}
+}
+
 // TestOFXCardStatementSGML reads a credit card statement in OFX 1.x, with
 // a line in a foreign currency stated both ways OFX allows: ORIGCURRENCY
 // (the amount is in the statement's currency, converted at CURRATE) and
