@@ -5,7 +5,6 @@ go 1.26.8
 require (
 	fyne.io/fyne/v2 v2.8.1
 	github.com/NVIDIA/go-nvml v0.13.1-0
-	github.com/aclindsa/ofxgo v0.1.3
 	github.com/go-gl/glfw/v3.4/glfw v0.1.0-pre.1.0.20260707082822-2a407d02d01a
 	github.com/ollama/ollama v0.17.4
 	github.com/otiai10/gosseract/v2 v2.4.1
@@ -24,7 +23,6 @@ require (
 	fyne.io/systray v1.12.3-0.20260810170012-af4e8e793ec4 // indirect
 	github.com/BurntSushi/toml v1.6.0 // indirect
 	github.com/FyshOS/fancyfs v0.0.1 // indirect
-	github.com/aclindsa/xml v0.0.0-20201125035057-bbd5c9ec99ac // indirect
 	github.com/anthonynsimon/bild v0.14.0 // indirect
 	github.com/clipperhouse/uax29/v2 v2.2.0 // indirect
 	github.com/davecgh/go-spew v1.1.1 // indirect
