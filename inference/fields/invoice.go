@@ -153,6 +153,9 @@ func readInvoice(lines []Line, loc receipt.Locale, r *receipt.Receipt) {
 		// An amount on page 1 of 2 is no total: the last page has it.
 		r.Total = receipt.Amount{}
 	}
+	if strong {
+		readInvoiceLayout(lines, loc, r)
+	}
 }
 
 // sellerName finds the seller in a labelled block ("Verkäufer:", "Seller")
