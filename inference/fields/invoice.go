@@ -20,7 +20,7 @@ import (
 // they find a labelled value.
 
 var (
-	reInvoiceWord   = regexp.MustCompile(`(?i)(rechnung|invoice|factur|avoir|fattura|credit ?note|creditnota)`)
+	reInvoiceWord   = regexp.MustCompile(`(?i)(rechnung|invoice|factur|factuur|avoir|fattura|credit ?note|creditnota)`)
 	reEuropeanTitle = regexp.MustCompile(`(?i)(rechnung|gutschrift|factur|avoir|fattura|factuur|creditnota)`)
 	reCreditWord    = regexp.MustCompile(`(?i)\b(avoir|credit ?note|creditnota|nota di credito|nota de cr[ée]dito)\b`)
 
@@ -54,7 +54,7 @@ var (
 // readInvoice applies the invoice rules to a document that calls itself an
 // invoice (or credit note) in any of the six languages.
 func readInvoice(lines []Line, loc receipt.Locale, r *receipt.Receipt) {
-	isInvoice := false
+	isInvoice := continuationPage(lines)
 	for _, l := range lines {
 		if reInvoiceWord.MatchString(l.Text) {
 			isInvoice = true
@@ -67,7 +67,7 @@ func readInvoice(lines []Line, loc receipt.Locale, r *receipt.Receipt) {
 	// English "TAX INVOICE" heads till receipts too: there the invoice
 	// rules only fill what the receipt rules left empty. An invoice in
 	// another language, or with a seller's or buyer's block, is read as one.
-	strong := false
+	strong := invoiceBlocks(lines) || continuationPage(lines)
 	for _, l := range lines {
 		t := strings.TrimSpace(l.Text)
 		if reEuropeanTitle.MatchString(t) || isHeader(reSellerHeader, t) || isHeader(reBuyerHeader, t) {

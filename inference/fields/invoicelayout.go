@@ -335,6 +335,9 @@ func readInvoiceLayout(lines []Line, loc receipt.Locale, r *receipt.Receipt) {
 			break
 		}
 	}
+	if no, j, ok := titleNumber(lines, labels); ok && (!numberLabelled(lines, labels) && (!r.DocumentNumber.Set || reDateNum.MatchString(r.DocumentNumber.Value))) {
+		r.DocumentNumber = found(no, lines[j].Conf*confPrinted, boxOf(j), "the number beside the document's title")
+	}
 	loc = pageDateOrder(lines, loc)
 	dates := map[string]*receipt.Field[time.Time]{"ISSUE DATE": &r.Date, "DUE DATE": &r.DueDate, "DELIVERY DATE": &r.DeliveryDate}
 	whys := map[string]string{"ISSUE DATE": "the labelled invoice date", "DUE DATE": "the labelled due date", "DELIVERY DATE": "the labelled delivery date"}
@@ -343,6 +346,9 @@ func readInvoiceLayout(lines []Line, loc receipt.Locale, r *receipt.Receipt) {
 		f, ok := dates[lb.label]
 		if !ok || done[lb.label] {
 			continue
+		}
+		if startsWithWord(lb.rest) && !lb.colon {
+			continue // "Date of delivery …" is no issue date
 		}
 		v, j := valueOf(lines, lb)
 		d, ok := dateValue(v, loc)
@@ -390,6 +396,10 @@ func readInvoiceLayout(lines []Line, loc receipt.Locale, r *receipt.Receipt) {
 			}
 		}
 		return v, lb.line, ok
+	}
+	if notLastPage(lines) {
+		// Page 1 of 2 carries its sum forward: the totals are the last page's.
+		r.Total, r.Subtotal, r.TotalTax, r.AmountDue = receipt.Amount{}, receipt.Amount{}, receipt.Amount{}, receipt.Amount{}
 	}
 	net, ni, hasNet := amount("NET TOTAL")
 	gross, gi, hasGross := amount("GROSS TOTAL")
@@ -451,6 +461,15 @@ func readInvoiceLayout(lines []Line, loc receipt.Locale, r *receipt.Receipt) {
 		}
 	}
 
+	if notLastPage(lines) && strings.HasPrefix(r.Currency.Why, "no currency printed") {
+		r.Currency = receipt.Text{} // the last page, which prints the sums, may print it
+	}
+	// The seller's tax ID: labelled, outside the buyer's block.
+	if id, j, ok := sellerTaxIDByLabel(lines, labels, loc); ok && (!r.SupplierTaxID.Set || inBuyerColumn(lines, labels, r.SupplierTaxID.Value.Value) ||
+		len(id.Value) > len(r.SupplierTaxID.Value.Value) && strings.HasPrefix(id.Value, r.SupplierTaxID.Value.Value)) {
+		r.SupplierTaxID = found(id, lines[j].Conf*confPrinted, boxOf(j), "the seller's labelled tax ID")
+	}
+
 	// A credit note's title makes its sums negative.
 	if creditTitle(lines, labels) {
 		r.DocType = found(receipt.DocCreditNote, confLikely, nil, "the document calls itself a credit note")
@@ -465,12 +484,152 @@ func readInvoiceLayout(lines []Line, loc receipt.Locale, r *receipt.Receipt) {
 	}
 }
 
+// startsWithWord reports text that goes on in a lower-case word that is
+// no month ("of delivery"), not in a date.
+func startsWithWord(text string) bool {
+	f := strings.Fields(text)
+	if len(f) == 0 {
+		return false
+	}
+	r, _ := utf8.DecodeRuneInString(f[0])
+	if !unicode.IsLower(r) || len([]rune(f[0])) < 2 {
+		return false
+	}
+	_, month := packs.AllMonths()[packs.Fold(strings.Trim(f[0], ".,"))]
+	return !month
+}
+
 // wordsAfterLabel reports a label that goes on in words ("Gesamtbetrag
 // der Zuschläge"): it names another sum than the label's.
 func wordsAfterLabel(rest string) bool {
 	for _, w := range strings.FieldsFunc(rest, func(r rune) bool { return !unicode.IsLetter(r) }) {
 		if len([]rune(w)) >= 3 && !receipt.ValidCurrency(strings.ToUpper(w)) {
 			return true
+		}
+	}
+	return false
+}
+
+// numberLabelled reports a page whose invoice number stands beside its label.
+func numberLabelled(lines []Line, labels []labelled) bool {
+	for _, lb := range labels {
+		if lb.label == "INVOICE NUMBER" {
+			if v, _ := valueOf(lines, lb); v != "" {
+				if _, ok := numberValue(v); ok {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// titleNumber is the number printed in the document's title ("FACTURE
+// 2024/0012", "Gutschrift G-77"): a cell of the title word and the number
+// alone.
+func titleNumber(lines []Line, labels []labelled) (string, int, bool) {
+	titles := packs.LabelWordsEverywhere("INVOICE")
+	titles = append(titles, []string{"INVOICE"}, []string{"TAX", "INVOICE"})
+	for _, lb := range labels {
+		if lb.label == "CREDIT NOTE" && len(strings.Fields(lb.rest)) == 1 {
+			if no, ok := numberValue(lb.rest); ok {
+				return no, lb.line, true
+			}
+		}
+	}
+	for i, l := range lines {
+		for _, c := range cellsOf(l) {
+			f := strings.Fields(c.Text)
+			if len(f) < 2 || len(f) > 3 {
+				continue
+			}
+			head := packs.Words(strings.Join(f[:len(f)-1], " "))
+			for _, t := range titles {
+				if strings.Join(head, " ") == strings.Join(t, " ") {
+					if no, ok := numberValue(f[len(f)-1]); ok {
+						return no, i, true
+					}
+				}
+			}
+		}
+	}
+	return "", -1, false
+}
+
+// sellerTaxIDByLabel is the first tax ID beside a tax ID label that is not
+// the buyer's (in the buyer's block, or labelled as the client's).
+func sellerTaxIDByLabel(lines []Line, labels []labelled, loc receipt.Locale) (receipt.TaxID, int, bool) {
+	for _, lb := range labels {
+		if lb.label != "TAX ID" {
+			continue
+		}
+		v, j := valueOf(lines, lb)
+		m := reTaxIDValue.FindString(v)
+		if m == "" || reBuyerWord.MatchString(cellsOf(lines[lb.line])[lb.cell].Text) || inBuyerColumn(lines, labels, receipt.NormalizeTaxID(m)) {
+			continue
+		}
+		id := receipt.DetectTaxID(m, loc.Country)
+		if id.Value == "" {
+			id = receipt.TaxID{Scheme: receipt.SchemeOther, Value: receipt.NormalizeTaxID(m)}
+		}
+		return id, j, true
+	}
+	return receipt.TaxID{}, -1, false
+}
+
+var reTaxIDValue = regexp.MustCompile(`\b[A-Z]{2,3}\s?[0-9A-Z][0-9A-Z .]{5,16}[0-9A-Z]\b|\b\d[\d ./-]{6,16}\d\b`)
+
+// inBuyerColumn reports a tax ID printed in the buyer's block: the few
+// lines under the buyer's heading or name, in its column.
+func inBuyerColumn(lines []Line, labels []labelled, id string) bool {
+	if id == "" {
+		return false
+	}
+	id = receipt.NormalizeTaxID(id)
+	_, at, ok := buyerName(lines, labels)
+	if !ok {
+		return false
+	}
+	for j := at; j < len(lines) && j <= at+5; j++ {
+		c := cellsOf(lines[j])[0]
+		if strings.Contains(receipt.NormalizeTaxID(c.Text), id) {
+			return true
+		}
+	}
+	return false
+}
+
+// continuationPage reports an invoice's later page, which may not call
+// itself an invoice: it carries the sum of the pages before it forward
+// ("Übertrag 1.234,56").
+func continuationPage(lines []Line) bool {
+	for _, lb := range findLabels(lines) {
+		if lb.label == "CARRIED FORWARD" {
+			if _, ok := amountOnLine(lines, lb); ok {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// invoiceBlocks reports a page with an invoice's own blocks, which till
+// receipts lack: a due date, or a buyer's block under its own heading.
+func invoiceBlocks(lines []Line) bool {
+	for _, lb := range findLabels(lines) {
+		switch lb.label {
+		case "DUE DATE":
+			if v, _ := valueOf(lines, lb); v != "" {
+				if _, ok := dateValue(v, receipt.Locale{DateOrder: receipt.DMY}); ok {
+					return true
+				}
+			}
+		case "BUYER":
+			if lb.rest == "" && len(cellsOf(lines[lb.line])) <= 2 {
+				if _, _, ok := nameInColumn(lines, lb.line, cellsOf(lines[lb.line])[lb.cell]); ok {
+					return true
+				}
+			}
 		}
 	}
 	return false
@@ -539,7 +698,7 @@ func buyerName(lines []Line, labels []labelled) (string, int, bool) {
 		}
 		// The sender line sits above the addressee, never heads the page.
 		cells := cellsOf(l)
-		if i == 0 || len(cells) == 0 || len(reSenderSep.Split(l.Text, -1)) < 3 || !rePostcodeCity.MatchString(l.Text) {
+		if i == 0 || len(cells) == 0 || len(reSenderSep.Split(l.Text, -1)) < 3 || !strings.ContainsAny(l.Text, "0123456789") {
 			continue
 		}
 		if name, j, ok := nameInColumn(lines, i, cells[0]); ok && unicode.IsLetter([]rune(name)[0]) && !strings.ContainsAny(name, "@/") {
@@ -558,7 +717,7 @@ func nameInColumn(lines []Line, i int, c Cell) (string, int, bool) {
 	for j := i + 1; j < len(lines) && j <= i+5; j++ {
 		cells := cellsOf(lines[j])
 		for k, d := range cells {
-			if d.X0 < c.X0-8*u || d.X0 > c.X0+8*u {
+			if d.X0 < c.X0-12*u || d.X0 > c.X0+8*u {
 				continue
 			}
 			t := strings.TrimSpace(d.Text)

@@ -106,6 +106,10 @@ func (inv *Invoice) PDF(seed int64) []byte {
 			head = s.Brand
 		}
 		p.text(fontBold, 16, lx, 60, head)
+		if pi > 0 {
+			// A later page names the document again beside its page number.
+			p.text(fontSans, 8.5, 340, 110, labels.title+" "+inv.Number)
+		}
 		y := 76.0
 		for _, t := range []string{s.Street, s.City} {
 			p.text(fontSans, 8, lx, y, t)
