@@ -266,8 +266,8 @@ func amountOnLine(lines []Line, lb labelled) (decimal.Decimal, bool) {
 	s = reDateNum.ReplaceAllString(s, " ")
 	s = rePercent.ReplaceAllString(s, " ")
 	a := amountsIn(s)
-	if len(a) == 0 {
-		return decimal.Decimal{}, false
+	if len(a) != 1 {
+		return decimal.Decimal{}, false // none, or a table's sum row ("Total : 120.00 7.20")
 	}
 	v := a[len(a)-1]
 	if !v.IsNegative() && reTrailingMinus.MatchString(s) {
