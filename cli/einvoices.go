@@ -408,7 +408,11 @@ func printEInvoices(w io.Writer, files []einvoiceFile, printed, misses bool) {
 	line := func(name string, r *row) {
 		fmt.Fprintf(w, "%-52s %4d", name, r.scored)
 		for _, f := range einvoiceFields {
-			fmt.Fprintf(w, " %8.1f%%", 100*float64(r.right[f])/float64(max(r.counted[f], 1)))
+			if r.counted[f] == 0 {
+				fmt.Fprintf(w, " %9s", "-")
+				continue
+			}
+			fmt.Fprintf(w, " %8.1f%%", 100*float64(r.right[f])/float64(r.counted[f]))
 		}
 		fmt.Fprintln(w)
 	}
@@ -423,7 +427,11 @@ func printEInvoices(w io.Writer, files []einvoiceFile, printed, misses bool) {
 		// counted as a miss: the ceiling no reading can pass.
 		fmt.Fprintf(w, "%-52s %4d", "all, unprinted values counted as misses", total.scored)
 		for _, f := range einvoiceFields {
-			fmt.Fprintf(w, " %8.1f%%", 100*float64(total.right[f])/float64(max(total.counted[f]+total.absent[f], 1)))
+			if total.counted[f]+total.absent[f] == 0 {
+				fmt.Fprintf(w, " %9s", "-")
+				continue
+			}
+			fmt.Fprintf(w, " %8.1f%%", 100*float64(total.right[f])/float64(total.counted[f]+total.absent[f]))
 		}
 		fmt.Fprintln(w)
 	}

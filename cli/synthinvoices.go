@@ -15,7 +15,7 @@ import (
 // runSynthInvoices writes printed invoices in one language as PDFs whose
 // truth rides along as Factur-X XML, so `shoebox einvoices --printed`
 // scores reading their print.
-func runSynthInvoices(env Env, out, lang string, n int, seed int64) int {
+func runSynthInvoices(env Env, out, lang string, n int, seed int64, scan bool) int {
 	lang = strings.ToLower(lang)
 	if !slices.Contains(synth.InvoiceLangs, lang) {
 		fmt.Fprintf(env.Stderr, "shoebox: no invoices in language %q: choose one of %s\n", lang, strings.Join(synth.InvoiceLangs, ", "))
@@ -34,6 +34,12 @@ func runSynthInvoices(env Env, out, lang string, n int, seed int64) int {
 			return 2
 		}
 		pdf := inv.PDF(s)
+		if scan {
+			if pdf, err = synth.ScanPDF(pdf, 200); err != nil {
+				fmt.Fprintln(env.Stderr, "shoebox:", err)
+				return 1
+			}
+		}
 		name := filepath.Join(out, fmt.Sprintf("%s-%03d.pdf", lang, i))
 		if err := fsutil.WriteAtomic(name, func(w io.Writer) error { _, err := w.Write(pdf); return err }); err != nil {
 			fmt.Fprintln(env.Stderr, "shoebox:", err)
@@ -46,6 +52,10 @@ func runSynthInvoices(env Env, out, lang string, n int, seed int64) int {
 			pages++
 		}
 	}
-	fmt.Fprintf(env.Stdout, "wrote %d invoices in %s to %s (%d credit notes, %d over more than one page)\ntry: shoebox einvoices --printed %s\n", n, lang, out, credit, pages, out)
+	kind := "printed"
+	if scan {
+		kind = "scanned"
+	}
+	fmt.Fprintf(env.Stdout, "wrote %d %s invoices in %s to %s (%d credit notes, %d over more than one page)\ntry: shoebox einvoices --printed %s\n", n, kind, lang, out, credit, pages, out)
 	return 0
 }

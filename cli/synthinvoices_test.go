@@ -14,7 +14,7 @@ func TestSynthInvoicesScoredFromTheirPrint(t *testing.T) {
 	dir := t.TempDir()
 	// Seed 1 writes an invoice of three pages and a credit note of two.
 	code, out, errb := run(t, "synth", "--invoices", "--lang", "de", "--out", dir, "-n", "3", "--seed", "1")
-	if code != 0 || !strings.Contains(out, "wrote 3 invoices in de") {
+	if code != 0 || !strings.Contains(out, "wrote 3 printed invoices in de") {
 		t.Fatalf("synth: exit %d: %s%s", code, out, errb)
 	}
 	if code, _, errb := run(t, "synth", "--invoices", "--lang", "xx", "--out", dir, "-n", "1"); code != 2 || !strings.Contains(errb, "choose one of en, de, fr, nl, it, es") {

@@ -44,7 +44,7 @@ var (
 	reVATLabel       = regexp.MustCompile(`(?i)\b(?:ust\.?\s*-?\s*id\.?\s*-?\s*(?:nr\.?)?|ust-?idnr\.?|umsatzsteuer-?id\w*|vat\s*(?:reg(?:istration)?\.?\s*)?(?:id|no\.?|number|#)?|(?:n°\s*)?tva(?:\s+intra\w*\.?)?|btw(?:-?nr\.?|-?nummer)?|p\.?\s?iva|partita\s+iva|nif|cif|abn)\s*[:.]?\s*([A-Z]{2}\s?\d[\d ]{6,14}\d|[A-Z]{2}\d{2,}[A-Z0-9]{4,}|\d{3}[\d ]{6,12}\d)`)
 	reBuyerWord      = regexp.MustCompile(`(?i)(client|kunde|customer|buyer|käufer|acheteur|klant|cliente|comprador|empfänger)`)
 	reGrossTotal2    = regexp.MustCompile(`(?i)\b(summe\s+inkl\.?\s*(?:ust|mwst)\.?|zahlbetrag|due\s+payable|total\s+due|amount\s+due|montant\s+à\s+payer|net\s+à\s+payer|te\s+betalen|totale\s+da\s+pagare|total\s+a\s+pagar)\b`)
-	rePageOf         = regexp.MustCompile(`(?i)\b(?:seite|page|pagina|página|blatt)\s+(\d+)\s*(?:von|of|de|/|di|sur)\s*(\d+)\b`)
+	rePageOf         = regexp.MustCompile(`(?i)\b(?:seite|page|pagina|página|blatt)\s+(\d+)\s*(?:von|of|de|/|di|sur|van)\s*(\d+)\b`)
 	reSideBySide     = regexp.MustCompile(`(?i)^(?:lieferant|verkäufer|rechnungsersteller|seller|supplier|vendeur|fournisseur)\s+(?:käufer|kunde|rechnungsempfänger|buyer|customer|acheteur|client)\b`)
 	reCurrencyCode   = regexp.MustCompile(`\b(EUR|USD|GBP|CHF|AUD|NZD|CAD|SEK|NOK|DKK|PLN|CZK|HUF)\b`)
 	reSlashedDate    = regexp.MustCompile(`\b(\d{1,2})/(\d{1,2})/(?:\d{4}|\d{2})\b`)
@@ -54,7 +54,7 @@ var (
 // readInvoice applies the invoice rules to a document that calls itself an
 // invoice (or credit note) in any of the six languages.
 func readInvoice(lines []Line, loc receipt.Locale, r *receipt.Receipt) {
-	isInvoice := continuationPage(lines)
+	isInvoice := continuationPage(lines) || creditTitle(lines, findLabels(lines))
 	for _, l := range lines {
 		if reInvoiceWord.MatchString(l.Text) {
 			isInvoice = true
@@ -67,7 +67,7 @@ func readInvoice(lines []Line, loc receipt.Locale, r *receipt.Receipt) {
 	// English "TAX INVOICE" heads till receipts too: there the invoice
 	// rules only fill what the receipt rules left empty. An invoice in
 	// another language, or with a seller's or buyer's block, is read as one.
-	strong := invoiceBlocks(lines) || continuationPage(lines)
+	strong := invoiceBlocks(lines) || continuationPage(lines) || creditTitle(lines, findLabels(lines))
 	for _, l := range lines {
 		t := strings.TrimSpace(l.Text)
 		if reEuropeanTitle.MatchString(t) || isHeader(reSellerHeader, t) || isHeader(reBuyerHeader, t) {

@@ -133,6 +133,18 @@ func labelColon(text string) (label, rest string, colon, ok bool) {
 		}
 		return ph.Label, rest, colon, true
 	}
+	// A text layer may split a label's word ("Br uttosumme", "Zahlbetr ag").
+	if len(words) >= 2 {
+		joined := words[0] + words[1]
+		for _, ph := range invoicePhrases() {
+			if len(ph.Words) == 1 && ph.Words[0] == joined {
+				ends := wordEnds(text)
+				rest := text[ends[1]:]
+				colon := strings.HasPrefix(strings.TrimLeft(rest, " ."), ":")
+				return ph.Label, strings.TrimSpace(strings.TrimLeft(rest, " .:#°º*")), colon, true
+			}
+		}
+	}
 	return "", "", false, false
 }
 
@@ -335,7 +347,7 @@ func readInvoiceLayout(lines []Line, loc receipt.Locale, r *receipt.Receipt) {
 			break
 		}
 	}
-	if no, j, ok := titleNumber(lines, labels); ok && (!numberLabelled(lines, labels) && (!r.DocumentNumber.Set || reDateNum.MatchString(r.DocumentNumber.Value))) {
+	if no, j, ok := titleNumber(lines, labels); ok && !numberLabelled(lines, labels) {
 		r.DocumentNumber = found(no, lines[j].Conf*confPrinted, boxOf(j), "the number beside the document's title")
 	}
 	loc = pageDateOrder(lines, loc)
@@ -401,6 +413,18 @@ func readInvoiceLayout(lines []Line, loc receipt.Locale, r *receipt.Receipt) {
 		// Page 1 of 2 carries its sum forward: the totals are the last page's.
 		r.Total, r.Subtotal, r.TotalTax, r.AmountDue = receipt.Amount{}, receipt.Amount{}, receipt.Amount{}, receipt.Amount{}
 	}
+	// A total the line rules took from "Gesamtbetrag der Abschläge" names
+	// another sum.
+	for _, lb := range labels {
+		if lb.label == "GROSS TOTAL" && wordsAfterLabel(lb.rest) && r.Total.Set && sameBox(r.Total.Box, boxOf(lb.line)) {
+			for _, a := range amountsIn(lines[lb.line].Text) {
+				if a.Equal(r.Total.Value) {
+					r.Total = receipt.Amount{}
+					break
+				}
+			}
+		}
+	}
 	net, ni, hasNet := amount("NET TOTAL")
 	gross, gi, hasGross := amount("GROSS TOTAL")
 	due, di, hasDue := amount("AMOUNT DUE")
@@ -465,7 +489,7 @@ func readInvoiceLayout(lines []Line, loc receipt.Locale, r *receipt.Receipt) {
 		r.Currency = receipt.Text{} // the last page, which prints the sums, may print it
 	}
 	// The seller's tax ID: labelled, outside the buyer's block.
-	if id, j, ok := sellerTaxIDByLabel(lines, labels, loc); ok && (!r.SupplierTaxID.Set || inBuyerColumn(lines, labels, r.SupplierTaxID.Value.Value) ||
+	if id, j, ok := sellerTaxIDByLabel(lines, labels, loc); ok && (!r.SupplierTaxID.Set || inBuyerColumn(lines, labels, r.SupplierTaxID.Value.Value) || !printedID(lines, r.SupplierTaxID.Value.Value) ||
 		len(id.Value) > len(r.SupplierTaxID.Value.Value) && strings.HasPrefix(id.Value, r.SupplierTaxID.Value.Value)) {
 		r.SupplierTaxID = found(id, lines[j].Conf*confPrinted, boxOf(j), "the seller's labelled tax ID")
 	}
@@ -499,16 +523,12 @@ func startsWithWord(text string) bool {
 	return !month
 }
 
-// wordsAfterLabel reports a label that goes on in words ("Gesamtbetrag
-// der Zuschläge"): it names another sum than the label's.
-func wordsAfterLabel(rest string) bool {
-	for _, w := range strings.FieldsFunc(rest, func(r rune) bool { return !unicode.IsLetter(r) }) {
-		if len([]rune(w)) >= 3 && !receipt.ValidCurrency(strings.ToUpper(w)) {
-			return true
-		}
-	}
-	return false
-}
+func sameBox(a, b *receipt.Box) bool { return a == nil && b == nil || a != nil && b != nil && *a == *b }
+
+// wordsAfterLabel reports a label that goes on in a lower-case word
+// ("Gesamtbetrag der Zuschläge", "Rechnungssumme ohne USt."): it names
+// another sum than the label's.
+func wordsAfterLabel(rest string) bool { return startsWithWord(rest) }
 
 // numberLabelled reports a page whose invoice number stands beside its label.
 func numberLabelled(lines []Line, labels []labelled) bool {
@@ -579,6 +599,18 @@ func sellerTaxIDByLabel(lines []Line, labels []labelled, loc receipt.Locale) (re
 
 var reTaxIDValue = regexp.MustCompile(`\b[A-Z]{2,3}\s?[0-9A-Z][0-9A-Z .]{5,16}[0-9A-Z]\b|\b\d[\d ./-]{6,16}\d\b`)
 
+// printedID reports a tax ID the page prints as it was read (not one
+// mended from a misread digit, nor the buyer's).
+func printedID(lines []Line, id string) bool {
+	id = receipt.NormalizeTaxID(id)
+	for _, l := range lines {
+		if strings.Contains(receipt.NormalizeTaxID(l.Text), id) {
+			return true
+		}
+	}
+	return false
+}
+
 // inBuyerColumn reports a tax ID printed in the buyer's block: the few
 // lines under the buyer's heading or name, in its column.
 func inBuyerColumn(lines []Line, labels []labelled, id string) bool {
@@ -603,14 +635,14 @@ func inBuyerColumn(lines []Line, labels []labelled, id string) bool {
 // itself an invoice: it carries the sum of the pages before it forward
 // ("Übertrag 1.234,56").
 func continuationPage(lines []Line) bool {
+	sums := map[string]bool{}
 	for _, lb := range findLabels(lines) {
-		if lb.label == "CARRIED FORWARD" {
-			if _, ok := amountOnLine(lines, lb); ok {
-				return true
-			}
+		if _, ok := amountOnLine(lines, lb); ok && !wordsAfterLabel(lb.rest) {
+			sums[lb.label] = true
 		}
 	}
-	return false
+	// Or a PDF's last page with nothing but the totals block on it.
+	return sums["CARRIED FORWARD"] || fromTextLayer(lines) && sums["GROSS TOTAL"] && (sums["AMOUNT DUE"] || sums["NET TOTAL"] || sums["PAID"])
 }
 
 // invoiceBlocks reports a page with an invoice's own blocks, which till
@@ -747,12 +779,24 @@ func nameInColumn(lines []Line, i int, c Cell) (string, int, bool) {
 // reIDLine is a line of one identifier: a short code and its digits.
 var reIDLine = regexp.MustCompile(`^[A-Za-z][A-Za-z.\-]{1,8}\s*[:.]?\s*[A-Z]{0,3}[\d ]{5,}$`)
 
+// endsInLegalForm reports a name that ends in a legal form of any
+// country's pack ("GmbH & Co. KG", "S.L.U.", "DAC") after a name of its own.
+func endsInLegalForm(name string) bool {
+	w := packs.Words(name)
+	for _, p := range packs.All() {
+		if n, ok := p.IsLegalForm(w); ok && n < len(w) {
+			return true
+		}
+	}
+	return false
+}
+
 // sellerByLegalName replaces a seller's name read as its letterhead's
 // short name ("NORDWIND") or not read at all with the registered name the
 // page prints elsewhere with its legal form ("Nordwind Logistik GmbH", in
 // the sender line or the footer), never the buyer's.
 func sellerByLegalName(lines []Line, supplier, buyer string) (string, int, bool) {
-	if supplier != "" && reLegalForm.MatchString(supplier) {
+	if supplier != "" && endsInLegalForm(supplier) {
 		return "", -1, false
 	}
 	first := ""
@@ -764,8 +808,7 @@ func sellerByLegalName(lines []Line, supplier, buyer string) (string, int, bool)
 	for i, l := range lines {
 		for _, c := range cellsOf(l) {
 			name := strings.TrimSpace(reSenderSep.Split(c.Text, -1)[0])
-			m := reLegalForm.FindStringIndex(name)
-			if m == nil || m[1] < len(strings.TrimRight(name, ". ")) || strings.ContainsAny(name, "0123456789:@") || len(strings.Fields(name)) > 6 {
+			if !endsInLegalForm(name) || strings.ContainsAny(name, "0123456789:@") || len(strings.Fields(name)) > 6 {
 				continue
 			}
 			if buyer != "" && receipt.FoldName(name) == receipt.FoldName(buyer) {

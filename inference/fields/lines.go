@@ -150,6 +150,10 @@ func LinesFromText(text string) []Line {
 	return out
 }
 
+// fromTextLayer reports lines that LinesFromText made from a PDF's text
+// layer: their letters are as printed.
+func fromTextLayer(lines []Line) bool { return len(lines) > 0 && lines[0].Cells != nil }
+
 // layoutCells cuts a text layer's line, laid out in character columns
 // (pdftotext -layout), at gaps of three spaces or more: a word gap inside
 // a phrase is one space, a column gap several.

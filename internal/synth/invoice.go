@@ -156,7 +156,7 @@ var invoiceLanguages = map[string]invoiceWords{
 		trades: []string{"Consulting", "Print", "Systems", "Logistics", "Software", "Supplies"}, currencies: []string{"GBP", "EUR", "USD"},
 	},
 	"de": {
-		title: []string{"Rechnung", "RECHNUNG"}, credit: []string{"Gutschrift", "Rechnungskorrektur"},
+		title: []string{"Rechnung", "RECHNUNG"}, credit: []string{"Gutschrift", "GUTSCHRIFT"},
 		number: []string{"Rechnungsnummer", "Rechnungs-Nr.", "Rechnung Nr."}, date: []string{"Rechnungsdatum", "Datum"},
 		due: []string{"Fällig am", "Zahlbar bis"}, delivery: []string{"Lieferdatum", "Leistungsdatum"},
 		buyer: []string{"Rechnungsempfänger", "Rechnungsadresse"}, customerNo: []string{"Kundennummer", "Kunden-Nr."}, orderNo: []string{"Bestellnummer", "Auftrags-Nr."},

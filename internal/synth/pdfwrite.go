@@ -3,6 +3,7 @@ package synth
 import (
 	"bytes"
 	"fmt"
+	"image"
 	"strings"
 )
 
@@ -24,7 +25,10 @@ const (
 	fontMono     = "F3"
 )
 
-type pdfPage struct{ ops bytes.Buffer }
+type pdfPage struct {
+	ops   bytes.Buffer
+	image *image.Gray // a scanned page: the image fills it, and it has no text
+}
 
 func (w *pdfWriter) newPage() *pdfPage {
 	p := &pdfPage{}
@@ -90,10 +94,16 @@ func (w *pdfWriter) bytes() []byte {
 		fmt.Fprintf(&out, "%d 0 obj\n%s\nendobj\n", len(offsets), body)
 	}
 	out.WriteString("%PDF-1.7\n%\xe2\xe3\xcf\xd3\n")
-	const firstPage = 8 // objects 1–7 below; then a content stream and a page per page
+	// Objects 1–7 below; then per page its image (scans only), its content
+	// stream and the page itself.
 	var kids []string
-	for i := range w.pages {
-		kids = append(kids, fmt.Sprintf("%d 0 R", firstPage+2*i+1))
+	next := 8
+	for _, p := range w.pages {
+		if p.image != nil {
+			next++
+		}
+		kids = append(kids, fmt.Sprintf("%d 0 R", next+1))
+		next += 2
 	}
 	names := ""
 	if w.attach != nil {
@@ -107,6 +117,17 @@ func (w *pdfWriter) bytes() []byte {
 	obj(fmt.Sprintf("<< /Type /Filespec /F (%s) /UF (%s) /EF << /F 7 0 R >> /AFRelationship /Data >>", pdfString(w.attachName), pdfString(w.attachName)))
 	obj(fmt.Sprintf("<< /Type /EmbeddedFile /Subtype /text#2Fxml /Length %d >>\nstream\n%s\nendstream", len(w.attach), w.attach))
 	for _, p := range w.pages {
+		if p.image != nil {
+			// Pages of a scan: the image, then the content that draws it, then the page.
+			data := grayStream(p.image)
+			obj(fmt.Sprintf("<< /Type /XObject /Subtype /Image /Width %d /Height %d /ColorSpace /DeviceGray /BitsPerComponent 8 /Filter /FlateDecode /Length %d >>\nstream\n%s\nendstream",
+				p.image.Rect.Dx(), p.image.Rect.Dy(), len(data), data))
+			draw := fmt.Sprintf("q %.0f 0 0 %.0f 0 0 cm /Im1 Do Q", pageW, pageH)
+			obj(fmt.Sprintf("<< /Length %d >>\nstream\n%s\nendstream", len(draw), draw))
+			obj(fmt.Sprintf("<< /Type /Page /Parent 2 0 R /MediaBox [0 0 %.0f %.0f] /Resources << /XObject << /Im1 %d 0 R >> >> /Contents %d 0 R >>",
+				pageW, pageH, len(offsets)-1, len(offsets)))
+			continue
+		}
 		obj(fmt.Sprintf("<< /Length %d >>\nstream\n%s\nendstream", p.ops.Len(), p.ops.Bytes()))
 		obj(fmt.Sprintf("<< /Type /Page /Parent 2 0 R /MediaBox [0 0 %.0f %.0f] /Resources << /Font << /F1 3 0 R /F2 4 0 R /F3 5 0 R >> >> /Contents %d 0 R >>",
 			pageW, pageH, len(offsets)))
