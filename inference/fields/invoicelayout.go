@@ -376,6 +376,12 @@ func readInvoiceLayout(lines []Line, loc receipt.Locale, r *receipt.Receipt) {
 		}
 	}
 
+	if !r.DueDate.Set {
+		if d, j, ok := dueInPaymentTerms(lines, loc); ok {
+			r.DueDate = found(d, lines[j].Conf*confLikely, boxOf(j), "the date the payment terms give")
+		}
+	}
+
 	// The buyer: the block under its label, else the addressee under the
 	// letterhead's one-line sender address.
 	if name, j, ok := buyerName(lines, labels); ok {
@@ -529,6 +535,58 @@ func sameBox(a, b *receipt.Box) bool { return a == nil && b == nil || a != nil &
 // ("Gesamtbetrag der Zuschläge", "Rechnungssumme ohne USt."): it names
 // another sum than the label's.
 func wordsAfterLabel(rest string) bool { return startsWithWord(rest) }
+
+// dueInPaymentTerms reads the due date from a payment terms sentence
+// ("Zahlbar innerhalb 30 Tagen netto bis 04.04.2018, 3% Skonto … bis
+// 15.03.2018", "Please remit until 2020-12-12"): the latest date after a
+// word for "until" on a line that starts with a payment word; a discount's
+// earlier date is not the due date.
+func dueInPaymentTerms(lines []Line, loc receipt.Locale) (time.Time, int, bool) {
+	var dueBy [][]string
+	for _, ph := range invoicePhrases() {
+		if ph.Label == "DUE BY" {
+			dueBy = append(dueBy, ph.Words)
+		}
+	}
+	for i, l := range lines {
+		label, _, ok := labelAt(l.Text)
+		if !ok || label != "PAYMENT TERMS" {
+			continue
+		}
+		text := l.Text
+		if i+1 < len(lines) && len(cellsOf(lines[i+1])) == 1 {
+			text += " " + lines[i+1].Text // the sentence goes on below
+		}
+		var best time.Time
+		ends := wordEnds(text)
+		words := packs.Words(text)
+		for k := range words {
+			for _, ph := range dueBy {
+				if !hasWords(words[k:], ph) || k+len(ph) > len(ends) {
+					continue
+				}
+				rest := text[ends[k+len(ph)-1]:]
+				if m := reDateNum.FindStringIndex(rest); m != nil && strings.TrimSpace(rest[:m[0]]) == "" {
+					if d, ok := dateValue(rest[m[0]:m[1]], loc); ok && d.After(best) {
+						best = d
+					}
+				} else if d, ok := dateValue(firstWords(rest, 5), loc); ok && d.After(best) {
+					best = d
+				}
+			}
+		}
+		if !best.IsZero() {
+			return best, i, true
+		}
+	}
+	return time.Time{}, -1, false
+}
+
+// firstWords is the first n words of s.
+func firstWords(s string, n int) string {
+	f := strings.Fields(s)
+	return strings.Join(f[:min(n, len(f))], " ")
+}
 
 // numberLabelled reports a page whose invoice number stands beside its label.
 func numberLabelled(lines []Line, labels []labelled) bool {
