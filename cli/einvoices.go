@@ -59,6 +59,10 @@ type einvoiceFile struct {
 	// all (the corpus has PDFs whose page shows another invoice than
 	// their XML): they are not scored.
 	NotPrinted []string          `json:"not_printed,omitempty"`
+	// Ready says the reading of the print was ready to confirm (its
+	// evidence agreed); Unready why not.
+	Ready      bool              `json:"ready,omitempty"`
+	Unready    []string          `json:"unready,omitempty"`
 	Want       map[string]string `json:"want,omitempty"`
 	Got        map[string]string `json:"got,omitempty"`
 	invoice    *einvoice.Invoice
@@ -135,6 +139,8 @@ func runEInvoices(env Env, args []string) int {
 				f.Error = "printed page: " + err.Error()
 			} else {
 				f.Want, f.Got, f.Printed = scorePrinted(f.invoice, &res.Receipt)
+				f.Unready = receipt.Unready(res.Receipt, receipt.Validate(res.Receipt, loc, time.Now()))
+				f.Ready = len(f.Unready) == 0
 				for _, k := range einvoiceFields {
 					if !printedOnPage(k, f.Want[k], res.Raw) {
 						delete(f.Printed, k)
@@ -435,6 +441,23 @@ func printEInvoices(w io.Writer, files []einvoiceFile, printed, misses bool) {
 		}
 		fmt.Fprintln(w)
 	}
+	ready, readyRight := 0, 0
+	for _, f := range files {
+		if !f.Ready {
+			continue
+		}
+		ready++
+		right := true
+		for _, k := range []string{"supplier", "number", "date", "total", "currency", "kind"} {
+			if ok, scored := f.Printed[k]; scored && !ok {
+				right = false
+			}
+		}
+		if right {
+			readyRight++
+		}
+	}
+	fmt.Fprintf(w, "\nReady to confirm: %d of %d; right on %d of them (supplier, number, date, total, currency and kind where scored)\n", ready, total.scored, readyRight)
 	var absent []string
 	for _, f := range files {
 		if len(f.NotPrinted) > 0 {

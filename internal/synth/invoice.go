@@ -3,6 +3,7 @@ package synth
 import (
 	"fmt"
 	"math/rand"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -324,6 +325,38 @@ func GenerateInvoice(seed int64, lang string) (*Invoice, error) {
 	return inv, nil
 }
 
+// vatID is a VAT number of the country whose check digits hold, as the
+// receipts' presets make them, so that a right reading validates.
+func vatID(rng *rand.Rand, c invoiceCountry) string {
+	switch c.code {
+	case "DE":
+		first := fmt.Sprintf("%08d", rng.Intn(1e8))
+		return fmt.Sprintf("DE%s%d", first, germanCheck(first))
+	case "FR":
+		siren := 100000000 + rng.Intn(899999999)
+		return fmt.Sprintf("FR%02d%09d", (12+3*(siren%97))%97, siren)
+	case "BE":
+		n := rng.Intn(1e7)
+		return fmt.Sprintf("BE0%07d%02d", n, 97-n%97)
+	case "IT":
+		d := fmt.Sprintf("%010d", rng.Intn(1e10))
+		return "IT" + d + strconv.Itoa(luhnCheck(d))
+	case "ES":
+		d := fmt.Sprintf("%07d", rng.Intn(1e7))
+		return "ESB" + d + strconv.Itoa(cifCheck(d))
+	case "IE":
+		d := fmt.Sprintf("%07d", rng.Intn(1e7))
+		return "IE" + d + ieCheck(d)
+	case "GB":
+		return "GB" + strings.ReplaceAll(validUKVAT(rng), " ", "")
+	}
+	var digits strings.Builder
+	for range c.vatDigits {
+		digits.WriteByte(byte('0' + rng.Intn(10)))
+	}
+	return c.vatPrefix + digits.String() + c.vatSuffix
+}
+
 func party(rng *rand.Rand, w invoiceWords, c invoiceCountry, seller bool) Party {
 	stem := pick(rng, w.stems)
 	p := Party{Country: c.code, Street: pick(rng, c.streets), City: pick(rng, c.cities)}
@@ -331,16 +364,7 @@ func party(rng *rand.Rand, w invoiceWords, c invoiceCountry, seller bool) Party 
 	if seller && rng.Intn(3) == 0 {
 		p.Brand = strings.ToUpper(stem)
 	}
-	var digits strings.Builder
-	for range max(c.vatDigits, 8) {
-		digits.WriteByte(byte('0' + rng.Intn(10)))
-	}
-	switch {
-	case c.code == "ES":
-		p.VATID = "ES" + string(rune('A'+rng.Intn(8))) + digits.String()[:7] + string(rune('A'+rng.Intn(26)))
-	default:
-		p.VATID = c.vatPrefix + digits.String()[:c.vatDigits] + c.vatSuffix
-	}
+	p.VATID = vatID(rng, c)
 	p.Label = pick(rng, w.vatLabel)
 	return p
 }
