@@ -58,16 +58,16 @@ type einvoiceFile struct {
 	// NotPrinted are fields whose XML value the page does not print at
 	// all (the corpus has PDFs whose page shows another invoice than
 	// their XML): they are not scored.
-	NotPrinted []string          `json:"not_printed,omitempty"`
+	NotPrinted []string `json:"not_printed,omitempty"`
 	// Ready says the reading of the print was ready to confirm (its
 	// evidence agreed); Unready why not.
-	Ready      bool              `json:"ready,omitempty"`
-	Unready    []string          `json:"unready,omitempty"`
-	Want       map[string]string `json:"want,omitempty"`
-	Got        map[string]string `json:"got,omitempty"`
-	invoice    *einvoice.Invoice
-	pdf        bool
-	noInvoic   bool
+	Ready    bool              `json:"ready,omitempty"`
+	Unready  []string          `json:"unready,omitempty"`
+	Want     map[string]string `json:"want,omitempty"`
+	Got      map[string]string `json:"got,omitempty"`
+	invoice  *einvoice.Invoice
+	pdf      bool
+	noInvoic bool
 }
 
 func runEInvoices(env Env, args []string) int {
