@@ -389,6 +389,9 @@ func readInvoiceLayout(lines []Line, loc receipt.Locale, r *receipt.Receipt) {
 	if r.PayerName.Set && r.SupplierName.Set && receipt.FoldName(r.PayerName.Value) == receipt.FoldName(r.SupplierName.Value) {
 		r.SupplierName = receipt.Text{} // the buyer's name is no supplier
 	}
+	if label, rest, ok := labelAt(r.SupplierName.Value); ok && rest == "" && label != "SELLER" {
+		r.SupplierName = receipt.Text{} // a block's heading ("DESTINATARIO") names no one
+	}
 	if name, j, ok := sellerByLegalName(lines, r.SupplierName.Value, r.PayerName.Value); ok {
 		r.SupplierName = found(name, lines[j].Conf*confPrinted, boxOf(j), "the seller's name as its letterhead, sender line or footer prints it")
 	}
