@@ -44,8 +44,9 @@ func readEInvoice(ctx context.Context, path string) (*einvoice.Invoice, error) {
 // einvoiceFields are the fields the printed-page reading is scored on:
 // who sells and who buys, the number, the issue and due dates, the net,
 // tax and gross sums, the currency, the seller's tax ID, and the kind
-// (an invoice, or a credit note with a negative total).
-var einvoiceFields = []string{"supplier", "buyer", "number", "date", "due", "net", "tax", "total", "currency", "tax_id", "kind"}
+// (an invoice, or a credit note with a negative total), and the lines (as
+// many as the XML's, with the same amounts; headings and notes are none).
+var einvoiceFields = []string{"supplier", "buyer", "number", "date", "due", "net", "tax", "total", "currency", "tax_id", "kind", "lines"}
 
 type einvoiceFile struct {
 	Path    string          `json:"path"`
@@ -203,6 +204,13 @@ func scorePrinted(inv *einvoice.Invoice, got *receipt.Receipt) (want, read map[s
 	}
 	if truth.Total.Set {
 		put("kind", kind(&truth), kind(got), credit == (kind(got) == "credit note"))
+	}
+	if n := len(truth.LineItems); n > 0 {
+		same := len(got.LineItems) == n
+		for i := 0; same && i < n; i++ {
+			same = got.LineItems[i].LineTotal.Value.Abs().Equal(truth.LineItems[i].LineTotal.Value.Abs())
+		}
+		put("lines", fmt.Sprint(n), fmt.Sprint(len(got.LineItems)), same)
 	}
 	put("currency", truth.Currency.Value, got.Currency.Value, truth.Currency.Value == got.Currency.Value)
 	tid := func(f receipt.Field[receipt.TaxID]) string { return receipt.NormalizeTaxID(f.Value.Value) }

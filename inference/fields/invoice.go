@@ -117,10 +117,10 @@ func readInvoice(lines []Line, loc receipt.Locale, r *receipt.Receipt) {
 	loc = pageDateOrder(lines, loc)
 	if d, i, ok := labelledDate(lines, loc, reInvoiceDate); ok {
 		// "Invoice date" names the date plainly, on a till receipt too.
-		if !r.Date.Set || !sameDate(d) {
+		if !r.Date.Set || !sameDate(d) || strong {
 			r.Date = found(d, lines[i].Conf*confPrinted, boxOf(lines[i]), "the labelled invoice date")
 		}
-	} else if d, i, ok := numberDatedLine(lines, loc); ok && (!r.Date.Set || !sameDate(d)) {
+	} else if d, i, ok := numberDatedLine(lines, loc); ok && (!r.Date.Set || !sameDate(d) || strong) {
 		r.Date = found(d, lines[i].Conf*confPrinted, boxOf(lines[i]), "the date the invoice number is given with")
 	}
 	if d, i, ok := labelledDate(lines, loc, reDueDate); ok && strong {

@@ -213,6 +213,8 @@ func cellBelow(lines []Line, i int, c Cell) (Cell, int, bool) {
 	return Cell{}, -1, false
 }
 
+var reCurrencyCodeValue = regexp.MustCompile(`\b[A-Z]{3}\b`)
+
 var reValueToken = regexp.MustCompile(`^[A-Za-z0-9][\w\-/.]*`)
 
 // numberValue is the invoice number in a label's value: its first token,
@@ -480,15 +482,13 @@ func readInvoiceLayout(lines []Line, loc receipt.Locale, r *receipt.Receipt) {
 			continue
 		}
 		if c := currencyOnLine(lines[i]); c != "" && receipt.ValidCurrency(c) {
-			if r.Currency.Value != c {
-				r.Currency = found(c, confPrinted, boxOf(i), "printed beside the invoice's total")
-			}
+			r.Currency = found(c, confPrinted, boxOf(i), "printed beside the invoice's total")
 			break
 		}
 	}
 	if lb, ok := first["CURRENCY"]; ok {
 		v, j := valueOf(lines, lb)
-		if m := regexp.MustCompile(`\b[A-Z]{3}\b`).FindString(v); m != "" && receipt.ValidCurrency(m) && r.Currency.Value != m {
+		if m := reCurrencyCodeValue.FindString(v); m != "" && receipt.ValidCurrency(m) {
 			r.Currency = found(m, lines[j].Conf*confPrinted, boxOf(j), "the invoice's labelled currency")
 		}
 	}
@@ -506,7 +506,11 @@ func readInvoiceLayout(lines []Line, loc receipt.Locale, r *receipt.Receipt) {
 	if creditTitle(lines, labels) {
 		r.DocType = found(receipt.DocCreditNote, confLikely, nil, "the document calls itself a credit note")
 	}
-	if r.DocType.Set && r.DocType.Value == receipt.DocCreditNote {
+	credit := r.DocType.Set && r.DocType.Value == receipt.DocCreditNote
+	if items, ok := invoiceTable(lines, labels, credit); ok {
+		r.LineItems = items
+	}
+	if credit {
 		for _, a := range []*receipt.Amount{&r.Total, &r.Subtotal, &r.TotalTax, &r.AmountDue} {
 			if a.Set && a.Value.IsPositive() {
 				a.Value = a.Value.Neg()
