@@ -163,3 +163,29 @@ Seite 1 von 2`
 		t.Errorf("page 1 of 2 has total %s: the sum carried forward is none", r.Total.Value)
 	}
 }
+
+// A table's headings and notes are no lines, and its rows are taken only
+// when they make the page's net.
+func TestInvoiceTableRowsAddUpToTheNet(t *testing.T) {
+	eu := receipt.DefaultLocale(receipt.CountryEU)
+	page := `Nordwind Logistik GmbH
+RECHNUNG Nr. 2024-17
+Bezeichnung                                   Menge   Einzelpreis     MwSt.        Gesamt
+Hardware
+Laserdrucker                                      2        100,00      19 %        200,00
+   Seriennummer: SN-48213
+Schulung                                          1         50,50       7 %         50,50
+                                         Nettobetrag                             %s
+                                         Gesamtbetrag                              290,00`
+	r := ExtractFields(LinesFromText(strings.Replace(page, "%s", "250,50", 1)), eu, testNow)
+	if len(r.LineItems) != 2 || r.LineItems[0].Description.Value != "Laserdrucker" || r.LineItems[0].Quantity.Value.String() != "2" ||
+		r.LineItems[0].UnitPrice.Value.StringFixed(2) != "100.00" || r.LineItems[1].LineTotal.Value.StringFixed(2) != "50.50" {
+		t.Fatalf("items %+v", r.LineItems)
+	}
+	r = ExtractFields(LinesFromText(strings.Replace(page, "%s", "260,50", 1)), eu, testNow)
+	for _, it := range r.LineItems {
+		if it.Description.Value == "Hardware" || strings.Contains(it.Description.Value, "Seriennummer") {
+			t.Errorf("a heading or note became a line: %+v", r.LineItems)
+		}
+	}
+}
