@@ -257,7 +257,7 @@ func printedOnPage(field, want, page string) bool {
 // Dutch, Italian and Spanish spell them, by the first letters that tell
 // them apart.
 var monthNames = [12][]string{
-	{"jan", "janv", "gen", "ene"}, {"feb", "fév", "fev"}, {"mar", "mär", "maa"}, {"apr", "avr"},
+	{"jan", "janv", "gen", "ene"}, {"feb", "fév", "fev"}, {"mar", "mär", "maa"}, {"apr", "avr", "abr"},
 	{"may", "mai", "mei", "mag"}, {"jun", "juin", "giu"}, {"jul", "juil", "lug"}, {"aug", "aoû", "aou", "ago"},
 	{"sep", "set"}, {"oct", "okt", "ott"}, {"nov"}, {"dec", "dez", "déc", "dic"},
 }
