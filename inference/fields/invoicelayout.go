@@ -277,7 +277,7 @@ func amountOnLine(lines []Line, lb labelled) (decimal.Decimal, bool) {
 	for _, c := range cells[lb.cell+1:] {
 		text = append(text, c.Text)
 	}
-	s := strings.Join(text, " ")
+	s := closeGroupGaps(strings.Join(text, " "))
 	s = reDateNum.ReplaceAllString(s, " ")
 	s = rePercent.ReplaceAllString(s, " ")
 	a := amountsIn(s)
@@ -295,6 +295,14 @@ var (
 	reTrailingMinus  = regexp.MustCompile(`\d[.,]\d{2}\s*-\s*(?:[A-Z]{3}|€|£|\$)?\s*$`)
 	reTotalsCurrency = regexp.MustCompile(`(?:^|[\s\d])(EUR|USD|GBP|CHF|AUD|NZD|CAD|SEK|NOK|DKK|PLN|CZK|HUF|JPY|INR|SGD|HKD|MYR)(?:$|[\s\d.,])|(US\$|€|£)`)
 )
+
+// reGroupGap is a thousands separator a page reader followed with a space
+// ("6. 163,32").
+var reGroupGap = regexp.MustCompile(`\b(\d{1,3})([.,']) (\d{3}[.,]\d{2})\b`)
+
+// closeGroupGaps joins an amount's groups that a page reader set apart
+// after their separator: "6. 163,32" is 6.163,32, not 163,32.
+func closeGroupGaps(s string) string { return reGroupGap.ReplaceAllString(s, "$1$2$3") }
 
 // currencyOnLine is the currency printed beside an amount on a totals
 // line ("13.635,46 €", "EUR 1,200.00"), "" when none.

@@ -189,3 +189,9 @@ Schulung                                          1         50,50       7 %     
 		}
 	}
 }
+
+func TestAGroupGapIsClosed(t *testing.T) {
+	if got := amountsIn(closeGroupGaps("Total factura 6. 163,32 €")); len(got) != 1 || got[0].StringFixed(2) != "6163.32" {
+		t.Errorf("got %v, want 6163.32", got)
+	}
+}

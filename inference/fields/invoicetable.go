@@ -60,7 +60,7 @@ func invoiceTable(lines []Line, labels []labelled, credit bool) ([]receipt.LineI
 			continue
 		}
 		figures := cells[1:]
-		total := amountsIn(figures[len(figures)-1].Text)
+		total := amountsIn(closeGroupGaps(figures[len(figures)-1].Text))
 		if len(total) != 1 {
 			continue
 		}
