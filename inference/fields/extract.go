@@ -212,7 +212,7 @@ func ExtractFields(lines []Line, loc receipt.Locale, now time.Time) receipt.Rece
 	if !r.TotalTax.Set && len(r.TaxLines) > 0 && r.Total.Set {
 		r.TotalTax = receipt.Amount{Value: receipt.TaxLinesTotal(r.TaxLines), Set: true, Source: src, Confidence: r.TaxLines[0].Tax.Confidence * factorSecondReading, Why: "the sum of the tax lines"}
 	}
-	readInvoice(lines, loc, &r)
+	readInvoice(lines, loc, now, &r)
 	return r
 }
 

@@ -53,7 +53,7 @@ var (
 
 // readInvoice applies the invoice rules to a document that calls itself an
 // invoice (or credit note) in any of the six languages.
-func readInvoice(lines []Line, loc receipt.Locale, r *receipt.Receipt) {
+func readInvoice(lines []Line, loc receipt.Locale, now time.Time, r *receipt.Receipt) {
 	isInvoice := continuationPage(lines) || creditTitle(lines, findLabels(lines))
 	for _, l := range lines {
 		if reInvoiceWord.MatchString(l.Text) {
@@ -154,7 +154,7 @@ func readInvoice(lines []Line, loc receipt.Locale, r *receipt.Receipt) {
 		r.Total = receipt.Amount{}
 	}
 	if strong {
-		readInvoiceLayout(lines, loc, r)
+		readInvoiceLayout(lines, loc, now, r)
 	}
 }
 

@@ -327,8 +327,12 @@ func currencyOnLine(l Line) string {
 // the packs' invoice labels: number, dates, buyer, seller, net, tax, gross,
 // paid and due, currency and the credit note's sign. What it finds by its
 // own label wins over what the line rules found.
-func readInvoiceLayout(lines []Line, loc receipt.Locale, r *receipt.Receipt) {
+func readInvoiceLayout(lines []Line, loc receipt.Locale, now time.Time, r *receipt.Receipt) {
 	labels := findLabels(lines)
+	// A text layer's characters are exact: what its labels label wins. A
+	// page reader's are not: there the line rules' values, mended from
+	// misreadings, stand, and the labels fill what they left empty.
+	exact := fromTextLayer(lines)
 	boxOf := func(i int) *receipt.Box {
 		if i < 0 || lines[i].Box.W == 0 && lines[i].Box.H == 0 {
 			return nil
@@ -352,7 +356,7 @@ func readInvoiceLayout(lines []Line, loc receipt.Locale, r *receipt.Receipt) {
 		}
 		v, j := valueOf(lines, lb)
 		if no, ok := numberValue(v); ok {
-			if !r.DocumentNumber.Set || r.DocumentNumber.Value != no {
+			if !r.DocumentNumber.Set || exact && r.DocumentNumber.Value != no {
 				r.DocumentNumber = found(no, lines[j].Conf*confPrinted, boxOf(j), "the value beside the invoice number's label")
 			}
 			break
@@ -375,14 +379,16 @@ func readInvoiceLayout(lines []Line, loc receipt.Locale, r *receipt.Receipt) {
 		}
 		v, j := valueOf(lines, lb)
 		d, ok := dateValue(v, loc)
-		if !ok {
-			continue
+		if !ok || lb.label != "DUE DATE" && d.After(now) {
+			continue // an issue or delivery date in the future is misread
 		}
 		done[lb.label] = true
 		if lb.label == "ISSUE DATE" && r.Date.Set && strings.HasPrefix(r.Date.Why, "the labelled invoice") && !r.Date.Value.Equal(d) && isBareDateLabel(lines[lb.line], lb) {
 			continue // a plain "Datum" loses to a labelled invoice date
 		}
-		*f = found(d, lines[j].Conf*confPrinted, boxOf(j), whys[lb.label])
+		if !f.Set || exact || f.Value.Equal(d) {
+			*f = found(d, lines[j].Conf*confPrinted, boxOf(j), whys[lb.label])
+		}
 	}
 
 	if !r.DueDate.Set {
@@ -460,7 +466,7 @@ func readInvoiceLayout(lines []Line, loc receipt.Locale, r *receipt.Receipt) {
 			taxes++
 		}
 	}
-	if hasNet {
+	if hasNet && (exact || !r.Subtotal.Set) {
 		r.Subtotal = found(net, lines[ni].Conf*confPrinted, boxOf(ni), "the invoice's labelled net total")
 	}
 	if hasNet && taxes > 0 && (!hasGross || net.Add(taxSum).Equal(gross)) {
@@ -468,7 +474,7 @@ func readInvoiceLayout(lines []Line, loc receipt.Locale, r *receipt.Receipt) {
 	}
 	switch {
 	case hasGross:
-		if !r.Total.Set || !r.Total.Value.Equal(gross) {
+		if !r.Total.Set || exact && !r.Total.Value.Equal(gross) {
 			r.Total = found(gross, lines[gi].Conf*confPrinted, boxOf(gi), "the gross total of the invoice")
 		}
 	case hasNet && taxes > 0 && !r.Total.Set:
