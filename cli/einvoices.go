@@ -41,8 +41,12 @@ func readEInvoice(ctx context.Context, path string) (*einvoice.Invoice, error) {
 	return inv, err
 }
 
-// einvoiceFields are the fields the printed-page reading is scored on.
-var einvoiceFields = []string{"supplier", "number", "date", "total", "currency", "tax_id"}
+// einvoiceFields are the fields the printed-page reading is scored on:
+// who sells and who buys, the number, the issue and due dates, the net,
+// tax and gross sums, the currency, the seller's tax ID, and the kind
+// (an invoice, or a credit note with a negative total), and the lines (as
+// many as the XML's, with the same amounts; headings and notes are none).
+var einvoiceFields = []string{"supplier", "buyer", "number", "date", "due", "net", "tax", "total", "currency", "tax_id", "kind", "lines"}
 
 type einvoiceFile struct {
 	Path    string          `json:"path"`
@@ -55,12 +59,16 @@ type einvoiceFile struct {
 	// NotPrinted are fields whose XML value the page does not print at
 	// all (the corpus has PDFs whose page shows another invoice than
 	// their XML): they are not scored.
-	NotPrinted []string          `json:"not_printed,omitempty"`
-	Want       map[string]string `json:"want,omitempty"`
-	Got        map[string]string `json:"got,omitempty"`
-	invoice    *einvoice.Invoice
-	pdf        bool
-	noInvoic   bool
+	NotPrinted []string `json:"not_printed,omitempty"`
+	// Ready says the reading of the print was ready to confirm (its
+	// evidence agreed); Unready why not.
+	Ready    bool              `json:"ready,omitempty"`
+	Unready  []string          `json:"unready,omitempty"`
+	Want     map[string]string `json:"want,omitempty"`
+	Got      map[string]string `json:"got,omitempty"`
+	invoice  *einvoice.Invoice
+	pdf      bool
+	noInvoic bool
 }
 
 func runEInvoices(env Env, args []string) int {
@@ -132,6 +140,8 @@ func runEInvoices(env Env, args []string) int {
 				f.Error = "printed page: " + err.Error()
 			} else {
 				f.Want, f.Got, f.Printed = scorePrinted(f.invoice, &res.Receipt)
+				f.Unready = receipt.Unready(res.Receipt, receipt.Validate(res.Receipt, loc, time.Now()))
+				f.Ready = len(f.Unready) == 0
 				for _, k := range einvoiceFields {
 					if !printedOnPage(k, f.Want[k], res.Raw) {
 						delete(f.Printed, k)
@@ -160,8 +170,11 @@ func scorePrinted(inv *einvoice.Invoice, got *receipt.Receipt) (want, read map[s
 	put := func(field, w, g string, right bool) {
 		want[field], read[field], ok[field] = w, g, right
 	}
-	put("supplier", truth.SupplierName.Value, got.SupplierName.Value,
-		receipt.FoldName(truth.SupplierName.Value) != "" && receipt.FoldName(truth.SupplierName.Value) == receipt.FoldName(got.SupplierName.Value))
+	sameName := func(w, g string) bool { return receipt.FoldName(w) != "" && receipt.FoldName(w) == receipt.FoldName(g) }
+	put("supplier", truth.SupplierName.Value, got.SupplierName.Value, sameName(truth.SupplierName.Value, got.SupplierName.Value))
+	if truth.PayerName.Set {
+		put("buyer", truth.PayerName.Value, got.PayerName.Value, sameName(truth.PayerName.Value, got.PayerName.Value))
+	}
 	put("number", truth.DocumentNumber.Value, got.DocumentNumber.Value,
 		receipt.Fold(truth.DocumentNumber.Value) == receipt.Fold(got.DocumentNumber.Value))
 	d := func(f receipt.Field[time.Time]) string {
@@ -171,8 +184,34 @@ func scorePrinted(inv *einvoice.Invoice, got *receipt.Receipt) (want, read map[s
 		return f.Value.Format(time.DateOnly)
 	}
 	put("date", d(truth.Date), d(got.Date), truth.Date.Set && got.Date.Set && truth.Date.Value.Equal(got.Date.Value))
-	put("total", truth.Total.Value.String(), amountText(got.Total),
-		got.Total.Set && (got.Total.Value.Equal(truth.Total.Value) || got.Total.Value.Equal(truth.Total.Value.Abs())))
+	if truth.DueDate.Set {
+		put("due", d(truth.DueDate), d(got.DueDate), got.DueDate.Set && truth.DueDate.Value.Equal(got.DueDate.Value))
+	}
+	// Amounts are scored by size here; the kind says whether a credit
+	// note's were made negative.
+	sameAmount := func(w, g receipt.Amount) bool { return w.Set && g.Set && g.Value.Abs().Equal(w.Value.Abs()) }
+	if truth.Subtotal.Set && truth.TotalTax.Set {
+		put("net", truth.Subtotal.Value.String(), amountText(got.Subtotal), sameAmount(truth.Subtotal, got.Subtotal))
+		put("tax", truth.TotalTax.Value.String(), amountText(got.TotalTax), sameAmount(truth.TotalTax, got.TotalTax))
+	}
+	put("total", truth.Total.Value.String(), amountText(got.Total), sameAmount(truth.Total, got.Total))
+	credit := truth.DocType.Value == receipt.DocCreditNote && truth.Total.Value.IsNegative()
+	kind := func(r *receipt.Receipt) string {
+		if r.DocType.Set && r.DocType.Value == receipt.DocCreditNote && r.Total.Value.IsNegative() {
+			return "credit note"
+		}
+		return "invoice"
+	}
+	if truth.Total.Set {
+		put("kind", kind(&truth), kind(got), credit == (kind(got) == "credit note"))
+	}
+	if n := len(truth.LineItems); n > 0 {
+		same := len(got.LineItems) == n
+		for i := 0; same && i < n; i++ {
+			same = got.LineItems[i].LineTotal.Value.Abs().Equal(truth.LineItems[i].LineTotal.Value.Abs())
+		}
+		put("lines", fmt.Sprint(n), fmt.Sprint(len(got.LineItems)), same)
+	}
 	put("currency", truth.Currency.Value, got.Currency.Value, truth.Currency.Value == got.Currency.Value)
 	tid := func(f receipt.Field[receipt.TaxID]) string { return receipt.NormalizeTaxID(f.Value.Value) }
 	put("tax_id", tid(truth.SupplierTaxID), tid(got.SupplierTaxID), tid(truth.SupplierTaxID) != "" && tid(truth.SupplierTaxID) == tid(got.SupplierTaxID))
@@ -188,15 +227,15 @@ func printedOnPage(field, want, page string) bool {
 	switch field {
 	case "number":
 		return want == "" || strings.Contains(flat, receipt.Fold(want))
-	case "supplier":
+	case "supplier", "buyer":
 		return want == "" || strings.Contains(flat, receipt.FoldName(want))
-	case "date":
+	case "date", "due":
 		d, err := time.Parse(time.DateOnly, want)
 		if err != nil {
 			return true
 		}
 		return dateOnPage(d, page)
-	case "total":
+	case "total", "net", "tax":
 		d, err := decimal.NewFromString(want)
 		if err != nil {
 			return true
@@ -218,7 +257,7 @@ func printedOnPage(field, want, page string) bool {
 // Dutch, Italian and Spanish spell them, by the first letters that tell
 // them apart.
 var monthNames = [12][]string{
-	{"jan", "janv", "gen", "ene"}, {"feb", "fév", "fev"}, {"mar", "mär", "maa"}, {"apr", "avr"},
+	{"jan", "janv", "gen", "ene"}, {"feb", "fév", "fev"}, {"mar", "mär", "maa"}, {"apr", "avr", "abr"},
 	{"may", "mai", "mei", "mag"}, {"jun", "juin", "giu"}, {"jul", "juil", "lug"}, {"aug", "aoû", "aou", "ago"},
 	{"sep", "set"}, {"oct", "okt", "ott"}, {"nov"}, {"dec", "dez", "déc", "dic"},
 }
@@ -288,14 +327,14 @@ func printEInvoices(w io.Writer, files []einvoiceFile, printed, misses bool) {
 	type row struct {
 		files, invoices, reconciled, ruleBroken, failed, none int
 		scored                                                int
-		right, counted                                        map[string]int
+		right, counted, absent                                map[string]int
 	}
 	rows := map[string]*row{}
 	var folders []string
 	for _, f := range files {
 		r := rows[f.Folder]
 		if r == nil {
-			r = &row{right: map[string]int{}, counted: map[string]int{}}
+			r = &row{right: map[string]int{}, counted: map[string]int{}, absent: map[string]int{}}
 			rows[f.Folder] = r
 			folders = append(folders, f.Folder)
 		}
@@ -321,10 +360,13 @@ func printEInvoices(w io.Writer, files []einvoiceFile, printed, misses bool) {
 					r.right[k]++
 				}
 			}
+			for _, k := range f.NotPrinted {
+				r.absent[k]++
+			}
 		}
 	}
 	sort.Strings(folders)
-	total := &row{right: map[string]int{}, counted: map[string]int{}}
+	total := &row{right: map[string]int{}, counted: map[string]int{}, absent: map[string]int{}}
 	fmt.Fprintf(w, "%-52s %5s %8s %10s %10s %7s %8s\n", "FOLDER", "FILES", "INVOICES", "RECONCILED", "RULE BROKE", "NO XML", "UNREAD")
 	for _, name := range folders {
 		r := rows[name]
@@ -341,6 +383,9 @@ func printEInvoices(w io.Writer, files []einvoiceFile, printed, misses bool) {
 		}
 		for k, v := range r.counted {
 			total.counted[k] += v
+		}
+		for k, v := range r.absent {
+			total.absent[k] += v
 		}
 	}
 	fmt.Fprintf(w, "%-52s %5d %8d %10d %10d %7d %8d\n", "all", total.files, total.invoices, total.reconciled, total.ruleBroken, total.none, total.failed)
@@ -377,7 +422,11 @@ func printEInvoices(w io.Writer, files []einvoiceFile, printed, misses bool) {
 	line := func(name string, r *row) {
 		fmt.Fprintf(w, "%-52s %4d", name, r.scored)
 		for _, f := range einvoiceFields {
-			fmt.Fprintf(w, " %8.1f%%", 100*float64(r.right[f])/float64(max(r.counted[f], 1)))
+			if r.counted[f] == 0 {
+				fmt.Fprintf(w, " %9s", "-")
+				continue
+			}
+			fmt.Fprintf(w, " %8.1f%%", 100*float64(r.right[f])/float64(r.counted[f]))
 		}
 		fmt.Fprintln(w)
 	}
@@ -387,6 +436,36 @@ func printEInvoices(w io.Writer, files []einvoiceFile, printed, misses bool) {
 		}
 	}
 	line("all", total)
+	if len(total.absent) > 0 {
+		// The same, with a page that prints another value than its XML
+		// counted as a miss: the ceiling no reading can pass.
+		fmt.Fprintf(w, "%-52s %4d", "all, unprinted values counted as misses", total.scored)
+		for _, f := range einvoiceFields {
+			if total.counted[f]+total.absent[f] == 0 {
+				fmt.Fprintf(w, " %9s", "-")
+				continue
+			}
+			fmt.Fprintf(w, " %8.1f%%", 100*float64(total.right[f])/float64(total.counted[f]+total.absent[f]))
+		}
+		fmt.Fprintln(w)
+	}
+	ready, readyRight := 0, 0
+	for _, f := range files {
+		if !f.Ready {
+			continue
+		}
+		ready++
+		right := true
+		for _, k := range []string{"supplier", "number", "date", "total", "currency", "kind"} {
+			if ok, scored := f.Printed[k]; scored && !ok {
+				right = false
+			}
+		}
+		if right {
+			readyRight++
+		}
+	}
+	fmt.Fprintf(w, "\nReady to confirm: %d of %d; right on %d of them (supplier, number, date, total, currency and kind where scored)\n", ready, total.scored, readyRight)
 	var absent []string
 	for _, f := range files {
 		if len(f.NotPrinted) > 0 {

@@ -27,10 +27,15 @@ func runSynth(env Env, args []string) int {
 	seed := fs.Int64("seed", 1, "the same seed writes the same receipts")
 	nItems := fs.Int("items", 0, "purchased lines per receipt (0: 1 to 6 at random)")
 	photo := fs.String("photo", "none", "none (clean scans) or phone (tilted, blurred, noisy, dim, in perspective, at random)")
+	invoices := fs.Bool("invoices", false, "write printed invoices (PDFs carrying their truth as Factur-X XML, for `shoebox einvoices --printed`) instead of receipts")
+	lang := fs.String("lang", "de", "with --invoices: the invoices' language: "+strings.Join(synth.InvoiceLangs, ", ")+"; --photo scan (or phone) writes them as scans: pages of images with no text layer")
 	if err := parseArgs(fs, args); err != nil {
 		return 2
 	}
-	if *out == "" || *n <= 0 || (*photo != "none" && *photo != "phone") {
+	if *invoices && *out != "" && *n > 0 {
+		return runSynthInvoices(env, *out, *lang, *n, *seed, *photo != "none")
+	}
+	if *out == "" || *n <= 0 || (*photo != "none" && *photo != "phone" && !(*invoices && *photo == "scan")) {
 		fs.Usage()
 		return 2
 	}

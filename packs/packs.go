@@ -16,6 +16,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io/fs"
+	"maps"
 	"path"
 	"regexp"
 	"slices"
@@ -54,6 +55,10 @@ type Language struct {
 	// STRASSE, RUE, VIA): with a number on its line, an address, never a
 	// name.
 	StreetWords []string `json:"street_words"`
+	// InvoiceLabels maps the labels of a printed invoice's blocks
+	// (InvoiceLabelNames: "BUYER", "INVOICE NUMBER", "DUE DATE", "NET
+	// TOTAL"…) to the language's words for them.
+	InvoiceLabels map[string][]string `json:"invoice_labels"`
 }
 
 // Pack is what one country's receipts print, its languages' words included.
@@ -176,6 +181,10 @@ var canonicalLabels = map[string]bool{
 	"GROSS": true, "AMOUNT": true, "DATE": true, "INVOICE": true, "RECEIPT": true,
 }
 
+// InvoiceLabelNames are the invoice labels the invoice reader understands.
+var InvoiceLabelNames = []string{"SELLER", "BUYER", "INVOICE NUMBER", "ISSUE DATE", "DUE DATE", "DELIVERY DATE",
+	"NET TOTAL", "TAX", "GROSS TOTAL", "PAID", "AMOUNT DUE", "CREDIT NOTE", "CARRIED FORWARD", "CURRENCY", "TAX ID", "SALUTATION", "PAYMENT TERMS", "DUE BY"}
+
 // Add checks languages and country packs and adds them, replacing any of
 // the same code. Nothing is added when one of them is wrong.
 func Add(langs []*Language, packs []*Pack) error {
@@ -221,6 +230,16 @@ func checkLanguage(l *Language) error {
 		for _, w := range words {
 			if len(Words(w)) == 0 {
 				return fmt.Errorf("language pack %s: an empty word for %s", l.Code, label)
+			}
+		}
+	}
+	for label, words := range l.InvoiceLabels {
+		if !slices.Contains(InvoiceLabelNames, label) {
+			return fmt.Errorf("language pack %s: %q is no invoice label the reader knows (%s)", l.Code, label, strings.Join(InvoiceLabelNames, ", "))
+		}
+		for _, w := range words {
+			if len(Words(w)) == 0 {
+				return fmt.Errorf("language pack %s: an empty word for the invoice label %s", l.Code, label)
 			}
 		}
 	}
@@ -487,6 +506,49 @@ func LabelWordsEverywhere(label string) [][]string {
 		}
 	}
 	everywhere[label] = out
+	return out
+}
+
+// InvoicePhrase is one way a language prints an invoice label, folded
+// into words ("N° de facture": N DE FACTURE).
+type InvoicePhrase struct {
+	Label string
+	Words []string
+}
+
+// InvoicePhrases lists every language's invoice labels, longest first, so
+// that a reader matching a line's start takes "TOTAL HT" (the net) before
+// "TOTAL" (the gross).
+func InvoicePhrases() []InvoicePhrase {
+	mu.RLock()
+	defer mu.RUnlock()
+	var out []InvoicePhrase
+	seen := map[string]bool{}
+	for _, code := range slices.Sorted(maps.Keys(languages)) {
+		for _, label := range InvoiceLabelNames {
+			for _, w := range languages[code].InvoiceLabels[label] {
+				ws := Words(w)
+				if k := label + "|" + strings.Join(ws, " "); !seen[k] {
+					seen[k] = true
+					out = append(out, InvoicePhrase{Label: label, Words: ws})
+				}
+			}
+		}
+	}
+	slices.SortStableFunc(out, func(a, b InvoicePhrase) int { return len(b.Words) - len(a.Words) })
+	return out
+}
+
+// AllMonths maps every language's month words, folded, to their number.
+func AllMonths() map[string]int {
+	mu.RLock()
+	defer mu.RUnlock()
+	out := map[string]int{}
+	for _, l := range languages {
+		for m, n := range l.Months {
+			out[Fold(m)] = n
+		}
+	}
 	return out
 }
 

@@ -70,6 +70,9 @@ func Assess(r *receipt.Receipt, lines []Line, loc receipt.Locale, now time.Time,
 	}
 	if r.SupplierName.Set && r.SupplierName.Source == receipt.SourceOCR {
 		assessSupplier(r, lines, packOf(loc), others)
+		if fromTextLayer(lines) && r.SupplierName.Doubt == "" {
+			r.SupplierName.Support = appendSupport(r.SupplierName.Support, receipt.EvidenceSecondReader, "the PDF's text layer gives its letters exactly")
+		}
 	}
 	if r.TotalTax.Set && r.TotalTax.Source != receipt.SourceUser && r.TotalTax.Value.IsPositive() {
 		r.TotalTax.Support = nil
@@ -204,6 +207,9 @@ func assessTotal(r *receipt.Receipt, lines []Line, upper []string, loc receipt.L
 		} else if !sum.GreaterThan(v) || sum.Sub(v).GreaterThan(fiveCents) || !r.Rounding.Set {
 			doubt(fmt.Sprintf("subtotal %s + tax %s = %s", money(r.Subtotal.Value), money(r.TotalTax.Value), money(sum)))
 		}
+	}
+	if isInvoiceDoc(r) {
+		assessInvoiceTotal(r, lines, at, money, support, doubt)
 	}
 	if n := len(r.LineItems); n >= 2 {
 		sum, complete := decimal.Zero, true
@@ -453,12 +459,17 @@ func assessDate(r *receipt.Receipt, lines []Line, loc receipt.Locale, now time.T
 	}
 	show := func(t time.Time) string { return t.Format("2 Jan 2006") }
 	today := receipt.Date(now.Year(), now.Month(), now.Day())
+	labelledInvoiceDate := isInvoiceDoc(r) && invoiceDateLabelled(d.Why)
+	if labelledInvoiceDate && fromTextLayer(lines) {
+		support(receipt.EvidenceSecondReader, "the PDF's text layer gives its characters exactly")
+	}
 	for _, c := range dateCandidates(lines, loc, false, now) {
 		switch {
 		case !c.d.Equal(d.Value):
 			// A date in the future is not a rival issue date (a card's
-			// expiry, a voucher's end); nor are dates labelled so.
-			if !c.other && !c.d.After(today) {
+			// expiry, a voucher's end); nor are dates labelled so, nor an
+			// invoice's other dates beside its labelled issue date.
+			if !c.other && !c.d.After(today) && !labelledInvoiceDate {
 				doubt("another date on the page: " + show(c.d))
 			}
 		case d.Box != nil && c.box != nil && sameLine(*c.box, *d.Box):

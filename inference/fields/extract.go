@@ -47,7 +47,10 @@ func ExtractFields(lines []Line, loc receipt.Locale, now time.Time) receipt.Rece
 			b = &u
 		}
 		co.Value = joinSpacedLetters(co.Value)
-		if co.Value = closeBracketBeforeLegalForm(mendFromPage(mendNameWords(mendBracketLookalikes(mendZeroInNameWords(co.Value), lines, coIdx, coLast), loc.Country), lines, coIdx, coLast)); co.Value != "" {
+		if !fromTextLayer(lines) { // a text layer's letters are exact: no misreading to mend
+			co.Value = closeBracketBeforeLegalForm(mendFromPage(mendNameWords(mendBracketLookalikes(mendZeroInNameWords(co.Value), lines, coIdx, coLast), loc.Country), lines, coIdx, coLast))
+		}
+		if co.Value != "" {
 			co.Box = b
 			if why := garbledName(co.Value); why != "" {
 				co.Confidence = min(co.Confidence, receipt.LowConfidence-0.15)
@@ -209,7 +212,7 @@ func ExtractFields(lines []Line, loc receipt.Locale, now time.Time) receipt.Rece
 	if !r.TotalTax.Set && len(r.TaxLines) > 0 && r.Total.Set {
 		r.TotalTax = receipt.Amount{Value: receipt.TaxLinesTotal(r.TaxLines), Set: true, Source: src, Confidence: r.TaxLines[0].Tax.Confidence * factorSecondReading, Why: "the sum of the tax lines"}
 	}
-	readInvoice(lines, loc, &r)
+	readInvoice(lines, loc, now, &r)
 	return r
 }
 

@@ -20,7 +20,7 @@ import (
 // they find a labelled value.
 
 var (
-	reInvoiceWord   = regexp.MustCompile(`(?i)(rechnung|invoice|factur|avoir|fattura|credit ?note|creditnota)`)
+	reInvoiceWord   = regexp.MustCompile(`(?i)(rechnung|invoice|factur|factuur|avoir|fattura|credit ?note|creditnota)`)
 	reEuropeanTitle = regexp.MustCompile(`(?i)(rechnung|gutschrift|factur|avoir|fattura|factuur|creditnota)`)
 	reCreditWord    = regexp.MustCompile(`(?i)\b(avoir|credit ?note|creditnota|nota di credito|nota de cr[ée]dito)\b`)
 
@@ -44,7 +44,7 @@ var (
 	reVATLabel       = regexp.MustCompile(`(?i)\b(?:ust\.?\s*-?\s*id\.?\s*-?\s*(?:nr\.?)?|ust-?idnr\.?|umsatzsteuer-?id\w*|vat\s*(?:reg(?:istration)?\.?\s*)?(?:id|no\.?|number|#)?|(?:n°\s*)?tva(?:\s+intra\w*\.?)?|btw(?:-?nr\.?|-?nummer)?|p\.?\s?iva|partita\s+iva|nif|cif|abn)\s*[:.]?\s*([A-Z]{2}\s?\d[\d ]{6,14}\d|[A-Z]{2}\d{2,}[A-Z0-9]{4,}|\d{3}[\d ]{6,12}\d)`)
 	reBuyerWord      = regexp.MustCompile(`(?i)(client|kunde|customer|buyer|käufer|acheteur|klant|cliente|comprador|empfänger)`)
 	reGrossTotal2    = regexp.MustCompile(`(?i)\b(summe\s+inkl\.?\s*(?:ust|mwst)\.?|zahlbetrag|due\s+payable|total\s+due|amount\s+due|montant\s+à\s+payer|net\s+à\s+payer|te\s+betalen|totale\s+da\s+pagare|total\s+a\s+pagar)\b`)
-	rePageOf         = regexp.MustCompile(`(?i)\b(?:seite|page|pagina|página|blatt)\s+(\d+)\s*(?:von|of|de|/|di|sur)\s*(\d+)\b`)
+	rePageOf         = regexp.MustCompile(`(?i)\b(?:seite|page|pagina|página|blatt)\s+(\d+)\s*(?:von|of|de|/|di|sur|van)\s*(\d+)\b`)
 	reSideBySide     = regexp.MustCompile(`(?i)^(?:lieferant|verkäufer|rechnungsersteller|seller|supplier|vendeur|fournisseur)\s+(?:käufer|kunde|rechnungsempfänger|buyer|customer|acheteur|client)\b`)
 	reCurrencyCode   = regexp.MustCompile(`\b(EUR|USD|GBP|CHF|AUD|NZD|CAD|SEK|NOK|DKK|PLN|CZK|HUF)\b`)
 	reSlashedDate    = regexp.MustCompile(`\b(\d{1,2})/(\d{1,2})/(?:\d{4}|\d{2})\b`)
@@ -53,8 +53,8 @@ var (
 
 // readInvoice applies the invoice rules to a document that calls itself an
 // invoice (or credit note) in any of the six languages.
-func readInvoice(lines []Line, loc receipt.Locale, r *receipt.Receipt) {
-	isInvoice := false
+func readInvoice(lines []Line, loc receipt.Locale, now time.Time, r *receipt.Receipt) {
+	isInvoice := continuationPage(lines) || creditTitle(lines, findLabels(lines))
 	for _, l := range lines {
 		if reInvoiceWord.MatchString(l.Text) {
 			isInvoice = true
@@ -67,7 +67,7 @@ func readInvoice(lines []Line, loc receipt.Locale, r *receipt.Receipt) {
 	// English "TAX INVOICE" heads till receipts too: there the invoice
 	// rules only fill what the receipt rules left empty. An invoice in
 	// another language, or with a seller's or buyer's block, is read as one.
-	strong := false
+	strong := invoiceBlocks(lines) || continuationPage(lines) || creditTitle(lines, findLabels(lines))
 	for _, l := range lines {
 		t := strings.TrimSpace(l.Text)
 		if reEuropeanTitle.MatchString(t) || isHeader(reSellerHeader, t) || isHeader(reBuyerHeader, t) {
@@ -117,10 +117,10 @@ func readInvoice(lines []Line, loc receipt.Locale, r *receipt.Receipt) {
 	loc = pageDateOrder(lines, loc)
 	if d, i, ok := labelledDate(lines, loc, reInvoiceDate); ok {
 		// "Invoice date" names the date plainly, on a till receipt too.
-		if !r.Date.Set || !sameDate(d) {
+		if !r.Date.Set || !sameDate(d) || strong {
 			r.Date = found(d, lines[i].Conf*confPrinted, boxOf(lines[i]), "the labelled invoice date")
 		}
-	} else if d, i, ok := numberDatedLine(lines, loc); ok && (!r.Date.Set || !sameDate(d)) {
+	} else if d, i, ok := numberDatedLine(lines, loc); ok && (!r.Date.Set || !sameDate(d) || strong) {
 		r.Date = found(d, lines[i].Conf*confPrinted, boxOf(lines[i]), "the date the invoice number is given with")
 	}
 	if d, i, ok := labelledDate(lines, loc, reDueDate); ok && strong {
@@ -152,6 +152,9 @@ func readInvoice(lines []Line, loc receipt.Locale, r *receipt.Receipt) {
 	case !ok && strong && notLastPage(lines):
 		// An amount on page 1 of 2 is no total: the last page has it.
 		r.Total = receipt.Amount{}
+	}
+	if strong {
+		readInvoiceLayout(lines, loc, now, r)
 	}
 }
 

@@ -30,14 +30,14 @@ func TestInvoicesReadSellerNumberDateAndTotal(t *testing.T) {
 			"Steuerbetrag 56,87", "Br uttosumme 529,87", "Zahlbetrag 529,87",
 			"Zahlungsbedingungen: Der Rechnungsbetrag wurde bereits beglichen. 03.10.2018",
 		}, "Lieferant GmbH", "471102", "2018-03-05", "529.87", "Kunden AG Mitte", "2018-04-04", "GBP", "DE123456789", "invoice"},
-		{"French sender line, buyer's delivery address first", []string{
+		{"French sender line, buyer's delivery address first; a credit note is negative", []string{
 			"Au bon moulin SARL - 1242 chemin de l'olive - 84340 Malaucène - France",
 			"TVA : FR11999999998 - SIRET : 99999999800010",
 			"Avoir AV-2017-0005",
 			"Adresse de livraison", "Ma jolie boutique", "35 rue de la République",
 			"Date de facture 13/11/2017", "Date d'échéance 13/12/2017", "N° TVA client FR19787878784",
 			"Total HT 624,90 €", "Total taxes 46,25 €", "Total TTC 671,15 €", "Solde à payer 470,15 €",
-		}, "Au bon moulin SARL", "AV-2017-0005", "2017-11-13", "671.15", "", "2017-12-13", "EUR", "FR11999999998", "credit_note"},
+		}, "Au bon moulin SARL", "AV-2017-0005", "2017-11-13", "-671.15", "", "2017-12-13", "EUR", "FR11999999998", "credit_note"},
 		{"seller and buyer side by side", []string{
 			"Lieferant Käufer RECHNUNGS-KORREKTUR Seite 1",
 			"GLN 4333741000005 Lief-Nr: 549910 GLN 4304171000002",

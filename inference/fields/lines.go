@@ -20,6 +20,19 @@ type Line struct {
 	Box   receipt.Box
 	Conf  float64
 	Words []inference.Word
+	// Cells are the line's parts that a wide gap sets apart (the columns
+	// of a letterhead, a meta block or a table), where the page's layout
+	// is known without words: a PDF's text layer, in character columns.
+	Cells []Cell
+}
+
+// Cell is a run of a line's words with a wide gap on either side: one
+// column's part of the line. X0 and X1 are where it starts and ends, in
+// the units of the line's words (pixels, or character columns for a
+// text layer).
+type Cell struct {
+	Text   string
+	X0, X1 float64
 }
 
 // GroupLines joins OCR words into lines in reading order.
@@ -128,13 +141,51 @@ var shortWords = wordSet("NO LO KG JL BT PT SS US UK AU & A I OF AT ON TO BY IN 
 // LinesFromText makes lines from a PDF text layer (no boxes; full confidence).
 func LinesFromText(text string) []Line {
 	var out []Line
-	for _, l := range strings.Split(text, "\n") {
-		l = strings.Join(strings.Fields(l), " ")
+	for _, raw := range strings.Split(text, "\n") {
+		l := strings.Join(strings.Fields(raw), " ")
 		if l != "" {
-			out = append(out, Line{Text: l, Conf: 1})
+			out = append(out, Line{Text: l, Conf: 1, Cells: layoutCells(raw)})
 		}
 	}
 	return out
+}
+
+// fromTextLayer reports lines that LinesFromText made from a PDF's text
+// layer: their letters are as printed.
+func fromTextLayer(lines []Line) bool { return len(lines) > 0 && lines[0].Cells != nil }
+
+// layoutCells cuts a text layer's line, laid out in character columns
+// (pdftotext -layout), at gaps of three spaces or more: a word gap inside
+// a phrase is one space, a column gap several.
+func layoutCells(raw string) []Cell {
+	var cells []Cell
+	runes := []rune(strings.ReplaceAll(raw, "\t", "    "))
+	start, spaces := -1, 0
+	flush := func(end int) {
+		if start >= 0 {
+			cells = append(cells, Cell{Text: strings.Join(strings.Fields(string(runes[start:end])), " "), X0: float64(start), X1: float64(end)})
+		}
+		start = -1
+	}
+	for i, r := range runes {
+		if r == ' ' {
+			spaces++
+			if spaces == 3 {
+				flush(i - 2)
+			}
+			continue
+		}
+		if start < 0 {
+			start = i
+		}
+		spaces = 0
+	}
+	end := len(runes)
+	for end > 0 && runes[end-1] == ' ' {
+		end--
+	}
+	flush(end)
+	return cells
 }
 
 // taxWords name sales taxes: GST, VAT and its European names (MwSt, USt,

@@ -1,0 +1,197 @@
+package fields
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/shoebox-app/shoebox/receipt"
+)
+
+func TestLayoutCellsCutAtColumnGaps(t *testing.T) {
+	cells := layoutCells("Kessler Logistik GmbH        Rechnung Nr.:     F2025 5087  x")
+	var got []string
+	for _, c := range cells {
+		got = append(got, c.Text)
+	}
+	if strings.Join(got, "|") != "Kessler Logistik GmbH|Rechnung Nr.:|F2025 5087 x" || cells[1].X0 != 29 {
+		t.Errorf("cells %q (second at %v)", got, cells[1].X0)
+	}
+	if c := layoutCells("Café      Größe"); len(c) != 2 || c[1].X0 != 10 || c[1].Text != "Größe" {
+		t.Errorf("accented cells %+v: columns count letters, not bytes", c)
+	}
+}
+
+func TestLabelAtTakesTheLongestPackLabel(t *testing.T) {
+	tests := []struct{ text, label, rest string }{
+		{"Total HT 624,90 €", "NET TOTAL", "624,90 €"},
+		{"Total TTC 671,15 €", "GROSS TOTAL", "671,15 €"},
+		{"Rechnungsempfänger/Leistungsempfänger:", "BUYER", ""},
+		{"N° de facture : F-12", "INVOICE NUMBER", "F-12"},
+		{"Totaal incl. BTW", "GROSS TOTAL", ""},
+		{"Datumsangabe 12", "", ""}, // a label ends its word
+		{"Date of delivery 2020-11-10", "DELIVERY DATE", "2020-11-10"},
+	}
+	for _, tt := range tests {
+		label, rest, _ := labelAt(tt.text)
+		if label != tt.label || tt.label != "" && rest != tt.rest {
+			t.Errorf("labelAt(%q) = %q, %q; want %q, %q", tt.text, label, rest, tt.label, tt.rest)
+		}
+	}
+}
+
+// Printed invoices as pdftotext -layout gives their text layers: the
+// letterhead beside the meta block, the buyer's address beside the number,
+// values under or beside their labels, in the six languages.
+func TestInvoiceLayoutReadsEachValueBesideItsOwnLabel(t *testing.T) {
+	eu := receipt.DefaultLocale(receipt.CountryEU)
+	tests := []struct {
+		name                                                 string
+		page                                                 string
+		supplier, buyer, number, date, due, net, total, curr string
+		doc                                                  string
+	}{
+		{"Dutch, the buyer beside the meta block", `ORANJEHOF
+Keizersgracht 123
+5611 AH Eindhoven
+
+Klant
+Molenaar Installatie N.V.                                  Factuurnummer:                RE-20259163
+Dorpsstraat 41                                             Factuurdatum:                 29-01-2025
+2511 AB Den Haag                                           Vervaldatum:                  28-02-2025
+                                                           Valuta:                       USD
+Factuur
+Omschrijving                                                Aantal           Prijs            BTW        Bedrag
+Onderhoudscontract                                              3           671,12           21 %      2.013,36
+                                                          Subtotaal                                    2.013,36
+                                                          BTW 21%                                        422,81
+                                                          Totaal incl. BTW                             2.436,17
+Oranjehof Installatie N.V.                     IBAN NL12 3456 7890 1234 56             BTW-nummer NL857866090B01`,
+			"Oranjehof Installatie N.V.", "Molenaar Installatie N.V.", "RE-20259163", "2025-01-29", "2025-02-28", "2013.36", "2436.17", "USD", "invoice"},
+		{"German, a value under its label in the column to the right", `                   Rechnungsersteller
+                       Lieferant GmbH
+                       Lieferantenstraße 20                                   RECHNUNG
+                                                                              Rechnungsnummer
+                       80333 München                                                                471102
+                                                                              Rechnungsdatum
+                       Deutschland                                                              05.03.2013
+                   Rechnungsempfänger                                         Kundennummer
+                                                                                                 GE2020211
+                       Kunden AG Mitte
+                       Kundenstraße 15
+                       Summe netto                                                              198,00
+                       USt. 19 %                                                                 37,62
+                       Gesamtbetrag                                                             235,62 EUR`,
+			"Lieferant GmbH", "Kunden AG Mitte", "471102", "2013-03-05", "", "198", "235.62", "EUR", "invoice"},
+		{"Spanish credit note, the month by name, printed positive", `CASTELLANO
+Calle Mayor 5
+28013 Madrid
+Castellano Imprenta S.L. · Calle Mayor 5 · 28013 Madrid
+Robledo Sistemas S.A.                                Nº de factura:          F20254319
+Calle Alcalá 90                                      Fecha de emisión:       3 de mayo de 2025
+28013 Madrid                                         Vencimiento:            2 de junio de 2025
+FACTURA RECTIFICATIVA
+Descripción                                     Cant.     Precio unit.      IVA     Importe
+Formación                                          2           100,00      21 %      200,00
+                                          Base imponible                        200,00 €
+                                          IVA 21%                                42,00 €
+                                          Total factura                         242,00 €
+Castellano Imprenta S.L.              IBAN ES12 3456 7890 1234 5678 90        CIF ESB1234567X`,
+			"Castellano Imprenta S.L.", "Robledo Sistemas S.A.", "F20254319", "2025-05-03", "2025-06-02", "-200", "-242", "EUR", "credit_note"},
+		{"English, a UK sender line, the title's number", `Kestrel Software Ltd
+12 High Street
+Leeds LS1 4DY
+Kestrel Software Ltd · 12 High Street · Leeds LS1 4DY
+Bluebell Software Limited                                                               Invoice date:               26 May 2024
+21 Main Street                                                                          Due date:                   5 June 2024
+Dublin 2
+TAX INVOICE 2024/20246032
+Description                                                                                  Qty     Unit price           VAT        Amount
+Website hosting                                                                               4           216.95        20 %        867.80
+                                                              Subtotal                                          867.80
+                                                              VAT 20%                                           173.56
+                                                              Total                                           £1,041.36
+                                                              Amount paid                                      -300.00
+                                                              Amount due                                       £741.36`,
+			"Kestrel Software Ltd", "Bluebell Software Limited", "2024/20246032", "2024-05-26", "2024-06-05", "867.8", "1041.36", "GBP", "invoice"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := ExtractFields(LinesFromText(tt.page), eu, testNow)
+			get := func(path string) string { v, _ := receipt.Get(&r, path); return v }
+			for path, want := range map[string]string{"supplier_name": tt.supplier, "payer_name": tt.buyer, "document_number": tt.number,
+				"date": tt.date, "due_date": tt.due, "subtotal": tt.net, "total": tt.total, "currency": tt.curr, "doc_type": tt.doc} {
+				if got := get(path); !strings.EqualFold(got, want) {
+					t.Errorf("%s = %q, want %q", path, got, want)
+				}
+			}
+		})
+	}
+}
+
+// The totals block's arithmetic is evidence for the total; a page 1 of 2
+// leaves the totals to the last page, whose sum carried forward makes it an
+// invoice's page though it names no invoice.
+func TestInvoiceTotalsArithmeticAndPages(t *testing.T) {
+	eu := receipt.DefaultLocale(receipt.CountryEU)
+	last := `                                           Übertrag                               1.000,00
+Schulung                                 1       500,00       19 %          500,00
+                                         Nettobetrag                             1.500,00
+                                         zzgl. 19 % MwSt.                          285,00
+                                         Gesamtbetrag                            1.785,00
+                                         Anzahlung                                -785,00
+                                         Zu zahlen                               1.000,00
+Seite 2 von 2`
+	r := ExtractFields(LinesFromText(last), eu, testNow)
+	if r.Total.Value.StringFixed(2) != "1785.00" || r.AmountDue.Value.StringFixed(2) != "1000.00" || r.AmountPaid.Value.StringFixed(2) != "785.00" {
+		t.Fatalf("total %s, due %s, paid %s", r.Total.Value, r.AmountDue.Value, r.AmountPaid.Value)
+	}
+	sums := 0
+	for _, s := range r.Total.Support {
+		if s.Kind == receipt.EvidenceArithmetic {
+			sums++
+		}
+	}
+	if sums != 2 {
+		t.Errorf("total support %+v: want net + tax = gross and gross − paid = due", r.Total.Support)
+	}
+	first := `Nordwind Logistik GmbH
+Rechnung Nr. 2024-17
+Schulung                                 2       500,00       19 %        1.000,00
+                                         Übertrag                               1.000,00
+Seite 1 von 2`
+	if r := ExtractFields(LinesFromText(first), eu, testNow); r.Total.Set {
+		t.Errorf("page 1 of 2 has total %s: the sum carried forward is none", r.Total.Value)
+	}
+}
+
+// A table's headings and notes are no lines, and its rows are taken only
+// when they make the page's net.
+func TestInvoiceTableRowsAddUpToTheNet(t *testing.T) {
+	eu := receipt.DefaultLocale(receipt.CountryEU)
+	page := `Nordwind Logistik GmbH
+RECHNUNG Nr. 2024-17
+Bezeichnung                                   Menge   Einzelpreis     MwSt.        Gesamt
+Hardware
+Laserdrucker                                      2        100,00      19 %        200,00
+   Seriennummer: SN-48213
+Schulung                                          1         50,50       7 %         50,50
+                                         Nettobetrag                             %s
+                                         Gesamtbetrag                              290,00`
+	r := ExtractFields(LinesFromText(strings.Replace(page, "%s", "250,50", 1)), eu, testNow)
+	if len(r.LineItems) != 2 || r.LineItems[0].Description.Value != "Laserdrucker" || r.LineItems[0].Quantity.Value.String() != "2" ||
+		r.LineItems[0].UnitPrice.Value.StringFixed(2) != "100.00" || r.LineItems[1].LineTotal.Value.StringFixed(2) != "50.50" {
+		t.Fatalf("items %+v", r.LineItems)
+	}
+	r = ExtractFields(LinesFromText(strings.Replace(page, "%s", "260,50", 1)), eu, testNow)
+	for _, it := range r.LineItems {
+		if it.Description.Value == "Hardware" || strings.Contains(it.Description.Value, "Seriennummer") {
+			t.Errorf("a heading or note became a line: %+v", r.LineItems)
+		}
+	}
+}
+
+func TestAGroupGapIsClosed(t *testing.T) {
+	if got := amountsIn(closeGroupGaps("Total factura 6. 163,32 €")); len(got) != 1 || got[0].StringFixed(2) != "6163.32" {
+		t.Errorf("got %v, want 6163.32", got)
+	}
+}

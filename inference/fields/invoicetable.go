@@ -1,0 +1,95 @@
+package fields
+
+import (
+	"regexp"
+	"strings"
+
+	"github.com/shopspring/decimal"
+
+	"github.com/shoebox-app/shoebox/receipt"
+)
+
+// An invoice's line table: a row is a description followed by columns of
+// figures (quantity, unit price, rate, amount); a heading or a note has no
+// figures, and the rows below the table's end (the totals block, a sum
+// carried forward) are no lines. The rows are taken only when they add
+// up to what the page says they make: its net total, or the sum it carries
+// forward to the next page.
+
+var (
+	reQuantity  = regexp.MustCompile(`^\d+(?:[.,]\d{1,3})?(?:\s*\p{L}{1,6}\.?)?$`)
+	reRateCell  = regexp.MustCompile(`^\d{1,2}(?:[.,]\d{1,2})?\s*%$`)
+	reAmountEnd = regexp.MustCompile(`-?\d{1,3}(?:[.,' ]\d{3})*[.,]\d{2}\s*-?\s*(?:[A-Z]{3}|€|£|\$)?$`)
+)
+
+// invoiceTable reads the rows of the page's line table and the sum they
+// must make; ok only when they make it.
+func invoiceTable(lines []Line, labels []labelled, credit bool) ([]receipt.LineItem, bool) {
+	end := len(lines)
+	var want decimal.Decimal
+	haveWant := false
+	for _, lb := range labels {
+		switch lb.label {
+		case "NET TOTAL", "CARRIED FORWARD", "GROSS TOTAL":
+			if lb.label == "CARRIED FORWARD" && lb.line < len(lines)/3 {
+				continue // the sum brought forward at the top of a later page
+			}
+			v, ok := amountOnLine(lines, lb)
+			if !ok {
+				continue // a column heading ("Gesamt"), not a sum
+			}
+			if lb.line < end {
+				end = lb.line
+			}
+			if !haveWant && lb.label != "GROSS TOTAL" {
+				want, haveWant = v, true
+			}
+		}
+	}
+	if !haveWant {
+		return nil, false
+	}
+	var items []receipt.LineItem
+	sum := decimal.Zero
+	for i := 0; i < end; i++ {
+		cells := cellsOf(lines[i])
+		if len(cells) < 3 || strings.IndexFunc(cells[0].Text, isLetter) < 0 || !reAmountEnd.MatchString(cells[len(cells)-1].Text) {
+			continue
+		}
+		if _, _, isLabel := labelAt(cells[0].Text); isLabel {
+			continue
+		}
+		figures := cells[1:]
+		total := amountsIn(closeGroupGaps(figures[len(figures)-1].Text))
+		if len(total) != 1 {
+			continue
+		}
+		it := receipt.LineItem{Description: found(cells[0].Text, lines[i].Conf*confPrinted, nil, "a row of the invoice's table")}
+		v := total[0]
+		if credit && v.IsPositive() {
+			v = v.Neg()
+		}
+		it.LineTotal = found(v, lines[i].Conf*confPrinted, nil, "the row's amount")
+		for k, c := range figures[:len(figures)-1] {
+			t := strings.TrimSpace(c.Text)
+			switch {
+			case reRateCell.MatchString(t):
+				it.TaxCode = found(t, lines[i].Conf*confPrinted, nil, "the row's tax rate")
+			case k == 0 && reQuantity.MatchString(t) && !reAmountEnd.MatchString(t):
+				if q := amountsIn(t + ",00"); len(q) == 1 {
+					it.Quantity = found(q[0], lines[i].Conf*confPrinted, nil, "the row's quantity")
+				}
+			default:
+				if a := amountsIn(t); len(a) == 1 && !it.UnitPrice.Set {
+					it.UnitPrice = found(a[0], lines[i].Conf*confPrinted, nil, "the row's unit price")
+				}
+			}
+		}
+		items = append(items, it)
+		sum = sum.Add(total[0])
+	}
+	if len(items) == 0 || !sum.Abs().Equal(want.Abs()) {
+		return nil, false
+	}
+	return items, true
+}
