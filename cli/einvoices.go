@@ -2,7 +2,6 @@ package cli
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -154,10 +153,7 @@ func runEInvoices(env Env, args []string) int {
 		bar.finish()
 	}
 	if *asJSON {
-		enc := json.NewEncoder(env.Stdout)
-		enc.SetIndent("", "  ")
-		enc.Encode(files)
-		return 0
+		return printJSON(env, files)
 	}
 	printEInvoices(env.Stdout, files, *printed, *misses)
 	return 0

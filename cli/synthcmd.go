@@ -5,12 +5,14 @@ import (
 	"fmt"
 	"image"
 	"image/png"
+	"io"
 	"math/rand"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 
+	"github.com/shoebox-app/shoebox/internal/fsutil"
 	"github.com/shoebox-app/shoebox/internal/synth"
 	"github.com/shoebox-app/shoebox/packs"
 )
@@ -79,19 +81,10 @@ func runSynth(env Env, args []string) int {
 		}
 		rows = append(rows, []string{name, r.Supplier, r.ISODate, strings.Join(r.Address, ", "), centsText(total), centsText(tax), strings.Join(items, ";"), r.Layout.String(), taxID, r.TaxRatesLabel(), r.ISOCurrency})
 	}
-	f, err := os.Create(filepath.Join(*out, "labels.csv"))
+	err := fsutil.WriteExport(filepath.Join(*out, "labels.csv"), func(w io.Writer) error {
+		return csv.NewWriter(w).WriteAll(rows)
+	})
 	if err != nil {
-		fmt.Fprintln(env.Stderr, "shoebox:", err)
-		return 1
-	}
-	w := csv.NewWriter(f)
-	w.WriteAll(rows)
-	if err := w.Error(); err != nil {
-		f.Close()
-		fmt.Fprintln(env.Stderr, "shoebox:", err)
-		return 1
-	}
-	if err := f.Close(); err != nil {
 		fmt.Fprintln(env.Stderr, "shoebox:", err)
 		return 1
 	}

@@ -59,9 +59,7 @@ func dateCandidates(lines []Line, loc receipt.Locale, repair bool, now time.Time
 		text := translateMonths(mendDateText(l.Text), packOf(loc))
 		var found []string
 		found = append(found, reDateNum.FindAllString(text, -1)...)
-		for _, m := range reDateWord.FindAllString(text, -1) {
-			found = append(found, m)
-		}
+		found = append(found, reDateWord.FindAllString(text, -1)...)
 		printed := len(found)
 		if repair {
 			found = append(found, lostSeparatorDates(text)...)

@@ -312,11 +312,11 @@ func mendPunctuatedWord(f string) (string, bool) {
 		start = 0 // a leading "!", "|", "{" or "[" may be the first letter: "{AMAN"
 	}
 	word = word[start:]
-	runAt, runEnd := strings.IndexAny(word, glyphLike), -1
+	runAt := strings.IndexAny(word, glyphLike)
 	if runAt < 0 {
 		return f, false
 	}
-	runEnd = runAt
+	runEnd := runAt
 	for runEnd < len(word) && strings.ContainsRune(glyphLike, rune(word[runEnd])) {
 		runEnd++
 	}

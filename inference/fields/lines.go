@@ -381,6 +381,7 @@ func countDigits(s string) int {
 	return n
 }
 
+// HasDigit reports whether s holds a digit.
 func HasDigit(s string) bool { return strings.ContainsAny(s, "0123456789") }
 
 // median is used by the layout rules for typical line heights.

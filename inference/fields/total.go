@@ -365,7 +365,6 @@ var (
 	reTotalTaxLine = regexp.MustCompile(`^\W*(TOTAL\s*(` + taxWords + `|SALES\s+TAX)|(` + taxWords + `)\s*TOTAL)\b`)
 	reNotTaxAmount = regexp.MustCompile(`\bID\b|REG|\bNO\b|TOTAL|EXCL|SUMMARY|INVOICE|AMOUNT\s*\(`)
 	reRinggit      = regexp.MustCompile(`\bRM\b|\bMYR\b|RINGGIT`)
-	reRMAmount     = regexp.MustCompile(`\bRM\s?\d`)
 	reContinues    = regexp.MustCompile(`(&|\bAND)$`)
 	reNotIssueDate = regexp.MustCompile(`EXP|VALID|BEST BEFORE|DUE`)
 	reItemsEnd     = regexp.MustCompile(`\b(` + taxWords + `|CASH|CARD|CHANGE|DUE|BALANCE|PAYABLE|TENDERED)\b|ROUNDING`)
