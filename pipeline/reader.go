@@ -10,7 +10,8 @@ import (
 )
 
 // PPOCRDir is where the PP-OCR reader's parts are looked for; "" means
-// ppocr.DefaultDir() (<exe dir>/../lib/ppocr, or $SHOEBOX_PPOCR_DIR).
+// ppocr.DefaultDir() (lib/ppocr or ../lib/ppocr beside the binary, or
+// $SHOEBOX_PPOCR_DIR).
 var PPOCRDir string
 
 var missingOnce sync.Once
@@ -29,6 +30,10 @@ func OpenReader(reader string, opt ocr.Options, note func(string)) (inference.En
 	}
 	tesseract := func(why string) (inference.Engine, string, error) {
 		o, err := ocr.NewTesseract(opt)
+		if err != nil && why != "" {
+			// A build without Tesseract (Windows) has no reader left.
+			return nil, "", fmt.Errorf("the OCR engine could not start: %s; %w", why, err)
+		}
 		if err != nil {
 			return nil, "", fmt.Errorf("the OCR engine could not start: %w", err)
 		}
