@@ -6,7 +6,6 @@ import (
 
 	"github.com/shoebox-app/shoebox/inference"
 	"github.com/shoebox-app/shoebox/inference/ocr"
-	"github.com/shoebox-app/shoebox/inference/ocr/ppocr"
 )
 
 // PPOCRDir is where the PP-OCR reader's parts are looked for; "" means
@@ -46,11 +45,9 @@ func OpenReader(reader string, opt ocr.Options, note func(string)) (inference.En
 	case ocr.ReaderTesseract:
 		return tesseract("")
 	case ocr.ReaderPPOCR, ocr.ReaderBoth:
-		dir := PPOCRDir
-		if dir == "" {
-			dir = ppocr.DefaultDir()
-		}
-		p, err := ocr.NewPPOCR(opt, ocr.PPOCROptions(dir), reader == ocr.ReaderBoth)
+		// "" lets ppocr look in each folder a release uses, and name them
+		// all when the files are in none.
+		p, err := ocr.NewPPOCR(opt, ocr.PPOCROptions(PPOCRDir), reader == ocr.ReaderBoth)
 		if err != nil && asked {
 			return nil, "", err
 		}
