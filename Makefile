@@ -119,8 +119,10 @@ windows: deps
 package: build windows
 	@scripts/package.sh
 
-# The Windows build and installer under Wine, in a fresh prefix.
+# The Windows build and installer under Wine, in a fresh prefix; and the
+# reader without Tesseract (the Windows build's) on Linux.
 test-windows: package
+	$(GO) test -tags $(TEST_TAGS),notesseract -run WithoutTesseract ./pipeline
 	@scripts/test-windows.sh
 
 # The .deb installed with dpkg --root and the tar.xz unpacked, each reading

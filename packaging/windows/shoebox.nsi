@@ -7,6 +7,8 @@
 ; the uninstaller. /S installs and uninstalls silently.
 
 Unicode true
+; 64-bit stub: Shoebox is a 64-bit program, and Wine runs it without 32-bit Wine.
+Target amd64-unicode
 SetCompressor /SOLID lzma
 RequestExecutionLevel user
 ManifestDPIAware true
