@@ -8,7 +8,7 @@ exe=build/windows/shoebox.exe
 data=${SHOEBOX_DEMO_DATA:-../shared/data/sroie-dev}
 [ -d "$data" ] || data=/work/shared/data/sroie-dev
 scripts/install-deps.sh wine wine64 xvfb imagemagick
-export WINEPREFIX WINEDEBUG=-all WINEDLLOVERRIDES="mscoree,mshtml="
+export WINEPREFIX WINEDEBUG=-all WINEDLLOVERRIDES="mscoree,mshtml=;bcryptprimitives=n"
 WINEPREFIX=$(mktemp -d "${TMPDIR:-/tmp}/shoebox-wine.XXXXXX")
 display=:${SHOEBOX_XVFB_DISPLAY:-96}
 Xvfb "$display" -screen 0 1366x768x24 -nolisten tcp >/dev/null 2>&1 &
@@ -17,6 +17,7 @@ trap 'wineserver -k 2>/dev/null || true; kill $xvfb 2>/dev/null || true; rm -rf 
 export DISPLAY=$display LIBGL_ALWAYS_SOFTWARE=1
 wineboot --init >/dev/null 2>&1
 wineserver -w
+scripts/wine-prefix-shim.sh "$WINEPREFIX"
 lib='C:\demo-library'
 files=()
 for f in $(ls "$data"/*.jpg | head -10); do files+=("$(winepath -w "$(realpath "$f")")"); done

@@ -23,10 +23,11 @@ WINEPREFIX=$(mktemp -d "${TMPDIR:-/tmp}/shoebox-wine.XXXXXX")
 work=$(mktemp -d "${TMPDIR:-/tmp}/shoebox-wintest.XXXXXX")
 trap 'wineserver -k 2>/dev/null || true; rm -rf "$WINEPREFIX" "$work"' EXIT
 # No Mono or Gecko download prompts; no Wine chatter; no window needed.
-export WINEDLLOVERRIDES="mscoree,mshtml=" WINEDEBUG=-all
+export WINEDLLOVERRIDES="mscoree,mshtml=;bcryptprimitives=n" WINEDEBUG=-all
 unset DISPLAY
 wineboot --init >/dev/null 2>&1
 wineserver -w
+scripts/wine-prefix-shim.sh "$WINEPREFIX"
 echo "test-windows: fresh Wine prefix ready in $(( $(date +%s) - start )) s"
 
 fail() { echo "test-windows: FAIL: $*" >&2; exit 1; }
