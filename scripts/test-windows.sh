@@ -15,7 +15,7 @@ WIN=${WIN:-build/windows}
 SETUP=${SETUP:-$(ls build/package/Shoebox-Setup-*.exe 2>/dev/null | head -1)}
 DATA=${SHOEBOX_TEST_DATA:-../shared/data/sroie-dev}
 [ -d "$DATA" ] || DATA=/work/shared/data/sroie-dev
-scripts/install-deps.sh wine wine64
+scripts/install-deps.sh wine wine64 unzip gcc-mingw-w64-x86-64
 start=$(date +%s)
 
 export WINEPREFIX
