@@ -48,7 +48,8 @@ DEB_TEST := wamerican xvfb xdotool
 # Only for `make screenshot`: a virtual display and a screen grabber.
 DEB_SCREEN := xvfb imagemagick xdotool
 
-.PHONY: all deps deps-screen build run test lint bench screenshot cuda clean version
+.PHONY: all deps deps-screen build run test lint bench screenshot cuda clean version \
+	windows package test-windows test-linux-packages screenshot-windows
 
 all: build
 
@@ -115,6 +116,32 @@ cuda: $(STUB)
 
 screenshot: deps deps-screen build
 	scripts/screenshot.sh
+
+# Windows x64, cross-built with Debian's MinGW-w64: build/windows/shoebox.exe
+# and lib/ppocr beside it (onnxruntime.dll from the same npm package).
+WIN_DIR := build/windows
+windows: deps
+	@scripts/build-windows.sh $(WIN_DIR)
+
+# What a bookkeeper downloads, in build/package with SHA256SUMS: the .deb,
+# the portable tar.xz and the Windows installer; versions from git describe.
+package: build windows
+	@scripts/package.sh
+
+# The Windows build and installer under Wine, in a fresh prefix; and the
+# reader without Tesseract (the Windows build's) on Linux.
+test-windows: package
+	$(GO) test -tags $(TEST_TAGS),notesseract -run WithoutTesseract ./pipeline
+	@scripts/test-windows.sh
+
+# The .deb installed with dpkg --root and the tar.xz unpacked, each reading
+# a receipt with PP-OCR.
+test-linux-packages: package
+	@scripts/test-linux-packages.sh
+
+# The review screen of the Windows build under Wine and Xvfb.
+screenshot-windows: deps-screen windows
+	scripts/screenshot-windows.sh
 
 clean:
 	rm -rf build

@@ -16,6 +16,11 @@ import (
 //go:embed FyneApp.toml
 var fyneAppTOML string
 
+// release is the packaged version (`git describe`), set by the packaging
+// scripts with -ldflags "-X main.release=…"; a plain build shows
+// FyneApp.toml's.
+var release string
+
 func main() {
 	limitOpenMP()
 	b := buildInfo()
@@ -25,7 +30,8 @@ func main() {
 	os.Exit(ui.Main(os.Args[1:], b.Version))
 }
 
-// buildInfo reads the version from FyneApp.toml, the one place it is kept.
+// buildInfo reads the version from FyneApp.toml, the one place it is kept,
+// unless a package build set release.
 func buildInfo() cli.Build {
 	find := func(key string) string {
 		m := regexp.MustCompile(`(?m)^\s*` + key + `\s*=\s*"?([^"\n]+)"?`).FindStringSubmatch(fyneAppTOML)
@@ -34,7 +40,11 @@ func buildInfo() cli.Build {
 		}
 		return m[1]
 	}
-	return cli.Build{Version: find("Version"), Number: find("Build")}
+	v := find("Version")
+	if release != "" {
+		v = release
+	}
+	return cli.Build{Version: v, Number: find("Build")}
 }
 
 // limitOpenMP restarts the process with OMP_THREAD_LIMIT=1 when it is unset.

@@ -11,8 +11,6 @@ import (
 	"strings"
 	"text/tabwriter"
 
-	"github.com/NVIDIA/go-nvml/pkg/nvml"
-
 	"github.com/shoebox-app/shoebox/hw"
 	"github.com/shoebox-app/shoebox/internal/plain"
 	"github.com/shoebox-app/shoebox/models"
@@ -101,7 +99,7 @@ func compareModels(env Env, refs []string, items []labelled, loc receipt.Locale,
 	in := bufio.NewReader(stdin)
 	ctx, stop := interruptible()
 	defer stop()
-	m := hw.Discover(nvml.New())
+	m := hw.DiscoverHere()
 	var runs []modelRun
 	for _, ref := range refs {
 		run := modelRun{Ref: ref}

@@ -9,8 +9,6 @@ import (
 	"runtime"
 	"strings"
 
-	"github.com/NVIDIA/go-nvml/pkg/nvml"
-
 	"github.com/shoebox-app/shoebox/einvoice"
 	"github.com/shoebox-app/shoebox/export"
 	"github.com/shoebox-app/shoebox/hw"
@@ -194,7 +192,7 @@ func startVLM(env Env, model, projector string, loc receipt.Locale, parallel, ma
 		fmt.Fprintln(env.Stderr, "shoebox:", err)
 		return nil, 1
 	}
-	m := hw.Discover(nvml.New())
+	m := hw.DiscoverHere()
 	req := hw.Request{Machine: m, Model: facts, Parallel: parallel}
 	plan := hw.MakePlan(req)
 	v, err := vlm.New(vlm.Options{Model: model, Projector: projector, Plan: plan, Request: &req, Locale: loc, Worker: workerCommand, MaxTokens: maxTokens,

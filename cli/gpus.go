@@ -7,8 +7,6 @@ import (
 	"os"
 	"strings"
 
-	"github.com/NVIDIA/go-nvml/pkg/nvml"
-
 	"github.com/shoebox-app/shoebox/assets"
 	"github.com/shoebox-app/shoebox/hw"
 	catalogue "github.com/shoebox-app/shoebox/models"
@@ -37,7 +35,7 @@ func runGPUs(env Env, args []string) int {
 			return 2
 		}
 	} else {
-		m = hw.Discover(nvml.New())
+		m = hw.DiscoverHere()
 	}
 	var models []hw.ModelFacts
 	switch {

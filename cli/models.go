@@ -7,8 +7,6 @@ import (
 	"path/filepath"
 	"text/tabwriter"
 
-	"github.com/NVIDIA/go-nvml/pkg/nvml"
-
 	"github.com/shoebox-app/shoebox/hw"
 	"github.com/shoebox-app/shoebox/internal/fsutil"
 	"github.com/shoebox-app/shoebox/library"
@@ -51,7 +49,7 @@ func runModels(env Env, args []string) int {
 		fmt.Fprintln(env.Stdout, dir)
 		return 0
 	case "list":
-		m := hw.Discover(nvml.New())
+		m := hw.DiscoverHere()
 		if *simulate != "" {
 			if err := readJSON(*simulate, &m); err != nil {
 				fmt.Fprintf(env.Stderr, "shoebox: %s: %v\n", *simulate, err)

@@ -13,8 +13,6 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/NVIDIA/go-nvml/pkg/nvml"
-
 	"github.com/shoebox-app/shoebox/hw"
 	"github.com/shoebox-app/shoebox/inference"
 	"github.com/shoebox-app/shoebox/inference/ocr"
@@ -104,7 +102,7 @@ func runProcess(env Env, args []string) int {
 			workers = s.InFlight()
 		}
 	case "auto":
-		e, label, n, err := pipeline.ChooseEngine(l, hw.Discover(nvml.New()), func(s string) { fmt.Fprintln(env.Stderr, "shoebox:", s) })
+		e, label, n, err := pipeline.ChooseEngine(l, hw.DiscoverHere(), func(s string) { fmt.Fprintln(env.Stderr, "shoebox:", s) })
 		if err != nil {
 			fmt.Fprintln(env.Stderr, "shoebox:", err)
 			return 1

@@ -106,4 +106,3 @@ func (p Plan) SpeedText() string {
 		return fmt.Sprintf("about one receipt every %.0f minutes", 1/r)
 	}
 }
-

@@ -56,6 +56,16 @@ func refuse(path string, err error, format string, args ...any) *Refusal {
 	return &Refusal{Path: path, Reason: fmt.Sprintf(format, args...), Err: err}
 }
 
+// refusePDF says why a PDF's pages could not be listed: a tool that is
+// missing is no fault of the file.
+func refusePDF(path string, err error) *Refusal {
+	var missing *missingToolError
+	if errors.As(err, &missing) {
+		return refuse(path, err, "cannot be opened: %v", err)
+	}
+	return refuse(path, err, "is a damaged PDF: %v", err)
+}
+
 // File is a probed file: what it is, its identity, and its page count.
 type File struct {
 	Path   string
@@ -112,7 +122,7 @@ func Probe(ctx context.Context, path string, lim Limits) (File, error) {
 	case PDF:
 		pages, err := pdfPageCount(ctx, path)
 		if err != nil {
-			return f, refuse(path, err, "is a damaged PDF: %v", err)
+			return f, refusePDF(path, err)
 		}
 		if pages == 0 {
 			return f, refuse(path, nil, "is a PDF with no pages")
@@ -122,7 +132,7 @@ func Probe(ctx context.Context, path string, lim Limits) (File, error) {
 		}
 		sizes, err := pdfPageSizes(ctx, path, 1, pages)
 		if err != nil {
-			return f, refuse(path, err, "is a damaged PDF: %v", err)
+			return f, refusePDF(path, err)
 		}
 		for i, size := range sizes {
 			if lim.PDFDPI <= 0 {

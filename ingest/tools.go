@@ -28,7 +28,7 @@ func runTool(ctx context.Context, name string, args ...string) ([]byte, error) {
 	ctx, cancel := context.WithTimeout(ctx, toolTimeout)
 	defer cancel()
 	if _, err := exec.LookPath(name); err != nil {
-		return nil, fmt.Errorf("%s is not installed (run make deps, or apt-get install %s)", name, toolPackage(name))
+		return nil, missingTool(name)
 	}
 	var stdout, stderr bytes.Buffer
 	cmd := exec.CommandContext(ctx, name, args...)
@@ -48,6 +48,12 @@ func runTool(ctx context.Context, name string, args ...string) ([]byte, error) {
 	}
 	return stdout.Bytes(), nil
 }
+
+// missingToolError: a decoder Shoebox runs is not on this computer
+// (missingTool words it for the system).
+type missingToolError struct{ text string }
+
+func (e *missingToolError) Error() string { return e.text }
 
 func toolPackage(name string) string {
 	if strings.HasPrefix(name, "heif") {

@@ -7,8 +7,9 @@ import (
 	"os"
 	"strconv"
 	"strings"
-	"syscall"
 	"time"
+
+	"github.com/shoebox-app/shoebox/internal/fsutil"
 )
 
 // A receipt being read carries a claim: which program reads it (host, pid
@@ -60,7 +61,7 @@ func ownerGone(owner string) bool {
 	if err != nil || pid <= 0 {
 		return true
 	}
-	if err := syscall.Kill(pid, 0); err == syscall.ESRCH {
+	if !fsutil.ProcessAlive(pid) {
 		return true
 	}
 	if parts[2] != "" {

@@ -86,7 +86,8 @@ type Library struct {
 }
 
 // DefaultDir is where the library lives: $SHOEBOX_HOME, else
-// $XDG_DATA_HOME/shoebox, else ~/.local/share/shoebox.
+// $XDG_DATA_HOME/shoebox, else the system's place for a user's data
+// (dataDir: ~/.local/share/shoebox, or %LOCALAPPDATA%\Shoebox on Windows).
 func DefaultDir() (string, error) {
 	if d := envvars.Home.Get(); d != "" {
 		return d, nil
@@ -94,11 +95,11 @@ func DefaultDir() (string, error) {
 	if d := envvars.XDGDataHome.Get(); d != "" {
 		return filepath.Join(d, "shoebox"), nil
 	}
-	home, err := os.UserHomeDir()
+	d, err := dataDir()
 	if err != nil {
 		return "", fmt.Errorf("no home folder to keep the library in: set SHOEBOX_HOME or use --library DIR")
 	}
-	return filepath.Join(home, ".local", "share", "shoebox"), nil
+	return d, nil
 }
 
 // Open opens (creating if needed) the library in dir.

@@ -6,11 +6,11 @@ import (
 
 	"github.com/shoebox-app/shoebox/inference"
 	"github.com/shoebox-app/shoebox/inference/ocr"
-	"github.com/shoebox-app/shoebox/inference/ocr/ppocr"
 )
 
 // PPOCRDir is where the PP-OCR reader's parts are looked for; "" means
-// ppocr.DefaultDir() (<exe dir>/../lib/ppocr, or $SHOEBOX_PPOCR_DIR).
+// ppocr.DefaultDir() (lib/ppocr or ../lib/ppocr beside the binary, or
+// $SHOEBOX_PPOCR_DIR).
 var PPOCRDir string
 
 var missingOnce sync.Once
@@ -29,6 +29,10 @@ func OpenReader(reader string, opt ocr.Options, note func(string)) (inference.En
 	}
 	tesseract := func(why string) (inference.Engine, string, error) {
 		o, err := ocr.NewTesseract(opt)
+		if err != nil && why != "" {
+			// A build without Tesseract (Windows) has no reader left.
+			return nil, "", fmt.Errorf("the OCR engine could not start: %s; %w", why, err)
+		}
 		if err != nil {
 			return nil, "", fmt.Errorf("the OCR engine could not start: %w", err)
 		}
@@ -41,11 +45,9 @@ func OpenReader(reader string, opt ocr.Options, note func(string)) (inference.En
 	case ocr.ReaderTesseract:
 		return tesseract("")
 	case ocr.ReaderPPOCR, ocr.ReaderBoth:
-		dir := PPOCRDir
-		if dir == "" {
-			dir = ppocr.DefaultDir()
-		}
-		p, err := ocr.NewPPOCR(opt, ocr.PPOCROptions(dir), reader == ocr.ReaderBoth)
+		// "" lets ppocr look in each folder a release uses, and name them
+		// all when the files are in none.
+		p, err := ocr.NewPPOCR(opt, ocr.PPOCROptions(PPOCRDir), reader == ocr.ReaderBoth)
 		if err != nil && asked {
 			return nil, "", err
 		}

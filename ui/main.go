@@ -10,7 +10,6 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/app"
-	"github.com/NVIDIA/go-nvml/pkg/nvml"
 
 	"github.com/shoebox-app/shoebox/assets"
 	"github.com/shoebox-app/shoebox/clients"
@@ -42,7 +41,7 @@ func Main(args []string, version string) (code int) {
 		fmt.Fprintln(os.Stderr, "shoebox: give --client or --library, not both")
 		return 2
 	}
-	sh := &shell{version: version, machine: hw.Discover(nvml.New())}
+	sh := &shell{version: version, machine: hw.DiscoverHere()}
 	if d, err := clients.DefaultDir(); err != nil {
 		sh.regErr = err
 	} else if sh.registry, err = clients.Open(d); err != nil {

