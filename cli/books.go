@@ -75,7 +75,8 @@ func runBooks(env Env, args []string) int {
 	}
 	sub := args[0]
 	fs, libDir := newFlags(env, "books "+sub, "")
-	f := booksFlags{fs: fs, libDir: libDir,
+	f := booksFlags{
+		fs: fs, libDir: libDir,
 		importFile: fs.String("import", "", "accounts: the chart exported by Xero (CSV) or MYOB (tab-delimited); contacts: the supplier list"),
 		defaults:   fs.Bool("defaults", false, "start from the country's default chart and tax codes"),
 		account:    fs.String("account", "", "account code"),

@@ -55,9 +55,11 @@ func TestClientsCommandsAndPresetExport(t *testing.T) {
 	}
 
 	l := clientLibrary(t, "Harbour Cafe")
-	r := receipt.Receipt{SupplierName: receipt.Of("BOOK TA .K (TAMAN DAYA) SDN BHD", receipt.SourceModel, 0.9),
-		Date:  receipt.Of(receipt.Date(2018, 12, 25), receipt.SourceModel, 0.9),
-		Total: receipt.Of(decimal.RequireFromString("9.00"), receipt.SourceModel, 0.9), TotalTax: receipt.Of(decimal.RequireFromString("0.82"), receipt.SourceModel, 0.9)}
+	r := receipt.Receipt{
+		SupplierName: receipt.Of("BOOK TA .K (TAMAN DAYA) SDN BHD", receipt.SourceModel, 0.9),
+		Date:         receipt.Of(receipt.Date(2018, 12, 25), receipt.SourceModel, 0.9),
+		Total:        receipt.Of(decimal.RequireFromString("9.00"), receipt.SourceModel, 0.9), TotalTax: receipt.Of(decimal.RequireFromString("0.82"), receipt.SourceModel, 0.9),
+	}
 	if err := l.SaveExtraction(context.Background(), 1, r, "test", receipt.SourceModel); err != nil {
 		t.Fatal(err)
 	}

@@ -238,8 +238,10 @@ func printedOnPage(field, want, page string) bool {
 		}
 		abs := d.Abs()
 		spaced := strings.ReplaceAll(page, " ", "")
-		for _, form := range []string{abs.StringFixed(2), strings.Replace(abs.StringFixed(2), ".", ",", 1),
-			moneyGrouped(abs, ",", "."), moneyGrouped(abs, ".", ",")} {
+		for _, form := range []string{
+			abs.StringFixed(2), strings.Replace(abs.StringFixed(2), ".", ",", 1),
+			moneyGrouped(abs, ",", "."), moneyGrouped(abs, ".", ","),
+		} {
 			if containsNumber(spaced, form) {
 				return true
 			}
@@ -253,9 +255,18 @@ func printedOnPage(field, want, page string) bool {
 // Dutch, Italian and Spanish spell them, by the first letters that tell
 // them apart.
 var monthNames = [12][]string{
-	{"jan", "janv", "gen", "ene"}, {"feb", "fév", "fev"}, {"mar", "mär", "maa"}, {"apr", "avr", "abr"},
-	{"may", "mai", "mei", "mag"}, {"jun", "juin", "giu"}, {"jul", "juil", "lug"}, {"aug", "aoû", "aou", "ago"},
-	{"sep", "set"}, {"oct", "okt", "ott"}, {"nov"}, {"dec", "dez", "déc", "dic"},
+	{"jan", "janv", "gen", "ene"},
+	{"feb", "fév", "fev"},
+	{"mar", "mär", "maa"},
+	{"apr", "avr", "abr"},
+	{"may", "mai", "mei", "mag"},
+	{"jun", "juin", "giu"},
+	{"jul", "juil", "lug"},
+	{"aug", "aoû", "aou", "ago"},
+	{"sep", "set"},
+	{"oct", "okt", "ott"},
+	{"nov"},
+	{"dec", "dez", "déc", "dic"},
 }
 
 // dateOnPage says whether the page prints the date in a usual form:

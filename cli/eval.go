@@ -66,8 +66,10 @@ func findLabelled(dir string) ([]labelled, error) {
 			if cell("file") == "" || len(row) < 5 {
 				return nil, fmt.Errorf("labels.csv row %d: want file,company,date,address,total", i+1)
 			}
-			out = append(out, labelled{filepath.Join(dir, cell("file")), eval.Label{Company: cell("company"), Date: cell("date"),
-				Address: cell("address"), Total: cell("total"), Tax: cell("tax"), Items: cell("items"), TaxID: cell("tax_id"), TaxRates: cell("tax_rates"), Currency: cell("currency")}})
+			out = append(out, labelled{filepath.Join(dir, cell("file")), eval.Label{
+				Company: cell("company"), Date: cell("date"),
+				Address: cell("address"), Total: cell("total"), Tax: cell("tax"), Items: cell("items"), TaxID: cell("tax_id"), TaxRates: cell("tax_rates"), Currency: cell("currency"),
+			}})
 		}
 		return out, nil
 	}

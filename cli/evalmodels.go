@@ -3,7 +3,6 @@ package cli
 import (
 	"bufio"
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -127,9 +126,9 @@ func compareModels(env Env, refs []string, items []labelled, loc receipt.Locale,
 		}
 	}
 	if asJSON {
-		enc := json.NewEncoder(env.Stdout)
-		enc.SetIndent("", "  ")
-		enc.Encode(runs)
+		if code := printJSON(env, runs); code != 0 {
+			return code
+		}
 	} else {
 		printComparison(env.Stdout, runs, len(items))
 	}

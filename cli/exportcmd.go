@@ -48,8 +48,10 @@ func runExport(env Env, args []string) int {
 			fmt.Fprintln(env.Stderr, "shoebox:", err)
 			return 2
 		}
-		return runPresetExport(env, *libDir, p, *out, clients.PresetRequest{Period: *period, IncludeUnconfirmed: *all, Itemised: *itemised,
-			Attachments: *attachments, Rates: rates})
+		return runPresetExport(env, *libDir, p, *out, clients.PresetRequest{
+			Period: *period, IncludeUnconfirmed: *all, Itemised: *itemised,
+			Attachments: *attachments, Rates: rates,
+		})
 	}
 	ext := strings.ToLower(filepath.Ext(*out))
 	if ext != ".xlsx" && ext != ".csv" {

@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -118,9 +117,9 @@ func runExtract(env Env, args []string) int {
 		}
 	}
 	if *asJSON {
-		enc := json.NewEncoder(env.Stdout)
-		enc.SetIndent("", "  ")
-		enc.Encode(results)
+		if code := printJSON(env, results); code != 0 {
+			return code
+		}
 	} else {
 		for _, r := range results {
 			printExtracted(env, r)
@@ -195,8 +194,10 @@ func startVLM(env Env, model, projector string, loc receipt.Locale, parallel, ma
 	m := hw.DiscoverHere()
 	req := hw.Request{Machine: m, Model: facts, Parallel: parallel}
 	plan := hw.MakePlan(req)
-	v, err := vlm.New(vlm.Options{Model: model, Projector: projector, Plan: plan, Request: &req, Locale: loc, Worker: workerCommand, MaxTokens: maxTokens,
-		OnEvent: func(s string) { fmt.Fprintln(env.Stderr, "shoebox:", s) }})
+	v, err := vlm.New(vlm.Options{
+		Model: model, Projector: projector, Plan: plan, Request: &req, Locale: loc, Worker: workerCommand, MaxTokens: maxTokens,
+		OnEvent: func(s string) { fmt.Fprintln(env.Stderr, "shoebox:", s) },
+	})
 	if err != nil {
 		fmt.Fprintln(env.Stderr, "shoebox:", err)
 		return nil, 1

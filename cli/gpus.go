@@ -64,8 +64,6 @@ func runGPUs(env Env, args []string) int {
 		plans = append(plans, hw.MakePlan(hw.Request{Machine: m, Model: model, Context: *ctxLen, Parallel: *parallel}))
 	}
 	if *asJSON {
-		enc := json.NewEncoder(env.Stdout)
-		enc.SetIndent("", "  ")
 		type modelPlan struct {
 			Model hw.ModelFacts `json:"model"`
 			Plan  hw.Plan       `json:"plan"`
@@ -77,8 +75,7 @@ func runGPUs(env Env, args []string) int {
 		for i := range models {
 			out.Plans = append(out.Plans, modelPlan{models[i], plans[i]})
 		}
-		enc.Encode(out)
-		return 0
+		return printJSON(env, out)
 	}
 	printMachine(env.Stdout, m)
 	for i, model := range models {

@@ -39,8 +39,10 @@ func (sf serverFlags) options(inFlight int, onEvent func(string)) server.Options
 	if note != "" && onEvent != nil {
 		onEvent(note)
 	}
-	return server.Options{URL: *sf.url, Model: *sf.model, API: *sf.api, CAFile: *sf.ca, InFlight: inFlight,
-		APIKey: key, AllowHTTPKey: *sf.allowHTTPKey, OnEvent: onEvent, MaxTokens: *sf.maxTokens}
+	return server.Options{
+		URL: *sf.url, Model: *sf.model, API: *sf.api, CAFile: *sf.ca, InFlight: inFlight,
+		APIKey: key, AllowHTTPKey: *sf.allowHTTPKey, OnEvent: onEvent, MaxTokens: *sf.maxTokens,
+	}
 }
 
 // startServerEngine makes the server engine (with Tesseract's hint unless

@@ -150,12 +150,14 @@ func TestIdleWorkerIsUnloadedAndComesBack(t *testing.T) {
 	model, proj := tinyPair(t)
 	t.Setenv("SHOEBOX_TEST_WORKER", "1")
 	var events []string
-	v, err := vlm.New(vlm.Options{Model: model, Projector: proj, Worker: workerCommand, IdleUnload: 200 * time.Millisecond, MaxTokens: 512,
+	v, err := vlm.New(vlm.Options{
+		Model: model, Projector: proj, Worker: workerCommand, IdleUnload: 200 * time.Millisecond, MaxTokens: 512,
 		OnEvent: func(s string) {
 			if !strings.Contains(s, "reached the limit") {
 				events = append(events, s)
 			}
-		}})
+		},
+	})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -226,8 +228,10 @@ func TestPagesAreReadTogether(t *testing.T) {
 		}
 		var events []string
 		var mu sync.Mutex
-		v, err := vlm.New(vlm.Options{Model: model, Projector: proj, Plan: hw.Plan{Threads: 1, Parallel: 3}, Worker: workerCommand, WorkerEnv: env, MaxTokens: 512,
-			OnEvent: func(s string) { mu.Lock(); events = append(events, s); mu.Unlock() }})
+		v, err := vlm.New(vlm.Options{
+			Model: model, Projector: proj, Plan: hw.Plan{Threads: 1, Parallel: 3}, Worker: workerCommand, WorkerEnv: env, MaxTokens: 512,
+			OnEvent: func(s string) { mu.Lock(); events = append(events, s); mu.Unlock() },
+		})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -319,8 +323,10 @@ func TestFaultsWhileReadingStepDown(t *testing.T) {
 		t.Run(tc.hook, func(t *testing.T) {
 			plan, req := gpuPlan(t, model, proj)
 			var events []string
-			v, err := vlm.New(vlm.Options{Model: model, Projector: proj, Plan: plan, Request: req, Worker: workerCommand, MaxTokens: 512,
-				WorkerEnv: []string{tc.hook + "=" + filepath.Join(t.TempDir(), "marker")}, OnEvent: func(s string) { events = append(events, s) }})
+			v, err := vlm.New(vlm.Options{
+				Model: model, Projector: proj, Plan: plan, Request: req, Worker: workerCommand, MaxTokens: 512,
+				WorkerEnv: []string{tc.hook + "=" + filepath.Join(t.TempDir(), "marker")}, OnEvent: func(s string) { events = append(events, s) },
+			})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -41,9 +41,11 @@ func BenchmarkClientExport500(b *testing.B) {
 			b.Fatalf("%s: %s %s", r.Path, r.Outcome, r.Reason)
 		}
 		total := fmt.Sprintf("%d.%02d", 30+i%70, i%100)
-		rc := receipt.Receipt{SupplierName: txt(fmt.Sprintf("Supplier %d", i%37)), Date: receipt.Of(receipt.Date(2025, time.Month(1+i%12), 1+i%28), receipt.SourceModel, 0.9),
+		rc := receipt.Receipt{
+			SupplierName: txt(fmt.Sprintf("Supplier %d", i%37)), Date: receipt.Of(receipt.Date(2025, time.Month(1+i%12), 1+i%28), receipt.SourceModel, 0.9),
 			Total: amt(total), Currency: txt("AUD"), TotalTax: amt("2.00"), TaxInclusive: receipt.Of(true, receipt.SourceModel, 0.9),
-			LineItems: []receipt.LineItem{item("Paper", "2", "5.00", "10.00"), item("Pens", "", "", "12.00"), item("Toner", "", "", "8.00")}}
+			LineItems: []receipt.LineItem{item("Paper", "2", "5.00", "10.00"), item("Pens", "", "", "12.00"), item("Toner", "", "", "8.00")},
+		}
 		if err := l.SaveExtraction(ctx, r.ID, rc, "bench", receipt.SourceModel); err != nil {
 			b.Fatal(err)
 		}

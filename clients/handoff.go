@@ -27,8 +27,10 @@ const SettingTaxRegistration = "tax_registration"
 // nobody coded it.
 func Books(l *library.Library) (export.Books, error) {
 	loc := l.Locale()
-	b := export.Books{Locale: loc, Accounts: map[string]export.BookAccount{}, TaxCodes: map[string]export.BookTaxCode{},
-		BankAccount: l.Setting(SettingBankAccount), DefaultAccount: l.Setting(library.SettingDefaultAccount), Categories: map[string]string{}}
+	b := export.Books{
+		Locale: loc, Accounts: map[string]export.BookAccount{}, TaxCodes: map[string]export.BookTaxCode{},
+		BankAccount: l.Setting(SettingBankAccount), DefaultAccount: l.Setting(library.SettingDefaultAccount), Categories: map[string]string{},
+	}
 	chart, hasChart := library.ChartFor(string(loc.Country))
 	chartAccounts := map[string]library.ChartAccount{}
 	chartCodes := map[string]library.ChartTaxCode{}
@@ -139,8 +141,10 @@ func Rows(l *library.Library, f library.Filter) (rows iter.Seq[export.Row], err 
 				iterErr = fmt.Errorf("receipt %d: %w", rec.ID, err)
 				return
 			}
-			if !yield(export.Row{ID: rec.ID, Status: string(rec.Status), Receipt: rec.Receipt, Findings: rec.Findings, Original: l.OriginalPath(rec),
-				Name: rec.OriginalName, SHA256: rec.SHA256, Booked: export.LineCode{Account: coding.Account, TaxCode: coding.TaxCode}, Paid: paid}) {
+			if !yield(export.Row{
+				ID: rec.ID, Status: string(rec.Status), Receipt: rec.Receipt, Findings: rec.Findings, Original: l.OriginalPath(rec),
+				Name: rec.OriginalName, SHA256: rec.SHA256, Booked: export.LineCode{Account: coding.Account, TaxCode: coding.TaxCode}, Paid: paid,
+			}) {
 				return
 			}
 		}

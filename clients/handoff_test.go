@@ -55,16 +55,24 @@ func item(desc, qty, unit, total string) receipt.LineItem {
 }
 
 var devReceipts = []devReceipt{
-	{file: "000.jpg", supplier: "BOOK TA .K (TAMAN DAYA) SDN BHD", date: "25/12/2018", total: "9.00", tax: "0.82",
-		account: "461", taxCode: "GST"},
-	{file: "006.jpg", supplier: "SOON HUAT MACHINERY ENTERPRISE", date: "11/01/2019", total: "327.00", tax: "27.27", doc: "INV-10092",
+	{
+		file: "000.jpg", supplier: "BOOK TA .K (TAMAN DAYA) SDN BHD", date: "25/12/2018", total: "9.00", tax: "0.82",
+		account: "461", taxCode: "GST",
+	},
+	{
+		file: "006.jpg", supplier: "SOON HUAT MACHINERY ENTERPRISE", date: "11/01/2019", total: "327.00", tax: "27.27", doc: "INV-10092",
 		items:   []receipt.LineItem{item("Cutter blade", "2", "150.00", "300.00"), item("Delivery (GST free)", "", "", "27.00")},
-		account: "473", taxCode: "GST", lineTax: map[int]string{1: "FRE"}},
-	{file: "015.jpg", supplier: "HOME MASTER HARDWARE & ELECTRICAL", date: "22/12/2017", total: "15.90", doc: "CS00012345",
-		account: "429", taxCode: "FRE"},
-	{file: "026.jpg", supplier: "TED HENG STATIONERY & BOOKS", date: "12/02/2018", total: "153.35", tax: "13.94",
+		account: "473", taxCode: "GST", lineTax: map[int]string{1: "FRE"},
+	},
+	{
+		file: "015.jpg", supplier: "HOME MASTER HARDWARE & ELECTRICAL", date: "22/12/2017", total: "15.90", doc: "CS00012345",
+		account: "429", taxCode: "FRE",
+	},
+	{
+		file: "026.jpg", supplier: "TED HENG STATIONERY & BOOKS", date: "12/02/2018", total: "153.35", tax: "13.94",
 		items:   []receipt.LineItem{item("Exercise books", "20", "5.00", "100.00"), item("Pens", "", "", "50.00")},
-		account: "461", taxCode: "GST"},
+		account: "461", taxCode: "GST",
+	},
 }
 
 func needDevData(t testing.TB) {
@@ -94,8 +102,10 @@ func buildClient(t testing.TB, l *library.Library, list []devReceipt) []int64 {
 		if err != nil {
 			t.Fatal(err)
 		}
-		r := receipt.Receipt{SupplierName: txt(d.supplier), Date: receipt.Of(date, receipt.SourceModel, 0.95),
-			Total: amt(d.total), Currency: txt("AUD"), TaxInclusive: receipt.Of(true, receipt.SourceModel, 0.9), LineItems: d.items}
+		r := receipt.Receipt{
+			SupplierName: txt(d.supplier), Date: receipt.Of(date, receipt.SourceModel, 0.95),
+			Total: amt(d.total), Currency: txt("AUD"), TaxInclusive: receipt.Of(true, receipt.SourceModel, 0.9), LineItems: d.items,
+		}
 		if d.doc != "" {
 			r.DocumentNumber = txt(d.doc)
 		}
@@ -263,8 +273,10 @@ func checkReRead(t *testing.T, p export.Preset, data []byte, ids []int64) {
 		}
 		header, records = all[0], all[1:]
 	}
-	want := map[export.Preset][]string{export.PresetXero: export.XeroColumns, export.PresetMYOBPurchases: export.MYOBPurchaseColumns,
-		export.PresetMYOBSpend: export.MYOBSpendColumns, export.PresetQBOBank: export.QBOBankColumns, export.PresetQBOBills: export.QBOBillColumns}[p]
+	want := map[export.Preset][]string{
+		export.PresetXero: export.XeroColumns, export.PresetMYOBPurchases: export.MYOBPurchaseColumns,
+		export.PresetMYOBSpend: export.MYOBSpendColumns, export.PresetQBOBank: export.QBOBankColumns, export.PresetQBOBills: export.QBOBillColumns,
+	}[p]
 	if strings.Join(header, "|") != strings.Join(want, "|") {
 		t.Fatalf("header %q, want %q", header, want)
 	}

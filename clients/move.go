@@ -32,8 +32,10 @@ func Move(ctx context.Context, from, to *library.Library, fromName, toName strin
 	if err != nil {
 		return 0, err
 	}
-	newID, err := to.Receive(ctx, library.Arrival{Record: rec, Path: from.OriginalPath(rec), History: hist, Coding: coding, Notes: notes,
-		Note: fmt.Sprintf("moved from client %s (receipt %d) to client %s", fromName, id, toName)})
+	newID, err := to.Receive(ctx, library.Arrival{
+		Record: rec, Path: from.OriginalPath(rec), History: hist, Coding: coding, Notes: notes,
+		Note: fmt.Sprintf("moved from client %s (receipt %d) to client %s", fromName, id, toName),
+	})
 	if err != nil {
 		return 0, fmt.Errorf("receipt %d could not move to %s: %w", id, toName, err)
 	}

@@ -118,6 +118,8 @@ func DamagedFinding(err error) (receipt.Finding, bool) {
 		return receipt.Finding{}, false
 	}
 	why := strings.TrimPrefix(err.Error(), ErrDamaged.Error()+": ")
-	return receipt.Finding{Code: FindDamaged, Severity: receipt.Warning,
-		Message: "this PDF carries an e-invoice that cannot be read: " + why + "; read from the print instead: check the fields against the document"}, true
+	return receipt.Finding{
+		Code: FindDamaged, Severity: receipt.Warning,
+		Message: "this PDF carries an e-invoice that cannot be read: " + why + "; read from the print instead: check the fields against the document",
+	}, true
 }

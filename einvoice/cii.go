@@ -33,8 +33,10 @@ func fromCII(root *node) *Invoice {
 	set := root.first(ciiSettlement)
 	inv.Currency = set.str("InvoiceCurrencyCode")
 	for _, t := range set.all("ApplicableTradeTax") {
-		inv.Taxes = append(inv.Taxes, Tax{Category: t.str("CategoryCode"), Rate: parseAmount(t.str(ciiRate)),
-			Basis: parseAmount(t.str("BasisAmount")), Amount: parseAmount(t.str("CalculatedAmount"))})
+		inv.Taxes = append(inv.Taxes, Tax{
+			Category: t.str("CategoryCode"), Rate: parseAmount(t.str(ciiRate)),
+			Basis: parseAmount(t.str("BasisAmount")), Amount: parseAmount(t.str("CalculatedAmount")),
+		})
 	}
 	for _, pt := range set.all("SpecifiedTradePaymentTerms") {
 		if d := ciiDate(pt, "DueDateDateTime"); !d.IsZero() && inv.DueDate.IsZero() {

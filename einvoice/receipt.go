@@ -166,8 +166,10 @@ func paymentMethod(inv *Invoice) string {
 
 // taxCode names a VAT category as a bookkeeper reads it.
 func taxCode(cat string, rate Amount) string {
-	names := map[string]string{"S": "VAT", "Z": "VAT zero-rated", "E": "VAT exempt", "AE": "VAT reverse charge",
-		"K": "VAT intra-EU supply", "G": "VAT export", "O": "not subject to VAT", "L": "IGIC", "M": "IPSI"}
+	names := map[string]string{
+		"S": "VAT", "Z": "VAT zero-rated", "E": "VAT exempt", "AE": "VAT reverse charge",
+		"K": "VAT intra-EU supply", "G": "VAT export", "O": "not subject to VAT", "L": "IGIC", "M": "IPSI",
+	}
 	s := names[cat]
 	if s == "" {
 		s = cat

@@ -44,8 +44,10 @@ func fromUBL(root *node) *Invoice {
 		inv.TaxTotal = parseAmount(amt.text)
 		inv.Taxes = nil
 		for _, st := range tt.all("TaxSubtotal") {
-			inv.Taxes = append(inv.Taxes, Tax{Category: st.str("TaxCategory/ID"), Rate: parseAmount(st.str("TaxCategory/Percent")),
-				Basis: parseAmount(st.str("TaxableAmount")), Amount: parseAmount(st.str("TaxAmount"))})
+			inv.Taxes = append(inv.Taxes, Tax{
+				Category: st.str("TaxCategory/ID"), Rate: parseAmount(st.str("TaxCategory/Percent")),
+				Basis: parseAmount(st.str("TaxableAmount")), Amount: parseAmount(st.str("TaxAmount")),
+			})
 		}
 		if amt.attr("currencyID") == inv.Currency {
 			break

@@ -2,7 +2,6 @@ package export
 
 import (
 	"fmt"
-	"github.com/shoebox-app/shoebox/internal/benchutil"
 	"os"
 	"path/filepath"
 	"testing"
@@ -10,6 +9,7 @@ import (
 
 	"github.com/shopspring/decimal"
 
+	"github.com/shoebox-app/shoebox/internal/benchutil"
 	"github.com/shoebox-app/shoebox/receipt"
 )
 
@@ -33,8 +33,10 @@ func manyRows(n int) func(yield func(Row) bool) {
 				Total:        receipt.Of(total, receipt.SourceUser, 1),
 			}
 			for j := 0; j < 3; j++ {
-				r.LineItems = append(r.LineItems, receipt.LineItem{Description: text(fmt.Sprintf("Item %d", j)), Quantity: amt("1"),
-					UnitPrice: receipt.Of(decimal.New(cents, -2), receipt.SourceUser, 1), LineTotal: receipt.Of(decimal.New(cents, -2), receipt.SourceUser, 1)})
+				r.LineItems = append(r.LineItems, receipt.LineItem{
+					Description: text(fmt.Sprintf("Item %d", j)), Quantity: amt("1"),
+					UnitPrice: receipt.Of(decimal.New(cents, -2), receipt.SourceUser, 1), LineTotal: receipt.Of(decimal.New(cents, -2), receipt.SourceUser, 1),
+				})
 			}
 			if !yield(Row{ID: int64(i + 1), Status: "confirmed", Receipt: r, Original: fmt.Sprintf("/library/originals/%02x/%064x.jpg", i%256, i)}) {
 				return

@@ -268,8 +268,10 @@ func taxLinePostings(c *Coded, b Books, base decimal.Decimal, desc, account, fre
 			label = labelOr("", b.Locale)
 		}
 		gross := net.Add(tl.Tax.Value)
-		ps = append(ps, posting{Item: -1, Description: fmt.Sprintf("%s (%s %s%%)", desc, label, rate.String()), Qty: one, Unit: gross,
-			Gross: gross, Tax: tl.Tax.Value, Account: account, TaxCode: code})
+		ps = append(ps, posting{
+			Item: -1, Description: fmt.Sprintf("%s (%s %s%%)", desc, label, rate.String()), Qty: one, Unit: gross,
+			Gross: gross, Tax: tl.Tax.Value, Account: account, TaxCode: code,
+		})
 		remaining = remaining.Sub(gross)
 	}
 	if derived >= 0 && !remaining.IsZero() && remaining.Abs().LessThanOrEqual(slack) {

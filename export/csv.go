@@ -67,18 +67,22 @@ func WriteCSV(path string, rows iter.Seq[Row], opt Options) (Stats, error) {
 			if paidDay, paidLines = row.paidOn(); paidDay != nil {
 				paidText = paidDay.Format(time.DateOnly)
 			}
-			cw.Write([]string{id, date, Neutralize(r.SupplierName.Value), Neutralize(taxIDText(r)), Neutralize(r.DocumentNumber.Value),
+			cw.Write([]string{
+				id, date, Neutralize(r.SupplierName.Value), Neutralize(taxIDText(r)), Neutralize(r.DocumentNumber.Value),
 				Neutralize(r.Category.Value), Neutralize(cur), amountText(r.Subtotal, cur), tax, amountText(r.Total, cur),
 				Neutralize(r.PaymentMethod.Value), StatusText(row.Status), Neutralize(flags(row)), Neutralize(row.FileName()), row.SHA256,
-				Neutralize(account), Neutralize(strings.Join(taxCodes, ", ")), paidText, Neutralize(paidLines)})
+				Neutralize(account), Neutralize(strings.Join(taxCodes, ", ")), paidText, Neutralize(paidLines),
+			})
 			stats.Receipts++
 			for _, li := range r.LineItems {
 				qty := ""
 				if li.Quantity.Set {
 					qty = li.Quantity.Value.String()
 				}
-				lcw.Write([]string{id, date, Neutralize(r.SupplierName.Value), Neutralize(li.Description.Value), qty,
-					amountText(li.UnitPrice, cur), amountText(li.LineTotal, cur), Neutralize(li.TaxCode.Value), Neutralize(cur)})
+				lcw.Write([]string{
+					id, date, Neutralize(r.SupplierName.Value), Neutralize(li.Description.Value), qty,
+					amountText(li.UnitPrice, cur), amountText(li.LineTotal, cur), Neutralize(li.TaxCode.Value), Neutralize(cur),
+				})
 				stats.Lines++
 			}
 		}

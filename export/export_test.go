@@ -334,9 +334,11 @@ func TestTaxSummaryFoldsRoundingOfAWorkedOutNet(t *testing.T) {
 	amt := func(s string) receipt.Amount {
 		return receipt.Amount{Value: decimal.RequireFromString(s), Set: true}
 	}
-	r := receipt.Receipt{Date: receipt.Field[time.Time]{Value: receipt.Date(2025, 7, 16), Set: true}, Currency: receipt.Text{Value: "GBP", Set: true},
+	r := receipt.Receipt{
+		Date: receipt.Field[time.Time]{Value: receipt.Date(2025, 7, 16), Set: true}, Currency: receipt.Text{Value: "GBP", Set: true},
 		Total: amt("87.49"), TotalTax: amt("14.58"),
-		TaxLines: []receipt.TaxLine{{Label: receipt.Text{Value: "VAT", Set: true}, Rate: amt("20"), Tax: amt("14.58")}}}
+		TaxLines: []receipt.TaxLine{{Label: receipt.Text{Value: "VAT", Set: true}, Rate: amt("20"), Tax: amt("14.58")}},
+	}
 	opt := auOptions()
 	opt.Locale = receipt.DefaultLocale(receipt.CountryUK)
 	s := newSummary(opt)

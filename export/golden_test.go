@@ -29,9 +29,11 @@ func chartBooks(t *testing.T, country receipt.Country) Books {
 	if !ok {
 		t.Fatalf("no chart for %s", country)
 	}
-	b := Books{Locale: receipt.DefaultLocale(country), Accounts: map[string]BookAccount{}, TaxCodes: map[string]BookTaxCode{},
+	b := Books{
+		Locale: receipt.DefaultLocale(country), Accounts: map[string]BookAccount{}, TaxCodes: map[string]BookTaxCode{},
 		Categories: map[string]string{}, DefaultAccount: chart.DefaultAccount, FreeTaxCode: chart.FreeTaxCode,
-		OutsideTaxCode: chart.OutsideTaxCode, TaxIsCost: !chart.ClaimsTax, BankAccount: "1-1110"}
+		OutsideTaxCode: chart.OutsideTaxCode, TaxIsCost: !chart.ClaimsTax, BankAccount: "1-1110",
+	}
 	for _, a := range chart.Accounts {
 		b.Accounts[a.Code] = BookAccount{Code: a.Code, Name: a.Name, MYOB: a.MYOB, QBO: a.QBO}
 		for _, c := range a.Categories {
@@ -79,15 +81,19 @@ func goldenReceipts(country receipt.Country) []Coded {
 	net1, net2 := decimal.RequireFromString("40.00"), decimal.RequireFromString("60.00")
 	tax1, tax2 := net1.Mul(r1).Div(hundred).Round(2), net2.Mul(r2).Div(hundred).Round(2)
 	total := net1.Add(net2).Add(tax1).Add(tax2)
-	mixed := receipt.Receipt{Total: amt(total.StringFixed(2)), TotalTax: amt(tax1.Add(tax2).StringFixed(2)),
-		TaxLines: []receipt.TaxLine{taxLine(label, rates[0], net1.StringFixed(2), tax1.StringFixed(2)), taxLine(label, rates[1], net2.StringFixed(2), tax2.StringFixed(2))}}
+	mixed := receipt.Receipt{
+		Total: amt(total.StringFixed(2)), TotalTax: amt(tax1.Add(tax2).StringFixed(2)),
+		TaxLines: []receipt.TaxLine{taxLine(label, rates[0], net1.StringFixed(2), tax1.StringFixed(2)), taxLine(label, rates[1], net2.StringFixed(2), tax2.StringFixed(2))},
+	}
 	// $100 of shopping with $3 of the standard rate's tax and no breakdown.
 	supermarket := receipt.Receipt{Total: amt("100.00"), TotalTax: amt("3.00"), Category: text("Groceries")}
 	if country == receipt.CountryUS {
 		supermarket.TotalTax = amt("0.00")
 	}
-	cafe := receipt.Receipt{Total: amt("38.00"), TotalTax: amt("3.00"), Tip: amt("5.00"), Rounding: amt("-0.02"), Category: text("Meals"),
-		TaxLines: []receipt.TaxLine{taxLine(label, rates[0], "30.02", "3.00")}}
+	cafe := receipt.Receipt{
+		Total: amt("38.00"), TotalTax: amt("3.00"), Tip: amt("5.00"), Rounding: amt("-0.02"), Category: text("Meals"),
+		TaxLines: []receipt.TaxLine{taxLine(label, rates[0], "30.02", "3.00")},
+	}
 	if country != receipt.CountryAU {
 		// The café's tax at the country's standard rate on 30.00.
 		t := decimal.RequireFromString("30.00").Mul(r1).Div(hundred).Round(2)
@@ -99,8 +105,10 @@ func goldenReceipts(country receipt.Country) []Coded {
 	if country != receipt.CountryAU {
 		refund = receipt.Receipt{Total: amt("-22.00")}
 	}
-	foreign := receipt.Receipt{Total: amt("9.00"), TotalTax: amt("0.51"), TaxRules: receipt.CountryMY,
-		TaxLines: []receipt.TaxLine{taxLine("SST", "6", "8.49", "0.51")}}
+	foreign := receipt.Receipt{
+		Total: amt("9.00"), TotalTax: amt("0.51"), TaxRules: receipt.CountryMY,
+		TaxLines: []receipt.TaxLine{taxLine("SST", "6", "8.49", "0.51")},
+	}
 	foreignCur := "MYR"
 	home := receipt.Receipt{Total: amt("45.00")}
 	return []Coded{
@@ -416,8 +424,10 @@ func TestBookingOfAReceiptNobodyCoded(t *testing.T) {
 // rate, and still adds up.
 func TestTaxLineWithoutNetOrRate(t *testing.T) {
 	b := chartBooks(t, receipt.CountryAU)
-	c := confirmed(1, "Shop", "", 2025, 7, 1, "AUD", receipt.Receipt{Total: amt("11.00"), TotalTax: amt("1.00"),
-		TaxLines: []receipt.TaxLine{{Label: text("GST"), Tax: amt("1.00")}}})
+	c := confirmed(1, "Shop", "", 2025, 7, 1, "AUD", receipt.Receipt{
+		Total: amt("11.00"), TotalTax: amt("1.00"),
+		TaxLines: []receipt.TaxLine{{Label: text("GST"), Tax: amt("1.00")}},
+	})
 	ps := postings(&c, b, false)
 	if len(ps) != 1 || !ps[0].Tax.Equal(decimal.RequireFromString("1.00")) || ps[0].TaxCode != "GST" || !ps[0].Gross.Equal(decimal.RequireFromString("11.00")) {
 		t.Fatalf("postings %+v", ps)

@@ -24,12 +24,16 @@ import (
 // leave out the optional fields it does not fill.
 
 // MYOBPurchaseColumns are the Purchases (Service) fields Shoebox fills.
-var MYOBPurchaseColumns = []string{"Co./Last Name", "Inclusive", "Purchase #", "Date", "Supplier Invoice #",
-	"Description", "Account #", "Ex-Tax Amount", "Inc-Tax Amount", "Journal Memo", "Tax Code", "Tax Amount", "Currency Code"}
+var MYOBPurchaseColumns = []string{
+	"Co./Last Name", "Inclusive", "Purchase #", "Date", "Supplier Invoice #",
+	"Description", "Account #", "Ex-Tax Amount", "Inc-Tax Amount", "Journal Memo", "Tax Code", "Tax Amount", "Currency Code",
+}
 
 // MYOBSpendColumns are the Spend Money fields Shoebox fills.
-var MYOBSpendColumns = []string{"Cheque Account", "Cheque #", "Date", "Inclusive", "Co./Last Name", "Memo",
-	"Allocation Account #", "Ex-Tax Amount", "Inc-Tax Amount", "Tax Code", "Tax Amount", "Currency Code", "Allocation Memo"}
+var MYOBSpendColumns = []string{
+	"Cheque Account", "Cheque #", "Date", "Inclusive", "Co./Last Name", "Memo",
+	"Allocation Account #", "Ex-Tax Amount", "Inc-Tax Amount", "Tax Code", "Tax Amount", "Currency Code", "Allocation Memo",
+}
 
 // MYOBAccountPattern is the form of an MYOB account number.
 var MYOBAccountPattern = regexp.MustCompile(`^[1-9][^0-9]?[0-9]{4}$`)
@@ -48,9 +52,11 @@ func writeMYOBPurchases(w io.Writer, rows []Coded, opt PresetOptions) (Stats, er
 			memo += " (" + c.Converted + ")"
 		}
 		card, _ := b.contactFor(&c.Receipt)
-		return []string{card, "X", "", date, invoice,
+		return []string{
+			card, "X", "", date, invoice,
 			clip(p.Description, max["Description"]), b.accountName("myob", p.Account), moneyText(p.Gross.Sub(p.Tax), cur), moneyText(p.Gross, cur),
-			clip(memo, max["Journal Memo"]), b.taxName("myob", p.TaxCode), moneyText(p.Tax, cur), myobCurrency(cur, b)}
+			clip(memo, max["Journal Memo"]), b.taxName("myob", p.TaxCode), moneyText(p.Tax, cur), myobCurrency(cur, b),
+		}
 	})
 }
 
@@ -66,9 +72,11 @@ func writeMYOBSpend(w io.Writer, rows []Coded, opt PresetOptions) (Stats, error)
 			memo += " (" + c.Converted + ")"
 		}
 		card, _ := b.contactFor(&c.Receipt)
-		return []string{b.BankAccount, "", date, "X", card, clip(memo, max["Memo"]),
+		return []string{
+			b.BankAccount, "", date, "X", card, clip(memo, max["Memo"]),
 			b.accountName("myob", p.Account), moneyText(p.Gross.Sub(p.Tax), cur), moneyText(p.Gross, cur), b.taxName("myob", p.TaxCode), moneyText(p.Tax, cur),
-			myobCurrency(cur, b), clip(p.Description, max["Allocation Memo"])}
+			myobCurrency(cur, b), clip(p.Description, max["Allocation Memo"]),
+		}
 	})
 }
 

@@ -265,8 +265,10 @@ func WritePreset(path string, p Preset, rows []Coded, opt PresetOptions) (Stats,
 		return Stats{}, fmt.Errorf("unknown export format %q", p)
 	}
 	if t, country := TargetOf(p), string(opt.Books.Locale.Country); country != "" && !t.serves(country) {
-		return Stats{}, &CheckError{Preset: p, Problems: []Problem{{Field: "settings",
-			Message: fmt.Sprintf("%s is not sold for a client in %s (it serves %s): choose another format", p.Title(), country, strings.Join(t.Countries, ", "))}}}
+		return Stats{}, &CheckError{Preset: p, Problems: []Problem{{
+			Field:   "settings",
+			Message: fmt.Sprintf("%s is not sold for a client in %s (it serves %s): choose another format", p.Title(), country, strings.Join(t.Countries, ", ")),
+		}}}
 	}
 	var in []Coded
 	var left Stats
@@ -333,8 +335,10 @@ func convertIfNeeded(p Preset, c Coded, opt PresetOptions) Coded {
 	home := b.Locale.Currency
 	converted := r.Total.Value.Mul(rate).Round(int32(receipt.MinorDigits(home)))
 	c.Converted = fmt.Sprintf("%s %s at %s", cur, moneyText(r.Total.Value, cur), rate.String())
-	c.Receipt = receipt.Receipt{SupplierName: r.SupplierName, DocumentNumber: r.DocumentNumber, Date: r.Date, Category: r.Category,
-		Currency: receipt.Of(home, receipt.SourceUser, 1), Total: receipt.Of(converted, receipt.SourceUser, 1), TaxRules: r.TaxRules}
+	c.Receipt = receipt.Receipt{
+		SupplierName: r.SupplierName, DocumentNumber: r.DocumentNumber, Date: r.Date, Category: r.Category,
+		Currency: receipt.Of(home, receipt.SourceUser, 1), Total: receipt.Of(converted, receipt.SourceUser, 1), TaxRules: r.TaxRules,
+	}
 	if c.Receipt.TaxRules == "" || c.Receipt.TaxRules == b.Locale.Country {
 		c.Receipt.TaxRules = receipt.CountryOther
 	}

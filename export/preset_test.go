@@ -18,8 +18,10 @@ func auBooks() Books {
 	d := decimal.RequireFromString
 	return Books{
 		Locale: receipt.DefaultLocale(receipt.CountryAU),
-		Accounts: map[string]BookAccount{"461": {Code: "461", Name: "Printing & Stationery"}, "420": {Code: "420", Name: "Entertainment"},
-			"6-1100": {Code: "6-1100", Name: "Stationery"}, "429": {Code: "429", Name: "General Expenses", MYOB: "6-1600", QBO: "Other General and Administrative Expenses"}},
+		Accounts: map[string]BookAccount{
+			"461": {Code: "461", Name: "Printing & Stationery"}, "420": {Code: "420", Name: "Entertainment"},
+			"6-1100": {Code: "6-1100", Name: "Stationery"}, "429": {Code: "429", Name: "General Expenses", MYOB: "6-1600", QBO: "Other General and Administrative Expenses"},
+		},
 		TaxCodes: map[string]BookTaxCode{
 			"GST": {Code: "GST", Rate: d("10"), RateSet: true, XeroName: "GST on Expenses", MYOBName: "GST", QBOName: "GST on non-capital", DefaultForRate: true},
 			"FRE": {Code: "FRE", Rate: d("0"), RateSet: true, XeroName: "GST Free Expenses", MYOBName: "FRE", QBOName: "GST-free non-capital", DefaultForRate: true},
@@ -54,21 +56,39 @@ func TestItemisedPostingsAddUpToTotalAndTax(t *testing.T) {
 		wantTaxes  []string
 		wantExtras string
 	}{
-		{name: "items and a tip beyond them", r: receipt.Receipt{Total: amt("23.45"), TotalTax: amt("2.00"),
-			LineItems: []receipt.LineItem{{Description: text("Coffee"), LineTotal: amt("11.00")}, {Description: text("Cake"), LineTotal: amt("11.00")}}},
-			wantLines: 3, wantExtras: "Other charges (tip, fees, rounding)"},
-		{name: "a discount", r: receipt.Receipt{Total: amt("90.00"), TotalTax: amt("8.18"),
-			LineItems: []receipt.LineItem{{Description: text("Chair"), Quantity: amt("2"), UnitPrice: amt("50.00"), LineTotal: amt("100.00")}}},
-			wantLines: 2, wantExtras: "Discount"},
-		{name: "tax-free line takes no tax", r: receipt.Receipt{Total: amt("327.00"), TotalTax: amt("27.27"),
-			LineItems: []receipt.LineItem{{Description: text("Blade"), LineTotal: amt("300.00")}, {Description: text("Delivery"), LineTotal: amt("27.00")}}},
-			lines: map[int]LineCode{1: {TaxCode: "FRE"}}, wantLines: 2, wantTaxes: []string{"27.27", "0"}},
-		{name: "items priced before tax", r: receipt.Receipt{Total: amt("110.00"), TotalTax: amt("10.00"), TaxInclusive: receipt.Of(false, receipt.SourceUser, 1),
-			LineItems: []receipt.LineItem{{Description: text("A"), LineTotal: amt("60.00")}, {Description: text("B"), LineTotal: amt("40.00")}}},
-			wantLines: 2, wantTaxes: []string{"6", "4"}},
+		{
+			name: "items and a tip beyond them", r: receipt.Receipt{
+				Total: amt("23.45"), TotalTax: amt("2.00"),
+				LineItems: []receipt.LineItem{{Description: text("Coffee"), LineTotal: amt("11.00")}, {Description: text("Cake"), LineTotal: amt("11.00")}},
+			},
+			wantLines: 3, wantExtras: "Other charges (tip, fees, rounding)",
+		},
+		{
+			name: "a discount", r: receipt.Receipt{
+				Total: amt("90.00"), TotalTax: amt("8.18"),
+				LineItems: []receipt.LineItem{{Description: text("Chair"), Quantity: amt("2"), UnitPrice: amt("50.00"), LineTotal: amt("100.00")}},
+			},
+			wantLines: 2, wantExtras: "Discount",
+		},
+		{
+			name: "tax-free line takes no tax", r: receipt.Receipt{
+				Total: amt("327.00"), TotalTax: amt("27.27"),
+				LineItems: []receipt.LineItem{{Description: text("Blade"), LineTotal: amt("300.00")}, {Description: text("Delivery"), LineTotal: amt("27.00")}},
+			},
+			lines: map[int]LineCode{1: {TaxCode: "FRE"}}, wantLines: 2, wantTaxes: []string{"27.27", "0"},
+		},
+		{
+			name: "items priced before tax", r: receipt.Receipt{
+				Total: amt("110.00"), TotalTax: amt("10.00"), TaxInclusive: receipt.Of(false, receipt.SourceUser, 1),
+				LineItems: []receipt.LineItem{{Description: text("A"), LineTotal: amt("60.00")}, {Description: text("B"), LineTotal: amt("40.00")}},
+			},
+			wantLines: 2, wantTaxes: []string{"6", "4"},
+		},
 		{name: "no items, tax from the code's rate", r: receipt.Receipt{Total: amt("9.00")}, wantLines: 1, wantTaxes: []string{"0.82"}},
-		{name: "thirds round to the cent and still add up", r: receipt.Receipt{Total: amt("10.00"), TotalTax: amt("0.91"),
-			LineItems: []receipt.LineItem{{LineTotal: amt("3.33")}, {LineTotal: amt("3.33")}, {LineTotal: amt("3.34")}}}, wantLines: 3},
+		{name: "thirds round to the cent and still add up", r: receipt.Receipt{
+			Total: amt("10.00"), TotalTax: amt("0.91"),
+			LineItems: []receipt.LineItem{{LineTotal: amt("3.33")}, {LineTotal: amt("3.33")}, {LineTotal: amt("3.34")}},
+		}, wantLines: 3},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -113,8 +133,10 @@ func TestImportTextIsVerbatim(t *testing.T) {
 func TestCheckLimitsAndMYOBRules(t *testing.T) {
 	b := auBooks()
 	row := func(id int64) Coded {
-		return Coded{Row: Row{ID: id, Status: "confirmed", Receipt: receipt.Receipt{SupplierName: text(fmt.Sprintf("Shop %d", id)),
-			Date: receipt.Of(receipt.Date(2025, 7, 1), receipt.SourceUser, 1), Total: amt("11.00"), Currency: text("AUD")}}, Account: "461", TaxCode: "GST"}
+		return Coded{Row: Row{ID: id, Status: "confirmed", Receipt: receipt.Receipt{
+			SupplierName: text(fmt.Sprintf("Shop %d", id)),
+			Date:         receipt.Of(receipt.Date(2025, 7, 1), receipt.SourceUser, 1), Total: amt("11.00"), Currency: text("AUD"),
+		}}, Account: "461", TaxCode: "GST"}
 	}
 	var many []Coded
 	for i := int64(1); i <= int64(XeroMaxBills)+1; i++ {
@@ -173,8 +195,10 @@ func TestCheckLimitsAndMYOBRules(t *testing.T) {
 func TestWritePresetLeavesOutWhatItCannotTake(t *testing.T) {
 	b := auBooks()
 	mk := func(id int64, status, cur, total string) Coded {
-		return Coded{Row: Row{ID: id, Status: status, Receipt: receipt.Receipt{SupplierName: text("Shop"), DocumentNumber: text(fmt.Sprint(id)),
-			Date: receipt.Of(receipt.Date(2025, 7, 1), receipt.SourceUser, 1), Total: amt(total), Currency: text(cur)}}, Account: "6-1100"}
+		return Coded{Row: Row{ID: id, Status: status, Receipt: receipt.Receipt{
+			SupplierName: text("Shop"), DocumentNumber: text(fmt.Sprint(id)),
+			Date: receipt.Of(receipt.Date(2025, 7, 1), receipt.SourceUser, 1), Total: amt(total), Currency: text(cur),
+		}}, Account: "6-1100"}
 	}
 	rows := []Coded{mk(1, "confirmed", "AUD", "11.00"), mk(2, "needs_review", "AUD", "5.00"), mk(3, "confirmed", "MYR", "9.00"), mk(4, "confirmed", "AUD", "-4.00")}
 	dir := t.TempDir()
@@ -266,11 +290,17 @@ func BenchmarkPreset500(b *testing.B) {
 // MM/DD/YYYY and carry no tax.
 func TestPresetsFollowTheClientsCountry(t *testing.T) {
 	d := decimal.RequireFromString
-	row := Coded{Row: Row{ID: 7, Status: "confirmed", Receipt: receipt.Receipt{SupplierName: text("Ryman"),
-		Date: receipt.Of(receipt.Date(2025, 4, 3), receipt.SourceUser, 1), Total: amt("12.00"), TotalTax: amt("2.00")}},
-		Account: "429", TaxCode: "20% (VAT on Expenses)"}
-	uk := Books{Locale: receipt.DefaultLocale(receipt.CountryUK),
-		TaxCodes: map[string]BookTaxCode{"20% (VAT on Expenses)": {Code: "20% (VAT on Expenses)", Rate: d("20"), RateSet: true, XeroName: "20% (VAT on Expenses)", DefaultForRate: true}}}
+	row := Coded{
+		Row: Row{ID: 7, Status: "confirmed", Receipt: receipt.Receipt{
+			SupplierName: text("Ryman"),
+			Date:         receipt.Of(receipt.Date(2025, 4, 3), receipt.SourceUser, 1), Total: amt("12.00"), TotalTax: amt("2.00"),
+		}},
+		Account: "429", TaxCode: "20% (VAT on Expenses)",
+	}
+	uk := Books{
+		Locale:   receipt.DefaultLocale(receipt.CountryUK),
+		TaxCodes: map[string]BookTaxCode{"20% (VAT on Expenses)": {Code: "20% (VAT on Expenses)", Rate: d("20"), RateSet: true, XeroName: "20% (VAT on Expenses)", DefaultForRate: true}},
+	}
 	path := filepath.Join(t.TempDir(), "uk.csv")
 	if _, err := WritePreset(path, PresetXero, []Coded{row}, PresetOptions{Books: uk}); err != nil {
 		t.Fatal(err)
@@ -299,8 +329,10 @@ func TestPresetsFollowTheClientsCountry(t *testing.T) {
 // in the client's country is refused outright.
 func TestForeignCurrencyConvertedOnlyAtAGivenRate(t *testing.T) {
 	b := auBooks()
-	r := Coded{Row: Row{ID: 5, Status: "confirmed", Receipt: receipt.Receipt{SupplierName: text("Book Ta K"), Currency: text("MYR"),
-		Date: receipt.Of(receipt.Date(2025, 7, 1), receipt.SourceUser, 1), Total: amt("9.00"), TotalTax: amt("0.51"), TaxRules: receipt.CountryMY}}}
+	r := Coded{Row: Row{ID: 5, Status: "confirmed", Receipt: receipt.Receipt{
+		SupplierName: text("Book Ta K"), Currency: text("MYR"),
+		Date: receipt.Of(receipt.Date(2025, 7, 1), receipt.SourceUser, 1), Total: amt("9.00"), TotalTax: amt("0.51"), TaxRules: receipt.CountryMY,
+	}}}
 	dir := t.TempDir()
 	path := filepath.Join(dir, "p.txt")
 	_, err := WritePreset(path, PresetMYOBPurchases, []Coded{r}, PresetOptions{Books: b})
@@ -340,8 +372,10 @@ func TestSuppliersNamedAsTheClientsContacts(t *testing.T) {
 	b := auBooks()
 	b.Contacts = []BookContact{{Name: "Officeworks Ltd", TaxID: "51824753556"}, {Name: "Bunnings Group"}}
 	mk := func(id int64, supplier, abn string) Coded {
-		r := receipt.Receipt{SupplierName: text(supplier), Date: receipt.Of(receipt.Date(2025, 7, 1), receipt.SourceUser, 1),
-			Total: amt("11.00"), Currency: text("AUD"), DocumentNumber: text(fmt.Sprint(id))}
+		r := receipt.Receipt{
+			SupplierName: text(supplier), Date: receipt.Of(receipt.Date(2025, 7, 1), receipt.SourceUser, 1),
+			Total: amt("11.00"), Currency: text("AUD"), DocumentNumber: text(fmt.Sprint(id)),
+		}
 		if abn != "" {
 			r.SupplierTaxID = receipt.Of(receipt.TaxID{Scheme: receipt.SchemeABN, Value: abn}, receipt.SourceUser, 1)
 		}

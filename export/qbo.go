@@ -24,8 +24,10 @@ var QBOBankMaxRows = TargetOf(PresetQBOBank).MaxRows
 // → Import bills; the importer maps the file's columns to its own):
 // one row per bill line, Bill No repeated on each row of one bill; Account
 // names the account as the chart of accounts does; amounts tax inclusive.
-var QBOBillColumns = []string{"Vendor", "Bill No", "Bill Date", "Due Date", "Memo", "Currency", "Global Tax Calculation",
-	"Account", "Description", "Amount", "Tax Code"}
+var QBOBillColumns = []string{
+	"Vendor", "Bill No", "Bill Date", "Due Date", "Memo", "Currency", "Global Tax Calculation",
+	"Account", "Description", "Amount", "Tax Code",
+}
 
 func writeQBOBank(w io.Writer, rows []Coded, opt PresetOptions) (Stats, error) {
 	b := opt.Books
@@ -73,8 +75,10 @@ func writeQBOBills(w io.Writer, rows []Coded, opt PresetOptions) (Stats, error) 
 			}
 			for _, p := range postings(c, b, opt.Itemised) {
 				vendor, _ := b.contactFor(r)
-				emit([]string{vendor, number, date, date, clip(memo, max["Memo"]), cur, inclusive,
-					b.accountName("qbo", p.Account), clip(p.Description, max["Description"]), moneyText(p.Gross, cur), b.taxName("qbo", p.TaxCode)})
+				emit([]string{
+					vendor, number, date, date, clip(memo, max["Memo"]), cur, inclusive,
+					b.accountName("qbo", p.Account), clip(p.Description, max["Description"]), moneyText(p.Gross, cur), b.taxName("qbo", p.TaxCode),
+				})
 				st.Lines++
 			}
 			st.addTotal(c, b.Locale)

@@ -271,8 +271,10 @@ type summary struct {
 }
 
 func newSummary(opt Options) *summary {
-	return &summary{opt: opt, rows: map[summaryKey]*summaryValue{}, taxUnread: map[string]*summaryValue{},
-		printedTax: map[string]decimal.Decimal{}, gross: map[string]decimal.Decimal{}}
+	return &summary{
+		opt: opt, rows: map[summaryKey]*summaryValue{}, taxUnread: map[string]*summaryValue{},
+		printedTax: map[string]decimal.Decimal{}, gross: map[string]decimal.Decimal{},
+	}
 }
 
 // rateOf is a tax line's rate in percent: as printed, else worked out from

@@ -14,10 +14,12 @@ import (
 // display name as it appears in Xero ("GST on Expenses", "20% (VAT on
 // Expenses)"); all UnitAmounts in one file either tax inclusive or tax
 // exclusive, chosen once when importing; at most 500 bills per file.
-var XeroColumns = []string{"ContactName", "EmailAddress", "POAddressLine1", "POAddressLine2", "POAddressLine3",
+var XeroColumns = []string{
+	"ContactName", "EmailAddress", "POAddressLine1", "POAddressLine2", "POAddressLine3",
 	"POAddressLine4", "POCity", "PORegion", "POPostalCode", "POCountry", "InvoiceNumber", "Reference", "InvoiceDate",
 	"DueDate", "InventoryItemCode", "Description", "Quantity", "UnitAmount", "Discount", "AccountCode", "TaxType",
-	"TaxAmount", "TrackingName1", "TrackingOption1", "TrackingName2", "TrackingOption2", "Currency"}
+	"TaxAmount", "TrackingName1", "TrackingOption1", "TrackingName2", "TrackingOption2", "Currency",
+}
 
 // XeroMaxBills is how many bills Xero imports from one file.
 var XeroMaxBills = TargetOf(PresetXero).MaxBills

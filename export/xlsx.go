@@ -22,9 +22,11 @@ const (
 )
 
 // ReceiptColumns are the Receipts sheet's (and CSV's) columns.
-var ReceiptColumns = []string{"ID", "Date", "Supplier", "Tax ID", "Document number", "Category", "Currency",
+var ReceiptColumns = []string{
+	"ID", "Date", "Supplier", "Tax ID", "Document number", "Category", "Currency",
 	"Subtotal", "Tax", "Total", "Payment method", "Status", "Flags", "Original", "File SHA-256", "Account", "Tax code",
-	"Paid on (bank)", "Statement line"}
+	"Paid on (bank)", "Statement line",
+}
 
 // LineColumns are the Line items sheet's (and CSV's) columns.
 var LineColumns = []string{"Receipt ID", "Date", "Supplier", "Description", "Quantity", "Unit price", "Line total", "Tax code", "Currency"}
@@ -82,8 +84,10 @@ func newStyles(f *excelize.File) (*styles, error) {
 	}
 	dateFmt := "yyyy-mm-dd"
 	qtyFmt := "#,##0.###"
-	s.header = mk(&excelize.Style{Font: &excelize.Font{Bold: true}, Fill: excelize.Fill{Type: "pattern", Pattern: 1, Color: []string{"DDE7F0"}},
-		Border: []excelize.Border{{Type: "bottom", Color: "7F8C99", Style: 1}}})
+	s.header = mk(&excelize.Style{
+		Font: &excelize.Font{Bold: true}, Fill: excelize.Fill{Type: "pattern", Pattern: 1, Color: []string{"DDE7F0"}},
+		Border: []excelize.Border{{Type: "bottom", Color: "7F8C99", Style: 1}},
+	})
 	s.date = mk(&excelize.Style{CustomNumFmt: &dateFmt})
 	s.text = mk(&excelize.Style{NumFmt: 49}) // "@": text
 	s.qty = mk(&excelize.Style{CustomNumFmt: &qtyFmt})
@@ -267,10 +271,12 @@ func (rs *receiptsSheet) add(row Row, cur string, stats *Stats) ([]posting, erro
 	if day != nil {
 		paidOn = excelize.Cell{StyleID: s.date, Value: *day}
 	}
-	cells := []any{idCell(row), s.dateCell(r), s.textCell(r.SupplierName.Value), s.textCell(taxIDText(r)), s.textCell(r.DocumentNumber.Value),
+	cells := []any{
+		idCell(row), s.dateCell(r), s.textCell(r.SupplierName.Value), s.textCell(taxIDText(r)), s.textCell(r.DocumentNumber.Value),
 		s.textCell(r.Category.Value), s.textCell(cur), amount(r.Subtotal), tax, amount(r.Total), s.textCell(r.PaymentMethod.Value),
 		StatusText(row.Status), s.textCell(flags(row)), link, s.textCell(row.SHA256), s.textCell(account), s.textCell(strings.Join(taxCodes, ", ")),
-		paidOn, s.textCell(lines)}
+		paidOn, s.textCell(lines),
+	}
 	if err := rs.sw.SetRow(fmt.Sprintf("A%d", rs.row), cells); err != nil {
 		return nil, err
 	}
@@ -349,8 +355,10 @@ func (ls *linesSheet) add(row Row, cur string, stats *Stats) error {
 		if li.Quantity.Set {
 			qty = excelize.Cell{StyleID: s.qty, Value: money(li.Quantity.Value)}
 		}
-		lc := []any{idCell(row), s.dateCell(r), s.textCell(r.SupplierName.Value), s.textCell(li.Description.Value), qty,
-			amount(li.UnitPrice), amount(li.LineTotal), s.textCell(li.TaxCode.Value), s.textCell(cur)}
+		lc := []any{
+			idCell(row), s.dateCell(r), s.textCell(r.SupplierName.Value), s.textCell(li.Description.Value), qty,
+			amount(li.UnitPrice), amount(li.LineTotal), s.textCell(li.TaxCode.Value), s.textCell(cur),
+		}
 		if err := ls.sw.SetRow(fmt.Sprintf("A%d", ls.row), lc); err != nil {
 			return err
 		}
@@ -420,9 +428,13 @@ func writeSummary(f *excelize.File, s *styles, sum *summary, currencies []string
 				}
 				rate = excelize.Cell{StyleID: style, Value: frac}
 			}
-			cells := []any{s.textCell(cur), k.Period, s.textCell(k.TaxCode), s.textCell(k.Label), rate,
-				excelize.Cell{StyleID: mon, Value: money(v.Net)}, excelize.Cell{StyleID: mon, Value: money(v.Tax)},
-				excelize.Cell{StyleID: mon, Value: money(v.Gross)}, v.Receipts}
+			cells := []any{
+				s.textCell(cur), k.Period, s.textCell(k.TaxCode), s.textCell(k.Label), rate,
+				excelize.Cell{StyleID: mon, Value: money(v.Net)},
+				excelize.Cell{StyleID: mon, Value: money(v.Tax)},
+				excelize.Cell{StyleID: mon, Value: money(v.Gross)},
+				v.Receipts,
+			}
 			if err := ss.SetRow(fmt.Sprintf("A%d", r), cells); err != nil {
 				return err
 			}
@@ -432,17 +444,23 @@ func writeSummary(f *excelize.File, s *styles, sum *summary, currencies []string
 		if r == first && sum.taxUnread[cur] == nil {
 			continue
 		}
-		total := []any{s.textCell(cur), excelize.Cell{StyleID: s.bold, Value: Neutralize("Total " + cur)}, nil, nil, nil,
+		total := []any{
+			s.textCell(cur),
+			excelize.Cell{StyleID: s.bold, Value: Neutralize("Total " + cur)},
+			nil, nil, nil,
 			excelize.Cell{StyleID: bm, Formula: fmt.Sprintf("SUM(F%d:F%d)", first, r-1), Value: money(net)},
 			excelize.Cell{StyleID: bm, Formula: fmt.Sprintf("SUM(G%d:G%d)", first, r-1), Value: money(tax)},
-			excelize.Cell{StyleID: bm, Formula: fmt.Sprintf("SUM(H%d:H%d)", first, r-1), Value: money(gross)}}
+			excelize.Cell{StyleID: bm, Formula: fmt.Sprintf("SUM(H%d:H%d)", first, r-1), Value: money(gross)},
+		}
 		if err := ss.SetRow(fmt.Sprintf("A%d", r), total); err != nil {
 			return err
 		}
 		// The check a bookkeeper can see: this summary's gross against the Receipts sheet.
-		check := []any{cur, "Receipts sheet", nil, nil, nil, nil,
+		check := []any{
+			cur, "Receipts sheet", nil, nil, nil, nil,
 			excelize.Cell{StyleID: mon, Formula: fmt.Sprintf(`SUMIF(%s!$G$2:$G$%d,"%s",%s!$I$2:$I$%d)`, quoteSheet(SheetReceipts), lastReceiptRow, escapeFormula(cur), quoteSheet(SheetReceipts), lastReceiptRow), Value: money(sum.printedTax[cur])},
-			excelize.Cell{StyleID: mon, Formula: fmt.Sprintf(`SUMIF(%s!$G$2:$G$%d,"%s",%s!$J$2:$J$%d)`, quoteSheet(SheetReceipts), lastReceiptRow, escapeFormula(cur), quoteSheet(SheetReceipts), lastReceiptRow), Value: money(sum.gross[cur])}}
+			excelize.Cell{StyleID: mon, Formula: fmt.Sprintf(`SUMIF(%s!$G$2:$G$%d,"%s",%s!$J$2:$J$%d)`, quoteSheet(SheetReceipts), lastReceiptRow, escapeFormula(cur), quoteSheet(SheetReceipts), lastReceiptRow), Value: money(sum.gross[cur])},
+		}
 		if err := ss.SetRow(fmt.Sprintf("A%d", r+1), check); err != nil {
 			return err
 		}

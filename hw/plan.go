@@ -133,8 +133,10 @@ const (
 	defaultBatch   = 512
 )
 
-var precisionRank = map[string]int{"BF16": 100, "F32": 99, "F16": 98, "Q8_0": 80, "Q6_K": 60, "Q5_K_M": 55, "Q5_K_S": 54, "Q5_0": 50,
-	"Q4_K_M": 45, "Q4_K_S": 44, "Q4_0": 40, "IQ4_XS": 39, "Q3_K_M": 30, "Q3_K_L": 31, "Q2_K": 20}
+var precisionRank = map[string]int{
+	"BF16": 100, "F32": 99, "F16": 98, "Q8_0": 80, "Q6_K": 60, "Q5_K_M": 55, "Q5_K_S": 54, "Q5_0": 50,
+	"Q4_K_M": 45, "Q4_K_S": 44, "Q4_0": 40, "IQ4_XS": 39, "Q3_K_M": 30, "Q3_K_L": 31, "Q2_K": 20,
+}
 
 func rank(v string) int { return precisionRank[strings.ToUpper(v)] }
 
@@ -308,8 +310,10 @@ func makePlan(req Request) Plan {
 		req.Context = defaultContext
 	}
 	m := req.Model
-	p := Plan{TotalLayers: m.Layers, SplitMode: "none", KVType: "f16", Batch: defaultBatch, Context: req.Context, Parallel: req.Parallel,
-		Threads: max(1, req.Machine.CPUCores-1), FlashAttention: "auto", Projector: "cpu", MainGPU: 0}
+	p := Plan{
+		TotalLayers: m.Layers, SplitMode: "none", KVType: "f16", Batch: defaultBatch, Context: req.Context, Parallel: req.Parallel,
+		Threads: max(1, req.Machine.CPUCores-1), FlashAttention: "auto", Projector: "cpu", MainGPU: 0,
+	}
 	p.Reasons = append(p.Reasons, req.Machine.Notes...)
 	variants := slices.Clone(m.Variants)
 	slices.SortStableFunc(variants, func(a, b Variant) int { return cmp.Compare(rank(b.Name), rank(a.Name)) })

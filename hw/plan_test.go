@@ -2,7 +2,6 @@ package hw
 
 import (
 	"fmt"
-
 	"slices"
 	"strings"
 	"testing"
@@ -13,19 +12,27 @@ import (
 // Two vision models of the seeds' family (InternVL3 on Qwen2.5): the numbers
 // are the GGUF facts of the 2B and 8B language models and their projectors.
 var (
-	model2B = ModelFacts{Name: "InternVL3-2B", Layers: 28, EmbedDim: 1536, HeadsKV: 2, HeadDimK: 128, HeadDimV: 128,
+	model2B = ModelFacts{
+		Name: "InternVL3-2B", Layers: 28, EmbedDim: 1536, HeadsKV: 2, HeadDimK: 128, HeadDimV: 128,
 		ProjectorBytes: 640 << 20, NonLayerFraction: 0.15,
-		Variants: []Variant{{"Q4_K_M", 1_100_000_000}, {"Q8_0", 1_900_000_000}, {"F16", 3_600_000_000}, {"BF16", 3_600_000_000}}}
-	model8B = ModelFacts{Name: "InternVL3-8B", Layers: 28, EmbedDim: 3584, HeadsKV: 4, HeadDimK: 128, HeadDimV: 128,
+		Variants: []Variant{{"Q4_K_M", 1_100_000_000}, {"Q8_0", 1_900_000_000}, {"F16", 3_600_000_000}, {"BF16", 3_600_000_000}},
+	}
+	model8B = ModelFacts{
+		Name: "InternVL3-8B", Layers: 28, EmbedDim: 3584, HeadsKV: 4, HeadDimK: 128, HeadDimV: 128,
 		ProjectorBytes: 650 << 20, NonLayerFraction: 0.07,
-		Variants: []Variant{{"Q4_K_M", 4_700_000_000}, {"Q8_0", 8_100_000_000}, {"F16", 15_200_000_000}, {"BF16", 15_200_000_000}}}
-	model32B = ModelFacts{Name: "Big-32B", Layers: 64, EmbedDim: 5120, HeadsKV: 8, HeadDimK: 128, HeadDimV: 128,
-		ProjectorBytes: 1300 << 20, Variants: []Variant{{"Q4_K_M", 19_900_000_000}, {"Q8_0", 34_800_000_000}, {"BF16", 65_500_000_000}}}
+		Variants: []Variant{{"Q4_K_M", 4_700_000_000}, {"Q8_0", 8_100_000_000}, {"F16", 15_200_000_000}, {"BF16", 15_200_000_000}},
+	}
+	model32B = ModelFacts{
+		Name: "Big-32B", Layers: 64, EmbedDim: 5120, HeadsKV: 8, HeadDimK: 128, HeadDimV: 128,
+		ProjectorBytes: 1300 << 20, Variants: []Variant{{"Q4_K_M", 19_900_000_000}, {"Q8_0", 34_800_000_000}, {"BF16", 65_500_000_000}},
+	}
 )
 
 func gpu(i int, name string, cc int, totalGiB, freeGiB float64) GPU {
-	return GPU{Index: i, Name: name, UUID: fmt.Sprintf("GPU-%d", i), CCMajor: cc / 10, CCMinor: cc % 10,
-		TotalMiB: uint64(totalGiB * 1024), FreeMiB: uint64(freeGiB * 1024)}
+	return GPU{
+		Index: i, Name: name, UUID: fmt.Sprintf("GPU-%d", i), CCMajor: cc / 10, CCMinor: cc % 10,
+		TotalMiB: uint64(totalGiB * 1024), FreeMiB: uint64(freeGiB * 1024),
+	}
 }
 
 func machine(p2p bool, gpus ...GPU) Machine {
@@ -84,10 +91,14 @@ func TestPlans(t *testing.T) {
 		model   ModelFacts
 		want    want
 	}{
-		{"4xV100-16", model8B, want{variant: "Q8_0", devices: []int{0}, split: "none", fa: "on", kv: "f16", proj: "gpu",
-			reasons: []string{"BF16 weights need compute capability 8.0", "F16 (14.2 GB) would need its layers split across 2 GPUs", "Q8_0 is near-lossless"}}},
-		{"4xV100-noP2P", model8B, want{variant: "Q8_0", devices: []int{0}, split: "none", fa: "on", kv: "f16", proj: "gpu",
-			reasons: []string{"one GPU needs no copies between GPUs"}}},
+		{"4xV100-16", model8B, want{
+			variant: "Q8_0", devices: []int{0}, split: "none", fa: "on", kv: "f16", proj: "gpu",
+			reasons: []string{"BF16 weights need compute capability 8.0", "F16 (14.2 GB) would need its layers split across 2 GPUs", "Q8_0 is near-lossless"},
+		}},
+		{"4xV100-noP2P", model8B, want{
+			variant: "Q8_0", devices: []int{0}, split: "none", fa: "on", kv: "f16", proj: "gpu",
+			reasons: []string{"one GPU needs no copies between GPUs"},
+		}},
 		{"4xV100-16", model2B, want{variant: "F16", devices: []int{0}, split: "none", fa: "on", kv: "f16", proj: "gpu", reasons: []string{"BF16 weights need compute capability 8.0", "fits in 80%"}}},
 		{"V100-32+16", model8B, want{variant: "F16", devices: []int{1}, split: "none", fa: "on", kv: "f16", proj: "gpu", reasons: []string{"Tesla V100-PCIE-32GB"}}},
 		{"V100-32+16", model2B, want{variant: "F16", devices: []int{1}, split: "none", fa: "on", kv: "f16", proj: "gpu"}},
@@ -108,15 +119,23 @@ func TestPlans(t *testing.T) {
 		{"4090+3090", model8B, want{variant: "BF16", devices: []int{1}, split: "none", fa: "on", kv: "f16", proj: "gpu"}},
 		{"4090+3090", model2B, want{variant: "BF16", devices: []int{1}, split: "none", fa: "on", kv: "f16", proj: "gpu"}},
 		// An 8k-token page (image, hint and answer) leaves Q8_0 no room on two 24 GB cards.
-		{"4090+3090", model32B, want{variant: "Q4_K_M", devices: []int{1, 0}, split: "layer", fa: "on", kv: "f16", proj: "gpu", p2p: false,
-			reasons: []string{"GGML_CUDA_P2P is left unset"}}},
-		{"Xavier", model8B, want{variant: "F16", devices: []int{0}, split: "none", fa: "off", kv: "f16", proj: "gpu",
-			reasons: []string{"Flash attention is off: Xavier (compute capability 7.2, Jetson Xavier)", "BF16 weights need"}}},
+		{"4090+3090", model32B, want{
+			variant: "Q4_K_M", devices: []int{1, 0}, split: "layer", fa: "on", kv: "f16", proj: "gpu", p2p: false,
+			reasons: []string{"GGML_CUDA_P2P is left unset"},
+		}},
+		{"Xavier", model8B, want{
+			variant: "F16", devices: []int{0}, split: "none", fa: "off", kv: "f16", proj: "gpu",
+			reasons: []string{"Flash attention is off: Xavier (compute capability 7.2, Jetson Xavier)", "BF16 weights need"},
+		}},
 		{"Xavier", model2B, want{variant: "F16", devices: []int{0}, split: "none", fa: "off", kv: "f16", proj: "gpu"}},
-		{"laptop-4GB", model8B, want{variant: "Q4_K_M", devices: []int{0}, split: "none", fa: "on", kv: "f16", proj: "cpu", layers: 12,
-			reasons: []string{"No variant of InternVL3-8B fits wholly", "projector runs on the CPU"}}},
-		{"laptop-4GB", model2B, want{variant: "Q8_0", devices: []int{0}, split: "none", fa: "on", kv: "f16", proj: "cpu",
-			reasons: []string{"projector runs on the CPU"}}},
+		{"laptop-4GB", model8B, want{
+			variant: "Q4_K_M", devices: []int{0}, split: "none", fa: "on", kv: "f16", proj: "cpu", layers: 12,
+			reasons: []string{"No variant of InternVL3-8B fits wholly", "projector runs on the CPU"},
+		}},
+		{"laptop-4GB", model2B, want{
+			variant: "Q8_0", devices: []int{0}, split: "none", fa: "on", kv: "f16", proj: "cpu",
+			reasons: []string{"projector runs on the CPU"},
+		}},
 		{"no GPU", model8B, want{variant: "Q4_K_M", split: "none", fa: "auto", kv: "f16", proj: "cpu", reasons: []string{"7 threads", "memory bandwidth"}}},
 		{"no GPU", model2B, want{variant: "Q4_K_M", split: "none", fa: "auto", kv: "f16", proj: "cpu"}},
 		{"NVML missing", model8B, want{variant: "Q4_K_M", split: "none", fa: "auto", kv: "f16", proj: "cpu", reasons: []string{"No NVIDIA driver found", "1 thread:"}}},

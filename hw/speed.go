@@ -13,11 +13,23 @@ var knownGPUs = []struct {
 	match string
 	speed gpuSpeed
 }{
-	{"H200", gpuSpeed{4800, 990}}, {"H100", gpuSpeed{3350, 990}}, {"A100-SXM4-80", gpuSpeed{2039, 312}},
-	{"A100", gpuSpeed{1555, 312}}, {"L40S", gpuSpeed{864, 362}}, {"L40", gpuSpeed{864, 181}}, {"L4", gpuSpeed{300, 121}},
-	{"A10", gpuSpeed{600, 125}}, {"T4", gpuSpeed{320, 65}}, {"V100", gpuSpeed{900, 125}}, {"4090", gpuSpeed{1008, 165}},
-	{"3090", gpuSpeed{936, 71}}, {"4080", gpuSpeed{717, 97}}, {"3080", gpuSpeed{760, 60}}, {"Xavier", gpuSpeed{137, 11}},
-	{"Orin", gpuSpeed{204, 42}}, {"A6000", gpuSpeed{768, 155}},
+	{"H200", gpuSpeed{4800, 990}},
+	{"H100", gpuSpeed{3350, 990}},
+	{"A100-SXM4-80", gpuSpeed{2039, 312}},
+	{"A100", gpuSpeed{1555, 312}},
+	{"L40S", gpuSpeed{864, 362}},
+	{"L40", gpuSpeed{864, 181}},
+	{"L4", gpuSpeed{300, 121}},
+	{"A10", gpuSpeed{600, 125}},
+	{"T4", gpuSpeed{320, 65}},
+	{"V100", gpuSpeed{900, 125}},
+	{"4090", gpuSpeed{1008, 165}},
+	{"3090", gpuSpeed{936, 71}},
+	{"4080", gpuSpeed{717, 97}},
+	{"3080", gpuSpeed{760, 60}},
+	{"Xavier", gpuSpeed{137, 11}},
+	{"Orin", gpuSpeed{204, 42}},
+	{"A6000", gpuSpeed{768, 155}},
 }
 
 func speedOf(name string) gpuSpeed {

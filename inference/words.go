@@ -61,8 +61,10 @@ func ReadWords(r io.Reader) ([]Word, error) {
 		if err != nil {
 			return nil, fmt.Errorf("row %d, confidence: %w", n, err)
 		}
-		wd := Word{Text: cols[7], Conf: conf, Line: ints[0],
-			Box: receipt.Box{Page: ints[1], X: ints[2], Y: ints[3], W: ints[4], H: ints[5]}}
+		wd := Word{
+			Text: cols[7], Conf: conf, Line: ints[0],
+			Box: receipt.Box{Page: ints[1], X: ints[2], Y: ints[3], W: ints[4], H: ints[5]},
+		}
 		if len(cols) == 9 {
 			for _, f := range strings.Fields(cols[8]) {
 				parts := strings.Split(f, ":")

@@ -116,8 +116,10 @@ func TestSetCodingKeepsHistoryAndSendsConfirmedBackToReview(t *testing.T) {
 	l.UseCountryDefaults(ctx, receipt.CountryAU)
 	id := importOne(t, l, 3)
 	r := extracted("Bunnings", receipt.Date(2025, 8, 1), "30.00")
-	r.LineItems = []receipt.LineItem{{Description: receipt.Of("Drill bits", receipt.SourceModel, 0.9), LineTotal: amount("20.00")},
-		{Description: receipt.Of("Gift card", receipt.SourceModel, 0.9), LineTotal: amount("10.00")}}
+	r.LineItems = []receipt.LineItem{
+		{Description: receipt.Of("Drill bits", receipt.SourceModel, 0.9), LineTotal: amount("20.00")},
+		{Description: receipt.Of("Gift card", receipt.SourceModel, 0.9), LineTotal: amount("10.00")},
+	}
 	saveRead(t, l, id, r)
 	if err := l.SetCoding(ctx, id, -1, "473", "GST"); err != nil {
 		t.Fatal(err)

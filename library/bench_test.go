@@ -7,9 +7,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/shoebox-app/shoebox/internal/benchutil"
-
 	"github.com/shoebox-app/shoebox/ingest"
+	"github.com/shoebox-app/shoebox/internal/benchutil"
 )
 
 // BenchmarkImport1000 imports 1,000 real receipt scans (the SROIE JPEGs, each

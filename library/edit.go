@@ -329,9 +329,11 @@ func (l *Library) storeReceiptTx(tx *sql.Tx, id int64, r receipt.Receipt, loc re
 		}
 		if other != 0 {
 			dupOf = other
-			findings = append(findings, receipt.Finding{Code: FindDuplicate, Severity: receipt.Warning,
+			findings = append(findings, receipt.Finding{
+				Code: FindDuplicate, Severity: receipt.Warning,
 				Fields:  []string{"supplier_name", "date", "total"},
-				Message: fmt.Sprintf("probably the same purchase as receipt %d (same supplier, date and total)", other)})
+				Message: fmt.Sprintf("probably the same purchase as receipt %d (same supplier, date and total)", other),
+			})
 		}
 	}
 	data, err := json.Marshal(r)
@@ -579,7 +581,9 @@ func nameFromTaxID(tx *sql.Tx, r *receipt.Receipt) {
 	if err != nil || name == "" || SupplierKey(name) == SupplierKey(r.SupplierName.Value) {
 		return
 	}
-	r.SupplierName = receipt.Text{Value: name, Set: true, Source: receipt.SourceRule, Confidence: 0.9, Box: r.SupplierName.Box,
+	r.SupplierName = receipt.Text{
+		Value: name, Set: true, Source: receipt.SourceRule, Confidence: 0.9, Box: r.SupplierName.Box,
 		Why:     "the supplier you confirmed before with the tax ID " + id.Value.Value,
-		Support: []receipt.Support{{Kind: receipt.EvidenceMemory, Why: fmt.Sprintf("its tax ID, confirmed %d time(s) for this supplier", confirmed)}}}
+		Support: []receipt.Support{{Kind: receipt.EvidenceMemory, Why: fmt.Sprintf("its tax ID, confirmed %d time(s) for this supplier", confirmed)}},
+	}
 }

@@ -21,8 +21,10 @@ const yearsOutOfLine = 2
 // one remembered for it (or a doubt when it is another).
 func rememberedSupport(r *receipt.Receipt, confirmed int, scheme, value string) {
 	if confirmed > 0 && r.SupplierName.Set && r.SupplierName.Source != receipt.SourceUser {
-		r.SupplierName.Support = append(r.SupplierName.Support, receipt.Support{Kind: receipt.EvidenceMemory,
-			Why: fmt.Sprintf("a supplier you confirmed %d time(s) before", confirmed)})
+		r.SupplierName.Support = append(r.SupplierName.Support, receipt.Support{
+			Kind: receipt.EvidenceMemory,
+			Why:  fmt.Sprintf("a supplier you confirmed %d time(s) before", confirmed),
+		})
 		r.SupplierName.Confidence = max(r.SupplierName.Confidence, 0.9)
 	}
 	id := &r.SupplierTaxID
@@ -62,8 +64,10 @@ func dateOutOfLine(tx *sql.Tx, id int64, key string, r receipt.Receipt) (receipt
 			continue
 		}
 		if r.Date.Value.Before(first.AddDate(-yearsOutOfLine, 0, 0)) {
-			return receipt.Finding{Code: FindDateOutOfLine, Severity: receipt.Warning, Fields: []string{"date"},
-				Message: fmt.Sprintf("date %s is years before %s (the earliest is %s): is the year misread?", r.Date.Value.Format(time.DateOnly), q.whose, earliest.String)}, true
+			return receipt.Finding{
+				Code: FindDateOutOfLine, Severity: receipt.Warning, Fields: []string{"date"},
+				Message: fmt.Sprintf("date %s is years before %s (the earliest is %s): is the year misread?", r.Date.Value.Format(time.DateOnly), q.whose, earliest.String),
+			}, true
 		}
 		return receipt.Finding{}, false
 	}

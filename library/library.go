@@ -160,7 +160,7 @@ const staleAfter = 10 * time.Minute
 // left in originals/ and thumbs/, and killed writes of the library's own
 // files.
 func removeStaleCopies(dir string) {
-	var patterns = []string{
+	patterns := []string{
 		filepath.Join(dir, ".tmp-*"),
 		filepath.Join(dir, "originals", ".tmp-*"),
 		filepath.Join(dir, "originals", "*", ".tmp-*"),

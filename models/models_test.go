@@ -67,16 +67,26 @@ func TestVerifyFailures(t *testing.T) {
 		ref  *FileRef
 		want string
 	}{
-		{"truncated", func() []byte { return good[:len(good)-100] }, &ref,
-			fmt.Sprintf("model file model.gguf is truncated: %s of %s — download it again (a download resumes where it stopped)", HumanSize(int64(len(good)-100)), HumanSize(int64(len(good))))},
-		{"flipped byte", func() []byte { b := append([]byte(nil), good...); b[len(b)-10] ^= 0x40; return b }, &ref,
-			"model file model.gguf has SHA-256 "},
-		{"wrong magic", func() []byte { b := append([]byte(nil), good...); copy(b, "GGML"); return b }, &ref,
-			`model file model.gguf is damaged: not a GGUF file: it starts with "GGML", not "GGUF" — download it again`},
-		{"tensor past end of file", func() []byte { return good[:len(good)-100] }, nil,
-			"model file model.gguf is damaged: tensor \"blk.0.attn_norm.weight\" ends at byte"},
-		{"header cut off", func() []byte { return good[:20] }, nil,
-			"model file model.gguf is damaged: "},
+		{
+			"truncated", func() []byte { return good[:len(good)-100] }, &ref,
+			fmt.Sprintf("model file model.gguf is truncated: %s of %s — download it again (a download resumes where it stopped)", HumanSize(int64(len(good)-100)), HumanSize(int64(len(good)))),
+		},
+		{
+			"flipped byte", func() []byte { b := append([]byte(nil), good...); b[len(b)-10] ^= 0x40; return b }, &ref,
+			"model file model.gguf has SHA-256 ",
+		},
+		{
+			"wrong magic", func() []byte { b := append([]byte(nil), good...); copy(b, "GGML"); return b }, &ref,
+			`model file model.gguf is damaged: not a GGUF file: it starts with "GGML", not "GGUF" — download it again`,
+		},
+		{
+			"tensor past end of file", func() []byte { return good[:len(good)-100] }, nil,
+			"model file model.gguf is damaged: tensor \"blk.0.attn_norm.weight\" ends at byte",
+		},
+		{
+			"header cut off", func() []byte { return good[:20] }, nil,
+			"model file model.gguf is damaged: ",
+		},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -339,10 +349,14 @@ func TestRefreshFromHub(t *testing.T) {
 	}))
 	defer srv.Close()
 	base := "https://huggingface.co/acme/vision-GGUF/resolve/main/"
-	cat := []Entry{{ID: "vision", Variants: []Variant{{Name: "Q8_0",
-		Model:     FileRef{Name: "vision-Q8_0.gguf", URL: base + "vision-Q8_0.gguf", SizePublished: "1.89 GB"},
-		Projector: FileRef{Name: "mmproj-f16.gguf", URL: base + "mmproj-f16.gguf", SizePublished: "628 MB"}}}},
-		{ID: "gone", Variants: []Variant{{Name: "Q4", Model: FileRef{Name: "x.gguf", URL: base + "x.gguf"}, Projector: FileRef{Name: "y", URL: "https://example.com/y"}}}}}
+	cat := []Entry{
+		{ID: "vision", Variants: []Variant{{
+			Name:      "Q8_0",
+			Model:     FileRef{Name: "vision-Q8_0.gguf", URL: base + "vision-Q8_0.gguf", SizePublished: "1.89 GB"},
+			Projector: FileRef{Name: "mmproj-f16.gguf", URL: base + "mmproj-f16.gguf", SizePublished: "628 MB"},
+		}}},
+		{ID: "gone", Variants: []Variant{{Name: "Q4", Model: FileRef{Name: "x.gguf", URL: base + "x.gguf"}, Projector: FileRef{Name: "y", URL: "https://example.com/y"}}}},
+	}
 	changed, problems, err := RefreshFromHub(context.Background(), srv.Client(), cat, srv.URL)
 	if err != nil {
 		t.Fatal(err)

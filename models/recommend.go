@@ -32,15 +32,19 @@ func (e Entry) VariantBytes(v Variant) (model, projector int64, estimated bool) 
 // neither recorded nor estimable).
 func (e Entry) Facts(v Variant) hw.ModelFacts {
 	model, proj, _ := e.VariantBytes(v)
-	return hw.ModelFacts{Name: e.Name, Layers: e.Layers, EmbedDim: e.EmbedDim, HeadsKV: e.HeadsKV, HeadDimK: e.HeadDim, HeadDimV: e.HeadDim,
-		ProjectorBytes: uint64(proj), Variants: []hw.Variant{{Name: v.Name, Bytes: uint64(model)}}}
+	return hw.ModelFacts{
+		Name: e.Name, Layers: e.Layers, EmbedDim: e.EmbedDim, HeadsKV: e.HeadsKV, HeadDimK: e.HeadDim, HeadDimV: e.HeadDim,
+		ProjectorBytes: uint64(proj), Variants: []hw.Variant{{Name: v.Name, Bytes: uint64(model)}},
+	}
 }
 
 // recommended is the order models are recommended in, best reader first;
 // the first whose variant runs wholly on one GPU of the machine is the
 // default. Catalogue entries not listed are never the default.
-var recommended = []string{"qwen3-vl-8b:Q8_0", "qwen3-vl-8b:Q4_K_M", "qwen3-vl-4b:Q8_0", "qwen3-vl-4b:Q4_K_M",
-	"qwen3-vl-2b:Q8_0", "qwen3-vl-2b:Q4_K_M"}
+var recommended = []string{
+	"qwen3-vl-8b:Q8_0", "qwen3-vl-8b:Q4_K_M", "qwen3-vl-4b:Q8_0", "qwen3-vl-4b:Q4_K_M",
+	"qwen3-vl-2b:Q8_0", "qwen3-vl-2b:Q4_K_M",
+}
 
 // cpuDefault is the model recommended where no GPU holds one: the smallest
 // good reader, as the CPU's speed is its memory bandwidth.

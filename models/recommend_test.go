@@ -8,8 +8,10 @@ import (
 )
 
 func oneGPU(name string, totalMiB, freeMiB uint64) hw.Machine {
-	return hw.Machine{GPUs: []hw.GPU{{Index: 0, Name: name, CCMajor: 8, CCMinor: 9, TotalMiB: totalMiB, FreeMiB: freeMiB}},
-		P2P: [][]bool{{true}}, CPUCores: 8, AVX2: true, FreeRAMMiB: 32000}
+	return hw.Machine{
+		GPUs: []hw.GPU{{Index: 0, Name: name, CCMajor: 8, CCMinor: 9, TotalMiB: totalMiB, FreeMiB: freeMiB}},
+		P2P:  [][]bool{{true}}, CPUCores: 8, AVX2: true, FreeRAMMiB: 32000,
+	}
 }
 
 // TestCatalogueOffersTheDocumentModels: Qwen3-VL 2B/4B/8B, Qwen2.5-VL 3B/7B

@@ -182,8 +182,10 @@ var canonicalLabels = map[string]bool{
 }
 
 // InvoiceLabelNames are the invoice labels the invoice reader understands.
-var InvoiceLabelNames = []string{"SELLER", "BUYER", "INVOICE NUMBER", "ISSUE DATE", "DUE DATE", "DELIVERY DATE",
-	"NET TOTAL", "TAX", "GROSS TOTAL", "PAID", "AMOUNT DUE", "CREDIT NOTE", "CARRIED FORWARD", "CURRENCY", "TAX ID", "SALUTATION", "PAYMENT TERMS", "DUE BY"}
+var InvoiceLabelNames = []string{
+	"SELLER", "BUYER", "INVOICE NUMBER", "ISSUE DATE", "DUE DATE", "DELIVERY DATE",
+	"NET TOTAL", "TAX", "GROSS TOTAL", "PAID", "AMOUNT DUE", "CREDIT NOTE", "CARRIED FORWARD", "CURRENCY", "TAX ID", "SALUTATION", "PAYMENT TERMS", "DUE BY",
+}
 
 // Add checks languages and country packs and adds them, replacing any of
 // the same code. Nothing is added when one of them is wrong.

@@ -72,12 +72,15 @@ func TestDetectTheCountryFromThePageNotTheClient(t *testing.T) {
 	}{
 		{"a German receipt in an Australian library", "AU", "DE", "EUR", true, []string{
 			"REWE Markt GmbH", "Hauptstr. 5", "50667 Köln", "Milch 1,19 A", "SUMME EUR 24,23",
-			"Bar 40,00", "Rückgeld 15,77", "MwSt% Netto MwSt Brutto", "A 7% 22,64 1,59 24,23"}},
+			"Bar 40,00", "Rückgeld 15,77", "MwSt% Netto MwSt Brutto", "A 7% 22,64 1,59 24,23",
+		}},
 		{"a Malaysian receipt in a euro library", "EU", "MY", "MYR", true, []string{
 			"KEDAI RUNCIT MAJU SDN BHD", "NO 5, JALAN BESAR", "43000 KAJANG, SELANGOR", "GST ID: 000123456789",
-			"TOTAL (RM) 12.50", "CASH 20.00", "CHANGE 7.50"}},
+			"TOTAL (RM) 12.50", "CASH 20.00", "CHANGE 7.50",
+		}},
 		{"a French bill", "UK", "FR", "EUR", true, []string{
-			"CHEZ ALAIN", "26 rue Charlot 75003 Paris", "TOTAL TTC 14,50 €", "TVA 10% 1,32", "ESPECES 20,00", "RENDU 5,50"}},
+			"CHEZ ALAIN", "26 rue Charlot 75003 Paris", "TOTAL TTC 14,50 €", "TVA 10% 1,32", "ESPECES 20,00", "RENDU 5,50",
+		}},
 		{"a US diner", "US", "US", "USD", false, []string{"Blue Door Cafe", "Burger $12.99", "Subtotal $12.99", "Tax $1.04", "Total $14.03"}},
 		{"a page that says nothing", "NZ", "NZ", "", false, []string{"THANK YOU", "12.00"}},
 	} {

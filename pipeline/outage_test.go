@@ -27,6 +27,7 @@ func (r *remoteEngine) Available(ctx context.Context) error {
 	}
 	return nil
 }
+
 func (r *remoteEngine) Extract(ctx context.Context, p inference.Page) (inference.Result, error) {
 	if r.down.Load() {
 		return inference.Result{}, fmt.Errorf("%w: connection refused", inference.ErrUnavailable)

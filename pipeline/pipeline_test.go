@@ -93,12 +93,14 @@ func TestRunnerDrainsTheQueueAndGoesOnPastFailures(t *testing.T) {
 func TestCancelPutsTheReceiptBackInTheQueue(t *testing.T) {
 	l, _ := setup(t, 3)
 	ctx, cancel := context.WithCancel(context.Background())
-	r := &Runner{Lib: l, Engine: &fakeEngine{delay: 200 * time.Millisecond}, Workers: 1,
+	r := &Runner{
+		Lib: l, Engine: &fakeEngine{delay: 200 * time.Millisecond}, Workers: 1,
 		OnProgress: func(p Progress) {
 			if p.Done == 1 {
 				cancel()
 			}
-		}}
+		},
+	}
 	r.Run(ctx)
 	counts, _ := l.Counts()
 	if counts[library.StatusExtracting] != 0 || counts[library.StatusQueued] != 2 {

@@ -40,8 +40,10 @@ func TestRealServerStoppedMidBatch(t *testing.T) {
 	if _, err := l.Enqueue(context.Background(), ids, false); err != nil {
 		t.Fatal(err)
 	}
-	eng, label, workers, err := StartServer(server.Options{URL: srv.URL, Model: srv.Model, API: server.APIOpenAI, Retries: 1,
-		Backoff: 50 * time.Millisecond, MaxTokens: 512}, receipt.DefaultLocale(receipt.CountryMY))
+	eng, label, workers, err := StartServer(server.Options{
+		URL: srv.URL, Model: srv.Model, API: server.APIOpenAI, Retries: 1,
+		Backoff: 50 * time.Millisecond, MaxTokens: 512,
+	}, receipt.DefaultLocale(receipt.CountryMY))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -34,8 +34,10 @@ func ServerOptions(lib *library.Library, onEvent func(string)) server.Options {
 	if note != "" && onEvent != nil {
 		onEvent(note)
 	}
-	return server.Options{URL: url, Model: lib.Setting(SettingServerModel), API: lib.Setting(SettingServerAPI),
-		CAFile: lib.Setting(SettingServerCA), InFlight: n, APIKey: key, Locale: lib.Locale(), OnEvent: onEvent}
+	return server.Options{
+		URL: url, Model: lib.Setting(SettingServerModel), API: lib.Setting(SettingServerAPI),
+		CAFile: lib.Setting(SettingServerCA), InFlight: n, APIKey: key, Locale: lib.Locale(), OnEvent: onEvent,
+	}
 }
 
 // StartServer makes the server engine with Tesseract beside it for the

@@ -1,14 +1,14 @@
 package pipeline
 
 import (
+	"context"
+	"errors"
+
 	"github.com/shoebox-app/shoebox/inference"
 	"github.com/shoebox-app/shoebox/inference/fields"
 	"github.com/shoebox-app/shoebox/inference/ocr"
 	"github.com/shoebox-app/shoebox/inference/server"
 	"github.com/shoebox-app/shoebox/inference/vlm"
-
-	"context"
-	"errors"
 )
 
 // VLMWithOCR reads each page with Tesseract first and gives its words to

@@ -67,8 +67,11 @@ var Fields = []FieldSpec{
 // LineItemFields and TaxLineFields are the columns of the two tables.
 var (
 	LineItemFields = []FieldSpec{
-		{"description", "Description", KindText}, {"quantity", "Qty", KindAmount},
-		{"unit_price", "Unit price", KindAmount}, {"line_total", "Line total", KindAmount}, {"tax_code", "Tax code", KindText},
+		{"description", "Description", KindText},
+		{"quantity", "Qty", KindAmount},
+		{"unit_price", "Unit price", KindAmount},
+		{"line_total", "Line total", KindAmount},
+		{"tax_code", "Tax code", KindText},
 	}
 	TaxLineFields = []FieldSpec{
 		{"label", "Label", KindText}, {"rate", "Rate %", KindAmount}, {"net", "Net", KindAmount}, {"tax", "Tax", KindAmount},

@@ -66,9 +66,25 @@ func ValidCurrency(s string) bool {
 // "$" is ambiguous and maps to "": the country default decides.
 var currencyMarks = []struct{ mark, code string }{
 	// longest first, so "NZ$" wins over "$"
-	{"US$", "USD"}, {"AU$", "AUD"}, {"NZ$", "NZD"}, {"A$", "AUD"}, {"S$", "SGD"}, {"HK$", "HKD"}, {"C$", "CAD"},
-	{"RM", "MYR"}, {"Rp", "IDR"}, {"€", "EUR"}, {"£", "GBP"}, {"¥", "JPY"}, {"₹", "INR"}, {"฿", "THB"}, {"₱", "PHP"},
-	{"zł", "PLN"}, {"Kč", "CZK"}, {"Fr.", "CHF"}, {"$", ""},
+	{"US$", "USD"},
+	{"AU$", "AUD"},
+	{"NZ$", "NZD"},
+	{"A$", "AUD"},
+	{"S$", "SGD"},
+	{"HK$", "HKD"},
+	{"C$", "CAD"},
+	{"RM", "MYR"},
+	{"Rp", "IDR"},
+	{"€", "EUR"},
+	{"£", "GBP"},
+	{"¥", "JPY"},
+	{"₹", "INR"},
+	{"฿", "THB"},
+	{"₱", "PHP"},
+	{"zł", "PLN"},
+	{"Kč", "CZK"},
+	{"Fr.", "CHF"},
+	{"$", ""},
 }
 
 // CurrencyForCountry is the usual currency of a Country setting.

@@ -198,9 +198,11 @@ func Fold(s string) string {
 
 // legalFormWords end a company's name without naming it: "Au bon moulin"
 // and "Au bon moulin SARL" are one seller.
-var legalFormWords = map[string]bool{"gmbh": true, "ag": true, "kg": true, "ug": true, "sarl": true, "sas": true,
+var legalFormWords = map[string]bool{
+	"gmbh": true, "ag": true, "kg": true, "ug": true, "sarl": true, "sas": true,
 	"sa": true, "srl": true, "spa": true, "sl": true, "bv": true, "nv": true, "ltd": true, "limited": true, "pty": true,
-	"inc": true, "llc": true, "plc": true, "sdn": true, "bhd": true, "co": true, "corp": true, "mbh": true}
+	"inc": true, "llc": true, "plc": true, "sdn": true, "bhd": true, "co": true, "corp": true, "mbh": true,
+}
 
 // FoldName folds a company's name as Fold does, leaving out the legal form
 // at its end (GmbH, SARL, Pty Ltd, Sdn Bhd, …).

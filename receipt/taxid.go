@@ -341,8 +341,10 @@ func DetectTaxID(s string, country Country) TaxID {
 	v = reGermanLabel.ReplaceAllString(v, "USTIDNR")
 	// The labels printed before the number: English ones, and the EU's
 	// (USt-IdNr., TVA intracom., BTW-nr, P.IVA, NIF/CIF).
-	for _, p := range []string{"ABN", "GSTNO", "GSTREGNO", "GSTID", "GST", "VATNO", "VATREGNO", "VAT", "EIN", "SST",
-		"USTIDNR", "USTID", "UST", "TVAINTRACOM", "TVAINTRA", "TVA", "BTWNR", "BTW", "PIVA", "IVA", "NIF", "CIF", "NO:", "NO", ":", "#"} {
+	for _, p := range []string{
+		"ABN", "GSTNO", "GSTREGNO", "GSTID", "GST", "VATNO", "VATREGNO", "VAT", "EIN", "SST",
+		"USTIDNR", "USTID", "UST", "TVAINTRACOM", "TVAINTRA", "TVA", "BTWNR", "BTW", "PIVA", "IVA", "NIF", "CIF", "NO:", "NO", ":", "#",
+	} {
 		v = strings.TrimPrefix(v, p)
 	}
 	v = strings.TrimLeft(v, ":#")

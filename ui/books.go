@@ -296,8 +296,10 @@ func (u *UI) showRules() {
 			saveText = "Add"
 		}
 		save := widget.NewButtonWithIcon(saveText, theme.DocumentSaveIcon(), func() {
-			nr := library.SupplierRule{Name: name.Text, Account: codeOf(account.Text), TaxCode: codeOf(tax.Text),
-				Currency: strings.TrimSpace(currency.Text), PaymentMethod: strings.TrimSpace(paid.Text)}
+			nr := library.SupplierRule{
+				Name: name.Text, Account: codeOf(account.Text), TaxCode: codeOf(tax.Text),
+				Currency: strings.TrimSpace(currency.Text), PaymentMethod: strings.TrimSpace(paid.Text),
+			}
 			if !isNew && library.SupplierKey(nr.Name) != r.Key {
 				// A renamed supplier is a new rule in place of the old.
 				if err := lib.DeleteRule(context.Background(), r.Name); err != nil {

@@ -168,7 +168,7 @@ func (u *UI) showClients() {
 		return
 	}
 	var list []clients.Client
-	var chosen = -1
+	chosen := -1
 	items := widget.NewList(func() int { return len(list) },
 		func() fyne.CanvasObject { return widget.NewLabel("client name, last opened") },
 		func(i widget.ListItemID, o fyne.CanvasObject) {

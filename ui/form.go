@@ -24,9 +24,11 @@ import (
 const saveDelay = 600 * time.Millisecond
 
 // DefaultCategories seed the category list; supplier memory and the user add more.
-var DefaultCategories = []string{"Advertising", "Bank fees", "Computer & software", "Entertainment", "Fuel", "Hardware & tools",
+var DefaultCategories = []string{
+	"Advertising", "Bank fees", "Computer & software", "Entertainment", "Fuel", "Hardware & tools",
 	"Meals", "Motor vehicle", "Office supplies", "Postage", "Professional fees", "Rent", "Repairs", "Stationery",
-	"Subscriptions", "Telephone & internet", "Travel", "Utilities", "Other"}
+	"Subscriptions", "Telephone & internet", "Travel", "Utilities", "Other",
+}
 
 // fieldEntry is an entry that says when it gets focus, so the viewer can
 // outline the field's box.

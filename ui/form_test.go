@@ -19,8 +19,10 @@ func TestUnsureFieldStandsOutWithoutATick(t *testing.T) {
 	u := newTestUI(t)
 	addPaths(u, pngFiles(t, 1))
 	id := u.Current()
-	r := receipt.Receipt{SupplierName: receipt.Of("Kedai", receipt.SourceOCR, 0.95),
-		Total: receipt.Of(decimal.RequireFromString("9.00"), receipt.SourceOCR, 0.3)}
+	r := receipt.Receipt{
+		SupplierName: receipt.Of("Kedai", receipt.SourceOCR, 0.95),
+		Total:        receipt.Of(decimal.RequireFromString("9.00"), receipt.SourceOCR, 0.3),
+	}
 	r.SupplierName.Support = []receipt.Support{{Kind: receipt.EvidencePrintedTwice, Why: "printed again on the page"}}
 	if err := u.svc.Lib.SaveExtraction(context.Background(), id, r, "ocr", receipt.SourceOCR); err != nil {
 		t.Fatal(err)
@@ -103,8 +105,10 @@ func TestSupplierMarkConfirmedCleanHeaderFollowsEdits(t *testing.T) {
 	u := newTestUI(t)
 	addPaths(u, pngFiles(t, 1))
 	id := u.Current()
-	r := receipt.Receipt{SupplierName: receipt.Of("K3DA1 RUNC1T", receipt.SourceOCR, 0.95),
-		Total: receipt.Of(decimal.RequireFromString("9.00"), receipt.SourceOCR, 0.3)}
+	r := receipt.Receipt{
+		SupplierName: receipt.Of("K3DA1 RUNC1T", receipt.SourceOCR, 0.95),
+		Total:        receipt.Of(decimal.RequireFromString("9.00"), receipt.SourceOCR, 0.3),
+	}
 	if err := u.svc.Lib.SaveExtraction(context.Background(), id, r, "ocr", receipt.SourceOCR); err != nil {
 		t.Fatal(err)
 	}

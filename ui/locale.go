@@ -150,8 +150,10 @@ func (lc *localeChoice) chosen() bool { return lc.country.Selected != "" }
 // another country). Another country paying in euros keeps the euro
 // countries' tax rules.
 func (lc *localeChoice) value() (receipt.Locale, string) {
-	l := receipt.Locale{Country: receipt.CountryOther, Currency: strings.ToUpper(strings.TrimSpace(lc.currency.Text)),
-		DateOrder: receipt.DMY, FYStartMonth: time.January}
+	l := receipt.Locale{
+		Country: receipt.CountryOther, Currency: strings.ToUpper(strings.TrimSpace(lc.currency.Text)),
+		DateOrder: receipt.DMY, FYStartMonth: time.January,
+	}
 	code := "other"
 	if p, ok := packByName(lc.country.Selected); ok {
 		l.Country, code = countryLocale(p).Country, p.Country

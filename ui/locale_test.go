@@ -43,8 +43,10 @@ func TestGuessCountry(t *testing.T) {
 	// Receipts that tell their country outvote the computer's setting.
 	addPaths(u, pngFiles(t, 3))
 	for i, r := range u.list.rows {
-		rec := receipt.Receipt{Total: receipt.Of(decimal.NewFromInt(9), receipt.SourceOCR, 0.9),
-			Currency: receipt.Of("MYR", receipt.SourceOCR, 0.9)}
+		rec := receipt.Receipt{
+			Total:    receipt.Of(decimal.NewFromInt(9), receipt.SourceOCR, 0.9),
+			Currency: receipt.Of("MYR", receipt.SourceOCR, 0.9),
+		}
 		if i == 0 {
 			rec.Currency = receipt.Field[string]{}
 			rec.PrintedIn = receipt.Of("MY", receipt.SourceOCR, 0.9)

@@ -40,8 +40,10 @@ var apiChoices = map[string]string{"found by itself": server.APIAuto, "OpenAI-st
 
 func (u *UI) newServerForm() *serverForm {
 	lib := u.svc.Lib
-	f := &serverForm{u: u, url: widget.NewEntry(), key: widget.NewPasswordEntry(), inFlight: widget.NewEntry(), ca: widget.NewEntry(),
-		model: widget.NewSelect(nil, nil), status: wrapped("")}
+	f := &serverForm{
+		u: u, url: widget.NewEntry(), key: widget.NewPasswordEntry(), inFlight: widget.NewEntry(), ca: widget.NewEntry(),
+		model: widget.NewSelect(nil, nil), status: wrapped(""),
+	}
 	f.api = widget.NewSelect([]string{"found by itself", "OpenAI-style", "Ollama"}, nil)
 	f.api.SetSelected("found by itself")
 	for label, v := range apiChoices {
@@ -80,8 +82,10 @@ func (f *serverForm) options() server.Options {
 	if key == "" {
 		key, _ = server.KeyFor(f.url.Text)
 	}
-	return server.Options{URL: strings.TrimSpace(f.url.Text), Model: f.model.Selected, API: apiChoices[f.api.Selected],
-		CAFile: strings.TrimSpace(f.ca.Text), InFlight: n, APIKey: key, Locale: f.u.svc.Lib.Locale()}
+	return server.Options{
+		URL: strings.TrimSpace(f.url.Text), Model: f.model.Selected, API: apiChoices[f.api.Selected],
+		CAFile: strings.TrimSpace(f.ca.Text), InFlight: n, APIKey: key, Locale: f.u.svc.Lib.Locale(),
+	}
 }
 
 // findModels fills the model list from the server.

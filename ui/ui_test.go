@@ -227,8 +227,10 @@ func TestUnsureItemAmountIsMarked(t *testing.T) {
 	item := func(desc, amount string, conf float64) receipt.LineItem {
 		return receipt.LineItem{Description: receipt.Of(desc, receipt.SourceOCR, 0.9), LineTotal: receipt.Of(decimal.RequireFromString(amount), receipt.SourceOCR, conf)}
 	}
-	r := receipt.Receipt{Total: receipt.Of(decimal.RequireFromString("212.78"), receipt.SourceOCR, 0.9),
-		LineItems: []receipt.LineItem{item("HAMMER", "192.00", 0.5), item("BATTERIES", "20.78", 0.9)}}
+	r := receipt.Receipt{
+		Total:     receipt.Of(decimal.RequireFromString("212.78"), receipt.SourceOCR, 0.9),
+		LineItems: []receipt.LineItem{item("HAMMER", "192.00", 0.5), item("BATTERIES", "20.78", 0.9)},
+	}
 	if err := u.svc.Lib.SaveExtraction(context.Background(), id, r, "ocr", receipt.SourceOCR); err != nil {
 		t.Fatal(err)
 	}
@@ -245,8 +247,10 @@ func TestFocusingALineItemCell(t *testing.T) {
 	u := newTestUI(t)
 	addPaths(u, pngFiles(t, 1))
 	id := u.Current()
-	r := receipt.Receipt{LineItems: []receipt.LineItem{{Description: receipt.Of("HAMMER", receipt.SourceOCR, 0.9),
-		LineTotal: receipt.Of(decimal.RequireFromString("9.50"), receipt.SourceOCR, 0.9)}}}
+	r := receipt.Receipt{LineItems: []receipt.LineItem{{
+		Description: receipt.Of("HAMMER", receipt.SourceOCR, 0.9),
+		LineTotal:   receipt.Of(decimal.RequireFromString("9.50"), receipt.SourceOCR, 0.9),
+	}}}
 	if err := u.svc.Lib.SaveExtraction(context.Background(), id, r, "ocr", receipt.SourceOCR); err != nil {
 		t.Fatal(err)
 	}

@@ -51,8 +51,10 @@ func TestZoomedScanPansAndShowsTheFocusedField(t *testing.T) {
 	addPaths(u, []string{marginScan(t)})
 	id := u.Current()
 	var r receipt.Receipt
-	r.Total = receipt.Amount{Value: decimal.NewFromInt(9), Set: true, Source: receipt.SourceOCR, Confidence: 0.9,
-		Box: &receipt.Box{X: 560, Y: 1150, W: 80, H: 30}}
+	r.Total = receipt.Amount{
+		Value: decimal.NewFromInt(9), Set: true, Source: receipt.SourceOCR, Confidence: 0.9,
+		Box: &receipt.Box{X: 560, Y: 1150, W: 80, H: 30},
+	}
 	if err := u.svc.Lib.SaveExtraction(context.Background(), id, r, "ocr", receipt.SourceOCR); err != nil {
 		t.Fatal(err)
 	}

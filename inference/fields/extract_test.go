@@ -1,14 +1,13 @@
 package fields
 
 import (
-	"github.com/shoebox-app/shoebox/inference"
-	"github.com/shoebox-app/shoebox/internal/eval"
-
 	"strings"
 	"testing"
 
 	"github.com/shopspring/decimal"
 
+	"github.com/shoebox-app/shoebox/inference"
+	"github.com/shoebox-app/shoebox/internal/eval"
 	"github.com/shoebox-app/shoebox/receipt"
 )
 
@@ -107,13 +106,20 @@ func TestExtractFieldsRules(t *testing.T) {
 		{"LTD read as LID", lines("OLD MILL PRINTING LID", "4 HIGH STREET"), "supplier_name", "OLD MILL PRINTING LTD"},
 		{"specks at a line's ends", []Line{{Text: "SUNRISE PRINTING E", Conf: 0.6, Words: []inference.Word{{Text: "SUNRISE", Conf: 0.9}, {Text: "PRINTING", Conf: 0.9}, {Text: "E", Conf: 0.3}}}}, "supplier_name", "SUNRISE PRINTING"},
 		{"a letter far off the end of a name", []Line{{Text: "SUNRISE BAKERY LLC A", Conf: 0.9, Box: receipt.Box{X: 100, Y: 10, W: 400, H: 20}, Words: []inference.Word{
-			{Text: "SUNRISE", Conf: 0.9, Box: receipt.Box{X: 100, Y: 10, W: 90, H: 20}}, {Text: "BAKERY", Conf: 0.9, Box: receipt.Box{X: 200, Y: 10, W: 80, H: 20}},
-			{Text: "LLC", Conf: 0.9, Box: receipt.Box{X: 290, Y: 10, W: 40, H: 20}}, {Text: "A", Conf: 0.9, Box: receipt.Box{X: 480, Y: 10, W: 20, H: 20}}}}}, "supplier_name", "SUNRISE BAKERY LLC"},
+			{Text: "SUNRISE", Conf: 0.9, Box: receipt.Box{X: 100, Y: 10, W: 90, H: 20}},
+			{Text: "BAKERY", Conf: 0.9, Box: receipt.Box{X: 200, Y: 10, W: 80, H: 20}},
+			{Text: "LLC", Conf: 0.9, Box: receipt.Box{X: 290, Y: 10, W: 40, H: 20}},
+			{Text: "A", Conf: 0.9, Box: receipt.Box{X: 480, Y: 10, W: 20, H: 20}},
+		}}}, "supplier_name", "SUNRISE BAKERY LLC"},
 		// A heading set wide: its initials are as far apart as its words.
 		{"initials in a heading set wide", []Line{{Text: "A B LIM HARDWARE SDN BHD", Conf: 0.99, Box: receipt.Box{X: 120, Y: 200, W: 450, H: 16}, Words: []inference.Word{
-			{Text: "A", Conf: 0.99, Box: receipt.Box{X: 120, Y: 200, W: 10, H: 16}}, {Text: "B", Conf: 0.96, Box: receipt.Box{X: 155, Y: 200, W: 10, H: 16}},
-			{Text: "LIM", Conf: 0.99, Box: receipt.Box{X: 194, Y: 200, W: 60, H: 16}}, {Text: "HARDWARE", Conf: 0.99, Box: receipt.Box{X: 282, Y: 200, W: 160, H: 16}},
-			{Text: "SDN", Conf: 0.99, Box: receipt.Box{X: 470, Y: 200, W: 40, H: 16}}, {Text: "BHD", Conf: 0.99, Box: receipt.Box{X: 530, Y: 200, W: 40, H: 16}}}}}, "supplier_name", "A B LIM HARDWARE SDN BHD"},
+			{Text: "A", Conf: 0.99, Box: receipt.Box{X: 120, Y: 200, W: 10, H: 16}},
+			{Text: "B", Conf: 0.96, Box: receipt.Box{X: 155, Y: 200, W: 10, H: 16}},
+			{Text: "LIM", Conf: 0.99, Box: receipt.Box{X: 194, Y: 200, W: 60, H: 16}},
+			{Text: "HARDWARE", Conf: 0.99, Box: receipt.Box{X: 282, Y: 200, W: 160, H: 16}},
+			{Text: "SDN", Conf: 0.99, Box: receipt.Box{X: 470, Y: 200, W: 40, H: 16}},
+			{Text: "BHD", Conf: 0.99, Box: receipt.Box{X: 530, Y: 200, W: 40, H: 16}},
+		}}}, "supplier_name", "A B LIM HARDWARE SDN BHD"},
 		{"a shop number ends a name", lines("ACME SIX POINT ENTERPRISE 777", "NO 14 JALAN BESAR"), "supplier_name", "ACME SIX POINT ENTERPRISE 777"},
 		{"a registration number after a name goes", lines("ACME TRADING 1234567", "NO 14 JALAN BESAR"), "supplier_name", "ACME TRADING"},
 		{"a trade word inside a longer name is no misread", lines("XYPETROL RIVERSIDE", "NO 14 JALAN BESAR"), "supplier_name", "XYPETROL RIVERSIDE"},
@@ -128,20 +134,35 @@ func TestExtractFieldsRules(t *testing.T) {
 		// Seed-303 phone photos: the page's edge read as a digit, far off
 		// and unsure; a quantity far off is read sure and stays.
 		{"an unsure digit far off a name's start", []Line{{Text: "3 GREENFIELD BAKERY INC", Conf: 0.7, Box: receipt.Box{X: 1, Y: 20, W: 390, H: 30}, Words: []inference.Word{
-			{Text: "3", Conf: 0.08, Box: receipt.Box{X: 1, Y: 20, W: 10, H: 30}}, {Text: "GREENFIELD", Conf: 0.97, Box: receipt.Box{X: 130, Y: 20, W: 130, H: 30}},
-			{Text: "BAKERY", Conf: 0.97, Box: receipt.Box{X: 266, Y: 20, W: 80, H: 30}}, {Text: "INC", Conf: 0.96, Box: receipt.Box{X: 353, Y: 20, W: 37, H: 30}}}}}, "supplier_name", "GREENFIELD BAKERY INC"},
+			{Text: "3", Conf: 0.08, Box: receipt.Box{X: 1, Y: 20, W: 10, H: 30}},
+			{Text: "GREENFIELD", Conf: 0.97, Box: receipt.Box{X: 130, Y: 20, W: 130, H: 30}},
+			{Text: "BAKERY", Conf: 0.97, Box: receipt.Box{X: 266, Y: 20, W: 80, H: 30}},
+			{Text: "INC", Conf: 0.96, Box: receipt.Box{X: 353, Y: 20, W: 37, H: 30}},
+		}}}, "supplier_name", "GREENFIELD BAKERY INC"},
 		{"an unsure digit far off a name, in a line a tall speck stretched", []Line{{Text: "4 HILLTOP ELECTRICAL", Conf: 0.7, Box: receipt.Box{X: 0, Y: 20, W: 376, H: 48}, Words: []inference.Word{
-			{Text: "4", Conf: 0.25, Box: receipt.Box{X: 0, Y: 20, W: 19, H: 48}}, {Text: "HILLTOP", Conf: 0.97, Box: receipt.Box{X: 154, Y: 23, W: 88, H: 18}},
-			{Text: "ELECTRICAL", Conf: 0.97, Box: receipt.Box{X: 248, Y: 24, W: 128, H: 19}}}}}, "supplier_name", "HILLTOP ELECTRICAL"},
-		{"an unsure quantity far off its item stays", []Line{{Text: "TAX INVOICE", Conf: 0.9}, {Text: "QTY DESCRIPTION PRICE AMOUNT", Conf: 0.9},
+			{Text: "4", Conf: 0.25, Box: receipt.Box{X: 0, Y: 20, W: 19, H: 48}},
+			{Text: "HILLTOP", Conf: 0.97, Box: receipt.Box{X: 154, Y: 23, W: 88, H: 18}},
+			{Text: "ELECTRICAL", Conf: 0.97, Box: receipt.Box{X: 248, Y: 24, W: 128, H: 19}},
+		}}}, "supplier_name", "HILLTOP ELECTRICAL"},
+		{"an unsure quantity far off its item stays", []Line{
+			{Text: "TAX INVOICE", Conf: 0.9},
+			{Text: "QTY DESCRIPTION PRICE AMOUNT", Conf: 0.9},
 			{Text: "1 PAINT BRUSH $11.42 $1.42", Conf: 0.6, Box: receipt.Box{X: 0, Y: 60, W: 500, H: 20}, Words: []inference.Word{
-				{Text: "1", Conf: 0.3, Box: receipt.Box{X: 0, Y: 60, W: 8, H: 20}}, {Text: "PAINT", Conf: 0.9, Box: receipt.Box{X: 100, Y: 60, W: 60, H: 20}},
-				{Text: "BRUSH", Conf: 0.9, Box: receipt.Box{X: 170, Y: 60, W: 60, H: 20}}, {Text: "$11.42", Conf: 0.9, Box: receipt.Box{X: 300, Y: 60, W: 70, H: 20}},
-				{Text: "$1.42", Conf: 0.9, Box: receipt.Box{X: 430, Y: 60, W: 70, H: 20}}}},
-			{Text: "1 NAILS $2.00 $2.00", Conf: 0.9}, {Text: "TOTAL $13.42", Conf: 0.9}}, "line_items[0].line_total", "11.42"},
+				{Text: "1", Conf: 0.3, Box: receipt.Box{X: 0, Y: 60, W: 8, H: 20}},
+				{Text: "PAINT", Conf: 0.9, Box: receipt.Box{X: 100, Y: 60, W: 60, H: 20}},
+				{Text: "BRUSH", Conf: 0.9, Box: receipt.Box{X: 170, Y: 60, W: 60, H: 20}},
+				{Text: "$11.42", Conf: 0.9, Box: receipt.Box{X: 300, Y: 60, W: 70, H: 20}},
+				{Text: "$1.42", Conf: 0.9, Box: receipt.Box{X: 430, Y: 60, W: 70, H: 20}},
+			}},
+			{Text: "1 NAILS $2.00 $2.00", Conf: 0.9},
+			{Text: "TOTAL $13.42", Conf: 0.9},
+		}, "line_items[0].line_total", "11.42"},
 		{"a sure digit far off a name's start stays", []Line{{Text: "4 SEASONS CAFE INC", Conf: 0.9, Box: receipt.Box{X: 1, Y: 20, W: 390, H: 30}, Words: []inference.Word{
-			{Text: "4", Conf: 0.93, Box: receipt.Box{X: 1, Y: 20, W: 10, H: 30}}, {Text: "SEASONS", Conf: 0.97, Box: receipt.Box{X: 130, Y: 20, W: 130, H: 30}},
-			{Text: "CAFE", Conf: 0.97, Box: receipt.Box{X: 266, Y: 20, W: 80, H: 30}}, {Text: "INC", Conf: 0.96, Box: receipt.Box{X: 353, Y: 20, W: 37, H: 30}}}}}, "supplier_name", "4 SEASONS CAFE INC"},
+			{Text: "4", Conf: 0.93, Box: receipt.Box{X: 1, Y: 20, W: 10, H: 30}},
+			{Text: "SEASONS", Conf: 0.97, Box: receipt.Box{X: 130, Y: 20, W: 130, H: 30}},
+			{Text: "CAFE", Conf: 0.97, Box: receipt.Box{X: 266, Y: 20, W: 80, H: 30}},
+			{Text: "INC", Conf: 0.96, Box: receipt.Box{X: 353, Y: 20, W: 37, H: 30}},
+		}}}, "supplier_name", "4 SEASONS CAFE INC"},
 		{"a street abbreviation is no speck", []Line{{Text: "ACME LLC", Conf: 0.9}, {Text: "32 LAKE DR", Conf: 0.5, Words: []inference.Word{{Text: "32", Conf: 0.9}, {Text: "LAKE", Conf: 0.9}, {Text: "DR", Conf: 0.4}}}, {Text: "TOLEDO OH 43604", Conf: 0.9}}, "supplier_address", "32 LAKE DR, TOLEDO OH 43604"},
 		{"an unclosed quote before a name", lines(`"BLUE DOOR CAFE [`, "GARTENWEG 68"), "supplier_name", "BLUE DOOR CAFE"},
 		{"a quoted word in a name stays", lines(`THE "BEST" CAFE`, "GARTENWEG 68"), "supplier_name", `THE "BEST" CAFE`},
@@ -150,9 +171,12 @@ func TestExtractFieldsRules(t *testing.T) {
 		{"a rule's end glued to a street", lines("ACME GMBH", "__-MARKTPLATZ 90", "50667 KOELN", "_USt-IdNr DE553556329"), "supplier_address", "MARKTPLATZ 90, 50667 KOELN"},
 		{"a zero read as @ in an address", lines("ACME PTY LTD", "100 PITT STREET", "HOBART TAS 700@", "ABN 51 824 753 556"), "supplier_address", "100 PITT STREET, HOBART TAS 7000"},
 		{"an e-mail line ends the address", lines("ACME PTY LTD", "100 PITT STREET", "SALES@ACME.COM.AU"), "supplier_address", "100 PITT STREET"},
-		{"a table edge read as | before a quantity", []Line{{Text: "TAX INVOICE", Conf: 0.9}, {Text: "QTY DESCRIPTION PRICE AMOUNT", Conf: 0.9},
+		{"a table edge read as | before a quantity", []Line{
+			{Text: "TAX INVOICE", Conf: 0.9},
+			{Text: "QTY DESCRIPTION PRICE AMOUNT", Conf: 0.9},
 			{Text: "| 1 EXTENSION LEAD £60.11 £60.11", Conf: 0.9, Words: []inference.Word{{Text: "|", Conf: 0.9}, {Text: "1", Conf: 0.9}, {Text: "EXTENSION", Conf: 0.9}, {Text: "LEAD", Conf: 0.9}, {Text: "£60.11", Conf: 0.9}, {Text: "£60.11", Conf: 0.9}}},
-			{Text: "TOTAL £60.11", Conf: 0.9}}, "line_items[0].description", "EXTENSION LEAD"},
+			{Text: "TOTAL £60.11", Conf: 0.9},
+		}, "line_items[0].description", "EXTENSION LEAD"},
 		{"a 5 read as S after the country code", lines("ACME GMBH", "USt~IdNr DES97809628"), "supplier_tax_id", "EU_VAT:DE597809628"},
 		{"a German label misread, DE read as 0", lines("ACME GMBH", "USI\\-IdNr DE@S3330849"), "supplier_tax_id", "EU_VAT:DE053330849"},
 		{"a misread German label ends the address", lines("ACME GMBH", "MARKTPLATZ 79", "80331 MUENCHEN", "USI\\-IdNr DE@S3330849"), "supplier_address", "MARKTPLATZ 79, 80331 MUENCHEN"},

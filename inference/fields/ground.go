@@ -1,20 +1,23 @@
 package fields
 
 import (
-	"github.com/shoebox-app/shoebox/inference"
-
 	"strings"
 
+	"github.com/shoebox-app/shoebox/inference"
 	"github.com/shoebox-app/shoebox/receipt"
 )
 
 // groundedFields are checked against the page's OCR words.
-var groundedFields = []string{"supplier_name", "supplier_tax_id", "document_number", "date", "subtotal", "total_tax", "total",
-	"payer_name", "due_date", "delivery_date", "discount", "tip", "rounding", "amount_paid", "change", "card_last_four"}
+var groundedFields = []string{
+	"supplier_name", "supplier_tax_id", "document_number", "date", "subtotal", "total_tax", "total",
+	"payer_name", "due_date", "delivery_date", "discount", "tip", "rounding", "amount_paid", "change", "card_last_four",
+}
 
 // groundedAmounts are the fields findSupport looks up as numbers.
-var groundedAmounts = map[string]bool{"total": true, "subtotal": true, "total_tax": true, "discount": true, "tip": true,
-	"rounding": true, "amount_paid": true, "change": true, "line_total": true, "unit_price": true, "net": true, "tax": true}
+var groundedAmounts = map[string]bool{
+	"total": true, "subtotal": true, "total_tax": true, "discount": true, "tip": true,
+	"rounding": true, "amount_paid": true, "change": true, "line_total": true, "unit_price": true, "net": true, "tax": true,
+}
 
 // Ground finds the OCR words that support each value an engine read and
 // attaches their box, so the review screen can outline it. A value with no

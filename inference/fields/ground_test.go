@@ -1,22 +1,24 @@
 package fields
 
 import (
-	"github.com/shoebox-app/shoebox/inference"
-
 	"strings"
 	"testing"
 
 	"github.com/shopspring/decimal"
 
+	"github.com/shoebox-app/shoebox/inference"
 	"github.com/shoebox-app/shoebox/receipt"
 )
 
 func TestGroundAttachesBoxesAndDoubtsInventions(t *testing.T) {
 	words := []inference.Word{
-		{Text: "ACME", Box: receipt.Box{X: 10, Y: 5, W: 40, H: 10}, Line: 0}, {Text: "SDN", Box: receipt.Box{X: 55, Y: 5, W: 20, H: 10}, Line: 0},
+		{Text: "ACME", Box: receipt.Box{X: 10, Y: 5, W: 40, H: 10}, Line: 0},
+		{Text: "SDN", Box: receipt.Box{X: 55, Y: 5, W: 20, H: 10}, Line: 0},
 		{Text: "BHD", Box: receipt.Box{X: 80, Y: 5, W: 20, H: 10}, Line: 0},
-		{Text: "Date:", Box: receipt.Box{X: 10, Y: 40, W: 30, H: 10}, Line: 1}, {Text: "25/12/2018", Box: receipt.Box{X: 45, Y: 40, W: 60, H: 10}, Line: 1},
-		{Text: "TOTAL", Box: receipt.Box{X: 10, Y: 90, W: 30, H: 10}, Line: 2}, {Text: "9.00", Box: receipt.Box{X: 80, Y: 90, W: 25, H: 10}, Line: 2},
+		{Text: "Date:", Box: receipt.Box{X: 10, Y: 40, W: 30, H: 10}, Line: 1},
+		{Text: "25/12/2018", Box: receipt.Box{X: 45, Y: 40, W: 60, H: 10}, Line: 1},
+		{Text: "TOTAL", Box: receipt.Box{X: 10, Y: 90, W: 30, H: 10}, Line: 2},
+		{Text: "9.00", Box: receipt.Box{X: 80, Y: 90, W: 25, H: 10}, Line: 2},
 	}
 	r := receipt.Receipt{
 		SupplierName: receipt.Of("Acme Sdn. Bhd.", receipt.SourceModel, 0.9),
@@ -44,9 +46,12 @@ func TestGroundAttachesBoxesAndDoubtsInventions(t *testing.T) {
 // cash-less-change arithmetic as a change line on the page does.
 func TestGroundLineItemsAndModelChange(t *testing.T) {
 	words := []inference.Word{
-		{Text: "WIDGET", Box: receipt.Box{X: 10, Y: 5, W: 60, H: 10}, Line: 0}, {Text: "20.00", Box: receipt.Box{X: 120, Y: 5, W: 40, H: 10}, Line: 0},
-		{Text: "TOTAL", Box: receipt.Box{X: 10, Y: 40, W: 50, H: 10}, Line: 1}, {Text: "20.00", Box: receipt.Box{X: 120, Y: 40, W: 40, H: 10}, Line: 1},
-		{Text: "CASH", Box: receipt.Box{X: 10, Y: 60, W: 40, H: 10}, Line: 2}, {Text: "50.00", Box: receipt.Box{X: 120, Y: 60, W: 40, H: 10}, Line: 2},
+		{Text: "WIDGET", Box: receipt.Box{X: 10, Y: 5, W: 60, H: 10}, Line: 0},
+		{Text: "20.00", Box: receipt.Box{X: 120, Y: 5, W: 40, H: 10}, Line: 0},
+		{Text: "TOTAL", Box: receipt.Box{X: 10, Y: 40, W: 50, H: 10}, Line: 1},
+		{Text: "20.00", Box: receipt.Box{X: 120, Y: 40, W: 40, H: 10}, Line: 1},
+		{Text: "CASH", Box: receipt.Box{X: 10, Y: 60, W: 40, H: 10}, Line: 2},
+		{Text: "50.00", Box: receipt.Box{X: 120, Y: 60, W: 40, H: 10}, Line: 2},
 	}
 	amt := func(s string, c float64) receipt.Amount {
 		return receipt.Of(decimal.RequireFromString(s), receipt.SourceModel, c)

@@ -62,8 +62,10 @@ func TestInvoicesReadSellerNumberDateAndTotal(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			r := ExtractFields(lines(tt.text...), eu, testNow)
 			get := func(path string) string { v, _ := receipt.Get(&r, path); return v }
-			for path, want := range map[string]string{"supplier_name": tt.supplier, "document_number": tt.number,
-				"total": tt.total, "payer_name": tt.buyer, "due_date": tt.due, "currency": tt.currency, "doc_type": tt.doc} {
+			for path, want := range map[string]string{
+				"supplier_name": tt.supplier, "document_number": tt.number,
+				"total": tt.total, "payer_name": tt.buyer, "due_date": tt.due, "currency": tt.currency, "doc_type": tt.doc,
+			} {
 				if got := get(path); got != want {
 					t.Errorf("%s = %q, want %q", path, got, want)
 				}

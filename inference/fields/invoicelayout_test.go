@@ -50,7 +50,8 @@ func TestInvoiceLayoutReadsEachValueBesideItsOwnLabel(t *testing.T) {
 		supplier, buyer, number, date, due, net, total, curr string
 		doc                                                  string
 	}{
-		{"Dutch, the buyer beside the meta block", `ORANJEHOF
+		{
+			"Dutch, the buyer beside the meta block", `ORANJEHOF
 Keizersgracht 123
 5611 AH Eindhoven
 
@@ -66,8 +67,10 @@ Onderhoudscontract                                              3           671,
                                                           BTW 21%                                        422,81
                                                           Totaal incl. BTW                             2.436,17
 Oranjehof Installatie N.V.                     IBAN NL12 3456 7890 1234 56             BTW-nummer NL857866090B01`,
-			"Oranjehof Installatie N.V.", "Molenaar Installatie N.V.", "RE-20259163", "2025-01-29", "2025-02-28", "2013.36", "2436.17", "USD", "invoice"},
-		{"German, a value under its label in the column to the right", `                   Rechnungsersteller
+			"Oranjehof Installatie N.V.", "Molenaar Installatie N.V.", "RE-20259163", "2025-01-29", "2025-02-28", "2013.36", "2436.17", "USD", "invoice",
+		},
+		{
+			"German, a value under its label in the column to the right", `                   Rechnungsersteller
                        Lieferant GmbH
                        Lieferantenstraße 20                                   RECHNUNG
                                                                               Rechnungsnummer
@@ -81,8 +84,10 @@ Oranjehof Installatie N.V.                     IBAN NL12 3456 7890 1234 56      
                        Summe netto                                                              198,00
                        USt. 19 %                                                                 37,62
                        Gesamtbetrag                                                             235,62 EUR`,
-			"Lieferant GmbH", "Kunden AG Mitte", "471102", "2013-03-05", "", "198", "235.62", "EUR", "invoice"},
-		{"Spanish credit note, the month by name, printed positive", `CASTELLANO
+			"Lieferant GmbH", "Kunden AG Mitte", "471102", "2013-03-05", "", "198", "235.62", "EUR", "invoice",
+		},
+		{
+			"Spanish credit note, the month by name, printed positive", `CASTELLANO
 Calle Mayor 5
 28013 Madrid
 Castellano Imprenta S.L. · Calle Mayor 5 · 28013 Madrid
@@ -96,8 +101,10 @@ Formación                                          2           100,00      21 %
                                           IVA 21%                                42,00 €
                                           Total factura                         242,00 €
 Castellano Imprenta S.L.              IBAN ES12 3456 7890 1234 5678 90        CIF ESB1234567X`,
-			"Castellano Imprenta S.L.", "Robledo Sistemas S.A.", "F20254319", "2025-05-03", "2025-06-02", "-200", "-242", "EUR", "credit_note"},
-		{"English, a UK sender line, the title's number", `Kestrel Software Ltd
+			"Castellano Imprenta S.L.", "Robledo Sistemas S.A.", "F20254319", "2025-05-03", "2025-06-02", "-200", "-242", "EUR", "credit_note",
+		},
+		{
+			"English, a UK sender line, the title's number", `Kestrel Software Ltd
 12 High Street
 Leeds LS1 4DY
 Kestrel Software Ltd · 12 High Street · Leeds LS1 4DY
@@ -112,14 +119,17 @@ Website hosting                                                                 
                                                               Total                                           £1,041.36
                                                               Amount paid                                      -300.00
                                                               Amount due                                       £741.36`,
-			"Kestrel Software Ltd", "Bluebell Software Limited", "2024/20246032", "2024-05-26", "2024-06-05", "867.8", "1041.36", "GBP", "invoice"},
+			"Kestrel Software Ltd", "Bluebell Software Limited", "2024/20246032", "2024-05-26", "2024-06-05", "867.8", "1041.36", "GBP", "invoice",
+		},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			r := ExtractFields(LinesFromText(tt.page), eu, testNow)
 			get := func(path string) string { v, _ := receipt.Get(&r, path); return v }
-			for path, want := range map[string]string{"supplier_name": tt.supplier, "payer_name": tt.buyer, "document_number": tt.number,
-				"date": tt.date, "due_date": tt.due, "subtotal": tt.net, "total": tt.total, "currency": tt.curr, "doc_type": tt.doc} {
+			for path, want := range map[string]string{
+				"supplier_name": tt.supplier, "payer_name": tt.buyer, "document_number": tt.number,
+				"date": tt.date, "due_date": tt.due, "subtotal": tt.net, "total": tt.total, "currency": tt.curr, "doc_type": tt.doc,
+			} {
 				if got := get(path); !strings.EqualFold(got, want) {
 					t.Errorf("%s = %q, want %q", path, got, want)
 				}

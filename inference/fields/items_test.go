@@ -22,8 +22,10 @@ func itemAmounts(items []receipt.LineItem) string {
 func TestTotalMisreadMendedByItsItems(t *testing.T) {
 	au := receipt.DefaultLocale(receipt.CountryAU)
 	eu := receipt.DefaultLocale(receipt.CountryEU)
-	items007 := []string{"TAX INVOICE", "Date: 09-04-2025 15:54", "5 x STAPLER $20.85", "1 x HAMMER $48.40", "3 x A4 FOLDERS $136.50",
-		"5 x BATTERIES AA $50.90", "1 x MASKING TAPE $2.36"}
+	items007 := []string{
+		"TAX INVOICE", "Date: 09-04-2025 15:54", "5 x STAPLER $20.85", "1 x HAMMER $48.40", "3 x A4 FOLDERS $136.50",
+		"5 x BATTERIES AA $50.90", "1 x MASKING TAPE $2.36",
+	}
 	for _, tc := range []struct {
 		name         string
 		loc          receipt.Locale
@@ -31,26 +33,40 @@ func TestTotalMisreadMendedByItsItems(t *testing.T) {
 		total, items string
 		mended       bool
 	}{
-		{"the GST is the items' share, not the total's", au, lines(append(items007, "TOTAL DUE $259.61", "GST included 10% $23.55")...),
-			"259.01", "20.85;48.40;136.50;50.90;2.36", true},
-		{"the card paid the items' sum", eu, lines("TAX INVOICE", "LIGHT BULB EUR 18,55", "DESK LAMP EUR 51,66", "BALANCE DUE EUR 78,21", "Card EUR 70,21"),
-			"70.21", "18.55;51.66", true},
+		{
+			"the GST is the items' share, not the total's", au, lines(append(items007, "TOTAL DUE $259.61", "GST included 10% $23.55")...),
+			"259.01", "20.85;48.40;136.50;50.90;2.36", true,
+		},
+		{
+			"the card paid the items' sum", eu, lines("TAX INVOICE", "LIGHT BULB EUR 18,55", "DESK LAMP EUR 51,66", "BALANCE DUE EUR 78,21", "Card EUR 70,21"),
+			"70.21", "18.55;51.66", true,
+		},
 		{"a lost digit, and cash less change is the items' sum", eu, lines("TAX INVOICE", "5 x MASKING TAPE EUR 250,55", "1 x GEL PENS EUR 252,27",
 			"GRAND TOTAL EUR 52,82", "CASH EUR 530,00", "CHANGE EUR 27,18"), "502.82", "250.55;252.27", true},
 		{"a lost digit, with no cash to confirm it", eu, lines("TAX INVOICE", "5 x MASKING TAPE EUR 250,55", "1 x GEL PENS EUR 252,27",
 			"GRAND TOTAL EUR 52,82", "Card EUR 52,82"), "52.82", "", false},
-		{"an unsure total over sure items", au, confLines([]string{"TAX INVOICE", "1 x EXTENSION LEAD $35.21", "5 x PAINT BRUSH $157.30",
-			"BALANCE DUE $192.52", "GST included 10% $17.50"}, 0.95, 0.95, 0.95, 0.55, 0.94), "192.51", "35.21;157.30", true},
-		{"a sure total over sure items stays", au, confLines([]string{"TAX INVOICE", "1 x EXTENSION LEAD $35.21", "5 x PAINT BRUSH $157.30",
-			"BALANCE DUE $192.52", "GST included 10% $17.50"}, 0.95, 0.95, 0.95, 0.95, 0.94), "192.52", "", false},
-		{"nothing confirms the items' sum", au, lines(append(items007, "TOTAL DUE $259.61")...),
-			"259.61", "", false},
-		{"the GST is the printed total's share", au, lines(append(items007, "TOTAL DUE $259.61", "GST included 10% $23.60")...),
-			"259.61", "", false},
+		{"an unsure total over sure items", au, confLines([]string{
+			"TAX INVOICE", "1 x EXTENSION LEAD $35.21", "5 x PAINT BRUSH $157.30",
+			"BALANCE DUE $192.52", "GST included 10% $17.50",
+		}, 0.95, 0.95, 0.95, 0.55, 0.94), "192.51", "35.21;157.30", true},
+		{"a sure total over sure items stays", au, confLines([]string{
+			"TAX INVOICE", "1 x EXTENSION LEAD $35.21", "5 x PAINT BRUSH $157.30",
+			"BALANCE DUE $192.52", "GST included 10% $17.50",
+		}, 0.95, 0.95, 0.95, 0.95, 0.94), "192.52", "", false},
+		{
+			"nothing confirms the items' sum", au, lines(append(items007, "TOTAL DUE $259.61")...),
+			"259.61", "", false,
+		},
+		{
+			"the GST is the printed total's share", au, lines(append(items007, "TOTAL DUE $259.61", "GST included 10% $23.60")...),
+			"259.61", "", false,
+		},
 		// The total's 0 against the items' 6 is an item misread, not the
 		// total: mendItemZero's case, which this does not take.
-		{"a 0 in the total is no misread 6", au, lines("TAX INVOICE", "1 x NAILS $12.00", "1 x GLUE $4.55", "TOTAL $10.55", "GST included 10% $1.50"),
-			"10.55", "", false},
+		{
+			"a 0 in the total is no misread 6", au, lines("TAX INVOICE", "1 x NAILS $12.00", "1 x GLUE $4.55", "TOTAL $10.55", "GST included 10% $1.50"),
+			"10.55", "", false,
+		},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			r := ExtractFields(tc.lines, tc.loc, testNow)
@@ -76,13 +92,19 @@ func TestSubtotalWithAMisreadWordIsFoundByItsItems(t *testing.T) {
 		lines           []Line
 		subtotal, items string
 	}{
-		{"two items", lines("TAX INVOICE", "Date Sep 13, 2024 16:50", "CABLE TIES $60.85", "WOOD GLUE $17.28", "Subtotat $78.13", "SALES TAX 7% $5.47", "TOTAL $83.60"),
-			"78.13", "60.85;17.28"},
-		{"with an item mended by its quantity and price", lines("TAX INVOICE", "Date Nov 11, 2025 10:31", "HAMMER $27.48", "2 @ $13.70", "STAPLER $46.30",
-			"MASKING TAPE $48.12", "Subtotat $121.82", "SALES TAX 6% $7.31", "BALANCE DUE $129.13"),
-			"121.82", "27.40;46.30;48.12"},
-		{"an item that is not the sum of those above stays an item", lines("TAX INVOICE", "CABLE TIES $60.85", "WOOD GLUE $17.28", "TONER $78.10", "TOTAL $156.23"),
-			"", "60.85;17.28;78.10"},
+		{
+			"two items", lines("TAX INVOICE", "Date Sep 13, 2024 16:50", "CABLE TIES $60.85", "WOOD GLUE $17.28", "Subtotat $78.13", "SALES TAX 7% $5.47", "TOTAL $83.60"),
+			"78.13", "60.85;17.28",
+		},
+		{
+			"with an item mended by its quantity and price", lines("TAX INVOICE", "Date Nov 11, 2025 10:31", "HAMMER $27.48", "2 @ $13.70", "STAPLER $46.30",
+				"MASKING TAPE $48.12", "Subtotat $121.82", "SALES TAX 6% $7.31", "BALANCE DUE $129.13"),
+			"121.82", "27.40;46.30;48.12",
+		},
+		{
+			"an item that is not the sum of those above stays an item", lines("TAX INVOICE", "CABLE TIES $60.85", "WOOD GLUE $17.28", "TONER $78.10", "TOTAL $156.23"),
+			"", "60.85;17.28;78.10",
+		},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			r := ExtractFields(tc.lines, us, testNow)
@@ -106,10 +128,14 @@ func TestItemAmountsWithALostDecimalPoint(t *testing.T) {
 	}{
 		{"point lost", receipt.DefaultLocale(receipt.CountryUK), lines("TAX INVOICE", "Date 24 Apr 2025 10:57", "SANDWICH £40.41", "GEL PENS £11253", "3 @ £37.51",
 			"LIGHT BULB £3331.", "AMOUNT DUE £186.25"), "40.41;112.53;33.31"},
-		{"point read as a space", receipt.DefaultLocale(receipt.CountryAU), lines("TAX INVOICE", "1 x WOOD GLUE $6.37", "1 x COFFEE $47 60", "TOTAL $53.97"),
-			"6.37;47.60"},
-		{"no currency sign, no amount", receipt.DefaultLocale(receipt.CountryAU), lines("TAX INVOICE", "1 x WOOD GLUE $6.37", "1 x COFFEE 4760", "TOTAL $53.97"),
-			""},
+		{
+			"point read as a space", receipt.DefaultLocale(receipt.CountryAU), lines("TAX INVOICE", "1 x WOOD GLUE $6.37", "1 x COFFEE $47 60", "TOTAL $53.97"),
+			"6.37;47.60",
+		},
+		{
+			"no currency sign, no amount", receipt.DefaultLocale(receipt.CountryAU), lines("TAX INVOICE", "1 x WOOD GLUE $6.37", "1 x COFFEE 4760", "TOTAL $53.97"),
+			"",
+		},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			r := ExtractFields(tc.lines, tc.loc, testNow)
@@ -136,9 +162,11 @@ func TestItemsMendedUntilTheyAddUp(t *testing.T) {
 		lines []Line
 		items string
 	}{
-		{"an amount that lost its point after a price that kept it", eu, lines("TAX INVOICE Date: 25.04.25", "QTY DESCRIPTION PRICE AMOUNT",
-			"5 AS FOLDERS EUR 33,35 EUR 166,75", "2. NAILS 1KG EUR 24,29 EUR4858 _", "3 CABLE TIES EUR 36,81 EUR 110,43", "BALANCE DUE EUR 325,76"),
-			"166.75;48.58;110.43"},
+		{
+			"an amount that lost its point after a price that kept it", eu, lines("TAX INVOICE Date: 25.04.25", "QTY DESCRIPTION PRICE AMOUNT",
+				"5 AS FOLDERS EUR 33,35 EUR 166,75", "2. NAILS 1KG EUR 24,29 EUR4858 _", "3 CABLE TIES EUR 36,81 EUR 110,43", "BALANCE DUE EUR 325,76"),
+			"166.75;48.58;110.43",
+		},
 		{"a quantity line with a dot and EUR misread", eu, lines("TAX INVOICE", "Date 04.10.25 1757", "COFFEE EUR 193,84", "4.@ BUR 48,46",
 			"SANDWICH EUR 19,56", "BALANCE DUE EUR 213,40"), "193.84;19.56"},
 		{"two amounts misread, each against its quantity and price", uk, lines("TAX INVOICE", "Date 04/05/24 19:07", "MASKING TAPE £282.98", "5 @ £56.58",
@@ -150,8 +178,10 @@ func TestItemsMendedUntilTheyAddUp(t *testing.T) {
 			"STAPLER EUR 48,39", "TOTAL EUR 79,66"), "26.15;5.12;48.39"},
 		{"a speck read as a third decimal", eu, lines("TAX INVOICE", "Date: 16.07.2024 13:07", "1 x TONER EUR 25,94", "3 x PAINT BRUSH EUR 25,412",
 			"1 x LIGHT BULB EUR 15,01", "GRAND TOTAL EUR 66,36"), "25.94;25.41;15.01"},
-		{"a stray digit that fits two items is not guessed", eu, lines("TAX INVOICE", "HAMMER EUR 21,00", "TAPE EUR 21,00", "TOTAL DUE EUR 23,00"),
-			""},
+		{
+			"a stray digit that fits two items is not guessed", eu, lines("TAX INVOICE", "HAMMER EUR 21,00", "TAPE EUR 21,00", "TOTAL DUE EUR 23,00"),
+			"",
+		},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			if got := itemAmounts(ExtractFields(tc.lines, tc.loc, testNow).LineItems); got != tc.items {
@@ -180,9 +210,11 @@ func TestItemNamesUnderTheirAmounts(t *testing.T) {
 	}{
 		{"names under, a units row under the header", lines("ACME HARDWARE SDN BHD", "RECEIPT #: CS0388 DATE: 10/05/2017", "ITEM QTY U/P AMOUNT", "(RM) (RM)",
 			"120000143 16.00 16.00 S", "WALL SOCKET 15A", "SUB-TOTAL (GST) 16.00", "TOTAL 16.00"), "WALL SOCKET 15A 16.00"},
-		{"every name under its amounts", lines("ACME MACHINERY", "Doc No. S0040 Date: 11/01/2019", "Item Qty Price Amount Tax",
-			"1072 1 80.00 80.00", "REPAIR PUMP (1UNIT)", "workmanship & service", "70349 1 16.00 16.00", "OVERFLOW ASSY", "TOTAL 96.00"),
-			"REPAIR PUMP (1UNIT) 80.00; OVERFLOW ASSY 16.00"},
+		{
+			"every name under its amounts", lines("ACME MACHINERY", "Doc No. S0040 Date: 11/01/2019", "Item Qty Price Amount Tax",
+				"1072 1 80.00 80.00", "REPAIR PUMP (1UNIT)", "workmanship & service", "70349 1 16.00 16.00", "OVERFLOW ASSY", "TOTAL 96.00"),
+			"REPAIR PUMP (1UNIT) 80.00; OVERFLOW ASSY 16.00",
+		},
 		{"names above, as most receipts print them", lines("ACME MART", "INVOICE 12 Date: 11/01/2019", "ITEM QTY AMOUNT", "BLEACH 1L", "2 11.50 23.00",
 			"DISH SOAP", "1 4.45 4.45", "TOTAL 27.45"), "BLEACH 1L 23.00; DISH SOAP 4.45"},
 	} {

@@ -414,9 +414,18 @@ func editDistance(a, b string, limit int) int {
 // "SUNGET BEST". The states' honorifics (DARUL EHSAN for Selangor…) are
 // printed after most addresses.
 var placePhrases = [][2]string{
-	{"SHAH", "ALAM"}, {"KUALA", "LUMPUR"}, {"PETALING", "JAYA"}, {"JOHOR", "BAHRU"},
-	{"DARUL", "EHSAN"}, {"DARUL", "TAKZIM"}, {"DARUL", "AMAN"}, {"DARUL", "MAKMUR"},
-	{"DARUL", "RIDZUAN"}, {"DARUL", "NAIM"}, {"DARUL", "IMAN"}, {"DARUL", "KHUSUS"},
+	{"SHAH", "ALAM"},
+	{"KUALA", "LUMPUR"},
+	{"PETALING", "JAYA"},
+	{"JOHOR", "BAHRU"},
+	{"DARUL", "EHSAN"},
+	{"DARUL", "TAKZIM"},
+	{"DARUL", "AMAN"},
+	{"DARUL", "MAKMUR"},
+	{"DARUL", "RIDZUAN"},
+	{"DARUL", "NAIM"},
+	{"DARUL", "IMAN"},
+	{"DARUL", "KHUSUS"},
 }
 
 // mendPlacePhrases mends two neighbouring words of an address that are

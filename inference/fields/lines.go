@@ -1,8 +1,6 @@
 package fields
 
 import (
-	"github.com/shoebox-app/shoebox/inference"
-
 	"regexp"
 	"sort"
 	"strings"
@@ -10,6 +8,7 @@ import (
 
 	"github.com/shopspring/decimal"
 
+	"github.com/shoebox-app/shoebox/inference"
 	"github.com/shoebox-app/shoebox/packs"
 	"github.com/shoebox-app/shoebox/receipt"
 )

@@ -137,12 +137,18 @@ var malaysianStates = []struct {
 	name  string
 	codes [][2]int
 }{
-	{"PERLIS", [][2]int{{1000, 2800}}}, {"KEDAH", [][2]int{{5000, 9810}}}, {"PENANG", [][2]int{{10000, 14400}}},
-	{"KELANTAN", [][2]int{{15000, 18500}}}, {"TERENGGANU", [][2]int{{20000, 24300}}},
+	{"PERLIS", [][2]int{{1000, 2800}}},
+	{"KEDAH", [][2]int{{5000, 9810}}},
+	{"PENANG", [][2]int{{10000, 14400}}},
+	{"KELANTAN", [][2]int{{15000, 18500}}},
+	{"TERENGGANU", [][2]int{{20000, 24300}}},
 	{"PAHANG", [][2]int{{25000, 28800}, {39000, 39200}, {49000, 49000}, {69000, 69000}}},
-	{"PERAK", [][2]int{{30000, 36810}}}, {"SELANGOR", [][2]int{{40000, 48300}, {63000, 68100}}},
-	{"MELAKA", [][2]int{{75000, 78309}}}, {"JOHOR", [][2]int{{79000, 86900}}},
-	{"SABAH", [][2]int{{88000, 91309}}}, {"SARAWAK", [][2]int{{93000, 98859}}},
+	{"PERAK", [][2]int{{30000, 36810}}},
+	{"SELANGOR", [][2]int{{40000, 48300}, {63000, 68100}}},
+	{"MELAKA", [][2]int{{75000, 78309}}},
+	{"JOHOR", [][2]int{{79000, 86900}}},
+	{"SABAH", [][2]int{{88000, 91309}}},
+	{"SARAWAK", [][2]int{{93000, 98859}}},
 }
 
 // rePostcodeThenWords is a five-digit postcode and the rest of the address.
@@ -239,8 +245,10 @@ var auCityPostcodes = map[string][][2]int{
 }
 
 // auCapitals are the capital cities of Australia's states and territories.
-var auCapitals = map[string]string{"NSW": "SYDNEY", "VIC": "MELBOURNE", "QLD": "BRISBANE", "WA": "PERTH", "SA": "ADELAIDE",
-	"TAS": "HOBART", "NT": "DARWIN", "ACT": "CANBERRA"}
+var auCapitals = map[string]string{
+	"NSW": "SYDNEY", "VIC": "MELBOURNE", "QLD": "BRISBANE", "WA": "PERTH", "SA": "ADELAIDE",
+	"TAS": "HOBART", "NT": "DARWIN", "ACT": "CANBERRA",
+}
 
 // reAUTownStatePostcode is a town's last word, its state and a postcode.
 var reAUTownStatePostcode = regexp.MustCompile(`\b[A-Z]{5,9}\s+(?:NSW|VIC|QLD|WA|SA|TAS|NT|ACT)\s+\d{4}\b`)

@@ -15,52 +15,109 @@ func TestFindTaxLines(t *testing.T) {
 		want      []want
 		inclusive string // "true", "false" or "" for unknown
 	}{
-		{"inclusive GST", receipt.CountryAU, lines("1 x HAMMER $24.95", "TOTAL $24.95", "GST included 10% $2.27"),
-			[]want{{"GST", "10", "", "2.27"}}, "true"},
-		{"sales tax added", receipt.CountryUS, lines("DRILL $18.99", "SUBTOTAL $18.99", "SALES TAX 8% $1.52", "TOTAL $20.51"),
-			[]want{{"SALES TAX", "8", "", "1.52"}}, "false"},
-		{"summary row with its net", receipt.CountryMY, lines("Total Sales (Inclusive GST) 190.80", "GST Summary Amount (RM) Tax (RM)", "SR @ 6% 180.00 10.80", "Total GST 10.80"),
-			[]want{{"GST", "6", "180", "10.8"}}, "true"},
-		{"the rate of a total is no tax line", receipt.CountryMY, lines("Total Amt Incl. GST @ 6% : 12.00", "GST 6% 0.68"),
-			[]want{{"GST", "6", "", "0.68"}}, "true"},
-		{"a net subtotal under an INCLUSIVE total", receipt.CountryMY, lines("Sub Total (Excluding GST): 18.31", "Total GST: 1.10", "Total (Inclusive GST): 19.40"),
-			nil, "false"},
-		{"item rows with rates under a table heading are no tax lines", receipt.CountryMY, lines("DESC QTY PRICE AMOUNT TAXCODE", "CODE AMOUNT TAX", "10% 10.00 100.00 ZRL", "3 1% 58.00 58.00 SR", "Total Inc. GST 6%: 362.50"),
-			nil, "true"},
-		{"a tax-coded row without a table heading", receipt.CountryMY, lines("TOTAL 37.63", "SR (@ 6%) 35.50 2.13", "Total GST 2.13"),
-			[]want{{"", "6", "35.5", "2.13"}}, ""},
-		{"tax included in the total", receipt.CountryMY, lines("Total Incl. GST@6% RM 12.30", "GST @6% included in total RM 0.70"),
-			[]want{{"GST", "6", "", "0.7"}}, "true"},
-		{"a rate with three decimals", receipt.CountryMY, lines("TOTAL 19.40", "GST 6.000% 1.10"),
-			[]want{{"GST", "6", "", "1.1"}}, ""},
-		{"two rates", receipt.CountryEU, lines("SUMME EUR 23,07", "MWST 19% EUR 1,60", "MWST 7% EUR 1,09", "Total MWST EUR 2,69"),
-			[]want{{"MWST", "19", "", "1.6"}, {"MWST", "7", "", "1.09"}}, ""},
-		{"lines that do not add up to the tax are dropped", receipt.CountryUK, lines("TOTAL £60.00", "VAT 20% £10.00", "TOTAL VAT £7.00"),
-			nil, ""},
+		{
+			"inclusive GST", receipt.CountryAU, lines("1 x HAMMER $24.95", "TOTAL $24.95", "GST included 10% $2.27"),
+			[]want{{"GST", "10", "", "2.27"}},
+			"true",
+		},
+		{
+			"sales tax added", receipt.CountryUS, lines("DRILL $18.99", "SUBTOTAL $18.99", "SALES TAX 8% $1.52", "TOTAL $20.51"),
+			[]want{{"SALES TAX", "8", "", "1.52"}},
+			"false",
+		},
+		{
+			"summary row with its net", receipt.CountryMY, lines("Total Sales (Inclusive GST) 190.80", "GST Summary Amount (RM) Tax (RM)", "SR @ 6% 180.00 10.80", "Total GST 10.80"),
+			[]want{{"GST", "6", "180", "10.8"}},
+			"true",
+		},
+		{
+			"the rate of a total is no tax line", receipt.CountryMY, lines("Total Amt Incl. GST @ 6% : 12.00", "GST 6% 0.68"),
+			[]want{{"GST", "6", "", "0.68"}},
+			"true",
+		},
+		{
+			"a net subtotal under an INCLUSIVE total", receipt.CountryMY, lines("Sub Total (Excluding GST): 18.31", "Total GST: 1.10", "Total (Inclusive GST): 19.40"),
+			nil, "false",
+		},
+		{
+			"item rows with rates under a table heading are no tax lines", receipt.CountryMY, lines("DESC QTY PRICE AMOUNT TAXCODE", "CODE AMOUNT TAX", "10% 10.00 100.00 ZRL", "3 1% 58.00 58.00 SR", "Total Inc. GST 6%: 362.50"),
+			nil, "true",
+		},
+		{
+			"a tax-coded row without a table heading", receipt.CountryMY, lines("TOTAL 37.63", "SR (@ 6%) 35.50 2.13", "Total GST 2.13"),
+			[]want{{"", "6", "35.5", "2.13"}},
+			"",
+		},
+		{
+			"tax included in the total", receipt.CountryMY, lines("Total Incl. GST@6% RM 12.30", "GST @6% included in total RM 0.70"),
+			[]want{{"GST", "6", "", "0.7"}},
+			"true",
+		},
+		{
+			"a rate with three decimals", receipt.CountryMY, lines("TOTAL 19.40", "GST 6.000% 1.10"),
+			[]want{{"GST", "6", "", "1.1"}},
+			"",
+		},
+		{
+			"two rates", receipt.CountryEU, lines("SUMME EUR 23,07", "MWST 19% EUR 1,60", "MWST 7% EUR 1,09", "Total MWST EUR 2,69"),
+			[]want{{"MWST", "19", "", "1.6"}, {"MWST", "7", "", "1.09"}},
+			"",
+		},
+		{
+			"lines that do not add up to the tax are dropped", receipt.CountryUK, lines("TOTAL £60.00", "VAT 20% £10.00", "TOTAL VAT £7.00"),
+			nil, "",
+		},
 		// Synthetic phone photos (seed 101): a 0 read as O or @, a tax
 		// word one letter off, a dollar sign read as 5.
-		{"a rate's 0 read as O", receipt.CountryAU, lines("4 PRINTER PAPER $12.96 $51.84", "GST1O% INCL. $21.45", "BALANCE DUE = $235.94"),
-			[]want{{"GST", "10", "", "21.45"}}, "true"},
-		{"an amount's 0 read as @", receipt.CountryEU, lines("MWST 7% INCL. EUR 1@,59", "GRAND TOTAL EUR 161,90"),
-			[]want{{"MWST", "7", "", "10.59"}}, "true"},
-		{"a tax word one letter off beside INCLUDED", receipt.CountryEU, lines("TOTAL DUE EUR 344,00", "MYST included 19% EUR 54,92"),
-			[]want{{"MWST", "19", "", "54.92"}}, "true"},
-		{"a word one letter off a tax word, with no INCLUDED, stays", receipt.CountryEU, lines("TOTAL DUE EUR 344,00", "MYST 19% EUR 54,92"),
-			nil, ""},
-		{"a dollar sign read as 5", receipt.CountryAU, lines("1 SCREWS S6PK $4.90 $4.90", "GST 10% INCL. 516.78", "GRANDTOTAL $184.53"),
-			[]want{{"GST", "10", "", "16.78"}}, "true"},
-		{"no dollar sign to misread on a page without one", receipt.CountryMY, lines("GST 6% 516.78", "TOTAL 184.53"),
-			nil, ""},
+		{
+			"a rate's 0 read as O", receipt.CountryAU, lines("4 PRINTER PAPER $12.96 $51.84", "GST1O% INCL. $21.45", "BALANCE DUE = $235.94"),
+			[]want{{"GST", "10", "", "21.45"}},
+			"true",
+		},
+		{
+			"an amount's 0 read as @", receipt.CountryEU, lines("MWST 7% INCL. EUR 1@,59", "GRAND TOTAL EUR 161,90"),
+			[]want{{"MWST", "7", "", "10.59"}},
+			"true",
+		},
+		{
+			"a tax word one letter off beside INCLUDED", receipt.CountryEU, lines("TOTAL DUE EUR 344,00", "MYST included 19% EUR 54,92"),
+			[]want{{"MWST", "19", "", "54.92"}},
+			"true",
+		},
+		{
+			"a word one letter off a tax word, with no INCLUDED, stays", receipt.CountryEU, lines("TOTAL DUE EUR 344,00", "MYST 19% EUR 54,92"),
+			nil, "",
+		},
+		{
+			"a dollar sign read as 5", receipt.CountryAU, lines("1 SCREWS S6PK $4.90 $4.90", "GST 10% INCL. 516.78", "GRANDTOTAL $184.53"),
+			[]want{{"GST", "10", "", "16.78"}},
+			"true",
+		},
+		{
+			"no dollar sign to misread on a page without one", receipt.CountryMY, lines("GST 6% 516.78", "TOTAL 184.53"),
+			nil, "",
+		},
 		// Seed 202: SALES TAX read as one word, a speck read as a rate's
 		// digit, a tax's 0 read as 6.
-		{"SALESTAX as one word", receipt.CountryUS, lines("SUBTOTAL $527.46", "SALESTAX7% $36.92", "GRANDTOTAL $564.38"),
-			[]want{{"SALES TAX", "7", "", "36.92"}}, "false"},
-		{"a rate with a speck read as a digit", receipt.CountryUS, lines("Subtotal $166.22", "SALES TAX 79% $11.64", "TOTAL $177.86"),
-			[]want{{"SALES TAX", "7", "", "11.64"}}, "false"},
-		{"a rate no sum confirms is no tax line", receipt.CountryUS, lines("Subtotal $166.22", "SALES TAX 79% $12.64", "TOTAL $178.86"),
-			nil, "false"},
-		{"a tax one digit above its share", receipt.CountryEU, lines("TOTAL DUE EUR 12,65", "Includes MWST 19% EUR 2,62"),
-			[]want{{"MWST", "19", "", "2.02"}}, "true"},
+		{
+			"SALESTAX as one word", receipt.CountryUS, lines("SUBTOTAL $527.46", "SALESTAX7% $36.92", "GRANDTOTAL $564.38"),
+			[]want{{"SALES TAX", "7", "", "36.92"}},
+			"false",
+		},
+		{
+			"a rate with a speck read as a digit", receipt.CountryUS, lines("Subtotal $166.22", "SALES TAX 79% $11.64", "TOTAL $177.86"),
+			[]want{{"SALES TAX", "7", "", "11.64"}},
+			"false",
+		},
+		{
+			"a rate no sum confirms is no tax line", receipt.CountryUS, lines("Subtotal $166.22", "SALES TAX 79% $12.64", "TOTAL $178.86"),
+			nil, "false",
+		},
+		{
+			"a tax one digit above its share", receipt.CountryEU, lines("TOTAL DUE EUR 12,65", "Includes MWST 19% EUR 2,62"),
+			[]want{{"MWST", "19", "", "2.02"}},
+			"true",
+		},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			r := ExtractFields(tc.lines, receipt.DefaultLocale(tc.country), testNow)

@@ -373,9 +373,12 @@ var (
 		re   *regexp.Regexp
 		name string
 	}{
-		{regexp.MustCompile(`\bVISA\b`), "card (Visa)"}, {regexp.MustCompile(`\bMASTER\s*CARD|\bMASTERCARD\b`), "card (Mastercard)"},
-		{regexp.MustCompile(`\bAMEX\b`), "card (Amex)"}, {regexp.MustCompile(`\bEFTPOS\b|\bDEBIT\b`), "card (debit)"},
-		{regexp.MustCompile(`\bCREDIT\s*CARD\b`), "card"}, {regexp.MustCompile(`\bCASH\b`), "cash"},
+		{regexp.MustCompile(`\bVISA\b`), "card (Visa)"},
+		{regexp.MustCompile(`\bMASTER\s*CARD|\bMASTERCARD\b`), "card (Mastercard)"},
+		{regexp.MustCompile(`\bAMEX\b`), "card (Amex)"},
+		{regexp.MustCompile(`\bEFTPOS\b|\bDEBIT\b`), "card (debit)"},
+		{regexp.MustCompile(`\bCREDIT\s*CARD\b`), "card"},
+		{regexp.MustCompile(`\bCASH\b`), "cash"},
 	}
 )
 

@@ -27,7 +27,7 @@ func TestTotalFromSubtotal(t *testing.T) {
 			if tc.tax >= 0 {
 				r.TotalTax = receipt.Amount{Value: decimal.New(tc.tax, -2), Set: true}
 			}
-			var rates = my
+			rates := my
 			if !tc.rates {
 				rates = nil
 			}

@@ -1,14 +1,13 @@
 package ocr
 
 import (
-	"github.com/shoebox-app/shoebox/inference"
-
 	"context"
 	"os"
 	"testing"
 
 	"github.com/shopspring/decimal"
 
+	"github.com/shoebox-app/shoebox/inference"
 	"github.com/shoebox-app/shoebox/ingest"
 	"github.com/shoebox-app/shoebox/internal/synth"
 	"github.com/shoebox-app/shoebox/receipt"

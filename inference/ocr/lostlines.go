@@ -1,14 +1,13 @@
 package ocr
 
 import (
-	"github.com/shoebox-app/shoebox/inference"
-	"github.com/shoebox-app/shoebox/inference/fields"
-
 	"context"
 	"image"
 	"sort"
 	"unicode"
 
+	"github.com/shoebox-app/shoebox/inference"
+	"github.com/shoebox-app/shoebox/inference/fields"
 	"github.com/shoebox-app/shoebox/receipt"
 )
 

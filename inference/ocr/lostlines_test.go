@@ -1,13 +1,12 @@
 package ocr
 
 import (
-	"github.com/shoebox-app/shoebox/inference"
-	"github.com/shoebox-app/shoebox/inference/fields"
-
 	"context"
 	"strings"
 	"testing"
 
+	"github.com/shoebox-app/shoebox/inference"
+	"github.com/shoebox-app/shoebox/inference/fields"
 	"github.com/shoebox-app/shoebox/receipt"
 )
 

@@ -1,9 +1,6 @@
 package ocr
 
 import (
-	"github.com/shoebox-app/shoebox/inference"
-	"github.com/shoebox-app/shoebox/inference/fields"
-
 	"context"
 	"fmt"
 	"image"
@@ -12,6 +9,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/shoebox-app/shoebox/inference"
+	"github.com/shoebox-app/shoebox/inference/fields"
 	"github.com/shoebox-app/shoebox/receipt"
 )
 
@@ -80,8 +79,10 @@ func NewTesseract(opt Options) (*Tesseract, error) {
 	if opt.Locale.Country == "" {
 		opt.Locale = receipt.DefaultLocale(receipt.CountryOther)
 	}
-	o := &Tesseract{opt: opt, clients: make(chan *tessClient, opt.Workers), sparse: make(chan *tessClient, opt.Workers),
-		lines: make(chan *tessClient, opt.Workers)}
+	o := &Tesseract{
+		opt: opt, clients: make(chan *tessClient, opt.Workers), sparse: make(chan *tessClient, opt.Workers),
+		lines: make(chan *tessClient, opt.Workers),
+	}
 	fill := func(pool chan *tessClient, psm int) error {
 		for i := 0; i < opt.Workers; i++ {
 			c, err := newClient(opt, psm)
@@ -443,9 +444,11 @@ func wordsFromBoxes(boxes []tessBox, page int, origin image.Point, scale float64
 		r := b.Box
 		words = append(words, inference.Word{
 			Text: text,
-			Box: receipt.Box{Page: page,
-				X: origin.X + int(float64(r.Min.X)/scale), Y: origin.Y + int(float64(r.Min.Y)/scale),
-				W: int(float64(r.Dx()) / scale), H: int(float64(r.Dy()) / scale)},
+			Box: receipt.Box{
+				Page: page,
+				X:    origin.X + int(float64(r.Min.X)/scale), Y: origin.Y + int(float64(r.Min.Y)/scale),
+				W: int(float64(r.Dx()) / scale), H: int(float64(r.Dy()) / scale),
+			},
 			Conf: b.Confidence / 100,
 			Line: lineOf(b),
 		})

@@ -1,9 +1,6 @@
 package ocr
 
 import (
-	"github.com/shoebox-app/shoebox/inference"
-	"github.com/shoebox-app/shoebox/internal/eval"
-
 	"context"
 	"fmt"
 	"io"
@@ -14,6 +11,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/shoebox-app/shoebox/inference"
+	"github.com/shoebox-app/shoebox/internal/eval"
 	"github.com/shoebox-app/shoebox/internal/synth"
 	"github.com/shoebox-app/shoebox/receipt"
 )
@@ -82,18 +81,26 @@ func TestOCRReadsSyntheticReceiptsFromSeveralCountries(t *testing.T) {
 		taxID   string
 		date    string
 	}{
-		{receipt.CountryUK, synth.Receipt{Supplier: "CORNER STATIONERS LTD", Address: []string{"4 HIGH STREET", "LEEDS LS1 4AB"},
+		{receipt.CountryUK, synth.Receipt{
+			Supplier: "CORNER STATIONERS LTD", Address: []string{"4 HIGH STREET", "LEEDS LS1 4AB"},
 			TaxID: "VAT No GB 980 7806 84", Date: "03/09/2025", Items: []synth.Item{{Desc: "PRINTER PAPER", Qty: 2, UnitCents: 650}, {Desc: "TONER", Qty: 1, UnitCents: 3999}},
-			TaxLabel: "VAT", TaxRate: 20, Inclusive: false, Currency: "£"}, "UK_VAT:GB980780684", "2025-09-03"},
-		{receipt.CountryUS, synth.Receipt{Supplier: "MAIN STREET HARDWARE INC", Address: []string{"120 MAIN ST", "AUSTIN TX 78701"},
+			TaxLabel: "VAT", TaxRate: 20, Inclusive: false, Currency: "£",
+		}, "UK_VAT:GB980780684", "2025-09-03"},
+		{receipt.CountryUS, synth.Receipt{
+			Supplier: "MAIN STREET HARDWARE INC", Address: []string{"120 MAIN ST", "AUSTIN TX 78701"},
 			TaxID: "EIN 12-3456789", Date: "09/03/2025", Items: []synth.Item{{Desc: "DRILL BITS", Qty: 1, UnitCents: 1899}, {Desc: "SCREWS", Qty: 3, UnitCents: 450}},
-			TaxLabel: "SALES TAX", TaxRate: 8, Inclusive: false, Currency: "$"}, "US_EIN:123456789", "2025-09-03"},
-		{receipt.CountryEU, synth.Receipt{Supplier: "BUROBEDARF MULLER GMBH", Address: []string{"HAUPTSTRASSE 5", "10115 BERLIN"},
+			TaxLabel: "SALES TAX", TaxRate: 8, Inclusive: false, Currency: "$",
+		}, "US_EIN:123456789", "2025-09-03"},
+		{receipt.CountryEU, synth.Receipt{
+			Supplier: "BUROBEDARF MULLER GMBH", Address: []string{"HAUPTSTRASSE 5", "10115 BERLIN"},
 			TaxID: "USt-IdNr VAT DE123456788", Date: "03.09.2025", Items: []synth.Item{{Desc: "ORDNER", Qty: 4, UnitCents: 299}, {Desc: "STIFTE", Qty: 1, UnitCents: 450}},
-			TaxLabel: "MWST", TaxRate: 19, Inclusive: true, Currency: "EUR ", Comma: true}, "EU_VAT:DE123456788", "2025-09-03"},
-		{receipt.CountryAU, synth.Receipt{Supplier: "HARBOUR HARDWARE PTY LTD", Address: []string{"12 GEORGE STREET", "SYDNEY NSW 2000"},
+			TaxLabel: "MWST", TaxRate: 19, Inclusive: true, Currency: "EUR ", Comma: true,
+		}, "EU_VAT:DE123456788", "2025-09-03"},
+		{receipt.CountryAU, synth.Receipt{
+			Supplier: "HARBOUR HARDWARE PTY LTD", Address: []string{"12 GEORGE STREET", "SYDNEY NSW 2000"},
 			TaxID: "ABN 51 824 753 556", Date: "3 Sep 2025", Items: []synth.Item{{Desc: "HAMMER", Qty: 1, UnitCents: 2495}},
-			TaxLabel: "GST", TaxRate: 10, Inclusive: true, Currency: "$"}, "AU_ABN:51824753556", "2025-09-03"},
+			TaxLabel: "GST", TaxRate: 10, Inclusive: true, Currency: "$",
+		}, "AU_ABN:51824753556", "2025-09-03"},
 	}
 	for _, tt := range tests {
 		t.Run(string(tt.country), func(t *testing.T) {
@@ -132,9 +139,11 @@ func TestOCRReadsSyntheticReceiptsFromSeveralCountries(t *testing.T) {
 }
 
 func TestOCROnPhotographedReceipts(t *testing.T) {
-	r := synth.Receipt{Supplier: "HARBOUR HARDWARE PTY LTD", Address: []string{"12 GEORGE STREET", "SYDNEY NSW 2000"},
+	r := synth.Receipt{
+		Supplier: "HARBOUR HARDWARE PTY LTD", Address: []string{"12 GEORGE STREET", "SYDNEY NSW 2000"},
 		TaxID: "ABN 51 824 753 556", Date: "16/07/2025", Items: []synth.Item{{Desc: "HAMMER", Qty: 1, UnitCents: 2495}, {Desc: "NAILS 1KG", Qty: 2, UnitCents: 1250}},
-		TaxLabel: "GST", TaxRate: 10, Inclusive: true, Currency: "$"}
+		TaxLabel: "GST", TaxRate: 10, Inclusive: true, Currency: "$",
+	}
 	clean, err := synth.Render(r)
 	if err != nil {
 		t.Fatal(err)
@@ -197,8 +206,10 @@ func TestOCRReadsEveryLayout(t *testing.T) {
 				}
 				_, tax, total := r.Totals()
 				got := res.Receipt
-				for field, want := range map[string]string{"supplier_name": r.Supplier, "date": r.ISODate,
-					"total": decimalText(total), "total_tax": decimalText(tax)} {
+				for field, want := range map[string]string{
+					"supplier_name": r.Supplier, "date": r.ISODate,
+					"total": decimalText(total), "total_tax": decimalText(tax),
+				} {
 					if v, _ := receipt.Get(&got, field); v != want {
 						t.Errorf("%s = %q, want %q\n%s", field, v, want, res.Raw)
 					}
@@ -258,8 +269,10 @@ func TestOCROnSyntheticPhonePhotos(t *testing.T) {
 				t.Fatal(err)
 			}
 			_, tax, sum := r.Totals()
-			label := eval.Label{Company: r.Supplier, Date: r.ISODate, Address: strings.Join(r.Address, ", "),
-				Total: decimalText(sum), Tax: decimalText(tax)}
+			label := eval.Label{
+				Company: r.Supplier, Date: r.ISODate, Address: strings.Join(r.Address, ", "),
+				Total: decimalText(sum), Tax: decimalText(tax),
+			}
 			var items []string
 			for _, it := range r.Items {
 				items = append(items, decimalText(int64(it.Qty)*it.UnitCents))

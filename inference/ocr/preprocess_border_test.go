@@ -30,12 +30,21 @@ func TestClearBorders(t *testing.T) {
 		kept     []image.Point // still dark after
 		whitened []image.Point
 	}{
-		{"a dark strip down the right edge", page(400, 600, text, image.Rect(370, 0, 400, 600)), true,
-			[]image.Point{{150, 110}}, []image.Point{{385, 300}, {399, 0}}},
-		{"print touching the edge stays", page(400, 600, text, image.Rect(0, 200, 4, 220)), false,
-			[]image.Point{{150, 110}, {2, 210}}, nil},
-		{"a page dark all over is left alone", page(400, 600, image.Rect(0, 0, 400, 400)), false,
-			[]image.Point{{200, 200}}, nil},
+		{
+			"a dark strip down the right edge", page(400, 600, text, image.Rect(370, 0, 400, 600)), true,
+			[]image.Point{{150, 110}},
+			[]image.Point{{385, 300}, {399, 0}},
+		},
+		{
+			"print touching the edge stays", page(400, 600, text, image.Rect(0, 200, 4, 220)), false,
+			[]image.Point{{150, 110}, {2, 210}},
+			nil,
+		},
+		{
+			"a page dark all over is left alone", page(400, 600, image.Rect(0, 0, 400, 400)), false,
+			[]image.Point{{200, 200}},
+			nil,
+		},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			if got := clearBorders(tc.g); got != tc.changed {

@@ -1,15 +1,14 @@
 package ocr
 
 import (
-	"github.com/shoebox-app/shoebox/inference"
-	"github.com/shoebox-app/shoebox/inference/fields"
-
 	"context"
 	"fmt"
 	"image"
 	"math"
 	"strings"
 
+	"github.com/shoebox-app/shoebox/inference"
+	"github.com/shoebox-app/shoebox/inference/fields"
 	"github.com/shoebox-app/shoebox/receipt"
 )
 

@@ -17,7 +17,7 @@ import (
 // 8 and 4 over Tesseract alone) for 10% more time than PP-OCR alone.
 const DefaultReader = ReaderBoth
 
-// TesseractBuilt: this build links Tesseract.
+// TesseractBuilt says whether this build links Tesseract (it does).
 const TesseractBuilt = true
 
 type (

@@ -12,7 +12,7 @@ import (
 // `-tags notesseract` on Linux: see the README's Windows section.
 const DefaultReader = ReaderPPOCR
 
-// TesseractBuilt: this build has no Tesseract.
+// TesseractBuilt says whether this build links Tesseract (it does not).
 const TesseractBuilt = false
 
 // ErrNoTesseract is why every Tesseract instance fails to start here.

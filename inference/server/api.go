@@ -168,9 +168,11 @@ func (e *Engine) ollamaChat(ctx context.Context, c chat) (answer, error) {
 	if err := e.do(ctx, "POST", "/api/chat", body, &resp); err != nil {
 		return answer{}, err
 	}
-	return answer{text: resp.Message.Content, pieces: piecesOf(resp.Message.Content, resp.Logprobs),
+	return answer{
+		text: resp.Message.Content, pieces: piecesOf(resp.Message.Content, resp.Logprobs),
 		promptTokens: resp.PromptEvalCount, outTok: resp.EvalCount, truncated: resp.DoneReason == "length",
-		load: resp.LoadDuration, prefill: resp.PromptEvalDuration, decode: resp.EvalDuration}, nil
+		load: resp.LoadDuration, prefill: resp.PromptEvalDuration, decode: resp.EvalDuration,
+	}, nil
 }
 
 // Models lists the models the server offers: /v1/models, or Ollama's

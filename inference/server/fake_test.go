@@ -55,8 +55,10 @@ func (f *fake) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 }
 
 func content(w http.ResponseWriter, text string) {
-	json.NewEncoder(w).Encode(map[string]any{"choices": []any{map[string]any{"message": map[string]any{"content": text}}},
-		"usage": map[string]any{"prompt_tokens": 100, "completion_tokens": 20}})
+	json.NewEncoder(w).Encode(map[string]any{
+		"choices": []any{map[string]any{"message": map[string]any{"content": text}}},
+		"usage":   map[string]any{"prompt_tokens": 100, "completion_tokens": 20},
+	})
 }
 
 func newFake(t *testing.T, reply func(n int, w http.ResponseWriter)) (*fake, *httptest.Server) {

@@ -99,8 +99,10 @@ func TestTheKeyGoesOverPlainHTTPOnlyWhenAllowed(t *testing.T) {
 		t.Fatalf("a key over http:// to another computer: %v", err)
 	}
 	var events []string
-	if _, err := New(Options{URL: "http://gpu-box:8000/v1", Model: "m", APIKey: "sk-x", AllowHTTPKey: true,
-		OnEvent: func(s string) { events = append(events, s) }}); err != nil {
+	if _, err := New(Options{
+		URL: "http://gpu-box:8000/v1", Model: "m", APIKey: "sk-x", AllowHTTPKey: true,
+		OnEvent: func(s string) { events = append(events, s) },
+	}); err != nil {
 		t.Fatal(err)
 	}
 	if len(events) != 1 || !strings.Contains(events[0], "warning") || !strings.Contains(events[0], "http://") {

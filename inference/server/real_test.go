@@ -79,8 +79,10 @@ func TestRealOllama(t *testing.T) {
 			}
 			// The answer's tokens come with probabilities, which become
 			// the fields' confidences.
-			a, err := e.ask(ctx, chat{system: "Read the receipt.", user: strings.TrimSpace(assets.ReceiptInstruction), image: jpegOf(t, loadPage(t, paths[0])),
-				schema: compactJSON(assets.ReceiptSchema), maxTokens: 64})
+			a, err := e.ask(ctx, chat{
+				system: "Read the receipt.", user: strings.TrimSpace(assets.ReceiptInstruction), image: jpegOf(t, loadPage(t, paths[0])),
+				schema: compactJSON(assets.ReceiptSchema), maxTokens: 64,
+			})
 			if err != nil || len(a.pieces) == 0 {
 				t.Errorf("no token probabilities from %s (%v): %d logprobs for %q", e.apiFound, err, len(a.pieces), a.text)
 			}

@@ -204,8 +204,10 @@ func (e *Engine) Extract(ctx context.Context, page inference.Page) (inference.Re
 	// The same words the embedded engine sends, laid out for a model
 	// whose family the server does not tell us: its own chat template.
 	req := vlm.BuildPrompt("", assets.ReceiptPrompt, page)
-	c := chat{system: req.System, user: req.User, image: img.Bytes(),
-		schema: receiptSchema, maxTokens: e.opt.MaxTokens}
+	c := chat{
+		system: req.System, user: req.User, image: img.Bytes(),
+		schema: receiptSchema, maxTokens: e.opt.MaxTokens,
+	}
 	a, r, err := e.read(ctx, c)
 	if err == nil && vlm.Refused(&r) {
 		e.event("the model declined page %d (%q): asking again with the strict bookkeeping prompt", page.Index+1, plain.Clip(a.text, 80))
@@ -218,8 +220,10 @@ func (e *Engine) Extract(ctx context.Context, page inference.Page) (inference.Re
 	if err != nil {
 		return inference.Result{Raw: a.text, Engine: "server"}, err
 	}
-	t := inference.Timings{Load: a.load, Prefill: a.prefill, Decode: a.decode, PromptTokens: a.promptTokens, OutputTokens: a.outTok,
-		Total: time.Since(start), Batch: 1}
+	t := inference.Timings{
+		Load: a.load, Prefill: a.prefill, Decode: a.decode, PromptTokens: a.promptTokens, OutputTokens: a.outTok,
+		Total: time.Since(start), Batch: 1,
+	}
 	if a.decode > 0 && a.outTok > 0 {
 		t.TokensPerSec = float64(a.outTok) / a.decode.Seconds()
 	}

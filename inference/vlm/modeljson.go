@@ -1,8 +1,6 @@
 package vlm
 
 import (
-	"github.com/shoebox-app/shoebox/inference/vlm/protocol"
-
 	"encoding/json"
 	"fmt"
 	"math"
@@ -10,6 +8,7 @@ import (
 	"strings"
 	"unicode"
 
+	"github.com/shoebox-app/shoebox/inference/vlm/protocol"
 	"github.com/shoebox-app/shoebox/receipt"
 )
 
@@ -26,8 +25,10 @@ var schemaFields = map[string]string{
 
 // The schema's keys of a line item and of a tax line, by receipt field.
 var (
-	itemFields = map[string]string{"description": "description", "quantity": "quantity", "unit_price": "unit_price",
-		"amount": "line_total", "tax_code": "tax_code"}
+	itemFields = map[string]string{
+		"description": "description", "quantity": "quantity", "unit_price": "unit_price",
+		"amount": "line_total", "tax_code": "tax_code",
+	}
 	taxLineFields = map[string]string{"rate": "rate", "net": "net", "tax": "tax"}
 )
 

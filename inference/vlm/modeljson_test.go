@@ -1,11 +1,10 @@
 package vlm
 
 import (
-	"github.com/shoebox-app/shoebox/inference/vlm/protocol"
-
 	"strings"
 	"testing"
 
+	"github.com/shoebox-app/shoebox/inference/vlm/protocol"
 	"github.com/shoebox-app/shoebox/receipt"
 )
 
@@ -61,10 +60,12 @@ func TestParseModelJSONReadsTheWholeDocument(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for path, want := range map[string]string{"doc_type": "tax_invoice", "payer_name": "Smith & Co", "document_number": "INV-1042",
+	for path, want := range map[string]string{
+		"doc_type": "tax_invoice", "payer_name": "Smith & Co", "document_number": "INV-1042",
 		"due_date": "2025-03-03", "delivery_date": "2025-02-01", "tip": "1.5", "rounding": "-0.02", "amount_paid": "50", "change": "17",
 		"card_last_four": "4821", "line_items[0].quantity": "2", "line_items[0].unit_price": "10", "line_items[0].line_total": "20",
-		"line_items[0].tax_code": "GST", "line_items[1].description": "GADGET", "tax_lines[0].rate": "10", "tax_lines[0].net": "30", "tax_lines[0].tax": "3"} {
+		"line_items[0].tax_code": "GST", "line_items[1].description": "GADGET", "tax_lines[0].rate": "10", "tax_lines[0].net": "30", "tax_lines[0].tax": "3",
+	} {
 		if got, err := receipt.Get(&r, path); err != nil || got != want {
 			t.Errorf("%s = %q (%v), want %q", path, got, err, want)
 		}

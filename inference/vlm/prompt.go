@@ -1,10 +1,6 @@
 package vlm
 
 import (
-	"github.com/shoebox-app/shoebox/inference"
-	"github.com/shoebox-app/shoebox/inference/fields"
-	"github.com/shoebox-app/shoebox/inference/vlm/protocol"
-
 	"encoding/json"
 	"math"
 	"slices"
@@ -12,6 +8,9 @@ import (
 	"strings"
 
 	"github.com/shoebox-app/shoebox/assets"
+	"github.com/shoebox-app/shoebox/inference"
+	"github.com/shoebox-app/shoebox/inference/fields"
+	"github.com/shoebox-app/shoebox/inference/vlm/protocol"
 	"github.com/shoebox-app/shoebox/models/gguf"
 )
 

@@ -25,9 +25,13 @@ func TestPromptsPerFamily(t *testing.T) {
 		projector, family, template string
 		systemTurn                  bool
 	}{
-		{"qwen3vl_merger", "qwen3vl", "chatml", true}, {"qwen2.5vl_merger", "qwen25vl", "chatml", true},
-		{"internvl", "internvl", "chatml", true}, {"resampler", "minicpmv", "chatml", true},
-		{"gemma3", "gemma3", "gemma", false}, {"idefics3", "smolvlm", "smolvlm", false}, {"mlp", "llava", "", true},
+		{"qwen3vl_merger", "qwen3vl", "chatml", true},
+		{"qwen2.5vl_merger", "qwen25vl", "chatml", true},
+		{"internvl", "internvl", "chatml", true},
+		{"resampler", "minicpmv", "chatml", true},
+		{"gemma3", "gemma3", "gemma", false},
+		{"idefics3", "smolvlm", "smolvlm", false},
+		{"mlp", "llava", "", true},
 	} {
 		fam := FamilyOf(c.projector)
 		if fam != c.family {

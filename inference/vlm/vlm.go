@@ -1,11 +1,6 @@
 package vlm
 
 import (
-	"github.com/shoebox-app/shoebox/inference"
-	"github.com/shoebox-app/shoebox/inference/fields"
-	"github.com/shoebox-app/shoebox/inference/vlm/protocol"
-	"github.com/shoebox-app/shoebox/internal/plain"
-
 	"bufio"
 	"bytes"
 	"context"
@@ -23,6 +18,10 @@ import (
 
 	"github.com/shoebox-app/shoebox/assets"
 	"github.com/shoebox-app/shoebox/hw"
+	"github.com/shoebox-app/shoebox/inference"
+	"github.com/shoebox-app/shoebox/inference/fields"
+	"github.com/shoebox-app/shoebox/inference/vlm/protocol"
+	"github.com/shoebox-app/shoebox/internal/plain"
 	"github.com/shoebox-app/shoebox/receipt"
 )
 
@@ -229,9 +228,11 @@ func (v *Engine) start() error {
 	for _, n := range p.TensorSplit {
 		split = append(split, float32(n))
 	}
-	_, err = v.call(context.Background(), protocol.WorkerRequest{Op: "load", Model: v.opt.Model, Projector: v.opt.Projector, Threads: max(p.Threads, 1),
+	_, err = v.call(context.Background(), protocol.WorkerRequest{
+		Op: "load", Model: v.opt.Model, Projector: v.opt.Projector, Threads: max(p.Threads, 1),
 		GPULayers: p.GPULayers, MainGPU: p.MainGPU, TensorSplit: split, Context: max(p.Context, 4096), Parallel: max(p.Parallel, 1), Batch: max(p.Batch, 512),
-		FlashAttention: p.FlashAttention, KVType: p.KVType, ProjectorOnGPU: p.Projector == "gpu"}, 10*time.Minute)
+		FlashAttention: p.FlashAttention, KVType: p.KVType, ProjectorOnGPU: p.Projector == "gpu",
+	}, 10*time.Minute)
 	if err != nil {
 		v.kill()
 		return err
@@ -353,8 +354,10 @@ func (v *Engine) Extract(ctx context.Context, page inference.Page) (inference.Re
 	if err != nil {
 		return inference.Result{Raw: resp.Output}, err
 	}
-	t := inference.Timings{ImageEncode: msDur(resp.EncodeMS), Prefill: msDur(resp.PrefillMS), Decode: msDur(resp.DecodeMS),
-		PromptTokens: resp.PromptTokens, OutputTokens: len(resp.Pieces), Total: time.Since(start), Batch: res.batch, FullGrammarSteps: resp.FullGrammarSteps, GrammarRescue: msDur(resp.GrammarRescueMS), Forward: msDur(resp.ForwardMS)}
+	t := inference.Timings{
+		ImageEncode: msDur(resp.EncodeMS), Prefill: msDur(resp.PrefillMS), Decode: msDur(resp.DecodeMS),
+		PromptTokens: resp.PromptTokens, OutputTokens: len(resp.Pieces), Total: time.Since(start), Batch: res.batch, FullGrammarSteps: resp.FullGrammarSteps, GrammarRescue: msDur(resp.GrammarRescueMS), Forward: msDur(resp.ForwardMS),
+	}
 	if resp.DecodeMS > 0 {
 		t.TokensPerSec = float64(len(resp.Pieces)) / (resp.DecodeMS / 1000)
 	}

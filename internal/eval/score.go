@@ -49,10 +49,14 @@ func NormalizeText(s string) string { return receipt.Fold(s) }
 func Score(l Label, r *receipt.Receipt, loc receipt.Locale) map[string]FieldScore {
 	out := map[string]FieldScore{}
 	got := func(path string) string { v, _ := receipt.Get(r, path); return v }
-	out["company"] = FieldScore{Want: l.Company, Got: got("supplier_name"),
-		Correct: l.Company != "" && NormalizeText(l.Company) == NormalizeText(got("supplier_name"))}
-	out["address"] = FieldScore{Want: l.Address, Got: got("supplier_address"),
-		Correct: l.Address != "" && NormalizeText(l.Address) == NormalizeText(got("supplier_address"))}
+	out["company"] = FieldScore{
+		Want: l.Company, Got: got("supplier_name"),
+		Correct: l.Company != "" && NormalizeText(l.Company) == NormalizeText(got("supplier_name")),
+	}
+	out["address"] = FieldScore{
+		Want: l.Address, Got: got("supplier_address"),
+		Correct: l.Address != "" && NormalizeText(l.Address) == NormalizeText(got("supplier_address")),
+	}
 	fd := FieldScore{Want: l.Date, Got: got("date")}
 	want := l.Date
 	if len(want) == 8 && len(strings.Map(keepDigits, want)) == 8 { // SROIE writes some dates as DDMMYYYY, some as YYYYMMDD

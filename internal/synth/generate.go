@@ -21,32 +21,58 @@ var countryPresets = map[string]struct {
 	streets   []string
 	cities    []string
 }{
-	"AU": {[]string{"PTY LTD", "PTY. LTD.", ""}, "GST", []int{10}, true, "$", false,
+	"AU": {
+		[]string{"PTY LTD", "PTY. LTD.", ""},
+		"GST",
+		[]int{10},
+		true, "$", false,
 		[]string{"02/01/2006", "2 Jan 2006", "02-01-2006"},
 		[]string{"GEORGE STREET", "PITT STREET", "CHAPEL ROAD", "BEACH ROAD", "KING STREET"},
-		[]string{"SYDNEY NSW 2000", "MELBOURNE VIC 3000", "BRISBANE QLD 4000", "PERTH WA 6000", "HOBART TAS 7000"}},
-	"UK": {[]string{"LTD", "LIMITED", ""}, "VAT", []int{20}, true, "£", false,
+		[]string{"SYDNEY NSW 2000", "MELBOURNE VIC 3000", "BRISBANE QLD 4000", "PERTH WA 6000", "HOBART TAS 7000"},
+	},
+	"UK": {
+		[]string{"LTD", "LIMITED", ""},
+		"VAT",
+		[]int{20},
+		true, "£", false,
 		[]string{"02/01/2006", "2 Jan 2006", "02/01/06"},
 		[]string{"HIGH STREET", "STATION ROAD", "CHURCH LANE", "MILL ROAD", "LONDON ROAD"},
-		[]string{"LEEDS LS1 4AB", "YORK YO1 7HH", "BATH BA1 1SU", "LEICESTER LE1 5YA", "DERBY DE1 2PQ"}},
-	"US": {[]string{"INC", "LLC", ""}, "SALES TAX", []int{6, 7, 8}, false, "$", false,
+		[]string{"LEEDS LS1 4AB", "YORK YO1 7HH", "BATH BA1 1SU", "LEICESTER LE1 5YA", "DERBY DE1 2PQ"},
+	},
+	"US": {
+		[]string{"INC", "LLC", ""},
+		"SALES TAX",
+		[]int{6, 7, 8},
+		false, "$", false,
 		[]string{"01/02/2006", "Jan 2, 2006", "01-02-2006"},
 		[]string{"MAIN ST", "OAK AVE", "ELM ST", "PARK BLVD", "LAKE DR"},
-		[]string{"AUSTIN TX 78701", "DENVER CO 80202", "SALEM OR 97301", "TOLEDO OH 43604", "RENO NV 89501"}},
-	"EU": {[]string{"GMBH", "KG", ""}, "MWST", []int{19, 7}, true, "EUR ", true,
+		[]string{"AUSTIN TX 78701", "DENVER CO 80202", "SALEM OR 97301", "TOLEDO OH 43604", "RENO NV 89501"},
+	},
+	"EU": {
+		[]string{"GMBH", "KG", ""},
+		"MWST",
+		[]int{19, 7},
+		true, "EUR ", true,
 		[]string{"02.01.2006", "02.01.06"},
 		[]string{"HAUPTSTRASSE", "BAHNHOFSTRASSE", "GARTENWEG", "SCHULSTRASSE", "MARKTPLATZ"},
-		[]string{"10115 BERLIN", "80331 MUENCHEN", "50667 KOELN", "04109 LEIPZIG", "28195 BREMEN"}},
+		[]string{"10115 BERLIN", "80331 MUENCHEN", "50667 KOELN", "04109 LEIPZIG", "28195 BREMEN"},
+	},
 }
 
 var (
-	namePrefixes = []string{"HARBOUR", "CORNER", "RIVERSIDE", "GREENFIELD", "OAKWOOD", "NORTHSIDE", "BAYVIEW",
-		"MAIN STREET", "HILLTOP", "PARKSIDE", "STATION", "WESTGATE", "SUNRISE", "OLD MILL", "BLUE DOOR"}
-	trades = []string{"HARDWARE", "STATIONERS", "CAFE", "BAKERY", "PHARMACY", "BOOKS", "ELECTRICAL", "GROCER",
-		"GARDEN SUPPLIES", "OFFICE SUPPLIES", "TIMBER", "PRINTING"}
-	itemNames = []string{"HAMMER", "NAILS 1KG", "PRINTER PAPER", "TONER", "A4 FOLDERS", "GEL PENS", "COFFEE",
+	namePrefixes = []string{
+		"HARBOUR", "CORNER", "RIVERSIDE", "GREENFIELD", "OAKWOOD", "NORTHSIDE", "BAYVIEW",
+		"MAIN STREET", "HILLTOP", "PARKSIDE", "STATION", "WESTGATE", "SUNRISE", "OLD MILL", "BLUE DOOR",
+	}
+	trades = []string{
+		"HARDWARE", "STATIONERS", "CAFE", "BAKERY", "PHARMACY", "BOOKS", "ELECTRICAL", "GROCER",
+		"GARDEN SUPPLIES", "OFFICE SUPPLIES", "TIMBER", "PRINTING",
+	}
+	itemNames = []string{
+		"HAMMER", "NAILS 1KG", "PRINTER PAPER", "TONER", "A4 FOLDERS", "GEL PENS", "COFFEE",
 		"SANDWICH", "BATTERIES AA", "EXTENSION LEAD", "PAINT BRUSH", "MASKING TAPE", "NOTEBOOK", "STAPLER",
-		"SCREWS 50PK", "WOOD GLUE", "LIGHT BULB", "CABLE TIES", "DESK LAMP", "ENVELOPES"}
+		"SCREWS 50PK", "WOOD GLUE", "LIGHT BULB", "CABLE TIES", "DESK LAMP", "ENVELOPES",
+	}
 	totalLabels = []string{"TOTAL", "TOTAL DUE", "AMOUNT DUE", "BALANCE DUE", "GRAND TOTAL"}
 )
 

@@ -101,9 +101,23 @@ var languageWords = map[string]langWords{
 		},
 		itemHead: [4]string{"MENGE", "ARTIKEL", "PREIS", "BETRAG"},
 		thanks:   []string{"VIELEN DANK FÜR IHREN EINKAUF", "Danke und auf Wiedersehen", "UMTAUSCH NUR MIT BON"},
-		items: []localItem{{"KAFFEE 500G", 1}, {"BRÖTCHEN", 1}, {"VOLLMILCH 1,5%", 1}, {"KÄSE GOUDA", 1}, {"MÜSLI", 1},
-			{"ÄPFEL 1KG", 1}, {"SCHRAUBEN 50ST", 0}, {"KUGELSCHREIBER", 0}, {"DRUCKERPAPIER A4", 0}, {"ORDNER", 0},
-			{"GLÜHBIRNE LED", 0}, {"BATTERIEN AA", 0}, {"KLEBEBAND", 0}, {"SPÜLMITTEL", 0}, {"NOTIZBLOCK", 0}},
+		items: []localItem{
+			{"KAFFEE 500G", 1},
+			{"BRÖTCHEN", 1},
+			{"VOLLMILCH 1,5%", 1},
+			{"KÄSE GOUDA", 1},
+			{"MÜSLI", 1},
+			{"ÄPFEL 1KG", 1},
+			{"SCHRAUBEN 50ST", 0},
+			{"KUGELSCHREIBER", 0},
+			{"DRUCKERPAPIER A4", 0},
+			{"ORDNER", 0},
+			{"GLÜHBIRNE LED", 0},
+			{"BATTERIEN AA", 0},
+			{"KLEBEBAND", 0},
+			{"SPÜLMITTEL", 0},
+			{"NOTIZBLOCK", 0},
+		},
 		pricey: []string{"KAFFEEVOLLAUTOMAT", "LASERDRUCKER", "BÜROSTUHL"},
 		trades: []string{"Bäckerei", "Bürobedarf", "Eisenwaren", "Café", "Buchhandlung", "Getränkemarkt", "Schreibwaren", "Drogerie"},
 		multi:  "x",
@@ -116,9 +130,23 @@ var languageWords = map[string]langWords{
 		},
 		itemHead: [4]string{"QTÉ", "DÉSIGNATION", "P.U.", "MONTANT"},
 		thanks:   []string{"MERCI DE VOTRE VISITE", "À bientôt !", "Merci et à très bientôt"},
-		items: []localItem{{"CAFÉ MOULU", 2}, {"BAGUETTE", 2}, {"CROISSANT", 2}, {"CRÈME FRAÎCHE", 2}, {"PÂTES 500G", 2},
-			{"THÉ VERT", 2}, {"CAFÉ EXPRESSO", 1}, {"SANDWICH JAMBON", 1}, {"RAMETTE PAPIER A4", 0}, {"STYLO BILLE", 0},
-			{"AMPOULE LED", 0}, {"CAHIER", 0}, {"PILES AA", 0}, {"RUBAN ADHÉSIF", 0}, {"LIQUIDE VAISSELLE", 0}},
+		items: []localItem{
+			{"CAFÉ MOULU", 2},
+			{"BAGUETTE", 2},
+			{"CROISSANT", 2},
+			{"CRÈME FRAÎCHE", 2},
+			{"PÂTES 500G", 2},
+			{"THÉ VERT", 2},
+			{"CAFÉ EXPRESSO", 1},
+			{"SANDWICH JAMBON", 1},
+			{"RAMETTE PAPIER A4", 0},
+			{"STYLO BILLE", 0},
+			{"AMPOULE LED", 0},
+			{"CAHIER", 0},
+			{"PILES AA", 0},
+			{"RUBAN ADHÉSIF", 0},
+			{"LIQUIDE VAISSELLE", 0},
+		},
 		pricey: []string{"ASPIRATEUR", "IMPRIMANTE LASER", "MACHINE À CAFÉ"},
 		trades: []string{"Boulangerie", "Papeterie", "Quincaillerie", "Café", "Librairie", "Épicerie", "Brasserie", "Droguerie"},
 		multi:  "x",
@@ -131,9 +159,23 @@ var languageWords = map[string]langWords{
 		},
 		itemHead: [4]string{"AANTAL", "OMSCHRIJVING", "PRIJS", "BEDRAG"},
 		thanks:   []string{"BEDANKT VOOR UW BEZOEK", "Tot ziens!", "Dank u wel en tot ziens"},
-		items: []localItem{{"KOFFIEBONEN", 1}, {"VOLKORENBROOD", 1}, {"JONGE KAAS", 1}, {"HALFVOLLE MELK", 1}, {"APPELS 1KG", 1},
-			{"STROOPWAFELS", 1}, {"PRINTPAPIER A4", 0}, {"BALPEN", 0}, {"ORDNER", 0}, {"LEDLAMP", 0}, {"BATTERIJEN AA", 0},
-			{"PLAKBAND", 0}, {"AFWASMIDDEL", 0}, {"SCHROEVEN 50ST", 0}, {"CRÈME BRÛLÉE", 1}},
+		items: []localItem{
+			{"KOFFIEBONEN", 1},
+			{"VOLKORENBROOD", 1},
+			{"JONGE KAAS", 1},
+			{"HALFVOLLE MELK", 1},
+			{"APPELS 1KG", 1},
+			{"STROOPWAFELS", 1},
+			{"PRINTPAPIER A4", 0},
+			{"BALPEN", 0},
+			{"ORDNER", 0},
+			{"LEDLAMP", 0},
+			{"BATTERIJEN AA", 0},
+			{"PLAKBAND", 0},
+			{"AFWASMIDDEL", 0},
+			{"SCHROEVEN 50ST", 0},
+			{"CRÈME BRÛLÉE", 1},
+		},
 		pricey: []string{"KOFFIEMACHINE", "LASERPRINTER", "BUREAUSTOEL"},
 		trades: []string{"Bakkerij", "Kantoorboekhandel", "IJzerwaren", "Koffiehuis", "Boekhandel", "Drogisterij", "Bloemenhuis"},
 		multi:  "x",
@@ -146,9 +188,23 @@ var languageWords = map[string]langWords{
 		},
 		itemHead: [4]string{"Q.TÀ", "DESCRIZIONE", "PREZZO", "IMPORTO"},
 		thanks:   []string{"GRAZIE E ARRIVEDERCI", "Grazie per la visita", "ARRIVEDERCI"},
-		items: []localItem{{"CAFFÈ", 1}, {"CORNETTO", 1}, {"PANE INTEGRALE", 1}, {"MOZZARELLA", 1}, {"PASTA 500G", 1},
-			{"LATTE", 1}, {"CARTA A4", 0}, {"PENNA A SFERA", 0}, {"LAMPADINA LED", 0}, {"QUADERNO", 0}, {"PILE AA", 0},
-			{"NASTRO ADESIVO", 0}, {"DETERSIVO PIATTI", 0}, {"VITI 50PZ", 0}, {"TÈ VERDE", 1}},
+		items: []localItem{
+			{"CAFFÈ", 1},
+			{"CORNETTO", 1},
+			{"PANE INTEGRALE", 1},
+			{"MOZZARELLA", 1},
+			{"PASTA 500G", 1},
+			{"LATTE", 1},
+			{"CARTA A4", 0},
+			{"PENNA A SFERA", 0},
+			{"LAMPADINA LED", 0},
+			{"QUADERNO", 0},
+			{"PILE AA", 0},
+			{"NASTRO ADESIVO", 0},
+			{"DETERSIVO PIATTI", 0},
+			{"VITI 50PZ", 0},
+			{"TÈ VERDE", 1},
+		},
 		pricey: []string{"MACCHINA CAFFÈ", "STAMPANTE LASER", "SEDIA UFFICIO"},
 		trades: []string{"Panificio", "Cartoleria", "Ferramenta", "Caffè", "Libreria", "Pasticceria", "Alimentari"},
 		multi:  "x",
@@ -161,9 +217,22 @@ var languageWords = map[string]langWords{
 		},
 		itemHead: [4]string{"UDS", "DESCRIPCIÓN", "PRECIO", "IMPORTE"},
 		thanks:   []string{"GRACIAS POR SU VISITA", "¡Gracias por su compra!", "GRACIAS Y HASTA PRONTO"},
-		items: []localItem{{"CAFÉ CON LECHE", 1}, {"PAN DE MOLDE", 1}, {"JAMÓN SERRANO", 1}, {"AGUA 1,5L", 1},
-			{"ACEITE DE OLIVA", 1}, {"MAGDALENAS", 1}, {"PAPEL A4", 0}, {"BOLÍGRAFO", 0}, {"BOMBILLA LED", 0},
-			{"CUADERNO", 0}, {"PILAS AA", 0}, {"CINTA ADHESIVA", 0}, {"TORNILLOS 50U", 0}, {"LAVAVAJILLAS", 0}},
+		items: []localItem{
+			{"CAFÉ CON LECHE", 1},
+			{"PAN DE MOLDE", 1},
+			{"JAMÓN SERRANO", 1},
+			{"AGUA 1,5L", 1},
+			{"ACEITE DE OLIVA", 1},
+			{"MAGDALENAS", 1},
+			{"PAPEL A4", 0},
+			{"BOLÍGRAFO", 0},
+			{"BOMBILLA LED", 0},
+			{"CUADERNO", 0},
+			{"PILAS AA", 0},
+			{"CINTA ADHESIVA", 0},
+			{"TORNILLOS 50U", 0},
+			{"LAVAVAJILLAS", 0},
+		},
 		pricey: []string{"CAFETERA EXPRÉS", "IMPRESORA LÁSER", "SILLA DE OFICINA"},
 		trades: []string{"Panadería", "Papelería", "Ferretería", "Cafetería", "Librería", "Droguería"},
 		multi:  "x",
@@ -176,9 +245,20 @@ var languageWords = map[string]langWords{
 		},
 		itemHead: [4]string{"QTD", "DESCRIÇÃO", "PREÇO", "VALOR"},
 		thanks:   []string{"OBRIGADO PELA SUA VISITA", "Volte sempre!"},
-		items: []localItem{{"PÃO", 2}, {"LEITE", 2}, {"ÁGUA 1,5L", 2}, {"CAFÉ", 1}, {"PASTEL DE NATA", 1},
-			{"SUMO DE LARANJA", 1}, {"PAPEL A4", 0}, {"CANETA", 0}, {"LÂMPADA LED", 0}, {"CADERNO", 0}, {"PILHAS AA", 0},
-			{"FITA-COLA", 0}},
+		items: []localItem{
+			{"PÃO", 2},
+			{"LEITE", 2},
+			{"ÁGUA 1,5L", 2},
+			{"CAFÉ", 1},
+			{"PASTEL DE NATA", 1},
+			{"SUMO DE LARANJA", 1},
+			{"PAPEL A4", 0},
+			{"CANETA", 0},
+			{"LÂMPADA LED", 0},
+			{"CADERNO", 0},
+			{"PILHAS AA", 0},
+			{"FITA-COLA", 0},
+		},
 		pricey: []string{"MÁQUINA DE CAFÉ", "IMPRESSORA LASER"},
 		trades: []string{"Padaria", "Papelaria", "Drogaria", "Café", "Livraria", "Pastelaria"},
 		multi:  "x",
@@ -191,8 +271,19 @@ var languageWords = map[string]langWords{
 		},
 		itemHead: [4]string{"KPL", "TUOTE", "HINTA", "YHT."},
 		thanks:   []string{"KIITOS KÄYNNISTÄ", "Tervetuloa uudelleen!"},
-		items: []localItem{{"KAHVI", 1}, {"RUISLEIPÄ", 1}, {"MAITO 1L", 1}, {"JUUSTO", 1}, {"OMENAT 1KG", 1},
-			{"KOPIOPAPERI A4", 0}, {"KUULAKÄRKIKYNÄ", 0}, {"LED-LAMPPU", 0}, {"VIHKO", 0}, {"PARISTOT AA", 0}, {"TEIPPI", 0}},
+		items: []localItem{
+			{"KAHVI", 1},
+			{"RUISLEIPÄ", 1},
+			{"MAITO 1L", 1},
+			{"JUUSTO", 1},
+			{"OMENAT 1KG", 1},
+			{"KOPIOPAPERI A4", 0},
+			{"KUULAKÄRKIKYNÄ", 0},
+			{"LED-LAMPPU", 0},
+			{"VIHKO", 0},
+			{"PARISTOT AA", 0},
+			{"TEIPPI", 0},
+		},
 		pricey: []string{"KAHVINKEITIN", "LASERTULOSTIN"},
 		trades: []string{"Leipomo", "Paperikauppa", "Rautakauppa", "Kahvila", "Kirjakauppa"},
 		multi:  "x",
@@ -204,9 +295,20 @@ var languageWords = map[string]langWords{
 		},
 		itemHead: [4]string{"QTY", "DESCRIPTION", "PRICE", "AMOUNT"},
 		thanks:   []string{"THANK YOU", "Thank you, call again"},
-		items: []localItem{{"COFFEE", 1}, {"SCONE", 1}, {"SOUP OF THE DAY", 1}, {"SANDWICH", 1}, {"PRINTER PAPER", 0},
-			{"TONER", 0}, {"GEL PENS", 0}, {"BATTERIES AA", 0}, {"LIGHT BULB", 0}, {"STAPLER", 0}, {"ENVELOPES", 0},
-			{"MASKING TAPE", 0}},
+		items: []localItem{
+			{"COFFEE", 1},
+			{"SCONE", 1},
+			{"SOUP OF THE DAY", 1},
+			{"SANDWICH", 1},
+			{"PRINTER PAPER", 0},
+			{"TONER", 0},
+			{"GEL PENS", 0},
+			{"BATTERIES AA", 0},
+			{"LIGHT BULB", 0},
+			{"STAPLER", 0},
+			{"ENVELOPES", 0},
+			{"MASKING TAPE", 0},
+		},
 		pricey: []string{"COFFEE MACHINE", "LASER PRINTER", "OFFICE CHAIR"},
 		trades: []string{"Hardware", "Stationers", "Café", "Bakery", "Books", "Office Supplies"},
 		multi:  "x",
@@ -256,22 +358,29 @@ var (
 )
 
 var localPresets = map[string]localPreset{
-	"DE": {langs: []string{"de"}, bands: bandsDE, inclusive: true, comma: true, group: ".",
+	"DE": {
+		langs: []string{"de"}, bands: bandsDE, inclusive: true, comma: true, group: ".",
 		marks:   []markStyle{{"EUR", false, false}, {"€", true, true}, {"EUR", true, false}},
 		dateFmt: []string{"02.01.2006", "02.01.06"},
 		legal:   map[string][]string{"de": {"GmbH", "KG", "e.K.", "OHG", "GmbH & Co. KG", "AG"}},
-		families: []string{"Müller", "Schäfer", "Köhler", "Bräuer", "Hofmann", "Krüger", "Löwe", "Schröder",
-			"Weiß"},
+		families: []string{
+			"Müller", "Schäfer", "Köhler", "Bräuer", "Hofmann", "Krüger", "Löwe", "Schröder",
+			"Weiß",
+		},
 		streets: perLang([]string{"Hauptstraße", "Bahnhofstraße", "Gartenweg", "Schulstraße", "Marktplatz", "Königsallee", "Lindenstraße"}, "de"),
-		cities: perLang([]string{"10115 Berlin", "80331 München", "50667 Köln", "04109 Leipzig", "28195 Bremen",
-			"90402 Nürnberg", "97070 Würzburg"}, "de"),
+		cities: perLang([]string{
+			"10115 Berlin", "80331 München", "50667 Köln", "04109 Leipzig", "28195 Bremen",
+			"90402 Nürnberg", "97070 Würzburg",
+		}, "de"),
 		table: perLang([]string{"MwSt%", "Netto", "MwSt", "Brutto"}, "de"), letters: true,
 		taxID: func(rng *rand.Rand, _ string) (string, string) {
 			first := fmt.Sprintf("%08d", rng.Intn(1e8))
 			id := fmt.Sprintf("DE%s%d", first, germanCheck(first))
 			return pick(rng, []string{"USt-IdNr.: ", "USt-IdNr. ", "USt-ID: "}) + id, id
-		}},
-	"AT": {langs: []string{"de"}, bands: bandsAT, inclusive: true, comma: true, group: ".",
+		},
+	},
+	"AT": {
+		langs: []string{"de"}, bands: bandsAT, inclusive: true, comma: true, group: ".",
 		marks:    []markStyle{{"EUR", false, false}, {"€", true, true}},
 		dateFmt:  []string{"02.01.2006", "02.01.06"},
 		legal:    map[string][]string{"de": {"GmbH", "KG", "OG", "e.U."}},
@@ -282,14 +391,18 @@ var localPresets = map[string]localPreset{
 		taxID: func(rng *rand.Rand, _ string) (string, string) {
 			id := fmt.Sprintf("ATU%08d", rng.Intn(1e8))
 			return "UID: " + id, id
-		}},
-	"FR": {langs: []string{"fr"}, bands: []Band{{"", 20000}, {"", 10000}, {"", 5500}}, inclusive: true, comma: true, group: " ",
+		},
+	},
+	"FR": {
+		langs: []string{"fr"}, bands: []Band{{"", 20000}, {"", 10000}, {"", 5500}}, inclusive: true, comma: true, group: " ",
 		marks:    []markStyle{{"€", true, true}, {"EUR", true, false}},
 		dateFmt:  []string{"02/01/2006", "02/01/06"},
 		legal:    map[string][]string{"fr": {"SARL", "SAS", "SA", "EURL", "SASU"}},
 		families: []string{"Dupré", "Lefèvre", "Mercier", "Bérard", "Chevalier", "Rousseau", "Faure", "Gaillard"},
-		streets: perLang([]string{"rue de la République", "rue Victor Hugo", "avenue Jean Jaurès", "place de l'Église",
-			"boulevard Saint-Michel", "rue du Général Leclerc"}, "fr"),
+		streets: perLang([]string{
+			"rue de la République", "rue Victor Hugo", "avenue Jean Jaurès", "place de l'Église",
+			"boulevard Saint-Michel", "rue du Général Leclerc",
+		}, "fr"),
 		numFirst: true,
 		cities:   perLang([]string{"75011 Paris", "69002 Lyon", "13001 Marseille", "31000 Toulouse", "44000 Nantes", "67000 Strasbourg"}, "fr"),
 		table:    perLang([]string{"TVA", "HT", "TVA", "TTC"}, "fr"), rateDec: 2,
@@ -297,8 +410,10 @@ var localPresets = map[string]localPreset{
 			siren := 100000000 + rng.Intn(899999999)
 			id := fmt.Sprintf("FR%02d%09d", (12+3*(siren%97))%97, siren)
 			return pick(rng, []string{"TVA intracom. ", "N° TVA "}) + id, id
-		}},
-	"BE": {langs: []string{"fr", "nl"}, bands: []Band{{"A", 21000}, {"C", 6000}}, inclusive: true, comma: true, group: ".",
+		},
+	},
+	"BE": {
+		langs: []string{"fr", "nl"}, bands: []Band{{"A", 21000}, {"C", 6000}}, inclusive: true, comma: true, group: ".",
 		marks:    []markStyle{{"€", true, true}, {"EUR", false, false}},
 		dateFmt:  []string{"02/01/2006", "02-01-2006"},
 		legal:    map[string][]string{"fr": {"SRL", "SA", "SPRL"}, "nl": {"BV", "NV", "BVBA"}},
@@ -311,8 +426,10 @@ var localPresets = map[string]localPreset{
 			id := fmt.Sprintf("BE0%07d%02d", n, 97-n%97)
 			word := map[string]string{"fr": "TVA ", "nl": "BTW "}[lang]
 			return word + "BE " + id[2:6] + "." + id[6:9] + "." + id[9:], id
-		}},
-	"NL": {langs: []string{"nl"}, bands: []Band{{"", 21000}, {"", 9000}}, inclusive: true, comma: true, group: ".",
+		},
+	},
+	"NL": {
+		langs: []string{"nl"}, bands: []Band{{"", 21000}, {"", 9000}}, inclusive: true, comma: true, group: ".",
 		marks:    []markStyle{{"€", false, true}, {"EUR", false, false}},
 		dateFmt:  []string{"02-01-2006", "02-01-06"},
 		legal:    map[string][]string{"nl": {"B.V.", "V.O.F.", "N.V."}},
@@ -323,8 +440,10 @@ var localPresets = map[string]localPreset{
 		taxID: func(rng *rand.Rand, _ string) (string, string) {
 			id := fmt.Sprintf("NL%09dB%02d", rng.Intn(1e9), 1+rng.Intn(3))
 			return "BTW-nr. " + id, id
-		}},
-	"IT": {langs: []string{"it"}, bands: []Band{{"", 22000}, {"", 10000}}, inclusive: true, comma: true, group: ".",
+		},
+	},
+	"IT": {
+		langs: []string{"it"}, bands: []Band{{"", 22000}, {"", 10000}}, inclusive: true, comma: true, group: ".",
 		marks:    []markStyle{{"€", false, true}, {"EUR", false, false}},
 		dateFmt:  []string{"02/01/2006"},
 		legal:    map[string][]string{"it": {"S.r.l.", "S.p.A.", "S.n.c.", "S.a.s."}},
@@ -337,8 +456,10 @@ var localPresets = map[string]localPreset{
 			d := fmt.Sprintf("%010d", rng.Intn(1e10))
 			d += strconv.Itoa(luhnCheck(d))
 			return pick(rng, []string{"P.IVA ", "P. IVA: ", "Partita IVA "}) + d, "IT" + d
-		}},
-	"ES": {langs: []string{"es"}, bands: []Band{{"", 21000}, {"", 10000}}, inclusive: true, comma: true, group: ".",
+		},
+	},
+	"ES": {
+		langs: []string{"es"}, bands: []Band{{"", 21000}, {"", 10000}}, inclusive: true, comma: true, group: ".",
 		marks:    []markStyle{{"€", true, true}, {"EUR", true, false}},
 		dateFmt:  []string{"02/01/2006", "02/01/06"},
 		legal:    map[string][]string{"es": {"S.L.", "S.A.", "S.L.U."}},
@@ -351,8 +472,10 @@ var localPresets = map[string]localPreset{
 			d := fmt.Sprintf("%07d", rng.Intn(1e7))
 			id := "B" + d + strconv.Itoa(cifCheck(d))
 			return pick(rng, []string{"CIF: ", "NIF: ", "C.I.F. "}) + id, "ES" + id
-		}},
-	"PT": {langs: []string{"pt"}, bands: []Band{{"", 23000}, {"", 13000}, {"", 6000}}, inclusive: true, comma: true, group: " ",
+		},
+	},
+	"PT": {
+		langs: []string{"pt"}, bands: []Band{{"", 23000}, {"", 13000}, {"", 6000}}, inclusive: true, comma: true, group: " ",
 		marks:    []markStyle{{"€", true, true}, {"EUR", true, false}},
 		dateFmt:  []string{"02-01-2006", "2006-01-02"},
 		legal:    map[string][]string{"pt": {"Lda.", "S.A.", "Unipessoal Lda."}},
@@ -365,8 +488,10 @@ var localPresets = map[string]localPreset{
 			d := fmt.Sprintf("5%07d", rng.Intn(1e7))
 			d += strconv.Itoa(ptCheck(d))
 			return pick(rng, []string{"NIF: ", "Contribuinte n.º "}) + d, "PT" + d
-		}},
-	"FI": {langs: []string{"fi"}, bands: []Band{{"", 25500}, {"", 14000}}, inclusive: true, comma: true, group: " ",
+		},
+	},
+	"FI": {
+		langs: []string{"fi"}, bands: []Band{{"", 25500}, {"", 14000}}, inclusive: true, comma: true, group: " ",
 		marks:    []markStyle{{"€", true, true}, {"EUR", true, false}},
 		dateFmt:  []string{"2.1.2006", "02.01.2006"},
 		legal:    map[string][]string{"fi": {"Oy", "Ky", "Oyj", "Ay"}},
@@ -381,8 +506,10 @@ var localPresets = map[string]localPreset{
 					return fmt.Sprintf("Y-tunnus %s-%d", d, c), fmt.Sprintf("FI%s%d", d, c)
 				}
 			}
-		}},
-	"IE": {langs: []string{"en"}, bands: []Band{{"", 23000}, {"", 13500}}, inclusive: true, group: ",",
+		},
+	},
+	"IE": {
+		langs: []string{"en"}, bands: []Band{{"", 23000}, {"", 13500}}, inclusive: true, group: ",",
 		marks:    []markStyle{{"€", false, true}, {"EUR", false, false}},
 		dateFmt:  []string{"02/01/2006", "2 Jan 2006"},
 		legal:    map[string][]string{"en": {"Ltd", "Limited", "DAC"}},
@@ -395,8 +522,10 @@ var localPresets = map[string]localPreset{
 			d := fmt.Sprintf("%07d", rng.Intn(1e7))
 			id := "IE" + d + ieCheck(d)
 			return "VAT No. " + id, id
-		}},
-	"CA": {langs: []string{"en"}, bands: []Band{{"", 13000}}, group: ",",
+		},
+	},
+	"CA": {
+		langs: []string{"en"}, bands: []Band{{"", 13000}}, group: ",",
 		marks:    []markStyle{{"$", false, true}},
 		dateFmt:  []string{"2006-01-02", "02/01/2006"},
 		legal:    map[string][]string{"en": {"Inc.", "Ltd.", "Corp."}},
@@ -407,7 +536,8 @@ var localPresets = map[string]localPreset{
 		taxWord:  "HST",
 		taxID: func(rng *rand.Rand, _ string) (string, string) {
 			return fmt.Sprintf("GST/HST No. %09d RT0001", rng.Intn(1e9)), ""
-		}},
+		},
+	},
 }
 
 var currencies = map[string]string{"AU": "AUD", "UK": "GBP", "US": "USD", "EU": "EUR", "CA": "CAD"}

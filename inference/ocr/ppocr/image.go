@@ -123,7 +123,7 @@ func toRGB(img image.Image) *rgb {
 		}
 	case *image.Gray:
 		for y := 0; y < out.h; y++ {
-			row := m.Pix[(y)*m.Stride : (y)*m.Stride+out.w]
+			row := m.Pix[y*m.Stride : y*m.Stride+out.w]
 			o := 3 * y * out.w
 			for _, v := range row {
 				out.pix[o], out.pix[o+1], out.pix[o+2] = v, v, v

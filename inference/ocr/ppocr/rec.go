@@ -171,8 +171,10 @@ func (r *Reader) recBatch(crops []crop, batch []int, lines []textLine) error {
 		chars := decode(data[k*steps*classes:(k+1)*steps*classes], steps, classes, r.keys)
 		// Steps past the crop's own width read the padding.
 		ink, inkH := inkColumns(c.pix, c.w, recHeight)
-		lines[i] = textLine{b: c.b, chars: chars, steps: steps, width: float64(c.w) * float64(steps) / float64(pw), flip: c.flipped,
-			ink: ink, inkH: inkH, px: float64(pw) / float64(steps)}
+		lines[i] = textLine{
+			b: c.b, chars: chars, steps: steps, width: float64(c.w) * float64(steps) / float64(pw), flip: c.flipped,
+			ink: ink, inkH: inkH, px: float64(pw) / float64(steps),
+		}
 		lines[i].letterGap = letterGap(lines[i])
 	}
 	return nil

@@ -133,8 +133,10 @@ func spacingSamples(t testing.TB, r *Reader, images []string) (samples []pairSam
 			}
 			p := pitch(l.chars, fallback)
 			for i := 1; i < len(ours); i++ {
-				samples = append(samples, pairSample{explicit: explicit[i], number: inNumber(ours[:i], ours[i]), letterGap: l.letterGap, run: blankRun(l, ours[i-1], ours[i]), inkH: l.inkH,
-					steps: centre(ours[i]) - centre(ours[i-1]), pit: p, space: spaceBefore[i], line: lines})
+				samples = append(samples, pairSample{
+					explicit: explicit[i], number: inNumber(ours[:i], ours[i]), letterGap: l.letterGap, run: blankRun(l, ours[i-1], ours[i]), inkH: l.inkH,
+					steps: centre(ours[i]) - centre(ours[i-1]), pit: p, space: spaceBefore[i], line: lines,
+				})
 			}
 			lines++
 		}

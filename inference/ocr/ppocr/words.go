@@ -265,6 +265,8 @@ func wordBox(l textLine, from, to int, page int) receipt.Box {
 	grow := b.h - b.h/(1+unclipRatio*0.6)
 	b.h -= grow
 	x0, y0, x1, y1 := b.bounds()
-	return receipt.Box{Page: page, X: int(math.Floor(max(0, x0))), Y: int(math.Floor(max(0, y0))),
-		W: int(math.Ceil(x1 - max(0, x0))), H: int(math.Ceil(y1 - max(0, y0)))}
+	return receipt.Box{
+		Page: page, X: int(math.Floor(max(0, x0))), Y: int(math.Floor(max(0, y0))),
+		W: int(math.Ceil(x1 - max(0, x0))), H: int(math.Ceil(y1 - max(0, y0))),
+	}
 }
