@@ -74,9 +74,10 @@ func (v *viewer) object() fyne.CanvasObject {
 	bar := container.NewHBox(
 		widget.NewButton("Fit", func() { v.zoom = 0; v.layout() }),
 		widget.NewButton("100%", func() { v.zoomTo(1) }),
-		widget.NewButton("−", func() { v.setZoom(0.8) }),
-		widget.NewButton("+", func() { v.setZoom(1.25) }),
-		widget.NewButton("⟳", func() { v.rotation = (v.rotation + 1) % 4; v.shown, v.sharpShown = nil, nil; v.layout() }),
+		// Icons, not "−" and "⟳": a font without the symbols draws "�" (seen under Wine).
+		widget.NewButtonWithIcon("", theme.ZoomOutIcon(), func() { v.setZoom(0.8) }),
+		widget.NewButtonWithIcon("", theme.ZoomInIcon(), func() { v.setZoom(1.25) }),
+		widget.NewButtonWithIcon("", theme.ViewRefreshIcon(), func() { v.rotation = (v.rotation + 1) % 4; v.shown, v.sharpShown = nil, nil; v.layout() }),
 		// Icons, not ◀ ▶: the window's font draws those as coloured emoji.
 		widget.NewButtonWithIcon("", theme.NavigateBackIcon(), func() { v.turn(-1) }),
 		widget.NewButtonWithIcon("", theme.NavigateNextIcon(), func() { v.turn(1) }),
