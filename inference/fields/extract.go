@@ -6,6 +6,7 @@ import (
 
 	"github.com/shopspring/decimal"
 
+	"github.com/shoebox-app/shoebox/packs"
 	"github.com/shoebox-app/shoebox/receipt"
 )
 
@@ -16,23 +17,51 @@ import (
 func ExtractFields(lines []Line, loc receipt.Locale, now time.Time) receipt.Receipt {
 	lines = mendLineText(trimEdgeSpecks(lines))
 	loc, det := PageLocale(lines, loc)
-	pk := det.Pack
 	var r receipt.Receipt
-	src := receipt.SourceOCR
-	set := func(f *receipt.Text, v string, conf float64, box *receipt.Box) {
-		if v != "" {
-			*f = receipt.Text{Value: v, Set: true, Source: src, Confidence: clamp(conf), Box: box}
-		}
+	readSupplier(&r, lines, loc, det.Pack)
+	SetDate(&r, FindDate(lines, loc, now))
+	upper := make([]string, len(lines))
+	for i, l := range lines {
+		upper[i] = moneyKeywords(l, det.Pack)
 	}
-	boxOf := func(l Line) *receipt.Box {
-		if l.Box.W == 0 && l.Box.H == 0 {
-			return nil
+	lines, items, printed := readMoney(&r, lines, upper, loc)
+	readIdentifiers(&r, lines, loc)
+	if det.Pack != nil {
+		r.PrintedIn = receipt.Text{Value: det.Pack.Country, Set: true, Source: receipt.SourceOCR, Confidence: confAssumed, Why: det.Why}
+		if det.Sure {
+			r.PrintedIn.Confidence = confLikely
 		}
-		b := l.Box
-		return &b
+		r.TaxRules = loc.Country
 	}
+	readCurrencyAndPayment(&r, upper, det, loc)
+	if !r.Subtotal.Set && (r.Total.Set != printed.Set || !r.Total.Value.Equal(printed.Value)) {
+		items, _ = findLineItems(lines, upper, r) // they add up to the total, which changed
+	}
+	r.LineItems = items
+	readTaxLines(&r, lines, upper, loc)
+	readInvoice(lines, loc, now, &r)
+	return r
+}
 
-	// Supplier and address.
+// setText sets a text field read from the page (an empty value leaves it).
+func setText(f *receipt.Text, v string, conf float64, box *receipt.Box) {
+	if v != "" {
+		*f = receipt.Text{Value: v, Set: true, Source: receipt.SourceOCR, Confidence: clamp(conf), Box: box}
+	}
+}
+
+// boxOf is a line's place on the page, nil when the reader gave none.
+func boxOf(l Line) *receipt.Box {
+	if l.Box.W == 0 && l.Box.H == 0 {
+		return nil
+	}
+	b := l.Box
+	return &b
+}
+
+// readSupplier reads the supplier's name (mended, doubted when it looks
+// garbled) and the address below it.
+func readSupplier(r *receipt.Receipt, lines []Line, loc receipt.Locale, pk *packs.Pack) {
 	co, coIdx, coLast := findCompany(lines, pk)
 	if coIdx >= 0 {
 		b := boxOf(lines[coIdx])
@@ -65,15 +94,14 @@ func ExtractFields(lines []Line, loc receipt.Locale, now time.Time) receipt.Rece
 			}
 		}
 	}
+}
 
-	// Date and time.
-	SetDate(&r, FindDate(lines, loc, now))
-
-	// Money.
-	upper := make([]string, len(lines))
-	for i, l := range lines {
-		upper[i] = moneyKeywords(l, pk)
-	}
+// readMoney reads the labelled amounts (subtotal, tax, rounding, cash,
+// change, service), the line items, and the total with the arithmetic that
+// confirms or mends it, falling back step by step where no total is
+// printed. It returns the lines (a "$" read as a digit mended), the items
+// and the total as printed.
+func readMoney(r *receipt.Receipt, lines []Line, upper []string, loc receipt.Locale) ([]Line, []receipt.LineItem, receipt.Amount) {
 	if total := findTotal(lines, upper); total.Set {
 		r.Total = total
 		lines = mendDollarReadAsDigit(lines, upper, total.Value)
@@ -110,14 +138,14 @@ func ExtractFields(lines []Line, loc receipt.Locale, now time.Time) receipt.Rece
 			r.AmountPaid = found(last.Abs(), l.Conf*confLikely, boxOf(l), "the amount on the cash line")
 		}
 	}
-	ApplyCashRounding(&r)
-	items, sub := findLineItems(lines, upper, r)
+	ApplyCashRounding(r)
+	items, sub := findLineItems(lines, upper, *r)
 	if sub.Set && !r.Subtotal.Set {
 		r.Subtotal = sub
 	}
 	totalMended := false
 	if items == nil {
-		items = totalFromItems(&r, lines, upper, receipt.PlausibleRates(loc.Country), change)
+		items = totalFromItems(r, lines, upper, receipt.PlausibleRates(loc.Country), change)
 		totalMended = items != nil
 	}
 	printed := r.Total
@@ -126,21 +154,21 @@ func ExtractFields(lines []Line, loc receipt.Locale, now time.Time) receipt.Rece
 	if loc.Country == receipt.CountryMY { // Malaysian GST invoices' supply totals
 		supplies = suppliesTotal(lines, upper, r.TotalTax, receipt.PlausibleRates(loc.Country))
 	}
-	reconcileTotal(&r, service, change, supplies, itemsConfirm || printedTwice(lines, r.Total), roundsCash(r, upper))
+	reconcileTotal(r, service, change, supplies, itemsConfirm || printedTwice(lines, r.Total), roundsCash(*r, upper))
 	if totalMended {
 		// Cash less change that confirmed the mend confirms it no more
 		// in reconcileTotal: the printed total still disagrees.
 		r.Total.Confidence = min(r.Total.Confidence, 0.5)
 	}
-	applySumBlock(&r, lines, upper)
+	applySumBlock(r, lines, upper)
 	if !r.Total.Set {
 		if v, l, ok := subtotalAfterAdjustments(lines, upper); ok {
 			r.Total = found(v, l.Conf*confComputed, boxOf(l), "no total printed: the subtotal, after the adjustments below it")
 		}
 	}
 	if !r.Total.Set && (r.TotalTax.Set && r.TotalTax.Value.IsPositive() || !unreadSumsAfterSubtotal(lines, upper)) {
-		totalFromSubtotal(&r, receipt.PlausibleRates(loc.Country))
-		ApplyCashRounding(&r) // "SUB TOTAL 64.00 / GST 3.84 / ROUNDING ADJ 0.01"
+		totalFromSubtotal(r, receipt.PlausibleRates(loc.Country))
+		ApplyCashRounding(r) // "SUB TOTAL 64.00 / GST 3.84 / ROUNDING ADJ 0.01"
 	}
 	if !r.Total.Set {
 		if v, l, ok := totalAboveRounding(lines, upper); ok {
@@ -156,12 +184,16 @@ func ExtractFields(lines []Line, loc receipt.Locale, now time.Time) receipt.Rece
 		r.TotalTax = receipt.Amount{} // a tax-exclusive subtotal read as tax
 	}
 
-	// Identifiers.
+	return lines, items, printed
+}
+
+// readIdentifiers reads the supplier's tax ID and the document number.
+func readIdentifiers(r *receipt.Receipt, lines []Line, loc receipt.Locale) {
 	r.SupplierTaxID = findTaxID(lines, loc)
 	for _, l := range lines {
 		if !r.DocumentNumber.Set {
 			if m := reDocNo.FindStringSubmatch(strings.ToUpper(l.Text)); m != nil && strings.ContainsAny(m[1], "0123456789") {
-				set(&r.DocumentNumber, m[1], l.Conf*0.8, boxOf(l))
+				setText(&r.DocumentNumber, m[1], l.Conf*0.8, boxOf(l))
 			}
 		}
 	}
@@ -171,49 +203,45 @@ func ExtractFields(lines []Line, loc receipt.Locale, now time.Time) receipt.Rece
 			r.SupplierTaxID = id
 		}
 	}
+}
 
-	if pk != nil {
-		r.PrintedIn = receipt.Text{Value: pk.Country, Set: true, Source: src, Confidence: confAssumed, Why: det.Why}
-		if det.Sure {
-			r.PrintedIn.Confidence = confLikely
-		}
-		r.TaxRules = loc.Country
-	}
-
-	// Currency and payment method.
+// readCurrencyAndPayment takes the currency the page prints (or its
+// country's, when the page is surely from one; else the client's, assumed)
+// and the payment method.
+func readCurrencyAndPayment(r *receipt.Receipt, upper []string, det packs.Detection, loc receipt.Locale) {
+	pk := det.Pack
 	joined := strings.ToUpper(strings.Join(upper, "\n"))
 	switch {
 	case det.Currency != "":
-		set(&r.Currency, det.Currency, confPrinted, nil)
+		setText(&r.Currency, det.Currency, confPrinted, nil)
 		r.Currency.Why = "printed on the page"
 	case pk != nil && pk.Country == "MY" && reRinggit.MatchString(joined):
-		set(&r.Currency, "MYR", confPrinted, nil)
+		setText(&r.Currency, "MYR", confPrinted, nil)
 		r.Currency.Why = "printed on the page (RM)"
 	case det.Sure && pk != nil:
-		set(&r.Currency, pk.Currency, confLikely, nil)
+		setText(&r.Currency, pk.Currency, confLikely, nil)
 		r.Currency.Why = "no currency printed; the page is from " + det.Why
 	case loc.Currency != "":
-		set(&r.Currency, loc.Currency, confClientDefault, nil)
+		setText(&r.Currency, loc.Currency, confClientDefault, nil)
 		r.Currency.Why = "no currency printed, and nothing on the page tells its country: the client's currency, assumed"
 	}
 	for _, pm := range paymentMethods {
 		if pm.re.MatchString(joined) {
-			set(&r.PaymentMethod, pm.name, confLikely, nil)
+			setText(&r.PaymentMethod, pm.name, confLikely, nil)
 			break
 		}
 	}
-	if !r.Subtotal.Set && (r.Total.Set != printed.Set || !r.Total.Value.Equal(printed.Value)) {
-		items, _ = findLineItems(lines, upper, r) // they add up to the total, which changed
-	}
-	r.LineItems = items
-	r.TaxLines, r.TaxInclusive = findTaxLines(lines, upper, r)
-	mendTotalFromVATTable(&r, lines)
-	mendSingleTaxLine(&r, loc.Country)
+}
+
+// readTaxLines reads the tax lines (a VAT table's, per rate) and mends the
+// total and the tax from them.
+func readTaxLines(r *receipt.Receipt, lines []Line, upper []string, loc receipt.Locale) {
+	r.TaxLines, r.TaxInclusive = findTaxLines(lines, upper, *r)
+	mendTotalFromVATTable(r, lines)
+	mendSingleTaxLine(r, loc.Country)
 	if !r.TotalTax.Set && len(r.TaxLines) > 0 && r.Total.Set {
-		r.TotalTax = receipt.Amount{Value: receipt.TaxLinesTotal(r.TaxLines), Set: true, Source: src, Confidence: r.TaxLines[0].Tax.Confidence * factorSecondReading, Why: "the sum of the tax lines"}
+		r.TotalTax = receipt.Amount{Value: receipt.TaxLinesTotal(r.TaxLines), Set: true, Source: receipt.SourceOCR, Confidence: r.TaxLines[0].Tax.Confidence * factorSecondReading, Why: "the sum of the tax lines"}
 	}
-	readInvoice(lines, loc, now, &r)
-	return r
 }
 
 func rawUpper(lines []Line) string {
