@@ -407,6 +407,9 @@ func readInvoiceLayout(lines []Line, loc receipt.Locale, now time.Time, r *recei
 	if label, rest, ok := labelAt(r.SupplierName.Value); ok && rest == "" && label != "SELLER" {
 		r.SupplierName = receipt.Text{} // a block's heading ("DESTINATARIO") names no one
 	}
+	if reIDLine.MatchString(strings.TrimSpace(r.SupplierName.Value)) {
+		r.SupplierName = receipt.Text{} // nor does an identifier ("GLN 4333741000005") under the seller's heading
+	}
 	if name, j, ok := sellerByLegalName(lines, r.SupplierName.Value, r.PayerName.Value); ok {
 		r.SupplierName = found(name, lines[j].Conf*confPrinted, boxOf(j), "the seller's name as its letterhead, sender line or footer prints it")
 	}

@@ -121,6 +121,30 @@ Website hosting                                                                 
                                                               Amount due                                       £741.36`,
 			"Kestrel Software Ltd", "Bluebell Software Limited", "2024/20246032", "2024-05-26", "2024-06-05", "867.8", "1041.36", "GBP", "invoice",
 		},
+		{
+			"German, identifiers above the seller's name under a letter-spaced heading", `Rechnung Nr. RE2025118 vom 16.09.2025
+
+Ver käufer :
+
+GLN 4333741000005
+Lief-Nr : 549910
+NORDLICHT HANDEL GMBH
+Hafenstraße 3
+20457 Hamburg
+
+Käufer :
+Kunden-Nr. : 009420
+Bergmann Werkzeuge GmbH
+Lindenweg 7
+80331 München
+Artikel                                        Menge     Preis       Betrag
+Schrauben M6                                      10      4,00        40,00
+                                        Nettobetrag                    40,00
+                                        Umsatzsteuer 19%                7,60
+                                        Gesamtbetrag                   47,60 EUR
+NORDLICHT HANDEL GMBH · Hafenstraße 3 · 20457 Hamburg · USt-IdNr. DE123456789`,
+			"NORDLICHT HANDEL GMBH", "Bergmann Werkzeuge GmbH", "RE2025118", "2025-09-16", "", "40", "47.6", "EUR", "invoice",
+		},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
