@@ -279,36 +279,9 @@ func (l *Library) UseCountryDefaults(ctx context.Context, c receipt.Country) err
 // header accounts are left out. Xero names a tax rate by its display name
 // ("GST on Expenses"): it is mapped to the client's code with that Xero name.
 func ParseChart(r io.Reader, codes []TaxCode) ([]Account, error) {
-	text, err := io.ReadAll(r)
+	records, find, err := readProgramExport(r, "chart of accounts file")
 	if err != nil {
 		return nil, err
-	}
-	s := strings.TrimPrefix(string(text), "\ufeff")
-	first, _, _ := strings.Cut(s, "\n")
-	cr := csv.NewReader(strings.NewReader(s))
-	if strings.Contains(first, "\t") {
-		cr.Comma = '\t'
-		cr.LazyQuotes = true
-	}
-	cr.FieldsPerRecord = -1
-	records, err := cr.ReadAll()
-	if err != nil {
-		return nil, fmt.Errorf("the chart of accounts is not a CSV or tab-delimited file: %w", err)
-	}
-	if len(records) == 0 {
-		return nil, fmt.Errorf("the chart of accounts file is empty")
-	}
-	col := map[string]int{}
-	for i, h := range records[0] {
-		col[strings.ToLower(strings.TrimSpace(strings.TrimLeft(h, "*")))] = i
-	}
-	find := func(names ...string) int {
-		for _, n := range names {
-			if i, ok := col[n]; ok {
-				return i
-			}
-		}
-		return -1
 	}
 	code, name := find("code", "account number", "account #", "number"), find("name", "account name", "account", "full name")
 	typ, tax, header := find("type", "account type"), find("tax code", "tax type", "default tax code"), find("header")
@@ -423,36 +396,9 @@ func NormalizeContactTaxID(s string) string {
 // Online's vendor list (Vendor or Supplier, Tax ID or ABN). Columns are
 // found by their header names.
 func ParseContacts(r io.Reader) ([]Contact, error) {
-	text, err := io.ReadAll(r)
+	records, find, err := readProgramExport(r, "contacts file")
 	if err != nil {
 		return nil, err
-	}
-	s := strings.TrimPrefix(string(text), "\ufeff")
-	first, _, _ := strings.Cut(s, "\n")
-	cr := csv.NewReader(strings.NewReader(s))
-	if strings.Contains(first, "\t") {
-		cr.Comma = '\t'
-		cr.LazyQuotes = true
-	}
-	cr.FieldsPerRecord = -1
-	records, err := cr.ReadAll()
-	if err != nil {
-		return nil, fmt.Errorf("the contacts file is not a CSV or tab-delimited file: %w", err)
-	}
-	if len(records) == 0 {
-		return nil, fmt.Errorf("the contacts file is empty")
-	}
-	col := map[string]int{}
-	for i, h := range records[0] {
-		col[strings.ToLower(strings.TrimSpace(strings.TrimLeft(h, "*")))] = i
-	}
-	find := func(names ...string) int {
-		for _, n := range names {
-			if i, ok := col[n]; ok {
-				return i
-			}
-		}
-		return -1
 	}
 	name := find("contactname", "co./last name", "vendor", "supplier", "display name", "company", "name")
 	first2 := find("first name")
@@ -484,4 +430,44 @@ func ParseContacts(r io.Reader) ([]Contact, error) {
 		return nil, fmt.Errorf("the contacts file lists no contacts")
 	}
 	return out, nil
+}
+
+// readProgramExport reads a file an accounting program exported (CSV, or
+// tab-delimited as MYOB writes it; a BOM and "*" before required headers
+// allowed) and returns its records and a lookup of a column by any of its
+// header names (lower case; -1 when none is there). what names the file
+// in errors ("contacts file").
+func readProgramExport(r io.Reader, what string) (records [][]string, find func(names ...string) int, err error) {
+	text, err := io.ReadAll(r)
+	if err != nil {
+		return nil, nil, err
+	}
+	s := strings.TrimPrefix(string(text), "\ufeff")
+	first, _, _ := strings.Cut(s, "\n")
+	cr := csv.NewReader(strings.NewReader(s))
+	if strings.Contains(first, "\t") {
+		cr.Comma = '\t'
+		cr.LazyQuotes = true
+	}
+	cr.FieldsPerRecord = -1
+	records, err = cr.ReadAll()
+	if err != nil {
+		return nil, nil, fmt.Errorf("the %s is not a CSV or tab-delimited file: %w", what, err)
+	}
+	if len(records) == 0 {
+		return nil, nil, fmt.Errorf("the %s is empty", what)
+	}
+	col := map[string]int{}
+	for i, h := range records[0] {
+		col[strings.ToLower(strings.TrimSpace(strings.TrimLeft(h, "*")))] = i
+	}
+	find = func(names ...string) int {
+		for _, n := range names {
+			if i, ok := col[n]; ok {
+				return i
+			}
+		}
+		return -1
+	}
+	return records, find, nil
 }
