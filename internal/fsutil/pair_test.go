@@ -4,9 +4,7 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/exec"
 	"path/filepath"
-	"strings"
 	"testing"
 	"time"
 )
@@ -48,30 +46,7 @@ func TestKilledPairWriteLeavesBothOldOrBothNew(t *testing.T) {
 			a, b := filepath.Join(dir, "out.csv"), filepath.Join(dir, "out.lines.csv")
 			os.WriteFile(a, []byte("old receipts\n"), 0o644)
 			os.WriteFile(b, []byte("old lines\n"), 0o644)
-			cmd := exec.Command(os.Args[0], "-test.run=^TestPairWriterHelper$", "-test.count=1")
-			cmd.Env = append(os.Environ(), "SHOEBOX_TEST_PAIR_DIR="+dir, "SHOEBOX_TEST_PAIR_STOP="+step)
-			out, err := cmd.StdoutPipe()
-			if err != nil {
-				t.Fatal(err)
-			}
-			if err := cmd.Start(); err != nil {
-				t.Fatal(err)
-			}
-			var seen strings.Builder
-			buf := make([]byte, 256)
-			for !strings.Contains(seen.String(), "STOPPED") {
-				n, err := out.Read(buf)
-				seen.Write(buf[:n])
-				if err != nil {
-					break
-				}
-			}
-			cmd.Process.Kill()
-			cmd.Wait()
-			stoppedAt := step
-			if !strings.Contains(seen.String(), "STOPPED "+step) {
-				stoppedAt = "done"
-			}
+			stoppedAt := runUntilStopped(t, "^TestPairWriterHelper$", "SHOEBOX_TEST_PAIR_DIR="+dir, "SHOEBOX_TEST_PAIR_STOP="+step)
 			if step != "none" && stoppedAt == "done" {
 				t.Logf("the writer has no step %q: it ran to the end", step)
 			}
