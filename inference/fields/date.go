@@ -3,6 +3,7 @@ package fields
 import (
 	"regexp"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 
@@ -56,7 +57,7 @@ type dateCand struct {
 func dateCandidates(lines []Line, loc receipt.Locale, repair bool, now time.Time) []dateCand {
 	var cands []dateCand
 	for i, l := range lines {
-		text := translateMonths(mendDateText(l.Text), packOf(loc))
+		text := translateMonths(mendDateText(l.Text, loc.DateOrder), packOf(loc))
 		var found []string
 		found = append(found, reDateNum.FindAllString(text, -1)...)
 		found = append(found, reDateWord.FindAllString(text, -1)...)
@@ -255,8 +256,8 @@ var (
 // a 1; month first wherever printed so).
 var reMonthDayShortYear = regexp.MustCompile(`(?i)\b(jan|feb|mar|apr|may|jun|jul|ju1|aug|sep|oct|nov|dec)\s?([0-3]?\d)\s?(?:['’‘]\s?(\d{2})\b|\s(\d{2})\s+[0-2]?\d:[0-5]\d)`)
 
-func mendDateText(s string) string {
-	s = joinSplitDateDigits(strings.ReplaceAll(s, "_", " "))
+func mendDateText(s string, order receipt.DateOrder) string {
+	s = joinSplitDateDigits(strings.ReplaceAll(s, "_", " "), order)
 	s = reDateShaped.ReplaceAllStringFunc(s, func(m string) string {
 		g := reDateShaped.FindStringSubmatch(m)
 		day, month, year := g[2], g[4], g[6]
@@ -311,8 +312,17 @@ var (
 // reader split ("1 8/06/20 1 8" is 18/06/2018): a year is joined only to
 // four digits starting 19 or 20, and never with the time after it
 // ("27/03/20 18:30" is a two-digit year and a time).
-func joinSplitDateDigits(s string) string {
-	s = reSplitDay.ReplaceAllString(s, "$1$2$3")
+// The first part is joined only where the country prints that part first
+// as a day: in a month-first country "Station: 1 6/02/2018" is 6 February,
+// as "16" can be no month.
+func joinSplitDateDigits(s string, order receipt.DateOrder) string {
+	s = reSplitDay.ReplaceAllStringFunc(s, func(m string) string {
+		g := reSplitDay.FindStringSubmatch(m)
+		if month, _ := strconv.Atoi(g[2] + g[3][:1]); order == receipt.MDY && g[3][1] != '.' && month > 12 {
+			return m
+		}
+		return g[1] + g[2] + g[3]
+	})
 	return reSplitYear.ReplaceAllString(s, "$1$2$3$4$5")
 }
 

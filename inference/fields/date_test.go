@@ -75,9 +75,26 @@ func TestSplitDateDigitsStayApartFromTheTime(t *testing.T) {
 		"27/03/20 1 8":     "27/03/2018",
 		"QTY 12 3/04/2018": "QTY 12 3/04/2018",
 	} {
-		if got := joinSplitDateDigits(line); got != want {
+		if got := joinSplitDateDigits(line, receipt.DMY); got != want {
 			t.Errorf("joinSplitDateDigits(%q) = %q, want %q", line, got, want)
 		}
+	}
+}
+
+// In a month-first country a split first digit joins only into a month.
+func TestSplitDayJoinsOnlyIntoAMonthWhereMonthsComeFirst(t *testing.T) {
+	us := receipt.DefaultLocale(receipt.CountryUS)
+	now := time.Date(2019, 1, 1, 0, 0, 0, 0, time.UTC)
+	for line, want := range map[string]string{
+		"Station: 1 6/02/2018 04:18:31 PM": "2018-06-02",
+		"Date: 1 2/17/2017 6:29 PM":        "2017-12-17",
+	} {
+		if d := FindDate(LinesFromText(line), us, now); !d.Set || d.Value.Format("2006-01-02") != want {
+			t.Errorf("%q: got %v, want %s", line, d.Value, want)
+		}
+	}
+	if got := joinSplitDateDigits("Station: 1 6/02/2018", receipt.DMY); got != "Station: 16/02/2018" {
+		t.Errorf("day first: %q", got)
 	}
 }
 

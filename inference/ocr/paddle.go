@@ -380,8 +380,31 @@ func betterEvidence(pp, tess *receipt.Receipt, path string) (tessBetter, ok bool
 	var a, b int
 	switch path {
 	case "total":
+		if ppSub, tessSub := totalOnSubtotalLine(pp), totalOnSubtotalLine(tess); ppSub != tessSub {
+			// The total is never a subtotal when the page prints a larger
+			// total line: one reader that found no total line and took
+			// its subtotal's ("Bar Subtotal: 14.00") loses to the other's
+			// larger total ("TOTAL: $56.38"), however much arithmetic
+			// backs the subtotal.
+			if ppSub && tess.Total.Value.GreaterThan(pp.Total.Value) {
+				return true, true
+			}
+			if tessSub && pp.Total.Value.GreaterThan(tess.Total.Value) {
+				return false, true
+			}
+		}
 		a, b = weigh(pp.Total.Support, pp.Total.Doubt), weigh(tess.Total.Support, tess.Total.Doubt)
 	case "date":
+		if pp.Date.Set && tess.Date.Set && !pp.Date.Value.Equal(tess.Date.Value) {
+			// The sale is stamped with its time; a date in a sentence
+			// ("Sweepstakes ends 12/31/2017") is not.
+			if pp.Time.Set != tess.Time.Set {
+				return tess.Time.Set, true
+			}
+			if longer, ok := oneDigitLost(pp.Date.Value, tess.Date.Value); ok {
+				return !longer, true
+			}
+		}
 		a, b = weigh(pp.Date.Support, pp.Date.Doubt), weigh(tess.Date.Support, tess.Date.Doubt)
 	default:
 		return false, false
@@ -390,6 +413,34 @@ func betterEvidence(pp, tess *receipt.Receipt, path string) (tessBetter, ok bool
 		return false, false
 	}
 	return b > a, true
+}
+
+// oneDigitLost says whether two readings of a date differ in one part
+// that one of them read with its first digit lost (12/17 and 2/17, 5/25
+// and 5/5): a reader drops a thin digit far more often than it invents
+// one, so the reading with the digit is taken. aLonger says it is a.
+func oneDigitLost(a, b time.Time) (aLonger, ok bool) {
+	lost := func(long, short int) bool { return long >= 10 && long%10 == short }
+	switch {
+	case a.Year() != b.Year():
+		return false, false
+	case a.Month() == b.Month():
+		if lost(a.Day(), b.Day()) || lost(b.Day(), a.Day()) {
+			return a.Day() > b.Day(), true
+		}
+	case a.Day() == b.Day():
+		if lost(int(a.Month()), int(b.Month())) || lost(int(b.Month()), int(a.Month())) {
+			return a.Month() > b.Month(), true
+		}
+	}
+	return false, false
+}
+
+// totalOnSubtotalLine says whether a reading's total is the amount of its
+// subtotal line: the page's total line was not found.
+func totalOnSubtotalLine(r *receipt.Receipt) bool {
+	return r.Total.Set && r.Subtotal.Set && r.Total.Box != nil && r.Subtotal.Box != nil &&
+		*r.Total.Box == *r.Subtotal.Box && r.Total.Value.Equal(r.Subtotal.Value)
 }
 
 // sameTextMisread says whether both readers found the same supplier's name

@@ -7,6 +7,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/shopspring/decimal"
 
 	"github.com/shoebox-app/shoebox/inference"
 	"github.com/shoebox-app/shoebox/inference/fields"
@@ -211,5 +214,52 @@ func TestCombineKeepsPPOCRsLettersOfOneName(t *testing.T) {
 	combine(&got, tess)
 	if got.SupplierName.Value != "SUNRISE BAKERY" {
 		t.Errorf("another name, read surer: got %q", got.SupplierName.Value)
+	}
+}
+
+// Where the readers disagree on the total or the date, what the page
+// says of each outweighs how many kinds of evidence back it: a total read
+// off the subtotal's line loses to a larger total, a date beside the
+// sale's time beats one in a sentence, and a date part with its first
+// digit beats the same part read without it.
+func TestCombineTakesTheTotalLineTheTimeStampedDateAndTheLostDigit(t *testing.T) {
+	line := &receipt.Box{X: 10, Y: 600, W: 300, H: 30}
+	backed := []receipt.Support{{Kind: receipt.EvidenceReading}, {Kind: receipt.EvidenceArithmetic}}
+	once := []receipt.Support{{Kind: receipt.EvidenceReading}}
+	amount := func(v string, box *receipt.Box, sup []receipt.Support) receipt.Amount {
+		return receipt.Amount{Value: decimal.RequireFromString(v), Set: true, Confidence: 0.9, Box: box, Support: sup}
+	}
+	day := func(s string, sup []receipt.Support) receipt.Field[time.Time] {
+		d, _ := time.Parse("2006-01-02", s)
+		return receipt.Field[time.Time]{Value: d, Set: true, Confidence: 0.9, Support: sup}
+	}
+	pp := receipt.Receipt{Total: amount("56.38", &receipt.Box{X: 10, Y: 900, W: 300, H: 30}, once)}
+	tess := receipt.Receipt{Total: amount("14.00", line, backed), Subtotal: amount("14.00", line, once)}
+	got := pp
+	combine(&got, tess)
+	if got.Total.Value.String() != "56.38" {
+		t.Errorf("the subtotal's line taken for the total: %s", got.Total.Value)
+	}
+
+	pp = receipt.Receipt{Date: day("2017-05-25", once), Time: receipt.Text{Value: "13:00", Set: true}}
+	tess = receipt.Receipt{Date: day("2017-12-31", backed)}
+	got = pp
+	combine(&got, tess)
+	if d := got.Date.Value.Format("2006-01-02"); d != "2017-05-25" {
+		t.Errorf("a date in a sentence over the sale's: %s", d)
+	}
+
+	pp = receipt.Receipt{Date: day("2017-12-17", once)}
+	tess = receipt.Receipt{Date: day("2017-02-17", backed)}
+	got = pp
+	combine(&got, tess)
+	if d := got.Date.Value.Format("2006-01-02"); d != "2017-12-17" {
+		t.Errorf("12/17 read 2/17 by one reader: %s", d)
+	}
+	tess = receipt.Receipt{Date: day("2017-12-18", backed)}
+	got = pp
+	combine(&got, tess)
+	if d := got.Date.Value.Format("2006-01-02"); d != "2017-12-18" {
+		t.Errorf("no digit lost: the better backed date should stand, got %s", d)
 	}
 }
