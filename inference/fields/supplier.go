@@ -41,6 +41,11 @@ func findCompany(lines []Line, pk *packs.Pack) (name receipt.Text, first, last i
 			break
 		}
 	}
+	if plain < 0 {
+		if name, first, last := nameAtHeadOfAddress(lines, -1, top, pk); first >= 0 {
+			return name, first, last
+		}
+	}
 	if plain < 0 && top < len(lines) && pk != nil {
 		// A card slip prints the bank's and card's words, then the date,
 		// then the merchant: "CARTE BANCAIRE / Mastercard / LE 24/08/22 /
@@ -54,7 +59,7 @@ func findCompany(lines []Line, pk *packs.Pack) (name receipt.Text, first, last i
 		}
 	}
 	if plain < 0 {
-		return receipt.Text{}, -1, -1
+		return nameAtHeadOfAddress(lines, -1, top, pk)
 	}
 	for i := plain + 1; i < min(top, plain+4); i++ {
 		if legalNameAt(lines, i) == "" || i == plain+3 && !isBareLegalForm(lines[i]) {
@@ -68,10 +73,113 @@ func findCompany(lines []Line, pk *packs.Pack) (name receipt.Text, first, last i
 		return at(i, factorLabelled, why)
 	}
 	last, full := joinNextLine(lines, plain, plainName, pk)
+	if name, first, last := nameAtHeadOfAddress(lines, last, top, pk); first >= 0 {
+		return name, first, last
+	}
 	if j, name, ok := printedNameBelow(lines, last, top, full, pk); ok {
 		return found(strings.ToUpper(name), lines[j].Conf*factorPlainName, nil, "the name printed in full under a heading that is its logo"), j, j
 	}
 	return found(strings.ToUpper(full), lines[plain].Conf*factorPlainName, nil, "the first line that reads as a name at the top of the page"), plain, last
+}
+
+// nameAtHeadOfAddress is nameOverAddress's name, continued on the next
+// line as names are; first is -1 when there is none.
+func nameAtHeadOfAddress(lines []Line, heading, top int, pk *packs.Pack) (name receipt.Text, first, last int) {
+	j, n, ok := nameOverAddress(lines, heading, top, pk)
+	if !ok {
+		return receipt.Text{}, -1, -1
+	}
+	last, full := joinNextLine(lines, j, n, pk)
+	return found(strings.ToUpper(full), lines[j].Conf*factorPlainName, nil, "the name at the head of the address"), j, last
+}
+
+// nameOverAddress finds the shop's name at the head of its address's
+// paragraph when the line taken for the name (at line heading, or none at
+// -1) stands apart from that paragraph, above a blank stretch of paper:
+// a slogan ("It pays to discover"), a card slip's "Place your card here",
+// a banner ("**PURCHASE**") or the end of the receipt before on the roll
+// ("Come again."). The name heads the lines of its address; a short name
+// of capitals ("BOA") counts there.
+func nameOverAddress(lines []Line, heading, top int, pk *packs.Pack) (int, string, bool) {
+	if pk == nil {
+		return 0, "", false
+	}
+	addr := -1
+	for i := heading + 1; i < min(len(lines), heading+7, top+2); i++ {
+		if pk.IsAddressLine(lines[i].Text) || pk.IsStreetLine(lines[i].Text) || rePhone.MatchString(lines[i].Text) {
+			addr = i
+			break
+		}
+	}
+	if addr < 0 {
+		return 0, "", false
+	}
+	lineHeight := medianLineHeight(lines[:min(len(lines), addr+4)])
+	if lineHeight == 0 {
+		return 0, "", false
+	}
+	start, above := addr, addr-1
+	for ; above > heading; above-- {
+		if isSpeck(lines[above]) {
+			continue
+		}
+		if blankBetween(lines[above], lines[start], lineHeight) {
+			break
+		}
+		start = above
+	}
+	if heading >= 0 && above == heading && !blankBetween(lines[heading], lines[start], lineHeight) {
+		return 0, "", false // the heading and the address are one paragraph
+	}
+	for j := start; j < addr; j++ {
+		if isSpeck(lines[j]) || notANameLine(lines[j], pk) {
+			continue
+		}
+		if n := plainNameAt(lines, j); n != "" {
+			return j, n, true
+		}
+		if t := cleanName(lines[j].Text); j == start && isCapitalsWord(t) && lines[j].Conf >= 0.9 {
+			return j, t, true
+		}
+		return 0, "", false
+	}
+	return 0, "", false
+}
+
+// isSpeck says whether a line holds no letter and at most two marks: a
+// speck of dirt or a stray digit read between the lines.
+func isSpeck(l Line) bool {
+	return letterCount(l.Text) == 0 && len(strings.TrimSpace(l.Text)) <= 2
+}
+
+// isCapitalsWord is one word of two or three capital letters and nothing
+// else: a short name ("BOA") where a name is expected.
+func isCapitalsWord(s string) bool {
+	return len(s) >= 2 && len(s) <= 3 && strings.IndexFunc(s, func(r rune) bool { return r < 'A' || r > 'Z' }) < 0
+}
+
+// blankBetween says whether more than one and a half lines of blank paper
+// lie between two lines of a page read from an image.
+func blankBetween(upper, lower Line, lineHeight int) bool {
+	if upper.Box.H == 0 || lower.Box.H == 0 {
+		return false
+	}
+	return float64(lower.Box.Y-(upper.Box.Y+upper.Box.H)) > 1.5*float64(lineHeight)
+}
+
+// medianLineHeight is the median height of the lines that have a box.
+func medianLineHeight(lines []Line) int {
+	var hs []int
+	for _, l := range lines {
+		if l.Box.H > 0 {
+			hs = append(hs, l.Box.H)
+		}
+	}
+	if len(hs) == 0 {
+		return 0
+	}
+	slices.Sort(hs)
+	return hs[len(hs)/2]
 }
 
 // notANameLine says whether a top line is the country's address line

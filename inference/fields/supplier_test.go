@@ -1,0 +1,86 @@
+package fields
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/shoebox-app/shoebox/packs"
+	"github.com/shoebox-app/shoebox/receipt"
+)
+
+// placedLines lays out text lines down a photo's page: each row is the
+// line's top and height in pixels and its text.
+func placedLines(rows ...any) []Line {
+	var out []Line
+	for i := 0; i+2 < len(rows); i += 3 {
+		y, h, text := rows[i].(int), rows[i+1].(int), rows[i+2].(string)
+		out = append(out, Line{Text: text, Conf: 0.97, Box: receipt.Box{X: 100, Y: y, W: 10 * len(text), H: h}})
+	}
+	return out
+}
+
+// The shop's name heads its address's paragraph: a slogan, a banner or the
+// end of the receipt before on the roll, above a stretch of blank paper,
+// is no name, however much it reads like one.
+func TestTheNameHeadsTheAddressNotALineAboveABlank(t *testing.T) {
+	us, _ := packs.Get("US")
+	for _, tc := range []struct {
+		lines []Line
+		want  string
+	}{
+		{
+			placedLines(
+				66, 17, "Place Your",
+				89, 17, "Card Here",
+				230, 14, "Lucky Star Diner",
+				250, 15, "Store#0042",
+				269, 15, "Springfield, IL 62701",
+				289, 15, "217.555.0143",
+				315, 16, "Server: Molly 07/15/2016"),
+			"LUCKY STAR DINER",
+		},
+		{
+			placedLines(
+				35, 55, "**PURCHASE**",
+				108, 8, "8",
+				145, 32, "Golden Wok #2614",
+				186, 19, "Brooklyn, NY",
+				203, 28, "(718)555-0198",
+				234, 25, "12/22/2017 4:58:01 PM"),
+			"GOLDEN WOK #2614",
+		},
+		// A three-letter name heading its address counts.
+		{
+			placedLines(
+				166, 21, "ZED",
+				201, 23, "(310) 555-2050",
+				238, 20, "0051a TABLE 308 #Party 1",
+				270, 22, "BAR L SvrCk: 13 13:22 12/20/17"),
+			"ZED",
+		},
+		// A heading that is one paragraph with its address stays, and
+		// its trade word on the next line joins it.
+		{
+			placedLines(
+				221, 11, "JOE'S",
+				233, 14, "HAMBURGERS",
+				245, 13, "3950 E MAIN ST, MAYWOOD, CA 90270",
+				262, 13, "PHONE 323-555-1607"),
+			"JOE'S HAMBURGERS",
+		},
+	} {
+		got, _, _ := findCompany(tc.lines, us)
+		if got.Value != tc.want {
+			t.Errorf("%q: got %q, want %q", tc.lines[0].Text, got.Value, tc.want)
+		}
+	}
+	// Without the blank, the heading is the name.
+	lines := placedLines(
+		100, 20, "FIREFLY",
+		122, 14, "Lucky Star Diner",
+		140, 14, "12 Elm Street",
+		156, 14, "Springfield, IL 62701")
+	if got, _, _ := findCompany(lines, us); !strings.HasPrefix(got.Value, "FIREFLY") {
+		t.Errorf("a heading with its address below: got %q", got.Value)
+	}
+}
