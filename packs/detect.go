@@ -38,9 +38,9 @@ func Detect(lines []string, prior string) Detection {
 
 	printed := page.printedCurrencies()
 	type scored struct {
-		p     *Pack
-		score float64
-		why   []string
+		p          *Pack
+		score, own float64 // with the prior's bonus, and without
+		why        []string
 	}
 	var best, second scored
 	bestOwn, secondOwn := 0.0, 0.0 // the two best scores on the page's evidence alone
@@ -59,7 +59,7 @@ func Detect(lines []string, prior string) Detection {
 		} else if s > secondOwn {
 			secondOwn = s
 		}
-		c := scored{p, s + bonus, why}
+		c := scored{p, s + bonus, s, why}
 		if c.score > best.score || best.p == nil {
 			best, second = c, best
 		} else if c.score > second.score {
@@ -69,12 +69,7 @@ func Detect(lines []string, prior string) Detection {
 	if best.p == nil {
 		return Detection{}
 	}
-	evidence := best.score
-	if priorPack == best.p {
-		evidence -= 2.01
-	} else if strings.EqualFold(prior, best.p.Jurisdiction) {
-		evidence -= 1.5
-	}
+	evidence := best.own // not best.score less the bonus: 14 + 2.01 - 2.01 is not 14 in floating point
 	// Sure: the page's own evidence names this country, ahead of every
 	// other by a point without the prior's help (English words and GST
 	// alone do not tell Australia from Malaysia).
@@ -165,6 +160,44 @@ func (pg page) hasTaxWord(ph []string) bool {
 	return false
 }
 
+// taxRate is the first of the country's tax rates the page prints, a
+// tip's suggestions left out ("SUGGESTED GRATUITY / 18% 8.48 / 20% 9.42"
+// are no tax rates): the four lines from a tip's label on.
+func (pg page) taxRate(p *Pack) string {
+	tipUntil := -1
+	for i, words := range pg.lines {
+		if p.saysTip(words) {
+			tipUntil = i + 4
+		}
+		if i <= tipUntil {
+			continue
+		}
+		dotted := strings.ReplaceAll(pg.raws[i], ",", ".")
+		for j, re := range p.rates {
+			if re.MatchString(dotted) {
+				return p.TaxRates[j]
+			}
+		}
+	}
+	return ""
+}
+
+// saysTip says whether a line's folded words hold a tip's label in the
+// pack's languages ("GRATUITY", "TIP", "POURBOIRE").
+func (p *Pack) saysTip(words []string) bool {
+	for j := range words {
+		if words[j] == "TIP" || words[j] == "TIPS" {
+			return true
+		}
+		for _, ph := range p.labels {
+			if len(ph.canon) == 1 && ph.canon[0] == "TIP" && hasPrefix(words[j:], ph.words) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 var reTaxContext = regexp.MustCompile(`\d[.,]\d{2}\b|%|\d{6,}`)
 
 // evidenceFor scores what the page prints for a pack: its language's
@@ -178,9 +211,9 @@ func (pg page) evidenceFor(p *Pack, printed map[string]int) (float64, []string) 
 	// Malay, Belgium's French and Dutch), up to 6.
 	langWords := 0
 	var langNames []string
+	seen := map[string]bool{} // a word two of its languages share ("TABLE", "DATE") counts once
 	for i, words := range p.langWords {
 		n := 0
-		seen := map[string]bool{}
 		for _, ph := range words {
 			k := strings.Join(ph, " ")
 			if !seen[k] && pg.has(ph) {
@@ -225,13 +258,9 @@ func (pg page) evidenceFor(p *Pack, printed map[string]int) (float64, []string) 
 			break
 		}
 	}
-	dotted := strings.ReplaceAll(pg.raw, ",", ".")
-	for i, re := range p.rates {
-		if re.MatchString(dotted) {
-			score++
-			why = append(why, "the tax rate "+p.TaxRates[i]+"%")
-			break
-		}
+	if rate := pg.taxRate(p); rate != "" {
+		score++
+		why = append(why, "the tax rate "+rate+"%")
 	}
 	if n := printed[p.Currency]; n > 0 {
 		score += 3

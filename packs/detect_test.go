@@ -1,0 +1,33 @@
+package packs
+
+import "testing"
+
+// A US restaurant's receipt: its address tells the country however the
+// comma is spaced, and neither a tip's suggested percentages nor the
+// English words Canada's French shares ("TABLE") speak for another
+// country.
+func TestAUSReceiptIsSurelyAmerican(t *testing.T) {
+	for _, page := range [][]string{
+		{"EL POLLO", "7519 S. ATLANTIC AVE.", "CUDAHY,CA 90201", "Subtotal 12.06", "Tax 1.06", "Total 13.12"},
+		{"PAPPA'S", "7800 Airport Blvd", "Houston , Tx 77061", "Table 7", "SUGGESTED GRATUITY", "15% 6.23", "20% 8.31", "Total 41.50"},
+		{"THE PALACE", "1427 WASHINGTON AVE. , NEW ORLEANS, LA.", "Table 522 #Party 2", "Server: Laura", "Date 03/12/19", "Sub Total 43.00", "Total 47.09"},
+	} {
+		d := Detect(page, "US")
+		if d.Pack == nil || d.Pack.Country != "US" || !d.Sure || d.Currency != "" {
+			t.Errorf("%q: %+v", page[2], d)
+		}
+	}
+}
+
+// The rates a page prints under a tip's label are suggestions, not the
+// tax rates of a country that charges them.
+func TestATipsPercentagesAreNoTaxRate(t *testing.T) {
+	uk, _ := Get("UK")
+	page := pageOf([]string{"SUGGESTED GRATUITY", "18% 8.48", "20% 9.42"})
+	if r := page.taxRate(uk); r != "" {
+		t.Errorf("tip suggestions read as the tax rate %s%%", r)
+	}
+	if r := pageOf([]string{"VAT 20% 1.50"}).taxRate(uk); r != "20" {
+		t.Errorf("VAT 20%%: rate %q", r)
+	}
+}
