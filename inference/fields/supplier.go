@@ -30,7 +30,10 @@ func findCompany(lines []Line, pk *packs.Pack) (name receipt.Text, first, last i
 	}
 	plain, plainName := -1, ""
 	for i := 0; i < top; i++ {
-		if legalNameAt(lines, i) != "" {
+		if n := legalNameAt(lines, i); n != "" {
+			if namesNoOne(n, pk) {
+				continue
+			}
 			return at(i, factorLegalForm, "a name with a legal form (LTD, PTY, SDN BHD…) at the top of the page")
 		}
 		if notANameLine(lines[i], pk) {
@@ -80,6 +83,19 @@ func findCompany(lines []Line, pk *packs.Pack) (name receipt.Text, first, last i
 		return found(strings.ToUpper(name), lines[j].Conf*factorPlainName, nil, "the name printed in full under a heading that is its logo"), j, j
 	}
 	return found(strings.ToUpper(full), lines[plain].Conf*factorPlainName, nil, "the first line that reads as a name at the top of the page"), plain, last
+}
+
+// namesNoOne says whether a legal name holds one trade word and nothing
+// else beside its legal form ("RESTAURANTS, INC."): the end of a group's
+// name printed over its restaurant's, which is the name below.
+func namesNoOne(name string, pk *packs.Pack) bool {
+	var words []string
+	for _, w := range wordsBesideLegalForm(name) {
+		if core := letterCore(w); core != "" {
+			words = append(words, core)
+		}
+	}
+	return len(words) == 1 && (pk.IsNameWord(words[0]) || shopWords[words[0]])
 }
 
 // nameAtHeadOfAddress is nameOverAddress's name, continued on the next

@@ -84,3 +84,28 @@ func TestTheNameHeadsTheAddressNotALineAboveABlank(t *testing.T) {
 		t.Errorf("a heading with its address below: got %q", got.Value)
 	}
 }
+
+// A legal name of trade words alone ("RESTAURANTS, INC.") is the end of a
+// group's name over its restaurant's: the restaurant's name below is the
+// supplier.
+func TestALegalNameOfTradeWordsAloneNamesNoOne(t *testing.T) {
+	us, _ := packs.Get("US")
+	lines := placedLines(
+		38, 14, "RESTAURANTS, INC .",
+		68, 13, "Taco Loco # 30",
+		85, 20, "Exquisitamente.")
+	if got, _, _ := findCompany(lines, us); got.Value != "TACO LOCO # 30" {
+		t.Errorf("got %q", got.Value)
+	}
+}
+
+// Malaysia's place words are mended on Malaysian pages only: "Plata" on an
+// American receipt is no misread PLAZA.
+func TestPlaceWordsAreMendedOnlyWhereTheyArePlaces(t *testing.T) {
+	if got := mendNameWords("EL GRAN MAR DE PLATA", receipt.CountryUS); got != "EL GRAN MAR DE PLATA" {
+		t.Errorf("US: %q", got)
+	}
+	if got := mendNameWords("SUNWAY PIAZA", receipt.CountryMY); got != "SUNWAY PLAZA" {
+		t.Errorf("MY: %q", got)
+	}
+}
