@@ -109,3 +109,25 @@ func TestPlaceWordsAreMendedOnlyWhereTheyArePlaces(t *testing.T) {
 		t.Errorf("MY: %q", got)
 	}
 }
+
+// The supplier's line read again alone backs the name's letters when it
+// reads them all, also where the box took in a logo's line beside them;
+// a reading that lacks some of them backs nothing.
+func TestTheNameReadAgainAmongItsNeighboursBacksItsLetters(t *testing.T) {
+	us, _ := packs.Get("US")
+	lines := placedLines(
+		100, 30, "GUSTO",
+		140, 14, "THAI GUSTO RESTAURANT",
+		160, 14, "1 Main St, Springfield, IL 62701")
+	for again, backed := range map[string]bool{
+		"GUSTG THAI GUSTO RESTAURANT": true,
+		"THAI GUSTO RESTAURANT":       true,
+		"THAI GUST0 RESTAURAN":        false,
+	} {
+		r := receipt.Receipt{SupplierName: receipt.Text{Value: "THAI GUSTO RESTAURANT", Set: true, Confidence: 0.7, Source: receipt.SourceOCR, Box: &receipt.Box{X: 100, Y: 100, W: 300, H: 54}}}
+		assessSupplier(&r, lines, us, []Reading{{Name: "the supplier's name read again alone", Lines: LinesFromText(again), Of: "supplier"}})
+		if got := receipt.LettersBacked(r.SupplierName.Support); got != backed {
+			t.Errorf("read again %q: backed %v, want %v (%+v)", again, got, backed, r.SupplierName.Support)
+		}
+	}
+}

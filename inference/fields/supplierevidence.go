@@ -58,6 +58,10 @@ func assessSupplier(r *receipt.Receipt, lines []Line, pk *packs.Pack, others []R
 			case b == "":
 			case a == b:
 				support(receipt.EvidenceSecondReader, o.Name+" reads the same name")
+			case len(a) >= 6 && strings.Contains(b, a):
+				// The name's box took in a logo's line too: "GUSTO" over
+				// "THAI GUSTO RESTAURANT" read GUSTGTHAIGUSTORESTAURANT.
+				support(receipt.EvidenceSecondReader, o.Name+" reads the same name among the lines beside it")
 			case len(a) >= 4 && EditDistance(a, b, 2) <= 2 && s.Doubt == "" && !receipt.SureName(*s):
 				// A reading that sure is not overruled by a weaker one
 				// (Tesseract reads SANYU STATIONERY as SANYO).
