@@ -194,7 +194,11 @@ func assessTotal(r *receipt.Receipt, lines []Line, upper []string, loc receipt.L
 	// Arithmetic of other lines.
 	onOtherLine := func(f receipt.Amount) bool { return f.Set && (f.Box == nil || t.Box == nil || *f.Box != *t.Box) }
 	if onOtherLine(r.Subtotal) && onOtherLine(r.TotalTax) && r.TotalTax.Value.IsPositive() && !r.Subtotal.Value.Equal(v) {
-		sum := r.Subtotal.Value.Add(r.TotalTax.Value).Add(serviceCharge(lines, upper))
+		added := serviceCharge(lines, upper)
+		if r.Tip.Set {
+			added = r.Tip.Value // the service charge or tip the sums need
+		}
+		sum := r.Subtotal.Value.Add(r.TotalTax.Value).Add(added)
 		if r.Discount.Set {
 			sum = sum.Sub(r.Discount.Value.Abs())
 		}
@@ -203,7 +207,11 @@ func assessTotal(r *receipt.Receipt, lines []Line, upper []string, loc receipt.L
 			ways = append(ways, sum.Add(r.Rounding.Value), rounded(sum))
 		}
 		if slices.ContainsFunc(ways, v.Equal) {
-			support(receipt.EvidenceArithmetic, fmt.Sprintf("subtotal %s + tax %s = %s", money(r.Subtotal.Value), money(r.TotalTax.Value), money(v)))
+			why := fmt.Sprintf("subtotal %s + tax %s = %s", money(r.Subtotal.Value), money(r.TotalTax.Value), money(v))
+			if r.Tip.Set {
+				why = fmt.Sprintf("subtotal %s + tax %s + %s = %s", money(r.Subtotal.Value), money(r.TotalTax.Value), money(r.Tip.Value), money(v))
+			}
+			support(receipt.EvidenceArithmetic, why)
 		} else if !sum.GreaterThan(v) || sum.Sub(v).GreaterThan(fiveCents) || !r.Rounding.Set {
 			doubt(fmt.Sprintf("subtotal %s + tax %s = %s", money(r.Subtotal.Value), money(r.TotalTax.Value), money(sum)))
 		}

@@ -161,6 +161,7 @@ func readMoney(r *receipt.Receipt, lines []Line, upper []string, loc receipt.Loc
 		r.Total.Confidence = min(r.Total.Confidence, 0.5)
 	}
 	applySumBlock(r, lines, upper)
+	readSurcharge(r, lines, upper)
 	if !r.Total.Set {
 		if v, l, ok := subtotalAfterAdjustments(lines, upper); ok {
 			r.Total = found(v, l.Conf*confComputed, boxOf(l), "no total printed: the subtotal, after the adjustments below it")

@@ -151,3 +151,44 @@ func unreadSumsAfterSubtotal(lines []Line, upper []string) bool {
 	}
 	return false
 }
+
+// readSurcharge reads the one amount printed between the subtotal's line
+// and the total's that the sums need: a service fee, a carry-out or
+// table charge, a tip ("Subtotal 22.98 / Tax 1.61 / Service fees on
+// tables 3.45 / Total 28.04"). It is taken, as the receipt's tip or
+// service charge, only where subtotal + tax + it is the total to the
+// cent; the label says nothing the arithmetic does not.
+func readSurcharge(r *receipt.Receipt, lines []Line, upper []string) {
+	if r.Tip.Set || !r.Subtotal.Set || !r.Total.Set || !r.TotalTax.Set {
+		return
+	}
+	extra := r.Total.Value.Sub(r.Subtotal.Value).Sub(r.TotalTax.Value).Sub(r.Rounding.Value).Add(r.Discount.Value.Abs())
+	if !extra.IsPositive() || extra.GreaterThan(r.Subtotal.Value.Mul(decimal.New(3, -1))) {
+		return
+	}
+	sub, total, tax := lineAt(lines, r.Subtotal.Box), lineAt(lines, r.Total.Box), lineAt(lines, r.TotalTax.Box)
+	if sub < 0 || total <= sub+1 {
+		return
+	}
+	found := -1
+	for i := sub + 1; i < total; i++ {
+		if i == tax || reTaxWord.MatchString(upper[i]) || strings.Contains(upper[i], "ROUNDING") {
+			continue
+		}
+		amts := amountsIn(lines[i].Text)
+		if len(amts) == 1 && amts[0].Equal(extra) {
+			if found >= 0 {
+				return // two lines could be it
+			}
+			found = i
+		}
+	}
+	if found < 0 {
+		return
+	}
+	l := lines[found]
+	r.Tip = receipt.Amount{
+		Value: extra, Set: true, Source: receipt.SourceOCR, Confidence: l.Conf * confLikely, Box: boxOf(l),
+		Why: "the amount printed between the subtotal and the total that they need: " + strings.TrimSpace(l.Text),
+	}
+}

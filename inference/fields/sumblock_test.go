@@ -1,0 +1,47 @@
+package fields
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/shoebox-app/shoebox/receipt"
+)
+
+// An amount between the subtotal and the total that the sums need (a
+// service fee, a carry-out charge) is read as the receipt's tip or
+// service charge, and the arithmetic then backs the total; an amount the
+// sums do not need is left alone.
+func TestAServiceFeeBetweenSubtotalAndTotalCompletesTheSums(t *testing.T) {
+	us := receipt.DefaultLocale(receipt.CountryUS)
+	page := func(fee string) []Line {
+		var rows []any
+		for i, text := range []string{
+			"Thai Gusto", "1 Main St, Springfield, IL 62701", "05/12/2019 7:48 PM", "Pad Thai 22.98",
+			"Subtotal $22.98", "Tax $1.61", "Service fees on tables $" + fee, "Total $28.04",
+		} {
+			rows = append(rows, 100+20*i, 15, text)
+		}
+		return placedLines(rows...)
+	}
+	lines := page("3.45")
+	r := ExtractFields(lines, us, testNow)
+	Assess(&r, lines, us, testNow)
+	if !r.Tip.Set || r.Tip.Value.StringFixed(2) != "3.45" {
+		t.Fatalf("service fee: %+v", r.Tip)
+	}
+	arithmetic := false
+	for _, s := range r.Total.Support {
+		arithmetic = arithmetic || s.Kind == receipt.EvidenceArithmetic && strings.Contains(s.Why, "3.45")
+	}
+	if !arithmetic || r.Total.Doubt != "" {
+		t.Errorf("total: %+v", r.Total)
+	}
+	for _, f := range receipt.Validate(r, us, testNow) {
+		if f.Code == receipt.FindSumVsTotal {
+			t.Errorf("finding: %s", f.Message)
+		}
+	}
+	if r := ExtractFields(page("2.00"), us, testNow); r.Tip.Set {
+		t.Errorf("a fee the sums do not need read as the tip: %+v", r.Tip)
+	}
+}
