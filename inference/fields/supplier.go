@@ -121,7 +121,7 @@ func nameOverAddress(lines []Line, heading, top int, pk *packs.Pack) (int, strin
 		return 0, "", false
 	}
 	addr := -1
-	for i := heading + 1; i < min(len(lines), heading+7, top+2); i++ {
+	for i := heading + 1; i < min(len(lines), heading+10, top+2); i++ {
 		if pk.IsAddressLine(lines[i].Text) || pk.IsStreetLine(lines[i].Text) || rePhone.MatchString(lines[i].Text) {
 			addr = i
 			break
@@ -130,8 +130,8 @@ func nameOverAddress(lines []Line, heading, top int, pk *packs.Pack) (int, strin
 	if addr < 0 {
 		return 0, "", false
 	}
-	lineHeight := medianLineHeight(lines[:min(len(lines), addr+4)])
-	if lineHeight == 0 {
+	spacing := pageSpacing(lines[:min(len(lines), addr+4)])
+	if spacing.lineHeight == 0 {
 		return 0, "", false
 	}
 	start, above := addr, addr-1
@@ -139,12 +139,12 @@ func nameOverAddress(lines []Line, heading, top int, pk *packs.Pack) (int, strin
 		if isSpeck(lines[above]) {
 			continue
 		}
-		if blankBetween(lines[above], lines[start], lineHeight) {
+		if spacing.blankBetween(lines[above], lines[start]) {
 			break
 		}
 		start = above
 	}
-	if heading >= 0 && above == heading && !blankBetween(lines[heading], lines[start], lineHeight) {
+	if heading >= 0 && above == heading && !spacing.blankBetween(lines[heading], lines[start]) {
 		return 0, "", false // the heading and the address are one paragraph
 	}
 	for j := start; j < addr; j++ {
@@ -174,28 +174,34 @@ func isCapitalsWord(s string) bool {
 	return len(s) >= 2 && len(s) <= 3 && strings.IndexFunc(s, func(r rune) bool { return r < 'A' || r > 'Z' }) < 0
 }
 
-// blankBetween says whether more than one and a half lines of blank paper
-// lie between two lines of a page read from an image.
-func blankBetween(upper, lower Line, lineHeight int) bool {
+// spacing is how a page's lines stand: their median height, and the
+// median blank between one line and the next.
+type spacing struct{ lineHeight, gap int }
+
+// pageSpacing measures the spacing of the lines that have a box.
+func pageSpacing(lines []Line) spacing {
+	var hs, gaps []int
+	for i, l := range lines {
+		if l.Box.H <= 0 {
+			continue
+		}
+		hs = append(hs, l.Box.H)
+		if i > 0 && lines[i-1].Box.H > 0 {
+			gaps = append(gaps, max(0, l.Box.Y-(lines[i-1].Box.Y+lines[i-1].Box.H)))
+		}
+	}
+	return spacing{median(hs), median(gaps)}
+}
+
+// blankBetween says whether a stretch of blank paper lies between two
+// lines: more than one and a half lines' height, or more than a line's
+// and three times the page's usual blank between lines.
+func (s spacing) blankBetween(upper, lower Line) bool {
 	if upper.Box.H == 0 || lower.Box.H == 0 {
 		return false
 	}
-	return float64(lower.Box.Y-(upper.Box.Y+upper.Box.H)) > 1.5*float64(lineHeight)
-}
-
-// medianLineHeight is the median height of the lines that have a box.
-func medianLineHeight(lines []Line) int {
-	var hs []int
-	for _, l := range lines {
-		if l.Box.H > 0 {
-			hs = append(hs, l.Box.H)
-		}
-	}
-	if len(hs) == 0 {
-		return 0
-	}
-	slices.Sort(hs)
-	return hs[len(hs)/2]
+	gap := lower.Box.Y - (upper.Box.Y + upper.Box.H)
+	return float64(gap) > 1.5*float64(s.lineHeight) || gap > s.lineHeight && gap > 3*s.gap
 }
 
 // notANameLine says whether a top line is the country's address line

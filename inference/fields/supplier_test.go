@@ -24,6 +24,7 @@ func placedLines(rows ...any) []Line {
 // is no name, however much it reads like one.
 func TestTheNameHeadsTheAddressNotALineAboveABlank(t *testing.T) {
 	us, _ := packs.Get("US")
+	de, _ := packs.Get("DE")
 	for _, tc := range []struct {
 		lines []Line
 		want  string
@@ -49,6 +50,26 @@ func TestTheNameHeadsTheAddressNotALineAboveABlank(t *testing.T) {
 				234, 25, "12/22/2017 4:58:01 PM"),
 			"GOLDEN WOK #2614",
 		},
+		// A slogan's lines far above the address, in a page's tight
+		// spacing: a blank of a line and a half is no more needed.
+		{
+			placedLines(
+				353, 20, "FRISCHE EINKAUFEN",
+				471, 32, "WUNSCHLOS",
+				518, 32, "GLUCKLICH?",
+				566, 19, "URL in Ihr Smartphone",
+				586, 24, "eintippen oder QR-Code",
+				606, 28, "scannen, Feedback geben",
+				699, 28, "www.feedback.example.de",
+				768, 24, "Kaufhaus Nord",
+				804, 28, "Detmolder Str. 4",
+				842, 28, "33102 Paderborn",
+				881, 28, "Tel. 05251/180420",
+				921, 28, "www.kaufhaus-nord.de",
+				960, 24, "EUR",
+				995, 30, "APFELSAFT 0,99 B"),
+			"KAUFHAUS NORD",
+		},
 		// A three-letter name heading its address counts.
 		{
 			placedLines(
@@ -69,7 +90,11 @@ func TestTheNameHeadsTheAddressNotALineAboveABlank(t *testing.T) {
 			"JOE'S HAMBURGERS",
 		},
 	} {
-		got, _, _ := findCompany(tc.lines, us)
+		pk := us
+		if strings.HasPrefix(tc.lines[0].Text, "FRISCHE") {
+			pk = de
+		}
+		got, _, _ := findCompany(tc.lines, pk)
 		if got.Value != tc.want {
 			t.Errorf("%q: got %q, want %q", tc.lines[0].Text, got.Value, tc.want)
 		}
