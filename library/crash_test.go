@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"syscall"
@@ -36,7 +37,7 @@ func crashChild(dir string) {
 		fmt.Println("error", err)
 		os.Exit(1)
 	}
-	src, _ := os.MkdirTemp("", "crash-src-")
+	src, _ := os.MkdirTemp(filepath.Dir(dir), "crash-src-") // beside the library, in the test's own temporary folder: the killed child cannot clean up
 	out := bufio.NewWriter(os.Stdout)
 	start, _ := strconv.Atoi(os.Getenv("SHOEBOX_CRASH_START"))
 	for i := start; ; i++ {

@@ -33,7 +33,7 @@ func soakChild(dir string) {
 		out.Flush()
 		os.Exit(1)
 	}
-	src, _ := os.MkdirTemp("", "soak-src-")
+	src, _ := os.MkdirTemp(filepath.Dir(dir), "soak-src-") // beside the library, in the test's own temporary folder: the killed child cannot clean up
 	name := os.Getenv("SHOEBOX_SOAK_NAME")
 	seq := time.Now().UnixNano() // edits are numbered in time, across restarts
 	var mine []int64
