@@ -1,6 +1,7 @@
 package fields
 
 import (
+	"strings"
 	"testing"
 	"time"
 
@@ -137,5 +138,17 @@ func TestTillDatesWithATwoDigitYear(t *testing.T) {
 		if got := d.Value.Format("2006-01-02"); !d.Set || got != want {
 			t.Errorf("%q: %s (set %v), want %s", text, got, d.Set, want)
 		}
+	}
+}
+
+// A date a promotion ends on is no rival to the sale's date.
+func TestAPromotionsEndIsNoRivalDate(t *testing.T) {
+	us := receipt.DefaultLocale(receipt.CountryUS)
+	now := time.Date(2019, 1, 1, 0, 0, 0, 0, time.UTC)
+	lines := LinesFromText("FIVE STAR BURGERS\n5/25/2017 1:00:17 PM\nTotal 12.50\nSweepstakes ends 12/31/2017.")
+	r := ExtractFields(lines, us, now)
+	Assess(&r, lines, us, now)
+	if r.Date.Value.Format("2006-01-02") != "2017-05-25" || strings.HasPrefix(r.Date.Doubt, "another date") {
+		t.Errorf("date %v, doubt %q", r.Date.Value, r.Date.Doubt)
 	}
 }
