@@ -494,6 +494,7 @@ func assessDate(r *receipt.Receipt, lines []Line, loc receipt.Locale, now time.T
 		doubt("it is in the future")
 	}
 	read := slices.ContainsFunc(d.Support, func(s receipt.Support) bool { return s.Kind == receipt.EvidenceReading })
+	lineDoubt := ""
 	for _, o := range others {
 		seen, other := false, time.Time{}
 		for _, c := range dateCandidates(o.Lines, loc, false, now) {
@@ -511,10 +512,25 @@ func assessDate(r *receipt.Receipt, lines []Line, loc receipt.Locale, now time.T
 			read = true
 		case seen:
 			support(receipt.EvidenceSecondReader, o.Name+" gives the same date")
-		case o.Of == "date" && !other.IsZero():
-			doubt(o.Name + " gives " + show(other))
+		case o.Of == "date" && !other.IsZero() && lineDoubt == "":
+			lineDoubt = o.Name + " gives " + show(other)
 		}
 	}
+	// The date's line read again alone is outvoted where two kinds of
+	// evidence already agree on the date (both readers' pages, or two
+	// printings): a phone photo's line cut out reads worse than its page.
+	if n := len(distinctKinds(d.Support)); lineDoubt != "" && n < 2 {
+		doubt(lineDoubt)
+	}
+}
+
+// distinctKinds are the kinds of evidence among support.
+func distinctKinds(support []receipt.Support) map[receipt.Evidence]bool {
+	out := map[receipt.Evidence]bool{}
+	for _, s := range support {
+		out[s.Kind] = true
+	}
+	return out
 }
 
 // AssessModel is Assess for a vision model's reading, with lines the page

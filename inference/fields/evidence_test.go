@@ -195,3 +195,24 @@ func TestAssessTaxEvidence(t *testing.T) {
 		t.Errorf("tax supports %s, want reading,printed_twice,arithmetic", got)
 	}
 }
+
+// The date's line read again alone that gives another date is a doubt
+// where the date was read once, and is outvoted where the other reader's
+// page gave the same date.
+func TestALineReadAgainIsOutvotedByTwoReaders(t *testing.T) {
+	lines := boxedLines("KEDAI RUNCIT SDN BHD\n24/11/2017 12:13 PM\nTOTAL 8.70")
+	now := time.Date(2026, 11, 23, 0, 0, 0, 0, time.UTC)
+	again := Reading{Name: "the date's line read again alone", Lines: LinesFromText("24/11/2007 12:13 PM"), Of: "date"}
+	page := Reading{Name: "Tesseract's reading of the page", Lines: boxedLines("KEDAI RUNCIT SDN BHD\n24/11/2017 12:13 PM\nTOTAL 8.70")}
+
+	r := ExtractFields(lines, my, now)
+	Assess(&r, lines, my, now, again)
+	if r.Date.Doubt == "" {
+		t.Error("read once, the line read again otherwise: no doubt")
+	}
+	r = ExtractFields(lines, my, now)
+	Assess(&r, lines, my, now, page, again)
+	if ok, why := receipt.Trusted(r.Date, "date"); !ok {
+		t.Errorf("two readers agree, the line alone disagrees: %s", why)
+	}
+}
