@@ -156,3 +156,18 @@ func TestTheNameReadAgainAmongItsNeighboursBacksItsLetters(t *testing.T) {
 		}
 	}
 }
+
+// A web address that spells the name backs its letters, a space read
+// after its hyphen and a digit read for a letter notwithstanding.
+func TestTheNameInTheWebAddressDespiteItsMisreads(t *testing.T) {
+	de, _ := packs.Get("DE")
+	lines := placedLines(
+		768, 24, "Kaufhaus Nord",
+		804, 28, "Detmolder Str. 4",
+		921, 28, "www.kaufhaus- n0rd.de")
+	r := receipt.Receipt{SupplierName: receipt.Text{Value: "KAUFHAUS NORD", Set: true, Confidence: 0.7, Source: receipt.SourceOCR, Box: &lines[0].Box}}
+	assessSupplier(&r, lines, de, nil)
+	if !receipt.LettersBacked(r.SupplierName.Support) {
+		t.Errorf("not backed: %+v", r.SupplierName.Support)
+	}
+}

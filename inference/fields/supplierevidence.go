@@ -74,14 +74,20 @@ func assessSupplier(r *receipt.Receipt, lines []Line, pk *packs.Pack, others []R
 	// Grill" beside dailygrill.com) is the name printed again.
 	if a := strings.Join(words, ""); len(a) >= 5 {
 		for _, l := range lines {
-			for _, m := range reWebAddress.FindAllString(strings.ToUpper(l.Text), -1) {
-				if strings.Contains(strings.Join(packs.Words(m), ""), a) {
+			// A space read after a hyphen ("www.marktkauf- lehr.de") is
+			// no break in the address.
+			for _, m := range reWebAddress.FindAllString(strings.ReplaceAll(strings.ToUpper(l.Text), "- ", "-"), -1) {
+				if w := strings.Join(packs.Words(m), ""); strings.Contains(w, a) || strings.Contains(letterLookalikes.Replace(w), a) {
 					support(receipt.EvidencePrintedTwice, "the name in the page's web address "+strconv.Quote(strings.ToLower(m)))
 				}
 			}
 		}
 	}
 }
+
+// letterLookalikes reads back as letters the digits a reader puts for
+// them in a word (1EHR is LEHR): an address's letters are letters.
+var letterLookalikes = strings.NewReplacer("1", "L", "0", "O")
 
 // reWebAddress is a web or mail address as receipts print it.
 var reWebAddress = regexp.MustCompile(`(?:WWW\.|HTTPS?://|@)[A-Z0-9.-]+|[A-Z0-9-]+\.(?:COM|NET|ORG|DE|FR|NL|IT|ES|CO\.UK|COM\.MY|COM\.AU)\b`)
