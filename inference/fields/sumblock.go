@@ -108,6 +108,15 @@ func applySumBlock(r *receipt.Receipt, lines []Line, upper []string) {
 	tookSubtotal := r.Total.Set && r.Total.Value.Equal(sb.subtotal) && r.Subtotal.Set &&
 		(r.Subtotal.Value.Equal(r.Total.Value) || r.Subtotal.Value.Equal(sb.total))
 	if r.Total.Set && !guessed && !tookSubtotal {
+		// The printed total stands; where the sums make it, their tax is
+		// the receipt's when no tax amount was read on its line ("27.36 /
+		// Subtotal / 2.60 / Tax / Grand Total 29.96").
+		if r.Total.Value.Equal(sb.total) && !r.TotalTax.Set && (!r.Subtotal.Set || r.Subtotal.Value.Equal(sb.subtotal)) {
+			if !r.Subtotal.Set {
+				r.Subtotal = found(sb.subtotal, sb.at.Conf*confLikely, nil, "the closing sums' arithmetic")
+			}
+			r.TotalTax = found(sb.added, sb.at.Conf*confLikely, nil, "the closing sums' arithmetic")
+		}
 		return
 	}
 	box := func(l Line) *receipt.Box {
@@ -175,8 +184,8 @@ func readSurcharge(r *receipt.Receipt, lines []Line, upper []string) {
 		if i == tax || reTaxWord.MatchString(upper[i]) || strings.Contains(upper[i], "ROUNDING") {
 			continue
 		}
-		amts := amountsIn(lines[i].Text)
-		if len(amts) == 1 && amts[0].Equal(extra) {
+		amts := amountsIn(lines[i].Text) // "Service Charge (18.00%) $6.12": the rate, then the amount
+		if len(amts) > 0 && amts[len(amts)-1].Equal(extra) {
 			if found >= 0 {
 				return // two lines could be it
 			}

@@ -45,3 +45,33 @@ func TestAServiceFeeBetweenSubtotalAndTotalCompletesTheSums(t *testing.T) {
 		t.Errorf("a fee the sums do not need read as the tip: %+v", r.Tip)
 	}
 }
+
+// A service charge printed with its rate, and a tax whose amount a skewed
+// photo put above its label, still make the sums that back the total.
+func TestSumsOfASkewedPhotoAndARatedServiceCharge(t *testing.T) {
+	us := receipt.DefaultLocale(receipt.CountryUS)
+	place := func(texts ...string) []Line {
+		var rows []any
+		for i, text := range texts {
+			rows = append(rows, 100+20*i, 15, text)
+		}
+		return placedLines(rows...)
+	}
+	for _, lines := range [][]Line{
+		place("Route 66 Grill", "1 Main St, Springfield, IL 62701", "03/17/19 5:39 PM", "Burger $30.60",
+			"Subtotal $30.60", "Service Charge (18.00%) $6.12", "Tax $2.14", "Total $38.86"),
+		place("Route 66 Grill", "1 Main St, Springfield, IL 62701", "03/17/19 5:39 PM", "2 23.98", "Adult Dinner", "2 3.38", "Soda",
+			"27.36", "Subtotal", "2.60", "Tax", "Grand Total 29.96"),
+	} {
+		r := ExtractFields(lines, us, testNow)
+		Assess(&r, lines, us, testNow)
+		if ok, why := receipt.Trusted(r.Total, "total"); !ok {
+			t.Errorf("%s: %s", r.Total.Value, why)
+		}
+		for _, f := range receipt.Validate(r, us, testNow) {
+			if f.Code == receipt.FindSumVsTotal {
+				t.Errorf("%s: %s", r.Total.Value, f.Message)
+			}
+		}
+	}
+}
