@@ -397,8 +397,9 @@ func betterEvidence(pp, tess *receipt.Receipt, path string) (tessBetter, ok bool
 	case "date":
 		if pp.Date.Set && tess.Date.Set && !pp.Date.Value.Equal(tess.Date.Value) {
 			// The sale is stamped with its time; a date in a sentence
-			// ("Sweepstakes ends 12/31/2017") is not.
-			if pp.Time.Set != tess.Time.Set {
+			// ("Sweepstakes ends 12/31/2017") is not. Two readings of one
+			// date a digit apart are a misreading, not two dates.
+			if pp.Time.Set != tess.Time.Set && !fields.OneDatePartApart(pp.Date.Value, tess.Date.Value) {
 				return tess.Time.Set, true
 			}
 			if longer, ok := oneDigitLost(pp.Date.Value, tess.Date.Value); ok {
