@@ -141,14 +141,20 @@ func TestTillDatesWithATwoDigitYear(t *testing.T) {
 	}
 }
 
-// A date a promotion ends on is no rival to the sale's date.
+// A date a promotion ends on, or a till's software version, is no rival
+// to the sale's date.
 func TestAPromotionsEndIsNoRivalDate(t *testing.T) {
 	us := receipt.DefaultLocale(receipt.CountryUS)
-	now := time.Date(2019, 1, 1, 0, 0, 0, 0, time.UTC)
-	lines := LinesFromText("FIVE STAR BURGERS\n5/25/2017 1:00:17 PM\nTotal 12.50\nSweepstakes ends 12/31/2017.")
-	r := ExtractFields(lines, us, now)
-	Assess(&r, lines, us, now)
-	if r.Date.Value.Format("2006-01-02") != "2017-05-25" || strings.HasPrefix(r.Date.Doubt, "another date") {
-		t.Errorf("date %v, doubt %q", r.Date.Value, r.Date.Doubt)
+	now := time.Date(2023, 1, 1, 0, 0, 0, 0, time.UTC)
+	for _, text := range []string{
+		"FIVE STAR BURGERS\n5/25/2017 1:00:17 PM\nTotal 12.50\nSweepstakes ends 12/31/2017.",
+		"FIVE STAR BURGERS\nVente 5/25/2017 12:27:43\nTotal 12.50\nVersion 3.13.14",
+	} {
+		lines := LinesFromText(text)
+		r := ExtractFields(lines, us, now)
+		Assess(&r, lines, us, now)
+		if r.Date.Value.Format("2006-01-02") != "2017-05-25" || strings.HasPrefix(r.Date.Doubt, "another date") {
+			t.Errorf("%q: date %v, doubt %q", text, r.Date.Value, r.Date.Doubt)
+		}
 	}
 }
