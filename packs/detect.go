@@ -211,11 +211,17 @@ func (pg page) evidenceFor(p *Pack, printed map[string]int) (float64, []string) 
 	// Malay, Belgium's French and Dutch), up to 6.
 	langWords := 0
 	var langNames []string
-	seen := map[string]bool{} // a word two of its languages share ("TABLE", "DATE") counts once
+	// A word two of its languages share ("TABLE") counts once, and one
+	// the rules' own English labels spell ("DATE") only for the first:
+	// Canada's French does not score an English receipt's words.
+	seen := map[string]bool{}
 	for i, words := range p.langWords {
 		n := 0
 		for _, ph := range words {
 			k := strings.Join(ph, " ")
+			if i > 0 && canonicalLabels[k] {
+				continue
+			}
 			if !seen[k] && pg.has(ph) {
 				seen[k] = true
 				n++
