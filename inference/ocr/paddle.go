@@ -54,6 +54,7 @@ func NewPPOCR(opt Options, popt ppocr.Options, both bool) (*PPOCR, error) {
 	if opt.Locale.Country == "" {
 		opt.Locale = receipt.DefaultLocale(receipt.CountryOther)
 	}
+	opt.NoInvertedRetry = true
 	r, err := ppocr.New(popt)
 	if err != nil {
 		return nil, err
