@@ -114,17 +114,9 @@ func TestResampleKeepsItsNumbers(t *testing.T) {
 	}
 }
 
+// BenchmarkCutLine is a 960-pixel line's preparation for the recogniser:
+// cut out of the page into the model's input, and its ink columns found.
 func BenchmarkCutLine(b *testing.B) {
-	page := randomRGB(900, 1600)
-	line := box{c: [2]float64{450, 800}, u: [2]float64{1, 0}, v: [2]float64{0, 1}, l: 600, h: 30}
-	var in recInput
-	crops := []crop{{b: line, w: 960}}
-	for b.Loop() {
-		in.cut(page, crops, []int{0})
-	}
-}
-
-func BenchmarkCutLineInk(b *testing.B) {
 	page := randomRGB(900, 1600)
 	line := box{c: [2]float64{450, 800}, u: [2]float64{1, 0}, v: [2]float64{0, 1}, l: 600, h: 30}
 	var in recInput
