@@ -23,6 +23,16 @@ func workingCopy(img image.Image) (*rgb, float64) {
 	return shrinkRGB(toRGB(img), workWidth, max(1, int(math.Round(float64(b.Dy())*s)))), float64(b.Dx()) / float64(workWidth)
 }
 
+// WorkingPixels is the size of the copy the reader works on for a page of
+// w×h pixels.
+func WorkingPixels(w, h int) int64 {
+	if w <= workWidth {
+		return int64(w) * int64(h)
+	}
+	s := float64(workWidth) / float64(w)
+	return int64(workWidth) * int64(max(1, int(math.Round(float64(h)*s))))
+}
+
 // shrinkRGB scales src down to w×h, each pixel the average of the area of
 // src it covers (x/image/draw's kernel scalers hold eight floats for every
 // pixel of an intermediate the source's height: 200 MB for a 12 MP page).

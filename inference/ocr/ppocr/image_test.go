@@ -1,6 +1,7 @@
 package ppocr
 
 import (
+	"image"
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -124,5 +125,16 @@ func BenchmarkCutLine(b *testing.B) {
 	for b.Loop() {
 		in.cut(page, crops, []int{0})
 		inkColumns(in.pix, 960, recHeight, in.pw)
+	}
+}
+
+// WorkingPixels is the size of the copy the reader really works on, which
+// the reading budget reserves.
+func TestWorkingPixelsIsTheCopysSize(t *testing.T) {
+	for _, size := range [][2]int{{463, 1013}, {1920, 500}, {1921, 2000}, {4000, 3000}, {2917, 4114}} {
+		src, _ := workingCopy(image.NewGray(image.Rect(0, 0, size[0], size[1])))
+		if got, want := WorkingPixels(size[0], size[1]), int64(src.w)*int64(src.h); got != want {
+			t.Errorf("%d×%d: %d pixels, the copy has %d", size[0], size[1], got, want)
+		}
 	}
 }
