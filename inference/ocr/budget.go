@@ -5,15 +5,21 @@ import (
 	"strings"
 
 	"github.com/shoebox-app/shoebox/inference"
+	"github.com/shoebox-app/shoebox/inference/ocr/ppocr"
 	"github.com/shoebox-app/shoebox/internal/budget"
 )
 
 // Reading a page takes memory in proportion to its pixels: `shoebox
 // extract` of one 12-megapixel page full of print peaked at 0.6–0.7 GB with
 // both readers, of one 2.5-megapixel SROIE scan with Tesseract at 0.13 GB.
-// Pages being read share a budget of readingPixels, so a page of the
-// largest working size (ingest.DefaultWorkPixels) is read alone while
-// receipts of a few megapixels are read side by side.
+// Pages being read share a budget of readingPixels, so Tesseract reads a
+// page of the largest working size (ingest.DefaultWorkPixels) alone while
+// receipts of a few megapixels are read side by side. PP-OCR works on a
+// copy at most ppocr.WorkingPixels large and reserves only that, so its
+// reading of a large scan runs beside another page instead of leaving a
+// core idle (sroie-more has nine A4 scans); Tesseract's reading of the same
+// page then reserves the whole page, after PP-OCR's reservation is given
+// back, so that two pages never wait on each other.
 const readingPixels = 12_000_000
 
 var readingBudget = budget.New(readingPixels)
@@ -30,6 +36,27 @@ func reserveReading(ctx context.Context, page inference.Page) (func(), error) {
 		return nil, err
 	}
 	return func() { trimCHeap(); release() }, nil
+}
+
+// readWithin reads a page with PP-OCR within a reservation of the pixels
+// of its working copy.
+func (p *PPOCR) readWithin(ctx context.Context, page inference.Page) ([]inference.Word, inference.Timings, error) {
+	release, err := reservePPOCR(ctx, page)
+	if err != nil {
+		return nil, inference.Timings{}, err
+	}
+	defer release()
+	return p.Read(ctx, page)
+}
+
+// reservePPOCR waits until the page's working copy fits in the budget and
+// returns the release.
+func reservePPOCR(ctx context.Context, page inference.Page) (func(), error) {
+	if page.Image == nil {
+		return func() {}, nil
+	}
+	b := page.Image.Bounds()
+	return readingBudget.Reserve(ctx, ppocr.WorkingPixels(b.Dx(), b.Dy()))
 }
 
 // hasText says whether the page brings its words (a PDF's text layer).

@@ -58,6 +58,20 @@ func TestReadingBudget(t *testing.T) {
 	for _, r := range small {
 		r()
 	}
+	// PP-OCR reserves the copy it reads, at most 1920 pixels wide: its
+	// reading of a 12-megapixel scan leaves room for a receipt beside it,
+	// while Tesseract's reading of another such scan waits.
+	scan, err := reservePPOCR(ctx, pageOf(4000, 3000))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if waits(pageOf(1700, 1700)) {
+		t.Error("a receipt waited for PP-OCR's reading of a scan")
+	}
+	if !waits(pageOf(4000, 3000)) {
+		t.Error("Tesseract read a 12-megapixel page beside PP-OCR's reading of another")
+	}
+	scan()
 	if waits(pageOf(9000, 9000)) {
 		t.Error("an oversized page never reads")
 	}

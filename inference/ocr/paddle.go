@@ -54,6 +54,7 @@ func NewPPOCR(opt Options, popt ppocr.Options, both bool) (*PPOCR, error) {
 	if opt.Locale.Country == "" {
 		opt.Locale = receipt.DefaultLocale(receipt.CountryOther)
 	}
+	opt.NoInvertedRetry = true
 	r, err := ppocr.New(popt)
 	if err != nil {
 		return nil, err
@@ -175,12 +176,8 @@ func (p *PPOCR) Extract(ctx context.Context, page inference.Page) (inference.Res
 		}
 		return tess.extract(ctx, page)
 	}
-	release, err := reserveReading(ctx, page)
-	if err != nil {
-		return inference.Result{}, err
-	}
-	defer release()
-	words, t, err := p.Read(ctx, page)
+	defer trimCHeap() // Tesseract's readings of lines alone reserve nothing
+	words, t, err := p.readWithin(ctx, page)
 	if err != nil {
 		if ctx.Err() != nil {
 			return inference.Result{}, ctx.Err()
@@ -190,7 +187,7 @@ func (p *PPOCR) Extract(ctx context.Context, page inference.Page) (inference.Res
 		if terr != nil {
 			return inference.Result{}, fmt.Errorf("PP-OCR: %w; Tesseract: %w", err, terr)
 		}
-		res, terr := tess.extract(ctx, page)
+		res, terr := tess.Extract(ctx, page)
 		if terr != nil {
 			return res, fmt.Errorf("PP-OCR: %w; Tesseract: %w", err, terr)
 		}
@@ -220,7 +217,7 @@ func (p *PPOCR) Extract(ctx context.Context, page inference.Page) (inference.Res
 	fields.Assess(&r, lines, p.opt.Locale, p.opt.Now())
 	var others []fields.Reading
 	if p.both && unsure(r) {
-		tres, err := tess.extract(ctx, page)
+		tres, err := tess.Extract(ctx, page)
 		if err != nil && ctx.Err() != nil {
 			return inference.Result{}, ctx.Err()
 		}

@@ -20,7 +20,7 @@ import (
 )
 
 // repoRoot is the folder holding go.mod.
-func repoRoot(t *testing.T) string {
+func repoRoot(t testing.TB) string {
 	t.Helper()
 	dir, _ := os.Getwd()
 	for {
@@ -37,7 +37,7 @@ func repoRoot(t *testing.T) string {
 
 // ppocrDir is where `make deps` puts PP-OCR's parts; the test skips,
 // saying so, when they are not there.
-func ppocrDir(t *testing.T) string {
+func ppocrDir(t testing.TB) string {
 	t.Helper()
 	d := os.Getenv(ppocr.EnvDir)
 	if d == "" {

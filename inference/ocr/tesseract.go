@@ -44,6 +44,12 @@ func newClient(opt Options, psm int) (*tessClient, error) {
 		c.Close()
 		return nil, err
 	}
+	if opt.NoInvertedRetry {
+		if err := c.SetVariable("tessedit_do_invert", "0"); err != nil {
+			c.Close()
+			return nil, err
+		}
+	}
 	// Tesseract adapts to the pages it has read: worth several points of
 	// exact match on SROIE, at the price of a page's reading depending on
 	// which pages the same instance read before. Deterministic turns it

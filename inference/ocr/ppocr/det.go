@@ -137,22 +137,26 @@ func (r *Reader) detectStrip(page *rgb, s float64, sw, top, h int, t *Timings) (
 	t0 := time.Now()
 	pw, ph := (sw+31)/32*32, (h+31)/32*32
 	in := make([]float32, 3*pw*ph) // padding is 0: the mean colour
-	mean := [3]float32{0.485, 0.456, 0.406}
-	std := [3]float32{0.229, 0.224, 0.225}
-	norm := func(c int, v float32) float32 { return (v/255 - mean[c]) / std[c] }
+	norm := &detRange
 	ss := 1
 	if s < 1 {
 		ss = min(3, int(math.Ceil(1/s)))
 	}
 	if s == 1 {
+		var level [3][256]float32 // each channel's 0–255 in the model's range
+		for c := range level {
+			for v := range level[c] {
+				level[c][v] = norm.of(c, float32(v))
+			}
+		}
 		plane := pw * ph
 		for y := 0; y < h; y++ {
 			row := page.pix[3*(top+y)*page.w:]
 			for x := 0; x < sw; x++ {
 				i := y*pw + x
-				in[i] = norm(0, float32(row[3*x+2]))
-				in[plane+i] = norm(1, float32(row[3*x+1]))
-				in[2*plane+i] = norm(2, float32(row[3*x]))
+				in[i] = level[0][row[3*x+2]]
+				in[plane+i] = level[1][row[3*x+1]]
+				in[2*plane+i] = level[2][row[3*x]]
 			}
 		}
 	} else {

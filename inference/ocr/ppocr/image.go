@@ -23,6 +23,16 @@ func workingCopy(img image.Image) (*rgb, float64) {
 	return shrinkRGB(toRGB(img), workWidth, max(1, int(math.Round(float64(b.Dy())*s)))), float64(b.Dx()) / float64(workWidth)
 }
 
+// WorkingPixels is the size of the copy the reader works on for a page of
+// w×h pixels.
+func WorkingPixels(w, h int) int64 {
+	if w <= workWidth {
+		return int64(w) * int64(h)
+	}
+	s := float64(workWidth) / float64(w)
+	return int64(workWidth) * int64(max(1, int(math.Round(float64(h)*s))))
+}
+
 // shrinkRGB scales src down to w×h, each pixel the average of the area of
 // src it covers (x/image/draw's kernel scalers hold eight floats for every
 // pixel of an intermediate the source's height: 200 MB for a 12 MP page).
@@ -157,39 +167,66 @@ func toRGB(img image.Image) *rgb {
 	return out
 }
 
-// sample gives the colour at (x, y) in pixel-centre coordinates, bilinear,
-// with the edge pixels repeated outside the page.
-func (m *rgb) sample(x, y float64) (float32, float32, float32) {
+// addSample adds the colour at (x, y) in pixel-centre coordinates,
+// bilinear, with the edge pixels repeated outside the page, to acc in B, G,
+// R order. It is the inner step of every crop and detector input (a page's
+// lines sample about a million points), so it indexes the pixels itself
+// rather than through helpers.
+func (m *rgb) addSample(acc *[3]float32, x, y float64) {
 	x -= 0.5
 	y -= 0.5
-	x0, y0 := int(math.Floor(x)), int(math.Floor(y))
+	x0, y0 := floor(x), floor(y)
 	fx, fy := float32(x-float64(x0)), float32(y-float64(y0))
-	cl := func(v, hi int) int {
-		if v < 0 {
-			return 0
-		}
-		if v > hi {
-			return hi
-		}
-		return v
-	}
-	xa, xb := cl(x0, m.w-1), cl(x0+1, m.w-1)
-	ya, yb := cl(y0, m.h-1), cl(y0+1, m.h-1)
-	p := func(xx, yy, c int) float32 { return float32(m.pix[3*(yy*m.w+xx)+c]) }
-	var out [3]float32
+	xa, xb := clampTo(x0, m.w-1), clampTo(x0+1, m.w-1)
+	ya, yb := clampTo(y0, m.h-1), clampTo(y0+1, m.h-1)
+	ta, tb := 3*(ya*m.w+xa), 3*(ya*m.w+xb)
+	ba, bb := 3*(yb*m.w+xa), 3*(yb*m.w+xb)
+	pix := m.pix
+	gx, gy := 1-fx, 1-fy
 	for c := 0; c < 3; c++ {
-		top := p(xa, ya, c)*(1-fx) + p(xb, ya, c)*fx
-		bot := p(xa, yb, c)*(1-fx) + p(xb, yb, c)*fx
-		out[c] = top*(1-fy) + bot*fy
+		top := float32(pix[ta+c])*gx + float32(pix[tb+c])*fx
+		bot := float32(pix[ba+c])*gx + float32(pix[bb+c])*fx
+		acc[2-c] += top*gy + bot*fy
 	}
-	return out[0], out[1], out[2]
 }
 
-// resample writes into dst (w×h, CHW planes in B, G, R order, as PaddleOCR's
-// models were trained on OpenCV's BGR images) the page region that maps
-// dst's pixel (u, v) to page point o + (u+0.5)·du + (v+0.5)·dv, averaging
-// ss×ss points a pixel when shrinking; norm maps 0–255 to the model's range.
-func (m *rgb) resample(dst []float32, w, h, stride int, o, du, dv [2]float64, ss int, norm func(c int, v float32) float32) {
+// floor is math.Floor for the page's coordinates, as an int.
+func floor(v float64) int {
+	i := int(v)
+	if float64(i) > v {
+		i--
+	}
+	return i
+}
+
+// clampTo holds v to [0, hi].
+func clampTo(v, hi int) int {
+	return min(max(v, 0), hi)
+}
+
+// inputRange maps a colour channel's 0–255 (B, G, R) to a model's input:
+// (v/255 − mean) / std.
+type inputRange struct{ mean, std [3]float32 }
+
+func (n *inputRange) of(c int, v float32) float32 { return (v/255 - n.mean[c]) / n.std[c] }
+
+var (
+	// detRange is the detector's: ImageNet's means and deviations.
+	detRange = inputRange{mean: [3]float32{0.485, 0.456, 0.406}, std: [3]float32{0.229, 0.224, 0.225}}
+	// recRange is the recogniser's and the angle classifier's: [-1, 1].
+	recRange = inputRange{mean: [3]float32{0.5, 0.5, 0.5}, std: [3]float32{0.5, 0.5, 0.5}}
+)
+
+// resample writes into dst (w×h in rows stride apart, CHW planes in B, G, R
+// order, as PaddleOCR's models were trained on OpenCV's BGR images) the
+// page region that maps dst's pixel (u, v) to page point o + (u+0.5)·du +
+// (v+0.5)·dv, averaging ss×ss points a pixel when shrinking; norm maps
+// 0–255 to the model's range.
+func (m *rgb) resample(dst []float32, w, h, stride int, o, du, dv [2]float64, ss int, norm *inputRange) {
+	if du[1] == 0 && dv[0] == 0 {
+		m.resampleUpright(dst, w, h, stride, o, du[0], dv[1], ss, norm)
+		return
+	}
 	plane := stride * h
 	inv := 1 / float32(ss*ss)
 	for v := 0; v < h; v++ {
@@ -199,17 +236,69 @@ func (m *rgb) resample(dst []float32, w, h, stride int, o, du, dv [2]float64, ss
 				fv := float64(v) + (float64(sy)+0.5)/float64(ss)
 				for sx := 0; sx < ss; sx++ {
 					fu := float64(u) + (float64(sx)+0.5)/float64(ss)
-					px := o[0] + fu*du[0] + fv*dv[0]
-					py := o[1] + fu*du[1] + fv*dv[1]
-					r, g, b := m.sample(px, py)
-					acc[0] += b
-					acc[1] += g
-					acc[2] += r
+					m.addSample(&acc, o[0]+fu*du[0]+fv*dv[0], o[1]+fu*du[1]+fv*dv[1])
 				}
 			}
 			i := v*stride + u
 			for c := 0; c < 3; c++ {
-				dst[c*plane+i] = norm(c, acc[c]*inv)
+				dst[c*plane+i] = norm.of(c, acc[c]*inv)
+			}
+		}
+	}
+}
+
+// tap is where one sampling point falls along one axis: between the
+// pixels at offsets a and b of the page's pixels, weighted g and f.
+type tap struct {
+	a, b int
+	f, g float32
+}
+
+// taps are the sampling points of n output pixels, ss each, along an axis
+// of size pixels (offsets step apart) that starts at o and advances d a
+// pixel: the same points and weights addSample finds.
+func taps(n, ss int, o, d float64, size, step int) []tap {
+	out := make([]tap, 0, n*ss)
+	for i := 0; i < n; i++ {
+		for k := 0; k < ss; k++ {
+			fi := float64(i) + (float64(k)+0.5)/float64(ss)
+			p := o + fi*d - 0.5
+			p0 := floor(p)
+			f := float32(p - float64(p0))
+			out = append(out, tap{a: step * clampTo(p0, size-1), b: step * clampTo(p0+1, size-1), f: f, g: 1 - f})
+		}
+	}
+	return out
+}
+
+// resampleUpright is resample for a region that is not turned (the
+// detector's input, and most lines): each column's and each row's sampling
+// points are found once.
+func (m *rgb) resampleUpright(dst []float32, w, h, stride int, o [2]float64, du, dv float64, ss int, norm *inputRange) {
+	plane := stride * h
+	inv := 1 / float32(ss*ss)
+	cols := taps(w, ss, o[0], du, m.w, 3)
+	rows := taps(h, ss, o[1], dv, m.h, 3*m.w)
+	pix := m.pix
+	for v := 0; v < h; v++ {
+		ry := rows[v*ss : (v+1)*ss]
+		out := dst[v*stride : v*stride+w]
+		for u := range out {
+			cx := cols[u*ss : (u+1)*ss]
+			var acc [3]float32
+			for _, y := range ry {
+				for _, x := range cx {
+					ta, tb, ba, bb := y.a+x.a, y.a+x.b, y.b+x.a, y.b+x.b
+					for c := 0; c < 3; c++ {
+						top := float32(pix[ta+c])*x.g + float32(pix[tb+c])*x.f
+						bot := float32(pix[ba+c])*x.g + float32(pix[bb+c])*x.f
+						acc[2-c] += top*y.g + bot*y.f
+					}
+				}
+			}
+			i := v*stride + u
+			for c := 0; c < 3; c++ {
+				dst[c*plane+i] = norm.of(c, acc[c]*inv)
 			}
 		}
 	}

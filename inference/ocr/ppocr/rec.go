@@ -32,8 +32,7 @@ const (
 // crop is one text region cut out of the page at the recogniser's height.
 type crop struct {
 	b       box
-	w       int       // width at height 48
-	pix     []float32 // CHW, 3×48×w, in the model's range
+	w       int // width at height 48
 	flipped bool
 }
 
@@ -67,20 +66,17 @@ type textLine struct {
 	letterGap float64
 }
 
-// cut samples the region b of the page, turned upright, at height h and
-// width w.
-func cut(page *rgb, b box, w, h int, norm func(int, float32) float32) []float32 {
-	pix := make([]float32, 3*w*h)
+// cutInto samples the region b of the page, turned upright, at height h
+// and width w into dst, whose rows are stride apart (a model's input with
+// its padding).
+func cutInto(dst []float32, stride int, page *rgb, b box, w, h int, norm *inputRange) {
 	// Page point for crop pixel (u, v): top-left corner + u·du + v·dv.
 	du := [2]float64{b.u[0] * b.l / float64(w), b.u[1] * b.l / float64(w)}
 	dv := [2]float64{b.v[0] * b.h / float64(h), b.v[1] * b.h / float64(h)}
 	o := [2]float64{b.c[0] - b.l/2*b.u[0] - b.h/2*b.v[0], b.c[1] - b.l/2*b.u[1] - b.h/2*b.v[1]}
 	ss := min(3, max(1, int(math.Ceil(b.h/float64(h)))))
-	page.resample(pix, w, h, w, o, du, dv, ss, norm)
-	return pix
+	page.resample(dst, w, h, stride, o, du, dv, ss, norm)
 }
-
-func recNorm(_ int, v float32) float32 { return (v/255 - 0.5) / 0.5 }
 
 // recognise reads every region: cuts it out, turns it when the classifier
 // says it is upside down, and reads it in batches of similar widths.
@@ -107,45 +103,54 @@ func (r *Reader) recognise(ctx context.Context, page *rgb, boxes []box, t *Timin
 	}
 	sort.SliceStable(order, func(a, b int) bool { return crops[order[a]].w < crops[order[b]].w })
 	lines := make([]textLine, len(crops))
+	var in recInput
 	for start := 0; start < len(order); start += recBatchN {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
 		batch := order[start:min(start+recBatchN, len(order))]
 		t0 := time.Now()
-		for _, i := range batch {
-			crops[i].pix = cut(page, crops[i].b, crops[i].w, recHeight, recNorm)
-		}
+		in.cut(page, crops, batch)
 		t.Prepare += time.Since(t0)
-		if err := r.recBatch(crops, batch, lines); err != nil {
+		if err := r.recBatch(&in, crops, batch, lines); err != nil {
 			return nil, err
-		}
-		for _, i := range batch {
-			crops[i].pix = nil
 		}
 	}
 	t.Recognise += time.Since(t2)
 	return lines, nil
 }
 
-// recBatch reads the crops listed in batch, padded to the widest, into lines.
-func (r *Reader) recBatch(crops []crop, batch []int, lines []textLine) error {
+// recInput is the recogniser's input for one batch: the crops, each padded
+// to the widest (pw, a multiple of 8) with 0, mid-grey. Its buffer serves
+// every batch of a page, so a page's lines are cut into one allocation.
+type recInput struct {
+	pix []float32
+	pw  int
+}
+
+// cut samples the crops listed in batch into the input.
+func (in *recInput) cut(page *rgb, crops []crop, batch []int) {
 	pw := 0
 	for _, i := range batch {
 		pw = max(pw, crops[i].w)
 	}
-	pw = (pw + 7) / 8 * 8
-	n := len(batch)
-	in := make([]float32, n*3*recHeight*pw) // padding 0 is mid-grey
+	in.pw = (pw + 7) / 8 * 8
+	n := len(batch) * 3 * recHeight * in.pw
+	if cap(in.pix) < n {
+		in.pix = make([]float32, n)
+	}
+	in.pix = in.pix[:n]
+	clear(in.pix)
 	for k, i := range batch {
 		c := crops[i]
-		for ch := 0; ch < 3; ch++ {
-			for y := 0; y < recHeight; y++ {
-				copy(in[((k*3+ch)*recHeight+y)*pw:], c.pix[(ch*recHeight+y)*c.w:(ch*recHeight+y+1)*c.w])
-			}
-		}
+		cutInto(in.pix[k*3*recHeight*in.pw:], in.pw, page, c.b, c.w, recHeight, &recRange)
 	}
-	x, err := ort.NewTensor(ort.NewShape(int64(n), 3, recHeight, int64(pw)), in)
+}
+
+// recBatch reads the crops listed in batch, as cut into in, into lines.
+func (r *Reader) recBatch(in *recInput, crops []crop, batch []int, lines []textLine) error {
+	n, pw := len(batch), in.pw
+	x, err := ort.NewTensor(ort.NewShape(int64(n), 3, recHeight, int64(pw)), in.pix)
 	if err != nil {
 		return err
 	}
@@ -170,7 +175,7 @@ func (r *Reader) recBatch(crops []crop, batch []int, lines []textLine) error {
 		c := crops[i]
 		chars := decode(data[k*steps*classes:(k+1)*steps*classes], steps, classes, r.keys)
 		// Steps past the crop's own width read the padding.
-		ink, inkH := inkColumns(c.pix, c.w, recHeight)
+		ink, inkH := inkColumns(in.pix[k*3*recHeight*pw:(k+1)*3*recHeight*pw], c.w, recHeight, pw)
 		lines[i] = textLine{
 			b: c.b, chars: chars, steps: steps, width: float64(c.w) * float64(steps) / float64(pw), flip: c.flipped,
 			ink: ink, inkH: inkH, px: float64(pw) / float64(steps),
@@ -257,12 +262,7 @@ func (r *Reader) classify(ctx context.Context, page *rgb, crops []crop) error {
 				b.l *= part
 				w = clsWidth
 			}
-			pix := cut(page, b, w, recHeight, recNorm)
-			for ch := 0; ch < 3; ch++ {
-				for y := 0; y < recHeight; y++ {
-					copy(in[((k*3+ch)*recHeight+y)*clsWidth:], pix[(ch*recHeight+y)*w:(ch*recHeight+y+1)*w])
-				}
-			}
+			cutInto(in[k*3*recHeight*clsWidth:], clsWidth, page, b, w, recHeight, &recRange)
 		}
 		x, err := ort.NewTensor(ort.NewShape(int64(n), 3, recHeight, clsWidth), in)
 		if err != nil {
@@ -303,15 +303,18 @@ func (r *Reader) classify(ctx context.Context, page *rgb, crops []crop) error {
 	return nil
 }
 
-// inkColumns finds the columns of a crop (CHW in [-1, 1]) with ink: darker
-// than halfway between the crop's paper and its ink, in the rows the text
-// fills. It also gives the text's height in rows; a crop without contrast
-// has no ink.
-func inkColumns(pix []float32, w, h int) ([]bool, float64) {
+// inkColumns finds the columns of a crop (CHW in [-1, 1], w×h in rows
+// stride apart) with ink: darker than halfway between the crop's paper and
+// its ink, in the rows the text fills. It also gives the text's height in
+// rows; a crop without contrast has no ink.
+func inkColumns(pix []float32, w, h, stride int) ([]bool, float64) {
 	plane := w * h
 	gray := make([]float32, plane)
-	for i := range gray {
-		gray[i] = (pix[i] + pix[plane+i] + pix[2*plane+i]) / 3
+	for y := 0; y < h; y++ {
+		row := pix[y*stride:]
+		for x := 0; x < w; x++ {
+			gray[y*w+x] = (row[x] + row[stride*h+x] + row[2*stride*h+x]) / 3
+		}
 	}
 	// Paper and ink levels: the 90th and 5th percentiles, from a histogram.
 	var hist [256]int
