@@ -438,6 +438,7 @@ func readInvoiceLayout(lines []Line, loc receipt.Locale, now time.Time, r *recei
 	if notLastPage(lines) {
 		// Page 1 of 2 carries its sum forward: the totals are the last page's.
 		r.Total, r.Subtotal, r.TotalTax, r.AmountDue = receipt.Amount{}, receipt.Amount{}, receipt.Amount{}, receipt.Amount{}
+		r.TaxLines = nil
 	}
 	// A total the line rules took from "Gesamtbetrag der Abschläge" names
 	// another sum.
@@ -484,6 +485,9 @@ func readInvoiceLayout(lines []Line, loc receipt.Locale, now time.Time, r *recei
 	case hasDue && !hasPaid:
 		r.Total = found(due, lines[di].Conf*confPrinted, boxOf(di), "the amount due of the invoice")
 	}
+	if !notLastPage(lines) {
+		settleNetAndTax(r, lines, labels, net, ni, hasNet, taxSum, taxes)
+	}
 	if hasPaid && !paid.IsZero() {
 		r.AmountPaid = found(paid.Abs(), confPrinted, nil, "the invoice's labelled prepayment")
 	}
@@ -527,7 +531,7 @@ func readInvoiceLayout(lines []Line, loc receipt.Locale, now time.Time, r *recei
 		r.LineItems = items
 	}
 	if credit {
-		for _, a := range []*receipt.Amount{&r.Total, &r.Subtotal, &r.TotalTax, &r.AmountDue} {
+		for _, a := range []*receipt.Amount{&r.Total, &r.Subtotal, &r.TotalTax, &r.AmountDue, &r.Discount} {
 			if a.Set && a.Value.IsPositive() {
 				a.Value = a.Value.Neg()
 				a.Why += "; negative: a credit note"

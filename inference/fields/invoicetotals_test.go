@@ -1,0 +1,97 @@
+package fields
+
+import (
+	"testing"
+
+	"github.com/shoebox-app/shoebox/receipt"
+)
+
+// Totals blocks as pdftotext -layout gives them: the net and tax are the
+// pair that makes the printed gross, from the labelled sums or the VAT
+// breakdown's rows; a table row with a rate is no tax.
+func TestInvoiceNetAndTaxMakeTheGross(t *testing.T) {
+	eu := receipt.DefaultLocale(receipt.CountryEU)
+	tests := []struct {
+		name, page                string
+		net, tax, total, discount string
+		rates                     []string
+	}{
+		{
+			"German, the breakdown with bare rates and labelled sums", `Rechnung Nr. 4711
+Pos   Beschreibung     Nettopreis   Menge   Steuer            Entgelt
+ 1    Trennblätter          9,90   20 Stk  19 % VAT (S)       198,00
+ 2    Joghurt               5,50   50 Stk   7 % VAT (S)       275,00
+Umsatzsteueraufschlüsselung:
+Art (Kategorie)   Steuerbasisbetrag    USt. %     USt.-Betrag
+VAT (S)                      275,00         7           19,25
+VAT (S)                      198,00        19           37,62
+Belegsummen:
+          Positionssumme                          473,00
+          Rechnungssumme ohne USt.                473,00
+          Steuerbetrag                             56,87
+          Bruttosumme                             529,87`,
+			"473", "56.87", "529.87", "",
+			[]string{"7", "19"},
+		},
+		{
+			"German, lines less an allowance", `Rechnung Nr. 4712
+          Positionssumme                          202,70
+          Gesamtbetrag der Zuschläge                5,80
+          Gesamtbetrag der Abschläge              -14,73
+          Rechnungssumme ohne USt.                193,77
+          Steuerbetrag                             21,30
+          Bruttosumme                             215,07`,
+			"202.7", "21.3", "215.07", "8.93", nil,
+		},
+		{
+			"French, the rows interleaved with the sums", `FACTURE F-2017-1
+                Taxe                      Base              Montant          Total HT      624,90 €
+TVA collectée (vente) 20,0%                       81,90 €         16,38 €
+                                                                            Total taxes        46,25 €
+TVA collectée (vente) 5,5%                    543,00 €            29,87 €
+                                                                               Total TTC      671,15 €`,
+			"624.9", "46.25", "671.15", "",
+			[]string{"20", "5.5"},
+		},
+		{
+			"no tax charged: a zero rate and a printed 0,00", `Rechnung Nr. 99
+Art (Kategorie) Steuerbasisbetrag    USt. %          USt.-Betrag
+VAT (E)
+                      380,00                0           0,00
+          Rechnungssumme ohne USt.                 380,00
+          Steuerbetrag                               0,00
+          Bruttosumme                              380,00`,
+			"380", "0", "380", "",
+			[]string{"0"},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := ExtractFields(LinesFromText(tt.page), eu, testNow)
+			for _, c := range []struct {
+				field string
+				got   receipt.Amount
+				want  string
+			}{{"net", r.Subtotal, tt.net}, {"tax", r.TotalTax, tt.tax}, {"total", r.Total, tt.total}, {"discount", r.Discount, tt.discount}} {
+				if c.want == "" {
+					if c.got.Set {
+						t.Errorf("%s %s, want none", c.field, c.got.Value)
+					}
+					continue
+				}
+				if !c.got.Set || c.got.Value.String() != c.want {
+					t.Errorf("%s %s (set %v, %s), want %s", c.field, c.got.Value, c.got.Set, c.got.Why, c.want)
+				}
+			}
+			if tt.rates != nil {
+				var rates []string
+				for _, tl := range r.TaxLines {
+					rates = append(rates, tl.Rate.Value.String())
+				}
+				if len(rates) != len(tt.rates) || len(rates) > 0 && (rates[0] != tt.rates[0] || rates[len(rates)-1] != tt.rates[len(tt.rates)-1]) {
+					t.Errorf("tax lines at %v, want %v", rates, tt.rates)
+				}
+			}
+		})
+	}
+}
