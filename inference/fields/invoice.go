@@ -62,6 +62,12 @@ func readInvoice(lines []Line, loc receipt.Locale, now time.Time, r *receipt.Rec
 		}
 	}
 	if !isInvoice {
+		if fromTextLayer(lines) && !r.Total.Set {
+			// A later page of a PDF invoice, its line table without the
+			// totals: a tax or net read there is a row's, no sum of the
+			// document (the page with the total has those).
+			r.Subtotal, r.TotalTax, r.TaxLines = receipt.Amount{}, receipt.Amount{}, nil
+		}
 		return
 	}
 	// English "TAX INVOICE" heads till receipts too: there the invoice

@@ -95,3 +95,25 @@ VAT (E)
 		})
 	}
 }
+
+// A PDF invoice's total is confirmed by its own sums or not at all: a
+// gross printed alone is doubted; net + tax = gross (a zero tax read on its
+// own line too) supports it.
+func TestInvoiceTotalNeedsItsSums(t *testing.T) {
+	eu := receipt.DefaultLocale(receipt.CountryEU)
+	alone := "Rechnung Nr. 4713\nFällig am 04.04.2018\n          Bruttosumme                             529,87\n          Zahlbetrag                              529,87"
+	summed := "Rechnung Nr. 4714\n          Rechnungssumme ohne USt.                380,00\n          Steuerbetrag                              0,00\n          Bruttosumme                             380,00"
+	for _, tc := range []struct {
+		name, page string
+		trusted    bool
+	}{{"the gross alone", alone, false}, {"net and a zero tax", summed, true}} {
+		t.Run(tc.name, func(t *testing.T) {
+			lines := LinesFromText(tc.page)
+			r := ExtractFields(lines, eu, testNow)
+			Assess(&r, lines, eu, testNow)
+			if ok, why := receipt.Trusted(r.Total, "total"); ok != tc.trusted {
+				t.Errorf("trusted %v (%s; %s), want %v", ok, why, kinds(r.Total.Support), tc.trusted)
+			}
+		})
+	}
+}
