@@ -225,6 +225,9 @@ func partyAfter(lines []Line, header *regexp.Regexp) (string, int, bool) {
 		if !isHeader(header, l.Text) {
 			continue
 		}
+		if header == reBuyerHeader && !headerAlone(header, l.Text) {
+			continue // "Customer VAT Number ESA…", "Invoice to pay by …": no block's heading
+		}
 		for j := i + 1; j < len(lines) && j <= i+6; j++ {
 			t := strings.TrimSpace(lines[j].Text)
 			if isHeader(reSellerHeader, t) || isHeader(reBuyerHeader, t) && header != reBuyerHeader {
@@ -256,6 +259,18 @@ func partyAfter(lines []Line, header *regexp.Regexp) (string, int, bool) {
 		}
 	}
 	return "", -1, false
+}
+
+// headerAlone reports a header line that is the header alone, with its
+// colon or a second name for it ("Käufer/Leistungsempfänger:").
+func headerAlone(header *regexp.Regexp, text string) bool {
+	t := strings.TrimSpace(text)
+	m := header.FindStringIndex(t)
+	if m == nil {
+		return isHeader(header, t) // spaced apart: short by construction
+	}
+	rest := strings.TrimSpace(t[m[1]:])
+	return rest == "" || rest == ":" || strings.HasPrefix(rest, "/")
 }
 
 // inBuyerBlock reports whether name is read in the lines under a buyer's header.

@@ -400,6 +400,8 @@ func readInvoiceLayout(lines []Line, loc receipt.Locale, now time.Time, r *recei
 	// letterhead's one-line sender address.
 	if name, j, ok := buyerName(lines, labels); ok {
 		r.PayerName = found(name, lines[j].Conf*confLikely, boxOf(j), "the buyer's block of the invoice")
+	} else if name, j, ok := addresseeBlock(lines, r.SupplierName.Value); ok && !r.PayerName.Set {
+		r.PayerName = found(name, lines[j].Conf*confAssumed, boxOf(j), "the address block the invoice is sent to")
 	}
 	if r.PayerName.Set && r.SupplierName.Set && receipt.FoldName(r.PayerName.Value) == receipt.FoldName(r.SupplierName.Value) {
 		r.SupplierName = receipt.Text{} // the buyer's name is no supplier
@@ -409,6 +411,9 @@ func readInvoiceLayout(lines []Line, loc receipt.Locale, now time.Time, r *recei
 	}
 	if reIDLine.MatchString(strings.TrimSpace(r.SupplierName.Value)) {
 		r.SupplierName = receipt.Text{} // nor does an identifier ("GLN 4333741000005") under the seller's heading
+	}
+	if name, j, ok := sellerNameGoesOn(lines, r.SupplierName.Value); ok {
+		r.SupplierName = found(name, lines[j].Conf*confPrinted, boxOf(j), "the seller's name and the legal form printed under it")
 	}
 	if name, j, ok := sellerByLegalName(lines, r.SupplierName.Value, r.PayerName.Value); ok {
 		r.SupplierName = found(name, lines[j].Conf*confPrinted, boxOf(j), "the seller's name as its letterhead, sender line or footer prints it")

@@ -117,3 +117,46 @@ func TestInvoiceTotalNeedsItsSums(t *testing.T) {
 		})
 	}
 }
+
+// The addressee's block needs no label: a name over its address down to a
+// postcode and town, beside the delivery address under its own heading, or
+// with its salutation; the seller's two-line name keeps its legal form.
+func TestInvoiceUnlabelledAddressee(t *testing.T) {
+	eu := receipt.DefaultLocale(receipt.CountryEU)
+	tests := []struct{ name, page, seller, buyer string }{
+		{"French, the billing address right of the delivery address", `       Au bon moulin SARL - 1242 chemin de l'olive - 84340 Malaucène - France
+       TVA : FR11999999998 - SIRET : 99999999800010
+Facture FA-2017-0010
+Adresse de livraison
+                                                        Ma jolie boutique
+Ma jolie boutique
+35 rue de la République
+                                                        Alexandre Payet
+69001 Lyon                                              35 rue de la République
+France                                                  69001 Lyon
+Date de facture                   13/11/2017
+Total HT      624,90 €
+Total TTC     671,15 €`, "Au bon moulin SARL", "Ma jolie boutique"},
+		{"German, a salutation over the name under a two-line letterhead", `MVM Musterhafter
+Versicherungsverein Musterstadt a.G.
+
+Herrn
+Max Mustermann
+Musterstr. 11
+12346 Bad Musterhausen
+
+Beitragsrechnung Nr. 00.123.456.7        11. März 2014
+Fälligkeitstag: 01.04.2014`, "MVM Musterhafter Versicherungsverein Musterstadt a.G.", "Herrn Max Mustermann"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := ExtractFields(LinesFromText(tt.page), eu, testNow)
+			if r.SupplierName.Value != tt.seller {
+				t.Errorf("seller %q, want %q", r.SupplierName.Value, tt.seller)
+			}
+			if r.PayerName.Value != tt.buyer {
+				t.Errorf("buyer %q (%s), want %q", r.PayerName.Value, r.PayerName.Why, tt.buyer)
+			}
+		})
+	}
+}
