@@ -23,16 +23,22 @@ var (
 )
 
 // invoiceTable reads the rows of the page's line table and the sum they
-// must make; ok only when they make it.
+// must make (on a later page, less the sum brought forward above them); ok
+// only when they make it.
 func invoiceTable(lines []Line, labels []labelled, credit bool) ([]receipt.LineItem, bool) {
-	end := len(lines)
-	var want decimal.Decimal
+	end, start := len(lines), 0
+	var want, brought decimal.Decimal
 	haveWant := false
 	for _, lb := range labels {
 		switch lb.label {
 		case "NET TOTAL", "CARRIED FORWARD", "GROSS TOTAL":
 			if lb.label == "CARRIED FORWARD" && lb.line < len(lines)/3 {
-				continue // the sum brought forward at the top of a later page
+				// The sum brought forward at the top of a later page: the
+				// rows below it make the rest.
+				if v, ok := amountOnLine(lines, lb); ok && start == 0 {
+					brought, start = v, lb.line+1
+				}
+				continue
 			}
 			v, ok := amountOnLine(lines, lb)
 			if !ok {
@@ -49,9 +55,10 @@ func invoiceTable(lines []Line, labels []labelled, credit bool) ([]receipt.LineI
 	if !haveWant {
 		return nil, false
 	}
+	want = want.Sub(brought)
 	var items []receipt.LineItem
 	sum := decimal.Zero
-	for i := 0; i < end; i++ {
+	for i := start; i < end; i++ {
 		cells := cellsOf(lines[i])
 		if len(cells) < 3 || strings.IndexFunc(cells[0].Text, isLetter) < 0 || !reAmountEnd.MatchString(cells[len(cells)-1].Text) {
 			continue
@@ -71,6 +78,8 @@ func invoiceTable(lines []Line, labels []labelled, credit bool) ([]receipt.LineI
 		}
 		it.LineTotal = found(v, lines[i].Conf*confPrinted, nil, "the row's amount")
 		for k, c := range figures[:len(figures)-1] {
+			// A credit note's rows are negative: their prices with them.
+			neg := v.IsNegative() && !strings.HasPrefix(strings.TrimSpace(c.Text), "-")
 			t := strings.TrimSpace(c.Text)
 			switch {
 			case reRateCell.MatchString(t):
@@ -81,7 +90,11 @@ func invoiceTable(lines []Line, labels []labelled, credit bool) ([]receipt.LineI
 				}
 			default:
 				if a := amountsIn(t); len(a) == 1 && !it.UnitPrice.Set {
-					it.UnitPrice = found(a[0], lines[i].Conf*confPrinted, nil, "the row's unit price")
+					price := a[0]
+					if neg {
+						price = price.Neg()
+					}
+					it.UnitPrice = found(price, lines[i].Conf*confPrinted, nil, "the row's unit price")
 				}
 			}
 		}

@@ -1,6 +1,7 @@
 package fields
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/shoebox-app/shoebox/receipt"
@@ -158,5 +159,33 @@ Fälligkeitstag: 01.04.2014`, "MVM Musterhafter Versicherungsverein Musterstadt 
 				t.Errorf("buyer %q (%s), want %q", r.PayerName.Value, r.PayerName.Why, tt.buyer)
 			}
 		})
+	}
+}
+
+// A later page's rows make its net less the sum brought forward above
+// them; a credit note's rows and prices are negative together.
+func TestInvoiceTableOnALaterPage(t *testing.T) {
+	eu := receipt.DefaultLocale(receipt.CountryEU)
+	page := `                                                                   GUTSCHRIFT 2024/20240026
+Bezeichnung                                                             Menge   Einzelpreis         MwSt.        Gesamt
+Übertrag                                                                                                    -1.000,00
+Wartungsvertrag                                                            4        100,00           10 %      -400,00
+Schulung                                                                   2         50,00           20 %      -100,00
+   laut Angebot vom Vormonat
+                                                                Summe netto                                 -1.500,00
+                                                                USt. 20 %                                      -20,00
+                                                                USt. 10 %                                     -140,00
+                                                                Gesamtbetrag                                -1.660,00
+Seite 2 von 2`
+	r := ExtractFields(LinesFromText(page), eu, testNow)
+	if len(r.LineItems) != 2 || r.LineItems[0].LineTotal.Value.StringFixed(2) != "-400.00" || r.LineItems[0].UnitPrice.Value.StringFixed(2) != "-100.00" {
+		t.Fatalf("items %+v", r.LineItems)
+	}
+	if f := receipt.Validate(r, eu, testNow); len(f) > 0 {
+		for _, x := range f {
+			if strings.Contains(x.Message, " × ") {
+				t.Errorf("finding %q", x.Message)
+			}
+		}
 	}
 }
