@@ -59,50 +59,77 @@ func invoiceTable(lines []Line, labels []labelled, credit bool) ([]receipt.LineI
 	var items []receipt.LineItem
 	sum := decimal.Zero
 	for i := start; i < end; i++ {
-		cells := cellsOf(lines[i])
-		if len(cells) < 3 || strings.IndexFunc(cells[0].Text, isLetter) < 0 || !reAmountEnd.MatchString(cells[len(cells)-1].Text) {
+		it, v, ok := tableRow(cellsOf(lines[i]), lines[i].Conf*confPrinted, credit)
+		if !ok {
 			continue
-		}
-		if _, _, isLabel := labelAt(cells[0].Text); isLabel {
-			continue
-		}
-		figures := cells[1:]
-		total := amountsIn(closeGroupGaps(figures[len(figures)-1].Text))
-		if len(total) != 1 {
-			continue
-		}
-		it := receipt.LineItem{Description: found(cells[0].Text, lines[i].Conf*confPrinted, nil, "a row of the invoice's table")}
-		v := total[0]
-		if credit && v.IsPositive() {
-			v = v.Neg()
-		}
-		it.LineTotal = found(v, lines[i].Conf*confPrinted, nil, "the row's amount")
-		for k, c := range figures[:len(figures)-1] {
-			// A credit note's rows are negative: their prices with them.
-			neg := v.IsNegative() && !strings.HasPrefix(strings.TrimSpace(c.Text), "-")
-			t := strings.TrimSpace(c.Text)
-			switch {
-			case reRateCell.MatchString(t):
-				it.TaxCode = found(t, lines[i].Conf*confPrinted, nil, "the row's tax rate")
-			case k == 0 && reQuantity.MatchString(t) && !reAmountEnd.MatchString(t):
-				if q := amountsIn(t + ",00"); len(q) == 1 {
-					it.Quantity = found(q[0], lines[i].Conf*confPrinted, nil, "the row's quantity")
-				}
-			default:
-				if a := amountsIn(t); len(a) == 1 && !it.UnitPrice.Set {
-					price := a[0]
-					if neg {
-						price = price.Neg()
-					}
-					it.UnitPrice = found(price, lines[i].Conf*confPrinted, nil, "the row's unit price")
-				}
-			}
 		}
 		items = append(items, it)
-		sum = sum.Add(total[0])
+		sum = sum.Add(v)
 	}
 	if len(items) == 0 || !sum.Abs().Equal(want.Abs()) {
 		return nil, false
 	}
 	return items, true
+}
+
+// reLeadingNumber is a figure printed before a row's description: its
+// position ("1") or its quantity ("1,00").
+var reLeadingNumber = regexp.MustCompile(`^\d+(?:[.,]\d{1,3})?$`)
+
+// tableRow reads one row of the line table: a description (after its
+// position or quantity, where the table prints those first) and figures
+// that end in the row's amount; the amount as printed, for the page's sum.
+func tableRow(cells []Cell, conf float64, credit bool) (receipt.LineItem, decimal.Decimal, bool) {
+	d := 0
+	for d < len(cells) && d < 2 && reLeadingNumber.MatchString(strings.TrimSpace(cells[d].Text)) {
+		d++
+	}
+	if len(cells)-d < 3 || strings.IndexFunc(cells[d].Text, isLetter) < 0 || !reAmountEnd.MatchString(cells[len(cells)-1].Text) {
+		return receipt.LineItem{}, decimal.Decimal{}, false
+	}
+	if _, _, isLabel := labelAt(cells[d].Text); isLabel {
+		return receipt.LineItem{}, decimal.Decimal{}, false
+	}
+	figures := cells[d+1:]
+	total := amountsIn(closeGroupGaps(figures[len(figures)-1].Text))
+	if len(total) != 1 {
+		return receipt.LineItem{}, decimal.Decimal{}, false
+	}
+	it := receipt.LineItem{Description: found(cells[d].Text, conf, nil, "a row of the invoice's table")}
+	v := total[0]
+	if credit && v.IsPositive() {
+		v = v.Neg()
+	}
+	it.LineTotal = found(v, conf, nil, "the row's amount")
+	// A quantity printed before the description has its decimals ("1,00");
+	// a whole number there is the row's position.
+	if d > 0 {
+		if q := strings.TrimSpace(cells[d-1].Text); strings.ContainsAny(q, ".,") {
+			if n, err := decimal.NewFromString(strings.Replace(q, ",", ".", 1)); err == nil {
+				it.Quantity = found(n, conf, nil, "the row's quantity")
+			}
+		}
+	}
+	for k, c := range figures[:len(figures)-1] {
+		// A credit note's rows are negative: their prices with them.
+		neg := v.IsNegative() && !strings.HasPrefix(strings.TrimSpace(c.Text), "-")
+		t := strings.TrimSpace(c.Text)
+		switch {
+		case reRateCell.MatchString(t):
+			it.TaxCode = found(t, conf, nil, "the row's tax rate")
+		case k == 0 && !it.Quantity.Set && reQuantity.MatchString(t) && !reAmountEnd.MatchString(t):
+			if q := amountsIn(t + ",00"); len(q) == 1 {
+				it.Quantity = found(q[0], conf, nil, "the row's quantity")
+			}
+		default:
+			if a := amountsIn(t); len(a) == 1 && !it.UnitPrice.Set {
+				price := a[0]
+				if neg {
+					price = price.Neg()
+				}
+				it.UnitPrice = found(price, conf, nil, "the row's unit price")
+			}
+		}
+	}
+	return it, total[0], true
 }

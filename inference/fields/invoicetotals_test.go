@@ -189,3 +189,31 @@ Seite 2 von 2`
 		}
 	}
 }
+
+// A table that prints the quantity (or the position) before the
+// description: the quantity with its decimals, a whole number a position.
+func TestInvoiceTableWithLeadingFigures(t *testing.T) {
+	eu := receipt.DefaultLocale(receipt.CountryEU)
+	page := `Rechnung # RE-20151008/504
+Menge            Produkt                                             USt.      Preis      Gesamtbetrag
+1,00             Künstlerische Gestaltung                            7%        160,00 €   160,00 €
+                 (Stunde):
+400,00           Luftballon: Bunt, ca. 500ml                         19%       0,79 €     316,00 €
+Nettobetrag: 476,00 €
+Gesamtbetrag: 551,24 €`
+	r := ExtractFields(LinesFromText(page), eu, testNow)
+	if len(r.LineItems) != 2 || r.LineItems[1].Description.Value != "Luftballon: Bunt, ca. 500ml" || r.LineItems[1].Quantity.Value.String() != "400" ||
+		r.LineItems[1].UnitPrice.Value.StringFixed(2) != "0.79" {
+		t.Fatalf("items %+v", r.LineItems)
+	}
+	pos := `Rechnung Nr. 4711
+Pos  Beschreibung        Nettopreis     Menge        Entgelt
+ 1   Trennblätter              9,90    20 Stk        198,00
+ 2   Joghurt                   5,50    50 Stk        275,00
+          Rechnungssumme ohne USt.                473,00
+          Bruttosumme                             529,87`
+	r = ExtractFields(LinesFromText(pos), eu, testNow)
+	if len(r.LineItems) != 2 || r.LineItems[0].Description.Value != "Trennblätter" || r.LineItems[0].Quantity.Set && r.LineItems[0].Quantity.Value.String() == "1" {
+		t.Fatalf("items %+v", r.LineItems)
+	}
+}
