@@ -36,3 +36,38 @@ func TestAddPageAppendsAnInvoicesRows(t *testing.T) {
 		})
 	}
 }
+
+// Rows read on a page without sums are kept once the document's net shows
+// they make it, and dropped when they do not.
+func TestAddPageChecksUncheckedRows(t *testing.T) {
+	amount := func(s string) receipt.Amount {
+		return receipt.Amount{Value: decimal.RequireFromString(s), Set: true}
+	}
+	rowsPage := func() receipt.Receipt {
+		r := receipt.Receipt{DocType: receipt.Of(receipt.DocInvoice, receipt.SourceOCR, 0.7)}
+		for _, a := range []string{"198.00", "275.00"} {
+			it := receipt.LineItem{LineTotal: amount(a)}
+			it.LineTotal.Doubt = RowsUnchecked
+			r.LineItems = append(r.LineItems, it)
+		}
+		return r
+	}
+	for _, tc := range []struct {
+		name, net string
+		want      int
+	}{{"the rows make the net", "473.00", 2}, {"they do not", "480.00", 0}} {
+		t.Run(tc.name, func(t *testing.T) {
+			first := rowsPage()
+			last := receipt.Receipt{DocType: receipt.Of(receipt.DocInvoice, receipt.SourceOCR, 0.7), Subtotal: amount(tc.net)}
+			AddPage(&first, last)
+			if len(first.LineItems) != tc.want {
+				t.Fatalf("%d rows, want %d", len(first.LineItems), tc.want)
+			}
+			for _, it := range first.LineItems {
+				if it.LineTotal.Doubt != "" {
+					t.Errorf("a checked row keeps its doubt %q", it.LineTotal.Doubt)
+				}
+			}
+		})
+	}
+}

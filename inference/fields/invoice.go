@@ -306,16 +306,23 @@ func invoiceNumber(lines []Line) (string, int, bool) {
 					text += " " + lines[i+1].Text // "… Nr. 47110818" / "vom 31.10.2018"
 				}
 			}
-			m := re.FindStringSubmatch(text)
+			m := re.FindStringSubmatchIndex(text)
 			if m == nil {
 				continue
 			}
-			v := strings.TrimRight(m[1], ".,;:")
+			if re == reInvoiceNoTitle {
+				// "Data fattura: 27 marzo 2024": a number that starts a
+				// date is the day of the invoice's date, not its number.
+				if startsWithDate(text[m[2]:]) {
+					continue
+				}
+			}
+			v := strings.TrimRight(text[m[2]:m[3]], ".,;:")
 			if strings.ContainsAny(v, "0123456789") && len(v) >= 2 {
 				return v, i, true
 			}
 			// The value printed below its label, in the same column.
-			if i+1 < len(lines) && strings.HasSuffix(strings.TrimSpace(l.Text), strings.TrimSpace(m[0])) {
+			if i+1 < len(lines) && strings.HasSuffix(strings.TrimSpace(l.Text), strings.TrimSpace(text[m[0]:m[1]])) {
 				next := strings.Fields(lines[i+1].Text)
 				if len(next) > 0 && strings.ContainsAny(next[0], "0123456789") {
 					return strings.TrimRight(next[0], ".,;:"), i + 1, true
@@ -324,6 +331,19 @@ func invoiceNumber(lines []Line) (string, int, bool) {
 		}
 	}
 	return "", -1, false
+}
+
+// startsWithDate reports text that begins with a date ("27 marzo 2024",
+// "05.03.2018").
+func startsWithDate(text string) bool {
+	for _, re := range []*regexp.Regexp{reDateNum, reDayMonthYear} {
+		if m := re.FindStringIndex(text); m != nil && m[0] == 0 {
+			if _, ok := dateValue(text[m[0]:m[1]], receipt.Locale{DateOrder: receipt.DMY}); ok {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // labelledDate is the first date after a label that names it, on the

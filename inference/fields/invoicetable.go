@@ -6,6 +6,7 @@ import (
 
 	"github.com/shopspring/decimal"
 
+	"github.com/shoebox-app/shoebox/inference"
 	"github.com/shoebox-app/shoebox/receipt"
 )
 
@@ -53,6 +54,9 @@ func invoiceTable(lines []Line, labels []labelled, credit bool) ([]receipt.LineI
 		}
 	}
 	if !haveWant {
+		if end == len(lines) && start == 0 && fromTextLayer(lines) {
+			return uncheckedRows(lines, credit)
+		}
 		return nil, false
 	}
 	want = want.Sub(brought)
@@ -132,4 +136,19 @@ func tableRow(cells []Cell, conf float64, credit bool) (receipt.LineItem, decima
 		}
 	}
 	return it, total[0], true
+}
+
+// uncheckedRows are the rows of a PDF page that prints no sum at all (the
+// table goes on to a later page that has them): taken with the doubt
+// inference.RowsUnchecked, for inference.AddPage to keep where the
+// document's rows make its net and to drop where they do not.
+func uncheckedRows(lines []Line, credit bool) ([]receipt.LineItem, bool) {
+	var items []receipt.LineItem
+	for _, l := range lines {
+		if it, _, ok := tableRow(cellsOf(l), l.Conf*confPrinted, credit); ok {
+			it.LineTotal.Doubt = inference.RowsUnchecked
+			items = append(items, it)
+		}
+	}
+	return items, len(items) > 0
 }

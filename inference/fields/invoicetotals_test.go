@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/shoebox-app/shoebox/inference"
 	"github.com/shoebox-app/shoebox/receipt"
 )
 
@@ -215,5 +216,31 @@ Pos  Beschreibung        Nettopreis     Menge        Entgelt
 	r = ExtractFields(LinesFromText(pos), eu, testNow)
 	if len(r.LineItems) != 2 || r.LineItems[0].Description.Value != "Trennblätter" || r.LineItems[0].Quantity.Set && r.LineItems[0].Quantity.Value.String() == "1" {
 		t.Fatalf("items %+v", r.LineItems)
+	}
+}
+
+// "Data fattura: 27 marzo 2024" beside the number's label: the day that
+// starts a date is no invoice number.
+func TestInvoiceNumberIsNoDatesDay(t *testing.T) {
+	eu := receipt.DefaultLocale(receipt.CountryEU)
+	rows := [][]string{
+		{"Colombo Software S.r.l."},
+		{"Spett.le", "N. documento:", "20253843"},
+		{"Galli Tipografia S.n.c.", "Data fattura:", "27 marzo 2024"},
+		{"NOTA DI CREDITO"},
+		{"", "Totale fattura", "-6.185,79 CHF"},
+	}
+	var words []inference.Word
+	for i, row := range rows {
+		for c, cell := range row {
+			x := 20 + 500*c
+			for _, w := range strings.Fields(cell) {
+				words = append(words, inference.Word{Text: w, Conf: 0.95, Line: i, Box: receipt.Box{X: x, Y: 40 * i, W: 12 * len(w), H: 20}})
+				x += 12*len(w) + 10
+			}
+		}
+	}
+	if r := ExtractFields(GroupLines(words), eu, testNow); r.DocumentNumber.Value != "20253843" {
+		t.Errorf("number %q (%s), want 20253843", r.DocumentNumber.Value, r.DocumentNumber.Why)
 	}
 }
