@@ -299,9 +299,24 @@ var (
 // ("6. 163,32").
 var reGroupGap = regexp.MustCompile(`\b(\d{1,3})([.,']) (\d{3}[.,]\d{2})\b`)
 
+// reCentsGap is a decimal separator a page reader followed with a space,
+// after a thousands group ("93.178, 86").
+var reCentsGap = regexp.MustCompile(`\b(\d{1,3}(?:[.,']\d{3})+)([.,]) (\d{2})\b`)
+
 // closeGroupGaps joins an amount's groups that a page reader set apart
-// after their separator: "6. 163,32" is 6.163,32, not 163,32.
-func closeGroupGaps(s string) string { return reGroupGap.ReplaceAllString(s, "$1$2$3") }
+// after their separator: "6. 163,32" is 6.163,32, not 163,32; "93.178, 86"
+// is 93.178,86, not 178,86.
+func closeGroupGaps(s string) string {
+	return reCentsGap.ReplaceAllString(reGroupGap.ReplaceAllString(s, "$1$2$3"), "$1$2$3")
+}
+
+// tailOf reports a reading that is the tail of a larger amount the label's
+// line shows once its groups are closed (178.86 of 93,178.86): the line
+// rules lost its thousands.
+func tailOf(read, whole decimal.Decimal) bool {
+	r, w := read.Abs().StringFixed(2), whole.Abs().StringFixed(2)
+	return len(w) > len(r) && strings.HasSuffix(w, r)
+}
 
 // currencyOnLine is the currency printed beside an amount on a totals
 // line ("13.635,46 €", "EUR 1,200.00"), "" when none.
@@ -474,7 +489,7 @@ func readInvoiceLayout(lines []Line, loc receipt.Locale, now time.Time, r *recei
 			taxes++
 		}
 	}
-	if hasNet && (exact || !r.Subtotal.Set) {
+	if hasNet && (exact || !r.Subtotal.Set || tailOf(r.Subtotal.Value, net)) {
 		r.Subtotal = found(net, lines[ni].Conf*confPrinted, boxOf(ni), "the invoice's labelled net total")
 	}
 	if hasNet && taxes > 0 && (!hasGross || net.Add(taxSum).Equal(gross)) {
@@ -482,7 +497,7 @@ func readInvoiceLayout(lines []Line, loc receipt.Locale, now time.Time, r *recei
 	}
 	switch {
 	case hasGross:
-		if !r.Total.Set || exact && !r.Total.Value.Equal(gross) {
+		if !r.Total.Set || exact && !r.Total.Value.Equal(gross) || tailOf(r.Total.Value, gross) {
 			r.Total = found(gross, lines[gi].Conf*confPrinted, boxOf(gi), "the gross total of the invoice")
 		}
 	case hasNet && taxes > 0 && !r.Total.Set:

@@ -37,7 +37,7 @@ func vatRows(lines []Line) []vatRow {
 	heading := -rateHeadingReach - 1
 	seen := map[string]bool{}
 	for i, l := range lines {
-		text := reDateNum.ReplaceAllString(l.Text, " ")
+		text := closeGroupGaps(reDateNum.ReplaceAllString(l.Text, " "))
 		rest := reTaxRate.ReplaceAllString(text, " ")
 		amts := amountsIn(rest)
 		if strings.Contains(text, "%") && len(amts) == 0 && len(strings.Fields(text)) >= 2 {

@@ -244,3 +244,32 @@ func TestInvoiceNumberIsNoDatesDay(t *testing.T) {
 		t.Errorf("number %q (%s), want 20253843", r.DocumentNumber.Value, r.DocumentNumber.Why)
 	}
 }
+
+// A page reader that sets the cents apart after a thousands group ("93.178,
+// 86") loses the thousands in the line rules' reading: the labelled sums,
+// their groups closed, are read whole.
+func TestInvoiceSumsKeepTheirThousands(t *testing.T) {
+	eu := receipt.DefaultLocale(receipt.CountryEU)
+	rows := [][]string{
+		{"Oranjehof Installatie N.V."},
+		{"FACTUUR", "Factuurnummer:", "F-2024-17"},
+		{"", "Totaal excl. BTW", "77.751, 60"},
+		{"", "BTW 21%", "14.751, 83"},
+		{"", "BTW 9%", "675,43"},
+		{"", "Totaal incl. BTW", "93.178, 86"},
+	}
+	var words []inference.Word
+	for i, row := range rows {
+		for c, cell := range row {
+			x := 20 + 500*c
+			for _, w := range strings.Fields(cell) {
+				words = append(words, inference.Word{Text: w, Conf: 0.95, Line: i, Box: receipt.Box{X: x, Y: 40 * i, W: 12 * len(w), H: 20}})
+				x += 12*len(w) + 10
+			}
+		}
+	}
+	r := ExtractFields(GroupLines(words), eu, testNow)
+	if r.Total.Value.StringFixed(2) != "93178.86" || r.Subtotal.Value.StringFixed(2) != "77751.60" || r.TotalTax.Value.StringFixed(2) != "15427.26" {
+		t.Errorf("total %s, net %s, tax %s; want 93178.86, 77751.60, 15427.26", r.Total.Value, r.Subtotal.Value, r.TotalTax.Value)
+	}
+}
