@@ -60,16 +60,7 @@ func invoiceTable(lines []Line, labels []labelled, credit bool) ([]receipt.LineI
 		return nil, false
 	}
 	want = want.Sub(brought)
-	var items []receipt.LineItem
-	sum := decimal.Zero
-	for i := start; i < end; i++ {
-		it, v, ok := tableRow(cellsOf(lines[i]), lines[i].Conf*confPrinted, credit)
-		if !ok {
-			continue
-		}
-		items = append(items, it)
-		sum = sum.Add(v)
-	}
+	items, sum := rowsIn(lines[start:end], credit)
 	if len(items) == 0 || !sum.Abs().Equal(want.Abs()) {
 		return nil, false
 	}
@@ -86,6 +77,11 @@ var reLeadingNumber = regexp.MustCompile(`^\d+(?:[.,]\d{1,3})?$`)
 func tableRow(cells []Cell, conf float64, credit bool) (receipt.LineItem, decimal.Decimal, bool) {
 	d := 0
 	for d < len(cells) && d < 2 && reLeadingNumber.MatchString(strings.TrimSpace(cells[d].Text)) {
+		d++
+	}
+	// An article's code before the description ("TB100A4  Trennblätter A4").
+	if d+1 < len(cells) && reArticleCode.MatchString(strings.TrimSpace(cells[d].Text)) && strings.IndexFunc(cells[d].Text, isLetter) >= 0 &&
+		strings.ContainsRune(strings.TrimSpace(cells[d+1].Text), ' ') && strings.IndexFunc(cells[d+1].Text, isLetter) >= 0 {
 		d++
 	}
 	if len(cells)-d < 3 || strings.IndexFunc(cells[d].Text, isLetter) < 0 || !reAmountEnd.MatchString(cells[len(cells)-1].Text) {
@@ -143,12 +139,54 @@ func tableRow(cells []Cell, conf float64, credit bool) (receipt.LineItem, decima
 // inference.RowsUnchecked, for inference.AddPage to keep where the
 // document's rows make its net and to drop where they do not.
 func uncheckedRows(lines []Line, credit bool) ([]receipt.LineItem, bool) {
-	var items []receipt.LineItem
-	for _, l := range lines {
-		if it, _, ok := tableRow(cellsOf(l), l.Conf*confPrinted, credit); ok {
-			it.LineTotal.Doubt = inference.RowsUnchecked
-			items = append(items, it)
-		}
+	items, _ := rowsIn(lines, credit)
+	for i := range items {
+		items[i].LineTotal.Doubt = inference.RowsUnchecked
 	}
 	return items, len(items) > 0
 }
+
+// rowsIn reads the table rows among lines and the sum of their amounts as
+// printed. A row whose amount the table sets on the line below, beside an
+// article's code ("4012345001235        198,00"), is read with it.
+func rowsIn(lines []Line, credit bool) ([]receipt.LineItem, decimal.Decimal) {
+	var items []receipt.LineItem
+	sum := decimal.Zero
+	for i := 0; i < len(lines); i++ {
+		cells := cellsOf(lines[i])
+		it, v, ok := tableRow(cells, lines[i].Conf*confPrinted, credit)
+		if !ok && i+1 < len(lines) && !reAmountEnd.MatchString(cells[len(cells)-1].Text) {
+			if amount, below := amountBelow(lines[i+1]); below {
+				it, v, ok = tableRow(append(cells[:len(cells):len(cells)], amount), lines[i].Conf*confPrinted, credit)
+				if ok {
+					i++
+				}
+			}
+		}
+		if ok {
+			items = append(items, it)
+			sum = sum.Add(v)
+		}
+	}
+	return items, sum
+}
+
+// amountBelow is the amount that ends a line of nothing but codes and
+// that amount: a row's amount set under it.
+func amountBelow(l Line) (Cell, bool) {
+	cells := cellsOf(l)
+	last := cells[len(cells)-1]
+	if len(cells) < 2 || !reAmountEnd.MatchString(last.Text) || len(amountsIn(last.Text)) != 1 {
+		return Cell{}, false
+	}
+	for _, c := range cells[:len(cells)-1] {
+		if strings.ContainsAny(c.Text, " ") || strings.IndexFunc(c.Text, isLetter) >= 0 && !reArticleCode.MatchString(c.Text) {
+			return Cell{}, false
+		}
+	}
+	return last, true
+}
+
+// reArticleCode is an article's code: letters and digits in one word,
+// with a digit ("TB100A4", "4012345001235").
+var reArticleCode = regexp.MustCompile(`^[A-Za-z0-9\-/.]*\d[A-Za-z0-9\-/.]*$`)

@@ -273,3 +273,24 @@ func TestInvoiceSumsKeepTheirThousands(t *testing.T) {
 		t.Errorf("total %s, net %s, tax %s; want 93178.86, 77751.60, 15427.26", r.Total.Value, r.Subtotal.Value, r.TotalTax.Value)
 	}
 }
+
+// A table that sets a row's amount on the line below, beside the article's
+// code, and prints the code before the description.
+func TestInvoiceTableAmountOnTheLineBelow(t *testing.T) {
+	eu := receipt.DefaultLocale(receipt.CountryEU)
+	page := `Rechnung Nr. 471102
+    Pos                                     Beschreibung                                Nettopreis          Menge       Steuersatz        Nettobetrag
+    1                 TB100A4               Trennblätter A4                                9,9000           20 Stk            19 %
+                      4012345001235                                                                                                            198,00
+                      (GTIN)
+    2                 ARNR2                 Joghurt Banane                                 5,5000           50 Stk             7%
+                      4000050986428                                                                                                            275,00
+                                                     Positionssumme                                                                            473,00
+                                                     Rechnungssumme ohne USt.                                                                  473,00
+                                                     Steuerbetrag                                                                                56,87
+                                                     Bruttosumme                                                                               529,87`
+	r := ExtractFields(LinesFromText(page), eu, testNow)
+	if len(r.LineItems) != 2 || r.LineItems[0].Description.Value != "Trennblätter A4" || r.LineItems[1].LineTotal.Value.StringFixed(2) != "275.00" {
+		t.Fatalf("items %+v", r.LineItems)
+	}
+}
