@@ -427,7 +427,7 @@ func readInvoiceLayout(lines []Line, loc receipt.Locale, now time.Time, r *recei
 	if reIDLine.MatchString(strings.TrimSpace(r.SupplierName.Value)) {
 		r.SupplierName = receipt.Text{} // nor does an identifier ("GLN 4333741000005") under the seller's heading
 	}
-	if name, j, ok := sellerNameGoesOn(lines, r.SupplierName.Value); ok {
+	if name, j, ok := sellerNameGoesOn(lines, r.SupplierName.Value, r.PayerName.Value); ok {
 		r.SupplierName = found(name, lines[j].Conf*confPrinted, boxOf(j), "the seller's name and the legal form printed under it")
 	}
 	if name, j, ok := sellerByLegalName(lines, r.SupplierName.Value, r.PayerName.Value); ok {

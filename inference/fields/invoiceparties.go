@@ -302,9 +302,11 @@ func blockEndsInTown(lines []Line, i int, c Cell, seller string) bool {
 // sellerNameGoesOn completes a seller's name printed on two lines, its
 // legal form on the second ("MVM Musterhafter" / "Versicherungsverein
 // Musterstadt a.G."): the line under the name's, with no digits, that ends
-// in a legal form.
-func sellerNameGoesOn(lines []Line, seller string) (string, int, bool) {
-	if seller == "" || endsInLegalForm(seller) {
+// in a legal form and is not the buyer's name.
+func sellerNameGoesOn(lines []Line, seller, buyer string) (string, int, bool) {
+	// A page reader's misread legal form ("S.r.|.") would join the name to
+	// the next name: only a text layer's letters are sure enough.
+	if seller == "" || endsInLegalForm(seller) || !fromTextLayer(lines) {
 		return "", -1, false
 	}
 	for i, l := range lines[:max(len(lines)-1, 0)] {
@@ -312,7 +314,7 @@ func sellerNameGoesOn(lines []Line, seller string) (string, int, bool) {
 			continue
 		}
 		next := strings.TrimSpace(cellsOf(lines[i+1])[0].Text)
-		if endsInLegalForm(next) && !strings.ContainsAny(next, "0123456789:@") {
+		if endsInLegalForm(next) && !strings.ContainsAny(next, "0123456789:@") && receipt.FoldName(next) != receipt.FoldName(buyer) {
 			return strings.TrimSpace(cellsOf(l)[0].Text) + " " + next, i, true
 		}
 		return "", -1, false
