@@ -393,6 +393,14 @@ func readInvoiceLayout(lines []Line, loc receipt.Locale, now time.Time, r *recei
 		}
 		v, j := valueOf(lines, lb)
 		d, ok := dateValue(v, loc)
+		if !ok && lb.rest == "" {
+			// A column heading among others ("Beschreibung  Fälligkeit
+			// Teilzahlung"): its date is printed under it.
+			if c, below, found := cellBelow(lines, lb.line, cellsOf(lines[lb.line])[lb.cell]); found {
+				d, ok = dateValue(c.Text, loc)
+				j = below
+			}
+		}
 		if !ok || lb.label != "DUE DATE" && d.After(now) {
 			continue // an issue or delivery date in the future is misread
 		}

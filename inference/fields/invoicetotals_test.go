@@ -294,3 +294,18 @@ func TestInvoiceTableAmountOnTheLineBelow(t *testing.T) {
 		t.Fatalf("items %+v", r.LineItems)
 	}
 }
+
+// A due date under its column heading among others ("Beschreibung
+// Fälligkeit  Teilzahlung"), beside a sentence that runs to its left.
+func TestInvoiceDueDateUnderItsColumnHeading(t *testing.T) {
+	eu := receipt.DefaultLocale(receipt.CountryEU)
+	page := `Handelsrechnung Nr. R18-31 vom 03.10.2018
+Zahlungsbedingungen:
+                      Beschreibung                          Fälligkeit       Teilzahlung
+Den Rechnungsbetrag überweisen Sie bitte bis zum
+                                                            21.11.2018
+21.11.2018 auf das unten angegebene Konto.`
+	if r := ExtractFields(LinesFromText(page), eu, testNow); !r.DueDate.Set || r.DueDate.Value.Format("2006-01-02") != "2018-11-21" {
+		t.Errorf("due %v (%s), want 2018-11-21", r.DueDate.Value, r.DueDate.Why)
+	}
+}
