@@ -363,7 +363,77 @@ func readInvoiceLayout(lines []Line, loc receipt.Locale, now time.Time, r *recei
 		last[lb.label] = lb
 	}
 
-	// The number and the dates, each beside or under its label.
+	p := invoicePage{lines: lines, labels: labels, exact: exact}
+	readInvoiceNumberAndDates(p, loc, now, r)
+	readInvoiceParties(p, r)
+	gi, di, ni := readInvoiceTotals(p, r)
+
+	// The currency printed beside the sums, else in a labelled line.
+	for _, i := range []int{gi, di, ni} {
+		if i < 0 {
+			continue
+		}
+		if c := currencyOnLine(lines[i]); c != "" && receipt.ValidCurrency(c) {
+			r.Currency = found(c, confPrinted, boxOf(i), "printed beside the invoice's total")
+			break
+		}
+	}
+	if lb, ok := first["CURRENCY"]; ok {
+		v, j := valueOf(lines, lb)
+		if m := reCurrencyCodeValue.FindString(v); m != "" && receipt.ValidCurrency(m) {
+			r.Currency = found(m, lines[j].Conf*confPrinted, boxOf(j), "the invoice's labelled currency")
+		}
+	}
+
+	if notLastPage(lines) && strings.HasPrefix(r.Currency.Why, "no currency printed") {
+		r.Currency = receipt.Text{} // the last page, which prints the sums, may print it
+	}
+	// The seller's tax ID: labelled, outside the buyer's block.
+	if id, j, ok := sellerTaxIDByLabel(lines, labels, loc); ok && (!r.SupplierTaxID.Set || inBuyerColumn(lines, labels, r.SupplierTaxID.Value.Value) || !printedID(lines, r.SupplierTaxID.Value.Value) ||
+		len(id.Value) > len(r.SupplierTaxID.Value.Value) && strings.HasPrefix(id.Value, r.SupplierTaxID.Value.Value)) {
+		r.SupplierTaxID = found(id, lines[j].Conf*confPrinted, boxOf(j), "the seller's labelled tax ID")
+	}
+
+	// A credit note's title makes its sums negative.
+	if creditTitle(lines, labels) {
+		r.DocType = found(receipt.DocCreditNote, confLikely, nil, "the document calls itself a credit note")
+	}
+	credit := r.DocType.Set && r.DocType.Value == receipt.DocCreditNote
+	if items, ok := invoiceTable(lines, labels, credit); ok {
+		r.LineItems = items
+	}
+	if credit {
+		for _, a := range []*receipt.Amount{&r.Total, &r.Subtotal, &r.TotalTax, &r.AmountDue, &r.Discount} {
+			if a.Set && a.Value.IsPositive() {
+				a.Value = a.Value.Neg()
+				a.Why += "; negative: a credit note"
+			}
+		}
+	}
+}
+
+// invoicePage is a page read as an invoice: its lines, its labels, and
+// whether its letters are exact (a text layer).
+type invoicePage struct {
+	lines  []Line
+	labels []labelled
+	exact  bool
+}
+
+// box is line i's place on the page, nil when the reader gave none.
+func (p invoicePage) box(i int) *receipt.Box {
+	if i < 0 || p.lines[i].Box.W == 0 && p.lines[i].Box.H == 0 {
+		return nil
+	}
+	b := p.lines[i].Box
+	return &b
+}
+
+// readInvoiceNumberAndDates reads the number and the dates, each beside or
+// under its label.
+func readInvoiceNumberAndDates(p invoicePage, loc receipt.Locale, now time.Time, r *receipt.Receipt) {
+	lines, labels, exact := p.lines, p.labels, p.exact
+	boxOf := p.box
 	for _, lb := range labels {
 		if lb.label != "INVOICE NUMBER" {
 			continue
@@ -418,7 +488,12 @@ func readInvoiceLayout(lines []Line, loc receipt.Locale, now time.Time, r *recei
 			r.DueDate = found(d, lines[j].Conf*confLikely, boxOf(j), "the date the payment terms give")
 		}
 	}
+}
 
+// readInvoiceParties reads the buyer and checks the seller against it.
+func readInvoiceParties(p invoicePage, r *receipt.Receipt) {
+	lines, labels := p.lines, p.labels
+	boxOf := p.box
 	// The buyer: the block under its label, else the addressee under the
 	// letterhead's one-line sender address.
 	if name, j, ok := buyerName(lines, labels); ok {
@@ -441,8 +516,14 @@ func readInvoiceLayout(lines []Line, loc receipt.Locale, now time.Time, r *recei
 	if name, j, ok := sellerByLegalName(lines, r.SupplierName.Value, r.PayerName.Value); ok {
 		r.SupplierName = found(name, lines[j].Conf*confPrinted, boxOf(j), "the seller's name as its letterhead, sender line or footer prints it")
 	}
+}
 
-	// The totals block.
+// readInvoiceTotals reads the totals block: net, tax, gross, paid and due,
+// with the arithmetic that holds among them. It returns the lines of the
+// gross, the amount due and the net (-1 where not printed).
+func readInvoiceTotals(p invoicePage, r *receipt.Receipt) (gi, di, ni int) {
+	lines, labels, exact := p.lines, p.labels, p.exact
+	boxOf := p.box
 	amount := func(label string) (decimal.Decimal, int, bool) {
 		var lb labelled
 		ok := false
@@ -523,49 +604,7 @@ func readInvoiceLayout(lines []Line, loc receipt.Locale, now time.Time, r *recei
 		r.AmountDue = found(due, lines[di].Conf*confPrinted, boxOf(di), "the invoice's labelled amount due")
 	}
 	addInvoiceArithmetic(r)
-
-	// The currency printed beside the sums, else in a labelled line.
-	for _, i := range []int{gi, di, ni} {
-		if i < 0 {
-			continue
-		}
-		if c := currencyOnLine(lines[i]); c != "" && receipt.ValidCurrency(c) {
-			r.Currency = found(c, confPrinted, boxOf(i), "printed beside the invoice's total")
-			break
-		}
-	}
-	if lb, ok := first["CURRENCY"]; ok {
-		v, j := valueOf(lines, lb)
-		if m := reCurrencyCodeValue.FindString(v); m != "" && receipt.ValidCurrency(m) {
-			r.Currency = found(m, lines[j].Conf*confPrinted, boxOf(j), "the invoice's labelled currency")
-		}
-	}
-
-	if notLastPage(lines) && strings.HasPrefix(r.Currency.Why, "no currency printed") {
-		r.Currency = receipt.Text{} // the last page, which prints the sums, may print it
-	}
-	// The seller's tax ID: labelled, outside the buyer's block.
-	if id, j, ok := sellerTaxIDByLabel(lines, labels, loc); ok && (!r.SupplierTaxID.Set || inBuyerColumn(lines, labels, r.SupplierTaxID.Value.Value) || !printedID(lines, r.SupplierTaxID.Value.Value) ||
-		len(id.Value) > len(r.SupplierTaxID.Value.Value) && strings.HasPrefix(id.Value, r.SupplierTaxID.Value.Value)) {
-		r.SupplierTaxID = found(id, lines[j].Conf*confPrinted, boxOf(j), "the seller's labelled tax ID")
-	}
-
-	// A credit note's title makes its sums negative.
-	if creditTitle(lines, labels) {
-		r.DocType = found(receipt.DocCreditNote, confLikely, nil, "the document calls itself a credit note")
-	}
-	credit := r.DocType.Set && r.DocType.Value == receipt.DocCreditNote
-	if items, ok := invoiceTable(lines, labels, credit); ok {
-		r.LineItems = items
-	}
-	if credit {
-		for _, a := range []*receipt.Amount{&r.Total, &r.Subtotal, &r.TotalTax, &r.AmountDue, &r.Discount} {
-			if a.Set && a.Value.IsPositive() {
-				a.Value = a.Value.Neg()
-				a.Why += "; negative: a credit note"
-			}
-		}
-	}
+	return gi, di, ni
 }
 
 // startsWithWord reports text that goes on in a lower-case word that is
