@@ -519,7 +519,7 @@ func extractFile(ctx context.Context, eng inference.Engine, path string) (infere
 			first = res
 			continue
 		}
-		inference.FillGaps(&first.Receipt, res.Receipt)
+		inference.AddPage(&first.Receipt, res.Receipt)
 		first.Words = append(first.Words, res.Words...)
 		first.Raw += "\f" + res.Raw
 	}

@@ -9,7 +9,8 @@ import (
 // synth --invoices writes PDFs that einvoices --printed reads through the
 // real page path (poppler's text layer, the OCR engine's rules) and scores
 // against the XML each carries: a German credit note over two pages reads
-// negative, with its seller, buyer, number, dates and sums right.
+// negative, with its seller, buyer, number, dates, sums and the rows of
+// both pages right.
 func TestSynthInvoicesScoredFromTheirPrint(t *testing.T) {
 	dir := t.TempDir()
 	// Seed 10 writes a credit note of two pages first.
@@ -31,7 +32,7 @@ func TestSynthInvoicesScoredFromTheirPrint(t *testing.T) {
 	kinds := map[string]bool{}
 	for _, f := range files {
 		kinds[f.Want["kind"]] = true
-		for _, k := range []string{"supplier", "buyer", "number", "date", "due", "net", "total", "currency", "tax_id", "kind"} {
+		for _, k := range []string{"supplier", "buyer", "number", "date", "due", "net", "total", "currency", "tax_id", "kind", "lines"} {
 			if right, scored := f.Printed[k]; !scored || !right {
 				t.Errorf("%s %s: want %q got %q (scored %v)", f.Path, k, f.Want[k], f.Got[k], scored)
 			}

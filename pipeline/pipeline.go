@@ -238,7 +238,7 @@ func (r *Runner) read(ctx context.Context, id int64) (int, error) {
 		if i == 0 {
 			merged = res.Receipt
 		} else {
-			inference.FillGaps(&merged, res.Receipt)
+			inference.AddPage(&merged, res.Receipt)
 		}
 	}
 	if ctx.Err() != nil {

@@ -62,6 +62,12 @@ func readInvoice(lines []Line, loc receipt.Locale, now time.Time, r *receipt.Rec
 		}
 	}
 	if !isInvoice {
+		if fromTextLayer(lines) && !r.Total.Set {
+			// A later page of a PDF invoice, its line table without the
+			// totals: a tax or net read there is a row's, no sum of the
+			// document (the page with the total has those).
+			r.Subtotal, r.TotalTax, r.TaxLines = receipt.Amount{}, receipt.Amount{}, nil
+		}
 		return
 	}
 	// English "TAX INVOICE" heads till receipts too: there the invoice
@@ -219,6 +225,9 @@ func partyAfter(lines []Line, header *regexp.Regexp) (string, int, bool) {
 		if !isHeader(header, l.Text) {
 			continue
 		}
+		if header == reBuyerHeader && !headerAlone(header, l.Text) {
+			continue // "Customer VAT Number ESA…", "Invoice to pay by …": no block's heading
+		}
 		for j := i + 1; j < len(lines) && j <= i+6; j++ {
 			t := strings.TrimSpace(lines[j].Text)
 			if isHeader(reSellerHeader, t) || isHeader(reBuyerHeader, t) && header != reBuyerHeader {
@@ -250,6 +259,18 @@ func partyAfter(lines []Line, header *regexp.Regexp) (string, int, bool) {
 		}
 	}
 	return "", -1, false
+}
+
+// headerAlone reports a header line that is the header alone, with its
+// colon or a second name for it ("Käufer/Leistungsempfänger:").
+func headerAlone(header *regexp.Regexp, text string) bool {
+	t := strings.TrimSpace(text)
+	m := header.FindStringIndex(t)
+	if m == nil {
+		return isHeader(header, t) // spaced apart: short by construction
+	}
+	rest := strings.TrimSpace(t[m[1]:])
+	return rest == "" || rest == ":" || strings.HasPrefix(rest, "/")
 }
 
 // inBuyerBlock reports whether name is read in the lines under a buyer's header.
@@ -285,16 +306,23 @@ func invoiceNumber(lines []Line) (string, int, bool) {
 					text += " " + lines[i+1].Text // "… Nr. 47110818" / "vom 31.10.2018"
 				}
 			}
-			m := re.FindStringSubmatch(text)
+			m := re.FindStringSubmatchIndex(text)
 			if m == nil {
 				continue
 			}
-			v := strings.TrimRight(m[1], ".,;:")
+			if re == reInvoiceNoTitle {
+				// "Data fattura: 27 marzo 2024": a number that starts a
+				// date is the day of the invoice's date, not its number.
+				if startsWithDate(text[m[2]:]) {
+					continue
+				}
+			}
+			v := strings.TrimRight(text[m[2]:m[3]], ".,;:")
 			if strings.ContainsAny(v, "0123456789") && len(v) >= 2 {
 				return v, i, true
 			}
 			// The value printed below its label, in the same column.
-			if i+1 < len(lines) && strings.HasSuffix(strings.TrimSpace(l.Text), strings.TrimSpace(m[0])) {
+			if i+1 < len(lines) && strings.HasSuffix(strings.TrimSpace(l.Text), strings.TrimSpace(text[m[0]:m[1]])) {
 				next := strings.Fields(lines[i+1].Text)
 				if len(next) > 0 && strings.ContainsAny(next[0], "0123456789") {
 					return strings.TrimRight(next[0], ".,;:"), i + 1, true
@@ -303,6 +331,19 @@ func invoiceNumber(lines []Line) (string, int, bool) {
 		}
 	}
 	return "", -1, false
+}
+
+// startsWithDate reports text that begins with a date ("27 marzo 2024",
+// "05.03.2018").
+func startsWithDate(text string) bool {
+	for _, re := range []*regexp.Regexp{reDateNum, reDayMonthYear} {
+		if m := re.FindStringIndex(text); m != nil && m[0] == 0 {
+			if _, ok := dateValue(text[m[0]:m[1]], receipt.Locale{DateOrder: receipt.DMY}); ok {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // labelledDate is the first date after a label that names it, on the

@@ -56,7 +56,7 @@ func TestInvoicesReadSellerNumberDateAndTotal(t *testing.T) {
 			"1,00 Künstlerische Gestaltung 7% 160,00 € 160,00 €",
 			"Nettobetrag: 496,00 €", "USt. Gesamt: 75,04 €", "Gesamtbetrag: 571,04 €",
 			"USt-ID: DE136695976",
-		}, "Bei Spiel GmbH", "RE-20170509/505", "2017-05-09", "571.04", "", "", "EUR", "DE136695976", "invoice"},
+		}, "Bei Spiel GmbH", "RE-20170509/505", "2017-05-09", "571.04", "Theodor Est", "", "EUR", "DE136695976", "invoice"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

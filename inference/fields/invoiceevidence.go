@@ -35,13 +35,21 @@ func isInvoiceDoc(r *receipt.Receipt) bool {
 	return r.DocType.Set && (r.DocType.Value == receipt.DocInvoice || r.DocType.Value == receipt.DocCreditNote)
 }
 
-// invoiceSums says which of an invoice's sums hold: net + tax = gross, and
-// gross less what was paid = the amount due (a credit note's all negative).
+// invoiceSums says which of an invoice's sums hold: net (its lines less
+// the allowance) + tax = gross, and gross less what was paid = the amount
+// due (a credit note's all negative). A tax of zero counts where it was
+// read on its own line ("Steuerbetrag 0,00"), not where the net is the
+// gross itself.
 func invoiceSums(r *receipt.Receipt, money func(decimal.Decimal) string) []string {
 	var out []string
 	v := r.Total.Value
-	if r.Subtotal.Set && r.TotalTax.Set && !r.TotalTax.Value.IsZero() && r.Subtotal.Value.Add(r.TotalTax.Value).Equal(v) {
-		out = append(out, fmt.Sprintf("net %s + tax %s = %s", money(r.Subtotal.Value), money(r.TotalTax.Value), money(v)))
+	if netTaxHold(r) {
+		net := r.Subtotal.Value
+		if r.Discount.Set && !net.Add(r.TotalTax.Value).Equal(v) {
+			out = append(out, fmt.Sprintf("net %s less %s + tax %s = %s", money(net), money(r.Discount.Value), money(r.TotalTax.Value), money(v)))
+		} else {
+			out = append(out, fmt.Sprintf("net %s + tax %s = %s", money(net), money(r.TotalTax.Value), money(v)))
+		}
 	}
 	if r.AmountPaid.Set && r.AmountDue.Set && v.Abs().Sub(r.AmountPaid.Value.Abs()).Equal(r.AmountDue.Value.Abs()) {
 		out = append(out, fmt.Sprintf("total %s less %s paid leaves the %s due", money(v), money(r.AmountPaid.Value.Abs()), money(r.AmountDue.Value)))
@@ -51,7 +59,7 @@ func invoiceSums(r *receipt.Receipt, money func(decimal.Decimal) string) []strin
 
 // assessInvoiceTotal adds an invoice's own evidence for its total: a credit
 // note's amount as printed without its minus, the totals block's sums; and
-// its doubt, a net and tax that make another gross.
+// its doubt, a net and tax that make another gross or were not read.
 func assessInvoiceTotal(r *receipt.Receipt, lines []Line, at int, money func(decimal.Decimal) string, support func(receipt.Evidence, string), doubt func(string)) {
 	v := r.Total.Value
 	if at < 0 && v.IsNegative() {
@@ -70,4 +78,25 @@ func assessInvoiceTotal(r *receipt.Receipt, lines []Line, at int, money func(dec
 			doubt(fmt.Sprintf("net %s + tax %s = %s", money(r.Subtotal.Value), money(r.TotalTax.Value), money(sum)))
 		}
 	}
+	// A PDF invoice is ready only when its own sums hold: a total that the
+	// net and tax do not confirm is checked by a person. (A scanned page
+	// keeps the receipt's evidence: SROIE's till receipts headed "TAX
+	// INVOICE" with a customer's block would lose it.)
+	if (!r.Subtotal.Set || !r.TotalTax.Set) && fromTextLayer(lines) {
+		doubt("the invoice's net and tax were not both read, so they do not confirm it")
+	}
+}
+
+// netTaxHold says an invoice's net, less its allowance where the net is
+// its lines' sum, and its tax make its total, each read where the page
+// prints it.
+func netTaxHold(r *receipt.Receipt) bool {
+	if !r.Subtotal.Set || !r.TotalTax.Set || !r.Total.Set {
+		return false
+	}
+	if r.TotalTax.Value.IsZero() && (r.Subtotal.Why == r.Total.Why || r.TotalTax.Why == "") {
+		return false
+	}
+	sum := r.Subtotal.Value.Add(r.TotalTax.Value)
+	return sum.Equal(r.Total.Value) || r.Discount.Set && sum.Sub(r.Discount.Value).Equal(r.Total.Value)
 }

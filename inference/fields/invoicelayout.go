@@ -299,9 +299,24 @@ var (
 // ("6. 163,32").
 var reGroupGap = regexp.MustCompile(`\b(\d{1,3})([.,']) (\d{3}[.,]\d{2})\b`)
 
+// reCentsGap is a decimal separator a page reader followed with a space,
+// after a thousands group ("93.178, 86").
+var reCentsGap = regexp.MustCompile(`\b(\d{1,3}(?:[.,']\d{3})+)([.,]) (\d{2})\b`)
+
 // closeGroupGaps joins an amount's groups that a page reader set apart
-// after their separator: "6. 163,32" is 6.163,32, not 163,32.
-func closeGroupGaps(s string) string { return reGroupGap.ReplaceAllString(s, "$1$2$3") }
+// after their separator: "6. 163,32" is 6.163,32, not 163,32; "93.178, 86"
+// is 93.178,86, not 178,86.
+func closeGroupGaps(s string) string {
+	return reCentsGap.ReplaceAllString(reGroupGap.ReplaceAllString(s, "$1$2$3"), "$1$2$3")
+}
+
+// tailOf reports a reading that is the tail of a larger amount the label's
+// line shows once its groups are closed (178.86 of 93,178.86): the line
+// rules lost its thousands.
+func tailOf(read, whole decimal.Decimal) bool {
+	r, w := read.Abs().StringFixed(2), whole.Abs().StringFixed(2)
+	return len(w) > len(r) && strings.HasSuffix(w, r)
+}
 
 // currencyOnLine is the currency printed beside an amount on a totals
 // line ("13.635,46 €", "EUR 1,200.00"), "" when none.
@@ -348,149 +363,10 @@ func readInvoiceLayout(lines []Line, loc receipt.Locale, now time.Time, r *recei
 		last[lb.label] = lb
 	}
 
-	// The number and the dates, each beside or under its label.
-	for _, lb := range labels {
-		if lb.label != "INVOICE NUMBER" {
-			continue
-		}
-		v, j := valueOf(lines, lb)
-		if no, ok := numberValue(v); ok {
-			if !r.DocumentNumber.Set || exact && r.DocumentNumber.Value != no {
-				r.DocumentNumber = found(no, lines[j].Conf*confPrinted, boxOf(j), "the value beside the invoice number's label")
-			}
-			break
-		}
-	}
-	if no, j, ok := titleNumber(lines, labels); ok && !numberLabelled(lines, labels) {
-		r.DocumentNumber = found(no, lines[j].Conf*confPrinted, boxOf(j), "the number beside the document's title")
-	}
-	loc = pageDateOrder(lines, loc)
-	dates := map[string]*receipt.Field[time.Time]{"ISSUE DATE": &r.Date, "DUE DATE": &r.DueDate, "DELIVERY DATE": &r.DeliveryDate}
-	whys := map[string]string{"ISSUE DATE": "the labelled invoice date", "DUE DATE": "the labelled due date", "DELIVERY DATE": "the labelled delivery date"}
-	done := map[string]bool{}
-	for _, lb := range labels {
-		f, ok := dates[lb.label]
-		if !ok || done[lb.label] {
-			continue
-		}
-		if startsWithWord(lb.rest) && !lb.colon {
-			continue // "Date of delivery …" is no issue date
-		}
-		v, j := valueOf(lines, lb)
-		d, ok := dateValue(v, loc)
-		if !ok || lb.label != "DUE DATE" && d.After(now) {
-			continue // an issue or delivery date in the future is misread
-		}
-		done[lb.label] = true
-		if lb.label == "ISSUE DATE" && r.Date.Set && strings.HasPrefix(r.Date.Why, "the labelled invoice") && !r.Date.Value.Equal(d) && isBareDateLabel(lines[lb.line], lb) {
-			continue // a plain "Datum" loses to a labelled invoice date
-		}
-		if !f.Set || exact || f.Value.Equal(d) {
-			*f = found(d, lines[j].Conf*confPrinted, boxOf(j), whys[lb.label])
-		}
-	}
-
-	if !r.DueDate.Set {
-		if d, j, ok := dueInPaymentTerms(lines, loc); ok {
-			r.DueDate = found(d, lines[j].Conf*confLikely, boxOf(j), "the date the payment terms give")
-		}
-	}
-
-	// The buyer: the block under its label, else the addressee under the
-	// letterhead's one-line sender address.
-	if name, j, ok := buyerName(lines, labels); ok {
-		r.PayerName = found(name, lines[j].Conf*confLikely, boxOf(j), "the buyer's block of the invoice")
-	}
-	if r.PayerName.Set && r.SupplierName.Set && receipt.FoldName(r.PayerName.Value) == receipt.FoldName(r.SupplierName.Value) {
-		r.SupplierName = receipt.Text{} // the buyer's name is no supplier
-	}
-	if label, rest, ok := labelAt(r.SupplierName.Value); ok && rest == "" && label != "SELLER" {
-		r.SupplierName = receipt.Text{} // a block's heading ("DESTINATARIO") names no one
-	}
-	if reIDLine.MatchString(strings.TrimSpace(r.SupplierName.Value)) {
-		r.SupplierName = receipt.Text{} // nor does an identifier ("GLN 4333741000005") under the seller's heading
-	}
-	if name, j, ok := sellerByLegalName(lines, r.SupplierName.Value, r.PayerName.Value); ok {
-		r.SupplierName = found(name, lines[j].Conf*confPrinted, boxOf(j), "the seller's name as its letterhead, sender line or footer prints it")
-	}
-
-	// The totals block.
-	amount := func(label string) (decimal.Decimal, int, bool) {
-		var lb labelled
-		ok := false
-		for _, l := range labels {
-			if l.label == label && !wordsAfterLabel(l.rest) {
-				lb, ok = l, true
-			}
-		}
-		if !ok {
-			return decimal.Decimal{}, -1, false
-		}
-		v, ok := amountOnLine(lines, lb)
-		if !ok && lb.line+1 < len(lines) && reAmountOnly.MatchString(strings.TrimSpace(lines[lb.line+1].Text)) {
-			a := amountsIn(lines[lb.line+1].Text)
-			if len(a) == 1 {
-				return a[0], lb.line + 1, true
-			}
-		}
-		return v, lb.line, ok
-	}
-	if notLastPage(lines) {
-		// Page 1 of 2 carries its sum forward: the totals are the last page's.
-		r.Total, r.Subtotal, r.TotalTax, r.AmountDue = receipt.Amount{}, receipt.Amount{}, receipt.Amount{}, receipt.Amount{}
-	}
-	// A total the line rules took from "Gesamtbetrag der Abschläge" names
-	// another sum.
-	for _, lb := range labels {
-		if lb.label == "GROSS TOTAL" && wordsAfterLabel(lb.rest) && r.Total.Set && sameBox(r.Total.Box, boxOf(lb.line)) {
-			for _, a := range amountsIn(lines[lb.line].Text) {
-				if a.Equal(r.Total.Value) {
-					r.Total = receipt.Amount{}
-					break
-				}
-			}
-		}
-	}
-	net, ni, hasNet := amount("NET TOTAL")
-	gross, gi, hasGross := amount("GROSS TOTAL")
-	due, di, hasDue := amount("AMOUNT DUE")
-	paid, _, hasPaid := amount("PAID")
-	if hasGross && hasNet && gi < ni {
-		hasGross = false // "Total" above the net: a column heading's or a line's, not the sum's
-	}
-	taxSum, taxes := decimal.Zero, 0
-	for _, lb := range labels {
-		if lb.label != "TAX" || hasNet && lb.line <= ni || hasGross && lb.line >= gi {
-			continue
-		}
-		if v, ok := amountOnLine(lines, lb); ok {
-			taxSum = taxSum.Add(v)
-			taxes++
-		}
-	}
-	if hasNet && (exact || !r.Subtotal.Set) {
-		r.Subtotal = found(net, lines[ni].Conf*confPrinted, boxOf(ni), "the invoice's labelled net total")
-	}
-	if hasNet && taxes > 0 && (!hasGross || net.Add(taxSum).Equal(gross)) {
-		r.TotalTax = found(taxSum, confPrinted, nil, "the tax lines of the invoice's totals block")
-	}
-	switch {
-	case hasGross:
-		if !r.Total.Set || exact && !r.Total.Value.Equal(gross) {
-			r.Total = found(gross, lines[gi].Conf*confPrinted, boxOf(gi), "the gross total of the invoice")
-		}
-	case hasNet && taxes > 0 && !r.Total.Set:
-		r.Total = found(net.Add(taxSum), confComputed, nil, "the invoice's net total and its tax lines")
-	case hasDue && !hasPaid:
-		r.Total = found(due, lines[di].Conf*confPrinted, boxOf(di), "the amount due of the invoice")
-	}
-	if hasPaid && !paid.IsZero() {
-		r.AmountPaid = found(paid.Abs(), confPrinted, nil, "the invoice's labelled prepayment")
-	}
-	if hasDue {
-		r.AmountDue = found(due, lines[di].Conf*confPrinted, boxOf(di), "the invoice's labelled amount due")
-	}
-	addInvoiceArithmetic(r)
+	p := invoicePage{lines: lines, labels: labels, exact: exact}
+	readInvoiceNumberAndDates(p, loc, now, r)
+	readInvoiceParties(p, r)
+	gi, di, ni := readInvoiceTotals(p, r)
 
 	// The currency printed beside the sums, else in a labelled line.
 	for _, i := range []int{gi, di, ni} {
@@ -527,13 +403,208 @@ func readInvoiceLayout(lines []Line, loc receipt.Locale, now time.Time, r *recei
 		r.LineItems = items
 	}
 	if credit {
-		for _, a := range []*receipt.Amount{&r.Total, &r.Subtotal, &r.TotalTax, &r.AmountDue} {
+		for _, a := range []*receipt.Amount{&r.Total, &r.Subtotal, &r.TotalTax, &r.AmountDue, &r.Discount} {
 			if a.Set && a.Value.IsPositive() {
 				a.Value = a.Value.Neg()
 				a.Why += "; negative: a credit note"
 			}
 		}
 	}
+}
+
+// invoicePage is a page read as an invoice: its lines, its labels, and
+// whether its letters are exact (a text layer).
+type invoicePage struct {
+	lines  []Line
+	labels []labelled
+	exact  bool
+}
+
+// box is line i's place on the page, nil when the reader gave none.
+func (p invoicePage) box(i int) *receipt.Box {
+	if i < 0 || p.lines[i].Box.W == 0 && p.lines[i].Box.H == 0 {
+		return nil
+	}
+	b := p.lines[i].Box
+	return &b
+}
+
+// readInvoiceNumberAndDates reads the number and the dates, each beside or
+// under its label.
+func readInvoiceNumberAndDates(p invoicePage, loc receipt.Locale, now time.Time, r *receipt.Receipt) {
+	lines, labels, exact := p.lines, p.labels, p.exact
+	boxOf := p.box
+	for _, lb := range labels {
+		if lb.label != "INVOICE NUMBER" {
+			continue
+		}
+		v, j := valueOf(lines, lb)
+		if no, ok := numberValue(v); ok {
+			if !r.DocumentNumber.Set || exact && r.DocumentNumber.Value != no {
+				r.DocumentNumber = found(no, lines[j].Conf*confPrinted, boxOf(j), "the value beside the invoice number's label")
+			}
+			break
+		}
+	}
+	if no, j, ok := titleNumber(lines, labels); ok && !numberLabelled(lines, labels) {
+		r.DocumentNumber = found(no, lines[j].Conf*confPrinted, boxOf(j), "the number beside the document's title")
+	}
+	loc = pageDateOrder(lines, loc)
+	dates := map[string]*receipt.Field[time.Time]{"ISSUE DATE": &r.Date, "DUE DATE": &r.DueDate, "DELIVERY DATE": &r.DeliveryDate}
+	whys := map[string]string{"ISSUE DATE": "the labelled invoice date", "DUE DATE": "the labelled due date", "DELIVERY DATE": "the labelled delivery date"}
+	done := map[string]bool{}
+	for _, lb := range labels {
+		f, ok := dates[lb.label]
+		if !ok || done[lb.label] {
+			continue
+		}
+		if startsWithWord(lb.rest) && !lb.colon {
+			continue // "Date of delivery …" is no issue date
+		}
+		v, j := valueOf(lines, lb)
+		d, ok := dateValue(v, loc)
+		if !ok && lb.rest == "" {
+			// A column heading among others ("Beschreibung  Fälligkeit
+			// Teilzahlung"): its date is printed under it.
+			if c, below, found := cellBelow(lines, lb.line, cellsOf(lines[lb.line])[lb.cell]); found {
+				d, ok = dateValue(c.Text, loc)
+				j = below
+			}
+		}
+		if !ok || lb.label != "DUE DATE" && d.After(now) {
+			continue // an issue or delivery date in the future is misread
+		}
+		done[lb.label] = true
+		if lb.label == "ISSUE DATE" && r.Date.Set && strings.HasPrefix(r.Date.Why, "the labelled invoice") && !r.Date.Value.Equal(d) && isBareDateLabel(lines[lb.line], lb) {
+			continue // a plain "Datum" loses to a labelled invoice date
+		}
+		if !f.Set || exact || f.Value.Equal(d) {
+			*f = found(d, lines[j].Conf*confPrinted, boxOf(j), whys[lb.label])
+		}
+	}
+
+	if !r.DueDate.Set {
+		if d, j, ok := dueInPaymentTerms(lines, loc); ok {
+			r.DueDate = found(d, lines[j].Conf*confLikely, boxOf(j), "the date the payment terms give")
+		}
+	}
+}
+
+// readInvoiceParties reads the buyer and checks the seller against it.
+func readInvoiceParties(p invoicePage, r *receipt.Receipt) {
+	lines, labels := p.lines, p.labels
+	boxOf := p.box
+	// The buyer: the block under its label, else the addressee under the
+	// letterhead's one-line sender address.
+	if name, j, ok := buyerName(lines, labels); ok {
+		r.PayerName = found(name, lines[j].Conf*confLikely, boxOf(j), "the buyer's block of the invoice")
+	} else if name, j, ok := addresseeBlock(lines, r.SupplierName.Value); ok && !r.PayerName.Set {
+		r.PayerName = found(name, lines[j].Conf*confAssumed, boxOf(j), "the address block the invoice is sent to")
+	}
+	if r.PayerName.Set && r.SupplierName.Set && receipt.FoldName(r.PayerName.Value) == receipt.FoldName(r.SupplierName.Value) {
+		r.SupplierName = receipt.Text{} // the buyer's name is no supplier
+	}
+	if label, rest, ok := labelAt(r.SupplierName.Value); ok && rest == "" && label != "SELLER" {
+		r.SupplierName = receipt.Text{} // a block's heading ("DESTINATARIO") names no one
+	}
+	if reIDLine.MatchString(strings.TrimSpace(r.SupplierName.Value)) {
+		r.SupplierName = receipt.Text{} // nor does an identifier ("GLN 4333741000005") under the seller's heading
+	}
+	if name, j, ok := sellerNameGoesOn(lines, r.SupplierName.Value, r.PayerName.Value); ok {
+		r.SupplierName = found(name, lines[j].Conf*confPrinted, boxOf(j), "the seller's name and the legal form printed under it")
+	}
+	if name, j, ok := sellerByLegalName(lines, r.SupplierName.Value, r.PayerName.Value); ok {
+		r.SupplierName = found(name, lines[j].Conf*confPrinted, boxOf(j), "the seller's name as its letterhead, sender line or footer prints it")
+	}
+}
+
+// readInvoiceTotals reads the totals block: net, tax, gross, paid and due,
+// with the arithmetic that holds among them. It returns the lines of the
+// gross, the amount due and the net (-1 where not printed).
+func readInvoiceTotals(p invoicePage, r *receipt.Receipt) (gi, di, ni int) {
+	lines, labels, exact := p.lines, p.labels, p.exact
+	boxOf := p.box
+	amount := func(label string) (decimal.Decimal, int, bool) {
+		var lb labelled
+		ok := false
+		for _, l := range labels {
+			if l.label == label && !wordsAfterLabel(l.rest) {
+				lb, ok = l, true
+			}
+		}
+		if !ok {
+			return decimal.Decimal{}, -1, false
+		}
+		v, ok := amountOnLine(lines, lb)
+		if !ok && lb.line+1 < len(lines) && reAmountOnly.MatchString(strings.TrimSpace(lines[lb.line+1].Text)) {
+			a := amountsIn(lines[lb.line+1].Text)
+			if len(a) == 1 {
+				return a[0], lb.line + 1, true
+			}
+		}
+		return v, lb.line, ok
+	}
+	if notLastPage(lines) {
+		// Page 1 of 2 carries its sum forward: the totals are the last page's.
+		r.Total, r.Subtotal, r.TotalTax, r.AmountDue = receipt.Amount{}, receipt.Amount{}, receipt.Amount{}, receipt.Amount{}
+		r.TaxLines = nil
+	}
+	// A total the line rules took from "Gesamtbetrag der Abschläge" names
+	// another sum.
+	for _, lb := range labels {
+		if lb.label == "GROSS TOTAL" && wordsAfterLabel(lb.rest) && r.Total.Set && sameBox(r.Total.Box, boxOf(lb.line)) {
+			for _, a := range amountsIn(lines[lb.line].Text) {
+				if a.Equal(r.Total.Value) {
+					r.Total = receipt.Amount{}
+					break
+				}
+			}
+		}
+	}
+	net, ni, hasNet := amount("NET TOTAL")
+	gross, gi, hasGross := amount("GROSS TOTAL")
+	due, di, hasDue := amount("AMOUNT DUE")
+	paid, _, hasPaid := amount("PAID")
+	if hasGross && hasNet && gi < ni {
+		hasGross = false // "Total" above the net: a column heading's or a line's, not the sum's
+	}
+	taxSum, taxes := decimal.Zero, 0
+	for _, lb := range labels {
+		if lb.label != "TAX" || hasNet && lb.line <= ni || hasGross && lb.line >= gi {
+			continue
+		}
+		if v, ok := amountOnLine(lines, lb); ok {
+			taxSum = taxSum.Add(v)
+			taxes++
+		}
+	}
+	if hasNet && (exact || !r.Subtotal.Set || tailOf(r.Subtotal.Value, net)) {
+		r.Subtotal = found(net, lines[ni].Conf*confPrinted, boxOf(ni), "the invoice's labelled net total")
+	}
+	if hasNet && taxes > 0 && (!hasGross || net.Add(taxSum).Equal(gross)) {
+		r.TotalTax = found(taxSum, confPrinted, nil, "the tax lines of the invoice's totals block")
+	}
+	switch {
+	case hasGross:
+		if !r.Total.Set || exact && !r.Total.Value.Equal(gross) || tailOf(r.Total.Value, gross) {
+			r.Total = found(gross, lines[gi].Conf*confPrinted, boxOf(gi), "the gross total of the invoice")
+		}
+	case hasNet && taxes > 0 && !r.Total.Set:
+		r.Total = found(net.Add(taxSum), confComputed, nil, "the invoice's net total and its tax lines")
+	case hasDue && !hasPaid:
+		r.Total = found(due, lines[di].Conf*confPrinted, boxOf(di), "the amount due of the invoice")
+	}
+	if !notLastPage(lines) {
+		settleNetAndTax(r, lines, labels, net, ni, hasNet, taxSum, taxes)
+	}
+	if hasPaid && !paid.IsZero() {
+		r.AmountPaid = found(paid.Abs(), confPrinted, nil, "the invoice's labelled prepayment")
+	}
+	if hasDue {
+		r.AmountDue = found(due, lines[di].Conf*confPrinted, boxOf(di), "the invoice's labelled amount due")
+	}
+	addInvoiceArithmetic(r)
+	return gi, di, ni
 }
 
 // startsWithWord reports text that goes on in a lower-case word that is

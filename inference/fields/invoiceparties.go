@@ -197,3 +197,127 @@ func sellerByLegalName(lines []Line, supplier, buyer string) (string, int, bool)
 	}
 	return best, at, true
 }
+
+// addresseeReach is how far down the page an unlabelled addressee block
+// may start, and blockGap how many lines of other columns may come between
+// two of its lines (a text layer interleaves the columns printed beside it).
+const (
+	addresseeReach = 30
+	blockGap       = 3
+)
+
+// addresseeBlock is the name heading an unlabelled address block in the
+// page's upper part: a name, then, in its column, lines down to a postcode
+// and town ("Ma jolie boutique" / "Alexandre Payet" / "35 rue de la
+// République" / "69001 Lyon"). A block under a heading of its own
+// ("Adresse de livraison") is that heading's, and the seller's block, or
+// one that names the seller, is not the buyer's.
+func addresseeBlock(lines []Line, seller string) (string, int, bool) {
+	for i := 1; i < len(lines) && i < addresseeReach; i++ {
+		for _, c := range cellsOf(lines[i]) {
+			name := strings.TrimSpace(c.Text)
+			at := i
+			if label, rest, ok := labelAt(name); ok && label == "SALUTATION" && rest == "" {
+				// "Herrn" over "Max Mustermann": the name with its salutation.
+				d, j, found := cellBelow(lines, i, c)
+				if !found || !nameLike(strings.TrimSpace(d.Text)) {
+					continue
+				}
+				name, at = name+" "+strings.TrimSpace(d.Text), j
+			} else if !nameLike(name) {
+				continue
+			}
+			if seller != "" && receipt.FoldName(name) == receipt.FoldName(seller) || headedAbove(lines, i, c) {
+				continue
+			}
+			if blockEndsInTown(lines, at, c, seller) {
+				return name, i, true
+			}
+		}
+	}
+	return "", -1, false
+}
+
+// nameLike is a cell that may name someone: letters, no digits, no label,
+// no mark of a phone, mail or web address.
+func nameLike(t string) bool {
+	if len([]rune(t)) < 3 || strings.ContainsAny(t, "0123456789@:/€$£%") || strings.IndexFunc(t, isLetter) < 0 {
+		return false
+	}
+	if _, _, isLabel := labelAt(t); isLabel {
+		return false
+	}
+	return unicode.IsUpper([]rune(t)[0])
+}
+
+// sameColumn finds the cell of line j that starts where c does.
+func sameColumn(lines []Line, j int, c Cell, u float64) (Cell, bool) {
+	for _, d := range cellsOf(lines[j]) {
+		if d.X0 >= c.X0-2*u && d.X0 <= c.X0+2*u {
+			return d, true
+		}
+	}
+	return Cell{}, false
+}
+
+// headedAbove reports a cell with another cell in its column on one of the
+// lines just above it: a heading, or the block goes on from above. A
+// registered name (the letterhead's) or a town's line above ends a block of
+// its own.
+func headedAbove(lines []Line, i int, c Cell) bool {
+	u := unit(lines[i])
+	for j := i - 1; j >= 0 && j >= i-blockGap; j-- {
+		if d, ok := sameColumn(lines, j, c, u); ok {
+			t := strings.TrimSpace(d.Text)
+			return !endsInLegalForm(t) && !rePostcodeCity.MatchString(t)
+		}
+	}
+	return false
+}
+
+// blockEndsInTown reports a column block under line i's cell c that reaches
+// a postcode and town within four lines, names no seller and holds no label.
+func blockEndsInTown(lines []Line, i int, c Cell, seller string) bool {
+	u := unit(lines[i])
+	count, gap := 0, 0
+	for j := i + 1; j < len(lines) && count < 4 && gap <= blockGap; j++ {
+		d, ok := sameColumn(lines, j, c, u)
+		if !ok {
+			gap++
+			continue
+		}
+		gap = 0
+		count++
+		t := strings.TrimSpace(d.Text)
+		if _, _, isLabel := labelAt(t); isLabel || seller != "" && strings.Contains(receipt.FoldName(t), receipt.FoldName(seller)) {
+			return false
+		}
+		if rePostcodeCity.MatchString(t) {
+			return count >= 1
+		}
+	}
+	return false
+}
+
+// sellerNameGoesOn completes a seller's name printed on two lines, its
+// legal form on the second ("MVM Musterhafter" / "Versicherungsverein
+// Musterstadt a.G."): the line under the name's, with no digits, that ends
+// in a legal form and is not the buyer's name.
+func sellerNameGoesOn(lines []Line, seller, buyer string) (string, int, bool) {
+	// A page reader's misread legal form ("S.r.|.") would join the name to
+	// the next name: only a text layer's letters are sure enough.
+	if seller == "" || endsInLegalForm(seller) || !fromTextLayer(lines) {
+		return "", -1, false
+	}
+	for i, l := range lines[:max(len(lines)-1, 0)] {
+		if receipt.FoldName(strings.TrimSpace(cellsOf(l)[0].Text)) != receipt.FoldName(seller) {
+			continue
+		}
+		next := strings.TrimSpace(cellsOf(lines[i+1])[0].Text)
+		if endsInLegalForm(next) && !strings.ContainsAny(next, "0123456789:@") && receipt.FoldName(next) != receipt.FoldName(buyer) {
+			return strings.TrimSpace(cellsOf(l)[0].Text) + " " + next, i, true
+		}
+		return "", -1, false
+	}
+	return "", -1, false
+}
