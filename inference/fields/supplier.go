@@ -147,6 +147,14 @@ func nameOverAddress(lines []Line, heading, top int, pk *packs.Pack) (int, strin
 	if heading >= 0 && above == heading && !spacing.blankBetween(lines[heading], lines[start]) {
 		return 0, "", false // the heading and the address are one paragraph
 	}
+	if start == addr && above > heading && repeatsTheLogo(lines, max(heading, 0), above) {
+		// The address stands alone under its blank, and over the blank the
+		// name is printed in full in words the logo above spells
+		// ("BURGER / JOINT" … "BURGER JOINT" … "22 RUE RAMBUTEAU").
+		if n := plainNameAt(lines, above); n != "" {
+			return above, n, true
+		}
+	}
 	for j := start; j < addr; j++ {
 		if isSpeck(lines[j]) || notANameLine(lines[j], pk) {
 			continue
@@ -160,6 +168,27 @@ func nameOverAddress(lines []Line, heading, top int, pk *packs.Pack) (int, strin
 		return 0, "", false
 	}
 	return 0, "", false
+}
+
+// repeatsTheLogo says whether the words of line at, two or more, are all
+// printed on the lines from first to just above it.
+func repeatsTheLogo(lines []Line, first, at int) bool {
+	words := packs.Words(lines[at].Text)
+	if len(words) < 2 {
+		return false
+	}
+	above := map[string]bool{}
+	for _, l := range lines[first:at] {
+		for _, w := range packs.Words(l.Text) {
+			above[w] = true
+		}
+	}
+	for _, w := range words {
+		if !above[w] {
+			return false
+		}
+	}
+	return true
 }
 
 // isSpeck says whether a line holds no letter and at most two marks: a

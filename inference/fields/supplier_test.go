@@ -70,6 +70,21 @@ func TestTheNameHeadsTheAddressNotALineAboveABlank(t *testing.T) {
 				995, 30, "APFELSAFT 0,99 B"),
 			"KAUFHAUS NORD",
 		},
+		// A logo of several lines, then the name printed in full in its
+		// words over a blank and the address.
+		{
+			placedLines(
+				127, 22, "RIVIERE",
+				207, 44, "ZINC",
+				287, 45, "GRILL",
+				366, 15, "MARAIS",
+				406, 29, "ZINC GRILL",
+				468, 15, "22 RUE RAMBUTEAU",
+				489, 15, "75003 Paris",
+				511, 15, "France",
+				533, 15, "NOTE DE FRAIS - 1"),
+			"ZINC GRILL",
+		},
 		// A three-letter name heading its address counts.
 		{
 			placedLines(
@@ -91,8 +106,11 @@ func TestTheNameHeadsTheAddressNotALineAboveABlank(t *testing.T) {
 		},
 	} {
 		pk := us
-		if strings.HasPrefix(tc.lines[0].Text, "FRISCHE") {
+		switch tc.lines[0].Text {
+		case "FRISCHE EINKAUFEN":
 			pk = de
+		case "RIVIERE":
+			pk, _ = packs.Get("FR")
 		}
 		got, _, _ := findCompany(tc.lines, pk)
 		if got.Value != tc.want {
