@@ -411,14 +411,15 @@ var reShopNumber = regexp.MustCompile(`^\d{1,4}$`)
 // for a legal form and the next line is its legal form with at most one
 // word before it ("… HARDWARE ENTERPRISE" over "JAYA SDN BHD").
 func joinNextLine(lines []Line, i int, name string, pk *packs.Pack) (int, string) {
+	spacing := pageSpacing(lines[:min(len(lines), i+8)])
 	for range 2 {
 		if i+1 >= len(lines) {
 			break
 		}
 		next := lines[i+1]
 		u := strings.ToUpper(next.Text)
-		if reStopAddr.MatchString(u) {
-			break
+		if reStopAddr.MatchString(u) || spacing.blankBetween(lines[i], next) {
+			break // a name goes on on the next line, not across blank paper
 		}
 		open := reContinues.MatchString(name) ||
 			strings.Count(name, "(") > strings.Count(name, ")") && isNameEnd(next)

@@ -85,6 +85,18 @@ func TestTheNameHeadsTheAddressNotALineAboveABlank(t *testing.T) {
 				533, 15, "NOTE DE FRAIS - 1"),
 			"ZINC GRILL",
 		},
+		// A name does not go on across blank paper: the logo over the
+		// blank is not the printed name's first line.
+		{
+			placedLines(
+				240, 73, "BLUEHARBR",
+				386, 21, "Blue Harbor Restaurant",
+				407, 19, "241 Mineola Blvd",
+				427, 22, "Mineola, NY 11501",
+				448, 23, "516-555-9797",
+				493, 21, "09/10/17 3:28 PM"),
+			"BLUE HARBOR RESTAURANT",
+		},
 		// A three-letter name heading its address counts.
 		{
 			placedLines(
