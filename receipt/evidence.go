@@ -1,6 +1,9 @@
 package receipt
 
-import "fmt"
+import (
+	"fmt"
+	"slices"
+)
 
 // Evidence names a kind of support for a value. Supports of one kind count
 // once: a total printed on three lines is one reading printed twice, not
@@ -37,24 +40,22 @@ type Support struct {
 // (the supplier) sends a receipt to review.
 const LowConfidence = 0.6
 
-// supportKinds counts a field's distinct kinds of support.
-func supportKinds(s []Support) (n int, exact bool) {
+// SupportKinds counts a field's distinct kinds of support: a total printed
+// on three lines is one kind.
+func SupportKinds(s []Support) int {
 	seen := map[Evidence]bool{}
 	for _, x := range s {
-		if !seen[x.Kind] {
-			seen[x.Kind] = true
-			n++
-		}
-		exact = exact || x.Kind == EvidenceExact
+		seen[x.Kind] = true
 	}
-	return n, exact
+	return len(seen)
 }
 
 // Trusted says whether a field may be confirmed in bulk: a person set it,
 // an exact source stated it, or two independent kinds of evidence agree
 // on it and nothing contradicts it. Otherwise it says why not, in words.
 func Trusted[T any](f Field[T], name string) (bool, string) {
-	switch n, exact := supportKinds(f.Support); {
+	exact := slices.ContainsFunc(f.Support, func(s Support) bool { return s.Kind == EvidenceExact })
+	switch n := SupportKinds(f.Support); {
 	case f.Source == SourceUser:
 		return true, ""
 	case !f.Set:

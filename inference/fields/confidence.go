@@ -72,9 +72,5 @@ func calibrated(field string, support []receipt.Support, doubt string) float64 {
 	if doubt != "" {
 		return row[0]
 	}
-	kinds := map[receipt.Evidence]bool{}
-	for _, s := range support {
-		kinds[s.Kind] = true
-	}
-	return row[1+min(len(kinds), 3)]
+	return row[1+min(receipt.SupportKinds(support), 3)]
 }

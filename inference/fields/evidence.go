@@ -519,18 +519,9 @@ func assessDate(r *receipt.Receipt, lines []Line, loc receipt.Locale, now time.T
 	// The date's line read again alone is outvoted where two kinds of
 	// evidence already agree on the date (both readers' pages, or two
 	// printings): a phone photo's line cut out reads worse than its page.
-	if n := len(distinctKinds(d.Support)); lineDoubt != "" && n < 2 {
+	if lineDoubt != "" && receipt.SupportKinds(d.Support) < 2 {
 		doubt(lineDoubt)
 	}
-}
-
-// distinctKinds are the kinds of evidence among support.
-func distinctKinds(support []receipt.Support) map[receipt.Evidence]bool {
-	out := map[receipt.Evidence]bool{}
-	for _, s := range support {
-		out[s.Kind] = true
-	}
-	return out
 }
 
 // AssessModel is Assess for a vision model's reading, with lines the page

@@ -364,11 +364,7 @@ func combine(dst *receipt.Receipt, tess receipt.Receipt) {
 // when the evidence does not decide.
 func betterEvidence(pp, tess *receipt.Receipt, path string) (tessBetter, ok bool) {
 	weigh := func(sup []receipt.Support, doubt string) int {
-		kinds := map[receipt.Evidence]bool{}
-		for _, x := range sup {
-			kinds[x.Kind] = true
-		}
-		n := len(kinds)
+		n := receipt.SupportKinds(sup)
 		if doubt != "" {
 			n -= 2
 		}

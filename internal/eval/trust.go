@@ -187,11 +187,7 @@ func evidenceShape(f FieldOutcome) string {
 	if f.Doubt != "" {
 		return "doubt"
 	}
-	kinds := map[receipt.Evidence]bool{}
-	for _, s := range f.Support {
-		kinds[s.Kind] = true
-	}
-	switch n := len(kinds); {
+	switch n := receipt.SupportKinds(f.Support); {
 	case n >= 3:
 		return "3+"
 	default:
