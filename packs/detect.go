@@ -3,6 +3,7 @@ package packs
 import (
 	"fmt"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -185,17 +186,7 @@ func (pg page) taxRate(p *Pack) string {
 // saysTip says whether a line's folded words hold a tip's label in the
 // pack's languages ("GRATUITY", "TIP", "POURBOIRE").
 func (p *Pack) saysTip(words []string) bool {
-	for j := range words {
-		if words[j] == "TIP" || words[j] == "TIPS" {
-			return true
-		}
-		for _, ph := range p.labels {
-			if len(ph.canon) == 1 && ph.canon[0] == "TIP" && hasPrefix(words[j:], ph.words) {
-				return true
-			}
-		}
-	}
-	return false
+	return slices.Contains(p.Translate(words), "TIP")
 }
 
 var reTaxContext = regexp.MustCompile(`\d[.,]\d{2}\b|%|\d{6,}`)
