@@ -89,18 +89,8 @@ func Unready(r Receipt, findings []Finding) []string {
 	if r.Currency.Source != SourceUser && (!r.Currency.Set || r.Currency.Confidence < LowConfidence) {
 		out = append(out, "currency not printed: assumed to be the client's")
 	}
-	if !r.SupplierName.Set {
-		out = append(out, "no supplier read")
-	} else if r.SupplierName.Source != SourceUser && r.SupplierName.Doubt != "" {
-		out = append(out, "supplier not confirmed: "+r.SupplierName.Doubt)
-	} else if r.SupplierName.Source != SourceUser && r.SupplierName.Confidence < LowConfidence {
-		out = append(out, fmt.Sprintf("supplier unsure (%.0f%%)", r.SupplierName.Confidence*100))
-	} else if r.SupplierName.Source == SourceOCR && !LettersBacked(r.SupplierName.Support) && !SureName(r.SupplierName) {
-		// The page reader's name needs its letters backed: printed again
-		// alike, read alike by a second reader, or remembered. A legal
-		// form says the line is the registered name, not that its letters
-		// were read right.
-		out = append(out, "supplier not confirmed: its letters were read once")
+	if ok, why := SupplierTrusted(r.SupplierName); !ok {
+		out = append(out, why)
 	}
 	for _, f := range findings {
 		if f.Severity != Info {
@@ -108,6 +98,28 @@ func Unready(r Receipt, findings []Finding) []string {
 		}
 	}
 	return out
+}
+
+// SupplierTrusted says whether the supplier's name may be confirmed in
+// bulk, and if not why, in words: a person set it, or it was read with
+// confidence, nothing doubts it and, from the page reader, its letters are
+// backed by a second printing, a second reader or memory (a legal form
+// says the line is the registered name, not that its letters were read
+// right), or it is a registered name read surely (SureName).
+func SupplierTrusted(f Text) (bool, string) {
+	switch {
+	case !f.Set:
+		return false, "no supplier read"
+	case f.Source == SourceUser:
+		return true, ""
+	case f.Doubt != "":
+		return false, "supplier not confirmed: " + f.Doubt
+	case f.Confidence < LowConfidence:
+		return false, fmt.Sprintf("supplier unsure (%.0f%%)", f.Confidence*100)
+	case f.Source == SourceOCR && !LettersBacked(f.Support) && !SureName(f):
+		return false, "supplier not confirmed: its letters were read once"
+	}
+	return true, ""
 }
 
 // LettersBacked says whether a name's support vouches for its letters: a

@@ -76,6 +76,18 @@ func TestUnready(t *testing.T) {
 	if why := Unready(warned, []Finding{{Severity: Warning, Message: "date is in the future"}, {Severity: Info, Message: "fyi"}}); len(why) != 1 || why[0] != "date is in the future" {
 		t.Errorf("a warning: %v", why)
 	}
+	// An old date holds the receipt back only while a misread year is
+	// possible: read once it does, agreed on by two kinds it does not.
+	now := time.Date(2026, 11, 26, 12, 0, 0, 0, time.UTC)
+	old := r
+	old.Date.Value = Date(2015, 6, 2)
+	if why := Unready(old, Validate(old, DefaultLocale("MY"), now)); len(why) != 0 {
+		t.Errorf("an old date two kinds of evidence agree on: %v", why)
+	}
+	old.Date.Support = two[:1]
+	if why := Unready(old, Validate(old, DefaultLocale("MY"), now)); len(why) != 2 || !strings.Contains(why[1], "more than 10 years old") {
+		t.Errorf("an old date read once: %v", why)
+	}
 	unsure := r
 	unsure.SupplierName.Confidence = 0.3
 	if why := Unready(unsure, nil); len(why) != 1 || !strings.Contains(why[0], "supplier unsure") {

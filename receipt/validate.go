@@ -120,7 +120,7 @@ func (c *checker) near(a, b decimal.Decimal, units int64) bool {
 }
 
 // presence: a known currency, a total, a date that is neither in the
-// future nor ten years old.
+// future nor ten years old (unless its evidence rules out a misread).
 func (c *checker) presence(now time.Time) {
 	r := c.r
 	if r.Currency.Set && r.Currency.Value != "" && !ValidCurrency(r.Currency.Value) {
@@ -138,7 +138,14 @@ func (c *checker) presence(now time.Time) {
 	case r.Date.Value.After(today):
 		c.add(FindFutureDate, Warning, fmt.Sprintf("date %s is in the future: day and month may be swapped", r.Date.Value.Format("2006-01-02")), "date")
 	case r.Date.Value.Before(today.AddDate(-10, 0, 0)):
-		c.add(FindOldDate, Warning, fmt.Sprintf("date %s is more than 10 years old", r.Date.Value.Format("2006-01-02")), "date")
+		// An old date is suspect as a misread year; one two kinds of
+		// evidence agree on was not misread, so its age is a note for the
+		// reviewer, not a reason to hold the receipt back.
+		sev := Warning
+		if trusted, _ := Trusted(r.Date, "date"); trusted {
+			sev = Info
+		}
+		c.add(FindOldDate, sev, fmt.Sprintf("date %s is more than 10 years old", r.Date.Value.Format("2006-01-02")), "date")
 	}
 }
 

@@ -1,7 +1,6 @@
 package ui
 
 import (
-	"fmt"
 	"strings"
 
 	"github.com/shoebox-app/shoebox/receipt"
@@ -26,7 +25,7 @@ func fieldEvidence(r *receipt.Receipt, path string) (known, trusted bool, reason
 	case "supplier_name":
 		f := r.SupplierName
 		known = f.Set && f.Source != receipt.SourceUser && f.Source != receipt.SourceRule
-		ok, why = supplierTrusted(f)
+		ok, why = receipt.SupplierTrusted(f)
 		support = f.Support
 	case "supplier_tax_id":
 		f := r.SupplierTaxID
@@ -51,21 +50,6 @@ func fieldEvidence(r *receipt.Receipt, path string) (known, trusted bool, reason
 		lines = append(lines, "Backed by: "+strings.Join(backs, "; ")+".")
 	}
 	return true, ok, strings.Join(lines, "\n")
-}
-
-// supplierTrusted says whether a supplier's name as read is ready to
-// confirm, and if not why, as receipt.Unready weighs it: so its mark says
-// what the status says (issue 40 item 7: a garbled name was never marked).
-func supplierTrusted(f receipt.Text) (bool, string) {
-	switch {
-	case f.Doubt != "":
-		return false, "supplier not confirmed: " + f.Doubt
-	case f.Confidence < receipt.LowConfidence:
-		return false, fmt.Sprintf("supplier read unsure (%.0f%% sure)", f.Confidence*100)
-	case f.Source == receipt.SourceOCR && !receipt.LettersBacked(f.Support) && !receipt.SureName(f):
-		return false, "supplier not confirmed: its letters were read once"
-	}
-	return true, ""
 }
 
 func capitalise(s string) string {
