@@ -90,6 +90,8 @@ type page struct {
 	raws  []string // each line as read
 	raw   string
 	words map[string]bool
+	// phoneNumbers are the page's phone-shaped runs of digits.
+	phoneNumbers []string
 }
 
 func pageOf(lines []string) page {
@@ -106,6 +108,7 @@ func pageOf(lines []string) page {
 		raw.WriteByte('\n')
 	}
 	pg.raw = raw.String()
+	pg.phoneNumbers = pg.phones()
 	return pg
 }
 
@@ -193,8 +196,9 @@ var reTaxContext = regexp.MustCompile(`\d[.,]\d{2}\b|%|\d{6,}`)
 
 // evidenceFor scores what the page prints for a pack: its language's
 // words (up to 6, the best of its languages), a legal form, a tax word,
-// a word only the country prints, a tax rate it charges, and its
-// currency (3 for a code or a symbol of its own, 1 for a shared "$").
+// an address line, a phone number of its numbering plan (3), a word only
+// the country prints, a tax rate it charges, and its currency (3 for a
+// code or a symbol of its own, 1 for a shared "$").
 func (pg page) evidenceFor(p *Pack, printed map[string]int) (float64, []string) {
 	var score float64
 	var why []string
@@ -247,6 +251,10 @@ func (pg page) evidenceFor(p *Pack, printed map[string]int) (float64, []string) 
 			why = append(why, "an address line as the country prints it")
 			break
 		}
+	}
+	if n := p.phoneOf(pg.phoneNumbers); n != "" {
+		score += 3 // as its currency's code: the United States' area codes are not Canada's
+		why = append(why, "the phone number "+n)
 	}
 	for _, e := range p.evidence {
 		if pg.has(e) {

@@ -55,6 +55,10 @@ type Language struct {
 	// STRASSE, RUE, VIA): with a number on its line, an address, never a
 	// name.
 	StreetWords []string `json:"street_words"`
+	// OtherDates label a date that is not the document's own: an expiry,
+	// a best-before, a validity, a payment's due date, a promotion's end,
+	// a till's software version ("EXP", "MHD", "VALABLE", "SCADENZA").
+	OtherDates []string `json:"other_dates"`
 	// InvoiceLabels maps the labels of a printed invoice's blocks
 	// (InvoiceLabelNames: "BUYER", "INVOICE NUMBER", "DUE DATE", "NET
 	// TOTAL"…) to the language's words for them.
@@ -97,6 +101,11 @@ type Pack struct {
 	// state and ZIP code, a UK postcode), so such a line is evidence of
 	// the country; five-digit postcodes tell nothing.
 	AddressTells bool `json:"address_tells"`
+	// PhoneRegion is the country's code in the telephone numbering plans
+	// (ISO 3166: "GB" for the UK): a phone number valid there, and not only
+	// in another country of its calling code, is evidence of the country.
+	// Empty: phone numbers tell nothing of it.
+	PhoneRegion string `json:"phone_region,omitempty"`
 
 	langs       []*Language
 	labels      []phrase // longest first
@@ -111,6 +120,7 @@ type Pack struct {
 	nameWords   map[string]bool
 	notNames    map[string]bool
 	streetWords map[string]bool
+	otherDates  [][]string
 }
 
 // phrase is a run of folded words and the canonical words it stands for.
@@ -128,6 +138,8 @@ var (
 	languages = map[string]*Language{}
 	// everywhere caches LabelWordsEverywhere; Add empties it.
 	everywhere = map[string][][]string{}
+	// englishDates are English's OtherDates, for a page of no pack.
+	englishDates [][]string
 )
 
 func init() {
@@ -211,6 +223,9 @@ func Add(langs []*Language, packs []*Pack) error {
 		languages[l.Code] = l
 	}
 	everywhere = map[string][][]string{}
+	if en, ok := languages["en"]; ok {
+		englishDates = phrases(en.OtherDates)
+	}
 	for _, p := range packs {
 		countries[p.Country] = p
 	}
@@ -277,7 +292,7 @@ func compile(p *Pack, langs map[string]*Language) error {
 		}
 		p.taxID = re
 	}
-	p.langs, p.labels, p.langWords, p.addresses = nil, nil, nil, nil
+	p.langs, p.labels, p.langWords, p.addresses, p.otherDates = nil, nil, nil, nil, nil
 	p.nameWords, p.notNames, p.streetWords = map[string]bool{}, map[string]bool{}, map[string]bool{}
 	for _, a := range p.AddressPatterns {
 		re, err := regexp.Compile(a)
@@ -316,6 +331,7 @@ func compile(p *Pack, langs map[string]*Language) error {
 		for _, w := range l.StreetWords {
 			p.streetWords[Fold(w)] = true
 		}
+		p.otherDates = append(p.otherDates, phrases(l.OtherDates)...)
 	}
 	// Longest first, then in a fixed order: a phrase two labels share must
 	// translate the same way on every run.
@@ -583,6 +599,31 @@ func (p *Pack) IsAddressLine(s string) bool {
 // in the pack's languages (RESTAURANT, GRILL, BACKEREI).
 func (p *Pack) IsNameWord(w string) bool {
 	return p != nil && p.nameWords[Fold(w)]
+}
+
+// LabelsAnotherDate says whether a line's text labels a date other than
+// the document's own (OtherDates) in the pack's languages; without a
+// pack, in English, the language the rules are written in.
+func (p *Pack) LabelsAnotherDate(text string) bool {
+	phs := englishOtherDates()
+	if p != nil {
+		phs = p.otherDates
+	}
+	words := Words(text)
+	for i := range words {
+		for _, ph := range phs {
+			if hasPrefix(words[i:], ph) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func englishOtherDates() [][]string {
+	mu.RLock()
+	defer mu.RUnlock()
+	return englishDates
 }
 
 // IsTillWord says whether a folded word is one a till prints near the top

@@ -106,3 +106,28 @@ func TestASymbolCountsBesideAnAmount(t *testing.T) {
 		t.Errorf("euro beside amounts: %q", d.Currency)
 	}
 }
+
+// A date's label that says it is not the document's own, in the page's
+// languages, and in English where the page has no pack.
+func TestLabelsAnotherDate(t *testing.T) {
+	de, _ := Get("DE")
+	fr, _ := Get("FR")
+	for _, tt := range []struct {
+		p    *Pack
+		line string
+		want bool
+	}{
+		{de, "MHD 12.05.2021", true},
+		{de, "Gültig bis 31.12.2020", true},
+		{de, "Datum 12.05.2021 14:03", false},
+		{fr, "Date d'expiration: 31/05/18", true},
+		{fr, "Offre valable jusqu'au 30/06/2019", true},
+		{nil, "EXP 05/21", true},
+		{nil, "PANDA EXPRESS 03/16/2013", false},
+		{nil, "Sweepstakes ends 12/31/2017", true},
+	} {
+		if got := tt.p.LabelsAnotherDate(tt.line); got != tt.want {
+			t.Errorf("%q: %v, want %v", tt.line, got, tt.want)
+		}
+	}
+}

@@ -56,8 +56,9 @@ type dateCand struct {
 // that cannot be as read once one common digit misreading is undone.
 func dateCandidates(lines []Line, loc receipt.Locale, repair bool, now time.Time) []dateCand {
 	var cands []dateCand
+	pk := packOf(loc)
 	for i, l := range lines {
-		text := translateMonths(mendDateText(l.Text, loc.DateOrder), packOf(loc))
+		text := translateMonths(mendDateText(l.Text, loc.DateOrder), pk)
 		var found []string
 		found = append(found, reDateNum.FindAllString(text, -1)...)
 		found = append(found, reDateWord.FindAllString(text, -1)...)
@@ -86,7 +87,7 @@ func dateCandidates(lines []Line, loc receipt.Locale, repair bool, now time.Time
 				score += 2
 				why = "the date on a line labelled date"
 			}
-			if reNotIssueDate.MatchString(k) {
+			if pk.LabelsAnotherDate(k) {
 				score -= 2.5 // more than a DATE label gives: "Date d'expiration: 31/05/18"
 			}
 			if pd.Ambiguous {
@@ -122,7 +123,7 @@ func dateCandidates(lines []Line, loc receipt.Locale, repair bool, now time.Time
 				score -= 10 // any date read as printed wins
 				why = "a date that cannot be as read, with one misread digit or a lost separator put back"
 			}
-			cands = append(cands, dateCand{pd.Date, t, score, conf, &b, why, DateDigitsConf(l), repaired || reNotIssueDate.MatchString(k), repaired})
+			cands = append(cands, dateCand{pd.Date, t, score, conf, &b, why, DateDigitsConf(l), repaired || pk.LabelsAnotherDate(k), repaired})
 		}
 	}
 	return cands

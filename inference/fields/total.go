@@ -366,7 +366,6 @@ var (
 	reNotTaxAmount = regexp.MustCompile(`\bID\b|REG|\bNO\b|TOTAL|EXCL|SUMMARY|INVOICE|AMOUNT\s*\(`)
 	reRinggit      = regexp.MustCompile(`\bRM\b|\bMYR\b|RINGGIT`)
 	reContinues    = regexp.MustCompile(`(&|\bAND)$`)
-	reNotIssueDate = regexp.MustCompile(`EXP|VALID|BEST BEFORE|DUE|\bENDS\b|\bVERSION\b`)
 	reItemsEnd     = regexp.MustCompile(`\b(` + taxWords + `|CASH|CARD|CHANGE|DUE|BALANCE|PAYABLE|TENDERED)\b|ROUNDING`)
 	reItemsHeader  = regexp.MustCompile(`\b(QTY|DESC|DESCRIPTION|ITEM|PRICE|AMOUNT|AMT)\b`)
 	paymentMethods = []struct {

@@ -1,0 +1,109 @@
+package packs
+
+import (
+	"regexp"
+	"strings"
+	"unicode"
+
+	"github.com/nyaruka/phonenumbers"
+)
+
+// rePhone is a phone number as pages print one: an optional country code,
+// then groups of digits apart by spaces, dashes, dots, a slash or an area
+// code's brackets ("(310) 278-2050", "03-3362 4137", "+49 89 123456",
+// "089/12345-67"). A bare run of digits is left out: a till's transaction
+// or card number could pass for a number somewhere.
+var rePhone = regexp.MustCompile(`(?:\+\d{1,3}[ .-]?)?(?:\(\d{1,5}\)[ .-]?|\d{1,5}[ ./-])(?:\d{2,5}[ .-]?){1,4}\d{2,5}`)
+
+// reNotPhone are runs of digits that look like a phone number but are a
+// date ("05-11-2018") or amounts ("15.00 12.50").
+var reNotPhone = regexp.MustCompile(`^\d{1,4}[./-]\d{1,2}[./-]\d{2,4}\b|\d[.]\d{2}(?:\s|$)`)
+
+// A national number has 8 to 13 digits with its trunk prefix.
+const (
+	phoneMinDigits = 8
+	phoneMaxDigits = 13
+)
+
+// phones are the phone-shaped runs of a page's lines that stand alone
+// (no digit or letter glued to either end).
+func (pg page) phones() []string {
+	var out []string
+	for _, l := range pg.raws {
+		for _, at := range rePhone.FindAllStringIndex(l, -1) {
+			m := l[at[0]:at[1]]
+			if glued(l, at[0], at[1]) || reNotPhone.MatchString(m) {
+				continue
+			}
+			if n := countDigits(m); n >= phoneMinDigits && n <= phoneMaxDigits {
+				out = append(out, m)
+			}
+		}
+	}
+	return out
+}
+
+// glued says whether a letter or a digit touches s[i:j], or a mark that
+// goes on with a number ("06/14/2017": the match "14/2017 18" starts after a
+// slash; "12.50" after a decimal point).
+func glued(s string, i, j int) bool {
+	word := func(b byte) bool { return unicode.IsLetter(rune(b)) || b >= '0' && b <= '9' }
+	digit := func(b byte) bool { return b >= '0' && b <= '9' }
+	if i > 0 && (word(s[i-1]) || strings.IndexByte("/.,-:", s[i-1]) >= 0 && i > 1 && digit(s[i-2])) {
+		return true
+	}
+	return j < len(s) && word(s[j]) || j+1 < len(s) && strings.IndexByte("/.,:", s[j]) >= 0 && digit(s[j+1])
+}
+
+// reNANP is a North American number as printed: its area code, the
+// exchange and the line ("(310) 278-2050", "954.565.2299").
+var reNANP = regexp.MustCompile(`^(?:\+?1[ .-]?)?\(?[2-9]\d{2}\)?[ .-]?[2-9]\d{2}[ .-]?\d{4}$`)
+
+// nationalShape says whether a number printed without its country code
+// is shaped as a region's own are: in North America its ten digits; where
+// numbers are dialled at home with a trunk prefix ("0" in most of Europe,
+// Australia and Malaysia), with it. A till's other numbers rarely are.
+func nationalShape(s, region string) bool {
+	if strings.HasPrefix(s, "+") {
+		return true
+	}
+	switch ndd := phonenumbers.GetNddPrefixForRegion(region, true); ndd {
+	case "1":
+		return reNANP.MatchString(s)
+	case "":
+		return true
+	default:
+		return strings.HasPrefix(strings.TrimLeft(s, "("), ndd)
+	}
+}
+
+func countDigits(s string) int {
+	n := 0
+	for _, r := range s {
+		if r >= '0' && r <= '9' {
+			n++
+		}
+	}
+	return n
+}
+
+// phoneOf returns the first of a page's phone numbers that the country's
+// numbering plan holds as a valid number of its own ("" where none does or
+// the pack names no plan). libphonenumber's plans tell the United States'
+// area codes from Canada's, which share +1.
+func (p *Pack) phoneOf(phones []string) string {
+	region := p.PhoneRegion
+	if region == "" {
+		return ""
+	}
+	for _, s := range phones {
+		if !nationalShape(s, region) {
+			continue
+		}
+		num, err := phonenumbers.Parse(s, region)
+		if err == nil && phonenumbers.IsValidNumberForRegion(num, region) {
+			return strings.TrimSpace(s)
+		}
+	}
+	return ""
+}
