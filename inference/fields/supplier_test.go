@@ -201,3 +201,23 @@ func TestTheNameInTheWebAddressDespiteItsMisreads(t *testing.T) {
 		t.Errorf("not backed: %+v", r.SupplierName.Support)
 	}
 }
+
+// A second reading a letter off the name is a doubt, unless the page
+// prints the word in dispute again as first read: two readings to one.
+func TestADisputedWordPrintedAgainSettlesTheDoubt(t *testing.T) {
+	my, _ := packs.Get("MY")
+	for footer, settled := range map[string]bool{
+		"SANYU SUPPLY SDN BHD":  true,
+		"THANK YOU, COME AGAIN": false,
+	} {
+		lines := placedLines(
+			100, 20, "SANYU STATIONERY SHOP",
+			130, 14, "NO. 31G&33G, JALAN SETIA INDAH X ,U13/X",
+			400, 14, footer)
+		r := receipt.Receipt{SupplierName: receipt.Text{Value: "SANYU STATIONERY SHOP", Set: true, Confidence: 0.8, Source: receipt.SourceOCR, Box: &lines[0].Box}}
+		assessSupplier(&r, lines, my, []Reading{{Name: "the supplier's name read again alone", Lines: LinesFromText("SANYO STATIONERY SHOP"), Of: "supplier"}})
+		if got := r.SupplierName.Doubt == "" && receipt.LettersBacked(r.SupplierName.Support); got != settled {
+			t.Errorf("footer %q: settled %v, want %v (doubt %q, %+v)", footer, got, settled, r.SupplierName.Doubt, r.SupplierName.Support)
+		}
+	}
+}

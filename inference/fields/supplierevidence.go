@@ -41,6 +41,14 @@ func assessSupplier(r *receipt.Receipt, lines []Line, pk *packs.Pack, others []R
 			break
 		}
 	}
+	ownLine := func(i int) bool {
+		return i == own || s.Box != nil && lines[i].Box.W > 0 && s.Box.Union(lines[i].Box) == *s.Box
+	}
+	if !receipt.LettersBacked(s.Support) {
+		if again := wordsPrintedAgain(words, lines, ownLine, pk); again != "" {
+			support(receipt.EvidencePrintedTwice, "the name's own words printed again: "+again)
+		}
+	}
 	// Both readers must find it: the name may have come from either.
 	same := func(ls []Line) bool {
 		n, _, _ := findCompany(ls, pk)
@@ -65,7 +73,13 @@ func assessSupplier(r *receipt.Receipt, lines []Line, pk *packs.Pack, others []R
 			case len(a) >= 4 && EditDistance(a, b, 2) <= 2 && s.Doubt == "" && !receipt.SureName(*s):
 				// A reading that sure is not overruled by a weaker one
 				// (Tesseract reads SANYU STATIONERY as SANYO).
-				// Close but not the same: one of the two misread a letter.
+				// Close but not the same: one of the two misread a letter,
+				// unless the page prints the words in dispute again as
+				// first read: two readings against one.
+				if again := wordsInDispute(words, b, lines, ownLine); again != "" {
+					support(receipt.EvidenceSecondReader, o.Name+" reads the same name but for "+again)
+					continue
+				}
 				s.Doubt = o.Name + " reads " + strconv.Quote(strings.TrimSpace(o.Lines[0].Text))
 			}
 		}
@@ -91,3 +105,90 @@ var letterLookalikes = strings.NewReplacer("1", "L", "0", "O")
 
 // reWebAddress is a web or mail address as receipts print it.
 var reWebAddress = regexp.MustCompile(`(?:WWW\.|HTTPS?://|@)[A-Z0-9.-]+|[A-Z0-9-]+\.(?:COM|NET|ORG|DE|FR|NL|IT|ES|CO\.UK|COM\.MY|COM\.AU)\b`)
+
+// wordsPrintedAgain backs a name's letters word by word, where the page
+// does not print the whole name again: every word of it that is not a
+// trade word of the page's languages ("RESTAURANT", "BURGERS", whose
+// letters a misread would turn into no word) is printed again on another
+// line, in a web address or spelled by a letter-spaced logo ("MooYAH
+// Burgers Fries & Shakes #199" beside "MOOYAH.com/survey"; "Villa Deste
+// Restaurant" beside "Thank you for dining at Villa D'Este"). It says
+// where, or "" when a word is not printed again or none is. Numbers (a
+// branch's "#199") need no backing.
+func wordsPrintedAgain(words []string, lines []Line, ownLine func(int) bool, pk *packs.Pack) string {
+	var where []string
+	for _, w := range words {
+		switch {
+		case letterCount(w) == 0 || pk.IsNameWord(w):
+			continue
+		case letterCount(w) < 4:
+			return "" // too short to be told by a second printing
+		}
+		at := printedElsewhere(w, lines, ownLine)
+		if at == "" {
+			return ""
+		}
+		where = append(where, w+" ("+strconv.Quote(at)+")")
+	}
+	return strings.Join(where, ", ")
+}
+
+// printedElsewhere is the first line, not the name's own, that prints a
+// word (printsWord), or "".
+func printedElsewhere(w string, lines []Line, ownLine func(int) bool) string {
+	for i, l := range lines {
+		if !ownLine(i) && printsWord(l.Text, w) {
+			return strings.TrimSpace(l.Text)
+		}
+	}
+	return ""
+}
+
+// printsWord says whether a line prints a word: as one of its words or
+// two or three of them run together ("D'Este" is D ESTE), or, for a word
+// of five letters or more, in the letters of a web address or of a line
+// of few words (a logo "SUKHO T H AI").
+func printsWord(text, w string) bool {
+	lw := packs.Words(text)
+	for i := range lw {
+		joined := ""
+		for j := i; j < min(i+3, len(lw)) && len(joined) < len(w); j++ {
+			if joined += lw[j]; joined == w {
+				return true
+			}
+		}
+	}
+	if letterCount(w) < 5 {
+		return false
+	}
+	for _, m := range reWebAddress.FindAllString(strings.ToUpper(text), -1) {
+		if strings.Contains(strings.Join(packs.Words(m), ""), w) {
+			return true
+		}
+	}
+	return len(lw) <= 4 && strings.Contains(strings.Join(lw, ""), w)
+}
+
+// wordsInDispute settles a second reading that differs from the name by a
+// letter or two: the name's words whose letters the second reading lacks
+// are each printed again, as first read, on another line ("SANYU
+// STATIONERY SHOP" read again SANYO beside "SANYU SUPPLY SDN BHD"). It
+// says which and where, or "" when a word in dispute is short or printed
+// once, or none can be told.
+func wordsInDispute(words []string, second string, lines []Line, ownLine func(int) bool) string {
+	var where []string
+	for _, w := range words {
+		if letterCount(w) == 0 || strings.Contains(second, w) {
+			continue
+		}
+		if letterCount(w) < 4 {
+			return ""
+		}
+		at := printedElsewhere(w, lines, ownLine)
+		if at == "" {
+			return ""
+		}
+		where = append(where, w+", printed again as "+strconv.Quote(at))
+	}
+	return strings.Join(where, "; ")
+}
