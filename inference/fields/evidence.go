@@ -10,6 +10,7 @@ import (
 
 	"github.com/shopspring/decimal"
 
+	"github.com/shoebox-app/shoebox/inference"
 	"github.com/shoebox-app/shoebox/packs"
 	"github.com/shoebox-app/shoebox/receipt"
 )
@@ -552,3 +553,32 @@ func HasDate(l Line, loc receipt.Locale, now time.Time) bool {
 
 // HasAmount says whether an amount is read on the line.
 func HasAmount(l Line) bool { return len(amountsIn(l.Text)) > 0 }
+
+// DateWordsBox is the box of the words of a line that print its date (one
+// word, or two or three together: "Jan 28, 2018"), without the rest of
+// the line; ok is false when no run of up to three words prints one.
+func DateWordsBox(l Line, loc receipt.Locale, now time.Time) (box receipt.Box, ok bool) {
+	for n := 1; n <= 3; n++ {
+		for i := 0; i+n <= len(l.Words); i++ {
+			run := l.Words[i : i+n]
+			if !HasDate(GroupLines(oneLine(run))[0], loc, now) {
+				continue
+			}
+			box = run[0].Box
+			for _, w := range run[1:] {
+				box = box.Union(w.Box)
+			}
+			return box, true
+		}
+	}
+	return receipt.Box{}, false
+}
+
+// oneLine is words put on one line, whatever lines they were read on.
+func oneLine(words []inference.Word) []inference.Word {
+	out := append([]inference.Word(nil), words...)
+	for i := range out {
+		out[i].Line = 0
+	}
+	return out
+}

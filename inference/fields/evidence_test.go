@@ -216,3 +216,37 @@ func TestALineReadAgainIsOutvotedByTwoReaders(t *testing.T) {
 		t.Errorf("two readers agree, the line alone disagrees: %s", why)
 	}
 }
+
+// A name the page does not print again whole is backed word by word: each
+// word that is no trade word printed again elsewhere, in an item, a
+// footer's words run together, or a web address; one word printed nowhere
+// else leaves its letters read once.
+func TestSupplierWordsPrintedAgain(t *testing.T) {
+	us := receipt.DefaultLocale(receipt.CountryUS)
+	head := "Crisfield Seafood Restaurant\n8012 Georgia Ave.\nSilver Spring, MD 20910\n08/14/2017 12:31 PM\n"
+	tail := "\nSubtotal 27.00\nTax 1.62\nTotal 28.62\nThank you!"
+	for _, tt := range []struct {
+		name, body string
+		backed     bool
+	}{
+		{"an item names the place", "1 Crisfield Special Platter 27.00", true},
+		{"a footer runs it together", "1 Platter 27.00\nThank you for dining at Cris field", true},
+		{"its web address", "1 Platter 27.00\nwww.crisfieldrestaurant.com", true},
+		{"printed once", "1 Special Platter 27.00", false},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			lines := boxedLines(head + tt.body + tail)
+			for i := range lines {
+				lines[i].Cells = nil // read off an image, not a PDF's text layer
+			}
+			r := ExtractFields(lines, us, testNow)
+			Assess(&r, lines, us, testNow)
+			if r.SupplierName.Value != "CRISFIELD SEAFOOD RESTAURANT" {
+				t.Fatalf("supplier %q", r.SupplierName.Value)
+			}
+			if got := receipt.LettersBacked(r.SupplierName.Support); got != tt.backed {
+				t.Errorf("letters backed %v, want %v: %+v", got, tt.backed, r.SupplierName.Support)
+			}
+		})
+	}
+}

@@ -240,7 +240,7 @@ func (p *PPOCR) Extract(ctx context.Context, page inference.Page) (inference.Res
 		at := pageReading{gray: toGray(page.Image), factor: 1}
 		var looks []fields.Reading
 		if len(others) > 0 {
-			looks = tess.secondLooks(ctx, at, r)
+			looks = tess.secondLooks(ctx, at, r, lines)
 		}
 		looks = append(looks, tess.supplierLook(ctx, at, r, named)...)
 		if len(looks) > 0 {

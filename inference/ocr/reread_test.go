@@ -144,3 +144,37 @@ func TestRereadWordsReplacesWhatKeepTakes(t *testing.T) {
 		t.Errorf("%d words replaced against keep, line %q", n, again[at].Text)
 	}
 }
+
+// A date printed small and grey, as on a phone photo, is read by the close
+// look at its own words, enlarged and their contrast stretched.
+func TestCloseLookReadsASmallGreyDate(t *testing.T) {
+	eng, pr := readHardwareReceipt(t)
+	const shrink = 1.6 // its 20-pixel date line to 12 pixels
+	small := resizeGray(pr.gray, 1/(shrink*float64(pr.factor)))
+	for i, v := range small.Pix {
+		small.Pix[i] = uint8(110 + int(v)*60/255) // grey print on grey paper
+	}
+	at := func(v int) int { return int(float64(v) / shrink) }
+	var words []inference.Word
+	for _, w := range pr.words {
+		w.Box.X, w.Box.Y, w.Box.W, w.Box.H = at(w.Box.X), at(w.Box.Y), at(w.Box.W), at(w.Box.H)
+		words = append(words, w)
+	}
+	photo := pageReading{gray: small, factor: 1}
+	var dateLine fields.Line
+	for _, l := range fields.GroupLines(words) {
+		if strings.Contains(l.Text, "16/07/2025") {
+			dateLine = l
+		}
+	}
+	if dateLine.Text == "" {
+		t.Fatal("the date's line was not read on the page")
+	}
+	again, ok := eng.closeLook(context.Background(), photo, dateLine)
+	if !ok || !strings.Contains(again.Text, "16/07/2025") {
+		t.Errorf("close look read %q (%v), want the date 16/07/2025", again.Text, ok)
+	}
+	if h := again.Words[0].Box.H; h > 2*dateLine.Box.H {
+		t.Errorf("the close look's words are not in page coordinates: %+v", again.Words[0].Box)
+	}
+}
