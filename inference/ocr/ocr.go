@@ -300,7 +300,7 @@ func (o *Tesseract) extract(ctx context.Context, page inference.Page) (inference
 	var looks []fields.Reading
 	if res.Engine == "ocr" && reading.gray != nil {
 		t0 := time.Now()
-		looks = o.secondLooks(ctx, reading, r, dateLines)
+		looks = o.secondLooks(ctx, reading, r, nil) // no close look at its own date: a misread read again alike is no second reading
 		res.Timings.Reread += time.Since(t0)
 	}
 	if len(sparseLines) > 0 {

@@ -327,8 +327,11 @@ func (o *Tesseract) readAgain(ctx context.Context, reading pageReading, box rece
 // secondLooks reads the total's and the date's lines again alone, for
 // fields.Assess to compare with the page's reading. A look that reads no
 // amount (or no date) at all is no reading: the line is looked at once
-// more, larger. The date's own words on lines (the page's reading) are
-// looked at close as well (closeLook).
+// more, larger. The date's own words on lines, another reader's reading
+// of the page, are looked at close as well (closeLook); nil lines, no
+// close look: Tesseract looking close at the date it misread itself reads
+// the same misreading again (SROIE 239's 04/04/17 for 06/04/17 then
+// outweighed PP-OCR's date).
 func (o *Tesseract) secondLooks(ctx context.Context, reading pageReading, r receipt.Receipt, lines []fields.Line) []fields.Reading {
 	var out []fields.Reading
 	for _, f := range []struct {
