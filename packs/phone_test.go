@@ -41,3 +41,20 @@ func TestPhoneTellsTheCountry(t *testing.T) {
 		t.Errorf("no phone: %+v", d)
 	}
 }
+
+// Whatever a page's line holds, telling its country from its phone
+// numbers neither panics nor takes a number glued to other digits.
+func FuzzDetectPhones(f *testing.F) {
+	for _, s := range []string{"Tel: (310) 278-2050", "+49 89 1234567", "03-3362 4137", "05-11-2018 08:03", "+1 (999) 000-0000 x12345", "0 0 0 0 0 0 0 0 0"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, line string) {
+		pg := pageOf([]string{line})
+		for _, p := range pg.phones() {
+			if countDigits(p) < phoneMinDigits || countDigits(p) > phoneMaxDigits {
+				t.Errorf("%q: phone %q has %d digits", line, p, countDigits(p))
+			}
+		}
+		Detect([]string{line}, "US")
+	})
+}

@@ -380,12 +380,19 @@ func (o *Tesseract) secondLooks(ctx context.Context, reading pageReading, r rece
 // looks read them first.
 const closeLookHeight = 48
 
+// closeLookMinHeight is the least height in pixels of a date worth the
+// close look: lower it is a speck or a rule, not print, and enlarged to
+// closeLookHeight it would make a line image of tens of thousands of
+// pixels.
+const closeLookMinHeight = 6
+
 // closeLook reads again alone the words of a line that print its date,
 // enlarged to closeLookHeight and their contrast stretched; ok is false
 // when the line prints no date in up to three words, or nothing was read.
 func (o *Tesseract) closeLook(ctx context.Context, reading pageReading, l fields.Line) (fields.Line, bool) {
 	box, ok := fields.DateWordsBox(l, o.opt.Locale, o.opt.Now())
-	if !ok || box.W <= 0 || box.H <= 0 || reading.gray == nil {
+	b := reading.onGray(box)
+	if !ok || box.W <= 0 || b.H < closeLookMinHeight || reading.gray == nil {
 		return fields.Line{}, false
 	}
 	c, err := o.lineClient(ctx)
@@ -393,7 +400,6 @@ func (o *Tesseract) closeLook(ctx context.Context, reading pageReading, l fields
 		return fields.Line{}, false
 	}
 	defer func() { o.lines <- c }()
-	b := reading.onGray(box)
 	words, err := readCrop(c, reading.gray, b, max(1, closeLookHeight/float64(b.H)), true, box.Page, 0)
 	if err != nil || len(words) == 0 {
 		return fields.Line{}, false

@@ -177,4 +177,13 @@ func TestCloseLookReadsASmallGreyDate(t *testing.T) {
 	if h := again.Words[0].Box.H; h > 2*dateLine.Box.H {
 		t.Errorf("the close look's words are not in page coordinates: %+v", again.Words[0].Box)
 	}
+	// A date a few pixels high is a speck, not print: no look.
+	speck := dateLine
+	speck.Words = append([]inference.Word(nil), dateLine.Words...)
+	for i := range speck.Words {
+		speck.Words[i].Box.H = closeLookMinHeight - 1
+	}
+	if again, ok := eng.closeLook(context.Background(), photo, speck); ok {
+		t.Errorf("a %d-pixel date was looked at: %q", closeLookMinHeight-1, again.Text)
+	}
 }
