@@ -1,6 +1,7 @@
 package fields
 
 import (
+	"slices"
 	"strings"
 	"time"
 
@@ -17,6 +18,9 @@ import (
 func ExtractFields(lines []Line, loc receipt.Locale, now time.Time) receipt.Receipt {
 	lines = mendLineText(trimEdgeSpecks(lines))
 	loc, det := PageLocale(lines, loc)
+	if det.Pack != nil && slices.Contains(det.Pack.CurrencyMarks, "€") {
+		lines = mendEuroSign(lines)
+	}
 	var r receipt.Receipt
 	readSupplier(&r, lines, loc, det.Pack)
 	SetDate(&r, FindDate(lines, loc, now))
@@ -238,6 +242,9 @@ func readCurrencyAndPayment(r *receipt.Receipt, upper []string, det packs.Detect
 // total and the tax from them.
 func readTaxLines(r *receipt.Receipt, lines []Line, upper []string, loc receipt.Locale) {
 	r.TaxLines, r.TaxInclusive = findTaxLines(lines, upper, *r)
+	if r.TotalTax.Set && len(r.TaxLines) > 0 && breakdownMakesTotal(r.TaxLines, *r) {
+		r.TotalTax = receipt.Amount{Value: receipt.TaxLinesTotal(r.TaxLines), Set: true, Source: receipt.SourceOCR, Confidence: r.TaxLines[0].Tax.Confidence, Why: "the sum of the tax table's rows, which with the subtotal make the total"}
+	}
 	mendTotalFromVATTable(r, lines)
 	mendSingleTaxLine(r, loc.Country)
 	if !r.TotalTax.Set && len(r.TaxLines) > 0 && r.Total.Set {

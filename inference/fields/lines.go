@@ -306,6 +306,21 @@ func mendLineText(lines []Line) []Line {
 	return out
 }
 
+// mendEuroSign puts back the euro sign a reader took for an e against an
+// amount ("TVA5.5%(A) 3,79e", "Total HT 13,34e"), on a page of a country
+// whose money is the euro: the rules found no amount there.
+func mendEuroSign(lines []Line) []Line {
+	out := make([]Line, len(lines))
+	for i, l := range lines {
+		l.Text = reEuroAsE.ReplaceAllString(l.Text, "$1 €$2")
+		out[i] = l
+	}
+	return out
+}
+
+// reEuroAsE is an amount with two decimals and an e glued after it.
+var reEuroAsE = regexp.MustCompile(`(\d[.,]\d{2})[eE](\s|$)`)
+
 var (
 	// reGluedUnderscores are underscores before a word's first letter or
 	// digit, or after its last.

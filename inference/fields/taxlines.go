@@ -58,6 +58,11 @@ func findTaxLines(lines []Line, upper []string, r receipt.Receipt) ([]receipt.Ta
 		if len(amts) == 0 {
 			continue
 		}
+		if len(amts) == 1 {
+			if tax, ok := splitRowTax(lines, i, amts[0], rate, r); ok {
+				amts = append(amts, tax)
+			}
+		}
 		conf := clamp(l.Conf * 0.7)
 		if rate.GreaterThan(decimal.NewFromInt(30)) {
 			var ok bool
@@ -126,7 +131,7 @@ func findTaxLines(lines []Line, upper []string, r receipt.Receipt) ([]receipt.Ta
 	for _, k := range order {
 		out = append(out, byRate[k])
 	}
-	if len(out) == 0 || r.TotalTax.Set && !near(receipt.TaxLinesTotal(out), r.TotalTax.Value) {
+	if len(out) == 0 || r.TotalTax.Set && !near(receipt.TaxLinesTotal(out), r.TotalTax.Value) && !breakdownMakesTotal(out, r) {
 		out = nil
 	}
 	// The arithmetic, where the page gives it, outweighs the words: "Total
@@ -141,6 +146,46 @@ func findTaxLines(lines []Line, upper []string, r receipt.Receipt) ([]receipt.Ta
 		}
 	}
 	return out, inclusive
+}
+
+// breakdownMakesTotal says whether tax lines each proven by their net
+// (net × rate = tax) add up, with the subtotal, to the total where the tax
+// read alone does not: then the breakdown, not that reading, is the tax
+// ("TVA5.5%(A) 3,79" read as a tax of 3.79 where the table's rows give
+// 0.21 and 0.95 and 13.34 + 1.16 = 14.50).
+func breakdownMakesTotal(tls []receipt.TaxLine, r receipt.Receipt) bool {
+	if !r.Subtotal.Set || !r.Total.Set || r.TotalTax.Set && near(r.Subtotal.Value.Add(r.TotalTax.Value), r.Total.Value) {
+		return false
+	}
+	for _, tl := range tls {
+		if !tl.Net.Set {
+			return false
+		}
+	}
+	return near(r.Subtotal.Value.Add(receipt.TaxLinesTotal(tls)), r.Total.Value)
+}
+
+// splitRowTax finds the tax of a VAT table's row that a photo's skew cut
+// in two: the rate and its net on one line ("TVA5.5%(A) 3,79e"), the tax
+// on the line under or over it ("0,21e 4,00e"), where net × rate makes it
+// to the cent. An amount that is itself the rate's share of the total is
+// the line's tax, not a net ("GST 6% 1.62").
+func splitRowTax(lines []Line, i int, net, rate decimal.Decimal, r receipt.Receipt) (decimal.Decimal, bool) {
+	if r.Total.Set && near(taxIncluded(r.Total.Value, rate), net) {
+		return decimal.Decimal{}, false
+	}
+	want := net.Mul(rate).Div(decimal.NewFromInt(100))
+	for _, j := range []int{i + 1, i - 1} {
+		if j < 0 || j >= len(lines) || reTaxRate.MatchString(strings.ToUpper(lines[j].Text)) {
+			continue
+		}
+		for _, a := range amountsIn(lines[j].Text) {
+			if a.IsPositive() && a.LessThan(net) && near(want, a) {
+				return a, true
+			}
+		}
+	}
+	return decimal.Decimal{}, false
 }
 
 // taxLabel names a line's tax: its tax word, with SALES before TAX kept,

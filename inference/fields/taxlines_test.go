@@ -1,6 +1,7 @@
 package fields
 
 import (
+	"fmt"
 	"testing"
 
 	"github.com/shoebox-app/shoebox/receipt"
@@ -167,5 +168,34 @@ func TestMendSingleTaxLine(t *testing.T) {
 				t.Errorf("rate %s tax %s total tax %s, want %s%% %s", tl.Rate.Value, tl.Tax.Value, r.TotalTax.Value, tc.rate, tc.tax)
 			}
 		})
+	}
+}
+
+// A French photo's VAT table, its rows cut in two by the skew and its €
+// read as e: each rate's net on its line, its tax on the next or the one
+// before, where net × rate makes it; the rows, with the subtotal, make the
+// total, so they are the tax, not the net read beside the first rate.
+func TestSplitVATRowsOfAPhoto(t *testing.T) {
+	text := "CHEZ ALAIN MIAM MIAM\n26 rue Charlot\n75003 Paris\nFrance\nTICKET DE CAISSE\nVendeur A 23/08/2022 12:52:33\n" +
+		"1 MIAM MIAM 4,00 A\n4,00e\n1 Limonade\n0,21e 4,00e\nTVA5.5%(A) 3,79e\n0,95e 10,506\nTVA10.0%(B) 9,55e\n" +
+		"Total HT 13,34e\nTOTAL TTC 14,50\nPaiement\n14,50e\nCarte Bancaire"
+	lines := boxedLines(text)
+	for i := range lines {
+		lines[i].Cells = nil // a photo's reading, not a text layer
+	}
+	r := ExtractFields(lines, receipt.DefaultLocale(receipt.CountryEU), testNow)
+	got := ""
+	for _, tl := range r.TaxLines {
+		got += fmt.Sprintf("%s%% %s %s; ", tl.Rate.Value, tl.Net.Value.StringFixed(2), tl.Tax.Value.StringFixed(2))
+	}
+	if got != "5.5% 3.79 0.21; 10% 9.55 0.95; " || r.TotalTax.Value.StringFixed(2) != "1.16" || r.Subtotal.Value.StringFixed(2) != "13.34" {
+		t.Errorf("tax lines %q, tax %s, subtotal %s", got, r.TotalTax.Value, r.Subtotal.Value)
+	}
+	if f := receipt.Validate(r, receipt.DefaultLocale(receipt.CountryEU), testNow); len(f) > 0 {
+		for _, x := range f {
+			if x.Severity != receipt.Info {
+				t.Errorf("finding: %s", x.Message)
+			}
+		}
 	}
 }
