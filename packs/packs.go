@@ -140,6 +140,9 @@ var (
 	everywhere = map[string][][]string{}
 	// englishDates are English's OtherDates, for a page of no pack.
 	englishDates [][]string
+	// oneWordLabels are the labels of every language that are one word
+	// ("HT", "CB", "MWST"), folded; Add fills it.
+	oneWordLabels = map[string]bool{}
 )
 
 func init() {
@@ -225,6 +228,16 @@ func Add(langs []*Language, packs []*Pack) error {
 	everywhere = map[string][][]string{}
 	if en, ok := languages["en"]; ok {
 		englishDates = phrases(en.OtherDates)
+	}
+	oneWordLabels = map[string]bool{}
+	for _, l := range languages {
+		for _, ws := range l.Labels {
+			for _, w := range ws {
+				if f := Words(w); len(f) == 1 {
+					oneWordLabels[f[0]] = true
+				}
+			}
+		}
 	}
 	for _, p := range packs {
 		countries[p.Country] = p
@@ -624,6 +637,15 @@ func englishOtherDates() [][]string {
 	mu.RLock()
 	defer mu.RUnlock()
 	return englishDates
+}
+
+// IsLabelWord says whether a word is by itself a label in one of the
+// languages ("HT", a French net; "CB", a card): short as it is, it is
+// text, not a speck at a line's edge.
+func IsLabelWord(w string) bool {
+	mu.RLock()
+	defer mu.RUnlock()
+	return oneWordLabels[Fold(strings.Trim(w, ".:"))]
 }
 
 // IsTillWord says whether a folded word is one a till prints near the top

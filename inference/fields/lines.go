@@ -67,7 +67,8 @@ func GroupLines(words []inference.Word) []Line {
 // photo's table edge, a fold or a tear meets the text: a word of one or two
 // characters, or of marks alone, read with little confidence ("SUNRISE
 // PRINTING E", "| HAUPTSTRASSE 7 |"), or a letter or mark standing far off
-// the rest of the line however confident ("SUNRISE BAKERY LLC      A").
+// the rest of the line however confident ("SUNRISE BAKERY LLC      A"),
+// unless it is a label ("TVA      HT", a VAT table's heading).
 // Far off means against the line's own spacing too, on a line without
 // money (an item line's columns are far apart): a heading set wide keeps
 // its initials and short words ("C  W  KHOO HARDWARE", "SAM  SAM  TRADING
@@ -97,7 +98,7 @@ func trimEdgeSpecks(lines []Line) []Line {
 			// speck stretches.
 			return !money && w.Conf < 0.5 && next.Box.H > 0 && gap > next.Box.H*3
 		}
-		return n <= 2 && !HasDigit(w.Text) && height > 0 && gap > height*3/2 && (money || gap > 2*spacing)
+		return n <= 2 && !HasDigit(w.Text) && height > 0 && gap > height*3/2 && (money || gap > 2*spacing) && !packs.IsLabelWord(w.Text)
 	}
 	gapBetween := func(a, b inference.Word) int { return b.Box.X - (a.Box.X + a.Box.W) }
 	out := make([]Line, 0, len(lines))

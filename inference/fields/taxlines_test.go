@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"testing"
 
+	"github.com/shoebox-app/shoebox/inference"
 	"github.com/shoebox-app/shoebox/receipt"
 )
 
@@ -197,5 +198,21 @@ func TestSplitVATRowsOfAPhoto(t *testing.T) {
 				t.Errorf("finding: %s", x.Message)
 			}
 		}
+	}
+}
+
+// A VAT table's heading set wide keeps its short label: "HT" far off "TVA"
+// is the French net's column, not a speck at the line's edge.
+func TestAWideHeadingKeepsItsShortLabel(t *testing.T) {
+	line := Line{Text: "TVA HT", Conf: 0.98, Box: receipt.Box{X: 22, Y: 621, W: 220, H: 24}, Words: []inference.Word{
+		{Text: "TVA", Conf: 0.98, Box: receipt.Box{X: 22, Y: 621, W: 33, H: 17}},
+		{Text: "HT", Conf: 0.99, Box: receipt.Box{X: 220, Y: 631, W: 22, H: 14}},
+	}}
+	if got := trimEdgeSpecks([]Line{line})[0].Text; got != "TVA HT" {
+		t.Errorf("trimmed to %q", got)
+	}
+	line.Words[1].Text, line.Text = "X", "TVA X"
+	if got := trimEdgeSpecks([]Line{line})[0].Text; got != "TVA" {
+		t.Errorf("a letter far off: %q", got)
 	}
 }
