@@ -134,18 +134,24 @@ func findTaxLines(lines []Line, upper []string, r receipt.Receipt) ([]receipt.Ta
 	if len(out) == 0 || r.TotalTax.Set && !near(receipt.TaxLinesTotal(out), r.TotalTax.Value) && !breakdownMakesTotal(out, r) {
 		out = nil
 	}
-	// The arithmetic, where the page gives it, outweighs the words: "Total
-	// Sales (Excluding GST) 18.31 / GST 1.10 / Total (Inclusive GST) 19.40"
-	// adds the tax to a net subtotal, whatever the word INCLUSIVE says.
-	if r.Subtotal.Set && r.TotalTax.Set && r.Total.Set && r.TotalTax.Value.IsPositive() {
-		switch {
-		case near(r.Subtotal.Value.Add(r.TotalTax.Value), r.Total.Value):
-			inclusive = receipt.Field[bool]{Value: false, Set: true, Source: receipt.SourceOCR, Confidence: confAssumed}
-		case near(r.Subtotal.Value, r.Total.Value):
-			inclusive = receipt.Field[bool]{Value: true, Set: true, Source: receipt.SourceOCR, Confidence: confAssumed}
-		}
+	return out, inclusiveByArithmetic(r, inclusive)
+}
+
+// inclusiveByArithmetic says whether prices include the tax where the
+// page's sums tell, else what its words said: the arithmetic outweighs the
+// words ("Total Sales (Excluding GST) 18.31 / GST 1.10 / Total (Inclusive
+// GST) 19.40" adds the tax to a net subtotal, whatever INCLUSIVE says).
+func inclusiveByArithmetic(r receipt.Receipt, said receipt.Field[bool]) receipt.Field[bool] {
+	if !r.Subtotal.Set || !r.TotalTax.Set || !r.Total.Set || !r.TotalTax.Value.IsPositive() {
+		return said
 	}
-	return out, inclusive
+	switch {
+	case near(r.Subtotal.Value.Add(r.TotalTax.Value), r.Total.Value):
+		return receipt.Field[bool]{Value: false, Set: true, Source: receipt.SourceOCR, Confidence: confAssumed}
+	case near(r.Subtotal.Value, r.Total.Value):
+		return receipt.Field[bool]{Value: true, Set: true, Source: receipt.SourceOCR, Confidence: confAssumed}
+	}
+	return said
 }
 
 // breakdownMakesTotal says whether tax lines each proven by their net
