@@ -35,7 +35,7 @@ func (pg page) phones() []string {
 			if glued(l, at[0], at[1]) || reNotPhone.MatchString(m) {
 				continue
 			}
-			if n := countDigits(m); n >= phoneMinDigits && n <= phoneMaxDigits {
+			if n := CountDigits(m); n >= phoneMinDigits && n <= phoneMaxDigits {
 				out = append(out, m)
 			}
 		}
@@ -77,7 +77,8 @@ func nationalShape(s, region string) bool {
 	}
 }
 
-func countDigits(s string) int {
+// CountDigits is how many ASCII digits s holds.
+func CountDigits(s string) int {
 	n := 0
 	for _, r := range s {
 		if r >= '0' && r <= '9' {

@@ -51,8 +51,8 @@ func FuzzDetectPhones(f *testing.F) {
 	f.Fuzz(func(t *testing.T, line string) {
 		pg := pageOf([]string{line})
 		for _, p := range pg.phones() {
-			if countDigits(p) < phoneMinDigits || countDigits(p) > phoneMaxDigits {
-				t.Errorf("%q: phone %q has %d digits", line, p, countDigits(p))
+			if CountDigits(p) < phoneMinDigits || CountDigits(p) > phoneMaxDigits {
+				t.Errorf("%q: phone %q has %d digits", line, p, CountDigits(p))
 			}
 		}
 		Detect([]string{line}, "US")

@@ -83,11 +83,12 @@ func dateCandidates(lines []Line, loc receipt.Locale, repair bool, now time.Time
 			score := 1.0
 			why := "a date printed on the page"
 			k := strings.ToUpper(l.Text)
+			other := pk.LabelsAnotherDate(k) // an expiry, a best-before, a due date
 			if saysDate(k) {
 				score += 2
 				why = "the date on a line labelled date"
 			}
-			if pk.LabelsAnotherDate(k) {
+			if other {
 				score -= 2.5 // more than a DATE label gives: "Date d'expiration: 31/05/18"
 			}
 			if pd.Ambiguous {
@@ -123,7 +124,7 @@ func dateCandidates(lines []Line, loc receipt.Locale, repair bool, now time.Time
 				score -= 10 // any date read as printed wins
 				why = "a date that cannot be as read, with one misread digit or a lost separator put back"
 			}
-			cands = append(cands, dateCand{pd.Date, t, score, conf, &b, why, DateDigitsConf(l), repaired || pk.LabelsAnotherDate(k), repaired})
+			cands = append(cands, dateCand{pd.Date, t, score, conf, &b, why, DateDigitsConf(l), repaired || other, repaired})
 		}
 	}
 	return cands
@@ -262,7 +263,7 @@ func mendDateText(s string, order receipt.DateOrder) string {
 	s = reDateShaped.ReplaceAllStringFunc(s, func(m string) string {
 		g := reDateShaped.FindStringSubmatch(m)
 		day, month, year := g[2], g[4], g[6]
-		if strings.Count(m, "")-1 < 6 || countDigits(day+month+year) < 3 {
+		if strings.Count(m, "")-1 < 6 || packs.CountDigits(day+month+year) < 3 {
 			return m
 		}
 		if letterCount(month) >= 3 {

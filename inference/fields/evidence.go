@@ -10,7 +10,6 @@ import (
 
 	"github.com/shopspring/decimal"
 
-	"github.com/shoebox-app/shoebox/inference"
 	"github.com/shoebox-app/shoebox/packs"
 	"github.com/shoebox-app/shoebox/receipt"
 )
@@ -561,7 +560,7 @@ func DateWordsBox(l Line, loc receipt.Locale, now time.Time) (box receipt.Box, o
 	for n := 1; n <= 3; n++ {
 		for i := 0; i+n <= len(l.Words); i++ {
 			run := l.Words[i : i+n]
-			if !HasDate(GroupLines(oneLine(run))[0], loc, now) {
+			if !HasDate(AsOneLine(run), loc, now) {
 				continue
 			}
 			box = run[0].Box
@@ -572,13 +571,4 @@ func DateWordsBox(l Line, loc receipt.Locale, now time.Time) (box receipt.Box, o
 		}
 	}
 	return receipt.Box{}, false
-}
-
-// oneLine is words put on one line, whatever lines they were read on.
-func oneLine(words []inference.Word) []inference.Word {
-	out := append([]inference.Word(nil), words...)
-	for i := range out {
-		out[i].Line = 0
-	}
-	return out
 }

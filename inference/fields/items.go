@@ -9,6 +9,7 @@ import (
 
 	"github.com/shopspring/decimal"
 
+	"github.com/shoebox-app/shoebox/packs"
 	"github.com/shoebox-app/shoebox/receipt"
 )
 
@@ -314,7 +315,7 @@ func mendItemZero(items []receipt.LineItem, sum, target decimal.Decimal) []recei
 // ("MASKING TAPE EUR 308,83" for 30,83). To the reviewer as well.
 func mendItemStrayDigit(items []receipt.LineItem, sum, target decimal.Decimal) []receipt.LineItem {
 	return mendOneItem(items, sum, target, func(read string) []string {
-		if countDigits(read) <= 3 {
+		if packs.CountDigits(read) <= 3 {
 			return nil
 		}
 		var out []string

@@ -34,6 +34,16 @@ type Cell struct {
 	X0, X1 float64
 }
 
+// AsOneLine is words made one line, whatever lines they were read on (a
+// reader may split what was cut out as one line); the words are copied.
+func AsOneLine(words []inference.Word) Line {
+	one := append([]inference.Word(nil), words...)
+	for i := range one {
+		one[i].Line = 0
+	}
+	return GroupLines(one)[0]
+}
+
 // GroupLines joins OCR words into lines in reading order.
 func GroupLines(words []inference.Word) []Line {
 	var lines []Line
@@ -296,7 +306,7 @@ func mendLineText(lines []Line) []Line {
 		t = reZeroInRate.ReplaceAllString(t, "${1}0$2")
 		t = reFiveAfterCurrency.ReplaceAllString(t, "$1 5$2")
 		t = reMoneyWithO.ReplaceAllStringFunc(t, func(m string) string {
-			if countDigits(m) < 2 || !strings.ContainsAny(strings.FieldsFunc(m, func(r rune) bool { return r == '.' || r == ',' })[0], "0123456789") {
+			if packs.CountDigits(m) < 2 || !strings.ContainsAny(strings.FieldsFunc(m, func(r rune) bool { return r == '.' || r == ',' })[0], "0123456789") {
 				return m
 			}
 			return zero.Replace(m)
@@ -384,16 +394,6 @@ func upperShare(s string) float64 {
 		return 0
 	}
 	return float64(up) / float64(letters)
-}
-
-func countDigits(s string) int {
-	n := 0
-	for _, r := range s {
-		if r >= '0' && r <= '9' {
-			n++
-		}
-	}
-	return n
 }
 
 // HasDigit reports whether s holds a digit.

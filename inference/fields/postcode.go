@@ -6,6 +6,7 @@ import (
 	"strings"
 	"unicode"
 
+	"github.com/shoebox-app/shoebox/packs"
 	"github.com/shoebox-app/shoebox/receipt"
 )
 
@@ -94,7 +95,7 @@ var reLetteredPostcode = regexp.MustCompile(`(^|[\s,])([0-9A-Z]{5}),?\s+(\p{Lu}[
 func mendLettersInPostcode(addr string, towns map[string][][2]int) string {
 	for _, m := range reLetteredPostcode.FindAllStringSubmatchIndex(addr, -1) {
 		code := addr[m[4]:m[5]]
-		if countDigits(code) < 3 || countDigits(code) == len(code) {
+		if packs.CountDigits(code) < 3 || packs.CountDigits(code) == len(code) {
 			continue
 		}
 		mended := []rune(code)
@@ -317,7 +318,7 @@ func mendPostcode(addr string, c receipt.Country) string {
 	if c == receipt.CountryEU {
 		addr = reGermanHouseNumber.ReplaceAllStringFunc(addr, func(m string) string {
 			sp := strings.LastIndexByte(m, ' ')
-			if countDigits(m[sp+1:]) == 0 {
+			if packs.CountDigits(m[sp+1:]) == 0 {
 				return m
 			}
 			return m[:sp+1] + digitOf.Replace(m[sp+1:])

@@ -769,7 +769,7 @@ func garbledName(name string) string {
 	singles := 0
 	for i, w := range words {
 		core := strings.Trim(w, ".,:;'\"")
-		letters, digits := letterCount(core), countDigits(core)
+		letters, digits := letterCount(core), packs.CountDigits(core)
 		switch {
 		case letters >= 2 && digits >= 2 && !strings.ContainsAny(core, "-#/.") && !reStoreNumber.MatchString(core):
 			return "letters and digits run together in " + strconv.Quote(w)

@@ -45,7 +45,7 @@ func assessSupplier(r *receipt.Receipt, lines []Line, pk *packs.Pack, others []R
 		return i == own || s.Box != nil && lines[i].Box.W > 0 && s.Box.Union(lines[i].Box) == *s.Box
 	}
 	if !receipt.LettersBacked(s.Support) {
-		if again := wordsPrintedAgain(words, lines, ownLine, pk); again != "" {
+		if again := wordsPrintedAgain(words, pk.IsNameWord, lines, ownLine); again != "" {
 			support(receipt.EvidencePrintedTwice, "the name's own words printed again: "+again)
 		}
 	}
@@ -76,8 +76,9 @@ func assessSupplier(r *receipt.Receipt, lines []Line, pk *packs.Pack, others []R
 				// Close but not the same: one of the two misread a letter,
 				// unless the page prints the words in dispute again as
 				// first read: two readings against one.
-				if again := wordsInDispute(words, b, lines, ownLine); again != "" {
-					support(receipt.EvidenceSecondReader, o.Name+" reads the same name but for "+again)
+				inSecond := func(w string) bool { return strings.Contains(b, w) }
+				if again := wordsPrintedAgain(words, inSecond, lines, ownLine); again != "" {
+					support(receipt.EvidenceSecondReader, o.Name+" reads the same name but for "+again+", printed again as first read")
 					continue
 				}
 				s.Doubt = o.Name + " reads " + strconv.Quote(strings.TrimSpace(o.Lines[0].Text))
@@ -106,23 +107,28 @@ var letterLookalikes = strings.NewReplacer("1", "L", "0", "O")
 // reWebAddress is a web or mail address as receipts print it.
 var reWebAddress = regexp.MustCompile(`(?:WWW\.|HTTPS?://|@)[A-Z0-9.-]+|[A-Z0-9-]+\.(?:COM|NET|ORG|DE|FR|NL|IT|ES|CO\.UK|COM\.MY|COM\.AU)\b`)
 
-// wordsPrintedAgain backs a name's letters word by word, where the page
-// does not print the whole name again: every word of it that is not a
-// trade word of the page's languages ("RESTAURANT", "BURGERS", whose
-// letters a misread would turn into no word) is printed again on another
-// line, in a web address or spelled by a letter-spaced logo ("MooYAH
-// Burgers Fries & Shakes #199" beside "MOOYAH.com/survey"; "Villa Deste
-// Restaurant" beside "Thank you for dining at Villa D'Este"). It says
-// where, or "" when a word is not printed again or none is. Numbers (a
-// branch's "#199") need no backing.
-func wordsPrintedAgain(words []string, lines []Line, ownLine func(int) bool, pk *packs.Pack) string {
+// wordsPrintedAgain says where each word of a name that needs backing
+// (a word with letters that backed does not skip) is printed again on
+// another line of the page, as "WORD (\"line\"), …"; "" when one of them
+// is too short to be told by a second printing or printed nowhere else, or
+// none needs it. It backs a name's letters word by word where the page
+// does not print the whole name again: every word but the trade words of
+// the page's languages ("RESTAURANT", "BURGERS", whose letters a misread
+// would turn into no word) printed again, in an item, a web address or a
+// letter-spaced logo ("MooYAH Burgers Fries & Shakes #199" beside
+// "MOOYAH.com/survey"; "Villa Deste Restaurant" beside "Thank you for
+// dining at Villa D'Este"); and it settles a second reading a letter or
+// two off the name, the words in dispute printed again as first read
+// ("SANYU STATIONERY SHOP" read again SANYO beside "SANYU SUPPLY SDN
+// BHD"). Numbers (a branch's "#199") need no backing.
+func wordsPrintedAgain(words []string, backed func(string) bool, lines []Line, ownLine func(int) bool) string {
 	var where []string
 	for _, w := range words {
 		switch {
-		case letterCount(w) == 0 || pk.IsNameWord(w):
+		case letterCount(w) == 0 || backed(w):
 			continue
 		case letterCount(w) < 4:
-			return "" // too short to be told by a second printing
+			return ""
 		}
 		at := printedElsewhere(w, lines, ownLine)
 		if at == "" {
@@ -167,28 +173,4 @@ func printsWord(text, w string) bool {
 		}
 	}
 	return len(lw) <= 4 && strings.Contains(strings.Join(lw, ""), w)
-}
-
-// wordsInDispute settles a second reading that differs from the name by a
-// letter or two: the name's words whose letters the second reading lacks
-// are each printed again, as first read, on another line ("SANYU
-// STATIONERY SHOP" read again SANYO beside "SANYU SUPPLY SDN BHD"). It
-// says which and where, or "" when a word in dispute is short or printed
-// once, or none can be told.
-func wordsInDispute(words []string, second string, lines []Line, ownLine func(int) bool) string {
-	var where []string
-	for _, w := range words {
-		if letterCount(w) == 0 || strings.Contains(second, w) {
-			continue
-		}
-		if letterCount(w) < 4 {
-			return ""
-		}
-		at := printedElsewhere(w, lines, ownLine)
-		if at == "" {
-			return ""
-		}
-		where = append(where, w+", printed again as "+strconv.Quote(at))
-	}
-	return strings.Join(where, "; ")
 }

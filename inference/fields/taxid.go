@@ -18,7 +18,7 @@ func bareVATNumber(lines []Line) receipt.Field[receipt.TaxID] {
 		for _, m := range reBareVATNumber.FindAllStringSubmatch(l.Text, -1) {
 			read := receipt.NormalizeTaxID(m[2])
 			digits := digitOf.Replace(read)
-			if countDigits(read) < 7 || countDigits(digits) != len(digits) {
+			if packs.CountDigits(read) < 7 || packs.CountDigits(digits) != len(digits) {
 				continue
 			}
 			id := receipt.TaxID{Scheme: receipt.SchemeUKVAT, Value: "GB" + digits}

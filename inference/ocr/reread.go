@@ -318,10 +318,7 @@ func (o *Tesseract) readAgain(ctx context.Context, reading pageReading, box rece
 		return fields.Line{}, false
 	}
 	reading.toPage(words)
-	for i := range words {
-		words[i].Line = 0 // one line, however Tesseract split it
-	}
-	return fields.GroupLines(words)[0], true
+	return fields.AsOneLine(words), true
 }
 
 // secondLooks reads the total's and the date's lines again alone, for
@@ -405,15 +402,7 @@ func (o *Tesseract) closeLook(ctx context.Context, reading pageReading, l fields
 		return fields.Line{}, false
 	}
 	reading.toPage(words)
-	return fields.GroupLines(oneLine(words))[0], true
-}
-
-// oneLine is words put on one line, however Tesseract split them.
-func oneLine(words []inference.Word) []inference.Word {
-	for i := range words {
-		words[i].Line = 0
-	}
-	return words
+	return fields.AsOneLine(words), true
 }
 
 // supplierLook reads the supplier's name again, each of its lines alone
