@@ -256,15 +256,16 @@ func (f *form) showTitle(rec library.Record) {
 // confirmed receipt was checked by a person: it shows no ? marks.
 func (f *form) markFields(rec library.Record) {
 	confirmed := rec.Status == library.StatusConfirmed
-	flagged := map[string][]string{}
+	flagged := map[string][]string{} // warnings: a check failed
+	noted := map[string][]string{}   // notes (info) that hold nothing back
 	var msgs []string
 	for _, fd := range rec.Findings {
-		for _, p := range fd.Fields {
-			flagged[p] = append(flagged[p], fd.Message)
+		icon, marks := "⚠", flagged
+		if fd.Severity == receipt.Info {
+			icon, marks = "•", noted
 		}
-		icon := "•"
-		if fd.Severity != receipt.Info {
-			icon = "⚠"
+		for _, p := range fd.Fields {
+			marks[p] = append(marks[p], fd.Message)
 		}
 		msgs = append(msgs, icon+" "+fd.Message)
 	}
@@ -295,6 +296,12 @@ func (f *form) markFields(rec library.Record) {
 		case weighed && !trusted:
 			row.mark.set(unsureIcon(), evidence+"\nCheck it against the scan, then correct it or confirm.")
 			row.label.Importance = widget.WarningImportance
+		case len(noted[path]) > 0 && !unsure:
+			// A note ("more than 10 years old", "in EUR, not the
+			// client's AUD") on a field read surely: worth a look, no
+			// alarm on a receipt ready to confirm.
+			row.mark.set(theme.InfoIcon(), strings.TrimSpace(strings.Join(noted[path], "\n")+"\n"+evidence))
+			row.label.Importance = widget.MediumImportance
 		case weighed:
 			row.mark.set(theme.ConfirmIcon(), evidence)
 			row.label.Importance = widget.MediumImportance

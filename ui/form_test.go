@@ -7,6 +7,7 @@ import (
 	"unicode/utf8"
 
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 	"github.com/shopspring/decimal"
 
@@ -138,5 +139,29 @@ func TestSupplierMarkConfirmedCleanHeaderFollowsEdits(t *testing.T) {
 	long := strings.Repeat("é", 30)
 	if got := shownValue(long); !utf8.ValidString(got) || !strings.HasSuffix(got, "…") {
 		t.Errorf("shownValue cut %q", got)
+	}
+}
+
+// A note on a field (an old date two kinds of evidence agree on) is marked
+// with an info icon, not the red warning of a failed check: the receipt is
+// ready to confirm.
+func TestANoteIsNoWarning(t *testing.T) {
+	u := newTestUI(t)
+	addPaths(u, pngFiles(t, 1))
+	id := u.Current()
+	two := []receipt.Support{{Kind: receipt.EvidenceReading, Why: "printed"}, {Kind: receipt.EvidencePrintedTwice, Why: "printed again"}}
+	date := receipt.Of(receipt.Date(2012, 4, 27), receipt.SourceOCR, 0.99)
+	date.Support = two
+	r := receipt.Receipt{Date: date, Total: receipt.Of(decimal.RequireFromString("9.00"), receipt.SourceOCR, 0.99)}
+	if err := u.svc.Lib.SaveExtraction(context.Background(), id, r, "ocr", receipt.SourceOCR); err != nil {
+		t.Fatal(err)
+	}
+	show(u, id)
+	row := u.form.rows["date"]
+	if row.mark.icon.Resource == nil || row.mark.icon.Resource.Name() != theme.InfoIcon().Name() || !strings.Contains(row.mark.reason, "more than 10 years old") {
+		t.Errorf("an old date read surely is marked %v %q", row.mark.icon.Resource, row.mark.reason)
+	}
+	if row.label.Importance == widget.DangerImportance {
+		t.Error("an old date read surely is labelled in red")
 	}
 }
