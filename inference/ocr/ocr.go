@@ -200,11 +200,10 @@ func (o *Tesseract) Close() error {
 // steps); the rows of ink it lost, read alone (LostLines); the fields by
 // layout rules; then, only for what is still missing or doubtful, a second
 // reading with dark margins whitened (BorderFallback, no date and no total),
-// a sparse-text reading (SparseFallback, no date or no total), date-shaped
-// and garbled lines read alone (no date) or the date's line read alone (a
-// doubtful date), the doubtful words of the supplier's name and address
-// read alone (RereadNameWords), and last a date repaired from one digit
-// misreading or a lost separator.
+// a sparse-text reading (SparseFallback, no date or no total), and the
+// page rules' second looks (pageRules.mend, with its own dates read again
+// and, with RereadNameWords, the name's doubtful words; then the total's
+// and date's lines read again for the assessment).
 func (o *Tesseract) Extract(ctx context.Context, page inference.Page) (inference.Result, error) {
 	release, err := reserveReading(ctx, page)
 	if err != nil {
@@ -266,43 +265,13 @@ func (o *Tesseract) extract(ctx context.Context, page inference.Page) (inference
 			inference.FillGaps(&r, sparse)
 		}
 	}
-	// A date the page reading garbled ("72/01/2017", or a whole line read
-	// as "ne?! )| eso.") is often read right when its line is read alone,
-	// enlarged. Only the date is taken from these readings: other fields
-	// keep the page's.
-	dateLines := lines
-	if res.Engine == "ocr" && !r.Date.Set && reading.gray != nil {
-		t0 := time.Now()
-		if again, n := o.rereadLines(ctx, reading, lines, fields.MayHideDate); n > 0 {
-			d := fields.FindDate(again, o.opt.Locale, o.opt.Now())
-			d.Confidence *= fields.SecondReading // read from a line alone: less sure
-			d.Why = "a line read again alone: " + d.Why
-			fields.SetDate(&r, d)
-			dateLines = again
-		}
-		res.Timings.Reread += time.Since(t0)
-	} else if res.Engine == "ocr" && r.Date.Box != nil && reading.gray != nil {
-		t0 := time.Now()
-		o.rereadDoubtfulDate(ctx, reading, lines, &r)
-		res.Timings.Reread += time.Since(t0)
+	rules := o.opt.rules(o.rereaderOn(reading, &res.Timings.Reread))
+	m := mending{ownDates: true}
+	if o.opt.RereadNameWords {
+		m.doubtful, m.better = tesseractDoubtful, tesseractBetter
 	}
-	if res.Engine == "ocr" && reading.gray != nil && o.opt.RereadNameWords {
-		t0 := time.Now()
-		o.rereadNameWords(ctx, reading, lines, &r)
-		res.Timings.Reread += time.Since(t0)
-	}
-	// Last, a date that cannot be as read ("64/06/2024") with one common
-	// digit misreading undone, or with a lost separator put back
-	// ("2703/2018"), from the lines as last read.
-	if !r.Date.Set {
-		fields.SetDate(&r, fields.RepairedDate(o.opt.Locale, o.opt.Now(), dateLines, lines))
-	}
-	var looks []fields.Reading
-	if res.Engine == "ocr" && reading.gray != nil {
-		t0 := time.Now()
-		looks = o.secondLooks(ctx, reading, r, nil) // no close look at its own date: a misread read again alike is no second reading
-		res.Timings.Reread += time.Since(t0)
-	}
+	dateLines, _ := rules.mend(ctx, &r, lines, m)
+	looks := rules.secondLooks(ctx, r, nil) // no close look at its own date: a misread read again alike is no second reading
 	if len(sparseLines) > 0 {
 		looks = append(looks, fields.Reading{Name: "the page read again as scattered text", Lines: sparseLines})
 	}

@@ -197,23 +197,18 @@ func (p *PPOCR) Extract(ctx context.Context, page inference.Page) (inference.Res
 	res := inference.Result{Engine: "ppocr", Words: words, Timings: t}
 	lines := fields.GroupLines(words)
 	r := fields.ExtractFields(lines, p.opt.Locale, p.opt.Now())
-	if !r.Date.Set {
-		fields.SetDate(&r, fields.RepairedDate(p.opt.Locale, p.opt.Now(), lines))
-	}
-	named := lines // the lines with the name's and address's words mended
-	if within := nameAndAddressLines(r); within != nil {
-		if mended, n := fields.MendFromAlternatives(lines, within); n > 0 {
-			named = mended
-			takeNameAndAddress(&r, fields.ExtractFields(named, p.opt.Locale, p.opt.Now()))
-		}
-	}
-	tess := p.tess
+	var tess *Tesseract
+	var again Rereader // Tesseract on the photo as it is
+	m := mending{alternatives: true}
 	if p.both {
 		tess = p.tesseractFor(r.PrintedIn.Value)
+		again = tess.rereaderOn(pageReading{gray: toGray(page.Image), factor: 1}, &res.Timings.Reread)
+		if p.opt.RereadNameWords {
+			m.doubtful, m.better = ppDoubtfulWord, tesseractSurerOn
+		}
 	}
-	if p.both && p.opt.RereadNameWords {
-		tess.mendNameWords(ctx, pageReading{gray: toGray(page.Image), factor: 1}, named, &r, ppDoubtfulWord, tesseractSurerOn(fields.CountPageWords(named)))
-	}
+	rules := p.opt.rules(again)
+	_, named := rules.mend(ctx, &r, lines, m)
 	fields.Assess(&r, lines, p.opt.Locale, p.opt.Now())
 	var others []fields.Reading
 	if p.both && unsure(r) {
@@ -237,12 +232,11 @@ func (p *PPOCR) Extract(ctx context.Context, page inference.Page) (inference.Res
 	// are its second look at a value still read once. The supplier's
 	// alone never costs a whole page's reading.
 	if p.both && valueReadOnce(r) {
-		at := pageReading{gray: toGray(page.Image), factor: 1}
 		var looks []fields.Reading
 		if len(others) > 0 {
-			looks = tess.secondLooks(ctx, at, r, lines)
+			looks = rules.secondLooks(ctx, r, lines)
 		}
-		looks = append(looks, tess.supplierLook(ctx, at, r, named)...)
+		looks = append(looks, rules.supplierLook(ctx, r, named)...)
 		if len(looks) > 0 {
 			fields.Assess(&r, lines, p.opt.Locale, p.opt.Now(), append(others, looks...)...)
 		}
@@ -268,13 +262,11 @@ func ppDoubtfulWord(w inference.Word) bool { return w.Conf < ppDoubtfulConf }
 // printed counts: a word PP-OCR read as the page prints it twice or more
 // is not taken for a spelling the page never prints ("SAM SAM TRADING":
 // the first SAM, read again SAF).
-func tesseractSurerOn(printed fields.PageSpellings) func(first, second inference.Word) bool {
-	return func(first, second inference.Word) bool {
-		if printed.Count(first.Text) >= 2 && printed.Count(second.Text) == 0 {
-			return false
-		}
-		return tesseractSurer(first, second)
+func tesseractSurerOn(printed fields.PageSpellings, first, second inference.Word) bool {
+	if printed.Count(first.Text) >= 2 && printed.Count(second.Text) == 0 {
+		return false
 	}
+	return tesseractSurer(first, second)
 }
 
 func tesseractSurer(first, second inference.Word) bool {

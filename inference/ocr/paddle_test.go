@@ -185,7 +185,7 @@ func TestTesseractSurerKeepsDigitsAndKnownWords(t *testing.T) {
 	// On a page that prints PP-OCR's spelling twice, a spelling it never
 	// prints is not taken; one it prints is.
 	printed := fields.PageSpellings{"SAM": 3, "SAF": 0, "TIMES": 1, "TIHES": 2}
-	surer := tesseractSurerOn(printed)
+	surer := func(first, second inference.Word) bool { return tesseractSurerOn(printed, first, second) }
 	if surer(inference.Word{Text: "SAM", Conf: 0.85}, inference.Word{Text: "SAF", Conf: 0.95}) {
 		t.Error("SAM, printed thrice, was read again SAF")
 	}

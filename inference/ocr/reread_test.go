@@ -4,6 +4,7 @@ import (
 	"context"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/shoebox-app/shoebox/inference"
 	"github.com/shoebox-app/shoebox/inference/fields"
@@ -35,7 +36,7 @@ func TestRereadLinesReadsTheChosenLinesAgain(t *testing.T) {
 	}
 	garbled := append([]fields.Line(nil), lines...)
 	garbled[dateAt].Text = strings.Replace(garbled[dateAt].Text, "16/07/2025", "76/07/2025", 1)
-	again, n := eng.rereadLines(context.Background(), pr, garbled, func(l fields.Line) bool { return strings.Contains(l.Text, "76/07") })
+	again, n := eng.rereaderOn(pr, new(time.Duration)).Lines(context.Background(), garbled, func(l fields.Line) bool { return strings.Contains(l.Text, "76/07") })
 	if n != 1 {
 		t.Fatalf("%d lines read again, want 1", n)
 	}
@@ -89,7 +90,7 @@ func TestDoubtfulDateIsReadAgain(t *testing.T) {
 			if r.Date.Value.Format("2006-01-02") != "2025-06-16" {
 				t.Fatalf("garbled date found as %v", r.Date.Value)
 			}
-			eng.rereadDoubtfulDate(context.Background(), pr, lines, &r)
+			eng.opt.rules(eng.rereaderOn(pr, new(time.Duration))).rereadDoubtfulDate(context.Background(), lines, &r)
 			if got := r.Date.Value.Format("2006-01-02"); got != tc.want {
 				t.Errorf("date = %s, want %s", got, tc.want)
 			}
@@ -131,7 +132,7 @@ func TestRereadWordsReplacesWhatKeepTakes(t *testing.T) {
 	garbled[at].Text = strings.Replace(lines[at].Text, "HAMMER", "HAMMAR", 1)
 	which := func(_ fields.Line, w inference.Word) bool { return w.Text == "HAMMAR" }
 
-	again, n := eng.rereadWords(context.Background(), pr, garbled, which, func(first, second inference.Word) bool { return second.Conf > first.Conf })
+	again, n := eng.rereaderOn(pr, new(time.Duration)).Words(context.Background(), garbled, which, func(first, second inference.Word) bool { return second.Conf > first.Conf })
 	if n != 1 || again[at].Text != lines[at].Text || again[at].Words[word].Box != lines[at].Words[word].Box {
 		t.Errorf("%d words read again, line %q, want 1 and %q in the same place", n, again[at].Text, lines[at].Text)
 	}
@@ -140,7 +141,7 @@ func TestRereadWordsReplacesWhatKeepTakes(t *testing.T) {
 			t.Errorf("line %d changed: %q -> %q", i, garbled[i].Text, again[i].Text)
 		}
 	}
-	if again, n := eng.rereadWords(context.Background(), pr, garbled, which, func(inference.Word, inference.Word) bool { return false }); n != 0 || again[at].Text != garbled[at].Text {
+	if again, n := eng.rereaderOn(pr, new(time.Duration)).Words(context.Background(), garbled, which, func(inference.Word, inference.Word) bool { return false }); n != 0 || again[at].Text != garbled[at].Text {
 		t.Errorf("%d words replaced against keep, line %q", n, again[at].Text)
 	}
 }
@@ -170,7 +171,7 @@ func TestCloseLookReadsASmallGreyDate(t *testing.T) {
 	if dateLine.Text == "" {
 		t.Fatal("the date's line was not read on the page")
 	}
-	again, ok := eng.closeLook(context.Background(), photo, dateLine)
+	again, ok := eng.opt.rules(eng.rereaderOn(photo, new(time.Duration))).closeLook(context.Background(), dateLine)
 	if !ok || !strings.Contains(again.Text, "16/07/2025") {
 		t.Errorf("close look read %q (%v), want the date 16/07/2025", again.Text, ok)
 	}
@@ -183,7 +184,7 @@ func TestCloseLookReadsASmallGreyDate(t *testing.T) {
 	for i := range speck.Words {
 		speck.Words[i].Box.H = closeLookMinHeight - 1
 	}
-	if again, ok := eng.closeLook(context.Background(), photo, speck); ok {
+	if again, ok := eng.opt.rules(eng.rereaderOn(photo, new(time.Duration))).closeLook(context.Background(), speck); ok {
 		t.Errorf("a %d-pixel date was looked at: %q", closeLookMinHeight-1, again.Text)
 	}
 }
