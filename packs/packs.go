@@ -140,6 +140,9 @@ var (
 	everywhere = map[string][][]string{}
 	// englishDates are English's OtherDates, for a page of no pack.
 	englishDates [][]string
+	// englishNames are English's NameWords, which shop signs print the
+	// world over.
+	englishNames map[string]bool
 	// oneWordLabels are the labels of every language that are one word
 	// ("HT", "CB", "MWST"), folded; Add fills it.
 	oneWordLabels = map[string]bool{}
@@ -228,6 +231,10 @@ func Add(langs []*Language, packs []*Pack) error {
 	everywhere = map[string][][]string{}
 	if en, ok := languages["en"]; ok {
 		englishDates = phrases(en.OtherDates)
+		englishNames = map[string]bool{}
+		for _, w := range en.NameWords {
+			englishNames[Fold(w)] = true
+		}
 	}
 	oneWordLabels = map[string]bool{}
 	for _, l := range languages {
@@ -612,6 +619,18 @@ func (p *Pack) IsAddressLine(s string) bool {
 // in the pack's languages (RESTAURANT, GRILL, BACKEREI).
 func (p *Pack) IsNameWord(w string) bool {
 	return p != nil && p.nameWords[Fold(w)]
+}
+
+// IsSignWord says whether a word is one a business's name is made of in
+// the pack's languages or in English, which shop signs print the world
+// over ("BURGER JOINT" in Paris); without a pack, in English.
+func (p *Pack) IsSignWord(w string) bool {
+	if p.IsNameWord(w) {
+		return true
+	}
+	mu.RLock()
+	defer mu.RUnlock()
+	return englishNames[Fold(w)]
 }
 
 // LabelsAnotherDate says whether a line's text labels a date other than

@@ -5,6 +5,7 @@ import (
 	"unicode"
 
 	"github.com/shoebox-app/shoebox/inference"
+	"github.com/shoebox-app/shoebox/packs"
 )
 
 // legalFormWords are the words of a company's legal form, which a second
@@ -18,8 +19,10 @@ var placeAbbreviations = wordSet("KL PJ JB KK")
 
 // MendFromAlternatives takes the reader's second choice for a letter of a
 // word on the lines within says (the supplier's name and address) where
-// that makes a word of the lexicon or one the page prints elsewhere, and
-// the word as read is neither: PP-OCR read "MINL" with I its second choice
+// that makes a word of the lexicon, a word business names are made of in
+// the page's languages or English (pk.IsSignWord: "BURCER" with G second
+// for the C), or one the page prints elsewhere, and the word as read is
+// none: PP-OCR read "MINL" with I its second choice
 // for the L, "PASAF" with R for the F, "ALAH" with M for the H. A word is
 // mended by one second choice, or two where one does not make a word;
 // among several, the likeliest is taken. It gives the lines with the
@@ -28,7 +31,7 @@ var placeAbbreviations = wordSet("KL PJ JB KK")
 // The reader's own doubt is the evidence: a letter is never swapped for a
 // lookalike it did not consider, so a short word ("ALAH") may be mended
 // that the lexicon alone leaves as read.
-func MendFromAlternatives(lines []Line, within func(Line) bool) ([]Line, int) {
+func MendFromAlternatives(lines []Line, within func(Line) bool, pk *packs.Pack) ([]Line, int) {
 	out := make([]Line, len(lines))
 	copy(out, lines)
 	mended := 0
@@ -45,7 +48,7 @@ func MendFromAlternatives(lines []Line, within func(Line) bool) ([]Line, int) {
 			// surer than this one: "Dion" (0.94) and "Dian" (0.88) on one
 			// page are the same name, and each a second choice of the other.
 			isWord := func(s string) bool {
-				return KnownWord(s) || legalFormWords[s] || page[s] > w.Conf
+				return KnownWord(s) || legalFormWords[s] || pk.IsSignWord(s) || page[s] > w.Conf
 			}
 			if text, ok := mendWordFromAlternatives(w, isWord, page); ok {
 				words[j].Text = text

@@ -1,9 +1,11 @@
 package fields
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/shoebox-app/shoebox/inference"
+	"github.com/shoebox-app/shoebox/packs"
 )
 
 func TestMendFromAlternatives(t *testing.T) {
@@ -38,7 +40,7 @@ func TestMendFromAlternatives(t *testing.T) {
 			for _, w := range tc.page {
 				ls = append(ls, Line{Text: w.Text, Conf: w.Conf, Words: []inference.Word{w}})
 			}
-			out, n := MendFromAlternatives(ls, func(l Line) bool { return l.Text == tc.word.Text })
+			out, n := MendFromAlternatives(ls, func(l Line) bool { return l.Text == tc.word.Text }, nil)
 			if out[0].Text != tc.want || out[0].Words[0].Text != tc.want {
 				t.Errorf("mended to %q (word %q), want %q", out[0].Text, out[0].Words[0].Text, tc.want)
 			}
@@ -52,7 +54,38 @@ func TestMendFromAlternatives(t *testing.T) {
 	}
 	// Lines outside the name and address are left as read.
 	ls := []Line{{Text: "MINL", Words: []inference.Word{{Text: "MINL", Alts: []inference.Alt{alt(3, "I", 0.34)}}}}}
-	if out, n := MendFromAlternatives(ls, func(Line) bool { return false }); n != 0 || out[0].Text != "MINL" {
+	if out, n := MendFromAlternatives(ls, func(Line) bool { return false }, nil); n != 0 || out[0].Text != "MINL" {
 		t.Errorf("a line outside the fields was mended to %q", out[0].Text)
+	}
+}
+
+// The words business names are made of in the page's languages, and in
+// English, which shop signs print everywhere, are words a second choice
+// may make: on a French page "BURCER" with G second for the C is BURGER,
+// "BOULANCERIE" with G for the C BOULANGERIE.
+func TestMendFromAlternativesTakesTheSignWordsOfThePage(t *testing.T) {
+	fr, ok := packs.Get("FR")
+	if !ok {
+		t.Fatal("no French pack")
+	}
+	for _, tc := range []struct{ read, want string }{
+		{"BURCER", "BURGER"},
+		{"BOULANCERIE", "BOULANGERIE"},
+	} {
+		at := strings.Index(tc.read, "C")
+		if tc.read == "BOULANCERIE" {
+			at = strings.LastIndex(tc.read, "C")
+		}
+		w := inference.Word{Text: tc.read, Conf: 0.94, Alts: []inference.Alt{{At: at, Text: "G", P: 0.27}}}
+		ls := []Line{{Text: tc.read, Conf: 0.94, Words: []inference.Word{w}}}
+		if out, _ := MendFromAlternatives(ls, func(Line) bool { return true }, fr); out[0].Text != tc.want {
+			t.Errorf("%s on a French page mended to %q, want %q", tc.read, out[0].Text, tc.want)
+		}
+	}
+	// A word of another language's trade is not one of this page's.
+	de, _ := packs.Get("DE")
+	w := inference.Word{Text: "BOULANCERIE", Conf: 0.94, Alts: []inference.Alt{{At: 6, Text: "G", P: 0.27}}}
+	if out, _ := MendFromAlternatives([]Line{{Text: w.Text, Words: []inference.Word{w}}}, func(Line) bool { return true }, de); out[0].Text != w.Text {
+		t.Errorf("a French trade word made on a German page: %q", out[0].Text)
 	}
 }

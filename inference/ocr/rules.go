@@ -7,6 +7,7 @@ import (
 
 	"github.com/shoebox-app/shoebox/inference"
 	"github.com/shoebox-app/shoebox/inference/fields"
+	"github.com/shoebox-app/shoebox/packs"
 	"github.com/shoebox-app/shoebox/receipt"
 )
 
@@ -101,7 +102,8 @@ func (s pageRules) mend(ctx context.Context, r *receipt.Receipt, lines []fields.
 	named = lines
 	within := nameAndAddressLines(*r)
 	if m.alternatives && within != nil {
-		if mended, n := fields.MendFromAlternatives(lines, within); n > 0 {
+		pk, _ := packs.Get(r.PrintedIn.Value)
+		if mended, n := fields.MendFromAlternatives(lines, within, pk); n > 0 {
 			named = mended
 			takeNameAndAddress(r, fields.ExtractFields(named, s.loc, s.now))
 		}
