@@ -107,6 +107,22 @@ func TestValidate(t *testing.T) {
 			r.Subtotal, r.TotalTax, r.Total = amt("1000"), amt("100"), amt("1102")
 		}, []string{FindSumVsTotal}, nil},
 		{"unknown currency", au, func(r *Receipt) { r.Currency = Of("ABC", SourceModel, 1) }, []string{FindCurrency}, []string{"currency"}},
+		{"prices with their tax make the net subtotal and its tax", DefaultLocale(CountryEU), func(r *Receipt) {
+			r.SupplierTaxID = Field[TaxID]{}
+			r.Currency = Of("EUR", SourceModel, 1)
+			r.TaxInclusive = Of(false, SourceModel, 1)
+			r.LineItems = []LineItem{line("51.58"), line("149.14")}
+			r.Subtotal, r.TotalTax, r.Total = amt("174.95"), amt("25.77"), amt("200.72")
+			r.TaxLines = []TaxLine{{Rate: amt("21"), Net: amt("75.18"), Tax: amt("15.79")}, {Rate: amt("10"), Net: amt("99.77"), Tax: amt("9.98")}}
+		}, nil, nil},
+		{"prices with a misread tax", DefaultLocale(CountryEU), func(r *Receipt) {
+			r.SupplierTaxID = Field[TaxID]{}
+			r.Currency = Of("EUR", SourceModel, 1)
+			r.TaxInclusive = Of(false, SourceModel, 1)
+			r.LineItems = []LineItem{line("51.58"), line("149.14")}
+			r.Subtotal, r.TotalTax, r.Total = amt("174.95"), amt("15.79"), amt("190.74")
+			r.TaxLines = nil
+		}, []string{FindLinesVsSubtotal}, []string{"line_items", "subtotal"}},
 		{"lines plus tax make the total when no subtotal", uk, func(r *Receipt) {
 			r.SupplierTaxID = Field[TaxID]{}
 			r.Subtotal = Amount{}
