@@ -116,6 +116,7 @@ type Pack struct {
 	langWords   [][][]string // per language: its evidence and label words
 	rates       []*regexp.Regexp
 	taxID       *regexp.Regexp
+	taxPrefix   string // the two letters the tax ID's international form begins with
 	addresses   []*regexp.Regexp
 	nameWords   map[string]bool
 	notNames    map[string]bool
@@ -304,13 +305,16 @@ func compile(p *Pack, langs map[string]*Language) error {
 	case len(p.Languages) == 0:
 		return fmt.Errorf("country pack %s: no language", name)
 	}
-	p.taxID = nil
+	p.taxID, p.taxPrefix = nil, ""
 	if p.TaxID != "" {
 		re, err := regexp.Compile(`^(?:` + p.TaxID + `)$`)
 		if err != nil {
 			return fmt.Errorf("country pack %s: tax ID pattern: %w", name, err)
 		}
 		p.taxID = re
+		if lit, _ := regexp.MustCompile(p.TaxID).LiteralPrefix(); len(lit) >= 2 && strings.ToUpper(lit[:2]) == lit[:2] && unicode.IsLetter(rune(lit[0])) && unicode.IsLetter(rune(lit[1])) {
+			p.taxPrefix = lit[:2]
+		}
 	}
 	p.langs, p.labels, p.langWords, p.addresses, p.otherDates = nil, nil, nil, nil, nil
 	p.nameWords, p.notNames, p.streetWords = map[string]bool{}, map[string]bool{}, map[string]bool{}
@@ -619,6 +623,20 @@ func (p *Pack) IsAddressLine(s string) bool {
 // in the pack's languages (RESTAURANT, GRILL, BACKEREI).
 func (p *Pack) IsNameWord(w string) bool {
 	return p != nil && p.nameWords[Fold(w)]
+}
+
+// NationalTaxID is a tax or VAT number printed in its country's own form,
+// without the two letters of its international form ("B47786405" for a
+// Spanish NIF, "04603586779" for an Italian partita IVA, "U12345678" in
+// Austria), in the international form the pack's tax ID pattern gives
+// ("ESB47786405"); ok is false when s (normalised: capitals, no spaces or
+// dots) is no such number or is in the international form already.
+func (p *Pack) NationalTaxID(s string) (string, bool) {
+	if p == nil || p.taxID == nil || p.taxPrefix == "" || p.taxID.MatchString(s) {
+		return "", false
+	}
+	id := p.taxPrefix + s
+	return id, p.taxID.MatchString(id)
 }
 
 // IsSignWord says whether a word is one a business's name is made of in

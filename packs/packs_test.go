@@ -131,3 +131,27 @@ func TestLabelsAnotherDate(t *testing.T) {
 		}
 	}
 }
+
+// A VAT number in its country's own form is given in the international
+// form of the pack's pattern; one in that form already, or of another
+// shape, is not.
+func TestNationalTaxID(t *testing.T) {
+	for _, tc := range []struct {
+		pack, in, want string
+		ok             bool
+	}{
+		{"ES", "B47786405", "ESB47786405", true},
+		{"IT", "04603586779", "IT04603586779", true},
+		{"AT", "U12345678", "ATU12345678", true},
+		{"UK", "123456789", "GB123456789", true},
+		{"IT", "IT04603586779", "", false},
+		{"IT", "0460358677", "", false},
+		{"US", "123456789", "", false}, // no tax ID pattern
+	} {
+		p, _ := Get(tc.pack)
+		got, ok := p.NationalTaxID(tc.in)
+		if ok != tc.ok || ok && got != tc.want {
+			t.Errorf("%s %q: %q %v, want %q %v", tc.pack, tc.in, got, ok, tc.want, tc.ok)
+		}
+	}
+}

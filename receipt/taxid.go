@@ -343,7 +343,7 @@ func DetectTaxID(s string, country Country) TaxID {
 	// (USt-IdNr., TVA intracom., BTW-nr, P.IVA, NIF/CIF).
 	for _, p := range []string{
 		"ABN", "GSTNO", "GSTREGNO", "GSTID", "GST", "VATNO", "VATREGNO", "VAT", "EIN", "SST",
-		"USTIDNR", "USTID", "UST", "TVAINTRACOM", "TVAINTRA", "TVA", "BTWNR", "BTW", "PIVA", "IVA", "NIF", "CIF", "NO:", "NO", ":", "#",
+		"USTIDNR", "USTID", "UST", "TVAINTRACOM", "TVAINTRA", "TVA", "BTWNR", "BTW", "PARTITAIVA", "PIVA", "IVA", "NIF", "CIF", "NIPC", "UIDNR", "UID", "YTUNNUS", "NO:", "NO", ":", "#",
 	} {
 		v = strings.TrimPrefix(v, p)
 	}

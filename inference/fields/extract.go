@@ -29,7 +29,7 @@ func ExtractFields(lines []Line, loc receipt.Locale, now time.Time) receipt.Rece
 		upper[i] = moneyKeywords(l, det.Pack)
 	}
 	lines, items, printed := readMoney(&r, lines, upper, loc)
-	readIdentifiers(&r, lines, loc)
+	readIdentifiers(&r, lines, loc, det.Pack)
 	if det.Pack != nil {
 		r.PrintedIn = receipt.Text{Value: det.Pack.Country, Set: true, Source: receipt.SourceOCR, Confidence: confAssumed, Why: det.Why}
 		if det.Sure {
@@ -193,8 +193,8 @@ func readMoney(r *receipt.Receipt, lines []Line, upper []string, loc receipt.Loc
 }
 
 // readIdentifiers reads the supplier's tax ID and the document number.
-func readIdentifiers(r *receipt.Receipt, lines []Line, loc receipt.Locale) {
-	r.SupplierTaxID = findTaxID(lines, loc)
+func readIdentifiers(r *receipt.Receipt, lines []Line, loc receipt.Locale, pk *packs.Pack) {
+	r.SupplierTaxID = findTaxID(lines, loc, pk)
 	for _, l := range lines {
 		if !r.DocumentNumber.Set {
 			if m := reDocNo.FindStringSubmatch(strings.ToUpper(l.Text)); m != nil && strings.ContainsAny(m[1], "0123456789") {

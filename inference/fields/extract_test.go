@@ -912,3 +912,29 @@ func TestCloseBracketBeforeLegalForm(t *testing.T) {
 		}
 	}
 }
+
+// A VAT number printed in its country's own form, without the two letters
+// of its international form, is read in the international form of the
+// page's country; a Spanish NIF's letter is the format's, not a misread
+// digit.
+func TestTaxIDInTheCountrysOwnForm(t *testing.T) {
+	for _, tc := range []struct {
+		pack, line, want string
+	}{
+		{"ES", "NIF: B47786405", "EU_VAT:ESB47786405"},
+		{"ES", "C.I.F. B60078300", "EU_VAT:ESB60078300"},
+		{"IT", "P.IVA 04603586779", "EU_VAT:IT04603586779"},
+		{"IT", "Partita IVA 04603586779", "EU_VAT:IT04603586779"},
+		{"AT", "UID-Nr. U12345678", "EU_VAT:ATU12345678"},
+		{"PT", "NIF 501234567", "EU_VAT:PT501234567"},
+		{"FI", "Y-tunnus 1234567-8", "EU_VAT:FI12345678"},
+		{"IT", "P.IVA IT04603586779", "EU_VAT:IT04603586779"}, // the international form stays
+	} {
+		loc := receipt.DefaultLocale(receipt.CountryEU)
+		loc.Pack = tc.pack
+		r := ExtractFields(lines("ACME", tc.line, "TOTAL 10,00"), loc, testNow)
+		if got, _ := receipt.Get(&r, "supplier_tax_id"); got != tc.want {
+			t.Errorf("%s page, %q: tax ID %q, want %q", tc.pack, tc.line, got, tc.want)
+		}
+	}
+}

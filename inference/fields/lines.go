@@ -227,7 +227,7 @@ var (
 	reStreetWord       = regexp.MustCompile(`\b(JALAN|JLN|LORONG|TAMAN|TMN|LOT|BLOCK|LEVEL|ROAD|STREET|AVENUE|KAWASAN|BANDAR|PERSIARAN)\b`)
 	reAddrHint         = regexp.MustCompile(`\d|\b(JALAN|JLN|JL|LORONG|TAMAN|TMN|LOT|NO|BLOCK|BLK|LEVEL|ROAD|RD|STREET|ST|AVENUE|AVE|KAWASAN|BANDAR|PERSIARAN|SELANGOR|JOHOR|KUALA|LUMPUR|MALL|PLAZA)\b`)
 	reRegLine          = regexp.MustCompile(`^\(?\s*(CO\.?\s*)?(REG|ROC|COMPANY|CO)?\.?\s*(NO)?\.?\s*:?\s*[A-Z]{0,3}\d{4,}[\s-]*[A-Z]?\s*\)?$`)
-	reGSTID            = regexp.MustCompile(`(?i)\b(?:GST|SST|ABN|VAT|EIN|TAX|US[tli1]\W{0,2}Id(?:Nr)?\.?|USt\.?|TVA(?:\s+intra(?:com)?\.?)?|BTW(?:-?nr)?\.?|P\.?\s?IVA)\s*(?:REG(?:ISTRATION)?\.?\s*)?(?:ID|N[O0]|NUMBER|#)?\.?\s*[:.]?\s*([A-Z]{0,2}\s?[\dOQ@SB][\dOQ@SB\s\-]{6,18}\d)`)
+	reGSTID            = regexp.MustCompile(`(?i)\b(?:GST|SST|ABN|VAT|EIN|TAX|US[tli1]\W{0,2}Id(?:Nr)?\.?|USt\.?|TVA(?:\s+intra(?:com)?\.?)?|BTW(?:-?nr)?\.?|P\.?\s?IVA|PARTITA\s+IVA|N\.?\s?I\.?\s?F\.?|C\.?\s?I\.?\s?F\.?|NIPC|UID(?:-?Nr)?\.?|Y-?TUNNUS)\s*(?:REG(?:ISTRATION)?\.?\s*)?(?:ID|N[O0]|NUMBER|#)?\.?\s*[:.]?\s*([A-Z]{0,2}\s?[\dOQ@SB][\dOQ@SB\s\-]{6,18}\d)`)
 	reDocNo            = regexp.MustCompile(`(?i)\b(?:INVOICE|INV|RECEIPT|RCPT|BILL|DOC(?:UMENT)?|TRANS(?:ACTION)?|ORDER|CHECK|SLIP|REF)\s*(?:NO|NUMBER|#)?\.?\s*[:#]?\s*([A-Z0-9][A-Z0-9\-/]{3,})`)
 )
 

@@ -49,7 +49,7 @@ var reNoReadN0 = regexp.MustCompile(`(?i)\bN0\b`)
 // findTaxID finds the supplier's tax ID after its label (ABN, GST REG NO,
 // VAT NO…), with digits read as letters put back and one misread digit
 // mended where exactly one mend passes the checksum.
-func findTaxID(lines []Line, loc receipt.Locale) receipt.Field[receipt.TaxID] {
+func findTaxID(lines []Line, loc receipt.Locale, pk *packs.Pack) receipt.Field[receipt.TaxID] {
 	for _, l := range lines {
 		m := reGSTID.FindStringSubmatch(l.Text)
 		if m == nil {
@@ -58,6 +58,15 @@ func findTaxID(lines []Line, loc receipt.Locale) receipt.Field[receipt.TaxID] {
 		// Digits read as letters inside the number ("ABN 5@ 281 977 903",
 		// "DES97809626").
 		num := m[1]
+		label := reNoReadN0.ReplaceAllString(m[0][:len(m[0])-len(m[1])], "NO") // "GST N0:"
+		// The page's country's own form ("NIF: B47786405", "P.IVA
+		// 04603586779"): its B is the format's, not a misread 8.
+		if national, ok := pk.NationalTaxID(receipt.NormalizeTaxID(num)); ok {
+			if id := receipt.DetectTaxID(national, loc.Country); receipt.ValidateTaxID(id) == nil {
+				b := l.Box
+				return found(id, l.Conf*factorLabelled, &b, "the number after a tax ID label, in "+pk.Name+"'s own form")
+			}
+		}
 		switch {
 		case packs.IsTaxIDShape(receipt.NormalizeTaxID(num)):
 			// NL123456789B01: the B is the format's, not a misread 8.
@@ -66,7 +75,6 @@ func findTaxID(lines []Line, loc receipt.Locale) receipt.Field[receipt.TaxID] {
 		default:
 			num = digitOf.Replace(num)
 		}
-		label := reNoReadN0.ReplaceAllString(m[0][:len(m[0])-len(m[1])], "NO") // "GST N0:"
 		read := receipt.DetectTaxID(label+num, loc.Country)
 		id := receipt.RepairTaxID(read)
 		conf, why := l.Conf*factorLabelled, "the number after a tax ID label"
