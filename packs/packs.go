@@ -55,6 +55,10 @@ type Language struct {
 	// STRASSE, RUE, VIA): with a number on its line, an address, never a
 	// name.
 	StreetWords []string `json:"street_words"`
+	// StreetEndings are the street words a street's name ends in, written
+	// as one word with it where the language compounds (HAUPTSTRASSE,
+	// MOLENWEG, MANNERHEIMINTIE).
+	StreetEndings []string `json:"street_endings,omitempty"`
 	// OtherDates label a date that is not the document's own: an expiry,
 	// a best-before, a validity, a payment's due date, a promotion's end,
 	// a till's software version ("EXP", "MHD", "VALABLE", "SCADENZA").
@@ -121,6 +125,7 @@ type Pack struct {
 	nameWords   map[string]bool
 	notNames    map[string]bool
 	streetWords map[string]bool
+	streetEnds  []string
 	otherDates  [][]string
 }
 
@@ -354,6 +359,9 @@ func compile(p *Pack, langs map[string]*Language) error {
 		}
 		for _, w := range l.StreetWords {
 			p.streetWords[Fold(w)] = true
+		}
+		for _, w := range l.StreetEndings {
+			p.streetEnds = append(p.streetEnds, Fold(w))
 		}
 		p.otherDates = append(p.otherDates, phrases(l.OtherDates)...)
 	}
@@ -639,6 +647,17 @@ func (p *Pack) NationalTaxID(s string) (string, bool) {
 	return id, p.taxID.MatchString(id)
 }
 
+// endsInStreetWord says whether a folded word is a street's name ending in
+// one of the pack's street endings, with three letters or more before it.
+func (p *Pack) endsInStreetWord(w string) bool {
+	for _, e := range p.streetEnds {
+		if len(w) >= len(e)+3 && strings.HasSuffix(w, e) {
+			return true
+		}
+	}
+	return false
+}
+
 // IsSignWord says whether a word is one a business's name is made of in
 // the pack's languages or in English, which shop signs print the world
 // over ("BURGER JOINT" in Paris); without a pack, in English.
@@ -741,8 +760,9 @@ var canonicalWords = func() map[string]bool {
 }()
 
 // IsStreetLine says whether a line is a street address in the pack's
-// languages: a number and a street word ("8030 Renaissance Parkway",
-// "Hauptstr. 5", "26 rue Charlot").
+// languages: a number and a street word, or a word ending in one where the
+// language compounds them ("8030 Renaissance Parkway", "Hauptstr. 5", "26
+// rue Charlot", "Molenweg 49").
 func (p *Pack) IsStreetLine(s string) bool {
 	if p == nil {
 		return false
@@ -752,7 +772,7 @@ func (p *Pack) IsStreetLine(s string) bool {
 	for _, w := range words {
 		if strings.ContainsAny(w, "0123456789") {
 			number = true
-		} else if p.streetWords[w] || strings.HasSuffix(w, "STRASSE") || strings.HasSuffix(w, "STRAAT") {
+		} else if p.streetWords[w] || p.endsInStreetWord(w) {
 			street = true
 		}
 	}

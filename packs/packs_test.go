@@ -132,6 +132,36 @@ func TestLabelsAnotherDate(t *testing.T) {
 	}
 }
 
+// A street's name written as one word with its street word, where the
+// language compounds them, makes a street line with its number; a word
+// that merely ends in the letters of a short street word is none.
+func TestStreetLinesOfCompoundingLanguages(t *testing.T) {
+	for _, tc := range []struct {
+		pack, line string
+		want       bool
+	}{
+		{"NL", "Molenweg 49", true},
+		{"NL", "Prinsengracht 85", true},
+		{"DE", "Hauptstraße 5", true},
+		{"DE", "Bahnhofplatz 3", true},
+		{"DE", "Hauptstr. 5", true},
+		{"FI", "Mannerheimintie 12", true},
+		{"DE", "Molenweg", false},       // no number
+		{"DE", "WEG 5", true},           // the street word alone
+		{"US", "Hauptstrasse 5", false}, // English compounds no street
+		{"NL", "WEGWIJZER 12", false},
+	} {
+		p, _ := Get(tc.pack)
+		if got := p.IsStreetLine(tc.line); got != tc.want {
+			t.Errorf("%s %q: street line %v, want %v", tc.pack, tc.line, got, tc.want)
+		}
+	}
+	// Each ending names a language's street: a US word does not end in one.
+	if p, _ := Get("DE"); p.IsStreetLine("SWEG 5") {
+		t.Error("a word of three letters before its ending was taken for a street")
+	}
+}
+
 // A VAT number in its country's own form is given in the international
 // form of the pack's pattern; one in that form already, or of another
 // shape, is not.

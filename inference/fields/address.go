@@ -5,12 +5,14 @@ import (
 	"strings"
 	"unicode"
 
+	"github.com/shoebox-app/shoebox/packs"
 	"github.com/shoebox-app/shoebox/receipt"
 )
 
 // findAddress collects the lines below the supplier until a phone, tax or
-// document line, or a gap.
-func findAddress(lines []Line, coIdx int) receipt.Text {
+// document line, or a gap; pk is the page's country pack (nil: none
+// known).
+func findAddress(lines []Line, coIdx int, pk *packs.Pack) receipt.Text {
 	var parts []string
 	var partLines []Line
 	var box *receipt.Box
@@ -78,7 +80,7 @@ func findAddress(lines []Line, coIdx int) receipt.Text {
 	if len(parts) == 0 || hints == 0 {
 		return receipt.Text{}
 	}
-	if k := premisesStart(parts); k > 0 {
+	if k := premisesStart(parts, pk); k > 0 {
 		parts, partLines = parts[k:], partLines[k:]
 	}
 	for _, l := range partLines {
@@ -118,11 +120,13 @@ var reLabelledNumber = regexp.MustCompile(`^\W*(?:[A-Z]+\s){0,2}[A-Z]+\s*:\s*#?\
 // name was read as its first line or two ("LICENSEE OF ACME, LEVEL 6, …",
 // "BANDAR BARU RAWANG, NO 15 JALAN …"): at the first of the first three
 // lines that opens with the premises, when neither it nor the lines before
-// it hold a postcode. Otherwise 0.
-func premisesStart(parts []string) int {
+// it hold a postcode or are a town's line as the page's country prints
+// one (where the house number follows the street: "MOLENWEG 49" over
+// "3511 LX UTRECHT"). Otherwise 0.
+func premisesStart(parts []string, pk *packs.Pack) int {
 	for k := 0; k < len(parts) && k < 3; k++ {
-		if rePostcodeLine.MatchString(parts[k]) || reFiveDigits.MatchString(parts[k]) {
-			return 0 // the town's line: "SCHULSTRASSE 22" over "50667 KOELN"
+		if rePostcodeLine.MatchString(parts[k]) || reFiveDigits.MatchString(parts[k]) || pk.IsAddressLine(parts[k]) {
+			return 0 // the town's line: "SCHULSTRASSE 22" over "50667 KOELN", "MOLENWEG 49" over "3511 LX UTRECHT"
 		}
 		if rePremises.MatchString(parts[k]) || rePremises.MatchString(mendAddressWords(parts[k])) { // "L EVE1 6"
 			return k

@@ -938,3 +938,21 @@ func TestTaxIDInTheCountrysOwnForm(t *testing.T) {
 		}
 	}
 }
+
+// Where the house number follows the street, the street's line is the
+// address's first, above the town's line as the country prints it; it is
+// no branch's name cut off for want of a number in front.
+func TestAddressWithTheHouseNumberAfterTheStreet(t *testing.T) {
+	for _, tc := range []struct{ pack, street, town, want string }{
+		{"NL", "Molenweg 49", "3511 LX Utrecht", "MOLENWEG 49, 3511 LX UTRECHT"},
+		{"BE", "Kerkstraat 12", "2000 Antwerpen", "KERKSTRAAT 12, 2000 ANTWERPEN"},
+		{"DE", "Husener Str. 121", "33100 Paderborn", "HUSENER STR. 121, 33100 PADERBORN"},
+	} {
+		loc := receipt.DefaultLocale(receipt.CountryEU)
+		loc.Pack = tc.pack
+		r := ExtractFields(lines("IJzerwaren Bakker B.V.", tc.street, tc.town, "Datum: 06-11-2024", "TOTAAL 10,00"), loc, testNow)
+		if r.SupplierAddress.Value != tc.want {
+			t.Errorf("%s: address %q, want %q", tc.pack, r.SupplierAddress.Value, tc.want)
+		}
+	}
+}
