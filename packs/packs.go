@@ -647,6 +647,15 @@ func (p *Pack) NationalTaxID(s string) (string, bool) {
 	return id, p.taxID.MatchString(id)
 }
 
+// StreetEndings are the pack's languages' street endings, folded
+// ("STRASSE", "WEG").
+func (p *Pack) StreetEndings() []string {
+	if p == nil {
+		return nil
+	}
+	return p.streetEnds
+}
+
 // endsInStreetWord says whether a folded word is a street's name ending in
 // one of the pack's street endings, with three letters or more before it.
 func (p *Pack) endsInStreetWord(w string) bool {

@@ -301,6 +301,34 @@ var reGluedHouseNumber = regexp.MustCompile(`^(\d{1,5})([A-Z]{3,}\b)`)
 // LAKE OR, TOLEDO OH 43604"; "PORTLAND OR, 97201" is Oregon.
 var reDriveAsOregon = regexp.MustCompile(`(\b[A-Z]{2,}\s+)OR(\s*,)(\s*\d{5})?`)
 
+// mendUnreadSharpS gives back a compound street name's ending whose ß
+// the reader read as B or as one S ("SCHULSTRABE", "HAUPTSTRASE"):
+// neither PP-OCR's alphabet nor English Tesseract's has ß. Only the
+// street endings of the page's languages are mended (pk.StreetEndings,
+// folded: STRASSE), where three letters or more come before them.
+func mendUnreadSharpS(addr string, pk *packs.Pack) string {
+	var misread [][2]string // as read, as written
+	for _, e := range pk.StreetEndings() {
+		if strings.Contains(e, "SS") {
+			for _, as := range []string{"B", "S"} {
+				misread = append(misread, [2]string{strings.Replace(e, "SS", as, 1), e})
+			}
+		}
+	}
+	if len(misread) == 0 {
+		return addr
+	}
+	return mendEachWord(addr, func(f string) string {
+		core := strings.TrimRight(f, ".,;:")
+		for _, m := range misread {
+			if len(core) >= len(m[0])+3 && strings.HasSuffix(core, m[0]) {
+				return core[:len(core)-len(m[0])] + m[1] + f[len(core):]
+			}
+		}
+		return f
+	})
+}
+
 // reGermanHouseNumber is a German street and the number after it, where
 // OCR may read a digit as a letter ("MARKTPLATZ S6").
 var reGermanHouseNumber = regexp.MustCompile(`(?:STRASSE|STRAßE|STR\.|PLATZ|WEG|ALLEE|GASSE|RING|DAMM)\s+[\dSOIlB]{1,4}\b`)

@@ -92,7 +92,7 @@ func readSupplier(r *receipt.Receipt, lines []Line, loc receipt.Locale, pk *pack
 			r.SupplierName = co
 		}
 		if addr := findAddress(lines, coLast, pk); addr.Value != "" {
-			addr.Value = mendPostcode(mendFromPage(mendAddressText(mendZeroInAddressWords(addr.Value, loc.Country), loc.Country), lines, -1, -1), loc.Country)
+			addr.Value = mendPostcode(mendFromPage(mendUnreadSharpS(mendAddressText(mendZeroInAddressWords(addr.Value, loc.Country), loc.Country), pk), lines, -1, -1), loc.Country)
 			if addr.Value != "" {
 				r.SupplierAddress = addr
 			}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/shoebox-app/shoebox/inference"
 	"github.com/shoebox-app/shoebox/internal/eval"
+	"github.com/shoebox-app/shoebox/packs"
 	"github.com/shoebox-app/shoebox/receipt"
 )
 
@@ -953,6 +954,29 @@ func TestAddressWithTheHouseNumberAfterTheStreet(t *testing.T) {
 		r := ExtractFields(lines("IJzerwaren Bakker B.V.", tc.street, tc.town, "Datum: 06-11-2024", "TOTAAL 10,00"), loc, testNow)
 		if r.SupplierAddress.Value != tc.want {
 			t.Errorf("%s: address %q, want %q", tc.pack, r.SupplierAddress.Value, tc.want)
+		}
+	}
+}
+
+// A German street's ß, which neither PP-OCR's alphabet nor English
+// Tesseract's has, read as B or as one S, is given back; a word that only
+// ends like one, or a page of another language, is left as read.
+func TestStreetEndingWithItsSharpSMisread(t *testing.T) {
+	de, _ := packs.Get("DE")
+	nl, _ := packs.Get("NL")
+	for _, tc := range []struct {
+		pk       *packs.Pack
+		in, want string
+	}{
+		{de, "SCHULSTRABE 85, 50667 KOLN", "SCHULSTRASSE 85, 50667 KOLN"},
+		{de, "HAUPTSTRASE 62, 50667 KOLN", "HAUPTSTRASSE 62, 50667 KOLN"},
+		{de, "HAUPTSTRASSE 62", "HAUPTSTRASSE 62"},
+		{de, "SCHULSTRAßE 70", "SCHULSTRAßE 70"},
+		{de, "STRABE 5", "STRABE 5"},
+		{nl, "SCHULSTRABE 85", "SCHULSTRABE 85"},
+	} {
+		if got := mendUnreadSharpS(tc.in, tc.pk); got != tc.want {
+			t.Errorf("%q mended to %q, want %q", tc.in, got, tc.want)
 		}
 	}
 }
