@@ -33,12 +33,13 @@ func findAddress(lines []Line, coIdx int, pk *packs.Pack) receipt.Text {
 	for i := coIdx + 1; i < len(lines) && len(parts) < 6; i++ {
 		l := lines[i]
 		u := strings.ToUpper(mendLowerInCapsWords(strings.TrimSpace(l.Text)))
-		if len(parts) == 0 && idLines < 3 && isIdentifierLine(u) {
+		taxID := reGSTID.MatchString(l.Text) // "C.I.F. B60078300", "P.IVA 04603586779"
+		if len(parts) == 0 && idLines < 3 && (isIdentifierLine(u) || taxID) {
 			idLines++
 			prevBottom = l.Box.Y + l.Box.H
 			continue // registration or tax number between the name and the street
 		}
-		u = cleanAddressLine(u)
+		u = cleanAddressLine(u, pk)
 		if len(parts) == 0 && idLines < 3 && isDateTimeLine(u) {
 			idLines++
 			prevBottom = l.Box.Y + l.Box.H
@@ -50,7 +51,7 @@ func findAddress(lines []Line, coIdx int, pk *packs.Pack) receipt.Text {
 			prevBottom = l.Box.Y + l.Box.H
 			continue // phone and tax number printed above the address: "TEL / FAX", "GST ID NO" (SROIE 382)
 		}
-		if reStopAddr.MatchString(u) || reDateNum.MatchString(u) || isDateTimeLine(u) || reMoney.MatchString(u) && !reStreetWord.MatchString(u) || rePhone.MatchString(u) || reLabelledNumber.MatchString(strings.ToUpper(l.Text)) {
+		if taxID || reStopAddr.MatchString(u) || pk != nil && reDocumentLabel.MatchString(strings.Join(pk.Translate(packs.Words(u)), " ")) || reDateNum.MatchString(u) || isDateTimeLine(u) || reMoney.MatchString(u) && !reStreetWord.MatchString(u) || rePhone.MatchString(u) || reLabelledNumber.MatchString(strings.ToUpper(l.Text)) {
 			break
 		}
 		if len(parts) == 0 && !reAddrHint.MatchString(u) && !reAddrHint.MatchString(mendAddressWords(u)) && skipped < 2 {
@@ -105,6 +106,11 @@ func findAddress(lines []Line, coIdx int, pk *packs.Pack) receipt.Text {
 	}
 	return found(addr, conf/float64(len(parts))*factorSecondReading, box, "the lines below the supplier's name, up to a phone, tax or document line")
 }
+
+// reDocumentLabel is a document's title or date label as the rules spell
+// it: a line the page's language prints as one ("FACTURA SIMPLIFICADA",
+// "KASSENBON", "FECHA") ends the address.
+var reDocumentLabel = regexp.MustCompile(`\b(INVOICE|RECEIPT|DATE)\b`)
 
 // rePremises opens an address's first line with the premises: a house
 // number or the word that brings one ("NO.12,", "LOT 3", "UNIT G-13",
@@ -204,7 +210,7 @@ var reOutletCode = regexp.MustCompile(`^(SITE|STATION|STORE|BRANCH|OUTLET)\s*(NO
 // cleanAddressLine drops OCR debris from an address line: marks with no
 // letter or digit ("|", ":", "“") and a short fragment before the street
 // number ("EE LOT R1", "| NO.19").
-func cleanAddressLine(u string) string {
+func cleanAddressLine(u string, pk *packs.Pack) string {
 	// No money in an address: "$" is a misread 5 in the street number that
 	// opens a line ("$4 PITT STREET"), else a misread S ("LOT $319").
 	u = reAddressLabel.ReplaceAllString(u, "")
@@ -240,8 +246,10 @@ func cleanAddressLine(u string) string {
 	if len(out) > 2 && len(out[0]) <= 2 && !HasDigit(out[0]) && reStreetNumberWord.MatchString(out[1]) {
 		out = out[1:]
 	}
-	// A lone character after the last comma is a speck: "HULU LANGAT, 7".
-	if n := len(out); n >= 3 && len([]rune(out[n-1])) == 1 && strings.HasSuffix(out[n-2], ",") {
+	// A lone character after the last comma is a speck ("HULU LANGAT, 7"),
+	// but for a street's house number where the page's languages write it
+	// so ("CALLE MAYOR, 7", "VIA ROMA, 7").
+	if n := len(out); n >= 3 && len([]rune(out[n-1])) == 1 && strings.HasSuffix(out[n-2], ",") && !pk.IsStreetLine(strings.Join(out, " ")) {
 		out = out[:n-1]
 	}
 	return strings.Join(out, " ")

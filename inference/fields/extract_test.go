@@ -980,3 +980,26 @@ func TestStreetEndingWithItsSharpSMisread(t *testing.T) {
 		}
 	}
 }
+
+// A house number after a comma is the street's where the language writes
+// it so, and the address ends at the tax number or the document's title
+// in the page's language.
+func TestSouthernEuropeanAddress(t *testing.T) {
+	for _, tc := range []struct {
+		pack string
+		ls   []string
+		want string
+	}{
+		{"ES", []string{"Cafeteria Sanchez S.L.U.", "Calle Mayor, 7", "46001 Valencia", "CIF: B67505677", "TICKET Fecha: 05/04/25"}, "CALLE MAYOR, 7, 46001 VALENCIA"},
+		{"ES", []string{"Papeleria Nunez S.L.U.", "Calle Mayor, 76", "46001 Valencia", "C.I.F. B93668952", "FACTURA SIMPLIFICADA", "Fecha: 24/06/2025"}, "CALLE MAYOR, 76, 46001 VALENCIA"},
+		{"ES", []string{"Papeleria Nunez S.L.U.", "C.I.F. B93668952", "Calle Mayor, 76", "46001 Valencia", "Fecha: 24/06/2025"}, "CALLE MAYOR, 76, 46001 VALENCIA"},
+		{"IT", []string{"Bar Roma S.r.l.", "Via Roma, 7", "40121 Bologna", "P.IVA 04603586779"}, "VIA ROMA, 7, 40121 BOLOGNA"},
+	} {
+		loc := receipt.DefaultLocale(receipt.CountryEU)
+		loc.Pack = tc.pack
+		r := ExtractFields(lines(append(tc.ls, "TOTAL 10,00")...), loc, testNow)
+		if r.SupplierAddress.Value != tc.want {
+			t.Errorf("%s %q: address %q, want %q", tc.pack, tc.ls[1], r.SupplierAddress.Value, tc.want)
+		}
+	}
+}
