@@ -57,6 +57,17 @@ func (b box) bounds() (x0, y0, x1, y1 float64) {
 	return
 }
 
+// extent is the box's extent along the unit direction d: its corners
+// projected on d. Along (0, 1) it is the box's vertical extent.
+func (b box) extent(d [2]float64) (lo, hi float64) {
+	lo, hi = math.Inf(1), math.Inf(-1)
+	for _, p := range b.corners() {
+		x := p[0]*d[0] + p[1]*d[1]
+		lo, hi = min(lo, x), max(hi, x)
+	}
+	return lo, hi
+}
+
 // detect finds the page's text regions.
 func (r *Reader) detect(ctx context.Context, page *rgb, t *Timings) ([]box, error) {
 	s := min(1, float64(r.opt.MaxSide)/float64(page.w))

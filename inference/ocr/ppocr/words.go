@@ -145,7 +145,10 @@ func blankRun(l textLine, a, b char) float64 {
 // rows groups the regions into text lines in reading order: regions that
 // share most of their height are on one row (a receipt's "TOTAL" and its
 // amount far to the right are two regions), rows top to bottom, regions
-// left to right.
+// left to right. Height and order are measured across the page's text
+// (pageSkew): on a photo taken a few degrees askew, an amount at the
+// right edge sits a line lower on the page than its label, yet on its
+// row.
 func rows(lines []textLine) [][]int {
 	idx := make([]int, 0, len(lines))
 	for i, l := range lines {
@@ -153,15 +156,19 @@ func rows(lines []textLine) [][]int {
 			idx = append(idx, i)
 		}
 	}
+	skew := pageSkew(lines)
+	along := [2]float64{math.Cos(skew), math.Sin(skew)}
+	across := [2]float64{-math.Sin(skew), math.Cos(skew)}
 	type span struct{ y0, y1 float64 }
 	ext := make([]span, len(lines))
 	for _, i := range idx {
-		_, y0, _, y1 := lines[i].b.bounds()
+		y0, y1 := lines[i].b.extent(across)
 		// The unclipped box is taller than the ink; its middle half is the text.
 		pad := (y1 - y0) * 0.2
 		ext[i] = span{y0 + pad, y1 - pad}
 	}
-	sort.SliceStable(idx, func(a, b int) bool { return lines[idx[a]].b.c[1] < lines[idx[b]].b.c[1] })
+	centre := func(i int) float64 { return dot(lines[i].b.c, across) }
+	sort.SliceStable(idx, func(a, b int) bool { return centre(idx[a]) < centre(idx[b]) })
 	var out [][]int
 	var rowSpan []span
 	for _, i := range idx {
@@ -172,7 +179,7 @@ func rows(lines []textLine) [][]int {
 			rs := rowSpan[r]
 			shared := min(e.y1, rs.y1) - max(e.y0, rs.y0)
 			share := shared / min(e.y1-e.y0, rs.y1-rs.y0)
-			if share > 0.5 && share > bestShare && !overlapsAcross(lines, out[r], i) {
+			if share > 0.5 && share > bestShare && !overlapsAcross(lines, out[r], i, along) {
 				best, bestShare = r, share
 			}
 		}
@@ -184,24 +191,68 @@ func rows(lines []textLine) [][]int {
 		out[best] = append(out[best], i)
 	}
 	for _, r := range out {
-		sort.SliceStable(r, func(a, b int) bool { return lines[r[a]].b.c[0] < lines[r[b]].b.c[0] })
+		sort.SliceStable(r, func(a, b int) bool { return dot(lines[r[a]].b.c, along) < dot(lines[r[b]].b.c, along) })
 	}
 	return out
 }
 
+// A page's text is taken as askew when its long regions run at least
+// minSkew from the horizontal (a straight scan's rows stay exactly as
+// measured on the page) and at most maxSkew (beyond, the regions' own
+// directions are no longer the page's), and the middle half of their
+// directions lie within skewSpread: a receipt curled or photographed at a
+// slant runs at one angle at its top and another lower down (receipts-us
+// 1090 from −2° to 3°), and no one angle fits its rows.
+const (
+	minSkew    = 0.5 * math.Pi / 180
+	maxSkew    = 15 * math.Pi / 180
+	skewSpread = 1 * math.Pi / 180
+)
+
+// pageSkew is the angle in radians of the page's text from the
+// horizontal, positive running down to the right: the median direction of
+// its regions three times longer than high (their direction is sure), of
+// which there must be four; 0 otherwise, or where the page runs at no one
+// angle (see skewSpread).
+func pageSkew(lines []textLine) float64 {
+	var angles []float64
+	for _, l := range lines {
+		if len(l.chars) == 0 || l.b.l < 3*l.b.h {
+			continue
+		}
+		u := l.b.u
+		if u[0] < 0 {
+			u = [2]float64{-u[0], -u[1]}
+		}
+		angles = append(angles, math.Atan2(u[1], u[0]))
+	}
+	if len(angles) < 4 {
+		return 0
+	}
+	sort.Float64s(angles)
+	a := angles[len(angles)/2]
+	spread := angles[len(angles)*3/4] - angles[len(angles)/4]
+	if math.Abs(a) < minSkew || math.Abs(a) > maxSkew || spread > skewSpread {
+		return 0
+	}
+	return a
+}
+
 // overlapsAcross says whether region i overlaps any of the row's regions
-// from left to right by more than a third of the narrower: then it is on
-// another line, however close.
-func overlapsAcross(lines []textLine, row []int, i int) bool {
-	x0, _, x1, _ := lines[i].b.bounds()
+// along the text (direction along) by more than a third of the narrower:
+// then it is on another line, however close.
+func overlapsAcross(lines []textLine, row []int, i int, along [2]float64) bool {
+	x0, x1 := lines[i].b.extent(along)
 	for _, j := range row {
-		a0, _, a1, _ := lines[j].b.bounds()
+		a0, a1 := lines[j].b.extent(along)
 		if min(x1, a1)-max(x0, a0) > min(x1-x0, a1-a0)/3 {
 			return true
 		}
 	}
 	return false
 }
+
+func dot(a, b [2]float64) float64 { return a[0]*b[0] + a[1]*b[1] }
 
 // wordsOf turns the page's line readings into words with boxes on page,
 // numbered by row.
