@@ -263,3 +263,34 @@ func TestCombineTakesTheTotalLineTheTimeStampedDateAndTheLostDigit(t *testing.T)
 		t.Errorf("no digit lost: the better backed date should stand, got %s", d)
 	}
 }
+
+// The tax a reader's own tax table adds up to beats a surer tax read
+// alone, and comes with its table; where neither or both tables make
+// their tax, the surer reading stands as before.
+func TestCombineTakesTheTaxItsTableMakes(t *testing.T) {
+	amount := func(v string, conf float64) receipt.Amount {
+		return receipt.Amount{Value: decimal.RequireFromString(v), Set: true, Confidence: conf}
+	}
+	row := func(rate, net, tax string) receipt.TaxLine {
+		return receipt.TaxLine{Rate: amount(rate, 0.9), Net: amount(net, 0.9), Tax: amount(tax, 0.9)}
+	}
+	table := []receipt.TaxLine{row("19", "1520.12", "288.82"), row("7", "210.70", "14.75")}
+	pp := receipt.Receipt{TotalTax: amount("303.57", 0.8), TaxLines: table}
+	tess := receipt.Receipt{TotalTax: amount("1808.94", 0.95)}
+	got := pp
+	combine(&got, tess)
+	if got.TotalTax.Value.String() != "303.57" || len(got.TaxLines) != 2 {
+		t.Errorf("tax %s with %d rows, want PP-OCR's 303.57 its table makes", got.TotalTax.Value, len(got.TaxLines))
+	}
+	got = tess
+	got.TaxLines = nil
+	combine(&got, receipt.Receipt{TotalTax: amount("303.57", 0.8), TaxLines: table})
+	if got.TotalTax.Value.String() != "303.57" || len(got.TaxLines) != 2 {
+		t.Errorf("Tesseract's table: tax %s with %d rows, want 303.57 and its two rows", got.TotalTax.Value, len(got.TaxLines))
+	}
+	got = receipt.Receipt{TotalTax: amount("30.00", 0.8)}
+	combine(&got, receipt.Receipt{TotalTax: amount("3.00", 0.95)})
+	if got.TotalTax.Value.String() != "3" {
+		t.Errorf("no table on either side: tax %s, want the surer 3.00", got.TotalTax.Value)
+	}
+}
