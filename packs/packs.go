@@ -203,6 +203,7 @@ var canonicalLabels = map[string]bool{
 	"TOTAL": true, "TOTAL DUE": true, "SUBTOTAL": true, "CASH": true, "CARD": true, "CHANGE": true,
 	"TIP": true, "SERVICE CHARGE": true, "DISCOUNT": true, "ROUNDING": true, "TAX": true, "NET": true,
 	"GROSS": true, "AMOUNT": true, "DATE": true, "INVOICE": true, "RECEIPT": true,
+	"QTY": true, "DESCRIPTION": true, "PRICE": true, // an item table's column headings
 }
 
 // InvoiceLabelNames are the invoice labels the invoice reader understands.

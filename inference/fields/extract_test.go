@@ -1003,3 +1003,49 @@ func TestSouthernEuropeanAddress(t *testing.T) {
 		}
 	}
 }
+
+// An item table headed in the page's language, its amount column named
+// with the total's word ("BEDRAG"), is read: quantity, name, price and
+// amount per line, adding up to the total.
+func TestItemTableHeadedInThePagesLanguage(t *testing.T) {
+	for _, tc := range []struct {
+		pack   string
+		header string
+		items  []string
+		total  string
+	}{
+		{"NL", "AANTAL OMSCHRIJVING PRIJS BEDRAG", []string{"1 HALFVOLLE MELK 25,93 25,93", "5 BATTERIJEN AA 28,78 143,90", "1 SCHROEVEN 50ST 8,50 8,50"}, "TOTAALBEDRAG 178,33"},
+		{"IT", "Q.TA DESCRIZIONE PREZZO IMPORTO", []string{"3 CARTA A4 30,64 91,92", "1 LATTE 24,17 24,17"}, "TOTALE EUR 116,09"},
+	} {
+		loc := receipt.DefaultLocale(receipt.CountryEU)
+		loc.Pack = tc.pack
+		ls := append([]string{"ACME B.V.", "Datum: 11-11-24", tc.header}, tc.items...)
+		r := ExtractFields(lines(append(ls, tc.total)...), loc, testNow)
+		if len(r.LineItems) != len(tc.items) {
+			t.Errorf("%s: %d items, want %d", tc.pack, len(r.LineItems), len(tc.items))
+			continue
+		}
+		if q := r.LineItems[1].Quantity.Value.String(); tc.pack == "NL" && q != "5" {
+			t.Errorf("%s: second item's quantity %s, want 5", tc.pack, q)
+		}
+	}
+}
+
+// Where the items' amounts add up to the total, a price column that
+// disagrees with an amount was misread (an item code glued to it): the
+// unit price is the amount over the quantity, computed, and no finding
+// holds the receipt back.
+func TestAMisreadPriceOfItemsThatAddUp(t *testing.T) {
+	r := ExtractFields(lines("ACME SDN BHD", "14/06/2017 08:34", "Qty Code&Desc Price Total", "ALPHA LIPID LIFE LINE", "1 184810 165.00 165.00", "Total: 165.00"), receipt.DefaultLocale(receipt.CountryMY), testNow)
+	if len(r.LineItems) != 1 {
+		t.Fatalf("%d items, want 1", len(r.LineItems))
+	}
+	if p := r.LineItems[0].UnitPrice; p.Value.String() != "165" || p.Confidence > 0.5 {
+		t.Errorf("unit price %s at %.2f, want 165 computed", p.Value, p.Confidence)
+	}
+	for _, f := range receipt.Validate(r, receipt.DefaultLocale(receipt.CountryMY), testNow) {
+		if f.Code == receipt.FindLinesVsSubtotal {
+			t.Errorf("finding: %s", f.Message)
+		}
+	}
+}

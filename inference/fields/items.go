@@ -93,7 +93,11 @@ func readItems(lines []Line, upper []string, from int) itemReading {
 		if from >= 0 && i < from {
 			continue
 		}
-		if strings.Contains(k, "TOTAL") || reItemsEnd.MatchString(k) && started {
+		// A table's headings name two columns or more and no amount, one
+		// of them maybe the total's word ("AANTAL OMSCHRIJVING PRIJS
+		// BEDRAG": QTY DESCRIPTION PRICE TOTAL).
+		header := len(reItemsHeader.FindAllString(k, -1)) >= 2 && len(amountsIn(l.Text)) == 0
+		if !header && !(qtyColumn && pricedRow(l.Text)) && (strings.Contains(k, "TOTAL") || reItemsEnd.MatchString(k) && started) {
 			break
 		}
 		if reItemsHeader.MatchString(k) && len(amountsIn(l.Text)) == 0 {
@@ -144,7 +148,7 @@ func readItems(lines []Line, upper []string, from int) itemReading {
 		if !started || reStopAddr.MatchString(k) {
 			continue
 		}
-		desc := cleanItemDesc(reQtyPrice.ReplaceAllString(l.Text, ""))
+		desc := cleanItemDesc(reQtyPrice.ReplaceAllString(withoutTaxCode(l.Text), ""))
 		if letterCount(desc) < 2 && (nameBelow || pendingDesc == "" && i > 0 && (reItemsHeader.MatchString(upper[i-1]) || reUnitsRow.MatchString(upper[i-1]))) {
 			// Right under the table's header, an item code and its
 			// amounts over the item's name: so is every item after it.
@@ -169,7 +173,7 @@ func readItems(lines []Line, upper []string, from int) itemReading {
 			li.LineTotal.Confidence = min(li.LineTotal.Confidence, 0.5)
 		}
 		if lead != nil {
-			if d := cleanItemDesc(l.Text[len(lead[0]):]); letterCount(d) >= 2 || letterCount(desc) < 2 {
+			if d := cleanItemDesc(withoutTaxCode(l.Text[len(lead[0]):])); letterCount(d) >= 2 || letterCount(desc) < 2 {
 				li.Description.Value = d // "2 x TEA 5.00"; "2 11.50 23.00" keeps the name above it
 			}
 			if q, err := decimal.NewFromString(lead[1]); err == nil && q.IsPositive() {
@@ -201,6 +205,35 @@ func readItems(lines []Line, upper []string, from int) itemReading {
 		pendingDesc = ""
 	}
 	return itemReading{items: items, alt: alt, sum: sum, at: at}
+}
+
+// pricedRow says whether a line is a row of an item table with a quantity
+// column: its quantity first, and its price times the quantity its amount
+// last ("3 CARTA A4 30,64 91,92"). It is an item whatever its words say
+// (CARTA is paper, and a card).
+func pricedRow(text string) bool {
+	lead := reLeadCount.FindStringSubmatch(text)
+	amts := amountsIn(text)
+	if lead == nil || len(amts) < 2 {
+		return false
+	}
+	q, err := decimal.NewFromString(lead[1])
+	return err == nil && q.IsPositive() && near(q.Mul(amts[len(amts)-2]), amts[len(amts)-1])
+}
+
+// withoutTaxCode is a line's text without the tax code of one or two
+// letters printed after its last amount ("1x 2.20 2.20 SR", "1,99 A"),
+// which is not the item's name.
+func withoutTaxCode(s string) string {
+	locs := reAmount.FindAllStringIndex(s, -1)
+	if len(locs) == 0 {
+		return s
+	}
+	end := locs[len(locs)-1][1]
+	if tail := strings.Trim(s[end:], " *"); tail != "" && letterCount(tail) == len([]rune(tail)) && len([]rune(tail)) <= 2 {
+		return s[:end]
+	}
+	return s
 }
 
 // nameUnder is the line under item line i when it can be the item's
@@ -250,6 +283,18 @@ func (ir itemReading) addUpTo(target decimal.Decimal) []receipt.LineItem {
 	items := append([]receipt.LineItem(nil), ir.items...)
 	// Exactly: a one-cent slack let an item misread by a cent through.
 	if ir.sum.Equal(target) {
+		// The amounts add up: where a line's quantity times its price
+		// disagrees, the price was misread ("1 184810 165.00 165.00", an
+		// item code glued to the price), and is the amount over the
+		// quantity, computed.
+		for i := range ir.alt {
+			if i >= len(items) {
+				continue
+			}
+			if q := items[i].Quantity; q.Set && q.Value.IsPositive() {
+				items[i].UnitPrice = receipt.Amount{Value: items[i].LineTotal.Value.Div(q.Value).Round(2), Set: true, Source: receipt.SourceOCR, Confidence: confComputed}
+			}
+		}
 		return items
 	}
 	// Off: when exactly one item's other reading makes the sum, that
