@@ -250,3 +250,23 @@ func TestSupplierWordsPrintedAgain(t *testing.T) {
 		})
 	}
 }
+
+// A heading printed again inside the address is the building's name (a
+// mall, a business park), maybe not the business's: the name is in doubt,
+// and its printing in the address backs none of its letters.
+func TestANamePrintedInItsAddressIsInDoubt(t *testing.T) {
+	my := receipt.DefaultLocale(receipt.CountryMY)
+	ls := lines("PUSAT DAGANGAN PHILEO DAMANSARA", "UNIT 105, BLOCK A,PUSAT DAGANGAN PHILEO DAMANSARA", "NO. 9, JALAN 16/11,46350,PETALING JAYA,SELANGOR",
+		"TEL 1800 88 1231", "QTY PRICE DISC AMT", "GP GREENCELL AAA", "1 6.00 0.00 6.00 SR", "GRAND TOTAL 6.00", "28/06/2018 3:11:35 PM")
+	r := ExtractFields(ls, my, testNow)
+	Assess(&r, ls, my, testNow)
+	if r.SupplierName.Value != "PUSAT DAGANGAN PHILEO DAMANSARA" {
+		t.Skipf("the name read is %q", r.SupplierName.Value)
+	}
+	if ok, why := receipt.SupplierTrusted(r.SupplierName); ok || !strings.Contains(why, "address") {
+		t.Errorf("a building's name in the address trusted (%v): %s", ok, why)
+	}
+	if receipt.LettersBacked(r.SupplierName.Support) {
+		t.Errorf("the address's printing backs the name: %+v", r.SupplierName.Support)
+	}
+}

@@ -31,9 +31,30 @@ func assessSupplier(r *receipt.Receipt, lines []Line, pk *packs.Pack, others []R
 		support(receipt.EvidenceReading, "a registered name, with its legal form")
 	}
 	own := lineAt(lines, s.Box)
+	// The name's words in its own address name a place, not the business
+	// again: "PUSAT DAGANGAN PHILEO DAMANSARA" over "UNIT 105, BLOCK
+	// A,PUSAT DAGANGAN PHILEO DAMANSARA" is the building a shop heads its
+	// receipt with (SROIE 517, MYNEWS RETAIL SB).
+	addr := r.SupplierAddress.Box
+	inAddress := func(l Line) bool { return addr != nil && l.Box.W > 0 && addr.Union(l.Box) == *addr }
+	// Its own words, the legal form left out: "REAL GMBH" over "real 33100
+	// Paderborn" is the brand heading its store's town, one word.
+	distinct := words
+	if n, ok := pk.IsLegalForm(words); ok {
+		distinct = words[:len(words)-n]
+	}
+	long := 0
+	for _, w := range distinct {
+		if len(w) >= 3 {
+			long++
+		}
+	}
 	for i, l := range lines {
-		if i == own || s.Box != nil && l.Box.W > 0 && s.Box.Union(l.Box) == *s.Box {
-			continue // the name's own lines
+		if inAddress(l) && long >= 2 && containsWords(packs.Words(l.Text), distinct) && s.Doubt == "" {
+			s.Doubt = "the name is printed in the address: a building's, maybe not the business's"
+		}
+		if i == own || s.Box != nil && l.Box.W > 0 && s.Box.Union(l.Box) == *s.Box || inAddress(l) {
+			continue // the name's own lines, and its address's
 		}
 		lw := packs.Words(l.Text)
 		if letterCount(strings.Join(words, "")) >= 4 && len(lw) <= len(words)+6 && containsWords(lw, words) {
@@ -42,7 +63,7 @@ func assessSupplier(r *receipt.Receipt, lines []Line, pk *packs.Pack, others []R
 		}
 	}
 	ownLine := func(i int) bool {
-		return i == own || s.Box != nil && lines[i].Box.W > 0 && s.Box.Union(lines[i].Box) == *s.Box
+		return i == own || s.Box != nil && lines[i].Box.W > 0 && s.Box.Union(lines[i].Box) == *s.Box || inAddress(lines[i])
 	}
 	if !receipt.LettersBacked(s.Support) {
 		if again := wordsPrintedAgain(words, pk.IsNameWord, lines, ownLine); again != "" {
