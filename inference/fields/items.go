@@ -176,21 +176,8 @@ func readItems(lines []Line, upper []string, from int) itemReading {
 			if d := cleanItemDesc(withoutTaxCode(l.Text[len(lead[0]):])); letterCount(d) >= 2 || letterCount(desc) < 2 {
 				li.Description.Value = d // "2 x TEA 5.00"; "2 11.50 23.00" keeps the name above it
 			}
-			if q, err := decimal.NewFromString(lead[1]); err == nil && q.IsPositive() {
-				li.Quantity = receipt.Amount{Value: q, Set: true, Source: receipt.SourceOCR, Confidence: confAssumed}
-				li.UnitPrice = receipt.Amount{Value: li.LineTotal.Value.Div(q).Round(2), Set: true, Source: receipt.SourceOCR, Confidence: confComputed}
-				if len(amts) >= 2 { // a price column beside the amount
-					price := amts[len(amts)-2]
-					li.UnitPrice.Value = price
-					switch v := q.Mul(price); {
-					case price.Equal(li.LineTotal.Value) && !q.Equal(decimal.NewFromInt(1)):
-						// Price and amount agree: one of them, so the
-						// quantity, a misread 1 ("2 HAMMER 22.64 22.64").
-						li.Quantity.Value, li.Quantity.Confidence = decimal.NewFromInt(1), 0.4
-					case !v.Equal(li.LineTotal.Value):
-						alt[len(items)] = v
-					}
-				}
+			if other, ok := quantityFromLead(&li, lead[1], amts); ok {
+				alt[len(items)] = other
 			}
 		} else if m := reQtyPrice.FindStringSubmatch(l.Text); m != nil {
 			q, _ := decimal.NewFromString(m[1])
@@ -205,6 +192,34 @@ func readItems(lines []Line, upper []string, from int) itemReading {
 		pendingDesc = ""
 	}
 	return itemReading{items: items, alt: alt, sum: sum, at: at}
+}
+
+// quantityFromLead sets an item's quantity from the count that leads its
+// line, and its unit price from the price column beside its amount (or
+// the amount over the quantity, computed). Where the quantity times the
+// price is not the amount, one of them is misread: other is that product,
+// the line total as the price would have it.
+func quantityFromLead(li *receipt.LineItem, count string, amts []decimal.Decimal) (other decimal.Decimal, ok bool) {
+	q, err := decimal.NewFromString(count)
+	if err != nil || !q.IsPositive() {
+		return decimal.Zero, false
+	}
+	li.Quantity = receipt.Amount{Value: q, Set: true, Source: receipt.SourceOCR, Confidence: confAssumed}
+	li.UnitPrice = receipt.Amount{Value: li.LineTotal.Value.Div(q).Round(2), Set: true, Source: receipt.SourceOCR, Confidence: confComputed}
+	if len(amts) < 2 {
+		return decimal.Zero, false
+	}
+	price := amts[len(amts)-2] // a price column beside the amount
+	li.UnitPrice.Value = price
+	switch v := q.Mul(price); {
+	case price.Equal(li.LineTotal.Value) && !q.Equal(decimal.NewFromInt(1)):
+		// Price and amount agree: one of them, so the quantity, a misread
+		// 1 ("2 HAMMER 22.64 22.64").
+		li.Quantity.Value, li.Quantity.Confidence = decimal.NewFromInt(1), 0.4
+	case !v.Equal(li.LineTotal.Value):
+		return v, true
+	}
+	return decimal.Zero, false
 }
 
 // pricedRow says whether a line is a row of an item table with a quantity
