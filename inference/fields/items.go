@@ -81,23 +81,16 @@ func readItems(lines []Line, upper []string, from int) itemReading {
 	var at []int
 	alt := map[int]decimal.Decimal{}
 	sum := decimal.Zero
-	started := false
-	qtyColumn := false
+	started, qtyColumn := false, false
 	var pendingDesc string
 	nameBelow := false // items print their names under their amounts
 	for i, l := range lines {
 		k := upper[i]
-		if from >= 0 && i == from {
-			started = true
-		}
 		if from >= 0 && i < from {
 			continue
 		}
-		// A table's headings name two columns or more and no amount, one
-		// of them maybe the total's word ("AANTAL OMSCHRIJVING PRIJS
-		// BEDRAG": QTY DESCRIPTION PRICE TOTAL).
-		header := len(reItemsHeader.FindAllString(k, -1)) >= 2 && len(amountsIn(l.Text)) == 0
-		if !header && !(qtyColumn && pricedRow(l.Text)) && (strings.Contains(k, "TOTAL") || reItemsEnd.MatchString(k) && started) {
+		started = started || i == from
+		if !isTableHeading(k, l.Text) && !(qtyColumn && pricedRow(l.Text)) && (strings.Contains(k, "TOTAL") || reItemsEnd.MatchString(k) && started) {
 			break
 		}
 		if reItemsHeader.MatchString(k) && len(amountsIn(l.Text)) == 0 {
@@ -192,6 +185,14 @@ func readItems(lines []Line, upper []string, from int) itemReading {
 		pendingDesc = ""
 	}
 	return itemReading{items: items, alt: alt, sum: sum, at: at}
+}
+
+// isTableHeading says whether a line (k its keywordText) heads an item
+// table: it names two columns or more and no amount, one of them maybe
+// with the total's word ("AANTAL OMSCHRIJVING PRIJS BEDRAG": QTY
+// DESCRIPTION PRICE TOTAL).
+func isTableHeading(k, text string) bool {
+	return len(reItemsHeader.FindAllString(k, -1)) >= 2 && len(amountsIn(text)) == 0
 }
 
 // quantityFromLead sets an item's quantity from the count that leads its
