@@ -219,10 +219,10 @@ const closeLookHeight = 48
 // pixels.
 const closeLookMinHeight = 6
 
-// Close reads the box cut out of the page image, its contrast stretched,
+// CloseUp reads the box cut out of the page image, its contrast stretched,
 // enlarged to closeLookHeight; nothing under closeLookMinHeight on the
 // image.
-func (t *tessRereader) Close(ctx context.Context, box receipt.Box) (fields.Line, bool) {
+func (t *tessRereader) CloseUp(ctx context.Context, box receipt.Box) (fields.Line, bool) {
 	b := t.at.onGray(box)
 	if box.W <= 0 || b.H < closeLookMinHeight {
 		return fields.Line{}, false

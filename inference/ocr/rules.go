@@ -30,10 +30,10 @@ type Rereader interface {
 	// Line reads what is printed in box alone, at scale (1: as printed);
 	// ok is false when it read nothing.
 	Line(ctx context.Context, box receipt.Box, scale float64) (fields.Line, bool)
-	// Close reads the words in box close up, enlarged and their contrast
+	// CloseUp reads the words in box close up, enlarged and their contrast
 	// stretched; ok is false when the box is too small to be print or
 	// nothing was read.
-	Close(ctx context.Context, box receipt.Box) (fields.Line, bool)
+	CloseUp(ctx context.Context, box receipt.Box) (fields.Line, bool)
 }
 
 // pageRules are the rules both page readers run over their lines after
@@ -314,7 +314,7 @@ func (s pageRules) closeLook(ctx context.Context, l fields.Line) (fields.Line, b
 	if !ok {
 		return fields.Line{}, false
 	}
-	return s.again.Close(ctx, box)
+	return s.again.CloseUp(ctx, box)
 }
 
 // supplierLook reads the supplier's name again, each of its lines alone
