@@ -318,7 +318,7 @@ func compile(p *Pack, langs map[string]*Language) error {
 			return fmt.Errorf("country pack %s: tax ID pattern: %w", name, err)
 		}
 		p.taxID = re
-		if lit, _ := regexp.MustCompile(p.TaxID).LiteralPrefix(); len(lit) >= 2 && strings.ToUpper(lit[:2]) == lit[:2] && unicode.IsLetter(rune(lit[0])) && unicode.IsLetter(rune(lit[1])) {
+		if lit, _ := re.LiteralPrefix(); len(lit) >= 2 && strings.ToUpper(lit[:2]) == lit[:2] && unicode.IsLetter(rune(lit[0])) && unicode.IsLetter(rune(lit[1])) {
 			p.taxPrefix = lit[:2]
 		}
 	}
