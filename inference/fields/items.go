@@ -90,16 +90,16 @@ func readItems(lines []Line, upper []string, from int) itemReading {
 			continue
 		}
 		started = started || i == from
-		if !isTableHeading(k, l.Text) && !(qtyColumn && pricedRow(l.Text)) && (strings.Contains(k, "TOTAL") || reItemsEnd.MatchString(k) && started) {
+		amts := amountsIn(l.Text)
+		if !isTableHeading(k, amts) && !(qtyColumn && pricedRow(l.Text, amts)) && (strings.Contains(k, "TOTAL") || reItemsEnd.MatchString(k) && started) {
 			break
 		}
-		if reItemsHeader.MatchString(k) && len(amountsIn(l.Text)) == 0 {
+		if reItemsHeader.MatchString(k) && len(amts) == 0 {
 			started = true
 			qtyColumn = qtyColumn || strings.Contains(k, "QTY") || strings.Contains(k, "QUANTITY")
 			pendingDesc = ""
 			continue
 		}
-		amts := amountsIn(l.Text)
 		// "2 @ 6.50" under its item: the item's quantity and unit price.
 		if m := reQtyUnderItem.FindStringSubmatch(l.Text); m != nil && started && len(items) > 0 {
 			q, _ := decimal.NewFromString(m[1])
@@ -187,12 +187,12 @@ func readItems(lines []Line, upper []string, from int) itemReading {
 	return itemReading{items: items, alt: alt, sum: sum, at: at}
 }
 
-// isTableHeading says whether a line (k its keywordText) heads an item
-// table: it names two columns or more and no amount, one of them maybe
-// with the total's word ("AANTAL OMSCHRIJVING PRIJS BEDRAG": QTY
-// DESCRIPTION PRICE TOTAL).
-func isTableHeading(k, text string) bool {
-	return len(reItemsHeader.FindAllString(k, -1)) >= 2 && len(amountsIn(text)) == 0
+// isTableHeading says whether a line (k its keywordText, amts its
+// amounts) heads an item table: it names two columns or more and no
+// amount, one of them maybe with the total's word ("AANTAL OMSCHRIJVING
+// PRIJS BEDRAG": QTY DESCRIPTION PRICE TOTAL).
+func isTableHeading(k string, amts []decimal.Decimal) bool {
+	return len(amts) == 0 && len(reItemsHeader.FindAllString(k, -1)) >= 2
 }
 
 // quantityFromLead sets an item's quantity from the count that leads its
@@ -223,13 +223,12 @@ func quantityFromLead(li *receipt.LineItem, count string, amts []decimal.Decimal
 	return decimal.Zero, false
 }
 
-// pricedRow says whether a line is a row of an item table with a quantity
-// column: its quantity first, and its price times the quantity its amount
-// last ("3 CARTA A4 30,64 91,92"). It is an item whatever its words say
-// (CARTA is paper, and a card).
-func pricedRow(text string) bool {
+// pricedRow says whether a line (amts its amounts) is a row of an item
+// table with a quantity column: its quantity first, and its price times
+// the quantity its amount last ("3 CARTA A4 30,64 91,92"). It is an item
+// whatever its words say (CARTA is paper, and a card).
+func pricedRow(text string, amts []decimal.Decimal) bool {
 	lead := reLeadCount.FindStringSubmatch(text)
-	amts := amountsIn(text)
 	if lead == nil || len(amts) < 2 {
 		return false
 	}
