@@ -22,7 +22,7 @@ fail() { echo "test-linux-packages: FAIL: $*" >&2; exit 1; }
 reads() {
   HOME=$work/home "$1" extract --reader ppocr --json "$receipt" >"$work/$2.json" 2>"$work/$2.err" ||
     fail "$2: $(cat "$work/$2.err")"
-  grep -q '9.00' "$work/$2.json" || fail "$2: the receipt's total 9.00 was not read"
+  tr -d ' \n' <"$work/$2.json" | grep -Eq '"total":\{"value":"9(\.0+)?"' || fail "$2: the receipt's total 9.00 was not read"
   echo "test-linux-packages: $2 read a receipt with PP-OCR: ok"
 }
 
