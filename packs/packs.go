@@ -110,6 +110,9 @@ type Pack struct {
 	// in another country of its calling code, is evidence of the country.
 	// Empty: phone numbers tell nothing of it.
 	PhoneRegion string `json:"phone_region,omitempty"`
+	// Places are the country's place words, for mending misread names and
+	// addresses; nil where none are known.
+	Places *Places `json:"places,omitempty"`
 
 	langs       []*Language
 	labels      []phrase // longest first
@@ -127,6 +130,88 @@ type Pack struct {
 	streetWords map[string]bool
 	streetEnds  []string
 	otherDates  [][]string
+}
+
+// Places are the words a country's addresses, and the names of its
+// businesses, print, so that a word one misread letter from one of them
+// can be mended to it (JALAN, TAMAN, SELANGOR; "JAL AN", "5ELANGOR").
+// Each is in capitals, letters only.
+type Places struct {
+	// Words are street, district, state and building words, and the
+	// country's words for a trade (KEDAI, a shop), that names and
+	// addresses print alike: mended in both.
+	Words []string `json:"words"`
+	// Streets are more place words, mended in an address only: towns and
+	// the words streets, estates and buildings are named with (flowers,
+	// gems, titles: JALAN KENANGA, TAMAN PERMATA). A business's name is
+	// often a proper name one letter from one of them (SANJUNG REALITI is
+	// not TANJUNG). A place one letter from a common English word would
+	// pull that word to it, so such places (BANTING: BATTING, SUNWAY:
+	// SUNDAY) go in Keep instead; inference/fields' tests list the English
+	// words next to every pack's places (lexicon_english.go).
+	Streets []string `json:"streets"`
+	// Keep are the country's words one letter from a place word that are
+	// no misread of it (TANAH, land, is not TAMAN; PASAR, a market, not
+	// PASIR; TANJONG is TANJUNG's older spelling), and the places left out
+	// of Streets, so that none is mended to a street name either
+	// (SELAYANG is not SENAWANG): they stay as read.
+	Keep []string `json:"keep"`
+	// Phrases are place names of two words either of which is short or
+	// ordinary alone ("SHAH ALAM", "DARUL EHSAN"): only the pair shows a
+	// misread.
+	Phrases [][2]string `json:"phrases,omitempty"`
+	// Abbreviations maps a street abbreviation to the ways a reader
+	// misreads it (JLN, for jalan, as JIN, J1N, JEN): mended where a name
+	// or number follows it.
+	Abbreviations map[string][]string `json:"abbreviations,omitempty"`
+	// Towns are post towns and the postcode ranges they use (first and
+	// last, inclusive), generous where a town spans several, as a range
+	// too narrow would "mend" a right postcode: a postcode one digit off
+	// its town's is mended.
+	Towns map[string][][2]int `json:"towns,omitempty"`
+	// States are the states named by one word after an address's
+	// postcode, with their postcode ranges: a word after a postcode a
+	// letter or two off its state's name is that name.
+	States map[string][][2]int `json:"states,omitempty"`
+	// AfterTown are what may follow a town's name in an address besides a
+	// mark: a state, the country ("SELANGOR", "W.P", "MALAYSIA").
+	AfterTown []string `json:"after_town,omitempty"`
+}
+
+// checkPlaces says what is wrong with a pack's place words, if anything.
+func checkPlaces(pl *Places) error {
+	if pl == nil {
+		return nil
+	}
+	lists := [][]string{pl.Words, pl.Streets, pl.Keep}
+	for _, p := range pl.Phrases {
+		lists = append(lists, p[:])
+	}
+	for abbr, misread := range pl.Abbreviations {
+		lists = append(lists, []string{abbr})
+		for _, m := range misread {
+			if m == "" || strings.ContainsFunc(m, unicode.IsSpace) {
+				return fmt.Errorf("abbreviation %s: misreading %q is not one word", abbr, m)
+			}
+		}
+	}
+	for _, ranges := range []map[string][][2]int{pl.Towns, pl.States} {
+		for name, rs := range ranges {
+			for _, r := range rs {
+				if r[0] > r[1] || r[0] < 0 {
+					return fmt.Errorf("%s: postcode range %d–%d", name, r[0], r[1])
+				}
+			}
+		}
+	}
+	for _, l := range lists {
+		for _, w := range l {
+			if w == "" || strings.IndexFunc(w, func(r rune) bool { return !unicode.IsUpper(r) }) >= 0 {
+				return fmt.Errorf("place word %q: capital letters only", w)
+			}
+		}
+	}
+	return nil
 }
 
 // phrase is a run of folded words and the canonical words it stands for.
@@ -310,6 +395,9 @@ func compile(p *Pack, langs map[string]*Language) error {
 		return fmt.Errorf("country pack %s: no jurisdiction (the tax rules a library follows: AU, NZ, UK, EU, US, MY or other)", name)
 	case len(p.Languages) == 0:
 		return fmt.Errorf("country pack %s: no language", name)
+	}
+	if err := checkPlaces(p.Places); err != nil {
+		return fmt.Errorf("country pack %s: %w", name, err)
 	}
 	p.taxID, p.taxPrefix = nil, ""
 	if p.TaxID != "" {

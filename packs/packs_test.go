@@ -26,6 +26,10 @@ func TestTheLoaderRefusesWhatTheRulesCannotUse(t *testing.T) {
 			"currency":"ZZD","date_order":"DMY"}`},
 		"bad date order": {"d/countries/zz.json": `{"country":"ZZ","name":"Z","jurisdiction":"other","languages":["en"],
 			"currency":"ZZD","date_order":"DDMMYY"}`},
+		"place word not in capitals": {"d/countries/zz.json": `{"country":"ZZ","name":"Z","jurisdiction":"other","languages":["en"],
+			"currency":"ZZD","date_order":"DMY","places":{"words":["Jalan"]}}`},
+		"postcode range backwards": {"d/countries/zz.json": `{"country":"ZZ","name":"Z","jurisdiction":"other","languages":["en"],
+			"currency":"ZZD","date_order":"DMY","places":{"towns":{"ZEDTOWN":[[12399, 12300]]}}}`},
 	} {
 		fsys := fstest.MapFS{}
 		for n, b := range files {

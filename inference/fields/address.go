@@ -11,8 +11,8 @@ import (
 
 // findAddress collects the lines below the supplier until a phone, tax or
 // document line, or a gap; pk is the page's country pack (nil: none
-// known).
-func findAddress(lines []Line, coIdx int, pk *packs.Pack) receipt.Text {
+// known), lx the lexicon its words are mended with.
+func findAddress(lines []Line, coIdx int, pk *packs.Pack, lx *lexicon) receipt.Text {
 	var parts []string
 	var partLines []Line
 	var box *receipt.Box
@@ -32,7 +32,7 @@ func findAddress(lines []Line, coIdx int, pk *packs.Pack) receipt.Text {
 	}
 	for i := coIdx + 1; i < len(lines) && len(parts) < 6; i++ {
 		l := lines[i]
-		u := strings.ToUpper(mendLowerInCapsWords(strings.TrimSpace(l.Text)))
+		u := strings.ToUpper(lx.mendLowerInCapsWords(strings.TrimSpace(l.Text)))
 		taxID := reGSTID.MatchString(l.Text) // "C.I.F. B60078300", "P.IVA 04603586779"
 		if len(parts) == 0 && idLines < 3 && (isIdentifierLine(u) || taxID) {
 			idLines++
@@ -54,7 +54,7 @@ func findAddress(lines []Line, coIdx int, pk *packs.Pack) receipt.Text {
 		if taxID || reStopAddr.MatchString(u) || pk != nil && reDocumentLabel.MatchString(strings.Join(pk.Translate(packs.Words(u)), " ")) || reDateNum.MatchString(u) || isDateTimeLine(u) || reMoney.MatchString(u) && !reStreetWord.MatchString(u) || rePhone.MatchString(u) || reLabelledNumber.MatchString(strings.ToUpper(l.Text)) {
 			break
 		}
-		if len(parts) == 0 && !reAddrHint.MatchString(u) && !reAddrHint.MatchString(mendAddressWords(u)) && skipped < 2 {
+		if len(parts) == 0 && !reAddrHint.MatchString(u) && !reAddrHint.MatchString(lx.mendAddressWords(u)) && skipped < 2 {
 			skipped++ // a branch name or slogan under the supplier: "IKEA CHERAS", "BISTRO & CAFE"
 			prevBottom = l.Box.Y + l.Box.H
 			continue
@@ -81,7 +81,7 @@ func findAddress(lines []Line, coIdx int, pk *packs.Pack) receipt.Text {
 	if len(parts) == 0 || hints == 0 {
 		return receipt.Text{}
 	}
-	if k := premisesStart(parts, pk); k > 0 {
+	if k := premisesStart(parts, pk, lx); k > 0 {
 		parts, partLines = parts[k:], partLines[k:]
 	}
 	for _, l := range partLines {
@@ -129,12 +129,12 @@ var reLabelledNumber = regexp.MustCompile(`^\W*(?:[A-Z]+\s){0,2}[A-Z]+\s*:\s*#?\
 // it hold a postcode or are a town's line as the page's country prints
 // one (where the house number follows the street: "MOLENWEG 49" over
 // "3511 LX UTRECHT"). Otherwise 0.
-func premisesStart(parts []string, pk *packs.Pack) int {
+func premisesStart(parts []string, pk *packs.Pack, lx *lexicon) int {
 	for k := 0; k < len(parts) && k < 3; k++ {
 		if rePostcodeLine.MatchString(parts[k]) || reFiveDigits.MatchString(parts[k]) || pk.IsAddressLine(parts[k]) {
 			return 0 // the town's line: "SCHULSTRASSE 22" over "50667 KOELN", "MOLENWEG 49" over "3511 LX UTRECHT"
 		}
-		if rePremises.MatchString(parts[k]) || rePremises.MatchString(mendAddressWords(parts[k])) { // "L EVE1 6"
+		if rePremises.MatchString(parts[k]) || rePremises.MatchString(lx.mendAddressWords(parts[k])) { // "L EVE1 6"
 			return k
 		}
 	}

@@ -48,7 +48,7 @@ func MendFromAlternatives(lines []Line, within func(Line) bool, pk *packs.Pack) 
 			// surer than this one: "Dion" (0.94) and "Dian" (0.88) on one
 			// page are the same name, and each a second choice of the other.
 			isWord := func(s string) bool {
-				return KnownWord(s) || legalFormWords[s] || pk.IsSignWord(s) || page[s] > w.Conf
+				return KnownWord(s, pk) || legalFormWords[s] || pk.IsSignWord(s) || page[s] > w.Conf
 			}
 			if text, ok := mendWordFromAlternatives(w, isWord, page); ok {
 				words[j].Text = text

@@ -9,6 +9,7 @@ import (
 )
 
 func TestMendFromAlternatives(t *testing.T) {
+	my, _ := packs.Get("MY") // the words are Malaysian names and places
 	alt := func(at int, letter string, p float64) inference.Alt { return inference.Alt{At: at, Text: letter, P: p} }
 	for _, tc := range []struct {
 		name string
@@ -40,7 +41,7 @@ func TestMendFromAlternatives(t *testing.T) {
 			for _, w := range tc.page {
 				ls = append(ls, Line{Text: w.Text, Conf: w.Conf, Words: []inference.Word{w}})
 			}
-			out, n := MendFromAlternatives(ls, func(l Line) bool { return l.Text == tc.word.Text }, nil)
+			out, n := MendFromAlternatives(ls, func(l Line) bool { return l.Text == tc.word.Text }, my)
 			if out[0].Text != tc.want || out[0].Words[0].Text != tc.want {
 				t.Errorf("mended to %q (word %q), want %q", out[0].Text, out[0].Words[0].Text, tc.want)
 			}

@@ -118,3 +118,46 @@ func TestVATTablesInTheirLanguage(t *testing.T) {
 		}
 	}
 }
+
+// A country's places are data too: the words its addresses print and its
+// post towns' postcodes, from its pack, mend its own pages' misreads and
+// no other country's.
+func TestAMadeUpCountrysPlacesMendItsAddresses(t *testing.T) {
+	fsys := fstest.MapFS{
+		"zp/languages/zp.json": {Data: []byte(`{"language": "zp", "name": "Zeplish",
+			"labels": {"TOTAL": ["ZUMMAZ"], "DATE": ["DAZ"]}, "evidence": ["DANKEZ", "ZUMMAZ"],
+			"street_words": ["ZTRAAT"]}`)},
+		"zp/countries/zp.json": {Data: []byte(`{"country": "ZP", "name": "Zepland", "jurisdiction": "other", "languages": ["zp"],
+			"currency": "ZPD", "currency_marks": ["ZPD"], "date_order": "DMY", "evidence": ["ZEPLAND"],
+			"places": {"words": ["ZTRAAT", "PLEINZ"], "streets": ["KORNWALLEN"], "towns": {"ZEPTOWN": [[12300, 12399]]}}}`)},
+	}
+	if err := packs.Load(fsys, "zp"); err != nil {
+		t.Fatal(err)
+	}
+	zp, _ := packs.Get("ZP")
+	lx := lexiconOf(zp)
+	if got := lx.mendAddressText("7 KORNWALLIN ZTRQAT"); got != "7 KORNWALLEN ZTRAAT" {
+		t.Errorf("Zepland address mended to %q, want its place words", got)
+	}
+	if got := lx.mendTownPostcode("7 KORNWALLEN ZTRAAT, 12845 ZEPTOWN"); got != "7 KORNWALLEN ZTRAAT, 12345 ZEPTOWN" {
+		t.Errorf("Zepland postcode mended to %q, want its town's 12345", got)
+	}
+	if got := lx.mendNameWords("KORNWALLIN PLFINZ"); got != "KORNWALLIN PLEINZ" {
+		t.Errorf("Zepland name mended to %q: a place word in names, a street name only in addresses", got)
+	}
+	for _, other := range []string{"MY", "DE", "US"} {
+		pk, _ := packs.Get(other)
+		if got := lexiconOf(pk).mendAddressText("7 KORNWALLIN ZTRQAT"); got != "7 KORNWALLIN ZTRQAT" {
+			t.Errorf("%s page mended Zepland's words: %q", other, got)
+		}
+	}
+	// And Malaysia's are Malaysia's: JALAN is mended on a Malaysian page,
+	// not on a Zepland one.
+	my, _ := packs.Get("MY")
+	if got := lexiconOf(my).mendAddressText("NO 5, JAIAN BESAR"); got != "NO 5, JALAN BESAR" {
+		t.Errorf("Malaysian page: %q", got)
+	}
+	if got := lx.mendAddressText("NO 5, JAIAN BESAR"); got != "NO 5, JAIAN BESAR" {
+		t.Errorf("Zepland page mended to a Malaysian street word: %q", got)
+	}
+}

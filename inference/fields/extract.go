@@ -66,6 +66,7 @@ func boxOf(l Line) *receipt.Box {
 // readSupplier reads the supplier's name (mended, doubted when it looks
 // garbled) and the address below it.
 func readSupplier(r *receipt.Receipt, lines []Line, loc receipt.Locale, pk *packs.Pack) {
+	lx := lexiconOf(packOf(loc)) // the page's pack, else the client's country's
 	co, coIdx, coLast := findCompany(lines, pk)
 	if coIdx >= 0 {
 		b := boxOf(lines[coIdx])
@@ -81,7 +82,7 @@ func readSupplier(r *receipt.Receipt, lines []Line, loc receipt.Locale, pk *pack
 		}
 		co.Value = joinSpacedLetters(co.Value)
 		if !fromTextLayer(lines) { // a text layer's letters are exact: no misreading to mend
-			co.Value = closeBracketBeforeLegalForm(mendFromPage(mendNameWords(mendBracketLookalikes(mendZeroInNameWords(co.Value), lines, coIdx, coLast), loc.Country), lines, coIdx, coLast))
+			co.Value = closeBracketBeforeLegalForm(lx.mendFromPage(lx.mendNameWords(lx.mendBracketLookalikes(mendZeroInNameWords(co.Value), lines, coIdx, coLast)), lines, coIdx, coLast))
 		}
 		if co.Value != "" {
 			co.Box = b
@@ -91,8 +92,8 @@ func readSupplier(r *receipt.Receipt, lines []Line, loc receipt.Locale, pk *pack
 			}
 			r.SupplierName = co
 		}
-		if addr := findAddress(lines, coLast, pk); addr.Value != "" {
-			addr.Value = mendPostcode(mendFromPage(mendUnreadSharpS(mendAddressText(mendZeroInAddressWords(addr.Value, loc.Country), loc.Country), pk), lines, -1, -1), loc.Country)
+		if addr := findAddress(lines, coLast, pk, lx); addr.Value != "" {
+			addr.Value = mendPostcode(lx.mendFromPage(mendUnreadSharpS(lx.mendAddressText(mendZeroInAddressWords(addr.Value, loc.Country)), pk), lines, -1, -1), loc.Country, lx)
 			if addr.Value != "" {
 				r.SupplierAddress = addr
 			}

@@ -632,7 +632,11 @@ func TestMendPostcode(t *testing.T) {
 		{"229 LAKE OR, TOLEDO OH 43604", receipt.CountryUS, "229 LAKE DR, TOLEDO OH 43604"},
 		{"12 MAIN ST, SALEM OR 97301", receipt.CountryUS, "12 MAIN ST, SALEM OR 97301"},
 	} {
-		if got := mendPostcode(tc.addr, tc.country); got != tc.want {
+		lx := lexiconIn(tc.country)
+		if tc.country == receipt.CountryEU {
+			lx = lexiconIn("DE") // the euro rules, with the German pack's towns
+		}
+		if got := mendPostcode(tc.addr, tc.country, lx); got != tc.want {
 			t.Errorf("mendPostcode(%q) = %q, want %q", tc.addr, got, tc.want)
 		}
 	}
@@ -816,7 +820,7 @@ func TestMendTownPostcode(t *testing.T) {
 		{"LOT PT12A, 4O150 MERLIMAU", "LOT PT12A, 4O150 MERLIMAU"},                             // no town of the table
 		{"NO 12, JALAN SS2/3, SS2OO PETALING JAYA", "NO 12, JALAN SS2/3, SS2OO PETALING JAYA"}, // two digits: no postcode
 	} {
-		if got := mendTownPostcode(tc.in, townPostcodes); got != tc.want {
+		if got := myLexicon().mendTownPostcode(tc.in); got != tc.want {
 			t.Errorf("mendTownPostcode(%q) = %q, want %q", tc.in, got, tc.want)
 		}
 	}
@@ -839,7 +843,7 @@ func TestMendMoneyWords(t *testing.T) {
 		{"CHARGF", "CHARGE"},
 		{"GOODS SOLD ARE NOT RETURNABLE", "GOODS SOLD ARE NOT RETURNABLE"},
 	} {
-		if got := mendMoneyWords(tc.in); got != tc.want {
+		if got := mendMoneyWords(tc.in, myLexicon()); got != tc.want {
 			t.Errorf("mendMoneyWords(%q) = %q, want %q", tc.in, got, tc.want)
 		}
 	}
@@ -893,7 +897,7 @@ func TestMendStateAfterPostcode(t *testing.T) {
 		{"LOT 5, 50450 KUALA LUMPUR", "LOT 5, 50450 KUALA LUMPUR"},                                   // a state of two words is left
 		{"NO 5, 47100 PUCHONG, JALAN SELANGAT", "NO 5, 47100 PUCHONG, JALAN SELANGAT"},               // another ending
 	} {
-		if got := mendStateAfterPostcode(tc.in); got != tc.want {
+		if got := myLexicon().mendStateAfterPostcode(tc.in); got != tc.want {
 			t.Errorf("mendStateAfterPostcode(%q) = %q, want %q", tc.in, got, tc.want)
 		}
 	}

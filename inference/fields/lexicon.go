@@ -1,94 +1,100 @@
 package fields
 
 import (
+	"maps"
 	"regexp"
+	"slices"
 	"strings"
+	"sync"
 	"unicode"
 
+	"github.com/shoebox-app/shoebox/packs"
 	"github.com/shoebox-app/shoebox/receipt"
 )
 
 // shopWords name trades and shop kinds and legal forms: the words a
-// supplier's name ends in. Short words one letter from a street word stay
-// out (SALON would tie JALON between SALON and JALAN; DINER turns DINAR).
+// supplier's name ends in, the world over (a country's own, KEDAI or
+// PERNIAGAAN, are in its pack's place words). Short words one letter from
+// a street word stay out (SALON would tie JALON between SALON and JALAN;
+// DINER turns DINAR).
 var shopWords = wordSet(`
-HARDWARE BAKERY BAKERIES STATIONERY RESTAURANT RESTORAN ENTERPRISE ENTERPRISES TRADING
-ELECTRICAL ELECTRONICS SUPPLY SUPPLIES SUPERMARKET HYPERMARKET PHARMACY FARMASI BOOKSTORE
+HARDWARE BAKERY BAKERIES STATIONERY RESTAURANT ENTERPRISE ENTERPRISES TRADING
+ELECTRICAL ELECTRONICS SUPPLY SUPPLIES SUPERMARKET HYPERMARKET PHARMACY BOOKSTORE
 BOOKSTORES CONFECTIONERY SEAFOOD CENTRE CENTER MARKET MARKETING FOOD FOODS BEVERAGE BEVERAGES
 HEALTH BEAUTY INTERNATIONAL SERVICE SERVICES STATION MACHINERY MOTOR MOTORS PARTS TIMBER
 BUILDING MATERIAL MATERIALS CONSTRUCTION HOLDINGS INDUSTRIES INDUSTRIAL DISTRIBUTION
-DISTRIBUTOR KEDAI PERNIAGAAN PERUSAHAAN SYARIKAT RUNCIT MAKANAN MINUMAN KOPITIAM BISTRO
+DISTRIBUTOR BISTRO
 KITCHEN GROCERY FRESH BOOKS OFFICE PRINTING COMPUTER TEXTILE FURNITURE HOME LIVING CASH
-CARRY RETAIL WHOLESALE TRANSPORT LOGISTICS TRAVEL HOTEL PETROL PETROLEUM ENERGY BERHAD
+CARRY RETAIL WHOLESALE TRANSPORT LOGISTICS TRAVEL HOTEL PETROL PETROLEUM ENERGY
 LIMITED COMPANY CORPORATION SHOPPING CAFE
 STATIONERS GROCER GROCERS CHEMIST BUTCHER NEWSAGENT FLORIST GARAGE TOOLS MART
 STORE STORES SHOP GARDEN
 `)
 
-// placeWords are street, district and state words (for Malaysia, where our
-// development receipts come from), and a building's PLAZA: mended only on
-// Malaysian receipts, where "Plata" is no misread place.
-var placeWords = wordSet(`
-JALAN TAMAN BANDAR LORONG PERSIARAN LEBUHRAYA LEBUH KAWASAN PERINDUSTRIAN SEKSYEN KAMPUNG
-BATU BUKIT SUNGAI SUNGEI SELANGOR JOHOR BAHRU KUALA LUMPUR PETALING SHAH SUBANG KLANG
-CHERAS PUCHONG KAJANG KEMBANGAN DAMANSARA AMPANG SETAPAK KEPONG PERAK PENANG PULAU PINANG
-MELAKA PAHANG KEDAH KELANTAN TERENGGANU SABAH SARAWAK NEGERI SEMBILAN PUTRAJAYA CYBERJAYA
-DARUL EHSAN TAKZIM MALAYSIA UTAMA INDAH PERDANA MUTIARA LEVEL FLOOR BLOCK BASEMENT
-BESAR BATANG SETIA PLAZA
-`)
-
-// streetWords are more Malaysian place words, mended in addresses only:
-// towns of the Klang Valley and Johor, and the words streets, estates and
-// buildings are named with (flowers, gems, titles: JALAN KENANGA, TAMAN
-// PERMATA, JALAN TENGKU…). A supplier's name is often a proper name one
-// letter from one of them (SANJUNG REALITI is not TANJUNG). A common
-// English word one letter from a street word would be mended to it, so
-// places such as BANTING (BATTING), SENTRAL (CENTRAL), SUNWAY (SUNDAY),
-// GENTING (GETTING) and DINAR (DINER) stay out: each word here was checked
-// against Debian's American English word list (wamerican).
-var streetWords = wordSet(`
-ABDUL ANGGERIK BAHAGIA BANGI BANGSAR BANGUNAN BENDAHARA BERLIAN
-BERNAM BESI BESTARI BINTANG BOTANIC BULOH BUTTERWORTH CEMERLANG CEMPAKA DAHLIA DAMAI
-DATUK DELIMA DENGKIL GEMILANG GOMBAK GUDANG HARMONI IDAMAN IMPIAN INDUSTRI INTAN IPOH ISMAIL
-JINJANG KARANG KEDIAMAN KELANA KEMAJUAN KEMBOJA KENANGA KESUMA KINRARA KLUANG
-KOMPLEKS KUANTAN KULAI LAKSAMANA LANGAT LENGKOK LINGKARAN MAHARAJA MASAI MAWAR
-MEGAH MELATI MENARA MENJALARA MERAK MERPATI MEWAH MOLEK NILAI NILAM NUSAJAYA ORKID PANDAMARAN
-PANDAN PANGSAPURI PANTAI PASIR PELANGI PERDAGANGAN PERKASA PERMAISURI PERMATA PERUMAHAN
-PONTIAN PUSAT PUTERI PUTRA RAHMAN RAWANG SABAK SALAK SAUJANA SEGAMAT SEGAMBUT SEJAHTERA
-SEMENYIH SENAI SENAWANG SENTUL SEPANG SEPUTEH SERDANG SEREMBAN SEROJA SKUDAI SULTANAH
-TANJUNG TEBRAU TENGKU TERATAI TIRAM TROPICANA TUNKU WANGSA WISMA
-ZAMRUD
-`)
-
-// tradeWords are words that recur in the names and addresses printed on
-// receipts. OCR errors in them are mended when a misread is close to exactly
-// one of them.
-var tradeWords = union(shopWords, placeWords)
-
-// addressWords are the words an address's misreads are mended to.
-var addressWords = union(tradeWords, streetWords)
-
-// knownWords are left as read and never become a correction: ordinary
-// words one letter away from a trade word (TANAH is not TAMAN, JAPAN is not
-// JALAN, PAPAN is not JAPAN), Malay words or spellings one letter from a
-// place word (PASAR, a market, is not PASIR; BORONG, wholesale, is not
-// LORONG; TANJONG is TANJUNG's older spelling), and the places left out of
-// streetWords, so that they are not mended to a street word either
-// (SELAYANG is not SENAWANG).
+// knownWords are left as read and never become a correction: English
+// words one letter from a trade word or a country's place word (JAPAN is
+// not JALAN, HONE not HOME). A country's own such words are its pack's
+// (packs.Places.Keep).
 var knownWords = wordSet(`
-TANAH MERAH BARAT TIMUR UTARA SELATAN TENGAH LAMA BARU JAYA JASA ALAM SERI RAYA DESA MAJU PAPAN
 HOUSE HORSE MONEY MINT MINE MINES MINI NONE HONG HONE HOLE BONE STORE STORES SHOP SHOPS
 JAPAN CHINA INDIA KOREA TAIWAN THAI
-PASAR BORONG TANJONG PUTERA KUSUMA
-AHMAD BANTING BRICKFIELDS CAVES DINAR GALLERIA GENTING ISKANDAR KEMUNING KIARA MEDAN PERLING
-SEBERANG SELAYANG SENTRAL SIMPANG SULTAN SUNWAY TAIPING
 `)
 
+// lexicon is what one page's names and addresses are mended to: the
+// trade words everywhere, and the place words of the country the page is
+// printed in (packs.Places), which a page of another country never sees.
+type lexicon struct {
+	trade   map[string]bool // shop words and the country's place words: names and addresses are mended to them
+	address map[string]bool // trade and the country's street names: addresses are mended to them
+	streets map[string]bool // the country's street names
+	known   map[string]bool // left as read, never a correction
+	phrases [][2]string     // two-word place names (packs.Places.Phrases)
+	places  bool            // the country has place words
+	abbrevs textFixes       // its street abbreviations as misread (packs.Places.Abbreviations)
+	towns   map[string][][2]int
+	states  map[string][][2]int
+	townEnd *regexp.Regexp // what may follow a town's name: a mark, or a word of packs.Places.AfterTown
+}
+
+// lexicons caches each pack's lexicon; plainLexicon is a page's of no
+// pack, or of a country with no place words.
+var (
+	lexicons     sync.Map // *packs.Pack → *lexicon
+	plainLexicon = &lexicon{trade: shopWords, address: shopWords, streets: map[string]bool{}, known: knownWords, townEnd: townEndAfter(nil)}
+)
+
+// lexiconOf is the lexicon a page of pack pk is mended with.
+func lexiconOf(pk *packs.Pack) *lexicon {
+	if pk == nil || pk.Places == nil {
+		return plainLexicon
+	}
+	if lx, ok := lexicons.Load(pk); ok {
+		return lx.(*lexicon)
+	}
+	pl := pk.Places
+	lx := &lexicon{
+		trade:   union(shopWords, wordSet(strings.Join(pl.Words, " "))),
+		streets: wordSet(strings.Join(pl.Streets, " ")),
+		known:   union(knownWords, wordSet(strings.Join(pl.Keep, " "))),
+		phrases: pl.Phrases,
+		places:  len(pl.Words)+len(pl.Streets) > 0,
+		abbrevs: abbreviationFixes(pl.Abbreviations),
+		towns:   pl.Towns,
+		states:  pl.States,
+		townEnd: townEndAfter(pl.AfterTown),
+	}
+	lx.address = union(lx.trade, lx.streets)
+	actual, _ := lexicons.LoadOrStore(pk, lx)
+	return actual.(*lexicon)
+}
+
 // KnownWord says whether w, its marks aside and in capitals, is a word of
-// the lexicon names and addresses are mended to or left alone as.
-func KnownWord(w string) bool {
+// the lexicon names and addresses on a page of pack pk (nil: none) are
+// mended to or left alone as.
+func KnownWord(w string, pk *packs.Pack) bool {
 	c := letterCore(strings.ToUpper(w))
-	return c != "" && (addressWords[c] || knownWords[c])
+	lx := lexiconOf(pk)
+	return c != "" && (lx.address[c] || lx.known[c])
 }
 
 func union(sets ...map[string]bool) map[string]bool {
@@ -109,24 +115,15 @@ func wordSet(s string) map[string]bool {
 	return m
 }
 
-// mendTradeWords replaces each misread word in s by the trade word it is
-// closest to, when exactly one lies within one edit (two for words of eight
-// letters or more). Short words, words with digits and words already known
-// are left alone.
-func mendTradeWords(s string) string { return mendWords(s, tradeWords) }
+// mendAddressWords mends an address's words to the trade and street words
+// (see mendWords).
+func (lx *lexicon) mendAddressWords(s string) string { return lx.mendWords(s, lx.address) }
 
-// mendAddressWords is mendTradeWords for an address, with its street words.
-func mendAddressWords(s string) string { return mendWords(s, addressWords) }
-
-// mendNameWords mends a supplier's name: its shop words everywhere, and
-// the Malaysian place words only on Malaysian receipts, where SABAH is a
-// state and not a misread SARAH.
-func mendNameWords(s string, c receipt.Country) string {
-	s = mendTradePhrases(s)
-	if c != receipt.CountryMY {
-		return mendWords(s, shopWords)
-	}
-	return mendTradeWords(s)
+// mendNameWords mends a supplier's name to the trade words: the shop
+// words, and the place words of the page's country alone (on a Malaysian
+// receipt SABAH is a state; elsewhere it may be a misread SARAH).
+func (lx *lexicon) mendNameWords(s string) string {
+	return lx.mendWords(mendTradePhrases(s), lx.trade)
 }
 
 // tradePhrases are trades named by two words joined by "&", each short
@@ -151,32 +148,34 @@ func mendTradePhrases(s string) string {
 	})
 }
 
-// mendAddressText mends an address's words, place phrases and street
-// abbreviations. The word lists are Malaysia's (JALAN, TAMAN, DARUL
-// EHSAN): elsewhere only a shop word is mended.
-func mendAddressText(s string, c receipt.Country) string {
-	if c != receipt.CountryMY {
-		return mendWords(s, shopWords)
+// mendAddressText mends an address's words, and, where the page's country
+// has place words, its place phrases and street abbreviations (JALAN,
+// DARUL EHSAN, JLN): elsewhere only a shop word is mended.
+func (lx *lexicon) mendAddressText(s string) string {
+	if !lx.places {
+		return lx.mendWords(s, lx.trade)
 	}
-	return mendPlacePhrases(addressAbbrevFixes.apply(mendAddressWords(s)))
+	return lx.mendPlacePhrases(lx.abbrevs.apply(lx.mendAddressWords(s)))
 }
 
-// mendWords replaces each misread word in s by the word of lexicon it is
-// closest to (see mendTradeWords).
-func mendWords(s string, lexicon map[string]bool) string {
-	s = joinSplitWords(s, lexicon)
+// mendWords replaces each misread word in s by the word of words it is
+// closest to, when exactly one lies within one edit (two for words of eight
+// letters or more). Short words, words with digits and words already known
+// are left alone.
+func (lx *lexicon) mendWords(s string, words map[string]bool) string {
+	s = lx.joinSplitWords(s, words)
 	return mendEachWord(s, func(f string) string {
-		if w, ok := mendDigitsInWord(f, lexicon); ok {
+		if w, ok := mendDigitsInWord(f, words); ok {
 			return w
 		}
-		if w, ok := mendPunctuatedWord(f); ok {
+		if w, ok := lx.mendPunctuatedWord(f); ok {
 			return w
 		}
 		core := letterCore(f)
-		if !mendable(core) {
+		if !lx.mendable(core) {
 			return f
 		}
-		if w, ok := closestWord(core, lexicon); ok {
+		if w, ok := closestWord(core, words); ok {
 			return strings.Replace(f, core, w, 1)
 		}
 		return f
@@ -249,10 +248,10 @@ func closestWord(core string, lexicon map[string]bool) (string, bool) {
 // mendLowerInCapsWords mends each capital word of s with one lower-case
 // letter inside it (see mendLowerInCaps). It runs before a name or address
 // line is put in capitals, which hides the misread letter.
-func mendLowerInCapsWords(s string) string {
+func (lx *lexicon) mendLowerInCapsWords(s string) string {
 	return mendEachWord(s, func(f string) string {
 		core := letterCore(f)
-		if w, ok := mendLowerInCaps(core); ok {
+		if w, ok := lx.mendLowerInCaps(core); ok {
 			return strings.Replace(f, core, w, 1)
 		}
 		return f
@@ -263,7 +262,7 @@ func mendLowerInCapsWords(s string) string {
 // it ("HOnE"): printed names are in capitals, so that letter is the one
 // misread, and the word is the trade word that fits with every other letter
 // as read, when exactly one does.
-func mendLowerInCaps(core string) (string, bool) {
+func (lx *lexicon) mendLowerInCaps(core string) (string, bool) {
 	if len(core) < 4 {
 		return "", false
 	}
@@ -283,7 +282,7 @@ func mendLowerInCaps(core string) (string, bool) {
 		return "", false
 	}
 	fit := ""
-	for w := range tradeWords {
+	for w := range lx.trade {
 		if len(w) == len(core) && w[:at] == core[:at] && w[at+1:] == core[at+1:] {
 			if fit != "" {
 				return "", false
@@ -302,7 +301,7 @@ const glyphLike = "!:|'`‘’\"{[."
 // at its start or between its letters, when exactly one trade word fits with
 // that run standing for one letter (the run may take an I beside it along:
 // ":I" for N) and every other letter as read. Trailing punctuation stays.
-func mendPunctuatedWord(f string) (string, bool) {
+func (lx *lexicon) mendPunctuatedWord(f string) (string, bool) {
 	end := strings.LastIndexFunc(f, unicode.IsLetter)
 	if end < 0 {
 		return f, false
@@ -328,7 +327,7 @@ func mendPunctuatedWord(f string) (string, bool) {
 	}
 	var fits []string
 	try := func(b, a string) {
-		for w := range tradeWords {
+		for w := range lx.trade {
 			if len(w) == len(b)+1+len(a) && strings.HasPrefix(w, b) && strings.HasSuffix(w, a) {
 				fits = append(fits, w)
 			}
@@ -355,8 +354,8 @@ func letterCore(f string) string {
 // mendable says whether a word may be mended to another: five capitals or
 // more, and not a word we know as it is (englishNeighbours: English words
 // one letter from one of ours, GOODS for FOODS, BLACK for BLOCK).
-func mendable(core string) bool {
-	return len(core) >= 5 && !tradeWords[core] && !streetWords[core] && !knownWords[core] && !englishNeighbours[core] &&
+func (lx *lexicon) mendable(core string) bool {
+	return len(core) >= 5 && !lx.trade[core] && !lx.streets[core] && !lx.known[core] && !englishNeighbours[core] &&
 		strings.IndexFunc(core, func(r rune) bool { return !unicode.IsUpper(r) }) < 0
 }
 
@@ -409,32 +408,12 @@ func editDistance(a, b string, limit int) int {
 	return prev[len(b)]
 }
 
-// placePhrases are Malaysian place names of two words, either of which
-// is short or an ordinary word on its own (ALAM, LAMA, BESI), so that
-// only the pair shows a misread: "SHAH ALAN", "SHEH ALAM", "DARU EHSAN",
-// "SUNGET BEST". The states' honorifics (DARUL EHSAN for Selangor…) are
-// printed after most addresses.
-var placePhrases = [][2]string{
-	{"SHAH", "ALAM"},
-	{"KUALA", "LUMPUR"},
-	{"PETALING", "JAYA"},
-	{"JOHOR", "BAHRU"},
-	{"DARUL", "EHSAN"},
-	{"DARUL", "TAKZIM"},
-	{"DARUL", "AMAN"},
-	{"DARUL", "MAKMUR"},
-	{"DARUL", "RIDZUAN"},
-	{"DARUL", "NAIM"},
-	{"DARUL", "IMAN"},
-	{"DARUL", "KHUSUS"},
-}
-
 // mendPlacePhrases mends two neighbouring words of an address that are
 // one misread letter (a letter lost, for DARU) away from a place phrase,
 // each word at most one, the pair at most one below ten letters. Known
 // words and marks around the words stay. Pairs that fit two phrases are
 // left alone.
-func mendPlacePhrases(s string) string {
+func (lx *lexicon) mendPlacePhrases(s string) string {
 	fields := strings.Fields(s)
 	changed := false
 	for i := 0; i+1 < len(fields); i++ {
@@ -444,7 +423,7 @@ func mendPlacePhrases(s string) string {
 		}
 		var fit [2]string
 		n := 0
-		for _, p := range placePhrases {
+		for _, p := range lx.phrases {
 			if a == p[0] && b == p[1] {
 				n = 0
 				break
@@ -454,7 +433,7 @@ func mendPlacePhrases(s string) string {
 			if len(p[0])+len(p[1]) >= 10 {
 				limit = 2
 			}
-			if da <= 1 && db <= 1 && da+db <= limit && mendableIn(a, da) && mendableIn(b, db) {
+			if da <= 1 && db <= 1 && da+db <= limit && lx.mendableIn(a, da) && lx.mendableIn(b, db) {
 				fit, n = p, n+1
 			}
 		}
@@ -548,7 +527,10 @@ var (
 )
 
 // textFixes are misreadings a pattern finds, each with what it stands for.
-type textFixes []struct {
+type textFixes []textFix
+
+// textFix is a misreading a pattern finds and what it stands for.
+type textFix struct {
 	re   *regexp.Regexp
 	with string
 }
@@ -564,24 +546,34 @@ func (fs textFixes) apply(s string) string {
 // mendableIn says whether a word d letters from its place in a phrase may
 // become it: four letters or more, and no word we know as it is (BANDAR
 // BATU is not BANDAR BARU).
-func mendableIn(w string, d int) bool {
-	return d == 0 || len(w) >= 4 && !tradeWords[w] && !knownWords[w]
+func (lx *lexicon) mendableIn(w string, d int) bool {
+	return d == 0 || len(w) >= 4 && !lx.trade[w] && !lx.known[w]
 }
 
-// Street abbreviations as OCR misreads them: JLN (jalan) as JIN, JUN, JEN,
-// J1N; TMN (taman) as THN, TMM; BLK (block) as BIK, 8LK; the land-title
-// "LOT P.T." as P.7. Each is mended only where its place in an address
-// shows what it is: JLN and TMN before a name or number, BLK before a
-// block letter or number, P.T. after LOT, LOT itself opening the address
-// before a number; the "&" between two lettered house numbers ("31G&33G")
-// read as 8.
-var addressAbbrevFixes = textFixes{
-	{regexp.MustCompile(`(^|[\s,.])(?:J[I1lUE]N|JLM)(\.?\s+[A-Z0-9])`), "${1}JLN${2}"},
-	{regexp.MustCompile(`(^|[\s,.\-])(?:THN|TMM|TNN|7MN)(\.?\s+[A-Z0-9])`), "${1}TMN${2}"},
-	{regexp.MustCompile(`(^|[\s,.])(?:B[I1]K|8LK)(\.?\s+[A-Z0-9]{1,3}\b)`), "${1}BLK${2}"},
-	// Two lettered house numbers joined by "&" read as 8: "31G833G".
-	{regexp.MustCompile(`\b(\d{1,4}[A-Z])8(\d{1,4}[A-Z])\b`), "${1}&${2}"},
+// abbreviationFixes mend a country's street abbreviations as misread
+// (JLN, for jalan, read JIN, JUN or J1N; TMN, taman, read THN) where their
+// place in an address shows what they are: before a name or number. And
+// two lettered house numbers joined by "&" read as 8 ("31G833G") are
+// mended where the country prints them so.
+func abbreviationFixes(abbrevs map[string][]string) textFixes {
+	if len(abbrevs) == 0 {
+		return nil
+	}
+	names := slices.Sorted(maps.Keys(abbrevs))
+	fixes := make(textFixes, 0, len(names)+1)
+	for _, abbr := range names {
+		alts := make([]string, len(abbrevs[abbr]))
+		for i, m := range abbrevs[abbr] {
+			alts[i] = regexp.QuoteMeta(m)
+		}
+		fixes = append(fixes, textFix{regexp.MustCompile(`(^|[\s,.\-])(?:` + strings.Join(alts, "|") + `)(\.?\s+[A-Z0-9])`), "${1}" + abbr + "${2}"})
+	}
+	return append(fixes, textFix{reAmpersandAsEight, "${1}&${2}"})
 }
+
+// reAmpersandAsEight is two lettered house numbers joined by "&" read as
+// 8: "31G833G".
+var reAmpersandAsEight = regexp.MustCompile(`\b(\d{1,4}[A-Z])8(\d{1,4}[A-Z])\b`)
 
 // mendFromPage takes a word's spelling from where the receipt prints it
 // again in plain type when a display font or a faint line was misread:
@@ -595,13 +587,13 @@ var addressAbbrevFixes = textFixes{
 // confidences, read surer there than in the name or printed there twice
 // ("GARDENIA" at 0.99 in the heading is not mended to the footer's one
 // "Gardenta's" at 0.96). first and last of -1 count every line.
-func mendFromPage(name string, lines []Line, first, last int) string {
+func (lx *lexicon) mendFromPage(name string, lines []Line, first, last int) string {
 	body := pageWords(lines, first, last)
 	own := runConfidences(lines, func(i int, _ Line) bool { return i >= first && i <= last })
 	elsewhere := runConfidences(lines, func(i int, l Line) bool { return (i < first || i > last) && l.Conf >= 0.8 })
 	return mendEachWord(name, func(f string) string {
 		core := letterCore(f)
-		if !mendable(core) || body[core] > 0 {
+		if !lx.mendable(core) || body[core] > 0 {
 			return f
 		}
 		twin, n := "", 0
@@ -630,9 +622,9 @@ const (
 // neither that nor a word the page prints elsewhere (ICONIC is not
 // "(CONIC"); a lone letter becomes "(" before such a word. Either needs
 // the name to have no "(" open before it, and a closing one needs one.
-func mendBracketLookalikes(name string, lines []Line, first, last int) string {
+func (lx *lexicon) mendBracketLookalikes(name string, lines []Line, first, last int) string {
 	known := pageWords(lines, first, last)
-	isLexicon := func(w string) bool { return addressWords[w] || knownWords[w] }
+	isLexicon := func(w string) bool { return lx.address[w] || lx.known[w] }
 	isKnown := func(w string) bool { return len(w) >= 3 && (known[w] > 0 || isLexicon(w)) }
 	fields := strings.Fields(name)
 	depth := 0
@@ -743,13 +735,13 @@ func mendDigitsInWord(f string, lexicon map[string]bool) (string, bool) {
 // like, they make a word of lexicon and neither is a word on its own:
 // "STAT IONERY", "PETA1 ING", "JAL AN". Punctuation before the first or
 // after the second stays.
-func joinSplitWords(s string, lexicon map[string]bool) string {
+func (lx *lexicon) joinSplitWords(s string, words map[string]bool) string {
 	fields := strings.Fields(s)
 	if len(fields) < 2 {
 		return s
 	}
 	known := func(w string) bool {
-		return lexicon[w] || knownWords[w] || englishNeighbours[w] || streetWords[w] || tradeWords[w]
+		return words[w] || lx.known[w] || englishNeighbours[w] || lx.streets[w] || lx.trade[w]
 	}
 	var out []string
 	changed := false
@@ -761,10 +753,10 @@ func joinSplitWords(s string, lexicon map[string]bool) string {
 			ca, cb := a[len(lead):], b[:len(b)-len(trail)]
 			if ca != "" && cb != "" && !known(ca) && !known(cb) && letterCount(ca+cb) >= 4 && len(ca+cb) >= 5 {
 				joined := ca + cb
-				if w, ok := mendDigitsInWord(joined, lexicon); ok {
+				if w, ok := mendDigitsInWord(joined, words); ok {
 					joined = w
 				}
-				if lexicon[joined] && strings.IndexFunc(joined, func(r rune) bool { return !unicode.IsUpper(r) }) < 0 {
+				if words[joined] && strings.IndexFunc(joined, func(r rune) bool { return !unicode.IsUpper(r) }) < 0 {
 					out = append(out, lead+joined+trail)
 					i++
 					changed = true

@@ -7,7 +7,7 @@ package fields
 const englishWordListSHA256 = "9f513f1ceadb6a01c5485b7dbdfd5118dc66cd70b59cae2851292112d4066a32"
 
 // englishNeighbours are the English words and names (of Debian's wamerican
-// list) one misread letter from a word of tradeWords or streetWords:
+// list) one misread letter from a trade word or a pack's place word:
 // read as they are, they stay (GOODS is not FOODS, SARAH is not SABAH).
 var englishNeighbours = wordSet(`
 ABASEMENT ABATEMENT ABRADING ARTERIAL AVERAGES BACTERIAL BARRY BATING BATTERIES BEAUTIFY

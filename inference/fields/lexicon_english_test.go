@@ -23,6 +23,7 @@ const englishWordList = "/usr/share/dict/american-english"
 // the OCR mends would turn into one of our words: GOODS is not FOODS, and
 // a shop named for SARAH or PARIS is not SABAH or PARTS.
 func englishNeighboursIn(list []byte) []string {
+	trade, address, known := everyPlaceWord()
 	var out []string
 	for _, w := range strings.Fields(string(list)) {
 		if w == "" || strings.IndexFunc(w[1:], func(r rune) bool { return r > unicode.MaxASCII || !unicode.IsLower(r) }) >= 0 ||
@@ -30,12 +31,12 @@ func englishNeighboursIn(list []byte) []string {
 			continue // possessives, accents, initialisms
 		}
 		u := strings.ToUpper(w)
-		if len(u) < 5 || tradeWords[u] || streetWords[u] || knownWords[u] {
+		if len(u) < 5 || trade[u] || address[u] || known[u] {
 			continue
 		}
-		_, trade := closestWord(u, tradeWords)
-		_, street := closestWord(u, addressWords)
-		if trade || street {
+		_, nearTrade := closestWord(u, trade)
+		_, nearStreet := closestWord(u, address)
+		if nearTrade || nearStreet {
 			out = append(out, u)
 		}
 	}
@@ -63,7 +64,7 @@ func TestEnglishNeighboursAreCurrent(t *testing.T) {
 		b.WriteString("package fields\n\n")
 		fmt.Fprintf(&b, "// englishWordListSHA256 is the list's checksum: with another list the\n// test that keeps this file current has nothing to compare.\nconst englishWordListSHA256 = %q\n\n", listSum)
 		b.WriteString("// englishNeighbours are the English words and names (of Debian's wamerican\n")
-		b.WriteString("// list) one misread letter from a word of tradeWords or streetWords:\n")
+		b.WriteString("// list) one misread letter from a trade word or a pack's place word:\n")
 		b.WriteString("// read as they are, they stay (GOODS is not FOODS, SARAH is not SABAH).\n")
 		b.WriteString("var englishNeighbours = wordSet(`\n")
 		line := ""

@@ -82,8 +82,8 @@ func TestMendAddressAbbrevs(t *testing.T) {
 		{"NO. 31G833G, JALAN SETIA INDAH X", "NO. 31G&33G, JALAN SETIA INDAH X"},
 		{"NO. 318, JALAN 3/8A", "NO. 318, JALAN 3/8A"}, // no lettered numbers on both sides
 	} {
-		if got := addressAbbrevFixes.apply(tc.in); got != tc.want {
-			t.Errorf("addressAbbrevFixes.apply(%q) = %q, want %q", tc.in, got, tc.want)
+		if got := myLexicon().abbrevs.apply(tc.in); got != tc.want {
+			t.Errorf("abbreviations.apply(%q) = %q, want %q", tc.in, got, tc.want)
 		}
 	}
 }
@@ -102,7 +102,7 @@ func TestMendFromPage(t *testing.T) {
 		{"BAIFU (M) SDN BHD", []string{"BAIFA 1.00", "BAIFO 2.00"}, "BAIFU (M) SDN BHD"},                                        // two twins: no guess
 	} {
 		ls := append(lines(tc.name), lines(tc.body...)...)
-		if got := mendFromPage(tc.name, ls, 0, 0); got != tc.want {
+		if got := myLexicon().mendFromPage(tc.name, ls, 0, 0); got != tc.want {
 			t.Errorf("mendFromPage(%q) = %q, want %q", tc.name, got, tc.want)
 		}
 	}
@@ -131,7 +131,7 @@ func TestMendFromPageWeighsTheReadings(t *testing.T) {
 		{"printed twice, less surely", 0.99, []Line{withWords("The recipient of Kembala's products", 0.95), withWords("Kembala thanks you", 0.9)}, "KEMBALA BAKERIES (KL) SDN BHD"},
 	} {
 		ls := append([]Line{withWords(name, tc.name)}, tc.body...)
-		if got := mendFromPage(name, ls, 0, 0); got != tc.want {
+		if got := myLexicon().mendFromPage(name, ls, 0, 0); got != tc.want {
 			t.Errorf("%s: mendFromPage = %q, want %q", tc.desc, got, tc.want)
 		}
 	}
@@ -143,11 +143,11 @@ func TestMendFromPageInAnAddress(t *testing.T) {
 	page := lines("NO.1, TAMAN SRI UENGKIL, JALAN AIR HITAM", "43800 DENGKIL, SELANGOR.")
 	addr := "NO.1, TAMAN SRI UENGKIL, JALAN AIR HITAM, 43800 DENGKIL, SELANGOR."
 	page[0].Conf = 0.73
-	if got, want := mendFromPage(addr, page, -1, -1), "NO.1, TAMAN SRI DENGKIL, JALAN AIR HITAM, 43800 DENGKIL, SELANGOR."; got != want {
+	if got, want := myLexicon().mendFromPage(addr, page, -1, -1), "NO.1, TAMAN SRI DENGKIL, JALAN AIR HITAM, 43800 DENGKIL, SELANGOR."; got != want {
 		t.Errorf("doubtful line: %q, want %q", got, want)
 	}
 	page[0].Conf = 0.9
-	if got := mendFromPage(addr, page, -1, -1); got != addr {
+	if got := myLexicon().mendFromPage(addr, page, -1, -1); got != addr {
 		t.Errorf("confident line: %q, want it as read", got)
 	}
 }
@@ -160,7 +160,7 @@ func TestMendLowerInCapsWords(t *testing.T) {
 		{"Jalan Dinar G", "Jalan Dinar G"},                   // mixed case is how it is printed
 		{"NO 5, JALAn BESAR", "NO 5, JALAN BESAR"},
 	} {
-		if got := mendLowerInCapsWords(tc.in); got != tc.want {
+		if got := myLexicon().mendLowerInCapsWords(tc.in); got != tc.want {
 			t.Errorf("mendLowerInCapsWords(%q) = %q, want %q", tc.in, got, tc.want)
 		}
 	}
@@ -179,7 +179,7 @@ func TestMendPlacePhrases(t *testing.T) {
 		{"BANDAR BATU", "BANDAR BATU"},                   // BATU is a word
 		{"JALAN SUBANG JASA 3", "JALAN SUBANG JASA 3"},   // a street, not the town of Subang Jaya
 	} {
-		if got := mendPlacePhrases(tc.in); got != tc.want {
+		if got := myLexicon().mendPlacePhrases(tc.in); got != tc.want {
 			t.Errorf("mendPlacePhrases(%q) = %q, want %q", tc.in, got, tc.want)
 		}
 	}
@@ -268,7 +268,7 @@ func TestJoinSplitWords(t *testing.T) {
 		{"C W KHOO HARDWARE", "C W KHOO HARDWARE"},
 		{"JALAN BESAR", "JALAN BESAR"},
 	} {
-		if got := joinSplitWords(tc.in, addressWords); got != tc.want {
+		if got := myLexicon().joinSplitWords(tc.in, myLexicon().address); got != tc.want {
 			t.Errorf("joinSplitWords(%q) = %q, want %q", tc.in, got, tc.want)
 		}
 	}

@@ -423,18 +423,18 @@ var glyphMerges = [][2]string{{"RI", "N"}, {"RN", "M"}, {"II", "U"}, {"VV", "W"}
 // moneyKeywords is a line's keyword text for the money rules, its tax
 // word and money words mended.
 func moneyKeywords(l Line, pk *packs.Pack) string {
-	return mendMoneyWords(mendTaxWord(translatedKeywords(keywordText(l.Text), pk), l.Text))
+	return mendMoneyWords(mendTaxWord(translatedKeywords(keywordText(l.Text), pk), l.Text), lexiconOf(pk))
 }
 
 // mendMoneyWords replaces each word of keyword text that is one misread
 // letter (from eight letters on, one edit), one letter read as two, or a
 // few letters read as their lookalikes from exactly one money word:
 // "RDUNDED", "ADJUSIMENT", "ROURIDING", "IUIAL".
-func mendMoneyWords(k string) string {
+func mendMoneyWords(k string, lx *lexicon) string {
 	fields := strings.Fields(k)
 	changed := false
 	for i, w := range fields {
-		if len(w) < 5 || moneyWords[w] || knownWords[w] || englishNeighbours[w] {
+		if len(w) < 5 || moneyWords[w] || lx.known[w] || englishNeighbours[w] {
 			continue
 		}
 		if m, ok := nearestMoneyWord(w); ok {

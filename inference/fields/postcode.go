@@ -10,60 +10,37 @@ import (
 	"github.com/shoebox-app/shoebox/receipt"
 )
 
-// townPostcodes are the postcode ranges of Malaysian post towns (Pos
-// Malaysia's allocation), generous where a town spans several: a range too
-// narrow would "mend" a right postcode. Cheras has one in Selangor and one
-// in Kuala Lumpur.
-var townPostcodes = map[string][][2]int{
-	"KUALA LUMPUR": {{50000, 60000}}, "PETALING JAYA": {{46000, 47999}}, "SHAH ALAM": {{40000, 40999}},
-	"KLANG": {{41000, 42999}}, "SUBANG JAYA": {{47500, 47699}}, "PUCHONG": {{47100, 47199}},
-	"SERI KEMBANGAN": {{43300, 43300}}, "KAJANG": {{43000, 43009}}, "SEMENYIH": {{43500, 43500}},
-	"DENGKIL": {{43800, 43800}}, "RAWANG": {{48000, 48099}}, "AMPANG": {{68000, 68000}},
-	"JOHOR BAHRU": {{79000, 81999}}, "SEREMBAN": {{70000, 70999}}, "IPOH": {{30000, 31999}},
-	"CHERAS": {{43200, 43200}, {56000, 56199}}, "BALAKONG": {{43300, 43300}}, "BANGI": {{43600, 43699}},
-	"HULU LANGAT": {{43100, 43100}}, "SEPANG": {{43900, 43900}}, "BANTING": {{42700, 42700}},
-	"SUNGAI BULOH": {{47000, 47000}}, "BATU CAVES": {{68100, 68100}}, "SELAYANG": {{68100, 68100}},
-	"CYBERJAYA": {{63000, 63999}}, "PUTRAJAYA": {{62000, 62999}}, "NILAI": {{71800, 71800}},
-	"PLENTONG": {{81700, 81799}}, "MASAI": {{81700, 81799}}, "PASIR GUDANG": {{81700, 81799}},
-	"SKUDAI": {{81300, 81399}}, "SENAI": {{81400, 81499}}, "KULAI": {{81000, 81099}},
-	"ULU TIRAM": {{81800, 81899}}, "GELANG PATAH": {{81500, 81599}}, "BATU PAHAT": {{83000, 83099}},
-	"MUAR": {{84000, 84099}}, "PAGOH": {{84600, 84699}}, "SEGAMAT": {{85000, 85099}}, "KLUANG": {{86000, 86099}},
-	"MELAKA": {{75000, 78999}}, "GEORGE TOWN": {{10000, 11999}}, "BUTTERWORTH": {{12000, 13999}},
-	"KUANTAN": {{25000, 26999}}, "KOTA BHARU": {{15000, 16999}}, "KUALA TERENGGANU": {{20000, 21999}},
-	"ALOR SETAR": {{5000, 6999}}, "KOTA KINABALU": {{88000, 88999}}, "KUCHING": {{93000, 94999}},
-}
-
-// germanTownPostcodes are the postcode ranges of Germany's largest
-// cities (Deutsche Post), for receipts set to EU.
-var germanTownPostcodes = map[string][][2]int{
-	"BERLIN": {{10115, 14199}}, "HAMBURG": {{20000, 22999}}, "MUENCHEN": {{80331, 81929}}, "MÜNCHEN": {{80331, 81929}},
-	"KOELN": {{50667, 51149}}, "KÖLN": {{50667, 51149}}, "FRANKFURT": {{60306, 60599}, {65929, 65936}},
-	"STUTTGART": {{70173, 70629}}, "DUESSELDORF": {{40210, 40629}}, "DÜSSELDORF": {{40210, 40629}},
-	"LEIPZIG": {{4000, 4399}}, "DORTMUND": {{44135, 44388}}, "ESSEN": {{45127, 45359}}, "BREMEN": {{28000, 28999}},
-	"DRESDEN": {{1000, 1399}}, "HANNOVER": {{30000, 30699}}, "NUERNBERG": {{90000, 90499}}, "NÜRNBERG": {{90000, 90499}},
-}
-
 // reTownPostcode is a postcode before a town's name; four digits are a
 // German postcode that lost its leading 0 ("4109 LEIPZIG").
 var reTownPostcode = regexp.MustCompile(`(^|[\s,])(\d{4,5}),?\s+(\p{Lu}[\p{Lu} ]+)`)
 
-// reTownEnd is what may follow a town's name: a mark, or a state's name.
-var reTownEnd = regexp.MustCompile(`^\s*([^A-Z\s]|(SELANGOR|JOHOR|WILAYAH|W\.?P|MALAYSIA|NEGERI|PERAK)\b)`)
+// townEndAfter is what may follow a town's name: a mark, or one of words
+// (a state's name, the country's).
+func townEndAfter(words []string) *regexp.Regexp {
+	quoted := make([]string, len(words))
+	for i, w := range words {
+		quoted[i] = regexp.QuoteMeta(w)
+	}
+	if len(quoted) == 0 {
+		return regexp.MustCompile(`^\s*[^A-Z\s]`)
+	}
+	return regexp.MustCompile(`^\s*([^A-Z\s]|(` + strings.Join(quoted, "|") + `)\b)`)
+}
 
-// mendTownPostcode mends a postcode that cannot be its town's in towns
+// mendTownPostcode mends a postcode that cannot be its town's (lx.towns)
 // ("93200 KUALA LUMPUR", "56667 KOELN"): when exactly one digit changed
 // makes it one, that is the postcode printed, and four digits before a
 // town whose codes start with 0 lost that 0 ("4109 LEIPZIG"). A postcode
 // in range, or one that two changes would fit ("44000 PETALING JAYA":
 // 46000 or 47000), stays as read.
-func mendTownPostcode(addr string, towns map[string][][2]int) string {
-	addr = mendLettersInPostcode(addr, towns)
+func (lx *lexicon) mendTownPostcode(addr string) string {
+	addr = lx.mendLettersInPostcode(addr)
 	for _, m := range reTownPostcode.FindAllStringSubmatchIndex(addr, -1) {
 		code, after := addr[m[4]:m[5]], addr[m[6]:m[7]]
 		if lotNumber.MatchString(addr[:m[4]]) {
 			continue // "LOT 12345": no postcode
 		}
-		ranges := townRanges(after, towns)
+		ranges := lx.townRanges(after)
 		if ranges == nil {
 			continue
 		}
@@ -92,7 +69,7 @@ var reLetteredPostcode = regexp.MustCompile(`(^|[\s,])([0-9A-Z]{5}),?\s+(\p{Lu}[
 // mendLettersInPostcode reads the letters of a postcode with three digits
 // or more as the digits they look like ("4D170 SHAH ALAM", "500CO KUALA
 // LUMPUR") when that puts it in its town's range.
-func mendLettersInPostcode(addr string, towns map[string][][2]int) string {
+func (lx *lexicon) mendLettersInPostcode(addr string) string {
 	for _, m := range reLetteredPostcode.FindAllStringSubmatchIndex(addr, -1) {
 		code := addr[m[4]:m[5]]
 		if packs.CountDigits(code) < 3 || packs.CountDigits(code) == len(code) {
@@ -112,7 +89,7 @@ func mendLettersInPostcode(addr string, towns map[string][][2]int) string {
 		if mended == nil {
 			continue
 		}
-		ranges := townRanges(addr[m[6]:m[7]], towns)
+		ranges := lx.townRanges(addr[m[6]:m[7]])
 		if ranges != nil && inRanges(ranges)(string(mended)) {
 			addr = addr[:m[4]] + string(mended) + addr[m[5]:] // same length: later matches stay put
 		}
@@ -122,52 +99,32 @@ func mendLettersInPostcode(addr string, towns map[string][][2]int) string {
 
 // townRanges are the postcode ranges of the town whose whole name opens
 // after, ending the address or a part of it ("KLANG LAMA" is a road, not
-// Klang); nil when no town of towns does.
-func townRanges(after string, towns map[string][][2]int) [][2]int {
-	for town, rng := range towns {
-		if rest, ok := strings.CutPrefix(after, town); ok && (rest == "" || reTownEnd.MatchString(rest)) {
+// Klang); nil when no town of the country does.
+func (lx *lexicon) townRanges(after string) [][2]int {
+	for town, rng := range lx.towns {
+		if rest, ok := strings.CutPrefix(after, town); ok && (rest == "" || lx.townEnd.MatchString(rest)) {
 			return rng
 		}
 	}
 	return nil
 }
 
-// malaysianStates are the states of one word and the postcodes Pos
-// Malaysia gives them.
-var malaysianStates = []struct {
-	name  string
-	codes [][2]int
-}{
-	{"PERLIS", [][2]int{{1000, 2800}}},
-	{"KEDAH", [][2]int{{5000, 9810}}},
-	{"PENANG", [][2]int{{10000, 14400}}},
-	{"KELANTAN", [][2]int{{15000, 18500}}},
-	{"TERENGGANU", [][2]int{{20000, 24300}}},
-	{"PAHANG", [][2]int{{25000, 28800}, {39000, 39200}, {49000, 49000}, {69000, 69000}}},
-	{"PERAK", [][2]int{{30000, 36810}}},
-	{"SELANGOR", [][2]int{{40000, 48300}, {63000, 68100}}},
-	{"MELAKA", [][2]int{{75000, 78309}}},
-	{"JOHOR", [][2]int{{79000, 86900}}},
-	{"SABAH", [][2]int{{88000, 91309}}},
-	{"SARAWAK", [][2]int{{93000, 98859}}},
-}
-
 // rePostcodeThenWords is a five-digit postcode and the rest of the address.
 var rePostcodeThenWords = regexp.MustCompile(`\b(\d{5})\b(.*)$`)
 
-// mendStateAfterPostcode mends a word after a Malaysian postcode that is
-// two misread or lost letters or fewer from the name of the postcode's
-// state, and ends as it does ("40150 SHAH ALAM SANGOR", "81200 JOHOR
+// mendStateAfterPostcode mends a word after a postcode that is two
+// misread or lost letters or fewer from the name of the postcode's state
+// (lx.states), and ends as it does ("40150 SHAH ALAM SANGOR", "81200 JOHOR
 // BAHRU,JOHR"). A word of our lexicon stays.
-func mendStateAfterPostcode(addr string) string {
+func (lx *lexicon) mendStateAfterPostcode(addr string) string {
 	m := rePostcodeThenWords.FindStringSubmatchIndex(addr)
 	if m == nil {
 		return addr
 	}
 	state := ""
-	for _, s := range malaysianStates {
-		if inRanges(s.codes)(addr[m[2]:m[3]]) {
-			state = s.name
+	for name, codes := range lx.states {
+		if inRanges(codes)(addr[m[2]:m[3]]) {
+			state = name
 		}
 	}
 	if state == "" {
@@ -176,7 +133,7 @@ func mendStateAfterPostcode(addr string) string {
 	after := addr[m[4]:m[5]]
 	rest := mendEachWord(after, func(f string) string {
 		core := strings.TrimFunc(f, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }) // 5ELENGOR
-		if len(core) < 4 || letterCount(core) < len(core)-1 || core == state || addressWords[core] || knownWords[core] || englishNeighbours[core] ||
+		if len(core) < 4 || letterCount(core) < len(core)-1 || core == state || lx.address[core] || lx.known[core] || englishNeighbours[core] ||
 			core[len(core)-1] != state[len(state)-1] || editDistance(core, state, 2) > 2 {
 			return f
 		}
@@ -281,14 +238,12 @@ func mendAUCityPostcode(addr string) string {
 
 // mendPostcode mends a postcode one digit off its town's range, and the
 // postcode formats of countries whose postcodes mix letters and digits.
-func mendPostcode(addr string, c receipt.Country) string {
+func mendPostcode(addr string, c receipt.Country, lx *lexicon) string {
+	addr = lx.mendTownPostcode(addr)
 	if c == receipt.CountryMY {
-		return mendStateAfterPostcode(mendTownPostcode(addr, townPostcodes))
+		return lx.mendStateAfterPostcode(addr)
 	}
-	switch c {
-	case receipt.CountryEU:
-		addr = mendTownPostcode(addr, germanTownPostcodes)
-	case receipt.CountryAU:
+	if c == receipt.CountryAU {
 		addr = mendAUCityPostcode(addr)
 	}
 	if re := reSpeckAfterPostcode[c]; re != nil {

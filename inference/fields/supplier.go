@@ -25,12 +25,12 @@ func findCompany(lines []Line, pk *packs.Pack) (name receipt.Text, first, last i
 		}
 	}
 	at := func(i int, conf float64, why string) (receipt.Text, int, int) {
-		last, full := joinNextLine(lines, i, legalNameAt(lines, i), pk)
+		last, full := joinNextLine(lines, i, legalNameAt(lines, i, pk), pk)
 		return found(strings.ToUpper(full), lines[i].Conf*conf, nil, why), i, last
 	}
 	plain, plainName := -1, ""
 	for i := 0; i < top; i++ {
-		if n := legalNameAt(lines, i); n != "" {
+		if n := legalNameAt(lines, i, pk); n != "" {
 			if namesNoOne(n, pk) {
 				continue
 			}
@@ -39,7 +39,7 @@ func findCompany(lines []Line, pk *packs.Pack) (name receipt.Text, first, last i
 		if notANameLine(lines[i], pk) {
 			continue
 		}
-		if n := plainNameAt(lines, i); n != "" {
+		if n := plainNameAt(lines, i, pk); n != "" {
 			plain, plainName = i, n
 			break
 		}
@@ -55,7 +55,7 @@ func findCompany(lines []Line, pk *packs.Pack) (name receipt.Text, first, last i
 		// BURGER JOINT".
 		for i := top + 1; i < min(len(lines), top+3); i++ {
 			if !notANameLine(lines[i], pk) && !reDateNum.MatchString(lines[i].Text) {
-				if n := plainNameAt(lines, i); n != "" {
+				if n := plainNameAt(lines, i, pk); n != "" {
 					return found(strings.ToUpper(n), lines[i].Conf*factorPlainName*factorSecondReading, nil, "the first name under a card slip's date"), i, i
 				}
 			}
@@ -65,11 +65,11 @@ func findCompany(lines []Line, pk *packs.Pack) (name receipt.Text, first, last i
 		return nameAtHeadOfAddress(lines, -1, top, pk)
 	}
 	for i := plain + 1; i < min(top, plain+4); i++ {
-		if legalNameAt(lines, i) == "" || i == plain+3 && !isBareLegalForm(lines[i]) {
+		if legalNameAt(lines, i, pk) == "" || i == plain+3 && !isBareLegalForm(lines[i], pk) {
 			continue // three lines down, only a bare "SDN BHD" that ends the line above
 		}
 		const why = "a name with a legal form (LTD, PTY, SDN BHD…) just below a heading"
-		if name, ok := nameFromHeading(lines, plain, plainName, i); ok {
+		if name, ok := nameFromHeading(lines, plain, plainName, i, pk); ok {
 			last, full := joinNextLine(lines, i, name, pk)
 			return found(strings.ToUpper(full), lines[plain].Conf*factorLabelled, nil, why), plain, last
 		}
@@ -90,7 +90,7 @@ func findCompany(lines []Line, pk *packs.Pack) (name receipt.Text, first, last i
 // name printed over its restaurant's, which is the name below.
 func namesNoOne(name string, pk *packs.Pack) bool {
 	var words []string
-	for _, w := range wordsBesideLegalForm(name) {
+	for _, w := range wordsBesideLegalForm(name, pk) {
 		if core := letterCore(w); core != "" {
 			words = append(words, core)
 		}
@@ -151,7 +151,7 @@ func nameOverAddress(lines []Line, heading, top int, pk *packs.Pack) (int, strin
 		// The address stands alone under its blank, and over the blank the
 		// name is printed in full in words the logo above spells
 		// ("BURGER / JOINT" … "BURGER JOINT" … "22 RUE RAMBUTEAU").
-		if n := plainNameAt(lines, above); n != "" {
+		if n := plainNameAt(lines, above, pk); n != "" {
 			return above, n, true
 		}
 	}
@@ -159,10 +159,10 @@ func nameOverAddress(lines []Line, heading, top int, pk *packs.Pack) (int, strin
 		if isSpeck(lines[j]) || notANameLine(lines[j], pk) {
 			continue
 		}
-		if n := plainNameAt(lines, j); n != "" {
+		if n := plainNameAt(lines, j, pk); n != "" {
 			return j, n, true
 		}
-		if t := cleanName(lines[j].Text); j == start && isCapitalsWord(t) && lines[j].Conf >= 0.9 {
+		if t := cleanName(lines[j].Text, pk); j == start && isCapitalsWord(t) && lines[j].Conf >= 0.9 {
 			return j, t, true
 		}
 		return 0, "", false
@@ -271,7 +271,7 @@ func printedNameBelow(lines []Line, last, top int, heading string, pk *packs.Pac
 		if notANameLine(l, pk) || rePhone.MatchString(l.Text) || reStreetWord.MatchString(strings.ToUpper(l.Text)) {
 			return 0, "", false
 		}
-		name := cleanName(l.Text)
+		name := cleanName(l.Text, pk)
 		lw := packs.Words(name)
 		if len(lw) < len(hw) || letterCount(name) < letterCount(heading) || slices.Equal(lw, hw) || !fewDigits(lw) || l.Conf < 0.8 {
 			continue
@@ -311,11 +311,11 @@ func containsWords(words, want []string) bool {
 // names (ENTERPRISE, TRADING), which no name starts with. A legal form
 // with at most one word before it joins the line above it, as in
 // legalNameAt, when that line is clear enough to end a name.
-func nameFromHeading(lines []Line, plain int, heading string, legal int) (string, bool) {
-	name := cleanName(lines[legal].Text)
+func nameFromHeading(lines []Line, plain int, heading string, legal int, pk *packs.Pack) (string, bool) {
+	name := cleanName(lines[legal].Text, pk)
 	first := legal
 	if legal == plain+2 && isNameEnd(lines[plain+1]) && wordsBeforeForm(name) <= 1 {
-		name, first = cleanName(lines[plain+1].Text)+" "+name, plain+1
+		name, first = cleanName(lines[plain+1].Text, pk)+" "+name, plain+1
 	}
 	if first != plain+1 || !continuesName(heading, name) {
 		return "", false
@@ -349,8 +349,8 @@ func continuesName(name, next string) bool {
 
 // cleanName takes the specks, registration numbers and "owned by" notes
 // off a line that holds the supplier's name.
-func cleanName(s string) string {
-	s = mendLowerInCapsWords(reSBBeforeRegNo.ReplaceAllString(s, "${1}S/B${2}"))
+func cleanName(s string, pk *packs.Pack) string {
+	s = lexiconOf(pk).mendLowerInCapsWords(reSBBeforeRegNo.ReplaceAllString(s, "${1}S/B${2}"))
 	s = reRegNo.ReplaceAllStringFunc(s, func(m string) string {
 		if reLegalFormIn.MatchString(strings.ToUpper(m)) {
 			return m // "(M SDN BHD E0118A)": the bracket of (M) left open, not a number's
@@ -424,14 +424,14 @@ func joinNextLine(lines []Line, i int, name string, pk *packs.Pack) (int, string
 		open := reContinues.MatchString(name) ||
 			strings.Count(name, "(") > strings.Count(name, ")") && isNameEnd(next)
 		legalBelow := !reRegisteredForm.MatchString(strings.ToUpper(name)) && reRegisteredForm.MatchString(fixLegalSuffix(u)) &&
-			isNameEnd(next) && wordsBeforeForm(cleanName(next.Text)) <= 1
+			isNameEnd(next) && wordsBeforeForm(cleanName(next.Text, pk)) <= 1
 		// A branch in brackets under a registered name is the name's:
 		// "CHECKERS HYPERMARKET SDN BHD" over "(JALAN KLANG LAMA)".
 		branch := reRegisteredForm.MatchString(strings.ToUpper(name)) && reBranchLine.MatchString(u) && next.Conf >= 0.7
 		if !open && !legalBelow && !branch && !carriesName(name, next, pk) {
 			break
 		}
-		more := cleanName(next.Text)
+		more := cleanName(next.Text, pk)
 		if strings.HasPrefix(strings.TrimSpace(next.Text), "&") && !strings.HasPrefix(more, "&") {
 			more = "& " + more
 		}
@@ -471,13 +471,13 @@ func wordsBeforeForm(name string) int {
 
 // legalNameAt is the name on line i when it carries a legal suffix; a bare
 // "SDN BHD" joins the line above.
-func legalNameAt(lines []Line, i int) string {
+func legalNameAt(lines []Line, i int, pk *packs.Pack) string {
 	u := strings.ToUpper(lines[i].Text)
 	if !reStrongCo.MatchString(fixLegalSuffix(u)) || isLowerCase(lines[i].Text) || isNoiseLine(lines[i]) {
 		return ""
 	}
-	name := cleanName(lines[i].Text)
-	rest := wordsBesideLegalForm(name)
+	name := cleanName(lines[i].Text, pk)
+	rest := wordsBesideLegalForm(name, pk)
 	words := 0
 	for _, w := range rest {
 		if letterCount(w) >= 3 {
@@ -486,14 +486,14 @@ func legalNameAt(lines []Line, i int) string {
 	}
 	switch {
 	case i > 0 && letterCount(strings.Join(rest, "")) < 3: // a bare legal form
-		name = cleanName(lines[i-1].Text) + " " + name
+		name = cleanName(lines[i-1].Text, pk) + " " + name
 	case words <= 1 && i > 0 && isNameStart(lines[i-1]):
 		// "WESTERN EASTERN" over "STATIONERY SDN. BHD": one name on two lines.
-		name = cleanName(lines[i-1].Text) + " " + name
+		name = cleanName(lines[i-1].Text, pk) + " " + name
 	case i > 0 && strings.HasPrefix(name, "(") && isNameStartOf(lines[i-1], 6):
 		// "PASAR RAYA MEGA MAJU" over "(SEMENYIH) SDN BHD": no name
 		// opens with its branch in brackets.
-		name = cleanName(lines[i-1].Text) + " " + name
+		name = cleanName(lines[i-1].Text, pk) + " " + name
 	}
 	if letterCount(name) < 3 {
 		return ""
@@ -503,22 +503,23 @@ func legalNameAt(lines []Line, i int) string {
 
 // isBareLegalForm says whether a line holds a legal form and hardly a
 // letter else ("Sdn Bhd"), which legalNameAt joins to the line above.
-func isBareLegalForm(l Line) bool {
-	name := cleanName(l.Text)
-	return reStrongCo.MatchString(fixLegalSuffix(strings.ToUpper(name))) && letterCount(strings.Join(wordsBesideLegalForm(name), "")) < 3
+func isBareLegalForm(l Line, pk *packs.Pack) bool {
+	name := cleanName(l.Text, pk)
+	return reStrongCo.MatchString(fixLegalSuffix(strings.ToUpper(name))) && letterCount(strings.Join(wordsBesideLegalForm(name, pk), "")) < 3
 }
 
 // wordsBesideLegalForm are the words of a name line once its legal form is
 // taken out, words the spacing split joined again.
-func wordsBesideLegalForm(name string) []string {
-	return strings.Fields(joinSplitWords(reStrongCo.ReplaceAllString(strings.ToUpper(name), ""), tradeWords))
+func wordsBesideLegalForm(name string, pk *packs.Pack) []string {
+	lx := lexiconOf(pk)
+	return strings.Fields(lx.joinSplitWords(reStrongCo.ReplaceAllString(strings.ToUpper(name), ""), lx.trade))
 }
 
 // plainNameAt is line i's text when it reads as a shop's name without a
 // legal form: capitals, letters more than digits, no heading, slogan,
 // street or postcode.
-func plainNameAt(lines []Line, i int) string {
-	t := cleanName(lines[i].Text)
+func plainNameAt(lines []Line, i int, pk *packs.Pack) string {
+	t := cleanName(lines[i].Text, pk)
 	u := strings.ToUpper(t)
 	if isNoiseLine(lines[i]) || letterCount(t) < 4 || isLowerCase(t) || reHeading.MatchString(keywordText(u)) ||
 		reStopAddr.MatchString(u) || reSlogan.MatchString(u) || reStreetWord.MatchString(u) && !isShopName(u) || rePostcodeLine.MatchString(u) ||

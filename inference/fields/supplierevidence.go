@@ -82,7 +82,7 @@ func assessSupplier(r *receipt.Receipt, lines []Line, pk *packs.Pack, others []R
 			support(receipt.EvidenceSecondReader, o.Name+" finds the same name")
 		case o.Of == "supplier" && len(o.Lines) == 1:
 			a := strings.Join(words, "")
-			b := strings.Join(packs.Words(joinSpacedLetters(cleanName(o.Lines[0].Text))), "")
+			b := strings.Join(packs.Words(joinSpacedLetters(cleanName(o.Lines[0].Text, pk))), "")
 			switch {
 			case b == "":
 			case a == b:

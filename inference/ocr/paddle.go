@@ -264,20 +264,22 @@ func ppDoubtfulWord(w inference.Word) bool { return w.Conf < ppDoubtfulConf }
 // printed counts: a word PP-OCR read as the page prints it twice or more
 // is not taken for a spelling the page never prints ("SAM SAM TRADING":
 // the first SAM, read again SAF).
-func tesseractSurerOn(printed fields.PageSpellings, first, second inference.Word) bool {
+func tesseractSurerOn(printed fields.PageSpellings, pk *packs.Pack, first, second inference.Word) bool {
 	if printed.Count(first.Text) >= 2 && printed.Count(second.Text) == 0 {
 		return false
 	}
-	return tesseractSurer(first, second)
+	return tesseractSurer(first, second, pk)
 }
 
-func tesseractSurer(first, second inference.Word) bool {
+// tesseractSurer says whether Tesseract's second reading of a word on a
+// page of pack pk takes the place of PP-OCR's first.
+func tesseractSurer(first, second inference.Word, pk *packs.Pack) bool {
 	// PP-OCR reads digits better than Tesseract (a postcode's 55100 was
 	// read again 55700, NO1 as NOL): only a digit between two letters
 	// (RE8LITI) may go. A word of our lexicon as it stands is no misread
 	// (ALAM read again ALAN).
 	if d := digits(second.Text); d != digits(first.Text) && d != digits(lettersBesideDigits.ReplaceAllString(first.Text, "$1$2")) ||
-		fields.KnownWord(first.Text) && !fields.KnownWord(second.Text) {
+		fields.KnownWord(first.Text, pk) && !fields.KnownWord(second.Text, pk) {
 		return false
 	}
 	return second.Conf >= tesseractSureConf && second.Text != first.Text

@@ -16,6 +16,7 @@ import (
 	"github.com/shoebox-app/shoebox/inference/ocr/ppocr"
 	"github.com/shoebox-app/shoebox/ingest"
 	"github.com/shoebox-app/shoebox/internal/synth"
+	"github.com/shoebox-app/shoebox/packs"
 	"github.com/shoebox-app/shoebox/receipt"
 )
 
@@ -163,6 +164,7 @@ func loadImage(t *testing.T, path string) image.Image {
 // of a doubtful name or address word mends its letters, never its
 // numbers, and never turns a lexicon word into another.
 func TestTesseractSurerKeepsDigitsAndKnownWords(t *testing.T) {
+	my, _ := packs.Get("MY") // ALAM is a Malaysian place word
 	for _, c := range []struct {
 		first, second string
 		conf          float64
@@ -177,7 +179,7 @@ func TestTesseractSurerKeepsDigitsAndKnownWords(t *testing.T) {
 		{"ALAM", "ALAN", 0.95, false},
 		{"TIMES", "TIMES", 0.99, false},
 	} {
-		got := tesseractSurer(inference.Word{Text: c.first, Conf: 0.85}, inference.Word{Text: c.second, Conf: c.conf})
+		got := tesseractSurer(inference.Word{Text: c.first, Conf: 0.85}, inference.Word{Text: c.second, Conf: c.conf}, my)
 		if got != c.take {
 			t.Errorf("%s read again %s at %.2f: taken %v, want %v", c.first, c.second, c.conf, got, c.take)
 		}
@@ -185,7 +187,7 @@ func TestTesseractSurerKeepsDigitsAndKnownWords(t *testing.T) {
 	// On a page that prints PP-OCR's spelling twice, a spelling it never
 	// prints is not taken; one it prints is.
 	printed := fields.PageSpellings{"SAM": 3, "SAF": 0, "TIMES": 1, "TIHES": 2}
-	surer := func(first, second inference.Word) bool { return tesseractSurerOn(printed, first, second) }
+	surer := func(first, second inference.Word) bool { return tesseractSurerOn(printed, my, first, second) }
 	if surer(inference.Word{Text: "SAM", Conf: 0.85}, inference.Word{Text: "SAF", Conf: 0.95}) {
 		t.Error("SAM, printed thrice, was read again SAF")
 	}

@@ -67,7 +67,7 @@ type mending struct {
 	// page that prints the spellings printed; nil doubtful reads none
 	// again.
 	doubtful func(inference.Word) bool
-	better   func(printed fields.PageSpellings, first, second inference.Word) bool
+	better   func(printed fields.PageSpellings, pk *packs.Pack, first, second inference.Word) bool
 }
 
 // mend mends r, found in lines, where the first reading left it in
@@ -101,8 +101,8 @@ func (s pageRules) mend(ctx context.Context, r *receipt.Receipt, lines []fields.
 	}
 	named = lines
 	within := nameAndAddressLines(*r)
+	pk, _ := packs.Get(r.PrintedIn.Value)
 	if m.alternatives && within != nil {
-		pk, _ := packs.Get(r.PrintedIn.Value)
 		if mended, n := fields.MendFromAlternatives(lines, within, pk); n > 0 {
 			named = mended
 			takeNameAndAddress(r, fields.ExtractFields(named, s.loc, s.now))
@@ -110,7 +110,7 @@ func (s pageRules) mend(ctx context.Context, r *receipt.Receipt, lines []fields.
 	}
 	if m.doubtful != nil && s.again != nil {
 		printed := fields.CountPageWords(named)
-		s.mendNameWords(ctx, named, r, m.doubtful, func(first, second inference.Word) bool { return m.better(printed, first, second) })
+		s.mendNameWords(ctx, named, r, m.doubtful, func(first, second inference.Word) bool { return m.better(printed, pk, first, second) })
 	}
 	return dateLines, named
 }
@@ -183,7 +183,7 @@ const (
 // its name words (see doubtfulWordConf).
 func tesseractDoubtful(w inference.Word) bool { return w.Conf < doubtfulWordConf }
 
-func tesseractBetter(_ fields.PageSpellings, first, second inference.Word) bool {
+func tesseractBetter(_ fields.PageSpellings, _ *packs.Pack, first, second inference.Word) bool {
 	sure := sureWordConf
 	if fields.HasDigit(second.Text) {
 		sure = sureDateConf // no word list checks a number
