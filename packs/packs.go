@@ -828,16 +828,14 @@ func (p *Pack) TesseractLanguages() []string {
 }
 
 // IsLabelLine says whether words (folded) are nothing but the pack's labels
-// ("CARTE BANCAIRE", "MASTERCARD", "SUMME EUR"): such a line names no
-// business.
+// ("CARTE BANCAIRE", "MASTERCARD", "SUMME EUR"), or the rules' own English
+// ones, which translate to themselves ("QTY DESCRIPTION PRICE AMOUNT"):
+// such a line names no business.
 func (p *Pack) IsLabelLine(words []string) bool {
 	if p == nil || len(words) == 0 {
 		return false
 	}
 	t := p.Translate(words)
-	if slices.Equal(t, words) {
-		return false
-	}
 	for _, w := range t {
 		if !canonicalWords[w] && len(p.CurrencyMarks) > 0 && !slices.Contains(p.CurrencyMarks, w) {
 			return false

@@ -250,8 +250,8 @@ func notANameLine(l Line, pk *packs.Pack) bool {
 		return false
 	}
 	for _, w := range words[1:] {
-		if pk.IsNameWord(w) {
-			return false // "TABLE MOUNTAIN RESTAURANT"
+		if pk.IsNameWord(w) || shopWords[w] {
+			return false // "TABLE MOUNTAIN RESTAURANT", "STATION ELECTRICAL"
 		}
 	}
 	return true

@@ -221,3 +221,34 @@ func TestADisputedWordPrintedAgainSettlesTheDoubt(t *testing.T) {
 		}
 	}
 }
+
+// A table's headings name no business, in English as in any language,
+// and a till word opening a line ("STATION", as in "Station: 2") does not
+// make a shop's name a till line when a trade word follows it: the
+// synthetic Australian "STATION ELECTRICAL" over its address lost its
+// name to "QTY DESCRIPTION PRICE AMOUNT".
+func TestTableHeadingsAndTillWordsAreNoName(t *testing.T) {
+	au, _ := packs.Get("AU")
+	fr, _ := packs.Get("FR")
+	for _, tc := range []struct {
+		pk     *packs.Pack
+		line   string
+		noName bool
+	}{
+		{au, "QTY DESCRIPTION PRICE AMOUNT", true},
+		{fr, "QTE DESIGNATION P.U. MONTANT", true},
+		{au, "Station: 2", true},
+		{au, "SERVER MEGAN", true},
+		{au, "STATION ELECTRICAL", false},
+		{au, "TABLE MOUNTAIN RESTAURANT", false},
+	} {
+		if got := notANameLine(Line{Text: tc.line, Conf: 0.99}, tc.pk); got != tc.noName {
+			t.Errorf("%s %q: no name %v, want %v", tc.pk.Country, tc.line, got, tc.noName)
+		}
+	}
+	page := lines("STATION ELECTRICAL", "60GEORGE STREET", "PERTH WA 6000", "ABN 18400 804 020", "TAX INVOICE Date: 27 Mar 2024",
+		"QTY DESCRIPTION PRICE AMOUNT", "1 NOTEBOOK $25.38 $25.38", "AMOUNT DUE $25.38")
+	if n, _, _ := findCompany(page, au); n.Value != "STATION ELECTRICAL" {
+		t.Errorf("supplier %q, want STATION ELECTRICAL", n.Value)
+	}
+}
