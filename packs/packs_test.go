@@ -1,9 +1,14 @@
 package packs
 
 import (
+	"slices"
 	"strings"
 	"testing"
 	"testing/fstest"
+
+	"github.com/shopspring/decimal"
+
+	"github.com/shoebox-app/shoebox/receipt"
 )
 
 func TestEveryBuiltInPackLoads(t *testing.T) {
@@ -186,6 +191,27 @@ func TestNationalTaxID(t *testing.T) {
 		got, ok := p.NationalTaxID(tc.in)
 		if ok != tc.ok || ok && got != tc.want {
 			t.Errorf("%s %q: %q %v, want %q %v", tc.pack, tc.in, got, ok, tc.want, tc.ok)
+		}
+	}
+}
+
+// Every rate a pack's receipts print is one its jurisdiction's checks
+// accept: an Irish 13.5% was "unusual in EU" on every Irish receipt.
+func TestEveryPacksTaxRatesAreItsJurisdictions(t *testing.T) {
+	for _, p := range All() {
+		c, err := receipt.ParseCountry(p.Jurisdiction)
+		if err != nil {
+			t.Fatalf("%s: jurisdiction %q: %v", p.Country, p.Jurisdiction, err)
+		}
+		plausible := receipt.PlausibleRates(c)
+		if plausible == nil {
+			continue // any rate up to the country's cap
+		}
+		for _, r := range p.TaxRates {
+			rate := decimal.RequireFromString(r)
+			if !slices.ContainsFunc(plausible, rate.Equal) {
+				t.Errorf("%s prints %s%%, which %s's checks call unusual", p.Country, r, c)
+			}
 		}
 	}
 }

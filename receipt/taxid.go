@@ -98,11 +98,13 @@ func allDigits(s string, n int) bool {
 }
 
 // RepairTaxID mends what OCR commonly does to a checksummed number (an
-// ABN, a UK or a German VAT number): a stray digit read beside it, when
+// ABN, a UK, German, Belgian or Portuguese VAT number): a stray digit read
+// beside it, when
 // exactly one of the number without its first or without its last digit
 // passes the checksum; or one digit read as a digit of like shape (0 as 6,
-// 8 or 9; 1 as 7), when exactly one such change passes. Any other ID comes
-// back as it was: a checksum that two mends pass says nothing.
+// 8 or 9; 1 as 7), when exactly one such change passes; and an Irish VAT
+// number's check letter read as a digit (O as 0). Any other ID comes back
+// as it was: a checksum that two mends pass says nothing.
 func RepairTaxID(id TaxID) TaxID {
 	v := NormalizeTaxID(id.Value)
 	prefix := ""
@@ -117,11 +119,21 @@ func RepairTaxID(id TaxID) TaxID {
 		}
 		valid, n = validateUKVAT, 9
 	case SchemeEUVAT:
-		if !strings.HasPrefix(v, "DE") {
+		if len(v) < 4 {
 			return id
 		}
 		prefix, v = v[:2], v[2:]
-		valid, n = func(s string) error { return validateEUVAT("DE" + s) }, 9
+		if prefix == "IE" {
+			if fixed, ok := irishCheckLetterRead(v); ok {
+				return TaxID{Scheme: id.Scheme, Value: prefix + fixed}
+			}
+			return id
+		}
+		n = checkedDigits[prefix]
+		if n == 0 {
+			return id
+		}
+		valid = func(s string) error { return validateEUVAT(prefix + s) }
 	default:
 		return id
 	}
@@ -143,6 +155,34 @@ func RepairTaxID(id TaxID) TaxID {
 		return id
 	}
 	return TaxID{Scheme: id.Scheme, Value: prefix + fixed[0]}
+}
+
+// checkedDigits are the lengths of the all-digit VAT numbers whose check
+// digits RepairTaxID mends against, by prefix.
+var checkedDigits = map[string]int{"DE": 9, "BE": 10, "PT": 9}
+
+// letterLike are the letters a digit read in a letter's place may stand
+// for (the check letter of an Irish VAT number read as a digit).
+var letterLike = map[byte]string{'0': "OD", '1': "IL", '2': "Z", '4': "A", '5': "S", '6': "G", '7': "T", '8': "B"}
+
+// irishCheckLetterRead mends an Irish VAT number whose check letter was
+// read as a digit of like shape ("33607530" for 3360753O): the one letter
+// that shape may be that makes the check hold.
+func irishCheckLetterRead(v string) (string, bool) {
+	if len(v) < 8 || !allDigits(v[:8], 8) || len(v) > 9 {
+		return "", false
+	}
+	var fixed []string
+	for _, l := range []byte(letterLike[v[7]]) {
+		c := v[:7] + string(l) + v[8:]
+		if validateEUVAT("IE"+c) == nil {
+			fixed = append(fixed, c)
+		}
+	}
+	if len(fixed) != 1 {
+		return "", false
+	}
+	return fixed[0], true
 }
 
 // zerosReadAsLoops keeps the candidates that differ from v by a 0 read as
@@ -251,10 +291,61 @@ func validateEUVAT(v string) error {
 	if !re.MatchString(v[2:]) {
 		return fmt.Errorf("EU VAT number %q does not have the format used in %s", v, cc)
 	}
-	if cc == "DE" && GermanVATCheckDigit(v[2:10]) != int(v[10]-'0') {
-		return fmt.Errorf("German VAT number %s fails its check digit (ISO 7064 MOD 11,10): check for a misread digit", v)
+	if ch, ok := euVATChecks[cc]; ok && !ch.holds(v[2:]) {
+		return fmt.Errorf("%s VAT number %s fails its %s: check for a misread %s", ch.country, v, ch.check, ch.misread)
 	}
 	return nil
+}
+
+// euVATCheck is how a member state's VAT number checks itself.
+type euVATCheck struct {
+	country, check, misread string
+	holds                   func(body string) bool // the number after its prefix, in the state's format
+}
+
+// euVATChecks are the check digits and letters verified: a number that
+// fails its own was misread (or misprinted).
+var euVATChecks = map[string]euVATCheck{
+	"DE": {"German", "check digit (ISO 7064 MOD 11,10)", "digit", func(b string) bool { return GermanVATCheckDigit(b[:8]) == int(b[8]-'0') }},
+	"BE": {"Belgian", "check number (modulus 97)", "digit", func(b string) bool { return 97-atoi(b[:8])%97 == atoi(b[8:]) }},
+	"PT": {"Portuguese", "check digit (modulus 11)", "digit", func(b string) bool { return portugueseCheckDigit(b[:8]) == int(b[8]-'0') }},
+	"IE": {"Irish", "check letter (modulus 23)", "digit or letter", irishCheckHolds},
+}
+
+// portugueseCheckDigit is the ninth digit of a Portuguese NIF whose first
+// eight are digits: weights 9 to 2, modulus 11, 10 and 11 giving 0.
+func portugueseCheckDigit(digits string) int {
+	sum := 0
+	for i := range 8 {
+		sum += int(digits[i]-'0') * (9 - i)
+	}
+	if c := 11 - sum%11; c < 10 {
+		return c
+	}
+	return 0
+}
+
+// irishCheckHolds checks an Irish VAT number's check letter: its seven
+// digits weighted 8 to 2, and the letter after the check letter (A–I) of
+// the 2013 format weighted 9, modulus 23, W for 0. The old format (a digit,
+// a letter or + or *, five digits, the check letter) is checked as the
+// seven digits it stands for.
+func irishCheckHolds(b string) bool {
+	digits, extra := b[:7], 0
+	if b[1] < '0' || b[1] > '9' {
+		digits = "0" + b[2:7] + b[:1]
+	} else if len(b) == 9 {
+		extra = int(b[8]-'A'+1) * 9
+	}
+	sum := extra
+	for i := range 7 {
+		sum += int(digits[i]-'0') * (8 - i)
+	}
+	want := byte('W')
+	if r := sum % 23; r > 0 {
+		want = byte('A' + r - 1)
+	}
+	return b[7] == want
 }
 
 // GermanVATCheckDigit is the ninth digit of a German VAT number

@@ -129,3 +129,38 @@ func TestRepairTaxID(t *testing.T) {
 		}
 	}
 }
+
+// Irish, Belgian and Portuguese VAT numbers check themselves: a number
+// that fails was misread, and the one like-shaped mend that makes it hold
+// is the number printed.
+func TestEUVATCheckCharacters(t *testing.T) {
+	for _, tc := range []struct {
+		id    string
+		valid bool
+	}{
+		{"IE6388047V", true},
+		{"IE6388047W", false},
+		{"IE1234567FA", true}, // the 2013 format: A weighted 9
+		{"IE1234567FB", false},
+		{"IE8Z49289F", true}, // the old format: 0 4 9 2 8 9 8 weighted
+		{"IE8Z49289G", false},
+		{"BE0776091951", true},
+		{"BE0776091952", false},
+		{"PT501964843", true},
+		{"PT501964844", false},
+	} {
+		if err := ValidateTaxID(TaxID{Scheme: SchemeEUVAT, Value: tc.id}); (err == nil) != tc.valid {
+			t.Errorf("%s: %v, want valid %v", tc.id, err, tc.valid)
+		}
+	}
+	for _, tc := range []struct{ read, want string }{
+		{"IE63880470", "IE63880470"}, // 0 may be O or D: V is the check letter, neither holds
+		{"IE63880478", "IE63880478"},
+		{"IE33607530", "IE3360753O"}, // the check letter O read as 0
+		{"BE0776691951", "BE0776091951"},
+	} {
+		if got := RepairTaxID(TaxID{Scheme: SchemeEUVAT, Value: tc.read}); got.Value != tc.want {
+			t.Errorf("RepairTaxID(%s) = %s, want %s", tc.read, got.Value, tc.want)
+		}
+	}
+}

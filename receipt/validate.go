@@ -51,7 +51,7 @@ var plausibleRates = map[Country][]string{
 	CountryNZ: {"15", "0"},
 	CountryUK: {"20", "5", "0"},
 	CountryMY: {"6", "8", "10", "5", "0"},
-	CountryEU: {"0", "2.1", "3", "4", "5", "5.5", "6", "7", "8", "9", "10", "12", "13", "14", "15", "16", "17", "18", "19", "20", "21", "22", "23", "24", "25", "25.5", "27"},
+	CountryEU: {"0", "2.1", "3", "4", "4.8", "5", "5.5", "6", "7", "8", "9", "9.5", "10", "11", "12", "13", "13.5", "14", "15", "16", "17", "18", "19", "20", "21", "22", "23", "24", "25", "25.5", "27"},
 }
 
 // PlausibleRates are the tax rates (percent) a country's receipts use, for
@@ -281,6 +281,13 @@ func (c *checker) amountDue() {
 		return
 	}
 	want := r.Total.Value.Sub(r.AmountPaid.Value)
+	// Cash handed over at the till, change given back, is no prepayment:
+	// what was due before it is the total, and nothing after it ("NET A
+	// PAYER 2.318,51 / ESPECES 2.330,00 / RENDU 11,49").
+	tendered := r.AmountPaid.Set && r.AmountPaid.Value.GreaterThanOrEqual(r.Total.Value)
+	if tendered && (c.near(r.Total.Value, r.AmountDue.Value, 1) || r.AmountDue.Value.IsZero()) {
+		return
+	}
 	if !c.near(want, r.AmountDue.Value, 1) {
 		c.add(FindAmountDue, Warning, fmt.Sprintf("the total %s less %s paid is %s, but the amount due is %s", c.money(r.Total.Value), c.money(r.AmountPaid.Value), c.money(want), c.money(r.AmountDue.Value)), "total", "amount_paid", "amount_due")
 	}

@@ -41,6 +41,19 @@ func TestValidate(t *testing.T) {
 		fields []string // fields of the first finding
 	}{
 		{"clean AU receipt", au, func(r *Receipt) {}, nil, nil},
+		{"prepayment leaves the amount due", au, func(r *Receipt) { r.AmountPaid, r.AmountDue = amt("30.00"), amt("80.00") }, nil, nil},
+		{
+			"amount due not the total less the prepayment", au, func(r *Receipt) { r.AmountPaid, r.AmountDue = amt("30.00"), amt("70.00") },
+			[]string{FindAmountDue},
+			[]string{"total", "amount_paid", "amount_due"},
+		},
+		{"cash tendered, the total due before it", au, func(r *Receipt) { r.AmountPaid, r.AmountDue = amt("120.00"), amt("110.00") }, nil, nil},
+		{"cash tendered, nothing due after it", au, func(r *Receipt) { r.AmountPaid, r.AmountDue = amt("120.00"), amt("0") }, nil, nil},
+		{
+			"cash tendered, a due that is neither", au, func(r *Receipt) { r.AmountPaid, r.AmountDue = amt("120.00"), amt("50.00") },
+			[]string{FindAmountDue},
+			[]string{"total", "amount_paid", "amount_due"},
+		},
 		{"missing total", au, func(r *Receipt) { r.Total = Amount{}; r.Subtotal = Amount{} }, []string{FindMissingTotal}, []string{"total"}},
 		{"missing date", au, func(r *Receipt) { r.Date = Field[time.Time]{} }, []string{FindMissingDate}, []string{"date"}},
 		{"lines do not sum to subtotal", au, func(r *Receipt) { r.LineItems[1] = line("45.00") }, []string{FindLinesVsSubtotal}, []string{"line_items", "subtotal"}},
