@@ -65,7 +65,8 @@ type Language struct {
 	OtherDates []string `json:"other_dates"`
 	// InvoiceLabels maps the labels of a printed invoice's blocks
 	// (InvoiceLabelNames: "BUYER", "INVOICE NUMBER", "DUE DATE", "NET
-	// TOTAL"…) to the language's words for them.
+	// TOTAL"…) to the language's words for them. Its "TAX ID" labels are
+	// read on receipts too ("UID:", "Contribuinte n.º").
 	InvoiceLabels map[string][]string `json:"invoice_labels"`
 }
 

@@ -33,7 +33,7 @@ func findAddress(lines []Line, coIdx int, pk *packs.Pack, lx *lexicon) receipt.T
 	for i := coIdx + 1; i < len(lines) && len(parts) < 6; i++ {
 		l := lines[i]
 		u := strings.ToUpper(lx.mendLowerInCapsWords(strings.TrimSpace(l.Text)))
-		taxID := reGSTID.MatchString(l.Text) // "C.I.F. B60078300", "P.IVA 04603586779"
+		taxID := reGSTID.MatchString(l.Text) || printsLabelledNumber(l.Text) // "C.I.F. B60078300", "Contribuinte n.º 526919272"
 		if len(parts) == 0 && idLines < 3 && (isIdentifierLine(u) || taxID) {
 			idLines++
 			prevBottom = l.Box.Y + l.Box.H
@@ -326,15 +326,24 @@ func mendUnreadSharpS(addr string, pk *packs.Pack) string {
 	if len(misread) == 0 {
 		return addr
 	}
-	return mendEachWord(addr, func(f string) string {
+	words := strings.Fields(addr)
+	changed := false
+	for i, f := range words {
 		core := strings.TrimRight(f, ".,;:")
 		for _, m := range misread {
-			if len(core) >= len(m[0])+3 && strings.HasSuffix(core, m[0]) {
-				return core[:len(core)-len(m[0])] + m[1] + f[len(core):]
+			// The ending compounded ("LANDSTRABE"), or a word of its own
+			// after the street's name ("MARIAHILFER STRABE").
+			alone := core == m[0] && i > 0 && letterCount(words[i-1]) == len(words[i-1]) && len(words[i-1]) >= 3
+			if alone || len(core) >= len(m[0])+3 && strings.HasSuffix(core, m[0]) {
+				words[i], changed = core[:len(core)-len(m[0])]+m[1]+f[len(core):], true
+				break
 			}
 		}
-		return f
-	})
+	}
+	if !changed {
+		return addr
+	}
+	return strings.Join(words, " ")
 }
 
 // reGermanHouseNumber is a German street and the number after it, where

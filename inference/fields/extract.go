@@ -205,7 +205,9 @@ func readIdentifiers(r *receipt.Receipt, lines []Line, loc receipt.Locale, pk *p
 	}
 
 	if !r.SupplierTaxID.Set || receipt.ValidateTaxID(r.SupplierTaxID.Value) != nil {
-		if id := bareVATNumber(lines); id.Set {
+		if id := labelledTaxID(lines, loc, pk); id.Set {
+			r.SupplierTaxID = id
+		} else if id := bareVATNumber(lines); id.Set {
 			r.SupplierTaxID = id
 		}
 	}

@@ -931,7 +931,7 @@ func TestTaxIDInTheCountrysOwnForm(t *testing.T) {
 		{"IT", "P.IVA 04603586779", "EU_VAT:IT04603586779"},
 		{"IT", "Partita IVA 04603586779", "EU_VAT:IT04603586779"},
 		{"AT", "UID-Nr. U12345678", "EU_VAT:ATU12345678"},
-		{"PT", "NIF 501234567", "EU_VAT:PT501234567"},
+		{"PT", "NIF 501964843", "EU_VAT:PT501964843"},
 		{"FI", "Y-tunnus 1234567-8", "EU_VAT:FI12345678"},
 		{"IT", "P.IVA IT04603586779", "EU_VAT:IT04603586779"}, // the international form stays
 	} {
@@ -963,8 +963,9 @@ func TestAddressWithTheHouseNumberAfterTheStreet(t *testing.T) {
 }
 
 // A German street's ß, which neither PP-OCR's alphabet nor English
-// Tesseract's has, read as B or as one S, is given back; a word that only
-// ends like one, or a page of another language, is left as read.
+// Tesseract's has, read as B or as one S, is given back, in a compound or
+// in the word after the street's name; the ending alone with no name
+// before it, or a page of another language, is left as read.
 func TestStreetEndingWithItsSharpSMisread(t *testing.T) {
 	de, _ := packs.Get("DE")
 	nl, _ := packs.Get("NL")
@@ -977,6 +978,8 @@ func TestStreetEndingWithItsSharpSMisread(t *testing.T) {
 		{de, "HAUPTSTRASSE 62", "HAUPTSTRASSE 62"},
 		{de, "SCHULSTRAßE 70", "SCHULSTRAßE 70"},
 		{de, "STRABE 5", "STRABE 5"},
+		{de, "MARIAHILFER STRABE 39, 8010 GRAZ", "MARIAHILFER STRASSE 39, 8010 GRAZ"},
+		{de, "12 STRABE 5", "12 STRABE 5"},
 		{nl, "SCHULSTRABE 85", "SCHULSTRABE 85"},
 	} {
 		if got := mendUnreadSharpS(tc.in, tc.pk); got != tc.want {
@@ -1050,6 +1053,37 @@ func TestAMisreadPriceOfItemsThatAddUp(t *testing.T) {
 	for _, f := range receipt.Validate(r, receipt.DefaultLocale(receipt.CountryMY), testNow) {
 		if f.Code == receipt.FindLinesVsSubtotal {
 			t.Errorf("finding: %s", f.Message)
+		}
+	}
+}
+
+// A tax ID after any language's tax ID label is read in whatever groups
+// and dots it is printed, its country's prefix before it or its page's
+// country's own; a prefix letter read as a digit ("1E") is put back where
+// the format and check then hold. A tax word alone ("TVA") labels only a
+// number with its country's prefix: a VAT table's rates and amounts are
+// no tax ID.
+func TestTaxIDAfterAnyLanguagesLabel(t *testing.T) {
+	for _, tc := range []struct {
+		pack, line, want string
+	}{
+		{"AT", "UID: ATU61960752", "EU_VAT:ATU61960752"},
+		{"PT", "Contribuinte n.º 526919272", "EU_VAT:PT526919272"},
+		{"BE", "TVA BE 0196.075.206", "EU_VAT:BE0196075206"},
+		{"BE", "BTW BE 0196 075 206", "EU_VAT:BE0196075206"},
+		{"IE", "VAT No. 1E9733623F", "EU_VAT:IE9733623F"},
+		{"IT", "IVA 22 123,45 27,16", ""},
+		{"FR", "TVA 20% 1.595,05 334,96", ""},
+		{"BE", "TVA BE 0196.075.207", ""}, // its check fails
+	} {
+		loc := receipt.DefaultLocale(receipt.CountryEU)
+		loc.Pack = tc.pack
+		r := ExtractFields(lines("ACME", "Hauptplatz 1", "1010 Wien", tc.line, "TOTAL 10,00"), loc, testNow)
+		if got, _ := receipt.Get(&r, "supplier_tax_id"); got != tc.want {
+			t.Errorf("%s page, %q: tax ID %q, want %q", tc.pack, tc.line, got, tc.want)
+		}
+		if strings.Contains(r.SupplierAddress.Value, "1010 WIEN,") {
+			t.Errorf("%s page, %q: the address took the tax ID's line: %q", tc.pack, tc.line, r.SupplierAddress.Value)
 		}
 	}
 }

@@ -2,6 +2,7 @@ package fields
 
 import (
 	"regexp"
+	"slices"
 	"unicode"
 
 	"github.com/shoebox-app/shoebox/packs"
@@ -95,3 +96,160 @@ func findTaxID(lines []Line, loc receipt.Locale, pk *packs.Pack) receipt.Field[r
 // reBareVATNumber is a country prefix (DE read as 0E or OE too) and nine
 // characters that are digits or read for them, in groups.
 var reBareVATNumber = regexp.MustCompile(`\b(DE|GB|[0O]E)((?:[\s.\-]?[\dOQ@SBIl|]){9})(?:$|[^\pL\d])`)
+
+// labelledTaxID finds a tax ID after one of the packs' tax ID labels, in
+// any language ("UID: ATU61960752", "Contribuinte n.º 526919272", "TVA BE
+// 0196.075.206", "VAT No. 1E9733623F"), printed in groups or with dots: the
+// number, with the two-letter prefix of a country printed before it or
+// the page's country's (its own national form), must be one a country's
+// format, and check where it has one, accepts. A prefix whose letter was
+// read as a digit ("1E" for IE) or a check letter read as one is mended
+// only where that makes such a number, and then goes to the reviewer.
+func labelledTaxID(lines []Line, loc receipt.Locale, pk *packs.Pack) receipt.Field[receipt.TaxID] {
+	labels, taxWords := taxIDLabels(), everyTaxWord()
+	for _, l := range lines {
+		words := packs.Words(l.Text)
+		for i := range words {
+			n := phraseAt(words, i, labels)
+			prefixed := n == 0 // after a tax word alone ("TVA BE 0196.075.206"), only a number with its country's prefix
+			if prefixed {
+				n = phraseAt(words, i, taxWords)
+			}
+			if n == 0 {
+				continue
+			}
+			for _, read := range numberAfter(words[i+n:]) {
+				if prefixed && (len(read) < 2 || packs.CountDigits(read[:2]) > 0) {
+					continue
+				}
+				id, mended, ok := validTaxID(read, loc, pk)
+				if !ok || prefixed && mended {
+					continue
+				}
+				conf, why := l.Conf*factorLabelled, "the number after a tax ID label"
+				if mended {
+					conf, why = min(conf, confComputed), "the number after a tax ID label, a letter read as a digit put back so that its format and check hold"
+				}
+				var box *receipt.Box
+				if l.Box.W > 0 {
+					b := l.Box
+					box = &b
+				}
+				return found(id, conf, box, why)
+			}
+			break
+		}
+	}
+	return receipt.Field[receipt.TaxID]{}
+}
+
+// printsLabelledNumber says whether a line prints a tax ID label of any
+// language with a number after it ("UID: ATU61960752"): the tax ID's line,
+// which ends an address.
+func printsLabelledNumber(text string) bool {
+	labels := taxIDLabels()
+	words := packs.Words(text)
+	for i := range words {
+		if n := phraseAt(words, i, labels); n > 0 && len(numberAfter(words[i+n:])) > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// everyTaxWord are every pack's tax words (VAT, TVA, MWST…), as folded
+// words.
+func everyTaxWord() [][]string {
+	var out [][]string
+	for _, pk := range packs.All() {
+		for _, w := range pk.TaxWords {
+			out = append(out, packs.Words(w))
+		}
+	}
+	return out
+}
+
+// taxIDLabels are every language's tax ID labels, as folded words.
+func taxIDLabels() [][]string {
+	var out [][]string
+	for _, ph := range packs.InvoicePhrases() {
+		if ph.Label == "TAX ID" {
+			out = append(out, ph.Words)
+		}
+	}
+	return out
+}
+
+// phraseAt is how many of words, from i, the longest label of labels
+// takes; 0 when none starts there.
+func phraseAt(words []string, i int, labels [][]string) int {
+	best := 0
+	for _, lb := range labels {
+		if len(lb) > best && len(lb) <= len(words)-i && slices.Equal(words[i:i+len(lb)], lb) {
+			best = len(lb)
+		}
+	}
+	return best
+}
+
+// numberAfter are the ways to read the number that follows a label's
+// words: from its first word with a digit, that word and the all-digit
+// words after it (a number printed in groups or with dots), with the
+// letters of a country's prefix printed apart before it ("BE 0196 075
+// 206") and without them.
+func numberAfter(rest []string) []string {
+	at := slices.IndexFunc(rest, func(w string) bool { return packs.CountDigits(w) > 0 })
+	if at < 0 || at > 3 {
+		return nil
+	}
+	num := rest[at]
+	for _, w := range rest[at+1:] {
+		if packs.CountDigits(w) != len(w) || len(num) >= 14 {
+			break
+		}
+		num += w
+	}
+	if at > 0 && len(rest[at-1]) == 2 && packs.CountDigits(rest[at-1]) == 0 {
+		return []string{rest[at-1] + num, num}
+	}
+	return []string{num}
+}
+
+// validTaxID is the tax ID read stands for: as read, in the page's
+// country's own national form, or with a prefix letter or check letter
+// read as a digit put back (mended); ok is false when none is a number a
+// country's format and check accept.
+func validTaxID(read string, loc receipt.Locale, pk *packs.Pack) (id receipt.TaxID, mended, ok bool) {
+	accept := func(v string) (receipt.TaxID, bool) {
+		id := receipt.DetectTaxID(v, loc.Country)
+		if id.Scheme == receipt.SchemeOther || id.Scheme == "" || receipt.ValidateTaxID(id) != nil {
+			return receipt.TaxID{}, false
+		}
+		return id, true
+	}
+	if id, ok := accept(read); ok {
+		return id, false, true
+	}
+	if national, ok := pk.NationalTaxID(read); ok {
+		if id, ok := accept(national); ok {
+			return id, false, true
+		}
+	}
+	if len(read) > 4 && read[0] >= '0' && read[0] <= '9' && unicode.IsLetter(rune(read[1])) {
+		for _, l := range prefixLetterLike[read[0]] {
+			if id, ok := accept(string(l) + read[1:]); ok {
+				return id, true, true
+			}
+		}
+	}
+	if id := receipt.RepairTaxID(receipt.DetectTaxID(read, loc.Country)); id.Value != read {
+		if id, ok := accept(id.Value); ok {
+			return id, true, true
+		}
+	}
+	return receipt.TaxID{}, false, false
+}
+
+// prefixLetterLike are the letters a digit read as a country prefix's
+// first letter stands for ("1E" for IE, "0E" for DE).
+var prefixLetterLike = map[byte]string{'0': "OD", '1': "I", '5': "S", '8': "B", '6': "G"}
