@@ -1074,7 +1074,8 @@ func TestTaxIDAfterAnyLanguagesLabel(t *testing.T) {
 		{"IE", "VAT No. 1E9733623F", "EU_VAT:IE9733623F"},
 		{"IT", "IVA 22 123,45 27,16", ""},
 		{"FR", "TVA 20% 1.595,05 334,96", ""},
-		{"BE", "TVA BE 0196.075.207", ""}, // its check fails
+		{"BE", "TVA BE 0196.075.207", ""},                 // its check fails
+		{"IE", "VAT No. IE2123138]", "EU_VAT:IE2123138J"}, // its check letter read as a bracket
 	} {
 		loc := receipt.DefaultLocale(receipt.CountryEU)
 		loc.Pack = tc.pack

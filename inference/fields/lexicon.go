@@ -523,7 +523,7 @@ func mendOInNumber(f string) string {
 
 var (
 	reTildeInWord      = regexp.MustCompile(`(\w)~(\w)`)
-	reZeroBesideLetter = regexp.MustCompile(`\pL-?0|0\pL`)
+	reZeroBesideLetter = regexp.MustCompile(`\pL-?0|0['’]?\pL`) // "0'CONNELL" is O'CONNELL
 )
 
 // textFixes are misreadings a pattern finds, each with what it stands for.

@@ -302,6 +302,8 @@ func TestMendZeroInAddressWords(t *testing.T) {
 		{"220 PARK BLVD, TOLED0 0H 43604", receipt.CountryUS, "220 PARK BLVD, TOLEDO OH 43604"},
 		{"GARTENWEG 11, 50667 K0ELN", receipt.CountryEU, "GARTENWEG 11, 50667 KOELN"},
 		{"12 W00D ST, HOBART TAS 7000", receipt.CountryAU, "12 WOOD ST, HOBART TAS 7000"},
+		{"2 0'CONNELL STREET, GALWAY H91 E2K4", receipt.CountryEU, "2 O'CONNELL STREET, GALWAY H91 E2K4"}, // an Irish O'
+		{"UNIT 4, 0'NEILL'S YARD", receipt.CountryUK, "UNIT 4, O'NEILL'S YARD"},
 		{"10TH FLOOR, 100 MAIN ST", receipt.CountryUS, "10TH FLOOR, 100 MAIN ST"},
 		{"LOT B-01, JALAN 10/0", receipt.CountryMY, "LOT B-01, JALAN 10/0"},
 		{"C/0 ACME, 5 HIGH ST", receipt.CountryAU, "C/0 ACME, 5 HIGH ST"},

@@ -106,41 +106,76 @@ var reBareVATNumber = regexp.MustCompile(`\b(DE|GB|[0O]E)((?:[\s.\-]?[\dOQ@SBIl|
 // read as a digit ("1E" for IE) or a check letter read as one is mended
 // only where that makes such a number, and then goes to the reviewer.
 func labelledTaxID(lines []Line, loc receipt.Locale, pk *packs.Pack) receipt.Field[receipt.TaxID] {
-	labels, taxWords := taxIDLabels(), everyTaxWord()
+	labels := taxIDLabelling{taxIDLabels(), everyTaxWord()}
 	for _, l := range lines {
-		words := packs.Words(l.Text)
-		for i := range words {
-			n := phraseAt(words, i, labels)
-			prefixed := n == 0 // after a tax word alone ("TVA BE 0196.075.206"), only a number with its country's prefix
-			if prefixed {
-				n = phraseAt(words, i, taxWords)
+		if id, ok := labels.after(l.Text, loc, pk); ok {
+			return taxIDOn(l, id.id, id.mended)
+		}
+	}
+	// A check letter read as the mark it looks like ("IE2123138]").
+	for _, l := range lines {
+		if text := reMarkForLetter.ReplaceAllString(l.Text, "${1}J"); text != l.Text {
+			if id, ok := labels.after(text, loc, pk); ok {
+				return taxIDOn(l, id.id, true)
 			}
-			if n == 0 {
-				continue
-			}
-			for _, read := range numberAfter(words[i+n:]) {
-				if prefixed && (len(read) < 2 || packs.CountDigits(read[:2]) > 0) {
-					continue
-				}
-				id, mended, ok := validTaxID(read, loc, pk)
-				if !ok || prefixed && mended {
-					continue
-				}
-				conf, why := l.Conf*factorLabelled, "the number after a tax ID label"
-				if mended {
-					conf, why = min(conf, confComputed), "the number after a tax ID label, a letter read as a digit put back so that its format and check hold"
-				}
-				var box *receipt.Box
-				if l.Box.W > 0 {
-					b := l.Box
-					box = &b
-				}
-				return found(id, conf, box, why)
-			}
-			break
 		}
 	}
 	return receipt.Field[receipt.TaxID]{}
+}
+
+// reMarkForLetter is a bracket read for the J that ends a number.
+var reMarkForLetter = regexp.MustCompile(`(\d) ?\]`)
+
+// readTaxID is a tax ID as read, and whether a misread was put back.
+type readTaxID struct {
+	id     receipt.TaxID
+	mended bool
+}
+
+// taxIDOn is a tax ID found on line l.
+func taxIDOn(l Line, id receipt.TaxID, mended bool) receipt.Field[receipt.TaxID] {
+	conf, why := l.Conf*factorLabelled, "the number after a tax ID label"
+	if mended {
+		conf, why = min(conf, confComputed), "the number after a tax ID label, a letter read as a digit or a mark put back so that its format and check hold"
+	}
+	var box *receipt.Box
+	if l.Box.W > 0 {
+		b := l.Box
+		box = &b
+	}
+	return found(id, conf, box, why)
+}
+
+// taxIDLabelling are every language's tax ID labels and every pack's tax
+// words, as folded words.
+type taxIDLabelling struct{ labels, taxWords [][]string }
+
+// after is the tax ID a line's text prints after a tax ID label of any
+// language (see labelledTaxID).
+func (lb taxIDLabelling) after(text string, loc receipt.Locale, pk *packs.Pack) (readTaxID, bool) {
+	words := packs.Words(text)
+	for i := range words {
+		n := phraseAt(words, i, lb.labels)
+		prefixed := n == 0 // after a tax word alone ("TVA BE 0196.075.206"), only a number with its country's prefix
+		if prefixed {
+			n = phraseAt(words, i, lb.taxWords)
+		}
+		if n == 0 {
+			continue
+		}
+		for _, read := range numberAfter(words[i+n:]) {
+			if prefixed && (len(read) < 2 || packs.CountDigits(read[:2]) > 0) {
+				continue
+			}
+			id, mended, ok := validTaxID(read, loc, pk)
+			if !ok || prefixed && mended {
+				continue
+			}
+			return readTaxID{id, mended}, true
+		}
+		break
+	}
+	return readTaxID{}, false
 }
 
 // printsLabelledNumber says whether a line prints a tax ID label of any
