@@ -107,6 +107,9 @@ func TestVATTablesInTheirLanguage(t *testing.T) {
 			"MwSt% Netto MwSt Brutto", "A 19% 389,30 73,97 463,27", "B 7% 65,80 4,61 70,41"), "19:73.97;7:4.61"},
 		"French, gross first": {lines("CHEZ ALAIN SARL", "75003 Paris", "23/08/2022", "TOTAL TTC 36,00",
 			"TVA TTC HT TVA", "20% 24,00 20,00 4,00", "10% 12,00 10,91 1,09"), "20:4.00;10:1.09"},
+		// A pack's tax words are the tax lines' words: Canada's HST.
+		"Canadian HST": {lines("ROY BAKERY LTD.", "3 Queen St W", "Ottawa ON K1P 1J1", "01/07/2025", "SCONE $42.46",
+			"SUBTOTAL $238.63", "HST 13% $31.02", "TOTAL $269.65"), "13:31.02"},
 	} {
 		r := ExtractFields(tc.page, eu, testNow)
 		var got []string

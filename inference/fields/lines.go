@@ -2,6 +2,7 @@ package fields
 
 import (
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"unicode"
@@ -198,10 +199,22 @@ func layoutCells(raw string) []Cell {
 	return cells
 }
 
-// taxWords name sales taxes: GST, VAT and its European names (MwSt, USt,
-// TVA, IVA, BTW, moms, ALV, DPH, FPA…), US sales tax; the patterns that
-// look for a tax line share them.
-const taxWords = `GST|SST|VAT|TAX|MWST|UST|TVA|IVA|BTW|MOMS|ALV|DPH|FPA|PVM|PDV|DDV|KDV|PVN`
+// taxWords name sales taxes, as a pattern's alternatives: GST, VAT and
+// its European names (MwSt, USt, TVA, IVA, BTW, moms, ALV, DPH, FPA…), US
+// sales tax, and every one-word tax word of the built-in packs (Canada's
+// HST, PST, QST, TPS and TVQ; the Canaries' IGIC); the patterns that look
+// for a tax line share them.
+var taxWords = func() string {
+	words := strings.Split(`GST|SST|VAT|TAX|MWST|UST|TVA|IVA|BTW|MOMS|ALV|DPH|FPA|PVM|PDV|DDV|KDV|PVN`, "|")
+	for _, pk := range packs.All() {
+		for _, w := range pk.TaxWords {
+			if f := packs.Words(w); len(f) == 1 && !slices.Contains(words, f[0]) {
+				words = append(words, f[0])
+			}
+		}
+	}
+	return strings.Join(words, "|")
+}()
 
 var (
 	// reAmount also takes "100. 00": OCR often puts a space after a dot.
