@@ -318,7 +318,7 @@ func mendUnreadSharpS(addr string, pk *packs.Pack) string {
 	var misread [][2]string // as read, as written
 	for _, e := range pk.StreetEndings() {
 		if strings.Contains(e, "SS") {
-			for _, as := range []string{"B", "S"} {
+			for _, as := range []string{"B", "S", "F", ""} { // ß read as B, S or F, or lost
 				misread = append(misread, [2]string{strings.Replace(e, "SS", as, 1), e})
 			}
 		}

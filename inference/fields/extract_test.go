@@ -963,7 +963,7 @@ func TestAddressWithTheHouseNumberAfterTheStreet(t *testing.T) {
 }
 
 // A German street's ß, which neither PP-OCR's alphabet nor English
-// Tesseract's has, read as B or as one S, is given back, in a compound or
+// Tesseract's has, read as B, F or one S, or lost, is given back, in a compound or
 // in the word after the street's name; the ending alone with no name
 // before it, or a page of another language, is left as read.
 func TestStreetEndingWithItsSharpSMisread(t *testing.T) {
@@ -979,6 +979,8 @@ func TestStreetEndingWithItsSharpSMisread(t *testing.T) {
 		{de, "SCHULSTRAßE 70", "SCHULSTRAßE 70"},
 		{de, "STRABE 5", "STRABE 5"},
 		{de, "MARIAHILFER STRABE 39, 8010 GRAZ", "MARIAHILFER STRASSE 39, 8010 GRAZ"},
+		{de, "HAUPTSTRAFE 27, 97070 WURZBURG", "HAUPTSTRASSE 27, 97070 WURZBURG"},
+		{de, "HAUPTSTRAE 4, 90402 NURNBERG", "HAUPTSTRASSE 4, 90402 NURNBERG"},
 		{de, "12 STRABE 5", "12 STRABE 5"},
 		{nl, "SCHULSTRABE 85", "SCHULSTRABE 85"},
 	} {

@@ -48,7 +48,7 @@ func findLineItems(lines []Line, upper []string, r receipt.Receipt) ([]receipt.L
 // quantity-led line, and, where the page has a heading (its date or TAX
 // INVOICE line), read from right after it.
 func itemReadings(lines []Line, upper []string) []itemReading {
-	out := []itemReading{readItems(lines, upper, -1)}
+	starts := []int{-1}
 	heading := -1
 	for i, l := range lines[:min(len(lines), 15)] {
 		if reDateNum.MatchString(l.Text) || strings.Contains(upper[i], "INVOICE") || strings.Contains(upper[i], "RECEIPT") {
@@ -56,9 +56,20 @@ func itemReadings(lines []Line, upper []string) []itemReading {
 		}
 	}
 	if heading >= 0 {
-		out = append(out, readItems(lines, upper, heading+1))
+		starts = append(starts, heading+1)
 	}
-	return out
+	var out, through []itemReading
+	for _, from := range starts {
+		ir := readItems(lines, upper, from, false)
+		out = append(out, ir)
+		// An item named with a payment or tax word ("CARTA A4", paper,
+		// read as the card it also names) ended the items early: read
+		// on to the total, for the sum to tell.
+		if ir.stoppedEarly {
+			through = append(through, readItems(lines, upper, from, true))
+		}
+	}
+	return append(out, through...)
 }
 
 // itemReading is a page's item lines as read, before they are checked
@@ -72,11 +83,16 @@ type itemReading struct {
 	sum decimal.Decimal
 	// at[i] is the index of item i's line.
 	at []int
+	// stoppedEarly: the items ended at a line with a payment, change or
+	// tax word, before the total's.
+	stoppedEarly bool
 }
 
 // readItems collects item lines until the totals. With from < 0 items
 // begin at a table header or a quantity-led line; otherwise at line from.
-func readItems(lines []Line, upper []string, from int) itemReading {
+// throughEnds reads on past lines with a payment, change or tax word, to
+// the total's.
+func readItems(lines []Line, upper []string, from int, throughEnds bool) itemReading {
 	var items []receipt.LineItem
 	var at []int
 	alt := map[int]decimal.Decimal{}
@@ -91,8 +107,13 @@ func readItems(lines []Line, upper []string, from int) itemReading {
 		}
 		started = started || i == from
 		amts := amountsIn(l.Text)
-		if !isTableHeading(k, amts) && !(qtyColumn && pricedRow(l.Text, amts)) && (strings.Contains(k, "TOTAL") || reItemsEnd.MatchString(k) && started) {
-			break
+		if !isTableHeading(k, amts) && !(qtyColumn && pricedRow(l.Text, amts)) {
+			if strings.Contains(k, "TOTAL") {
+				break
+			}
+			if reItemsEnd.MatchString(k) && started && !throughEnds {
+				return itemReading{items: items, alt: alt, sum: sum, at: at, stoppedEarly: true}
+			}
 		}
 		if reItemsHeader.MatchString(k) && len(amts) == 0 {
 			started = true

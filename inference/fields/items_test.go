@@ -225,3 +225,22 @@ func TestItemNamesUnderTheirAmounts(t *testing.T) {
 		})
 	}
 }
+
+// An item whose name is a payment word in the page's language ("CARTA
+// A4", paper, is also the card one pays with) does not end the items when
+// the items read on to the total add up to it.
+func TestAnItemNamedWithAPaymentWord(t *testing.T) {
+	page := lines("Caffe Ricci S.n.c.", "Via Dante, 27", "50123 Firenze", "DOCUMENTO COMMERCIALE", "Data: 30/07/2024 16:00",
+		"CORNETTO 10% 6,25", "PASTA 500G 10% 17,22", "PILE AA 22% 33,28", "2 x 16,64", "CARTA A4 22% 6,31", "NASTRO ADESIVO 22% 53,89",
+		"TOTALE COMPLESSIVO EUR 116,95", "DI CUI IVA 18,99", "PAGAMENTO CARTA EUR 116,95")
+	loc := receipt.DefaultLocale(receipt.CountryEU)
+	loc.Pack = "IT"
+	r := ExtractFields(page, loc, testNow)
+	var got []string
+	for _, it := range r.LineItems {
+		got = append(got, it.LineTotal.Value.StringFixed(2))
+	}
+	if g := strings.Join(got, ";"); g != "6.25;17.22;33.28;6.31;53.89" {
+		t.Errorf("items %q, want the five up to the total", g)
+	}
+}
