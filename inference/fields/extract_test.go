@@ -1090,3 +1090,26 @@ func TestTaxIDAfterAnyLanguagesLabel(t *testing.T) {
 		}
 	}
 }
+
+// A town's name misread after its postcode is the one town of the
+// country's table whose postcodes hold it and whose name is a letter or
+// two away; a postcode of another town, or a name far off, leaves it.
+func TestTownNameMendedFromItsPostcode(t *testing.T) {
+	de, my := lexiconIn("DE"), myLexicon()
+	for _, tc := range []struct {
+		lx       *lexicon
+		in, want string
+	}{
+		{de, "GARTENWEG 48, 90402 NIRNBERG", "GARTENWEG 48, 90402 NÜRNBERG"},
+		{de, "HAUPTSTRASSE 5, 10115 BERIN", "HAUPTSTRASSE 5, 10115 BERLIN"},
+		{de, "HAUPTSTRASSE 5, 50667 BERIN", "HAUPTSTRASSE 5, 50667 BERIN"}, // Köln's postcode
+		{de, "HAUPTSTRASSE 5, 10115 BREMERHAVEN", "HAUPTSTRASSE 5, 10115 BREMERHAVEN"},
+		{de, "SCHULSTRASSE 85, 50667 KOLN", "SCHULSTRASSE 85, 50667 KOLN"}, // Köln as read without its marks
+		{my, "SEKSYEN 9, 40150 SHAH ALAN, SELANGOR", "SEKSYEN 9, 40150 SHAH ALAM, SELANGOR"},
+		{my, "JALAN BESAR, 40150 SHAH ALAM", "JALAN BESAR, 40150 SHAH ALAM"},
+	} {
+		if got := tc.lx.mendTownPostcode(tc.in); got != tc.want {
+			t.Errorf("%q mended to %q, want %q", tc.in, got, tc.want)
+		}
+	}
+}

@@ -1,7 +1,9 @@
 package fields
 
 import (
+	"maps"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode"
@@ -34,7 +36,7 @@ func townEndAfter(words []string) *regexp.Regexp {
 // in range, or one that two changes would fit ("44000 PETALING JAYA":
 // 46000 or 47000), stays as read.
 func (lx *lexicon) mendTownPostcode(addr string) string {
-	addr = lx.mendLettersInPostcode(addr)
+	addr = lx.mendTownName(lx.mendLettersInPostcode(addr))
 	for _, m := range reTownPostcode.FindAllStringSubmatchIndex(addr, -1) {
 		code, after := addr[m[4]:m[5]], addr[m[6]:m[7]]
 		if lotNumber.MatchString(addr[:m[4]]) {
@@ -57,6 +59,79 @@ func (lx *lexicon) mendTownPostcode(addr string) string {
 		}
 	}
 	return addr
+}
+
+// mendTownName reads a town's name misread after its postcode ("90402
+// NIRNBERG", "40150 SHAH ALAN") as the one town of the country's table
+// whose postcodes hold that postcode and whose name is a letter from it
+// (two from eight letters on): the postcode and the name's other letters
+// agree on it. The table's spelling takes its place.
+func (lx *lexicon) mendTownName(addr string) string {
+	for _, m := range reTownPostcode.FindAllStringSubmatchIndex(addr, -1) {
+		code, after := addr[m[4]:m[5]], addr[m[6]:m[7]]
+		if len(code) != 5 || lotNumber.MatchString(addr[:m[4]]) || lx.townRanges(after) != nil {
+			continue
+		}
+		words := strings.Fields(after)
+		best, bestD, tie, span := "", 3, false, 0
+		// In reverse order, so that of two spellings of a town the one
+		// with its umlaut comes first (MÜNCHEN, then MUENCHEN).
+		towns := slices.Sorted(maps.Keys(lx.towns))
+		slices.Reverse(towns)
+		for _, town := range towns {
+			ranges := lx.towns[town]
+			n := len(strings.Fields(town))
+			if n > len(words) || !inRanges(ranges)(code) {
+				continue
+			}
+			read := strings.Join(words[:n], " ")
+			limit := 1
+			if len(read) >= 8 {
+				limit = 2
+			}
+			d := editDistance(packs.Fold(read), packs.Fold(town), limit)
+			if d > limit || !lx.endsTown(addr, m[6], read) {
+				continue
+			}
+			switch {
+			case d < bestD:
+				best, bestD, tie, span = town, d, false, len(read)
+			case d == bestD && !sameTown(lx.towns[best], ranges):
+				tie = true
+			}
+		}
+		// A name that is a town's but for its marks (KOLN, KÖLN) was read
+		// right.
+		if best != "" && bestD > 0 && !tie {
+			return addr[:m[6]] + best + addr[m[6]+span:] // the matches after it moved
+		}
+	}
+	return addr
+}
+
+// endsTown says whether read, at from in addr, ends the address or a part
+// of it, as a town's name does.
+func (lx *lexicon) endsTown(addr string, from int, read string) bool {
+	i := strings.Index(addr[from:], read)
+	if i < 0 {
+		return false
+	}
+	rest := addr[from+i+len(read):]
+	return rest == "" || lx.townEnd.MatchString(rest)
+}
+
+// sameTown says whether two towns' postcode ranges are the same: two
+// spellings of one town (MÜNCHEN, MUENCHEN).
+func sameTown(a, b [][2]int) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
 }
 
 // postcodeLookalikes are the digits a letter read among a postcode's
