@@ -177,6 +177,11 @@ type Places struct {
 	// AfterTown are what may follow a town's name in an address besides a
 	// mark: a state, the country ("SELANGOR", "W.P", "MALAYSIA").
 	AfterTown []string `json:"after_town,omitempty"`
+	// Postcode is the shape of the country's postcode, A a letter, 9 a
+	// digit, a space between its groups ("A9A 9A9", "9999 AA"): a code
+	// read with a letter for a digit of like shape, or a digit for a
+	// letter, is mended.
+	Postcode string `json:"postcode,omitempty"`
 }
 
 // checkPlaces says what is wrong with a pack's place words, if anything.
@@ -195,6 +200,9 @@ func checkPlaces(pl *Places) error {
 				return fmt.Errorf("abbreviation %s: misreading %q is not one word", abbr, m)
 			}
 		}
+	}
+	if strings.Trim(pl.Postcode, "A9 ") != "" {
+		return fmt.Errorf("postcode shape %q: A for a letter, 9 for a digit, spaces between groups", pl.Postcode)
 	}
 	for _, ranges := range []map[string][][2]int{pl.Towns, pl.States} {
 		for name, rs := range ranges {

@@ -1113,3 +1113,29 @@ func TestTownNameMendedFromItsPostcode(t *testing.T) {
 		}
 	}
 }
+
+// A postcode of the country's shape is read back where a letter was read
+// for a digit of like shape or the other way, its groups spaced as the
+// country prints them; a code that fits as read, or an address of another
+// shape, stays.
+func TestPostcodeReadToItsCountrysShape(t *testing.T) {
+	ca, nl := lexiconIn("CA"), lexiconIn("NL")
+	for _, tc := range []struct {
+		lx       *lexicon
+		in, want string
+	}{
+		{ca, "106 KING ST E, TORONTO ON MSH 2N2", "106 KING ST E, TORONTO ON M5H 2N2"},
+		{ca, "41 QUEEN ST W, OTTAWA ON K1P 1]1", "41 QUEEN ST W, OTTAWA ON K1P 1J1"},
+		{ca, "BANK ST, OTTAWA ON K1P 1 J1", "BANK ST, OTTAWA ON K1P 1J1"},
+		{ca, "3 QUEEN ST W, OTTAWA ON K1P1J1", "3 QUEEN ST W, OTTAWA ON K1P 1J1"},
+		{ca, "3 QUEEN ST W, OTTAWA ON K1P 1J1", "3 QUEEN ST W, OTTAWA ON K1P 1J1"},
+		{ca, "SUITE 100, 3 QUEEN ST W", "SUITE 100, 3 QUEEN ST W"},
+		{nl, "MOLENWEG 49, 3511 LX UTRECHT", "MOLENWEG 49, 3511 LX UTRECHT"},
+		{nl, "MOLENWEG 49, 35I1 LX UTRECHT", "MOLENWEG 49, 3511 LX UTRECHT"},
+		{lexiconIn("DE"), "HAUPTSTRASSE 5, 5O667 KOELN", "HAUPTSTRASSE 5, 5O667 KOELN"}, // no shape: the town's range mends it
+	} {
+		if got := tc.lx.mendPostcodeShape(tc.in); got != tc.want {
+			t.Errorf("%q read %q, want %q", tc.in, got, tc.want)
+		}
+	}
+}

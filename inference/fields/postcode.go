@@ -134,6 +134,134 @@ func sameTown(a, b [][2]int) bool {
 	return true
 }
 
+// letterFor and digitFor are the letter a digit read in a letter's place
+// stands for, and the digit a letter or mark read in a digit's.
+var (
+	letterFor = map[byte]byte{'0': 'O', '1': 'I', '2': 'Z', '5': 'S', '6': 'G', '8': 'B', ']': 'J', '|': 'I'}
+	digitFor  = map[byte]byte{'O': '0', 'D': '0', 'Q': '0', 'I': '1', 'L': '1', '|': '1', 'Z': '2', 'S': '5', 'G': '6', 'B': '8', 'T': '7'}
+)
+
+// mendPostcodeShape mends the last postcode of the address whose every
+// character is the country's shape's (lx.postcode) or of like shape, its
+// groups printed as the shape prints them or run together, a group maybe
+// split in two: "MSH 2N2" is M5H 2N2, "K1P 1]1" K1P 1J1, "K1P 1 J1" K1P
+// 1J1. A code that fits as read stays.
+func (lx *lexicon) mendPostcodeShape(addr string) string {
+	if lx.postcode == nil {
+		return addr
+	}
+	words := strings.Fields(addr)
+	for i := len(words) - 1; i >= 0; i-- {
+		code, n, ok := lx.postcodeAt(words[i:])
+		if !ok {
+			continue
+		}
+		shaped := strings.Join(append(append([]string{}, words[:i]...), append([]string{code}, words[i+n:]...)...), " ")
+		if shaped == strings.Join(words, " ") {
+			return addr
+		}
+		return shaped
+	}
+	return addr
+}
+
+// postcodeAt reads a postcode of the country's shape from the first of
+// words: the code as the shape prints it, how many words it took, and ok.
+func (lx *lexicon) postcodeAt(words []string) (string, int, bool) {
+	var groups []string
+	used, k := 0, 0
+	for _, want := range lx.postcode {
+		g := ""
+		for len(g) < want && k < len(words) {
+			w := strings.TrimRight(words[k], ",.")
+			if len(g)+len(w) > want && g == "" && len(w) == want+lx.restLen(len(groups)) {
+				// The groups run together: "M5H2N2".
+				return lx.shapeRun(w, k+1)
+			}
+			if len(g)+len(w) > want {
+				return "", 0, false
+			}
+			g += w
+			k++
+		}
+		if len(g) != want {
+			return "", 0, false
+		}
+		groups = append(groups, g)
+		used = k
+	}
+	code, ok := lx.fitShape(strings.Join(groups, ""))
+	if !ok {
+		return "", 0, false
+	}
+	return lx.printShape(code) + trailingMarks(words[used-1]), used, true
+}
+
+// restLen is the length of the postcode's groups after the first n.
+func (lx *lexicon) restLen(n int) int {
+	sum := 0
+	for _, g := range lx.postcode[n+1:] {
+		sum += g
+	}
+	return sum
+}
+
+// shapeRun reads a postcode whose groups ran together in one word.
+func (lx *lexicon) shapeRun(w string, used int) (string, int, bool) {
+	code, ok := lx.fitShape(w)
+	if !ok {
+		return "", 0, false
+	}
+	return lx.printShape(code), used, true
+}
+
+// fitShape puts back the letters and digits of a code of the shape's
+// length read as their lookalikes; ok is false when one is neither.
+func (lx *lexicon) fitShape(code string) (string, bool) {
+	if len(code) != len(lx.shape) {
+		return "", false
+	}
+	b := []byte(code)
+	for i := range b {
+		switch lx.shape[i] {
+		case 'A':
+			if b[i] >= 'A' && b[i] <= 'Z' {
+				continue
+			}
+			l, ok := letterFor[b[i]]
+			if !ok {
+				return "", false
+			}
+			b[i] = l
+		case '9':
+			if b[i] >= '0' && b[i] <= '9' {
+				continue
+			}
+			d, ok := digitFor[b[i]]
+			if !ok {
+				return "", false
+			}
+			b[i] = d
+		}
+	}
+	return string(b), true
+}
+
+// printShape spaces a code's groups as the country prints them.
+func (lx *lexicon) printShape(code string) string {
+	var parts []string
+	for _, n := range lx.postcode {
+		parts = append(parts, code[:n])
+		code = code[n:]
+	}
+	return strings.Join(parts, " ")
+}
+
+// trailingMarks are the marks that end a word ("1J1," keeps its comma).
+func trailingMarks(w string) string {
+	return w[len(strings.TrimRight(w, ",.")):]
+}
+
 // postcodeLookalikes are the digits a letter read among a postcode's
 // digits stands for. A, which may be a 4 or a smudged 0, is left out.
 var postcodeLookalikes = map[rune]rune{'D': '0', 'O': '0', 'Q': '0', 'C': '0', 'I': '1', 'L': '1', 'Z': '2', 'S': '5', 'G': '6', 'B': '8'}
@@ -314,7 +442,7 @@ func mendAUCityPostcode(addr string) string {
 // mendPostcode mends a postcode one digit off its town's range, and the
 // postcode formats of countries whose postcodes mix letters and digits.
 func mendPostcode(addr string, c receipt.Country, lx *lexicon) string {
-	addr = lx.mendTownPostcode(addr)
+	addr = lx.mendPostcodeShape(lx.mendTownPostcode(addr))
 	if c == receipt.CountryMY {
 		return lx.mendStateAfterPostcode(addr)
 	}
