@@ -33,7 +33,7 @@ func findAddress(lines []Line, coIdx int, pk *packs.Pack, lx *lexicon) receipt.T
 	for i := coIdx + 1; i < len(lines) && len(parts) < 6; i++ {
 		l := lines[i]
 		u := strings.ToUpper(lx.mendLowerInCapsWords(strings.TrimSpace(l.Text)))
-		taxID := reGSTID.MatchString(l.Text) || printsLabelledNumber(l.Text) // "C.I.F. B60078300", "Contribuinte n.º 526919272"
+		taxID := reGSTID.MatchString(l.Text) || printsLabelledNumber(l.Text, pk) // "C.I.F. B60078300", "Contribuinte n.º 526919272"
 		if len(parts) == 0 && idLines < 3 && (isIdentifierLine(u) || taxID) {
 			idLines++
 			prevBottom = l.Box.Y + l.Box.H
@@ -330,6 +330,12 @@ func mendUnreadSharpS(addr string, pk *packs.Pack) string {
 	changed := false
 	for i, f := range words {
 		core := strings.TrimRight(f, ".,;:")
+		// The house number glued on ("STRABE62") comes back apart.
+		last := strings.LastIndexFunc(core, unicode.IsLetter)
+		if number := core[last+1:]; last >= 0 && number != "" && packs.CountDigits(number) == len(number) {
+			core = core[:len(core)-len(number)]
+			f = core + " " + f[len(core):]
+		}
 		for _, m := range misread {
 			// The ending compounded ("LANDSTRABE"), or a word of its own
 			// after the street's name ("MARIAHILFER STRABE").

@@ -981,6 +981,7 @@ func TestStreetEndingWithItsSharpSMisread(t *testing.T) {
 		{de, "MARIAHILFER STRABE 39, 8010 GRAZ", "MARIAHILFER STRASSE 39, 8010 GRAZ"},
 		{de, "HAUPTSTRAFE 27, 97070 WURZBURG", "HAUPTSTRASSE 27, 97070 WURZBURG"},
 		{de, "HAUPTSTRAE 4, 90402 NURNBERG", "HAUPTSTRASSE 4, 90402 NURNBERG"},
+		{de, "MARIAHILFER STRABE62, 6020 INNSBRUCK", "MARIAHILFER STRASSE 62, 6020 INNSBRUCK"},
 		{de, "12 STRABE 5", "12 STRABE 5"},
 		{nl, "SCHULSTRABE 85", "SCHULSTRABE 85"},
 	} {
@@ -1076,8 +1077,10 @@ func TestTaxIDAfterAnyLanguagesLabel(t *testing.T) {
 		{"IE", "VAT No. 1E9733623F", "EU_VAT:IE9733623F"},
 		{"IT", "IVA 22 123,45 27,16", ""},
 		{"FR", "TVA 20% 1.595,05 334,96", ""},
-		{"BE", "TVA BE 0196.075.207", ""},                 // its check fails
-		{"IE", "VAT No. IE2123138]", "EU_VAT:IE2123138J"}, // its check letter read as a bracket
+		{"BE", "TVA BE 0196.075.207", ""},                   // its check fails
+		{"IE", "VAT No. IE2123138]", "EU_VAT:IE2123138J"},   // its check letter read as a bracket
+		{"ES", "C.1.F. B93421923", "EU_VAT:ESB93421923"},    // its I read as 1
+		{"BE", "BTWBE 0813.107.943", "EU_VAT:BE0813107943"}, // the prefix glued to the tax word
 	} {
 		loc := receipt.DefaultLocale(receipt.CountryEU)
 		loc.Pack = tc.pack

@@ -478,8 +478,8 @@ var (
 	// line needs: without one, codes and quantities would read as amounts.
 	reItemLostPoint = regexp.MustCompile(`(?:[$£€]|\bRM|\bEUR)\s?(\d{1,4}\s?)(\d{2})\W{0,2}$`)
 	// reQtyUnderItem is a quantity line printed under its item: "2 @ 6.50",
-	// "4 x EUR 27,85".
-	reQtyUnderItem = regexp.MustCompile(`^\s*(\d{1,3})\.?\s*[@xX×]\s*(?:[A-Z]{3}\s*|[$€£]\s*)?(\d+[.,]\d{2})\s*$`)
+	// "4 x EUR 27,85", "3 x S1.63" (its $ read as S).
+	reQtyUnderItem = regexp.MustCompile(`^\s*(\d{1,3})\.?\s*[@xX×]\s*(?:[A-Z]{3}\s*|[$€£S]\s*)?(\d+[.,]\d{2})\s*$`)
 	// reLeadCount is a bare leading count, read as the quantity only under
 	// a QTY column heading.
 	reLeadCount    = regexp.MustCompile(`^\s*(\d{1,3})\s+`)

@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/shopspring/decimal"
+
 	"github.com/shoebox-app/shoebox/receipt"
 )
 
@@ -242,5 +244,16 @@ func TestAnItemNamedWithAPaymentWord(t *testing.T) {
 	}
 	if g := strings.Join(got, ";"); g != "6.25;17.22;33.28;6.31;53.89" {
 		t.Errorf("items %q, want the five up to the total", g)
+	}
+}
+
+// A quantity line under its item reads with its price's $ read as S ("3
+// x S1.63" under "STAPLER $4.89"): it is the item's quantity, no item.
+func TestQuantityUnderItemWithItsDollarReadAsS(t *testing.T) {
+	page := lines("ROY BAKERY LTD.", "61 King St E", "Ottawa ON K1P 1J1", "INVOICE", "Date: 2025-05-18 15:30",
+		"STAPLER $4.89", "3 x S1.63", "SANDWICH $28.22", "MASKING TAPE $22.67", "SUBTOTAL $55.78", "HST 13% $7.25", "TOTAL $63.03")
+	r := ExtractFields(page, receipt.DefaultLocale(receipt.CountryOther), testNow)
+	if len(r.LineItems) != 3 || !r.LineItems[0].Quantity.Value.Equal(decimal.NewFromInt(3)) {
+		t.Errorf("items %+v, want three, the first 3 x 1.63", r.LineItems)
 	}
 }

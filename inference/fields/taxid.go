@@ -3,6 +3,7 @@ package fields
 import (
 	"regexp"
 	"slices"
+	"strings"
 	"unicode"
 
 	"github.com/shoebox-app/shoebox/packs"
@@ -150,10 +151,42 @@ func taxIDOn(l Line, id receipt.TaxID, mended bool) receipt.Field[receipt.TaxID]
 // words, as folded words.
 type taxIDLabelling struct{ labels, taxWords [][]string }
 
+// labelWords are a line's words as its labels are matched: a letter of an
+// initialism read as a digit put back ("C.1.F." is C.I.F.), and a tax word
+// glued to the country prefix after it taken apart ("BTWBE 0813.107.943").
+func (lb taxIDLabelling) labelWords(words []string) []string {
+	out := make([]string, 0, len(words))
+	for _, w := range words {
+		switch w {
+		case "1":
+			w = "I"
+		case "0":
+			w = "O"
+		}
+		if tw, ok := lb.gluedToPrefix(w); ok {
+			out = append(out, tw, w[len(tw):])
+			continue
+		}
+		out = append(out, w)
+	}
+	return out
+}
+
+// gluedToPrefix is the tax word a word opens with when the rest of it is
+// two letters (a country prefix).
+func (lb taxIDLabelling) gluedToPrefix(w string) (string, bool) {
+	for _, tw := range lb.taxWords {
+		if len(tw) == 1 && len(w) == len(tw[0])+2 && strings.HasPrefix(w, tw[0]) && packs.CountDigits(w) == 0 {
+			return tw[0], true
+		}
+	}
+	return "", false
+}
+
 // after is the tax ID a line's text prints after a tax ID label of any
 // language (see labelledTaxID).
 func (lb taxIDLabelling) after(text string, loc receipt.Locale, pk *packs.Pack) (readTaxID, bool) {
-	words := packs.Words(text)
+	words := lb.labelWords(packs.Words(text))
 	for i := range words {
 		n := phraseAt(words, i, lb.labels)
 		prefixed := n == 0 // after a tax word alone ("TVA BE 0196.075.206"), only a number with its country's prefix
@@ -179,17 +212,19 @@ func (lb taxIDLabelling) after(text string, loc receipt.Locale, pk *packs.Pack) 
 }
 
 // printsLabelledNumber says whether a line prints a tax ID label of any
-// language with a number after it ("UID: ATU61960752"): the tax ID's line,
-// which ends an address.
-func printsLabelledNumber(text string) bool {
-	labels := taxIDLabels()
-	words := packs.Words(text)
+// language with a number after it ("UID: ATU61960752"), or a tax word and
+// a tax ID of a country's (pk the page's pack): the tax ID's line, which
+// ends an address.
+func printsLabelledNumber(text string, pk *packs.Pack) bool {
+	lb := taxIDLabelling{taxIDLabels(), everyTaxWord()}
+	words := lb.labelWords(packs.Words(text))
 	for i := range words {
-		if n := phraseAt(words, i, labels); n > 0 && len(numberAfter(words[i+n:])) > 0 {
+		if n := phraseAt(words, i, lb.labels); n > 0 && len(numberAfter(words[i+n:])) > 0 {
 			return true
 		}
 	}
-	return false
+	_, ok := lb.after(text, receipt.Locale{}, pk) // a tax word and a prefixed number: "BTW BE 0813.107.943"
+	return ok
 }
 
 // everyTaxWord are every pack's tax words (VAT, TVA, MWST…), as folded
