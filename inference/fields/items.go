@@ -37,6 +37,14 @@ func findLineItems(lines []Line, upper []string, r receipt.Receipt) ([]receipt.L
 		return nil, receipt.Amount{}
 	}
 	for _, ir := range itemReadings(lines, upper) {
+		if ir.throughEnds {
+			// Read past a payment or tax word: only an exact sum tells
+			// the words were an item's.
+			if items := ir.addUpTo(target.Value); items != nil {
+				return items, receipt.Amount{}
+			}
+			continue
+		}
 		if items, sub := ir.match(target.Value); items != nil {
 			return items, sub
 		}
@@ -83,9 +91,10 @@ type itemReading struct {
 	sum decimal.Decimal
 	// at[i] is the index of item i's line.
 	at []int
-	// stoppedEarly: the items ended at a line with a payment, change or
-	// tax word, before the total's.
-	stoppedEarly bool
+	// stoppedEarly: the items ended at a line priced like an item with a
+	// payment, change or tax word, before the total's; throughEnds: they
+	// were read past such lines.
+	stoppedEarly, throughEnds bool
 }
 
 // readItems collects item lines until the totals. With from < 0 items
@@ -111,8 +120,14 @@ func readItems(lines []Line, upper []string, from int, throughEnds bool) itemRea
 			if strings.Contains(k, "TOTAL") {
 				break
 			}
-			if reItemsEnd.MatchString(k) && started && !throughEnds {
-				return itemReading{items: items, alt: alt, sum: sum, at: at, stoppedEarly: true}
+			if reItemsEnd.MatchString(k) && started {
+				// A line priced like an item may be one whose name is a
+				// payment or tax word ("CARTA A4 22% 6,31"): read past it
+				// only when reading through.
+				itemLike := len(amts) == 1 && letterCount(reAmount.ReplaceAllString(l.Text, "")) >= 3
+				if !throughEnds || !itemLike {
+					return itemReading{items: items, alt: alt, sum: sum, at: at, stoppedEarly: itemLike, throughEnds: throughEnds}
+				}
 			}
 		}
 		if reItemsHeader.MatchString(k) && len(amts) == 0 {
@@ -205,7 +220,7 @@ func readItems(lines []Line, upper []string, from int, throughEnds bool) itemRea
 		sum = sum.Add(li.LineTotal.Value)
 		pendingDesc = ""
 	}
-	return itemReading{items: items, alt: alt, sum: sum, at: at}
+	return itemReading{items: items, alt: alt, sum: sum, at: at, throughEnds: throughEnds}
 }
 
 // isTableHeading says whether a line (k its keywordText, amts its
