@@ -30,10 +30,11 @@ func findAddress(lines []Line, coIdx int, pk *packs.Pack, lx *lexicon) receipt.T
 	if lines[coIdx].Box.H > 0 {
 		prevBottom = lines[coIdx].Box.Y + lines[coIdx].Box.H
 	}
+	taxLabels := newTaxIDLabelling()
 	for i := coIdx + 1; i < len(lines) && len(parts) < 6; i++ {
 		l := lines[i]
 		u := strings.ToUpper(lx.mendLowerInCapsWords(strings.TrimSpace(l.Text)))
-		taxID := reGSTID.MatchString(l.Text) || printsLabelledNumber(l.Text, pk) // "C.I.F. B60078300", "Contribuinte n.º 526919272"
+		taxID := reGSTID.MatchString(l.Text) || taxLabels.printsNumber(l.Text, pk) // "C.I.F. B60078300", "Contribuinte n.º 526919272"
 		if len(parts) == 0 && idLines < 3 && (isIdentifierLine(u) || taxID) {
 			idLines++
 			prevBottom = l.Box.Y + l.Box.H

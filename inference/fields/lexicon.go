@@ -44,18 +44,21 @@ JAPAN CHINA INDIA KOREA TAIWAN THAI
 // trade words everywhere, and the place words of the country the page is
 // printed in (packs.Places), which a page of another country never sees.
 type lexicon struct {
-	trade    map[string]bool // shop words and the country's place words: names and addresses are mended to them
-	address  map[string]bool // trade and the country's street names: addresses are mended to them
-	streets  map[string]bool // the country's street names
-	known    map[string]bool // left as read, never a correction
-	phrases  [][2]string     // two-word place names (packs.Places.Phrases)
-	places   bool            // the country has place words
-	abbrevs  textFixes       // its street abbreviations as misread (packs.Places.Abbreviations)
-	towns    map[string][][2]int
-	states   map[string][][2]int
-	townEnd  *regexp.Regexp // what may follow a town's name: a mark, or a word of packs.Places.AfterTown
-	postcode []int          // the lengths of the postcode's groups (packs.Places.Postcode), nil: unknown
-	shape    string         // the postcode's letters (A) and digits (9), its spaces left out
+	trade   map[string]bool // shop words and the country's place words: names and addresses are mended to them
+	address map[string]bool // trade and the country's street names: addresses are mended to them
+	streets map[string]bool // the country's street names
+	known   map[string]bool // left as read, never a correction
+	phrases [][2]string     // two-word place names (packs.Places.Phrases)
+	places  bool            // the country has place words
+	abbrevs textFixes       // its street abbreviations as misread (packs.Places.Abbreviations)
+	towns   map[string][][2]int
+	// townNames are the towns in reverse order, so that of two spellings
+	// of a town the one with its umlaut comes first (MÜNCHEN, MUENCHEN).
+	townNames []string
+	states    map[string][][2]int
+	townEnd   *regexp.Regexp // what may follow a town's name: a mark, or a word of packs.Places.AfterTown
+	postcode  []int          // the lengths of the postcode's groups (packs.Places.Postcode), nil: unknown
+	shape     string         // the postcode's letters (A) and digits (9), its spaces left out
 }
 
 // lexicons caches each pack's lexicon; plainLexicon is a page's of no
@@ -89,6 +92,8 @@ func lexiconOf(pk *packs.Pack) *lexicon {
 	for _, g := range strings.Fields(pl.Postcode) {
 		lx.postcode = append(lx.postcode, len(g))
 	}
+	lx.townNames = slices.Sorted(maps.Keys(lx.towns))
+	slices.Reverse(lx.townNames)
 	lx.address = union(lx.trade, lx.streets)
 	actual, _ := lexicons.LoadOrStore(pk, lx)
 	return actual.(*lexicon)

@@ -1,7 +1,6 @@
 package fields
 
 import (
-	"maps"
 	"regexp"
 	"slices"
 	"strconv"
@@ -74,11 +73,7 @@ func (lx *lexicon) mendTownName(addr string) string {
 		}
 		words := strings.Fields(after)
 		best, bestD, tie, span := "", 3, false, 0
-		// In reverse order, so that of two spellings of a town the one
-		// with its umlaut comes first (MÜNCHEN, then MUENCHEN).
-		towns := slices.Sorted(maps.Keys(lx.towns))
-		slices.Reverse(towns)
-		for _, town := range towns {
+		for _, town := range lx.townNames {
 			ranges := lx.towns[town]
 			n := len(strings.Fields(town))
 			if n > len(words) || !inRanges(ranges)(code) {
@@ -134,12 +129,9 @@ func sameTown(a, b [][2]int) bool {
 	return true
 }
 
-// letterFor and digitFor are the letter a digit read in a letter's place
-// stands for, and the digit a letter or mark read in a digit's.
-var (
-	letterFor = map[byte]byte{'0': 'O', '1': 'I', '2': 'Z', '5': 'S', '6': 'G', '8': 'B', ']': 'J', '|': 'I'}
-	digitFor  = map[byte]byte{'O': '0', 'D': '0', 'Q': '0', 'I': '1', 'L': '1', '|': '1', 'Z': '2', 'S': '5', 'G': '6', 'B': '8', 'T': '7'}
-)
+// letterFor is the letter a digit or mark read in a postcode letter's
+// place stands for (postcodeLookalikes the other way).
+var letterFor = map[byte]byte{'0': 'O', '1': 'I', '2': 'Z', '5': 'S', '6': 'G', '8': 'B', ']': 'J', '|': 'I'}
 
 // mendPostcodeShape mends the last postcode of the address whose every
 // character is the country's shape's (lx.postcode) or of like shape, its
@@ -167,52 +159,43 @@ func (lx *lexicon) mendPostcodeShape(addr string) string {
 
 // postcodeAt reads a postcode of the country's shape from the first of
 // words: the code as the shape prints it, how many words it took, and ok.
+// Its groups may run together ("M5H2N2") or a group be split ("1 J1"),
+// but no word may run across two groups ("49 3511" is no 9999 AA).
 func (lx *lexicon) postcodeAt(words []string) (string, int, bool) {
-	var groups []string
-	used, k := 0, 0
-	for _, want := range lx.postcode {
-		g := ""
-		for len(g) < want && k < len(words) {
-			w := strings.TrimRight(words[k], ",.")
-			if len(g)+len(w) > want && g == "" && len(w) == want+lx.restLen(len(groups)) {
-				// The groups run together: "M5H2N2".
-				return lx.shapeRun(w, k+1)
-			}
-			if len(g)+len(w) > want {
-				return "", 0, false
-			}
-			g += w
-			k++
-		}
-		if len(g) != want {
+	joined := ""
+	var cuts []int // where one word ends and the next begins
+	for n, w := range words {
+		last := strings.TrimRight(w, ",.")
+		if joined += last; len(joined) > len(lx.shape) {
 			return "", 0, false
 		}
-		groups = append(groups, g)
-		used = k
+		if len(joined) < len(lx.shape) {
+			cuts = append(cuts, len(joined))
+			continue
+		}
+		for _, b := range lx.groupEnds() {
+			if n > 0 && !slices.Contains(cuts, b) {
+				return "", 0, false
+			}
+		}
+		code, ok := lx.fitShape(joined)
+		if !ok {
+			return "", 0, false
+		}
+		return lx.printShape(code) + trailingMarks(w), n + 1, true
 	}
-	code, ok := lx.fitShape(strings.Join(groups, ""))
-	if !ok {
-		return "", 0, false
-	}
-	return lx.printShape(code) + trailingMarks(words[used-1]), used, true
+	return "", 0, false
 }
 
-// restLen is the length of the postcode's groups after the first n.
-func (lx *lexicon) restLen(n int) int {
-	sum := 0
-	for _, g := range lx.postcode[n+1:] {
-		sum += g
+// groupEnds are where the postcode's groups but the last end.
+func (lx *lexicon) groupEnds() []int {
+	var ends []int
+	at := 0
+	for _, g := range lx.postcode[:len(lx.postcode)-1] {
+		at += g
+		ends = append(ends, at)
 	}
-	return sum
-}
-
-// shapeRun reads a postcode whose groups ran together in one word.
-func (lx *lexicon) shapeRun(w string, used int) (string, int, bool) {
-	code, ok := lx.fitShape(w)
-	if !ok {
-		return "", 0, false
-	}
-	return lx.printShape(code), used, true
+	return ends
 }
 
 // fitShape puts back the letters and digits of a code of the shape's
@@ -237,11 +220,11 @@ func (lx *lexicon) fitShape(code string) (string, bool) {
 			if b[i] >= '0' && b[i] <= '9' {
 				continue
 			}
-			d, ok := digitFor[b[i]]
+			d, ok := postcodeLookalikes[rune(b[i])]
 			if !ok {
 				return "", false
 			}
-			b[i] = d
+			b[i] = byte(d)
 		}
 	}
 	return string(b), true

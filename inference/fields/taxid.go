@@ -107,7 +107,7 @@ var reBareVATNumber = regexp.MustCompile(`\b(DE|GB|[0O]E)((?:[\s.\-]?[\dOQ@SBIl|
 // read as a digit ("1E" for IE) or a check letter read as one is mended
 // only where that makes such a number, and then goes to the reviewer.
 func labelledTaxID(lines []Line, loc receipt.Locale, pk *packs.Pack) receipt.Field[receipt.TaxID] {
-	labels := taxIDLabelling{taxIDLabels(), everyTaxWord()}
+	labels := newTaxIDLabelling()
 	for _, l := range lines {
 		if id, ok := labels.after(l.Text, loc, pk); ok {
 			return taxIDOn(l, id.id, id.mended)
@@ -139,17 +139,17 @@ func taxIDOn(l Line, id receipt.TaxID, mended bool) receipt.Field[receipt.TaxID]
 	if mended {
 		conf, why = min(conf, confComputed), "the number after a tax ID label, a letter read as a digit or a mark put back so that its format and check hold"
 	}
-	var box *receipt.Box
-	if l.Box.W > 0 {
-		b := l.Box
-		box = &b
-	}
-	return found(id, conf, box, why)
+	return found(id, conf, boxOf(l), why)
 }
 
 // taxIDLabelling are every language's tax ID labels and every pack's tax
 // words, as folded words.
 type taxIDLabelling struct{ labels, taxWords [][]string }
+
+// newTaxIDLabelling gathers the labels from the packs loaded now.
+func newTaxIDLabelling() taxIDLabelling {
+	return taxIDLabelling{taxIDLabels(), everyTaxWord()}
+}
 
 // labelWords are a line's words as its labels are matched: a letter of an
 // initialism read as a digit put back ("C.1.F." is C.I.F.), and a tax word
@@ -211,12 +211,11 @@ func (lb taxIDLabelling) after(text string, loc receipt.Locale, pk *packs.Pack) 
 	return readTaxID{}, false
 }
 
-// printsLabelledNumber says whether a line prints a tax ID label of any
-// language with a number after it ("UID: ATU61960752"), or a tax word and
-// a tax ID of a country's (pk the page's pack): the tax ID's line, which
-// ends an address.
-func printsLabelledNumber(text string, pk *packs.Pack) bool {
-	lb := taxIDLabelling{taxIDLabels(), everyTaxWord()}
+// printsNumber says whether a line prints a tax ID label of any language
+// with a number after it ("UID: ATU61960752"), or a tax word and a tax ID
+// of a country's (pk the page's pack): the tax ID's line, which ends an
+// address.
+func (lb taxIDLabelling) printsNumber(text string, pk *packs.Pack) bool {
 	words := lb.labelWords(packs.Words(text))
 	for i := range words {
 		if n := phraseAt(words, i, lb.labels); n > 0 && len(numberAfter(words[i+n:])) > 0 {
@@ -306,7 +305,7 @@ func validTaxID(read string, loc receipt.Locale, pk *packs.Pack) (id receipt.Tax
 		}
 	}
 	if len(read) > 4 && read[0] >= '0' && read[0] <= '9' && unicode.IsLetter(rune(read[1])) {
-		for _, l := range prefixLetterLike[read[0]] {
+		for _, l := range digitLookalikes[rune(read[0])] {
 			if id, ok := accept(string(l) + read[1:]); ok {
 				return id, true, true
 			}
@@ -319,7 +318,3 @@ func validTaxID(read string, loc receipt.Locale, pk *packs.Pack) (id receipt.Tax
 	}
 	return receipt.TaxID{}, false, false
 }
-
-// prefixLetterLike are the letters a digit read as a country prefix's
-// first letter stands for ("1E" for IE, "0E" for DE).
-var prefixLetterLike = map[byte]string{'0': "OD", '1': "I", '5': "S", '8': "B", '6': "G"}
