@@ -69,7 +69,11 @@ check() {
   local xlsx=$work/$tag-receipts.xlsx
   run "$exe" "$tag-export" export "$@" --all -o "$(winpath "$xlsx")"
   [ -s "$xlsx" ] || fail "$tag: export wrote no workbook"
-  unzip -l "$xlsx" | grep -q "xl/worksheets/sheet1.xml" || fail "$tag: $xlsx is not a workbook"
+  # The listing first, then grep: under pipefail `unzip -l | grep -q`
+  # fails whenever unzip does, even when grep found the sheet.
+  local listing
+  listing=$(unzip -l "$xlsx" 2>&1) || true
+  grep -q "xl/worksheets/sheet1.xml" <<<"$listing" || fail "$tag: $xlsx is not a workbook ($(stat -c %s "$xlsx") bytes): $listing"
   echo "test-windows: $tag: version, import, process (PP-OCR), list, export: ok in $(( $(date +%s) - t0 )) s"
   head -1 "$work/$tag-version.txt"
   grep -v '^\[' "$work/$tag-process.txt" | head -3
@@ -90,7 +94,7 @@ for f in shoebox.exe shoebox.ico "Uninstall Shoebox.exe" lib/ppocr/onnxruntime.d
 done
 lnk=$(find "$WINEPREFIX/drive_c/users/$user" -name 'Shoebox.lnk' | head -1)
 [ -n "$lnk" ] || fail "no Start-menu shortcut"
-wine reg query 'HKCU\Software\Microsoft\Windows\CurrentVersion\Uninstall\Shoebox' /v DisplayVersion 2>/dev/null | grep -q DisplayVersion ||
+grep -q DisplayVersion <<<"$(wine reg query 'HKCU\Software\Microsoft\Windows\CurrentVersion\Uninstall\Shoebox' /v DisplayVersion 2>/dev/null)" ||
   fail "no uninstall entry in the registry"
 echo "test-windows: installer /S: $inst, shortcut ${lnk#"$WINEPREFIX"/}, uninstall entry: ok in $(( $(date +%s) - t0 )) s"
 second=$(winpath "$work")\\second-library
