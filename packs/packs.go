@@ -525,9 +525,9 @@ func All() []*Pack {
 
 // Fold is text as the packs compare it: upper case, accents and umlauts
 // taken off (RÜCKGELD is RUCKGELD; OCR drops them as often as it reads
-// them), ß as SS.
+// them), ß as SS, ł as L.
 func Fold(s string) string {
-	s = strings.ReplaceAll(norm.NFD.String(s), "ß", "SS")
+	s = foldLetters.Replace(norm.NFD.String(s))
 	var b strings.Builder
 	for _, r := range s {
 		if unicode.Is(unicode.Mn, r) {
@@ -537,6 +537,10 @@ func Fold(s string) string {
 	}
 	return b.String()
 }
+
+// foldLetters are the letters that NFD does not take apart into a letter
+// and its accent, as Fold writes them: ß as SS, the Polish ł as L.
+var foldLetters = strings.NewReplacer("ß", "SS", "ł", "L", "Ł", "L")
 
 // Words is s folded and cut into words at every mark that is not a letter
 // or digit ("EC-Karte" is EC KARTE, "S.p.A." is S P A).

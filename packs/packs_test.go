@@ -12,7 +12,7 @@ import (
 )
 
 func TestEveryBuiltInPackLoads(t *testing.T) {
-	want := strings.Fields("AT AU BE CA DE ES FI FR IE IT MY NL NZ PT UK US")
+	want := strings.Fields("AT AU BE CA DE ES FI FR IE IT MY NL NZ PL PT UK US")
 	var got []string
 	for _, p := range All() {
 		got = append(got, p.Country)

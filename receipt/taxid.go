@@ -159,7 +159,7 @@ func RepairTaxID(id TaxID) TaxID {
 
 // checkedDigits are the lengths of the all-digit VAT numbers whose check
 // digits RepairTaxID mends against, by prefix.
-var checkedDigits = map[string]int{"DE": 9, "BE": 10, "PT": 9}
+var checkedDigits = map[string]int{"DE": 9, "BE": 10, "PT": 9, "FI": 8, "FR": 11, "IT": 11, "PL": 10}
 
 // letterLike are the letters a digit read in a letter's place may stand
 // for (the check letter of an Irish VAT number read as a digit).
@@ -310,6 +310,102 @@ var euVATChecks = map[string]euVATCheck{
 	"BE": {"Belgian", "check number (modulus 97)", "digit", func(b string) bool { return 97-atoi(b[:8])%97 == atoi(b[8:]) }},
 	"PT": {"Portuguese", "check digit (modulus 11)", "digit", func(b string) bool { return portugueseCheckDigit(b[:8]) == int(b[8]-'0') }},
 	"IE": {"Irish", "check letter (modulus 23)", "digit or letter", irishCheckHolds},
+	"AT": {"Austrian", "check digit", "digit", austrianCheckHolds},
+	"FI": {"Finnish", "check digit (modulus 11)", "digit", finnishCheckHolds},
+	"FR": {"French", "key (modulus 97 of the SIREN)", "digit", frenchKeyHolds},
+	"IT": {"Italian", "check digit (Luhn)", "digit", luhnHolds},
+	"NL": {"Dutch", "check digit (modulus 11, or 97 for a sole trader's number)", "digit", dutchCheckHolds},
+	"PL": {"Polish", "check digit (NIP, modulus 11)", "digit", polishCheckHolds},
+}
+
+// weightedSum is the sum of digits[i]·weights[i].
+func weightedSum(digits string, weights ...int) int {
+	sum := 0
+	for i, w := range weights {
+		sum += int(digits[i]-'0') * w
+	}
+	return sum
+}
+
+// austrianCheckHolds checks an Austrian UID (U and eight digits): the
+// first seven, every second one doubled and its digits summed, plus 4;
+// the check digit takes the sum to a multiple of ten.
+func austrianCheckHolds(b string) bool {
+	sum := 4
+	for i := range 7 {
+		x := int(b[1+i] - '0')
+		if i%2 == 1 {
+			x *= 2
+			x = x/10 + x%10
+		}
+		sum += x
+	}
+	return (10-sum%10)%10 == int(b[8]-'0')
+}
+
+// finnishCheckHolds checks a Finnish business ID's eighth digit: weights
+// 7 9 10 5 8 4 2, modulus 11 (a remainder of 1 has no valid number).
+func finnishCheckHolds(b string) bool {
+	r := weightedSum(b, 7, 9, 10, 5, 8, 4, 2) % 11
+	switch r {
+	case 0:
+		return b[7] == '0'
+	case 1:
+		return false
+	}
+	return 11-r == int(b[7]-'0')
+}
+
+// frenchKeyHolds checks a French VAT number's two-digit key against its
+// SIREN: (12 + 3·(SIREN mod 97)) mod 97. The newer keys with letters are
+// checked only for their format.
+func frenchKeyHolds(b string) bool {
+	if !allDigits(b, 11) {
+		return true
+	}
+	return atoi(b[:2]) == (12+3*(atoi(b[2:])%97))%97
+}
+
+// luhnHolds checks a number whose last digit is its Luhn check digit (an
+// Italian partita IVA).
+func luhnHolds(b string) bool {
+	sum := 0
+	for j := range len(b) {
+		x := int(b[len(b)-1-j] - '0')
+		if j%2 == 1 {
+			if x *= 2; x > 9 {
+				x -= 9
+			}
+		}
+		sum += x
+	}
+	return sum%10 == 0
+}
+
+// dutchCheckHolds checks a Dutch VAT number (nine digits, B, two): the
+// ninth digit is the first eight weighted 9 to 2, modulus 11; a sole
+// trader's number since 2020 instead makes "NL" and the number, letters
+// as 10 to 35, 1 modulo 97.
+func dutchCheckHolds(b string) bool {
+	if r := weightedSum(b, 9, 8, 7, 6, 5, 4, 3, 2) % 11; r < 10 && r == int(b[8]-'0') {
+		return true
+	}
+	rem := 0
+	for _, c := range "NL" + b {
+		if c >= 'A' && c <= 'Z' {
+			rem = (rem*100 + int(c-'A') + 10) % 97
+		} else {
+			rem = (rem*10 + int(c-'0')) % 97
+		}
+	}
+	return rem == 1
+}
+
+// polishCheckHolds checks a Polish NIP's tenth digit: the first nine
+// weighted 6 5 7 2 3 4 5 6 7, modulus 11 (10 is no valid number).
+func polishCheckHolds(b string) bool {
+	r := weightedSum(b, 6, 5, 7, 2, 3, 4, 5, 6, 7) % 11
+	return r < 10 && r == int(b[9]-'0')
 }
 
 // portugueseCheckDigit is the ninth digit of a Portuguese NIF whose first

@@ -24,9 +24,9 @@ func TestValidateTaxID(t *testing.T) {
 		{SchemeEUVAT, "DE123456789", false}, // check digit 8
 		{SchemeEUVAT, "DE136695976", true},
 		{SchemeEUVAT, "DE12345678", false},
-		{SchemeEUVAT, "NL123456789B01", true},
+		{SchemeEUVAT, "NL004495445B01", true},
 		{SchemeEUVAT, "FRXX123456789", true},
-		{SchemeEUVAT, "ATU12345678", true},
+		{SchemeEUVAT, "ATU13585627", true},
 		{SchemeEUVAT, "AT12345678", false},
 		{SchemeEUVAT, "EL123456789", true},
 		{SchemeEUVAT, "XX123456789", false},
@@ -68,7 +68,7 @@ func TestDetectTaxID(t *testing.T) {
 		{"DE123456788", CountryEU, SchemeEUVAT, "DE123456788"},
 		{"USt-IdNr. DE123456788", CountryEU, SchemeEUVAT, "DE123456788"},
 		{"TVA intracom. FR40303265045", CountryEU, SchemeEUVAT, "FR40303265045"},
-		{"BTW-nr NL123456789B01", CountryEU, SchemeEUVAT, "NL123456789B01"},
+		{"BTW-nr NL004495445B01", CountryEU, SchemeEUVAT, "NL004495445B01"},
 		{"GST No. 49-091-850", CountryNZ, SchemeNZGST, "49091850"},
 		{"EIN 12-3456789", CountryUS, SchemeUSEIN, "123456789"},
 		{"GST ID: 000306020352", CountryMY, SchemeMYGST, "000306020352"},
@@ -130,7 +130,8 @@ func TestRepairTaxID(t *testing.T) {
 	}
 }
 
-// Irish, Belgian and Portuguese VAT numbers check themselves: a number
+// Irish, Belgian, Portuguese, Austrian, Finnish, French, Italian, Dutch
+// and Polish VAT numbers check themselves: a number
 // that fails was misread, and the one like-shaped mend that makes it hold
 // is the number printed.
 func TestEUVATCheckCharacters(t *testing.T) {
@@ -148,6 +149,21 @@ func TestEUVATCheckCharacters(t *testing.T) {
 		{"BE0776091952", false},
 		{"PT501964843", true},
 		{"PT501964844", false},
+		{"ATU13585627", true},
+		{"ATU13585628", false},
+		{"FI20774740", true},
+		{"FI20774741", false},
+		{"FR40303265045", true},
+		{"FR41303265045", false},
+		{"FRK7399859412", true}, // a key with a letter: its format only
+		{"IT00743110157", true},
+		{"IT00743110158", false},
+		{"NL004495445B01", true},
+		{"NL004495446B01", false},
+		{"NL000099998B57", true}, // a sole trader's number, modulus 97
+		{"NL000099998B58", false},
+		{"PL5260250274", true},
+		{"PL5260250275", false},
 	} {
 		if err := ValidateTaxID(TaxID{Scheme: SchemeEUVAT, Value: tc.id}); (err == nil) != tc.valid {
 			t.Errorf("%s: %v, want valid %v", tc.id, err, tc.valid)
@@ -158,6 +174,9 @@ func TestEUVATCheckCharacters(t *testing.T) {
 		{"IE63880478", "IE63880478"},
 		{"IE33607530", "IE3360753O"}, // the check letter O read as 0
 		{"BE0776691951", "BE0776091951"},
+		{"PL5266250274", "PL5260250274"}, // 0 read as 6: the one mend that holds
+		{"PL5260260274", "PL5260260274"}, // three mends hold: as read
+		{"IT00743119157", "IT00743110157"},
 	} {
 		if got := RepairTaxID(TaxID{Scheme: SchemeEUVAT, Value: tc.read}); got.Value != tc.want {
 			t.Errorf("RepairTaxID(%s) = %s, want %s", tc.read, got.Value, tc.want)

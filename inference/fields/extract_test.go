@@ -930,9 +930,11 @@ func TestTaxIDInTheCountrysOwnForm(t *testing.T) {
 		{"ES", "C.I.F. B60078300", "EU_VAT:ESB60078300"},
 		{"IT", "P.IVA 04603586779", "EU_VAT:IT04603586779"},
 		{"IT", "Partita IVA 04603586779", "EU_VAT:IT04603586779"},
-		{"AT", "UID-Nr. U12345678", "EU_VAT:ATU12345678"},
+		{"AT", "UID-Nr. U13585627", "EU_VAT:ATU13585627"},
 		{"PT", "NIF 501964843", "EU_VAT:PT501964843"},
-		{"FI", "Y-tunnus 1234567-8", "EU_VAT:FI12345678"},
+		{"FI", "Y-tunnus 2077474-0", "EU_VAT:FI20774740"},
+		{"PL", "NIP 526-025-02-74", "EU_VAT:PL5260250274"},
+		{"PL", "NIP: 5260250274", "EU_VAT:PL5260250274"},
 		{"IT", "P.IVA IT04603586779", "EU_VAT:IT04603586779"}, // the international form stays
 	} {
 		loc := receipt.DefaultLocale(receipt.CountryEU)
@@ -1070,7 +1072,7 @@ func TestTaxIDAfterAnyLanguagesLabel(t *testing.T) {
 	for _, tc := range []struct {
 		pack, line, want string
 	}{
-		{"AT", "UID: ATU61960752", "EU_VAT:ATU61960752"},
+		{"AT", "UID: ATU13585627", "EU_VAT:ATU13585627"},
 		{"PT", "Contribuinte n.º 526919272", "EU_VAT:PT526919272"},
 		{"BE", "TVA BE 0196.075.206", "EU_VAT:BE0196075206"},
 		{"BE", "BTW BE 0196 075 206", "EU_VAT:BE0196075206"},

@@ -360,7 +360,7 @@ func cleanName(s string, pk *packs.Pack) string {
 	s = reOwnedBy.ReplaceAllString(s, "")
 	s = strings.Join(dropLowercaseJunk(strings.Fields(s)), " ")
 	s = mendOpeningParen(reQuoteAsQuery.ReplaceAllString(fixLegalSuffix(s), "$1'$2"))
-	fields := mendCutSDN(dropAfterLegalSuffix(strings.Fields(s)))
+	fields := mendCutSDN(dropAfterLegalSuffix(mendLegalFormDigits(strings.Fields(s), pk)))
 	// Drop stray marks OCR puts before and after the name: "|", "#000002".
 	for len(fields) > 1 && letterCount(fields[0]) == 0 && (!HasDigit(fields[0]) || strings.HasPrefix(fields[0], "#")) {
 		fields = fields[1:] // "|", "#000002"; a leading number stays: "99 SPEED MART"
@@ -382,6 +382,33 @@ func cleanName(s string, pk *packs.Pack) string {
 
 // reLegalFormEnd is a name's legal form at its end.
 var reLegalFormEnd = regexp.MustCompile(`\s*\b(SDN\.?\s*BHD|BHD|BERHAD|S/B|PTY\.?\s*LTD|LTD|LIMITED)\.?$`)
+
+// digitAsLetter reads back as letters the digits a reader puts for them
+// in a legal form's letters ("SP. Z 0.0." is SP. Z O.O.).
+var digitAsLetter = strings.NewReplacer("0", "O", "1", "I", "5", "S", "8", "B")
+
+// mendLegalFormDigits writes the last words of a name with their digits
+// read as the letters of like shape when that makes them the page's
+// country's legal form and they were none as read: "SP. Z 0.0." is
+// SP. Z O.O. A form needs letters beside its digits ("0.0." alone is a
+// number) and three letters in all ("5A" after a name is a unit, not SA).
+func mendLegalFormDigits(fields []string, pk *packs.Pack) []string {
+	for k := min(len(fields)-1, 4); k >= 1; k-- {
+		tail := strings.Join(fields[len(fields)-k:], " ")
+		if !HasDigit(tail) || letterCount(tail) == 0 {
+			continue
+		}
+		if _, ok := pk.IsLegalForm(packs.Words(tail)); ok {
+			return fields
+		}
+		read := digitAsLetter.Replace(tail)
+		words := packs.Words(read)
+		if n, ok := pk.IsLegalForm(words); ok && n == len(words) && letterCount(read) >= 3 {
+			return append(slices.Clone(fields[:len(fields)-k]), strings.Fields(read)...)
+		}
+	}
+	return fields
+}
 
 // closeBracketBeforeLegalForm closes a bracket a name opened and the
 // reading lost the end of, before the legal form: "ACME HARDWARE

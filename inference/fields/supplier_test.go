@@ -252,3 +252,26 @@ func TestTableHeadingsAndTillWordsAreNoName(t *testing.T) {
 		t.Errorf("supplier %q, want STATION ELECTRICAL", n.Value)
 	}
 }
+
+// A legal form read with digits for its letters is the page's country's
+// form ("SP. Z 0.0." is SP. Z O.O.); a unit number after a name ("5A") is
+// no SA, and a country without the form keeps the digits.
+func TestALegalFormReadWithDigitsIsItsLetters(t *testing.T) {
+	pl, _ := packs.Get("PL")
+	fr, _ := packs.Get("FR")
+	us, _ := packs.Get("US")
+	for _, tc := range []struct {
+		pk       *packs.Pack
+		in, want string
+	}{
+		{pl, "SKLEP NOWAK SP. Z 0.0.", "SKLEP NOWAK SP. Z O.O"},
+		{pl, "Piekarnia Nowak Sp. z O.0", "Piekarnia Nowak Sp. z O.O"},
+		{pl, "SKLEP NOWAK SP. Z O.O.", "SKLEP NOWAK SP. Z O.O"},
+		{fr, "CAFE DU PORT 5A", "CAFE DU PORT 5A"},
+		{us, "SKLEP NOWAK SP. Z 0.0.", "SKLEP NOWAK SP. Z"}, // a number after a name goes
+	} {
+		if got := cleanName(tc.in, tc.pk); got != tc.want {
+			t.Errorf("%s: cleanName(%q) = %q, want %q", tc.pk.Country, tc.in, got, tc.want)
+		}
+	}
+}

@@ -99,7 +99,7 @@ func findTaxID(lines []Line, loc receipt.Locale, pk *packs.Pack) receipt.Field[r
 var reBareVATNumber = regexp.MustCompile(`\b(DE|GB|[0O]E)((?:[\s.\-]?[\dOQ@SBIl|]){9})(?:$|[^\pL\d])`)
 
 // labelledTaxID finds a tax ID after one of the packs' tax ID labels, in
-// any language ("UID: ATU61960752", "Contribuinte n.º 526919272", "TVA BE
+// any language ("UID: ATU13585627", "Contribuinte n.º 526919272", "TVA BE
 // 0196.075.206", "VAT No. 1E9733623F"), printed in groups or with dots: the
 // number, with the two-letter prefix of a country printed before it or
 // the page's country's (its own national form), must be one a country's
@@ -212,7 +212,7 @@ func (lb taxIDLabelling) after(text string, loc receipt.Locale, pk *packs.Pack) 
 }
 
 // printsNumber says whether a line prints a tax ID label of any language
-// with a number after it ("UID: ATU61960752"), or a tax word and a tax ID
+// with a number after it ("UID: ATU13585627"), or a tax word and a tax ID
 // of a country's (pk the page's pack): the tax ID's line, which ends an
 // address.
 func (lb taxIDLabelling) printsNumber(text string, pk *packs.Pack) bool {

@@ -349,6 +349,10 @@ func vatID(rng *rand.Rand, c invoiceCountry) string {
 		return "IE" + d + ieCheck(d)
 	case "GB":
 		return "GB" + strings.ReplaceAll(validUKVAT(rng), " ", "")
+	case "AT":
+		return atVATID(rng)
+	case "NL":
+		return nlVATID(rng)
 	}
 	var digits strings.Builder
 	for range c.vatDigits {

@@ -14,7 +14,7 @@ import (
 // own language, with the words of the country packs (package packs): tax
 // tables per rate, decimal commas and thousands separators, legal forms,
 // accents. Countries (AU, UK, US, EU) keep their English receipts.
-var PackCountries = []string{"DE", "AT", "FR", "BE", "NL", "IT", "ES", "PT", "FI", "IE", "CA"}
+var PackCountries = []string{"DE", "AT", "FR", "BE", "NL", "IT", "ES", "PT", "FI", "IE", "CA", "PL"}
 
 // Band is one tax rate of a receipt with several: German receipts print
 // its letter after each item and one row per letter in the MwSt table.
@@ -288,6 +288,33 @@ var languageWords = map[string]langWords{
 		trades: []string{"Leipomo", "Paperikauppa", "Rautakauppa", "Kahvila", "Kirjakauppa"},
 		multi:  "x",
 	},
+	"pl": {
+		words: map[string][]string{
+			"total": {"SUMA PLN", "SUMA", "DO ZAPŁATY", "RAZEM"}, "cash": {"GOTÓWKA", "ZAPŁACONO"},
+			"change": {"RESZTA"}, "card": {"KARTA", "KARTA PŁATNICZA"},
+			"date": {"Data"}, "header": {"PARAGON FISKALNY", "PARAGON"}, "subtotal": {"PODSUMA"},
+		},
+		itemHead: [4]string{"ILOŚĆ", "NAZWA", "CENA", "WARTOŚĆ"},
+		thanks:   []string{"DZIĘKUJEMY ZA ZAKUPY", "Zapraszamy ponownie!"},
+		items: []localItem{
+			{"CHLEB WIEJSKI", 2},
+			{"MLEKO 2% 1L", 2},
+			{"MASŁO 200G", 2},
+			{"SER ŻÓŁTY", 2},
+			{"JABŁKA 1KG", 2},
+			{"KAWA MIELONA 500G", 2},
+			{"KANAPKA", 1},
+			{"PAPIER KSERO A4", 0},
+			{"DŁUGOPIS", 0},
+			{"BATERIE AA", 0},
+			{"ŻARÓWKA LED", 0},
+			{"TAŚMA KLEJĄCA", 0},
+			{"ZESZYT", 0},
+		},
+		pricey: []string{"EKSPRES DO KAWY", "DRUKARKA LASEROWA", "KRZESŁO BIUROWE"},
+		trades: []string{"Piekarnia", "Sklep", "Apteka", "Kawiarnia", "Księgarnia", "Drogeria"},
+		multi:  "x",
+	},
 	"en": {
 		words: map[string][]string{
 			"total": {"TOTAL", "TOTAL DUE"}, "cash": {"CASH"}, "change": {"CHANGE"}, "card": {"CARD"},
@@ -389,7 +416,7 @@ var localPresets = map[string]localPreset{
 		cities:   perLang([]string{"1010 Wien", "5020 Salzburg", "8010 Graz", "4020 Linz", "6020 Innsbruck"}, "de"),
 		table:    perLang([]string{"MwSt%", "Netto", "MwSt", "Brutto"}, "de"), letters: true,
 		taxID: func(rng *rand.Rand, _ string) (string, string) {
-			id := fmt.Sprintf("ATU%08d", rng.Intn(1e8))
+			id := atVATID(rng)
 			return "UID: " + id, id
 		},
 	},
@@ -438,7 +465,7 @@ var localPresets = map[string]localPreset{
 		cities:   perLang([]string{"1017 GC Amsterdam", "3011 AB Rotterdam", "2511 CV Den Haag", "3511 LX Utrecht", "5611 EM Eindhoven"}, "nl"),
 		table:    perLang([]string{"BTW", "OVER", "BEDRAG"}, "nl"),
 		taxID: func(rng *rand.Rand, _ string) (string, string) {
-			id := fmt.Sprintf("NL%09dB%02d", rng.Intn(1e9), 1+rng.Intn(3))
+			id := nlVATID(rng)
 			return "BTW-nr. " + id, id
 		},
 	},
@@ -506,6 +533,21 @@ var localPresets = map[string]localPreset{
 					return fmt.Sprintf("Y-tunnus %s-%d", d, c), fmt.Sprintf("FI%s%d", d, c)
 				}
 			}
+		},
+	},
+	"PL": {
+		langs: []string{"pl"}, bands: []Band{{"A", 23000}, {"B", 8000}, {"C", 5000}}, inclusive: true, comma: true, group: " ",
+		marks:    []markStyle{{"PLN", true, false}, {"zł", true, true}},
+		dateFmt:  []string{"2006-01-02", "02.01.2006", "02-01-2006"},
+		legal:    map[string][]string{"pl": {"Sp. z o.o.", "S.A.", "Sp.j.", "Sp.k."}},
+		families: []string{"Kowalski", "Nowak", "Wiśniewski", "Wójcik", "Kamiński", "Lewandowski", "Zieliński", "Dąbrowski"},
+		streets:  perLang([]string{"ul. Marszałkowska", "ul. Długa", "al. Jerozolimskie", "ul. Piotrkowska", "ul. Świętojańska"}, "pl"),
+		cities:   perLang([]string{"00-624 Warszawa", "31-042 Kraków", "90-001 Łódź", "80-831 Gdańsk", "50-077 Wrocław", "61-772 Poznań"}, "pl"),
+		table:    perLang([]string{"PTU", "NETTO", "PTU", "BRUTTO"}, "pl"), letters: true,
+		taxID: func(rng *rand.Rand, _ string) (string, string) {
+			d := plNIP(rng)
+			printed := d[:3] + "-" + d[3:6] + "-" + d[6:8] + "-" + d[8:]
+			return pick(rng, []string{"NIP ", "NIP: "}) + pick(rng, []string{printed, d}), "PL" + d
 		},
 	},
 	"IE": {
@@ -817,6 +859,53 @@ func ptCheck(d string) int {
 		return 0
 	}
 	return c
+}
+
+// atVATID is an Austrian UID whose check digit holds: the first seven
+// digits, every second doubled and its digits summed, plus 4, taken to a
+// multiple of ten.
+func atVATID(rng *rand.Rand) string {
+	d := fmt.Sprintf("%07d", rng.Intn(1e7))
+	sum := 4
+	for i := range 7 {
+		x := int(d[i] - '0')
+		if i%2 == 1 {
+			x = 2*x/10 + 2*x%10
+		}
+		sum += x
+	}
+	return fmt.Sprintf("ATU%s%d", d, (10-sum%10)%10)
+}
+
+// nlVATID is a Dutch VAT number whose ninth digit is its first eight
+// weighted 9 to 2, modulus 11.
+func nlVATID(rng *rand.Rand) string {
+	for {
+		d := fmt.Sprintf("%08d", rng.Intn(1e8))
+		sum := 0
+		for i := range 8 {
+			sum += int(d[i]-'0') * (9 - i)
+		}
+		if r := sum % 11; r < 10 {
+			return fmt.Sprintf("NL%s%dB%02d", d, r, 1+rng.Intn(3))
+		}
+	}
+}
+
+// plNIP is a Polish NIP whose tenth digit is its first nine weighted
+// 6 5 7 2 3 4 5 6 7, modulus 11.
+func plNIP(rng *rand.Rand) string {
+	w := []int{6, 5, 7, 2, 3, 4, 5, 6, 7}
+	for {
+		d := fmt.Sprintf("%d%08d", 1+rng.Intn(9), rng.Intn(1e8))
+		sum := 0
+		for i := range 9 {
+			sum += int(d[i]-'0') * w[i]
+		}
+		if r := sum % 11; r < 10 {
+			return d + strconv.Itoa(r)
+		}
+	}
 }
 
 // fiCheck is a Finnish business ID's check digit; ok is false where none exists.
