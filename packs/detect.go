@@ -304,7 +304,7 @@ var currencyMarks = []struct {
 
 	// An ISO code counts beside an amount: SEK, CAD and the rest are also
 	// words and abbreviations ("SEK.U3" is a Malaysian section).
-	{regexp.MustCompile(`\b(USD|GBP|AUD|NZD|CAD|MYR|CHF|SGD|SEK|NOK|DKK|PLN|CZK|HUF|JPY|INR|HKD|CNY)\s?\d|\d\s?(USD|GBP|AUD|NZD|CAD|MYR|CHF|SGD|SEK|NOK|DKK|PLN|CZK|HUF|JPY|INR|HKD|CNY)\b`), ""},
+	{regexp.MustCompile(`\b(USD|GBP|AUD|NZD|CAD|MYR|CHF|SGD|SEK|NOK|DKK|PLN|CZK|HUF|BGN|RON|ISK|JPY|INR|HKD|CNY)\s?\d|\d\s?(USD|GBP|AUD|NZD|CAD|MYR|CHF|SGD|SEK|NOK|DKK|PLN|CZK|HUF|BGN|RON|ISK|JPY|INR|HKD|CNY)\b`), ""},
 	{regexp.MustCompile(`\bRINGGIT\b`), "MYR"},
 }
 

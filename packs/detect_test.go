@@ -31,3 +31,24 @@ func TestATipsPercentagesAreNoTaxRate(t *testing.T) {
 		t.Errorf("VAT 20%%: rate %q", r)
 	}
 }
+
+// A currency with no pack is still the page's where its code stands
+// beside an amount (a Bulgarian receipt's BGN, a Romanian one's RON),
+// never the client's; a Polish receipt is Poland's, in its złoty.
+func TestTheCurrencyCodeOfACountryWithoutAPack(t *testing.T) {
+	for _, tc := range []struct {
+		page []string
+		want string
+	}{
+		{[]string{"KAUFLAND BULGARIA EOOD", "ОБЩА СУМА 12.34 BGN", "В БРОЙ 20.00 BGN"}, "BGN"},
+		{[]string{"MEGA IMAGE SRL", "TOTAL 45,10 RON"}, "RON"},
+		{[]string{"PARAGON FISKALNY", "SPRZEDAŻ OPODATKOWANA A 12,30", "PTU A 23,00% 2,30", "SUMA PLN 12,30", "GOTÓWKA 20,00", "RESZTA 7,70"}, "PLN"},
+	} {
+		if d := Detect(tc.page, "AU"); d.Currency != tc.want {
+			t.Errorf("%q: currency %q, want %q (%s)", tc.page[0], d.Currency, tc.want, d.Why)
+		}
+	}
+	if d := Detect([]string{"PARAGON FISKALNY", "SUMA PLN 12,30", "PTU A 23,00% 2,30", "RESZTA 7,70"}, "AU"); d.Pack == nil || d.Pack.Country != "PL" || !d.Sure {
+		t.Errorf("a Polish receipt in an Australian library: %+v", d)
+	}
+}

@@ -45,7 +45,7 @@ func MinorUnit(currency string) decimal.Decimal {
 // KnownCurrencies are the ISO 4217 codes the forms and parsers offer first.
 var KnownCurrencies = []string{
 	"AUD", "NZD", "GBP", "EUR", "USD", "MYR", "SGD", "CAD", "CHF", "JPY", "CNY", "HKD",
-	"IDR", "THB", "PHP", "INR", "SEK", "NOK", "DKK", "PLN", "CZK", "HUF", "ZAR", "KWD",
+	"IDR", "THB", "PHP", "INR", "SEK", "NOK", "DKK", "PLN", "CZK", "HUF", "BGN", "RON", "ISK", "ZAR", "KWD",
 }
 
 // ValidCurrency reports whether s looks like an ISO 4217 code we know.

@@ -46,7 +46,7 @@ var (
 	reGrossTotal2    = regexp.MustCompile(`(?i)\b(summe\s+inkl\.?\s*(?:ust|mwst)\.?|zahlbetrag|due\s+payable|total\s+due|amount\s+due|montant\s+à\s+payer|net\s+à\s+payer|te\s+betalen|totale\s+da\s+pagare|total\s+a\s+pagar)\b`)
 	rePageOf         = regexp.MustCompile(`(?i)\b(?:seite|page|pagina|página|blatt)\s+(\d+)\s*(?:von|of|de|/|di|sur|van)\s*(\d+)\b`)
 	reSideBySide     = regexp.MustCompile(`(?i)^(?:lieferant|verkäufer|rechnungsersteller|seller|supplier|vendeur|fournisseur)\s+(?:käufer|kunde|rechnungsempfänger|buyer|customer|acheteur|client)\b`)
-	reCurrencyCode   = regexp.MustCompile(`\b(EUR|USD|GBP|CHF|AUD|NZD|CAD|SEK|NOK|DKK|PLN|CZK|HUF)\b`)
+	reCurrencyCode   = regexp.MustCompile(`\b(EUR|USD|GBP|CHF|AUD|NZD|CAD|SEK|NOK|DKK|PLN|CZK|HUF|BGN|RON)\b`)
 	reSlashedDate    = regexp.MustCompile(`\b(\d{1,2})/(\d{1,2})/(?:\d{4}|\d{2})\b`)
 	reAmountOnly     = regexp.MustCompile(`^[-+]?\s*(?:[A-Z]{3}|€|\$|£)?\s*-?[\d.,' ]+\s*(?:[A-Z]{3}|€|\$|£)?$`)
 )

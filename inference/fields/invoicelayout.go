@@ -292,7 +292,7 @@ func amountOnLine(lines []Line, lb labelled) (decimal.Decimal, bool) {
 
 var (
 	reTrailingMinus  = regexp.MustCompile(`\d[.,]\d{2}\s*-\s*(?:[A-Z]{3}|€|£|\$)?\s*$`)
-	reTotalsCurrency = regexp.MustCompile(`(?:^|[\s\d])(EUR|USD|GBP|CHF|AUD|NZD|CAD|SEK|NOK|DKK|PLN|CZK|HUF|JPY|INR|SGD|HKD|MYR)(?:$|[\s\d.,])|(US\$|€|£)`)
+	reTotalsCurrency = regexp.MustCompile(`(?:^|[\s\d])(EUR|USD|GBP|CHF|AUD|NZD|CAD|SEK|NOK|DKK|PLN|CZK|HUF|BGN|RON|JPY|INR|SGD|HKD|MYR)(?:$|[\s\d.,])|(US\$|€|£)`)
 )
 
 // reGroupGap is a thousands separator a page reader followed with a space

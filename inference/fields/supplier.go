@@ -10,16 +10,17 @@ import (
 	"github.com/shoebox-app/shoebox/receipt"
 )
 
-// findCompany picks the supplier line among the top of the receipt: the
-// first line that reads like a name, or a line with a legal suffix (SDN BHD,
-// PTY LTD…) just below it, the registered company under a logo or trading
-// name. A legal name further down ("Owned by: … SDN BHD" under the shop's
-// address) does not displace the shop's name. It returns the name's first
-// and last line, the name and a confidence.
+// findCompany picks the supplier line among the top of the receipt, above
+// its first date, total or priced line: the first line that reads like a
+// name, or a line with a legal suffix (SDN BHD, PTY LTD…) just below it,
+// the registered company under a logo or trading name. A legal name
+// further down ("Owned by: … SDN BHD" under the shop's address) does not
+// displace the shop's name. It returns the name's first and last line, the
+// name and a confidence.
 func findCompany(lines []Line, pk *packs.Pack) (name receipt.Text, first, last int) {
 	top := min(len(lines), 12)
 	for i := 0; i < len(lines) && i < top; i++ {
-		if reDateNum.MatchString(lines[i].Text) || strings.Contains(keywordText(lines[i].Text), "TOTAL") {
+		if reDateNum.MatchString(lines[i].Text) || strings.Contains(keywordText(lines[i].Text), "TOTAL") || rePricedLine.MatchString(lines[i].Text) {
 			top = i
 			break
 		}
@@ -49,7 +50,7 @@ func findCompany(lines []Line, pk *packs.Pack) (name receipt.Text, first, last i
 			return name, first, last
 		}
 	}
-	if plain < 0 && top < len(lines) && pk != nil {
+	if plain < 0 && top < len(lines) && pk != nil && reDateNum.MatchString(lines[top].Text) {
 		// A card slip prints the bank's and card's words, then the date,
 		// then the merchant: "CARTE BANCAIRE / Mastercard / LE 24/08/22 /
 		// BURGER JOINT".
@@ -234,12 +235,13 @@ func (s spacing) blankBetween(upper, lower Line) bool {
 }
 
 // notANameLine says whether a top line is the country's address line
-// ("DURHAM, NC 27713") or the till's ("Store #1291", "Server: Trinity").
+// ("DURHAM, NC 27713"), the till's ("Store #1291", "Server: Trinity",
+// "1 UIta Guests: 2") or an item's with its price.
 func notANameLine(l Line, pk *packs.Pack) bool {
 	if pk == nil {
 		return false
 	}
-	if pk.IsAddressLine(l.Text) || pk.IsStreetLine(l.Text) || reTillLabelValue.MatchString(l.Text) {
+	if pk.IsAddressLine(l.Text) || pk.IsStreetLine(l.Text) || reTillLabelValue.MatchString(l.Text) || tillLabelWithValue(l.Text, pk) || rePricedLine.MatchString(l.Text) {
 		return true
 	}
 	words := packs.Words(l.Text)
@@ -255,6 +257,26 @@ func notANameLine(l Line, pk *packs.Pack) bool {
 		}
 	}
 	return true
+}
+
+// NoNameAt says whether a line of this reading that a box's middle falls
+// in, and that it overlaps across, is one the rules of the page's country
+// know is no name: an address's, a street's, the till's or an item's with
+// its price. Another reader's name found there is a piece of that line
+// ("NCE PARKWAY" out of "8030 Renaissance Parkway").
+func NoNameAt(lines []Line, b *receipt.Box, country string) bool {
+	if b == nil {
+		return false
+	}
+	pk, _ := packs.Get(country)
+	mid := b.Y + b.H/2
+	for _, l := range lines {
+		if l.Box.Page == b.Page && mid >= l.Box.Y && mid <= l.Box.Y+l.Box.H &&
+			l.Box.X < b.X+b.W && b.X < l.Box.X+l.Box.W && notANameLine(l, pk) {
+			return true
+		}
+	}
+	return false
 }
 
 // printedNameBelow finds, under a heading that is a logo ("FIREFLY",
@@ -840,3 +862,23 @@ func fewDigits(words []string) bool {
 // reTillLabelValue is a till's "label: number" line ("Station: 2",
 // "SEPARATE CHECKS: 1-OF-3"), never a business's name.
 var reTillLabelValue = regexp.MustCompile(`^[^:\d]{2,30}:\s*\S*\d`)
+
+// rePricedLine is a line that ends in an amount with its cents ("1
+// Bells Draft 2.50"): an item's or a sum's, never a business's name.
+var rePricedLine = regexp.MustCompile(`\d[.,]\d\d$`)
+
+// reWordColonNumber is a word, a colon and a number after it.
+var reWordColonNumber = regexp.MustCompile(`(\pL+)\s*:\s*\S*\d`)
+
+// tillLabelWithValue says whether a line prints one of the till's labels
+// of the page's languages with its number ("1 UIta Guests: 2", a
+// table's and its guests' line with a misread in front): a till line
+// wherever the label stands in it.
+func tillLabelWithValue(text string, pk *packs.Pack) bool {
+	for _, m := range reWordColonNumber.FindAllStringSubmatch(text, -1) {
+		if pk.IsTillWord(m[1]) {
+			return true
+		}
+	}
+	return false
+}

@@ -275,3 +275,56 @@ func TestALegalFormReadWithDigitsIsItsLetters(t *testing.T) {
 		}
 	}
 }
+
+// The name heads the receipt above its first date, total or priced line:
+// a table's guests, an item with its price or one below the first priced
+// line is no name, however the logo above was misread.
+func TestNoNameBelowTheFirstPricedLineOrOnATillLine(t *testing.T) {
+	us, _ := packs.Get("US")
+	for _, tc := range []struct {
+		lines []Line
+		want  string
+	}{
+		{placedLines(
+			10, 20, "Server : Trinity (734)692-4300",
+			40, 20, "Dine In",
+			70, 20, "1 UIta Guests: 2",
+			100, 20, "1 Bells Draft 2.50",
+			130, 20, "Cheese Bread 6.00",
+			160, 20, "Caprese",
+			190, 20, "SALAD OUT FIRST 7.00"), ""},
+		{placedLines(
+			10, 20, "Lucky Star Diner",
+			40, 20, "Guests: 2",
+			70, 20, "Coffee 2.50"), "LUCKY STAR DINER"},
+	} {
+		if got, _, _ := findCompany(tc.lines, us); got.Value != tc.want {
+			t.Errorf("got %q, want %q", got.Value, tc.want)
+		}
+	}
+}
+
+// Another reader's name that lies on a line this reading knows is a
+// street's or the till's is a piece of that line; on a line of a name,
+// or beside such a line, it may be the name.
+func TestNoNameAtAStreetOrTillLine(t *testing.T) {
+	lines := placedLines(
+		10, 20, "8030 Renaissance Parkway",
+		40, 20, "Durham, NC 27713",
+		70, 20, "Uncle Julio's")
+	at := func(x, y, w int) *receipt.Box { return &receipt.Box{X: x, Y: y, W: w, H: 20} }
+	for _, tc := range []struct {
+		box  *receipt.Box
+		want bool
+	}{
+		{at(250, 12, 100), true},  // "NCE PARKWAY"
+		{at(120, 41, 60), true},   // the town's line
+		{at(110, 70, 80), false},  // the name's
+		{at(600, 12, 100), false}, // beside the street's line, not on it
+		{nil, false},
+	} {
+		if got := NoNameAt(lines, tc.box, "US"); got != tc.want {
+			t.Errorf("NoNameAt(%+v) = %v, want %v", tc.box, got, tc.want)
+		}
+	}
+}

@@ -223,6 +223,9 @@ func (p *PPOCR) Extract(ctx context.Context, page inference.Page) (inference.Res
 			res.Timings.OCR += tres.Timings.OCR
 			res.Timings.Preprocess += tres.Timings.Preprocess
 			res.Timings.Reread += tres.Timings.Reread
+			if fields.NoNameAt(lines, tres.Receipt.SupplierName.Box, r.PrintedIn.Value) {
+				tres.Receipt.SupplierName = receipt.Text{}
+			}
 			combine(&r, tres.Receipt)
 			fields.ApplyCashRounding(&r) // one reader's rounding line, the other's total
 			others = append(others, fields.Reading{Name: "Tesseract's reading of the page", Lines: fields.GroupLines(tres.Words)})
@@ -326,8 +329,12 @@ func valueReadOnce(r receipt.Receipt) bool {
 }
 
 // combine merges Tesseract's fields into PP-OCR's: each field from the
-// reader surer of it, PP-OCR's on a tie; what PP-OCR lacks, Tesseract's.
+// reader surer of it, PP-OCR's on a tie; what PP-OCR lacks, Tesseract's,
+// but for a name from below the heading PP-OCR read (belowTheHeading).
 func combine(dst *receipt.Receipt, tess receipt.Receipt) {
+	if belowTheHeading(tess.SupplierName.Box, dst) {
+		tess.SupplierName = receipt.Text{}
+	}
 	for _, f := range receipt.Fields {
 		tset, tconf, _, _, _ := receipt.Meta(&tess, f.Path)
 		if !tset {
@@ -353,6 +360,24 @@ func combine(dst *receipt.Receipt, tess receipt.Receipt) {
 		}
 	}
 	inference.FillGaps(dst, tess)
+}
+
+// belowTheHeading says whether a name the second reader found lies below
+// the sale's date or total as PP-OCR read them, and below PP-OCR's
+// own name: a server's, an item's or a street's line that Tesseract took
+// for the name where it missed the logo and the date above it ("Server:
+// Megan", "WINGS (5)", "Plain Potato"). The name heads the receipt.
+func belowTheHeading(name *receipt.Box, pp *receipt.Receipt) bool {
+	if name == nil {
+		return false
+	}
+	// Its middle: Tesseract's line may take in a piece of the date's
+	// ("r; Megan 09/2 N").
+	below := func(b *receipt.Box) bool { return b != nil && b.Page == name.Page && name.Y+name.H/2 >= b.Y+b.H }
+	if !below(pp.Date.Box) && !below(pp.Total.Box) {
+		return false
+	}
+	return !pp.SupplierName.Set || pp.SupplierName.Box == nil || below(pp.SupplierName.Box)
 }
 
 // betterEvidence compares the two readers' total or date by their

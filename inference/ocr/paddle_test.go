@@ -219,6 +219,33 @@ func TestCombineKeepsPPOCRsLettersOfOneName(t *testing.T) {
 	}
 }
 
+// A name the second reader found below the date and total PP-OCR read,
+// and below PP-OCR's own name, is a server's, an item's or a street's
+// line, not the supplier's: it neither replaces PP-OCR's name nor fills
+// its place. A name at the top does both.
+func TestCombineTakesNoNameFromBelowTheHeading(t *testing.T) {
+	text := func(v string, conf float64, y int) receipt.Text {
+		return receipt.Text{Value: v, Set: true, Confidence: conf, Box: &receipt.Box{X: 10, Y: y, W: 200, H: 20}}
+	}
+	date := receipt.Field[time.Time]{Value: time.Date(2017, 9, 23, 0, 0, 0, 0, time.UTC), Set: true, Confidence: 0.9, Box: &receipt.Box{X: 10, Y: 120, W: 200, H: 20}}
+	for _, tc := range []struct {
+		what     string
+		pp, tess receipt.Text
+		want     string
+	}{
+		{"a logo read poorly, a server's name below the date", text("730TAVERNKITHEN&PATIO", 0.45, 10), text("MEGAN", 0.64, 180), "730TAVERNKITHEN&PATIO"},
+		{"no name, an item below the date", receipt.Text{}, text("PLAIN POTATO 178", 0.56, 400), ""},
+		{"no name, a name at the top", receipt.Text{}, text("WENDY'S RESTAURANT", 0.7, 30), "WENDY'S RESTAURANT"},
+		{"a card slip's name under its date, another read surer on its line", text("PARIS", 0.5, 150), text("A. MIAM MIAM", 0.9, 151), "A. MIAM MIAM"},
+	} {
+		got := receipt.Receipt{SupplierName: tc.pp, Date: date}
+		combine(&got, receipt.Receipt{SupplierName: tc.tess, Date: date})
+		if got.SupplierName.Value != tc.want {
+			t.Errorf("%s: got %q, want %q", tc.what, got.SupplierName.Value, tc.want)
+		}
+	}
+}
+
 // Where the readers disagree on the total or the date, what the page
 // says of each outweighs how many kinds of evidence back it: a total read
 // off the subtotal's line loses to a larger total, a date beside the
