@@ -35,6 +35,10 @@ type Language struct {
 	// Tesseract names the language's trained data ("deu"), for the second
 	// reader.
 	Tesseract string `json:"tesseract"`
+	// Script is the ISO 15924 code of the script the language is written
+	// in where it is not Latin ("Cyrl"): PP-OCR has no letters for it, so
+	// a page in it is read by Tesseract with this language's data.
+	Script string `json:"script,omitempty"`
 	// Labels maps a canonical label, as the reading rules spell it in
 	// English ("TOTAL", "TOTAL DUE", "SUBTOTAL", "CASH", "CARD", "CHANGE",
 	// "TIP", "DISCOUNT", "ROUNDING", "TAX", "NET", "GROSS", "AMOUNT",
@@ -702,6 +706,25 @@ func AllMonths() map[string]int {
 		}
 	}
 	return out
+}
+
+// ScriptTesseractLanguages are the trained data of every loaded language
+// written in a script (ISO 15924, "Cyrl"), sorted, and English after:
+// what reads a page in that script. nil where no language is.
+func ScriptTesseractLanguages(script string) []string {
+	mu.RLock()
+	defer mu.RUnlock()
+	var out []string
+	for _, l := range languages {
+		if l.Script == script && l.Tesseract != "" && !slices.Contains(out, l.Tesseract) {
+			out = append(out, l.Tesseract)
+		}
+	}
+	if len(out) == 0 {
+		return nil
+	}
+	sort.Strings(out)
+	return append(out, "eng")
 }
 
 // GetLanguage returns the language pack of an ISO 639-1 code ("de"), for

@@ -12,7 +12,7 @@ import (
 )
 
 func TestEveryBuiltInPackLoads(t *testing.T) {
-	want := strings.Fields("AT AU BE CA DE ES FI FR IE IT MY NL NZ PL PT UK US")
+	want := strings.Fields("AT AU BE BG CA DE ES FI FR IE IT MY NL NZ PL PT UK US")
 	var got []string
 	for _, p := range All() {
 		got = append(got, p.Country)
@@ -213,5 +213,16 @@ func TestEveryPacksTaxRatesAreItsJurisdictions(t *testing.T) {
 				t.Errorf("%s prints %s%%, which %s's checks call unusual", p.Country, r, c)
 			}
 		}
+	}
+}
+
+// A page in a script PP-OCR cannot read is read by Tesseract with the
+// trained data of every language the packs write in it.
+func TestTheLanguagesOfAScript(t *testing.T) {
+	if got := ScriptTesseractLanguages("Cyrl"); strings.Join(got, "+") != "bul+eng" {
+		t.Errorf("Cyrillic: %v, want bul+eng", got)
+	}
+	if got := ScriptTesseractLanguages("Grek"); got != nil {
+		t.Errorf("no pack writes Greek: %v", got)
 	}
 }

@@ -44,8 +44,9 @@ func TestAMadeUpCountryPackReadsItsReceipt(t *testing.T) {
 }
 
 // The page's currency wins over the client's: a German receipt that prints
-// EUR, a Malaysian one that prints RM and a Polish one that prints PLN,
-// read in an Australian client's library, are EUR, MYR and PLN, never AUD; and their own rules read them (the
+// EUR, a Malaysian one that prints RM, a Polish one that prints PLN and a
+// Bulgarian one in Cyrillic that prints лв, read in an Australian client's
+// library, are EUR, MYR, PLN and BGN, never AUD; and their own rules read them (the
 // German total from its words and decimal comma).
 func TestTheCurrencyIsThePagesNotTheClients(t *testing.T) {
 	au := receipt.DefaultLocale(receipt.CountryAU)
@@ -62,9 +63,12 @@ func TestTheCurrencyIsThePagesNotTheClients(t *testing.T) {
 			"2024-05-12", "PARAGON FISKALNY", "Chleb 3,49 C", "Mleko 2x2,79 5,58 C", "Piwo 3,99 A",
 			"SPRZEDAŻ OPODATKOWANA A 3,99", "PTU A 23,00% 0,75", "SPRZEDAŻ OPODATKOWANA C 9,07", "PTU C 5,00% 0,43",
 			"SUMA PTU 1,18", "SUMA PLN 13,06", "Gotówka 20,00 PLN", "Reszta 6,94 PLN")},
-		// No pack reads Bulgarian's words (its total is not checked here);
-		// its currency is the code it prints all the same.
-		{"receipt in leva", "", "BGN", lines("SHOP", "12.03.2018", "OBSHTA SUMA 12.34 BGN", "V BROI 20.00 BGN", "RESTO 7.66 BGN")},
+		{"Bulgarian shop, in Cyrillic", "13.28", "BGN", lines("КАУФЛАНД БЪЛГАРИЯ ЕООД", "гр. София, бул. Витоша 12", "ЕИК 131129282",
+			"ХЛЯБ 1.89 Б", "МЛЯКО 2.49 Б", "СИРЕНЕ 8.90 Б", "ОБЩА СУМА 13.28 лв", "В БРОЙ 20.00 лв", "РЕСТО 6.72 лв",
+			"ДДС Б = 20.00% 2.21", "12.03.2019 14:22", "ФИСКАЛЕН БОН")},
+		// No pack reads its words (its total is not checked here); its
+		// currency is the code it prints all the same.
+		{"receipt in lei", "", "RON", lines("SHOP", "12.03.2018", "TOTAL 12.34 RON", "NUMERAR 20.00 RON", "REST 7.66 RON")},
 	} {
 		r := ExtractFields(tc.page, au, testNow)
 		if r.Currency.Value != tc.currency {

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unicode"
 
 	"github.com/shopspring/decimal"
 
@@ -99,7 +100,13 @@ func (p *PPOCR) tesseract() (*Tesseract, error) {
 // -spa, -por, -fin, -pol).
 func (p *PPOCR) tesseractFor(country string) *Tesseract {
 	pk, _ := packs.Get(country)
-	langs := pk.TesseractLanguages()
+	return p.tesseractWith(pk.TesseractLanguages())
+}
+
+// tesseractWith is Tesseract with the trained data of langs ("bul",
+// "eng"), made on first need, or the English reader where langs is empty
+// or its data is not installed.
+func (p *PPOCR) tesseractWith(langs []string) *Tesseract {
 	if len(langs) == 0 {
 		return p.tess
 	}
@@ -199,6 +206,12 @@ func (p *PPOCR) Extract(ctx context.Context, page inference.Page) (inference.Res
 	res := inference.Result{Engine: "ppocr", Words: words, Timings: t}
 	lines := fields.GroupLines(words)
 	r := fields.ExtractFields(lines, p.opt.Locale, p.opt.Now())
+	if p.both && maybeCyrillic(words, r) {
+		if res, ok := p.readInScript(ctx, page, "Cyrl", unicode.Cyrillic); ok {
+			res.Timings.OCR += t.OCR
+			return res, nil
+		}
+	}
 	var tess *Tesseract
 	var again Rereader // Tesseract on the photo as it is
 	m := mending{alternatives: true}
@@ -326,6 +339,94 @@ func valueReadOnce(r receipt.Receipt) bool {
 	total, _ := receipt.Trusted(r.Total, "total")
 	date, _ := receipt.Trusted(r.Date, "date")
 	return r.Total.Set && !total || r.Date.Set && !date || supplierLookBox(r) != nil
+}
+
+// cyrillicTell is how many Cyrillic letters in PP-OCR's reading of a page
+// tell that it is printed in Cyrillic. PP-OCR's alphabet has a few of them
+// (И, П, Я, З, Й) and reads the rest as Latin, Greek or Chinese lookalikes
+// ("KAYAH 5bJFAPИA EOO" for КАУФЛАНД БЪЛГАРИЯ ЕООД): those few are what
+// shows through.
+const cyrillicTell = 2
+
+// maybeCyrillic says whether PP-OCR's reading of a page may be of one
+// printed in Cyrillic: cyrillicTell of its letters show through, or the
+// rules found no total in it (PP-OCR reads Cyrillic as Latin, Greek and
+// Chinese lookalikes, "O5山A CYMA 13.28 nB" for ОБЩА СУМА 13.28 лв, and
+// often shows none of its own Cyrillic letters).
+func maybeCyrillic(words []inference.Word, r receipt.Receipt) bool {
+	return scriptLetters(words, unicode.Cyrillic) >= cyrillicTell || !r.Total.Set
+}
+
+// latinLookalikes are the Cyrillic letters a reader may put for Latin ones
+// of the same shape: a Latin page read with Cyrillic trained data shows
+// them, not the others.
+const latinLookalikes = "АВЕКМНОРСТХУаеорсухіјѕ"
+
+// inScript says whether a reading is in a script: most of its letters are,
+// and a tenth of them are letters of it no Latin letter looks like
+// (Б, Д, Ж, Л, Ф, Щ, Я…).
+func inScript(words []inference.Word, script *unicode.RangeTable) bool {
+	in, distinct, letters := 0, 0, 0
+	for _, w := range words {
+		for _, r := range w.Text {
+			switch {
+			case !unicode.IsLetter(r):
+			case unicode.Is(script, r):
+				in++
+				if !strings.ContainsRune(latinLookalikes, r) {
+					distinct++
+				}
+				letters++
+			default:
+				letters++
+			}
+		}
+	}
+	return letters > 0 && in*2 >= letters && distinct*10 >= letters
+}
+
+// scriptLetters counts the letters of a script in words.
+func scriptLetters(words []inference.Word, script *unicode.RangeTable) int {
+	n := 0
+	for _, w := range words {
+		for _, r := range w.Text {
+			if unicode.Is(script, r) {
+				n++
+			}
+		}
+	}
+	return n
+}
+
+// readInScript reads a page PP-OCR has no letters for with Tesseract in
+// the languages of that script the packs know (ISO 15924 code, and its
+// Unicode table), and gives that reading, whose rules then find the
+// country from its own words, when it is in the script (inScript): a
+// Latin page that showed a stray Cyrillic letter, or had no total, stays
+// PP-OCR's. ok is
+// false where no pack writes in the script or its trained data is not
+// installed.
+func (p *PPOCR) readInScript(ctx context.Context, page inference.Page, code string, script *unicode.RangeTable) (inference.Result, bool) {
+	langs := packs.ScriptTesseractLanguages(code)
+	if len(langs) == 0 {
+		return inference.Result{}, false
+	}
+	if _, err := p.tesseract(); err != nil {
+		return inference.Result{}, false
+	}
+	t := p.tesseractWith(langs)
+	if t == nil || t == p.tess {
+		return inference.Result{}, false
+	}
+	res, err := t.Extract(ctx, page)
+	if err != nil {
+		return inference.Result{}, false
+	}
+	if !inScript(res.Words, script) {
+		return inference.Result{}, false
+	}
+	res.Engine = "ocr (Tesseract: a page in " + strings.Join(langs, "+") + ")"
+	return res, true
 }
 
 // combine merges Tesseract's fields into PP-OCR's: each field from the

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unicode"
 
 	"github.com/shopspring/decimal"
 
@@ -321,5 +322,52 @@ func TestCombineTakesTheTaxItsTableMakes(t *testing.T) {
 	combine(&got, receipt.Receipt{TotalTax: amount("3.00", 0.95)})
 	if got.TotalTax.Value.String() != "3" {
 		t.Errorf("no table on either side: tax %s, want the surer 3.00", got.TotalTax.Value)
+	}
+}
+
+// A receipt printed in Cyrillic, which PP-OCR has no letters for, is read
+// by Tesseract in Bulgarian (make deps installs its trained data): its
+// total, currency, date and supplier come from its own words, in an
+// Australian client's library. A Latin page stays PP-OCR's reading.
+func TestACyrillicPageIsReadInItsScript(t *testing.T) {
+	if !TesseractBuilt {
+		t.Skip("this build reads without Tesseract")
+	}
+	opt := DefaultOptions(receipt.DefaultLocale(receipt.CountryAU))
+	opt.Workers, opt.Deterministic = 1, true
+	p, err := NewPPOCR(opt, PPOCROptions(ppocrDir(t)), true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { p.Close() })
+	r, err := synth.Generate(31, "BG")
+	if err != nil {
+		t.Fatal(err)
+	}
+	img, err := synth.Render(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := p.Extract(context.Background(), inference.Page{Image: img})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, _, total := r.Totals()
+	got := res.Receipt
+	if !strings.Contains(res.Engine, "bul") {
+		t.Fatalf("read by %s, not Tesseract in Bulgarian:\n%s", res.Engine, res.Raw)
+	}
+	if !got.Total.Value.Equal(centsToDecimal(total)) || got.Currency.Value != "BGN" || got.Date.Value.Format("2006-01-02") != r.ISODate {
+		t.Errorf("total %s %s on %s, want %s BGN on %s\n%s", got.Total.Value, got.Currency.Value, got.Date.Value.Format("2006-01-02"), centsToDecimal(total), r.ISODate, res.Raw)
+	}
+	if got.SupplierName.Value != strings.ToUpper(r.Supplier) {
+		t.Errorf("supplier %q, want %q", got.SupplierName.Value, strings.ToUpper(r.Supplier))
+	}
+	latin := []inference.Word{{Text: "TOTAL"}, {Text: "ТОТАL"}, {Text: "CASH"}, {Text: "МОНЕУ"}}
+	if inScript(latin, unicode.Cyrillic) {
+		t.Error("a Latin page read with Cyrillic lookalikes counts as Cyrillic")
+	}
+	if !inScript([]inference.Word{{Text: "ОБЩА"}, {Text: "СУМА"}, {Text: "13.28"}, {Text: "лв"}}, unicode.Cyrillic) {
+		t.Error("Bulgarian words do not count as Cyrillic")
 	}
 }

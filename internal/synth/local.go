@@ -14,7 +14,7 @@ import (
 // own language, with the words of the country packs (package packs): tax
 // tables per rate, decimal commas and thousands separators, legal forms,
 // accents. Countries (AU, UK, US, EU) keep their English receipts.
-var PackCountries = []string{"DE", "AT", "FR", "BE", "NL", "IT", "ES", "PT", "FI", "IE", "CA", "PL"}
+var PackCountries = []string{"DE", "AT", "FR", "BE", "NL", "IT", "ES", "PT", "FI", "IE", "CA", "PL", "BG"}
 
 // Band is one tax rate of a receipt with several: German receipts print
 // its letter after each item and one row per letter in the MwSt table.
@@ -315,6 +315,32 @@ var languageWords = map[string]langWords{
 		trades: []string{"Piekarnia", "Sklep", "Apteka", "Kawiarnia", "Księgarnia", "Drogeria"},
 		multi:  "x",
 	},
+	"bg": {
+		words: map[string][]string{
+			"total": {"ОБЩА СУМА", "СУМА", "ОБЩО"}, "cash": {"В БРОЙ"},
+			"change": {"РЕСТО"}, "card": {"КАРТА", "С КАРТА"},
+			"date": {"Дата"}, "header": {"ФИСКАЛЕН БОН", "КАСОВ БОН"}, "subtotal": {"МЕЖДИННА СУМА"},
+		},
+		itemHead: [4]string{"К-ВО", "АРТИКУЛ", "ЦЕНА", "СТОЙНОСТ"},
+		thanks:   []string{"БЛАГОДАРИМ ВИ!", "Заповядайте отново!"},
+		items: []localItem{
+			{"ХЛЯБ", 1},
+			{"МЛЯКО 1Л", 1},
+			{"СИРЕНЕ", 1},
+			{"КИСЕЛО МЛЯКО", 1},
+			{"ЯБЪЛКИ 1КГ", 1},
+			{"КАФЕ 250Г", 1},
+			{"ХАРТИЯ А4", 0},
+			{"ХИМИКАЛКА", 0},
+			{"БАТЕРИИ АА", 0},
+			{"КРУШКА LED", 0},
+			{"ТИКСО", 0},
+			{"ТЕТРАДКА", 0},
+		},
+		pricey: []string{"КАФЕМАШИНА", "ЛАЗЕРЕН ПРИНТЕР"},
+		trades: []string{"Магазин", "Пекарна", "Аптека", "Кафе", "Книжарница", "Дрогерия"},
+		multi:  "x",
+	},
 	"en": {
 		words: map[string][]string{
 			"total": {"TOTAL", "TOTAL DUE"}, "cash": {"CASH"}, "change": {"CHANGE"}, "card": {"CARD"},
@@ -548,6 +574,20 @@ var localPresets = map[string]localPreset{
 			d := plNIP(rng)
 			printed := d[:3] + "-" + d[3:6] + "-" + d[6:8] + "-" + d[8:]
 			return pick(rng, []string{"NIP ", "NIP: "}) + pick(rng, []string{printed, d}), "PL" + d
+		},
+	},
+	"BG": {
+		langs: []string{"bg"}, bands: []Band{{"Б", 20000}, {"Г", 9000}}, inclusive: true,
+		marks:    []markStyle{{"лв", true, true}, {"лв.", true, false}, {"BGN", true, false}},
+		dateFmt:  []string{"02.01.2006", "02-01-2006"},
+		legal:    map[string][]string{"bg": {"ЕООД", "ООД", "ЕАД", "АД"}},
+		families: []string{"Иванов", "Петров", "Георгиев", "Димитров", "Николов", "Стоянов"},
+		streets:  perLang([]string{"ул. Витоша", "бул. Цар Освободител", "ул. Граф Игнатиев", "бул. Васил Левски"}, "bg"),
+		cities:   perLang([]string{"1000 София", "4000 Пловдив", "9000 Варна", "8000 Бургас"}, "bg"),
+		table:    perLang([]string{"ДДС", "ОСНОВА", "ДДС", "ОБЩО"}, "bg"), letters: true,
+		taxID: func(rng *rand.Rand, _ string) (string, string) {
+			d := fmt.Sprintf("%d%08d", 1+rng.Intn(9), rng.Intn(1e8))
+			return pick(rng, []string{"ЕИК ", "ЕИК: ", "ДДС № BG"}) + d, "BG" + d
 		},
 	},
 	"IE": {
