@@ -304,6 +304,29 @@ var canonicalLabels = map[string]bool{
 	"QTY": true, "DESCRIPTION": true, "PRICE": true, // an item table's column headings
 }
 
+// PrintsALabel says whether a page's lines print a label the rules know,
+// in English or any loaded language, of three letters or more ("TOTAL",
+// "SUMME", "CASH", "YHTEENSÄ", "ОБЩА СУМА"): a page in a script its reader
+// has no letters for shows none ("CYMA", "PECTO" for СУМА, РЕСТО).
+func PrintsALabel(lines []string) bool {
+	var phrases [][]string
+	for label := range canonicalLabels {
+		phrases = append(phrases, strings.Fields(label))
+		phrases = append(phrases, LabelWordsEverywhere(label)...)
+	}
+	for _, l := range lines {
+		words := Words(l)
+		for i := range words {
+			for _, ph := range phrases {
+				if len(strings.Join(ph, "")) >= 3 && hasPrefix(words[i:], ph) {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
 // InvoiceLabelNames are the invoice labels the invoice reader understands.
 var InvoiceLabelNames = []string{
 	"SELLER", "BUYER", "INVOICE NUMBER", "ISSUE DATE", "DUE DATE", "DELIVERY DATE",

@@ -226,3 +226,14 @@ func TestTheLanguagesOfAScript(t *testing.T) {
 		t.Errorf("no pack writes Greek: %v", got)
 	}
 }
+
+// Any language's label counts, a Cyrillic page read as Latin lookalikes
+// shows none.
+func TestAPagePrintsALabel(t *testing.T) {
+	if !PrintsALabel([]string{"KAFFEE 2,50", "ZU ZAHLEN 2,50"}) || !PrintsALabel([]string{"Cash 20.00"}) || !PrintsALabel([]string{"ОБЩА СУМА 13.28 лв"}) {
+		t.Error("a label was not seen")
+	}
+	if PrintsALabel([]string{"KAYAH 5bJFAPИA EOO", "O5山A CYMA 13.28 nB", "B 5PON 20.00 nB", "PECTO 6.72 nB"}) {
+		t.Error("lookalikes of Cyrillic labels taken for a label")
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"regexp"
 	"runtime"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -100,17 +101,22 @@ func (p *PPOCR) tesseract() (*Tesseract, error) {
 // -spa, -por, -fin, -pol).
 func (p *PPOCR) tesseractFor(country string) *Tesseract {
 	pk, _ := packs.Get(country)
-	return p.tesseractWith(pk.TesseractLanguages())
+	return p.tesseractWith(pk.TesseractLanguages(), false)
 }
 
 // tesseractWith is Tesseract with the trained data of langs ("bul",
 // "eng"), made on first need, or the English reader where langs is empty
-// or its data is not installed.
-func (p *PPOCR) tesseractWith(langs []string) *Tesseract {
+// or its data is not installed. A light one holds one instance, without
+// the sparse-text one: for the rare page of another script, where memory
+// for a pool would be spent on every run.
+func (p *PPOCR) tesseractWith(langs []string, light bool) *Tesseract {
 	if len(langs) == 0 {
 		return p.tess
 	}
 	key := strings.Join(langs, "+")
+	if light {
+		key += " (light)"
+	}
 	p.tessMu.Lock()
 	defer p.tessMu.Unlock()
 	if t, ok := p.byLanguage[key]; ok {
@@ -124,6 +130,9 @@ func (p *PPOCR) tesseractWith(langs []string) *Tesseract {
 	}
 	opt := p.opt
 	opt.Languages = langs
+	if light {
+		opt.Workers, opt.SparseFallback = 1, false
+	}
 	t, err := NewTesseract(opt)
 	if err != nil {
 		t = nil // its trained data is missing: read in English
@@ -206,8 +215,8 @@ func (p *PPOCR) Extract(ctx context.Context, page inference.Page) (inference.Res
 	res := inference.Result{Engine: "ppocr", Words: words, Timings: t}
 	lines := fields.GroupLines(words)
 	r := fields.ExtractFields(lines, p.opt.Locale, p.opt.Now())
-	if p.both && maybeCyrillic(words, r) {
-		if res, ok := p.readInScript(ctx, page, "Cyrl", unicode.Cyrillic); ok {
+	if p.both && maybeCyrillic(words, lines, r) {
+		if res, ok := p.readInScript(ctx, page, lines, "Cyrl", unicode.Cyrillic); ok {
 			res.Timings.OCR += t.OCR
 			return res, nil
 		}
@@ -350,11 +359,23 @@ const cyrillicTell = 2
 
 // maybeCyrillic says whether PP-OCR's reading of a page may be of one
 // printed in Cyrillic: cyrillicTell of its letters show through, or the
-// rules found no total in it (PP-OCR reads Cyrillic as Latin, Greek and
-// Chinese lookalikes, "O5山A CYMA 13.28 nB" for ОБЩА СУМА 13.28 лв, and
-// often shows none of its own Cyrillic letters).
-func maybeCyrillic(words []inference.Word, r receipt.Receipt) bool {
-	return scriptLetters(words, unicode.Cyrillic) >= cyrillicTell || !r.Total.Set
+// rules found no total in it and it prints no label of any language.
+// PP-OCR reads Cyrillic as Latin, Greek and Chinese lookalikes ("O5山A
+// CYMA 13.28 nB" for ОБЩА СУМА 13.28 лв) and often shows none of its own
+// Cyrillic letters; a Latin page without a total still prints CASH, TAX
+// or DATE (every one of the dev sets' does).
+func maybeCyrillic(words []inference.Word, lines []fields.Line, r receipt.Receipt) bool {
+	if scriptLetters(words, unicode.Cyrillic) >= cyrillicTell {
+		return true
+	}
+	if r.Total.Set {
+		return false
+	}
+	texts := make([]string, len(lines))
+	for i, l := range lines {
+		texts[i] = l.Text
+	}
+	return !packs.PrintsALabel(texts)
 }
 
 // latinLookalikes are the Cyrillic letters a reader may put for Latin ones
@@ -398,15 +419,21 @@ func scriptLetters(words []inference.Word, script *unicode.RangeTable) int {
 	return n
 }
 
+// scriptProbeLines is how many of a page's longest lines are read in a
+// script's languages to see whether the page is printed in it, before the
+// whole page is.
+const scriptProbeLines = 4
+
 // readInScript reads a page PP-OCR has no letters for with Tesseract in
 // the languages of that script the packs know (ISO 15924 code, and its
 // Unicode table), and gives that reading, whose rules then find the
 // country from its own words, when it is in the script (inScript): a
 // Latin page that showed a stray Cyrillic letter, or had no total, stays
-// PP-OCR's. ok is
-// false where no pack writes in the script or its trained data is not
-// installed.
-func (p *PPOCR) readInScript(ctx context.Context, page inference.Page, code string, script *unicode.RangeTable) (inference.Result, bool) {
+// PP-OCR's. The page's longest lines (as PP-OCR found them) are read
+// first, alone: only where they are in the script is the whole page read.
+// ok is false where no pack writes in the script or its trained data is
+// not installed.
+func (p *PPOCR) readInScript(ctx context.Context, page inference.Page, lines []fields.Line, code string, script *unicode.RangeTable) (inference.Result, bool) {
 	langs := packs.ScriptTesseractLanguages(code)
 	if len(langs) == 0 {
 		return inference.Result{}, false
@@ -414,8 +441,21 @@ func (p *PPOCR) readInScript(ctx context.Context, page inference.Page, code stri
 	if _, err := p.tesseract(); err != nil {
 		return inference.Result{}, false
 	}
-	t := p.tesseractWith(langs)
+	t := p.tesseractWith(langs, true)
 	if t == nil || t == p.tess {
+		return inference.Result{}, false
+	}
+	var spent time.Duration
+	probe := t.rereaderOn(pageReading{gray: toGray(page.Image), factor: 1}, &spent)
+	longest := slices.Clone(lines)
+	slices.SortStableFunc(longest, func(a, b fields.Line) int { return len(b.Text) - len(a.Text) })
+	var probed []inference.Word
+	for _, l := range longest[:min(len(longest), scriptProbeLines)] {
+		if read, ok := probe.Line(ctx, l.Box, largerLookScale); ok {
+			probed = append(probed, read.Words...)
+		}
+	}
+	if !inScript(probed, script) {
 		return inference.Result{}, false
 	}
 	res, err := t.Extract(ctx, page)
