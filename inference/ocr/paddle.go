@@ -359,7 +359,8 @@ const cyrillicTell = 2
 
 // maybeCyrillic says whether PP-OCR's reading of a page may be of one
 // printed in Cyrillic: cyrillicTell of its letters show through, or the
-// rules found no total in it and it prints no label of any language.
+// rules found no sure total in it (none, or one guessed from the amounts
+// alone) and it prints no label of any language.
 // PP-OCR reads Cyrillic as Latin, Greek and Chinese lookalikes ("O5山A
 // CYMA 13.28 nB" for ОБЩА СУМА 13.28 лв) and often shows none of its own
 // Cyrillic letters; a Latin page without a total still prints CASH, TAX
@@ -368,7 +369,7 @@ func maybeCyrillic(words []inference.Word, lines []fields.Line, r receipt.Receip
 	if scriptLetters(words, unicode.Cyrillic) >= cyrillicTell {
 		return true
 	}
-	if r.Total.Set {
+	if r.Total.Set && r.Total.Confidence >= receipt.LowConfidence {
 		return false
 	}
 	texts := make([]string, len(lines))
