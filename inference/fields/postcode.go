@@ -129,8 +129,8 @@ func sameTown(a, b [][2]int) bool {
 	return true
 }
 
-// letterFor is the letter a digit or mark read in a postcode letter's
-// place stands for (postcodeLookalikes the other way).
+// letterFor is the letter a digit or mark read in a letter's place stands
+// for, in a postcode or a legal form (postcodeLookalikes the other way).
 var letterFor = map[byte]byte{'0': 'O', '1': 'I', '2': 'Z', '5': 'S', '6': 'G', '8': 'B', ']': 'J', '|': 'I'}
 
 // mendPostcodeShape mends the last postcode of the address whose every

@@ -405,12 +405,8 @@ func cleanName(s string, pk *packs.Pack) string {
 // reLegalFormEnd is a name's legal form at its end.
 var reLegalFormEnd = regexp.MustCompile(`\s*\b(SDN\.?\s*BHD|BHD|BERHAD|S/B|PTY\.?\s*LTD|LTD|LIMITED)\.?$`)
 
-// digitAsLetter reads back as letters the digits a reader puts for them
-// in a legal form's letters ("SP. Z 0.0." is SP. Z O.O.).
-var digitAsLetter = strings.NewReplacer("0", "O", "1", "I", "5", "S", "8", "B")
-
 // mendLegalFormDigits writes the last words of a name with their digits
-// read as the letters of like shape when that makes them the page's
+// read as the letters of like shape (letterFor) when that makes them the page's
 // country's legal form and they were none as read: "SP. Z 0.0." is
 // SP. Z O.O. A form needs letters beside its digits ("0.0." alone is a
 // number) and three letters in all ("5A" after a name is a unit, not SA).
@@ -423,7 +419,12 @@ func mendLegalFormDigits(fields []string, pk *packs.Pack) []string {
 		if _, ok := pk.IsLegalForm(packs.Words(tail)); ok {
 			return fields
 		}
-		read := digitAsLetter.Replace(tail)
+		read := strings.Map(func(r rune) rune {
+			if l, ok := letterFor[byte(r)]; ok && r < 128 {
+				return rune(l)
+			}
+			return r
+		}, tail)
 		words := packs.Words(read)
 		if n, ok := pk.IsLegalForm(words); ok && n == len(words) && letterCount(read) >= 3 {
 			return append(slices.Clone(fields[:len(fields)-k]), strings.Fields(read)...)

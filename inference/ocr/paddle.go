@@ -466,6 +466,7 @@ func (p *PPOCR) readInScript(ctx context.Context, page inference.Page, lines []f
 	if !inScript(res.Words, script) {
 		return inference.Result{}, false
 	}
+	res.Timings.Reread += spent // the probe's lines
 	res.Engine = "ocr (Tesseract: a page in " + strings.Join(langs, "+") + ")"
 	return res, true
 }

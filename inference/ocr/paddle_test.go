@@ -53,7 +53,13 @@ func ppocrDir(t testing.TB) string {
 
 func newPPOCR(t *testing.T, both bool) *PPOCR {
 	t.Helper()
-	opt := DefaultOptions(receipt.DefaultLocale(receipt.CountryMY))
+	return newPPOCRIn(t, receipt.CountryMY, both)
+}
+
+// newPPOCRIn is newPPOCR in a library of country c.
+func newPPOCRIn(t *testing.T, c receipt.Country, both bool) *PPOCR {
+	t.Helper()
+	opt := DefaultOptions(receipt.DefaultLocale(c))
 	opt.Workers, opt.Deterministic = 1, true
 	p, err := NewPPOCR(opt, PPOCROptions(ppocrDir(t)), both)
 	if err != nil {
@@ -333,13 +339,7 @@ func TestACyrillicPageIsReadInItsScript(t *testing.T) {
 	if !TesseractBuilt {
 		t.Skip("this build reads without Tesseract")
 	}
-	opt := DefaultOptions(receipt.DefaultLocale(receipt.CountryAU))
-	opt.Workers, opt.Deterministic = 1, true
-	p, err := NewPPOCR(opt, PPOCROptions(ppocrDir(t)), true)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { p.Close() })
+	p := newPPOCRIn(t, receipt.CountryAU, true)
 	r, err := synth.Generate(31, "BG")
 	if err != nil {
 		t.Fatal(err)
