@@ -12,6 +12,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"runtime/pprof"
 	"sort"
 	"strings"
 	"sync"
@@ -169,6 +170,7 @@ func runEval(env Env, args []string) int {
 	yes := fs.Bool("yes", false, "with --models: download missing catalogue models without asking")
 	dump := fs.String("dump", "", "write each receipt's OCR text, fields found and label to DIR/NAME.txt (for reading misses), and its words to DIR/NAME.lines (for replaying through the rules)")
 	wantCurrency := fs.String("currency", "", "the currency every receipt of the set is in (MYR for SROIE), where its labels name none: scored, and counted in right-among-ready")
+	cpuProfile := fs.String("cpuprofile", "", "write a Go CPU profile of the reading to FILE (go tool pprof; time in Tesseract and ONNX Runtime shows under the Go call that entered them)")
 	replay := fs.String("replay", "", "for rule work: read each receipt's words from DIR/NAME.lines, as --dump wrote them, instead of the image (seconds for a set; the readers' second looks are left out, so confirm with a full eval)")
 	if err := parseArgs(fs, args); err != nil {
 		return 2
@@ -229,6 +231,17 @@ func runEval(env Env, args []string) int {
 	defer eng.Close()
 
 	softMemoryLimit() // as process does: eval's peak memory is the app's
+	if *cpuProfile != "" {
+		f, err := os.Create(*cpuProfile)
+		if err == nil {
+			err = pprof.StartCPUProfile(f)
+		}
+		if err != nil {
+			fmt.Fprintln(env.Stderr, "shoebox:", err)
+			return 1
+		}
+		defer func() { pprof.StopCPUProfile(); f.Close() }()
+	}
 	ctx, stop := interruptible()
 	defer stop()
 	rep := evaluate(ctx, env, eng, items, loc, *dump)

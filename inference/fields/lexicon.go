@@ -597,7 +597,9 @@ var reAmpersandAsEight = regexp.MustCompile(`\b(\d{1,4}[A-Z])8(\d{1,4}[A-Z])\b`)
 // elsewhere with confidence, and, where the reader gave the words'
 // confidences, read surer there than in the name or printed there twice
 // ("GARDENIA" at 0.99 in the heading is not mended to the footer's one
-// "Gardenta's" at 0.96). first and last of -1 count every line.
+// "Gardenta's" at 0.96); or, with no such spelling, one spelling with a
+// letter more inside the word (oneLetterDropped) is read elsewhere. first
+// and last of -1 count every line.
 func (lx *lexicon) mendFromPage(name string, lines []Line, first, last int) string {
 	body := pageWords(lines, first, last)
 	own := runConfidences(lines, func(i int, _ Line) bool { return i >= first && i <= last })
@@ -616,8 +618,35 @@ func (lx *lexicon) mendFromPage(name string, lines []Line, first, last int) stri
 		if c, read := own[core]; n == 1 && (!read || elsewhere[twin] > c || body[twin] > 1) {
 			return strings.Replace(f, core, twin, 1)
 		}
+		if n == 0 {
+			for w := range body {
+				if oneLetterDropped(core, w) {
+					twin, n = w, n+1
+				}
+			}
+			if n == 1 {
+				return strings.Replace(f, core, twin, 1)
+			}
+		}
 		return f
 	})
+}
+
+// oneLetterDropped says whether word is full with one letter left out,
+// not its last: a logo's stylised letter the reader passed over
+// ("RSSMANN" over the footer's "Dirk Rossmann GmbH"), or a double letter
+// that the recogniser's decoding merges. However surely the heading was
+// read, the plain print is the spelling: a reader seldom adds a letter
+// that is not there. A last letter is left alone (BURGER is not BURGERS).
+func oneLetterDropped(word, full string) bool {
+	if len(full) != len(word)+1 {
+		return false
+	}
+	i := 0
+	for i < len(word) && word[i] == full[i] {
+		i++
+	}
+	return i < len(word) && word[i:] == full[i+1:]
 }
 
 // Marks a receipt's thin brackets are often read as.

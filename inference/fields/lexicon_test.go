@@ -100,6 +100,9 @@ func TestMendFromPage(t *testing.T) {
 		{"HARBOUR HARDWARE", []string{"HARDWIRE CABLE 2M 5.00"}, "HARBOUR HARDWARE"},                                            // a known word stays
 		{"ACME TRADERS", []string{"ACNE CREAM 5.00", "ACRE LOT"}, "ACME TRADERS"},                                               // four letters: left alone
 		{"BAIFU (M) SDN BHD", []string{"BAIFA 1.00", "BAIFO 2.00"}, "BAIFU (M) SDN BHD"},                                        // two twins: no guess
+		{"RSSMANN", []string{"Vielen Dank", "UST: Dirk Rossmann GmbH"}, "ROSSMANN"},                                             // a logo's letter passed over
+		{"BURGER JOINT", []string{"BURGERS 2 11.00"}, "BURGER JOINT"},                                                           // a letter more at the end: a plural
+		{"SAMSNG TRADING", []string{"SAMSUNG 1.00", "SAMSING 2.00"}, "SAMSNG TRADING"},                                          // two fuller spellings: no guess
 	} {
 		ls := append(lines(tc.name), lines(tc.body...)...)
 		if got := myLexicon().mendFromPage(tc.name, ls, 0, 0); got != tc.want {
