@@ -39,14 +39,14 @@ func reserveReading(ctx context.Context, page inference.Page) (func(), error) {
 }
 
 // readWithin reads a page with PP-OCR within a reservation of the pixels
-// of its working copy.
-func (p *PPOCR) readWithin(ctx context.Context, page inference.Page) ([]inference.Word, inference.Timings, error) {
+// of its working copy: its words upright, and the quarter turns that took.
+func (p *PPOCR) readWithin(ctx context.Context, page inference.Page) ([]inference.Word, int, inference.Timings, error) {
 	release, err := reservePPOCR(ctx, page)
 	if err != nil {
-		return nil, inference.Timings{}, err
+		return nil, 0, inference.Timings{}, err
 	}
 	defer release()
-	return p.Read(ctx, page)
+	return p.readUpright(ctx, page)
 }
 
 // reservePPOCR waits until the page's working copy fits in the budget and

@@ -172,13 +172,26 @@ func (p *PPOCR) Close() error {
 	return err
 }
 
-// Read reads a page's words with PP-OCR.
+// Read reads a page's words with PP-OCR, in the page's coordinates.
 func (p *PPOCR) Read(ctx context.Context, page inference.Page) ([]inference.Word, inference.Timings, error) {
+	words, turns, t, err := p.readUpright(ctx, page)
+	if turns != 0 {
+		b := page.Image.Bounds()
+		for i := range words {
+			words[i].Box = ppocr.TurnBox(words[i].Box, b.Dx(), b.Dy(), turns)
+		}
+	}
+	return words, t, err
+}
+
+// readUpright reads a page's words with PP-OCR in the coordinates of the
+// page turned upright, turns quarter turns clockwise.
+func (p *PPOCR) readUpright(ctx context.Context, page inference.Page) ([]inference.Word, int, inference.Timings, error) {
 	var t inference.Timings
 	words, pt, err := p.reader.Read(ctx, page.Image, page.Index)
 	t.Preprocess = pt.Prepare
 	t.OCR = pt.Detect + pt.Classify + pt.Recognise
-	return words, t, err
+	return words, pt.Turns, t, err
 }
 
 // Extract reads one page: a PDF text layer as Tesseract's engine does;
@@ -195,7 +208,7 @@ func (p *PPOCR) Extract(ctx context.Context, page inference.Page) (inference.Res
 		return tess.extract(ctx, page)
 	}
 	defer trimCHeap() // Tesseract's readings of lines alone reserve nothing
-	words, t, err := p.readWithin(ctx, page)
+	words, turns, t, err := p.readWithin(ctx, page)
 	if err != nil {
 		if ctx.Err() != nil {
 			return inference.Result{}, ctx.Err()
@@ -212,6 +225,26 @@ func (p *PPOCR) Extract(ctx context.Context, page inference.Page) (inference.Res
 		res.Engine = "ocr (PP-OCR failed: " + err.Error() + ")"
 		return res, nil
 	}
+	if turns == 0 {
+		return p.extractRead(ctx, page, words, t, start)
+	}
+	// The page lay on its side or upside down: the rules and Tesseract
+	// read it upright, and what they found goes back on the page as given,
+	// where the review shows it.
+	size := page.Image.Bounds().Size()
+	page.Image = turnGray(toGray(page.Image), turns)
+	res, err := p.extractRead(ctx, page, words, t, start)
+	turnBack := func(b *receipt.Box) { *b = ppocr.TurnBox(*b, size.X, size.Y, turns) }
+	for i := range res.Words {
+		turnBack(&res.Words[i].Box)
+	}
+	receipt.EachBox(&res.Receipt, turnBack)
+	return res, err
+}
+
+// extractRead finds the fields in PP-OCR's words of a page (upright), with
+// Tesseract's second readings where they are doubtful.
+func (p *PPOCR) extractRead(ctx context.Context, page inference.Page, words []inference.Word, t inference.Timings, start time.Time) (inference.Result, error) {
 	res := inference.Result{Engine: "ppocr", Words: words, Timings: t}
 	lines := fields.GroupLines(words)
 	r := fields.ExtractFields(lines, p.opt.Locale, p.opt.Now())

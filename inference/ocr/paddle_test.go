@@ -371,3 +371,46 @@ func TestACyrillicPageIsReadInItsScript(t *testing.T) {
 		t.Error("Bulgarian words do not count as Cyrillic")
 	}
 }
+
+// A page that lay on its side is read upright, and the fields' boxes come
+// back on the page as given: where the upright reading's boxes lie once
+// turned.
+func TestASidewaysPageIsReadUpright(t *testing.T) {
+	p := newPPOCRIn(t, receipt.CountryMY, true)
+	path := filepath.Join(repoRoot(t), "..", "shared", "data", "sroie-dev", "000.jpg")
+	if _, err := os.Stat(path); err != nil {
+		t.Skip("the SROIE receipts are not here:", err)
+	}
+	upright := toGray(loadImage(t, path))
+	want, err := p.Extract(context.Background(), inference.Page{Image: upright})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sideways := turnGray(upright, 3) // lying on its left side: a quarter turn clockwise stands it up
+	got, err := p.Extract(context.Background(), inference.Page{Image: sideways})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, r := want.Receipt, got.Receipt
+	if !r.Total.Value.Equal(w.Total.Value) || !r.Date.Value.Equal(w.Date.Value) || r.SupplierName.Value != w.SupplierName.Value {
+		t.Fatalf("read on its side: %s %s %q, upright: %s %s %q", r.Total.Value, r.Date.Value, r.SupplierName.Value, w.Total.Value, w.Date.Value, w.SupplierName.Value)
+	}
+	if r.Total.Box == nil || w.Total.Box == nil {
+		t.Fatal("the total has no box")
+	}
+	// The upright box, turned as the page was (three quarter turns
+	// clockwise: (x, y) goes to (y, width−x)).
+	ub, width := *w.Total.Box, upright.Bounds().Dx()
+	turned := receipt.Box{X: ub.Y, Y: width - ub.X - ub.W, W: ub.H, H: ub.W}
+	gb := *r.Total.Box
+	if abs(gb.X-turned.X) > 12 || abs(gb.Y-turned.Y) > 12 || abs(gb.W-turned.W) > 12 || abs(gb.H-turned.H) > 12 {
+		t.Errorf("the total's box %+v on the page as given, want about %+v", gb, turned)
+	}
+	sw, sh := sideways.Bounds().Dx(), sideways.Bounds().Dy()
+	for _, wd := range got.Words {
+		if b := wd.Box; b.X < 0 || b.Y < 0 || b.X+b.W > sw+2 || b.Y+b.H > sh+2 {
+			t.Errorf("word %q at %+v lies off the page (%v)", wd.Text, wd.Box, sideways.Bounds())
+			break
+		}
+	}
+}

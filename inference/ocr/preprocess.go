@@ -48,6 +48,33 @@ func toGray(img image.Image) *image.Gray {
 	return g
 }
 
+// turnGray is g turned q quarter turns clockwise (q in 1–3).
+func turnGray(g *image.Gray, q int) *image.Gray {
+	b := g.Bounds()
+	w, h := b.Dx(), b.Dy()
+	ow, oh := w, h
+	if q%2 == 1 {
+		ow, oh = h, w
+	}
+	out := image.NewGray(image.Rect(0, 0, ow, oh))
+	for y := range h {
+		row := g.Pix[y*g.Stride:]
+		for x := range w {
+			var dx, dy int
+			switch q {
+			case 1:
+				dx, dy = h-1-y, x
+			case 2:
+				dx, dy = w-1-x, h-1-y
+			default:
+				dx, dy = y, w-1-x
+			}
+			out.Pix[dy*out.Stride+dx] = row[x]
+		}
+	}
+	return out
+}
+
 // stretchContrast maps the 1st and 99th percentile grey levels to 0 and 255:
 // faded thermal paper and grey phone photos come out black on white.
 func stretchContrast(g *image.Gray) {

@@ -68,6 +68,25 @@ func (b box) extent(d [2]float64) (lo, hi float64) {
 	return lo, hi
 }
 
+// lyingSideways says whether the text the detector found runs down the
+// page rather than across it: most of its length in regions three times
+// as tall as wide (fitBox leaves such regions upright), at least three of
+// them. A receipt's lines across the page are wide regions; a page with
+// little text says nothing.
+func lyingSideways(boxes []box) bool {
+	tall, wide, n := 0.0, 0.0, 0
+	for _, b := range boxes {
+		switch {
+		case b.h >= 3*b.l:
+			tall += b.h
+			n++
+		case b.l >= 3*b.h:
+			wide += b.l
+		}
+	}
+	return n >= 3 && tall > 2*wide
+}
+
 // detect finds the page's text regions.
 func (r *Reader) detect(ctx context.Context, page *rgb, t *Timings) ([]box, error) {
 	s := min(1, float64(r.opt.MaxSide)/float64(page.w))

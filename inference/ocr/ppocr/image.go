@@ -5,6 +5,8 @@ import (
 	"image/color"
 	"image/draw"
 	"math"
+
+	"github.com/shoebox-app/shoebox/receipt"
 )
 
 // workWidth caps the width of the page copy the reader samples from: twice
@@ -112,6 +114,56 @@ func areaShares(n, m int) [][2]share {
 type rgb struct {
 	w, h int
 	pix  []uint8 // 3 bytes a pixel
+}
+
+// turned is the page turned q quarter turns clockwise.
+func (p *rgb) turned(q int) *rgb {
+	q = (q%4 + 4) % 4
+	if q == 0 {
+		return p
+	}
+	ow, oh := p.w, p.h
+	if q%2 == 1 {
+		ow, oh = p.h, p.w
+	}
+	out := &rgb{w: ow, h: oh, pix: make([]uint8, 3*ow*oh)}
+	for y := 0; y < p.h; y++ {
+		for x := 0; x < p.w; x++ {
+			dx, dy := turnPoint(x, y, p.w, p.h, q)
+			copy(out.pix[3*(dy*ow+dx):3*(dy*ow+dx)+3], p.pix[3*(y*p.w+x):3*(y*p.w+x)+3])
+		}
+	}
+	return out
+}
+
+// turnPoint is where pixel (x, y) of a w×h page lies once the page is
+// turned q quarter turns clockwise (q in 0–3).
+func turnPoint(x, y, w, h, q int) (int, int) {
+	switch q {
+	case 1:
+		return h - 1 - y, x
+	case 2:
+		return w - 1 - x, h - 1 - y
+	case 3:
+		return y, w - 1 - x
+	}
+	return x, y
+}
+
+// TurnBox takes a box on a page turned q quarter turns clockwise back to
+// the page as it was, w×h pixels.
+func TurnBox(b receipt.Box, w, h, q int) receipt.Box {
+	q = (q%4 + 4) % 4
+	out := b
+	switch q {
+	case 1: // the turned page's (u, v) was the page's (v, h−u)
+		out.X, out.Y, out.W, out.H = b.Y, h-b.X-b.W, b.H, b.W
+	case 2:
+		out.X, out.Y = w-b.X-b.W, h-b.Y-b.H
+	case 3: // the turned page's (u, v) was the page's (w−v, u)
+		out.X, out.Y, out.W, out.H = w-b.Y-b.H, b.X, b.H, b.W
+	}
+	return out
 }
 
 // toRGB copies an image into rgb, with fast paths for the usual decoders'

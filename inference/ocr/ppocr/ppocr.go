@@ -297,10 +297,21 @@ func (r *Reader) Close() error {
 type Timings struct {
 	Prepare, Detect, Classify, Recognise time.Duration
 	Boxes, Lines                         int
+	// Turns is how many quarter turns clockwise the page was turned to
+	// be read upright: 1 for a page that lay on its left side, 2 for one
+	// upside down.
+	Turns int
 }
 
-// Read reads a page: its words in page coordinates, with line numbers in
-// reading order. A page with no text gives no words and no error.
+// Read reads a page: its words with line numbers in reading order, in the
+// coordinates of the page turned upright (Timings.Turns quarter turns
+// clockwise; TurnBox takes a box back to the page as given). A page with
+// no text gives no words and no error.
+//
+// A page is turned when its text runs down it (most of the text the
+// detector finds is in tall, narrow regions), and turned half round when
+// the angle classifier finds most of its lines upside down; each turn
+// detects the page's text again, so only a turned page costs more.
 func (r *Reader) Read(ctx context.Context, img image.Image, page int) ([]inference.Word, Timings, error) {
 	var t Timings
 	if img == nil {
@@ -327,6 +338,28 @@ func (r *Reader) Read(ctx context.Context, img image.Image, page int) ([]inferen
 	boxes, err := r.detect(ctx, src, &t)
 	if err != nil {
 		return nil, t, err
+	}
+	if lyingSideways(boxes) {
+		turned := src.turned(1)
+		again, err := r.detect(ctx, turned, &t)
+		if err != nil {
+			return nil, t, err
+		}
+		if !lyingSideways(again) {
+			src, boxes, t.Turns = turned, again, 1
+		}
+	}
+	if r.cls != nil && len(boxes) > 0 {
+		down, err := r.upsideDown(ctx, src, boxes, &t)
+		if err != nil {
+			return nil, t, err
+		}
+		if down {
+			src, t.Turns = src.turned(2), (t.Turns+2)%4
+			if boxes, err = r.detect(ctx, src, &t); err != nil {
+				return nil, t, err
+			}
+		}
 	}
 	t.Boxes = len(boxes)
 	if len(boxes) == 0 {

@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/shoebox-app/shoebox/receipt"
 )
 
 // pageText is the page's words line by line.
@@ -77,22 +79,65 @@ func TestReadsADevReceipt(t *testing.T) {
 	}
 }
 
-// A receipt photographed upside down is turned by the angle classifier's
-// vote and read as well as upright.
-func TestReadsAnUpsideDownReceipt(t *testing.T) {
-	r := testReader(t)
-	pg := loadPage(t, sroie(t, "sroie-dev", "000.jpg"))
-	b := pg.Image.Bounds()
-	turned := image.NewRGBA(image.Rect(0, 0, b.Dx(), b.Dy()))
-	for y := 0; y < b.Dy(); y++ {
-		for x := 0; x < b.Dx(); x++ {
-			turned.Set(b.Dx()-1-x, b.Dy()-1-y, pg.Image.At(b.Min.X+x, b.Min.Y+y))
+// turnImage is img turned q quarter turns clockwise, as a camera or a
+// scanner may leave a page.
+func turnImage(img image.Image, q int) image.Image {
+	b := img.Bounds()
+	w, h := b.Dx(), b.Dy()
+	ow, oh := w, h
+	if q%2 == 1 {
+		ow, oh = h, w
+	}
+	out := image.NewRGBA(image.Rect(0, 0, ow, oh))
+	for y := 0; y < h; y++ {
+		for x := 0; x < w; x++ {
+			dx, dy := turnPoint(x, y, w, h, q)
+			out.Set(dx, dy, img.At(b.Min.X+x, b.Min.Y+y))
 		}
 	}
-	text := readText(t, r, turned)
-	for _, want := range []string{"9.00", "25/12/2018", "JOHOR BAHRU", "THANK YOU"} {
-		if !strings.Contains(text, want) {
-			t.Errorf("the reading of the turned page lacks %q:\n%s", want, text)
+	return out
+}
+
+// A receipt photographed upside down or on either side is turned upright
+// and read in order, top line first; a page upright is not turned.
+func TestReadsATurnedReceipt(t *testing.T) {
+	r := testReader(t)
+	pg := loadPage(t, sroie(t, "sroie-dev", "000.jpg"))
+	for q := range 4 {
+		words, tm, err := r.Read(context.Background(), turnImage(pg.Image, q), 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := (4 - q) % 4; tm.Turns != want {
+			t.Errorf("a page turned %d quarter turns was turned %d more, want %d", q, tm.Turns, want)
+		}
+		var text strings.Builder
+		for _, w := range words {
+			text.WriteString(w.Text + " ")
+		}
+		got := text.String()
+		for _, want := range []string{"9.00", "25/12/2018", "JOHOR BAHRU", "THANK YOU"} {
+			if !strings.Contains(got, want) {
+				t.Errorf("turned %d: the reading lacks %q:\n%s", q, want, got)
+			}
+		}
+		if strings.Index(got, "JOHOR BAHRU") > strings.Index(got, "THANK YOU") {
+			t.Errorf("turned %d: the address is read after the foot of the page:\n%s", q, got)
+		}
+	}
+}
+
+// TurnBox takes a box on the turned page back where its pixels lay.
+func TestTurnBoxUndoesTheTurn(t *testing.T) {
+	const w, h = 40, 30
+	b := receipt.Box{X: 5, Y: 7, W: 10, H: 4}
+	for q := range 4 {
+		// The box's corner pixels, turned, span the box on the turned page.
+		x0, y0 := turnPoint(b.X, b.Y, w, h, q)
+		x1, y1 := turnPoint(b.X+b.W-1, b.Y+b.H-1, w, h, q)
+		on := receipt.Box{X: min(x0, x1), Y: min(y0, y1), W: max(x0, x1) - min(x0, x1) + 1, H: max(y0, y1) - min(y0, y1) + 1}
+		if got := TurnBox(on, w, h, q); got != b {
+			t.Errorf("%d quarter turns: %+v came back as %+v, want %+v", q, on, got, b)
 		}
 	}
 }

@@ -31,9 +31,8 @@ const (
 
 // crop is one text region cut out of the page at the recogniser's height.
 type crop struct {
-	b       box
-	w       int // width at height 48
-	flipped bool
+	b box
+	w int // width at height 48
 }
 
 // char is one recognised character with the time steps it spans.
@@ -54,7 +53,6 @@ type textLine struct {
 	chars []char
 	steps int     // time steps of the crop (its padded width / steps)
 	width float64 // crop width in the recogniser's pixels, padding excluded
-	flip  bool
 	// ink says which columns of the crop (at height 48) hold ink, and
 	// inkH is the text's height in the crop's rows: word gaps are found
 	// there, since the recogniser's time steps (8 columns) are too
@@ -78,24 +76,22 @@ func cutInto(dst []float32, stride int, page *rgb, b box, w, h int, norm *inputR
 	page.resample(dst, w, h, stride, o, du, dv, ss, norm)
 }
 
-// recognise reads every region: cuts it out, turns it when the classifier
-// says it is upside down, and reads it in batches of similar widths.
-func (r *Reader) recognise(ctx context.Context, page *rgb, boxes []box, t *Timings) ([]textLine, error) {
-	// A line is cut out just before it is read, so a page's crops are
-	// never all in memory at once.
+// cropsOf sizes each region for the recogniser: its width at height 48.
+func cropsOf(boxes []box) []crop {
 	crops := make([]crop, len(boxes))
 	for i, b := range boxes {
 		w := int(math.Round(b.l / b.h * recHeight))
 		w = min(max(w, 8), recMaxWidth)
 		crops[i] = crop{b: b, w: w}
 	}
-	if r.cls != nil {
-		t1 := time.Now()
-		if err := r.classify(ctx, page, crops); err != nil {
-			return nil, err
-		}
-		t.Classify += time.Since(t1)
-	}
+	return crops
+}
+
+// recognise reads every region, in batches of similar widths.
+func (r *Reader) recognise(ctx context.Context, page *rgb, boxes []box, t *Timings) ([]textLine, error) {
+	// A line is cut out just before it is read, so a page's crops are
+	// never all in memory at once.
+	crops := cropsOf(boxes)
 	t2 := time.Now()
 	order := make([]int, len(crops))
 	for i := range order {
@@ -177,7 +173,7 @@ func (r *Reader) recBatch(in *recInput, crops []crop, batch []int, lines []textL
 		// Steps past the crop's own width read the padding.
 		ink, inkH := inkColumns(in.pix[k*3*recHeight*pw:(k+1)*3*recHeight*pw], c.w, recHeight, pw)
 		lines[i] = textLine{
-			b: c.b, chars: chars, steps: steps, width: float64(c.w) * float64(steps) / float64(pw), flip: c.flipped,
+			b: c.b, chars: chars, steps: steps, width: float64(c.w) * float64(steps) / float64(pw),
 			ink: ink, inkH: inkH, px: float64(pw) / float64(steps),
 		}
 		lines[i].letterGap = letterGap(lines[i])
@@ -228,15 +224,19 @@ func decode(probs []float32, steps, classes int, keys []string) []char {
 	return out
 }
 
-// classify turns the crops upside down when the angle classifier finds
-// most of the page's lines so: a page is photographed upside down as a
-// whole. Lines alone are not turned: on the SROIE receipts, all upright,
-// the classifier turned a date line now and then ("8102/20/22").
+// upsideDown says whether the angle classifier finds most of the page's
+// lines upside down: a page is photographed or scanned upside down as a
+// whole, and is then turned (Read). Lines alone are not turned: on the
+// SROIE receipts, all upright, the classifier turned a date line now and
+// then ("8102/20/22").
 //
 // The vote is taken on the page's clsSample widest lines: more lines did
 // not change a page's verdict, and classifying every line cost 5% of the
 // page's time.
-func (r *Reader) classify(ctx context.Context, page *rgb, crops []crop) error {
+func (r *Reader) upsideDown(ctx context.Context, page *rgb, boxes []box, t *Timings) (bool, error) {
+	t0 := time.Now()
+	defer func() { t.Classify += time.Since(t0) }()
+	crops := cropsOf(boxes)
 	sample := make([]int, len(crops))
 	for i := range sample {
 		sample[i] = i
@@ -246,7 +246,7 @@ func (r *Reader) classify(ctx context.Context, page *rgb, crops []crop) error {
 	up := make([]bool, len(sample))
 	for start := 0; start < len(sample); start += clsBatch {
 		if err := ctx.Err(); err != nil {
-			return err
+			return false, err
 		}
 		end := min(start+clsBatch, len(sample))
 		n := end - start
@@ -266,18 +266,18 @@ func (r *Reader) classify(ctx context.Context, page *rgb, crops []crop) error {
 		}
 		x, err := ort.NewTensor(ort.NewShape(int64(n), 3, recHeight, clsWidth), in)
 		if err != nil {
-			return err
+			return false, err
 		}
 		outs := []ort.Value{nil}
 		err = r.cls.Run([]ort.Value{x}, outs)
 		_ = x.Destroy() // fails only on a handle already freed
 		if err != nil {
-			return fmt.Errorf("the angle classifier failed: %w", err)
+			return false, fmt.Errorf("the angle classifier failed: %w", err)
 		}
 		out, ok := outs[0].(*ort.Tensor[float32])
 		if !ok || len(out.GetData()) != 2*n {
 			_ = outs[0].Destroy()
-			return fmt.Errorf("the angle classifier gave %v, want [%d 2]", outs[0].GetShape(), n)
+			return false, fmt.Errorf("the angle classifier gave %v, want [%d 2]", outs[0].GetShape(), n)
 		}
 		p := out.GetData()
 		for k := 0; k < n; k++ {
@@ -291,16 +291,7 @@ func (r *Reader) classify(ctx context.Context, page *rgb, crops []crop) error {
 			n++
 		}
 	}
-	if 2*n <= len(sample) {
-		return nil
-	}
-	for i := range crops {
-		c := &crops[i]
-		c.flipped = true
-		c.b.u = [2]float64{-c.b.u[0], -c.b.u[1]}
-		c.b.v = [2]float64{-c.b.v[0], -c.b.v[1]}
-	}
-	return nil
+	return 2*n > len(sample), nil
 }
 
 // inkColumns finds the columns of a crop (CHW in [-1, 1], w×h in rows
