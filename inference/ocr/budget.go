@@ -39,11 +39,11 @@ func reserveReading(ctx context.Context, page inference.Page) (func(), error) {
 }
 
 // readWithin reads a page with PP-OCR within a reservation of the pixels
-// of its working copy: its words upright, and the quarter turns that took.
-func (p *PPOCR) readWithin(ctx context.Context, page inference.Page) ([]inference.Word, int, inference.Timings, error) {
+// of its working copy: its words upright, and how it was set upright.
+func (p *PPOCR) readWithin(ctx context.Context, page inference.Page) ([]inference.Word, ppocr.Upright, inference.Timings, error) {
 	release, err := reservePPOCR(ctx, page)
 	if err != nil {
-		return nil, 0, inference.Timings{}, err
+		return nil, ppocr.Upright{}, inference.Timings{}, err
 	}
 	defer release()
 	return p.readUpright(ctx, page)

@@ -174,24 +174,24 @@ func (p *PPOCR) Close() error {
 
 // Read reads a page's words with PP-OCR, in the page's coordinates.
 func (p *PPOCR) Read(ctx context.Context, page inference.Page) ([]inference.Word, inference.Timings, error) {
-	words, turns, t, err := p.readUpright(ctx, page)
-	if turns != 0 {
+	words, up, t, err := p.readUpright(ctx, page)
+	if up.Moved() {
 		b := page.Image.Bounds()
 		for i := range words {
-			words[i].Box = ppocr.TurnBox(words[i].Box, b.Dx(), b.Dy(), turns)
+			words[i].Box = up.PageBox(words[i].Box, b.Dx(), b.Dy())
 		}
 	}
 	return words, t, err
 }
 
 // readUpright reads a page's words with PP-OCR in the coordinates of the
-// page turned upright, turns quarter turns clockwise.
-func (p *PPOCR) readUpright(ctx context.Context, page inference.Page) ([]inference.Word, int, inference.Timings, error) {
+// page set upright as up says.
+func (p *PPOCR) readUpright(ctx context.Context, page inference.Page) ([]inference.Word, ppocr.Upright, inference.Timings, error) {
 	var t inference.Timings
 	words, pt, err := p.reader.Read(ctx, page.Image, page.Index)
 	t.Preprocess = pt.Prepare
 	t.OCR = pt.Detect + pt.Classify + pt.Recognise
-	return words, pt.Turns, t, err
+	return words, pt.Upright, t, err
 }
 
 // Extract reads one page: a PDF text layer as Tesseract's engine does;
@@ -208,7 +208,7 @@ func (p *PPOCR) Extract(ctx context.Context, page inference.Page) (inference.Res
 		return tess.extract(ctx, page)
 	}
 	defer trimCHeap() // Tesseract's readings of lines alone reserve nothing
-	words, turns, t, err := p.readWithin(ctx, page)
+	words, up, t, err := p.readWithin(ctx, page)
 	if err != nil {
 		if ctx.Err() != nil {
 			return inference.Result{}, ctx.Err()
@@ -225,16 +225,23 @@ func (p *PPOCR) Extract(ctx context.Context, page inference.Page) (inference.Res
 		res.Engine = "ocr (PP-OCR failed: " + err.Error() + ")"
 		return res, nil
 	}
-	if turns == 0 {
+	if !up.Moved() {
 		return p.extractRead(ctx, page, words, t, start)
 	}
-	// The page lay on its side or upside down: the rules and Tesseract
-	// read it upright, and what they found goes back on the page as given,
-	// where the review shows it.
+	// The page lay on its side, upside down or at a slant: the rules and
+	// Tesseract read it upright, and what they found goes back on the page
+	// as given, where the review shows it.
 	size := page.Image.Bounds().Size()
-	page.Image = turnGray(toGray(page.Image), turns)
+	g := toGray(page.Image)
+	if up.Turns != 0 {
+		g = turnGray(g, up.Turns)
+	}
+	if up.Tilt != 0 {
+		g = straightenGray(g, up.Tilt)
+	}
+	page.Image = g
 	res, err := p.extractRead(ctx, page, words, t, start)
-	turnBack := func(b *receipt.Box) { *b = ppocr.TurnBox(*b, size.X, size.Y, turns) }
+	turnBack := func(b *receipt.Box) { *b = up.PageBox(*b, size.X, size.Y) }
 	for i := range res.Words {
 		turnBack(&res.Words[i].Box)
 	}

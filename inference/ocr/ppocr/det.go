@@ -33,6 +33,11 @@ type box struct {
 	u, v  [2]float64
 	l, h  float64
 	score float64
+	// slant is the direction of a clearly elongated region's long axis,
+	// in radians from the horizontal (positive running down to the right,
+	// within ±90°), however steep; slanted says it was measured.
+	slant   float64
+	slanted bool
 }
 
 // minY and maxY are the box's vertical extent on the page.
@@ -85,6 +90,62 @@ func lyingSideways(boxes []box) bool {
 		}
 	}
 	return n >= 3 && tall > 2*wide
+}
+
+// straightenFrom is the slant from which a page is straightened before it
+// is read: below it the regions are fitted at their own angle and the
+// rows measured across the page's (pageSkew), as on most phone photos.
+const straightenFrom = 12 * math.Pi / 180
+
+// slantAgree is how near a region's direction must lie to the page's to
+// count as running with it.
+const slantAgree = 6 * math.Pi / 180
+
+// pageSlant is the one angle most of the page's text runs at, in radians
+// from the horizontal (positive running down to the right, within ±90°):
+// of its clearly elongated regions, the direction that those within
+// slantAgree of it carry the most length, their mean (on the doubled
+// angle, so that directions either side of ±90° agree). It is false where
+// fewer than four regions run that way, or they hold less than half the
+// length (a curled receipt, text at several angles; a logo, a plate or a
+// table edge beside the receipt say nothing).
+func pageSlant(boxes []box) (float64, bool) {
+	var slanted []box
+	total := 0.0
+	for _, b := range boxes {
+		if b.slanted {
+			slanted = append(slanted, b)
+			total += max(b.l, b.h)
+		}
+	}
+	near := func(a, b float64) bool {
+		d := math.Mod(math.Abs(a-b), math.Pi)
+		return min(d, math.Pi-d) <= slantAgree
+	}
+	best, bestW, bestN := 0.0, 0.0, 0
+	for _, c := range slanted {
+		w, n := 0.0, 0
+		for _, b := range slanted {
+			if near(b.slant, c.slant) {
+				w += max(b.l, b.h)
+				n++
+			}
+		}
+		if w > bestW {
+			best, bestW, bestN = c.slant, w, n
+		}
+	}
+	if bestN < 4 || bestW < total/2 {
+		return 0, false
+	}
+	var sx, sy float64
+	for _, b := range slanted {
+		if near(b.slant, best) {
+			sx += max(b.l, b.h) * math.Cos(2*b.slant)
+			sy += max(b.l, b.h) * math.Sin(2*b.slant)
+		}
+	}
+	return 0.5 * math.Atan2(sy, sx), true
 }
 
 // detect finds the page's text regions.
@@ -305,6 +366,7 @@ func fitBox(px []int32, prob []float32, stride, w int) (box, bool) {
 	tr, det := cxx+cyy, cxx*cyy-cxy*cxy
 	disc := math.Sqrt(max(0, tr*tr/4-det))
 	l1, l2 := tr/2+disc, tr/2-disc
+	slant, slanted := theta, l2 > 0 && l1 >= 4*l2
 	if math.Abs(theta) > 20*math.Pi/180 || l2 <= 0 || l1 < 4*l2 || math.Abs(theta) < 0.5*math.Pi/180 {
 		theta = 0
 	}
@@ -326,5 +388,5 @@ func fitBox(px []int32, prob []float32, stride, w int) (box, bool) {
 	d := l * h * unclipRatio / (2 * (l + h))
 	ca, cb := (lo[0]+hi[0])/2, (lo[1]+hi[1])/2
 	c := [2]float64{ca*u[0] + cb*v[0], ca*u[1] + cb*v[1]}
-	return box{c: c, u: u, v: v, l: l + 2*d, h: h + 2*d, score: score}, true
+	return box{c: c, u: u, v: v, l: l + 2*d, h: h + 2*d, score: score, slant: slant, slanted: slanted}, true
 }

@@ -166,6 +166,91 @@ func TurnBox(b receipt.Box, w, h, q int) receipt.Box {
 	return out
 }
 
+// Upright is how the reader set a page upright to read it: Turns quarter
+// turns clockwise, then its text, which ran at Tilt radians from the
+// horizontal (positive running down to the right), straightened about the
+// page's centre onto a canvas that holds the whole page (StraightSize).
+type Upright struct {
+	Turns int
+	Tilt  float64
+}
+
+// Moved says whether the page was turned or straightened at all.
+func (u Upright) Moved() bool { return u.Turns != 0 || u.Tilt != 0 }
+
+// StraightSize is the canvas of a w×h page straightened by tilt.
+func StraightSize(w, h int, tilt float64) (int, int) {
+	c, s := math.Abs(math.Cos(tilt)), math.Abs(math.Sin(tilt))
+	return int(math.Ceil(float64(w)*c + float64(h)*s)), int(math.Ceil(float64(w)*s + float64(h)*c))
+}
+
+// StraightSource is the point of a w×h page that point (x, y) of its
+// canvas straightened by tilt shows: the canvas's horizontal is the
+// page's text direction.
+func StraightSource(x, y float64, w, h int, tilt float64) (float64, float64) {
+	cw, ch := StraightSize(w, h, tilt)
+	dx, dy := x-float64(cw)/2, y-float64(ch)/2
+	c, s := math.Cos(tilt), math.Sin(tilt)
+	return float64(w)/2 + c*dx - s*dy, float64(h)/2 + s*dx + c*dy
+}
+
+// PageBox takes a box on the page as read, upright, back to the page as
+// given, w×h pixels: a straightened box becomes the box around its
+// corners there.
+func (u Upright) PageBox(b receipt.Box, w, h int) receipt.Box {
+	if u.Tilt != 0 {
+		tw, th := w, h
+		if u.Turns%2 == 1 {
+			tw, th = h, w
+		}
+		x0, y0, x1, y1 := math.Inf(1), math.Inf(1), math.Inf(-1), math.Inf(-1)
+		for _, p := range [4][2]int{{b.X, b.Y}, {b.X + b.W, b.Y}, {b.X, b.Y + b.H}, {b.X + b.W, b.Y + b.H}} {
+			x, y := StraightSource(float64(p[0]), float64(p[1]), tw, th, u.Tilt)
+			x0, y0, x1, y1 = min(x0, x), min(y0, y), max(x1, x), max(y1, y)
+		}
+		x0, y0 = max(0, math.Floor(x0)), max(0, math.Floor(y0))
+		x1, y1 = min(float64(tw), math.Ceil(x1)), min(float64(th), math.Ceil(y1))
+		b.X, b.Y, b.W, b.H = int(x0), int(y0), max(1, int(x1-x0)), max(1, int(y1-y0))
+	}
+	return TurnBox(b, w, h, u.Turns)
+}
+
+// straightened is the page with its text, running at tilt, made
+// horizontal (StraightSource), the canvas's corners white.
+func (p *rgb) straightened(tilt float64) *rgb {
+	cw, ch := StraightSize(p.w, p.h, tilt)
+	out := &rgb{w: cw, h: ch, pix: make([]uint8, 3*cw*ch)}
+	for y := range ch {
+		for x := range cw {
+			sx, sy := StraightSource(float64(x)+0.5, float64(y)+0.5, p.w, p.h, tilt)
+			o := out.pix[3*(y*cw+x) : 3*(y*cw+x)+3]
+			p.bilinear(o, sx-0.5, sy-0.5)
+		}
+	}
+	return out
+}
+
+// bilinear writes to o the page's colour at (x, y) between pixel centres,
+// white off the page.
+func (p *rgb) bilinear(o []uint8, x, y float64) {
+	if x < -1 || y < -1 || x > float64(p.w) || y > float64(p.h) {
+		o[0], o[1], o[2] = 255, 255, 255
+		return
+	}
+	x0, y0 := int(math.Floor(x)), int(math.Floor(y))
+	fx, fy := x-float64(x0), y-float64(y0)
+	at := func(xx, yy, c int) float64 {
+		if xx < 0 || yy < 0 || xx >= p.w || yy >= p.h {
+			return 255
+		}
+		return float64(p.pix[3*(yy*p.w+xx)+c])
+	}
+	for c := range 3 {
+		v := (at(x0, y0, c)*(1-fx)+at(x0+1, y0, c)*fx)*(1-fy) + (at(x0, y0+1, c)*(1-fx)+at(x0+1, y0+1, c)*fx)*fy
+		o[c] = uint8(math.Round(v))
+	}
+}
+
 // toRGB copies an image into rgb, with fast paths for the usual decoders'
 // types.
 func toRGB(img image.Image) *rgb {

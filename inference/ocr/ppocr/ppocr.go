@@ -297,21 +297,23 @@ func (r *Reader) Close() error {
 type Timings struct {
 	Prepare, Detect, Classify, Recognise time.Duration
 	Boxes, Lines                         int
-	// Turns is how many quarter turns clockwise the page was turned to
-	// be read upright: 1 for a page that lay on its left side, 2 for one
-	// upside down.
-	Turns int
+	// Upright is how the page was set upright to be read: 1 quarter turn
+	// clockwise for a page that lay on its left side, 2 for one upside
+	// down; a tilt for a photo taken at a slant.
+	Upright Upright
 }
 
 // Read reads a page: its words with line numbers in reading order, in the
-// coordinates of the page turned upright (Timings.Turns quarter turns
-// clockwise; TurnBox takes a box back to the page as given). A page with
-// no text gives no words and no error.
+// coordinates of the page set upright (Timings.Upright; its PageBox takes
+// a box back to the page as given). A page with no text gives no words
+// and no error.
 //
-// A page is turned when its text runs down it (most of the text the
-// detector finds is in tall, narrow regions), and turned half round when
-// the angle classifier finds most of its lines upside down; each turn
-// detects the page's text again, so only a turned page costs more.
+// A page is turned a quarter when its text runs down it (most of the text
+// the detector finds is in tall, narrow regions, or runs at one angle
+// steeper than 45°), straightened when its text runs at one angle of
+// straightenFrom or more, and turned half round
+// when the angle classifier finds most of its lines upside down; each
+// step detects the page's text again, so only such a page costs more.
 func (r *Reader) Read(ctx context.Context, img image.Image, page int) ([]inference.Word, Timings, error) {
 	var t Timings
 	if img == nil {
@@ -339,15 +341,23 @@ func (r *Reader) Read(ctx context.Context, img image.Image, page int) ([]inferen
 	if err != nil {
 		return nil, t, err
 	}
-	if lyingSideways(boxes) {
+	if slant, ok := pageSlant(boxes); lyingSideways(boxes) || ok && math.Abs(slant) > math.Pi/4 {
 		turned := src.turned(1)
 		again, err := r.detect(ctx, turned, &t)
 		if err != nil {
 			return nil, t, err
 		}
 		if !lyingSideways(again) {
-			src, boxes, t.Turns = turned, again, 1
+			src, boxes, t.Upright.Turns = turned, again, 1
 		}
+	}
+	if slant, ok := pageSlant(boxes); ok && math.Abs(slant) >= straightenFrom && math.Abs(slant) <= math.Pi/4 {
+		straight := src.straightened(slant)
+		again, err := r.detect(ctx, straight, &t)
+		if err != nil {
+			return nil, t, err
+		}
+		src, boxes, t.Upright.Tilt = straight, again, slant
 	}
 	if r.cls != nil && len(boxes) > 0 {
 		down, err := r.upsideDown(ctx, src, boxes, &t)
@@ -355,7 +365,9 @@ func (r *Reader) Read(ctx context.Context, img image.Image, page int) ([]inferen
 			return nil, t, err
 		}
 		if down {
-			src, t.Turns = src.turned(2), (t.Turns+2)%4
+			// Half round about the centre: the same as turning the page
+			// half round before straightening it.
+			src, t.Upright.Turns = src.turned(2), (t.Upright.Turns+2)%4
 			if boxes, err = r.detect(ctx, src, &t); err != nil {
 				return nil, t, err
 			}

@@ -5,6 +5,7 @@ import (
 	"image"
 	"image/color"
 	"image/draw"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -108,8 +109,8 @@ func TestReadsATurnedReceipt(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if want := (4 - q) % 4; tm.Turns != want {
-			t.Errorf("a page turned %d quarter turns was turned %d more, want %d", q, tm.Turns, want)
+		if want := (4 - q) % 4; tm.Upright.Turns != want {
+			t.Errorf("a page turned %d quarter turns was turned %d more, want %d", q, tm.Upright.Turns, want)
 		}
 		var text strings.Builder
 		for _, w := range words {
@@ -123,6 +124,72 @@ func TestReadsATurnedReceipt(t *testing.T) {
 		}
 		if strings.Index(got, "JOHOR BAHRU") > strings.Index(got, "THANK YOU") {
 			t.Errorf("turned %d: the address is read after the foot of the page:\n%s", q, got)
+		}
+	}
+}
+
+// A receipt photographed at a slant, however steep, is straightened and
+// read in order; the boxes PageBox gives back lie on the page as given.
+func TestReadsASlantedReceipt(t *testing.T) {
+	r := testReader(t)
+	pg := loadPage(t, sroie(t, "sroie-dev", "000.jpg"))
+	upright := toRGB(pg.Image)
+	for _, deg := range []float64{25, -35, 110} {
+		// straightened by −a leaves the page's level text running at a.
+		a := deg * math.Pi / 180
+		slanted := upright.straightened(-a)
+		img := image.NewRGBA(image.Rect(0, 0, slanted.w, slanted.h))
+		for i := 0; i < slanted.w*slanted.h; i++ {
+			copy(img.Pix[4*i:4*i+3], slanted.pix[3*i:3*i+3])
+			img.Pix[4*i+3] = 255
+		}
+		words, tm, err := r.Read(context.Background(), img, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if tm.Upright.Tilt == 0 {
+			t.Errorf("%v°: the page was not straightened (%+v)", deg, tm.Upright)
+		}
+		var text strings.Builder
+		for _, w := range words {
+			text.WriteString(w.Text + " ")
+			if b := tm.Upright.PageBox(w.Box, slanted.w, slanted.h); b.X < 0 || b.Y < 0 || b.X+b.W > slanted.w || b.Y+b.H > slanted.h {
+				t.Errorf("%v°: %q put back at %+v, off the %d×%d page", deg, w.Text, b, slanted.w, slanted.h)
+			}
+		}
+		got := text.String()
+		for _, want := range []string{"9.00", "25/12/2018", "THANK YOU"} {
+			if !strings.Contains(got, want) {
+				t.Errorf("%v°: the reading lacks %q:\n%s", deg, want, got)
+			}
+		}
+		if strings.Index(got, "25/12/2018") > strings.Index(got, "THANK YOU") {
+			t.Errorf("%v°: the date is read after the foot of the page:\n%s", deg, got)
+		}
+	}
+}
+
+// A box on the upright page, taken back, lies where its pixels were on
+// the page as given.
+func TestPageBoxUndoesTheStraightening(t *testing.T) {
+	const w, h = 400, 600
+	for _, up := range []Upright{{Turns: 1, Tilt: 20 * math.Pi / 180}, {Turns: 2, Tilt: -30 * math.Pi / 180}, {Tilt: 15 * math.Pi / 180}} {
+		tw, th := w, h
+		if up.Turns%2 == 1 {
+			tw, th = h, w
+		}
+		cw, ch := StraightSize(tw, th, up.Tilt)
+		for _, p := range [][2]int{{100, 150}, {350, 40}, {20, 580}} {
+			// Where the point lies once turned, then on the straightened
+			// canvas (StraightSource's inverse).
+			x, y := turnPoint(p[0], p[1], w, h, up.Turns)
+			dx, dy := float64(x)+0.5-float64(tw)/2, float64(y)+0.5-float64(th)/2
+			c, s := math.Cos(up.Tilt), math.Sin(up.Tilt)
+			u, v := float64(cw)/2+c*dx+s*dy, float64(ch)/2-s*dx+c*dy
+			b := up.PageBox(receipt.Box{X: int(u) - 1, Y: int(v) - 1, W: 3, H: 3}, w, h)
+			if p[0] < b.X-1 || p[0] > b.X+b.W || p[1] < b.Y-1 || p[1] > b.Y+b.H {
+				t.Errorf("%+v: the point %v, read at (%.0f, %.0f), put back at %+v", up, p, u, v, b)
+			}
 		}
 	}
 }
