@@ -228,18 +228,12 @@ func (p *PPOCR) Extract(ctx context.Context, page inference.Page) (inference.Res
 	if !up.Moved() {
 		return p.extractRead(ctx, page, words, t, start)
 	}
-	// The page lay on its side, upside down or at a slant: the rules and
-	// Tesseract read it upright, and what they found goes back on the page
+	// The page lay on its side, upside down or at a slant, or its text
+	// fills a small part of it: the rules and Tesseract read it as PP-OCR
+	// did, and what they found goes back on the page
 	// as given, where the review shows it.
 	size := page.Image.Bounds().Size()
-	g := toGray(page.Image)
-	if up.Turns != 0 {
-		g = turnGray(g, up.Turns)
-	}
-	if up.Tilt != 0 {
-		g = straightenGray(g, up.Tilt)
-	}
-	page.Image = g
+	page.Image = up.Page(toGray(page.Image))
 	res, err := p.extractRead(ctx, page, words, t, start)
 	turnBack := func(b *receipt.Box) { *b = up.PageBox(*b, size.X, size.Y) }
 	for i := range res.Words {

@@ -386,7 +386,7 @@ func TestASidewaysPageIsReadUpright(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	sideways := turnGray(upright, 3) // lying on its left side: a quarter turn clockwise stands it up
+	sideways := ppocr.Upright{Turns: 3}.Page(upright) // lying on its left side: a quarter turn clockwise stands it up
 	got, err := p.Extract(context.Background(), inference.Page{Image: sideways})
 	if err != nil {
 		t.Fatal(err)

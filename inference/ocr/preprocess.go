@@ -6,8 +6,6 @@ import (
 	"image"
 	"image/draw"
 	"math"
-
-	"github.com/shoebox-app/shoebox/inference/ocr/ppocr"
 )
 
 // Preprocess holds the page clean-up steps, each switchable so `shoebox
@@ -48,60 +46,6 @@ func toGray(img image.Image) *image.Gray {
 	g := image.NewGray(image.Rect(0, 0, b.Dx(), b.Dy()))
 	draw.Draw(g, g.Bounds(), img, b.Min, draw.Src)
 	return g
-}
-
-// turnGray is g turned q quarter turns clockwise (q in 1–3).
-func turnGray(g *image.Gray, q int) *image.Gray {
-	b := g.Bounds()
-	w, h := b.Dx(), b.Dy()
-	ow, oh := w, h
-	if q%2 == 1 {
-		ow, oh = h, w
-	}
-	out := image.NewGray(image.Rect(0, 0, ow, oh))
-	for y := range h {
-		row := g.Pix[y*g.Stride:]
-		for x := range w {
-			var dx, dy int
-			switch q {
-			case 1:
-				dx, dy = h-1-y, x
-			case 2:
-				dx, dy = w-1-x, h-1-y
-			default:
-				dx, dy = y, w-1-x
-			}
-			out.Pix[dy*out.Stride+dx] = row[x]
-		}
-	}
-	return out
-}
-
-// straightenGray is g with its text, running at tilt, made horizontal on
-// the canvas ppocr.StraightSize gives (the PP-OCR reader's straightened
-// page, in grey), the corners white.
-func straightenGray(g *image.Gray, tilt float64) *image.Gray {
-	b := g.Bounds()
-	w, h := b.Dx(), b.Dy()
-	cw, ch := ppocr.StraightSize(w, h, tilt)
-	out := image.NewGray(image.Rect(0, 0, cw, ch))
-	at := func(x, y int) float64 {
-		if x < 0 || y < 0 || x >= w || y >= h {
-			return 255
-		}
-		return float64(g.Pix[y*g.Stride+x])
-	}
-	for y := range ch {
-		for x := range cw {
-			sx, sy := ppocr.StraightSource(float64(x)+0.5, float64(y)+0.5, w, h, tilt)
-			sx, sy = sx-0.5, sy-0.5
-			x0, y0 := int(math.Floor(sx)), int(math.Floor(sy))
-			fx, fy := sx-float64(x0), sy-float64(y0)
-			v := (at(x0, y0)*(1-fx)+at(x0+1, y0)*fx)*(1-fy) + (at(x0, y0+1)*(1-fx)+at(x0+1, y0+1)*fx)*fy
-			out.Pix[y*out.Stride+x] = uint8(math.Round(v))
-		}
-	}
-	return out
 }
 
 // stretchContrast maps the 1st and 99th percentile grey levels to 0 and 255:

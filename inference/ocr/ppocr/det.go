@@ -3,7 +3,9 @@ package ppocr
 import (
 	"context"
 	"fmt"
+	"image"
 	"math"
+	"slices"
 	"time"
 
 	ort "github.com/yalue/onnxruntime_go"
@@ -90,6 +92,38 @@ func lyingSideways(boxes []box) bool {
 		}
 	}
 	return n >= 3 && tall > 2*wide
+}
+
+// cropGain is how much sharper the detector must see a page's text read
+// alone before the rest of the page is left out: the detector sees a page
+// at most MaxSide wide, so a receipt a quarter of a 4000-pixel photo's
+// width is seen at a quarter of its pixels, alone at all of them.
+const cropGain = 1.5
+
+// textArea is the part of a w×h page (in its pixels) that holds the text
+// the detector found on its working copy (scale page pixels a pixel),
+// with a margin of two lines' height, when the detector would see it
+// cropGain times sharper alone.
+func textArea(boxes []box, scale float64, w, h, maxSide int) (image.Rectangle, bool) {
+	if len(boxes) < 4 {
+		return image.Rectangle{}, false
+	}
+	x0, y0, x1, y1 := math.Inf(1), math.Inf(1), math.Inf(-1), math.Inf(-1)
+	heights := make([]float64, 0, len(boxes))
+	for _, b := range boxes {
+		for _, p := range b.corners() {
+			x0, y0, x1, y1 = min(x0, p[0]), min(y0, p[1]), max(x1, p[0]), max(y1, p[1])
+		}
+		heights = append(heights, min(b.l, b.h))
+	}
+	slices.Sort(heights)
+	m := 2 * heights[len(heights)/2]
+	r := image.Rect(int((x0-m)*scale), int((y0-m)*scale), int(math.Ceil((x1+m)*scale)), int(math.Ceil((y1+m)*scale))).Intersect(image.Rect(0, 0, w, h))
+	sharpness := func(width int) float64 { return min(1, float64(maxSide)/float64(width)) }
+	if r.Dx() < 1 || sharpness(r.Dx()) < cropGain*sharpness(w) {
+		return image.Rectangle{}, false
+	}
+	return r, true
 }
 
 // straightenFrom is the slant from which a page is straightened before it

@@ -170,13 +170,38 @@ func TurnBox(b receipt.Box, w, h, q int) receipt.Box {
 // turns clockwise, then its text, which ran at Tilt radians from the
 // horizontal (positive running down to the right), straightened about the
 // page's centre onto a canvas that holds the whole page (StraightSize).
+//
+// Crop, where not empty, is the part of the page that was read (its text,
+// a receipt small in a large photo), in the page's pixels; the turns and
+// the tilt are the crop's.
 type Upright struct {
+	Crop  image.Rectangle
 	Turns int
 	Tilt  float64
 }
 
-// Moved says whether the page was turned or straightened at all.
-func (u Upright) Moved() bool { return u.Turns != 0 || u.Tilt != 0 }
+// Moved says whether the page was cropped, turned or straightened at all.
+func (u Upright) Moved() bool { return !u.Crop.Empty() || u.Turns != 0 || u.Tilt != 0 }
+
+// Page is img as it was read: cropped, turned and straightened, in grey.
+func (u Upright) Page(img *image.Gray) *image.Gray {
+	g := img
+	if !u.Crop.Empty() {
+		g = img.SubImage(u.Crop.Add(img.Bounds().Min)).(*image.Gray)
+	}
+	if u.Turns != 0 || u.Tilt != 0 {
+		p := toRGB(g).turned(u.Turns)
+		if u.Tilt != 0 {
+			p = p.straightened(u.Tilt)
+		}
+		out := image.NewGray(image.Rect(0, 0, p.w, p.h))
+		for i := range out.Pix {
+			out.Pix[i] = p.pix[3*i] // grey in, grey out: the three channels are equal
+		}
+		g = out
+	}
+	return g
+}
 
 // StraightSize is the canvas of a w×h page straightened by tilt.
 func StraightSize(w, h int, tilt float64) (int, int) {
@@ -198,6 +223,9 @@ func StraightSource(x, y float64, w, h int, tilt float64) (float64, float64) {
 // given, w×h pixels: a straightened box becomes the box around its
 // corners there.
 func (u Upright) PageBox(b receipt.Box, w, h int) receipt.Box {
+	if !u.Crop.Empty() {
+		w, h = u.Crop.Dx(), u.Crop.Dy()
+	}
 	if u.Tilt != 0 {
 		tw, th := w, h
 		if u.Turns%2 == 1 {
@@ -212,7 +240,9 @@ func (u Upright) PageBox(b receipt.Box, w, h int) receipt.Box {
 		x1, y1 = min(float64(tw), math.Ceil(x1)), min(float64(th), math.Ceil(y1))
 		b.X, b.Y, b.W, b.H = int(x0), int(y0), max(1, int(x1-x0)), max(1, int(y1-y0))
 	}
-	return TurnBox(b, w, h, u.Turns)
+	b = TurnBox(b, w, h, u.Turns)
+	b.X, b.Y = b.X+u.Crop.Min.X, b.Y+u.Crop.Min.Y
+	return b
 }
 
 // straightened is the page with its text, running at tilt, made

@@ -169,6 +169,40 @@ func TestReadsASlantedReceipt(t *testing.T) {
 	}
 }
 
+// A receipt small in a large photo is read from its own part of the page,
+// which the detector then sees at full sharpness, and its words put back
+// where the receipt lies.
+func TestReadsAReceiptSmallInALargePhoto(t *testing.T) {
+	r := testReader(t)
+	pg := loadPage(t, sroie(t, "sroie-dev", "000.jpg"))
+	rb := pg.Image.Bounds()
+	at := image.Pt(3*rb.Dx(), rb.Dy()/2)
+	photo := image.NewRGBA(image.Rect(0, 0, 5*rb.Dx(), 2*rb.Dy()))
+	draw.Draw(photo, photo.Rect, image.NewUniform(color.RGBA{112, 88, 64, 255}), image.Point{}, draw.Src) // a table
+	draw.Draw(photo, rb.Sub(rb.Min).Add(at), pg.Image, rb.Min, draw.Src)
+	words, tm, err := r.Read(context.Background(), photo, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tm.Upright.Crop.Empty() || !tm.Upright.Crop.Overlaps(rb.Sub(rb.Min).Add(at)) {
+		t.Fatalf("the photo was read as %+v, want the receipt's part of it", tm.Upright)
+	}
+	var text strings.Builder
+	receiptArea := rb.Sub(rb.Min).Add(at).Inset(-20)
+	for _, w := range words {
+		text.WriteString(w.Text + " ")
+		b := tm.Upright.PageBox(w.Box, photo.Rect.Dx(), photo.Rect.Dy())
+		if !image.Rect(b.X, b.Y, b.X+b.W, b.Y+b.H).In(receiptArea) {
+			t.Errorf("%q put back at %+v, off the receipt at %v", w.Text, b, receiptArea)
+		}
+	}
+	for _, want := range []string{"9.00", "25/12/2018", "THANK YOU"} {
+		if !strings.Contains(text.String(), want) {
+			t.Errorf("the reading lacks %q:\n%s", want, text.String())
+		}
+	}
+}
+
 // A box on the upright page, taken back, lies where its pixels were on
 // the page as given.
 func TestPageBoxUndoesTheStraightening(t *testing.T) {
