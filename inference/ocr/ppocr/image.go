@@ -189,14 +189,43 @@ func (u Upright) Page(img *image.Gray) *image.Gray {
 	if !u.Crop.Empty() {
 		g = img.SubImage(u.Crop.Add(img.Bounds().Min)).(*image.Gray)
 	}
-	if u.Turns != 0 || u.Tilt != 0 {
-		p := toRGB(g).turned(u.Turns)
-		if u.Tilt != 0 {
-			p = p.straightened(u.Tilt)
+	if q := (u.Turns%4 + 4) % 4; q != 0 {
+		b := g.Bounds()
+		w, h := b.Dx(), b.Dy()
+		ow, oh := w, h
+		if q%2 == 1 {
+			ow, oh = h, w
 		}
-		out := image.NewGray(image.Rect(0, 0, p.w, p.h))
-		for i := range out.Pix {
-			out.Pix[i] = p.pix[3*i] // grey in, grey out: the three channels are equal
+		out := image.NewGray(image.Rect(0, 0, ow, oh))
+		for y := range h {
+			row := g.Pix[y*g.Stride:]
+			for x := range w {
+				dx, dy := turnPoint(x, y, w, h, q)
+				out.Pix[dy*out.Stride+dx] = row[x]
+			}
+		}
+		g = out
+	}
+	if u.Tilt != 0 {
+		b := g.Bounds()
+		w, h := b.Dx(), b.Dy()
+		cw, ch := StraightSize(w, h, u.Tilt)
+		out := image.NewGray(image.Rect(0, 0, cw, ch))
+		at := func(x, y int) float64 {
+			if x < 0 || y < 0 || x >= w || y >= h {
+				return 255 // off the page: paper
+			}
+			return float64(g.Pix[y*g.Stride+x])
+		}
+		for y := range ch {
+			for x := range cw {
+				sx, sy := StraightSource(float64(x)+0.5, float64(y)+0.5, w, h, u.Tilt)
+				sx, sy = sx-0.5, sy-0.5
+				x0, y0 := int(math.Floor(sx)), int(math.Floor(sy))
+				fx, fy := sx-float64(x0), sy-float64(y0)
+				v := (at(x0, y0)*(1-fx)+at(x0+1, y0)*fx)*(1-fy) + (at(x0, y0+1)*(1-fx)+at(x0+1, y0+1)*fx)*fy
+				out.Pix[y*out.Stride+x] = uint8(math.Round(v))
+			}
 		}
 		g = out
 	}

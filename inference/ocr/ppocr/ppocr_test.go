@@ -80,23 +80,14 @@ func TestReadsADevReceipt(t *testing.T) {
 	}
 }
 
-// turnImage is img turned q quarter turns clockwise, as a camera or a
-// scanner may leave a page.
-func turnImage(img image.Image, q int) image.Image {
-	b := img.Bounds()
-	w, h := b.Dx(), b.Dy()
-	ow, oh := w, h
-	if q%2 == 1 {
-		ow, oh = h, w
+// imageOf is the reader's page copy as an image, to hand to Read.
+func imageOf(p *rgb) image.Image {
+	img := image.NewRGBA(image.Rect(0, 0, p.w, p.h))
+	for i := 0; i < p.w*p.h; i++ {
+		copy(img.Pix[4*i:4*i+3], p.pix[3*i:3*i+3])
+		img.Pix[4*i+3] = 255
 	}
-	out := image.NewRGBA(image.Rect(0, 0, ow, oh))
-	for y := 0; y < h; y++ {
-		for x := 0; x < w; x++ {
-			dx, dy := turnPoint(x, y, w, h, q)
-			out.Set(dx, dy, img.At(b.Min.X+x, b.Min.Y+y))
-		}
-	}
-	return out
+	return img
 }
 
 // A receipt photographed upside down or on either side is turned upright
@@ -105,7 +96,7 @@ func TestReadsATurnedReceipt(t *testing.T) {
 	r := testReader(t)
 	pg := loadPage(t, sroie(t, "sroie-dev", "000.jpg"))
 	for q := range 4 {
-		words, tm, err := r.Read(context.Background(), turnImage(pg.Image, q), 0)
+		words, tm, err := r.Read(context.Background(), imageOf(toRGB(pg.Image).turned(q)), 0)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -138,12 +129,7 @@ func TestReadsASlantedReceipt(t *testing.T) {
 		// straightened by −a leaves the page's level text running at a.
 		a := deg * math.Pi / 180
 		slanted := upright.straightened(-a)
-		img := image.NewRGBA(image.Rect(0, 0, slanted.w, slanted.h))
-		for i := 0; i < slanted.w*slanted.h; i++ {
-			copy(img.Pix[4*i:4*i+3], slanted.pix[3*i:3*i+3])
-			img.Pix[4*i+3] = 255
-		}
-		words, tm, err := r.Read(context.Background(), img, 0)
+		words, tm, err := r.Read(context.Background(), imageOf(slanted), 0)
 		if err != nil {
 			t.Fatal(err)
 		}
