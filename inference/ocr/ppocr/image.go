@@ -117,20 +117,20 @@ type rgb struct {
 }
 
 // turned is the page turned q quarter turns clockwise.
-func (p *rgb) turned(q int) *rgb {
+func (m *rgb) turned(q int) *rgb {
 	q = (q%4 + 4) % 4
 	if q == 0 {
-		return p
+		return m
 	}
-	ow, oh := p.w, p.h
+	ow, oh := m.w, m.h
 	if q%2 == 1 {
-		ow, oh = p.h, p.w
+		ow, oh = m.h, m.w
 	}
 	out := &rgb{w: ow, h: oh, pix: make([]uint8, 3*ow*oh)}
-	for y := 0; y < p.h; y++ {
-		for x := 0; x < p.w; x++ {
-			dx, dy := turnPoint(x, y, p.w, p.h, q)
-			copy(out.pix[3*(dy*ow+dx):3*(dy*ow+dx)+3], p.pix[3*(y*p.w+x):3*(y*p.w+x)+3])
+	for y := 0; y < m.h; y++ {
+		for x := 0; x < m.w; x++ {
+			dx, dy := turnPoint(x, y, m.w, m.h, q)
+			copy(out.pix[3*(dy*ow+dx):3*(dy*ow+dx)+3], m.pix[3*(y*m.w+x):3*(y*m.w+x)+3])
 		}
 	}
 	return out
@@ -276,14 +276,14 @@ func (u Upright) PageBox(b receipt.Box, w, h int) receipt.Box {
 
 // straightened is the page with its text, running at tilt, made
 // horizontal (StraightSource), the canvas's corners white.
-func (p *rgb) straightened(tilt float64) *rgb {
-	cw, ch := StraightSize(p.w, p.h, tilt)
+func (m *rgb) straightened(tilt float64) *rgb {
+	cw, ch := StraightSize(m.w, m.h, tilt)
 	out := &rgb{w: cw, h: ch, pix: make([]uint8, 3*cw*ch)}
 	for y := range ch {
 		for x := range cw {
-			sx, sy := StraightSource(float64(x)+0.5, float64(y)+0.5, p.w, p.h, tilt)
+			sx, sy := StraightSource(float64(x)+0.5, float64(y)+0.5, m.w, m.h, tilt)
 			o := out.pix[3*(y*cw+x) : 3*(y*cw+x)+3]
-			p.bilinear(o, sx-0.5, sy-0.5)
+			m.bilinear(o, sx-0.5, sy-0.5)
 		}
 	}
 	return out
@@ -291,18 +291,18 @@ func (p *rgb) straightened(tilt float64) *rgb {
 
 // bilinear writes to o the page's colour at (x, y) between pixel centres,
 // white off the page.
-func (p *rgb) bilinear(o []uint8, x, y float64) {
-	if x < -1 || y < -1 || x > float64(p.w) || y > float64(p.h) {
+func (m *rgb) bilinear(o []uint8, x, y float64) {
+	if x < -1 || y < -1 || x > float64(m.w) || y > float64(m.h) {
 		o[0], o[1], o[2] = 255, 255, 255
 		return
 	}
 	x0, y0 := int(math.Floor(x)), int(math.Floor(y))
 	fx, fy := x-float64(x0), y-float64(y0)
 	at := func(xx, yy, c int) float64 {
-		if xx < 0 || yy < 0 || xx >= p.w || yy >= p.h {
+		if xx < 0 || yy < 0 || xx >= m.w || yy >= m.h {
 			return 255
 		}
-		return float64(p.pix[3*(yy*p.w+xx)+c])
+		return float64(m.pix[3*(yy*m.w+xx)+c])
 	}
 	for c := range 3 {
 		v := (at(x0, y0, c)*(1-fx)+at(x0+1, y0, c)*fx)*(1-fy) + (at(x0, y0+1, c)*(1-fx)+at(x0+1, y0+1, c)*fx)*fy
