@@ -33,6 +33,12 @@ func FillGaps(dst *receipt.Receipt, src receipt.Receipt) {
 // where they make that page's own sum). Two readings of one page are
 // combined with FillGaps, never with AddPage.
 func AddPage(dst *receipt.Receipt, src receipt.Receipt) {
+	for page, q := range src.PageTurns {
+		if dst.PageTurns == nil {
+			dst.PageTurns = map[int]int{}
+		}
+		dst.PageTurns[page] = q
+	}
 	earlier := len(dst.LineItems)
 	FillGaps(dst, src)
 	if earlier > 0 && invoiceDoc(*dst) && invoiceDoc(src) {

@@ -29,7 +29,9 @@ type viewer struct {
 	scroll  *container.Scroll
 	watcher *resizeWatcher
 	info    *widget.Label
-	pageImg image.Image
+	// rotateButton turns the page a quarter clockwise.
+	rotateButton *widget.Button
+	pageImg      image.Image
 	// paper is the part of the page that is not blank margin: the view
 	// shows only it, so a small receipt on a big white scan fills the panel.
 	paper    image.Rectangle
@@ -39,10 +41,13 @@ type viewer struct {
 	pages    int
 	zoom     float64 // 0 means fit to the panel
 	rotation int     // quarter turns clockwise
-	box      *receipt.Box
-	lib      *library.Library
-	rec      library.Record
-	seq      int
+	// turns are the quarter turns that set each page upright, where the
+	// reader found one on its side or upside down: the page opens so.
+	turns map[int]int
+	box   *receipt.Box
+	lib   *library.Library
+	rec   library.Record
+	seq   int
 	// sharp is the PDF page rendered again for the zoom (see sharpen),
 	// at sharpDPI; nil while the page shows as read.
 	sharp      image.Image
@@ -71,13 +76,14 @@ func newViewer() *viewer {
 }
 
 func (v *viewer) object() fyne.CanvasObject {
+	v.rotateButton = widget.NewButtonWithIcon("", theme.ViewRefreshIcon(), func() { v.rotation = (v.rotation + 1) % 4; v.shown, v.sharpShown = nil, nil; v.layout() })
 	bar := container.NewHBox(
 		widget.NewButton("Fit", func() { v.zoom = 0; v.layout() }),
 		widget.NewButton("100%", func() { v.zoomTo(1) }),
 		// Icons, not "−" and "⟳": a font without the symbols draws "�" (seen under Wine).
 		widget.NewButtonWithIcon("", theme.ZoomOutIcon(), func() { v.setZoom(0.8) }),
 		widget.NewButtonWithIcon("", theme.ZoomInIcon(), func() { v.setZoom(1.25) }),
-		widget.NewButtonWithIcon("", theme.ViewRefreshIcon(), func() { v.rotation = (v.rotation + 1) % 4; v.shown, v.sharpShown = nil, nil; v.layout() }),
+		v.rotateButton,
 		// Icons, not ◀ ▶: the window's font draws those as coloured emoji.
 		widget.NewButtonWithIcon("", theme.NavigateBackIcon(), func() { v.turn(-1) }),
 		widget.NewButtonWithIcon("", theme.NavigateNextIcon(), func() { v.turn(1) }),
@@ -117,14 +123,16 @@ func (v *viewer) scrollTo(p fyne.Position) {
 
 func (v *viewer) turn(d int) {
 	if p := v.page + d; p >= 0 && p < v.pages {
-		v.page = p
+		v.page, v.rotation = p, v.turns[p]
 		v.loadPage()
 	}
 }
 
 // load shows a receipt's first page.
 func (v *viewer) load(lib *library.Library, rec library.Record) {
-	v.lib, v.rec, v.page, v.pages, v.rotation, v.box = lib, rec, 0, max(1, rec.Pages), 0, nil
+	v.lib, v.rec, v.page, v.pages, v.box = lib, rec, 0, max(1, rec.Pages), nil
+	v.turns = rec.Receipt.PageTurns
+	v.rotation = v.turns[0]
 	v.scroll.Offset = fyne.Position{}
 	v.loadPage()
 }
@@ -216,7 +224,7 @@ func (v *viewer) sharpen(dpi int) {
 func (v *viewer) highlight(b *receipt.Box) {
 	v.box = b
 	if b != nil && b.Page != v.page && b.Page < v.pages {
-		v.page = b.Page
+		v.page, v.rotation = b.Page, v.turns[b.Page]
 		v.loadPage()
 		return
 	}
@@ -303,13 +311,24 @@ func (l *pageLayout) Layout(objs []fyne.CanvasObject, _ fyne.Size) {
 	v.img.Resize(size)
 	objs[len(objs)-1].Resize(size) // the panner
 	b, scale := v.box, float32(v.scale)
-	if b == nil || b.Page != v.page || v.rotation != 0 || b.W <= 0 || v.pageImg == nil {
+	if b == nil || b.Page != v.page || b.W <= 0 || v.pageImg == nil {
 		v.mark.Hide()
 		return
 	}
+	// The box on the paper, turned as the paper is shown.
+	x, y, w, h := b.X-v.paper.Min.X, b.Y-v.paper.Min.Y, b.W, b.H
+	pw, ph := v.paper.Dx(), v.paper.Dy()
+	switch v.rotation % 4 {
+	case 1:
+		x, y, w, h = ph-y-h, x, h, w
+	case 2:
+		x, y = pw-x-w, ph-y-h
+	case 3:
+		x, y, w, h = y, pw-x-w, h, w
+	}
 	pad := float32(3)
-	v.mark.Move(fyne.NewPos(float32(b.X-v.paper.Min.X)*scale-pad, float32(b.Y-v.paper.Min.Y)*scale-pad))
-	v.mark.Resize(fyne.NewSize(float32(b.W)*scale+2*pad, float32(b.H)*scale+2*pad))
+	v.mark.Move(fyne.NewPos(float32(x)*scale-pad, float32(y)*scale-pad))
+	v.mark.Resize(fyne.NewSize(float32(w)*scale+2*pad, float32(h)*scale+2*pad))
 	v.mark.Show()
 }
 

@@ -120,3 +120,44 @@ func TestZoomedPDFPageIsRenderedAtTheZoom(t *testing.T) {
 		t.Errorf("at 100%% the page is drawn from %d pixels, want the %d it was read at", got, read)
 	}
 }
+
+// A page the reader found on its side opens turned upright, and the
+// focused field's outline turns with it: here and after the turn button.
+func TestATurnedPageOpensUprightWithItsOutline(t *testing.T) {
+	u := newTestUI(t)
+	u.win.Resize(fyne.NewSize(1200, 700))
+	addPaths(u, []string{marginScan(t)})
+	id := u.Current()
+	var r receipt.Receipt
+	r.Total = receipt.Amount{
+		Value: decimal.NewFromInt(9), Set: true, Source: receipt.SourceOCR, Confidence: 0.9,
+		Box: &receipt.Box{X: 560, Y: 1150, W: 80, H: 30},
+	}
+	r.PageTurns = map[int]int{0: 1}
+	if err := u.svc.Lib.SaveExtraction(context.Background(), id, r, "ocr", receipt.SourceOCR); err != nil {
+		t.Fatal(err)
+	}
+	show(u, id)
+	v := u.viewer
+	if v.rotation != 1 {
+		t.Fatalf("the page opened %d quarter turns round, want the reader's 1", v.rotation)
+	}
+	if w, h := v.rotatedSize(); w != v.paper.Dy() || h != v.paper.Dx() {
+		t.Errorf("shown %d×%d, want the paper %v on its side", w, h, v.paper)
+	}
+	u.FocusField("total")
+	size := v.mark.Size()
+	if !v.mark.Visible() || size.Height <= size.Width {
+		t.Fatalf("the total's outline (visible %v, %v) is not turned with the page", v.mark.Visible(), size)
+	}
+	// Turned clockwise, the box's left edge becomes its top: it lies
+	// paper height − its bottom from the left.
+	wantX := float32(v.paper.Dy()-(1150-v.paper.Min.Y)-30)*float32(v.scale) - 3
+	if got := v.mark.Position().X; got < wantX-2 || got > wantX+2 {
+		t.Errorf("the outline is at x %.0f, want %.0f", got, wantX)
+	}
+	test.Tap(v.rotateButton)
+	if v.rotation != 2 || !v.mark.Visible() || v.mark.Size().Width <= v.mark.Size().Height {
+		t.Errorf("after the turn button: %d quarter turns, outline visible %v at %v", v.rotation, v.mark.Visible(), v.mark.Size())
+	}
+}

@@ -240,6 +240,9 @@ func (p *PPOCR) Extract(ctx context.Context, page inference.Page) (inference.Res
 		turnBack(&res.Words[i].Box)
 	}
 	receipt.EachBox(&res.Receipt, turnBack)
+	if up.Turns != 0 {
+		res.Receipt.PageTurns = map[int]int{page.Index: up.Turns}
+	}
 	return res, err
 }
 
