@@ -431,3 +431,32 @@ func TestASidewaysPageIsReadUpright(t *testing.T) {
 		t.Errorf("the slanted total's box %+v, want one around its line, on the %v page", b, slanted.Bounds())
 	}
 }
+
+// A page whose total is trusted and whose date was read once has the
+// date's line read again alone, not the whole page: SROIE 000's date is
+// confirmed that way, its supplier by its legal name or its line read
+// alone, and Tesseract never reads the page.
+func TestADateReadOnceIsReadAgainOnItsLineNotThePage(t *testing.T) {
+	if !TesseractBuilt {
+		t.Skip("this build reads without Tesseract")
+	}
+	p := newPPOCRIn(t, receipt.CountryMY, true)
+	res := extractDevReceipt(t, p, "000.jpg")
+	r := res.Receipt
+	if res.Engine != "ppocr" {
+		t.Errorf("read by %s: the page was read again", res.Engine)
+	}
+	if ok, why := receipt.Trusted(r.Date, "date"); !ok {
+		t.Errorf("date %s not trusted: %s", r.Date.Value, why)
+	}
+	lineLook := false
+	for _, s := range r.Date.Support {
+		lineLook = lineLook || s.Kind == receipt.EvidenceSecondReader && strings.Contains(s.Why, "line read again alone")
+	}
+	if !lineLook {
+		t.Errorf("the date's support %v lacks its line read again", r.Date.Support)
+	}
+	if why := receipt.Unready(r, nil); len(why) > 0 {
+		t.Errorf("not ready: %v", why)
+	}
+}

@@ -266,6 +266,17 @@ const largerLookScale = 2.0
 // misreading again (SROIE 239's 04/04/17 for 06/04/17 then outweighed
 // PP-OCR's date).
 func (s pageRules) secondLooks(ctx context.Context, r receipt.Receipt, lines []fields.Line) []fields.Reading {
+	return s.looksAt(ctx, r, lines, true)
+}
+
+// dateLooks are secondLooks at the date alone.
+func (s pageRules) dateLooks(ctx context.Context, r receipt.Receipt, lines []fields.Line) []fields.Reading {
+	return s.looksAt(ctx, r, lines, false)
+}
+
+// looksAt reads again the date's line (and its words close up, where lines
+// are given) and, withTotal, the total's line.
+func (s pageRules) looksAt(ctx context.Context, r receipt.Receipt, lines []fields.Line, withTotal bool) []fields.Reading {
 	if s.again == nil {
 		return nil
 	}
@@ -278,7 +289,7 @@ func (s pageRules) secondLooks(ctx context.Context, r receipt.Receipt, lines []f
 		{"total", r.Total.Box, fields.HasAmount},
 		{"date", r.Date.Box, func(l fields.Line) bool { return fields.HasDate(l, s.loc, s.now) }},
 	} {
-		if f.box == nil {
+		if f.box == nil || f.of == "total" && !withTotal {
 			continue
 		}
 		for _, scale := range []float64{secondLookScale, largerLookScale} {
