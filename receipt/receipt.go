@@ -178,14 +178,15 @@ type Receipt struct {
 	// client's country. Left out of JSON while unset.
 	PrintedIn     Text    `json:"printed_in,omitzero"`
 	TaxRules      Country `json:"tax_rules,omitempty"`
-	// PageTurns holds, for each page the reader found lying on its side
-	// or upside down, the quarter turns clockwise that set it upright (the
-	// review shows it so); the boxes stay on the page as given.
-	PageTurns map[int]int `json:"page_turns,omitempty"`
 	PaymentMethod Text    `json:"payment_method"`
 	CardLastFour  Text    `json:"card_last_four"`
 	Category      Text    `json:"category"`
 	Notes         Text    `json:"notes"`
+
+	// PageTurns holds, for each page the reader found lying on its side
+	// or upside down, the quarter turns clockwise that set it upright (the
+	// review shows it so); the boxes stay on the page as given.
+	PageTurns map[int]int `json:"page_turns,omitempty"`
 }
 
 // Date returns the calendar date y-m-d at midnight UTC, the form Receipt.Date holds.
