@@ -71,3 +71,15 @@ func TestAddPageChecksUncheckedRows(t *testing.T) {
 		})
 	}
 }
+
+// A document's pages keep the quarter turns the reader gave each: the
+// review opens every page upright.
+func TestAddPageKeepsEachPagesTurns(t *testing.T) {
+	var doc receipt.Receipt
+	AddPage(&doc, receipt.Receipt{})
+	AddPage(&doc, receipt.Receipt{PageTurns: map[int]int{1: 1}})
+	AddPage(&doc, receipt.Receipt{PageTurns: map[int]int{2: 2}})
+	if len(doc.PageTurns) != 2 || doc.PageTurns[1] != 1 || doc.PageTurns[2] != 2 || doc.PageTurns[0] != 0 {
+		t.Errorf("page turns %v, want page 1 a quarter and page 2 half round", doc.PageTurns)
+	}
+}
