@@ -20,3 +20,14 @@ func TestEachBoxReachesEveryBox(t *testing.T) {
 		t.Error("the boxes were not changed in place")
 	}
 }
+
+// A box two fields share is moved once, not twice.
+func TestEachBoxPassesASharedBoxOnce(t *testing.T) {
+	var r Receipt
+	shared := &Box{X: 100}
+	r.Subtotal.Box, r.Total.Box = shared, shared
+	EachBox(&r, func(b *Box) { b.X += 1000 })
+	if shared.X != 1100 {
+		t.Errorf("the shared box moved to %d, want 1100", shared.X)
+	}
+}

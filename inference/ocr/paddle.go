@@ -278,21 +278,26 @@ func (p *PPOCR) extractRead(ctx context.Context, page inference.Page, words []in
 	// needs no second reader. (Where they are not, the page's reading is
 	// what backs them more often than the name's line read alone.)
 	needPage := unsure(r)
+	var dateLookedAt *receipt.Box // the date's box whose line was read alone
 	if p.both && onlyTheDateReadOnce(r) {
 		if looks := rules.dateLooks(ctx, r, lines); len(looks) > 0 {
+			b := *r.Date.Box
+			dateLookedAt = &b
 			others = append(others, looks...)
 			fields.Assess(&r, lines, p.opt.Locale, p.opt.Now(), others...)
-			needPage = unsure(r) || !p.supplierBackedAlone(ctx, &r, lines, named, rules, others)
+			var backed bool
+			others, backed = p.supplierBackedAlone(ctx, &r, lines, named, rules, others)
+			needPage = unsure(r) || !backed
 		}
 	}
 	pageRead := false
 	if p.both && needPage {
-		pageRead = true
 		tres, err := tess.Extract(ctx, page)
 		if err != nil && ctx.Err() != nil {
 			return inference.Result{}, ctx.Err()
 		}
 		if err == nil {
+			pageRead = true
 			res.Engine = "ppocr+ocr"
 			res.Timings.OCR += tres.Timings.OCR
 			res.Timings.Preprocess += tres.Timings.Preprocess
@@ -312,7 +317,10 @@ func (p *PPOCR) extractRead(ctx context.Context, page inference.Page, words []in
 	// alone never costs a whole page's reading.
 	if p.both && valueReadOnce(r) {
 		var looks []fields.Reading
-		if pageRead {
+		switch {
+		case pageRead && dateLookedAt != nil && r.Date.Box != nil && *r.Date.Box == *dateLookedAt:
+			looks = rules.totalLooks(ctx, r, lines) // the date's line was read alone already
+		case pageRead:
 			looks = rules.secondLooks(ctx, r, lines)
 		}
 		looks = append(looks, rules.supplierLook(ctx, r, named)...)
@@ -393,24 +401,26 @@ func unsure(r receipt.Receipt) bool {
 }
 
 // supplierBackedAlone says whether the supplier's name is trusted, or
-// becomes so read again line by line (its evidence then joins r's); a
-// look that does not back it is left out, and the page's reading is
-// asked instead, as for any page whose total or date is read once.
-func (p *PPOCR) supplierBackedAlone(ctx context.Context, r *receipt.Receipt, lines, named []fields.Line, rules pageRules, others []fields.Reading) bool {
+// becomes so read again line by line (those readings then join r's
+// evidence and others, which it returns); a look that does not back it is
+// left out, and the page's reading is asked instead, as for any page
+// whose total or date is read once.
+func (p *PPOCR) supplierBackedAlone(ctx context.Context, r *receipt.Receipt, lines, named []fields.Line, rules pageRules, others []fields.Reading) ([]fields.Reading, bool) {
 	if ok, _ := receipt.SupplierTrusted(r.SupplierName); ok {
-		return true
+		return others, true
 	}
 	looks := rules.supplierLook(ctx, *r, named)
 	if len(looks) == 0 {
-		return false
+		return others, false
 	}
 	tried := *r
-	fields.Assess(&tried, lines, p.opt.Locale, p.opt.Now(), append(others, looks...)...)
+	with := append(slices.Clip(others), looks...)
+	fields.Assess(&tried, lines, p.opt.Locale, p.opt.Now(), with...)
 	if ok, _ := receipt.SupplierTrusted(tried.SupplierName); !ok {
-		return false
+		return others, false
 	}
 	*r = tried
-	return true
+	return with, true
 }
 
 // onlyTheDateReadOnce says whether the total is trusted and the date,

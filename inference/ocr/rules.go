@@ -266,17 +266,22 @@ const largerLookScale = 2.0
 // misreading again (SROIE 239's 04/04/17 for 06/04/17 then outweighed
 // PP-OCR's date).
 func (s pageRules) secondLooks(ctx context.Context, r receipt.Receipt, lines []fields.Line) []fields.Reading {
-	return s.looksAt(ctx, r, lines, true)
+	return s.looksAt(ctx, r, lines, true, true)
 }
 
 // dateLooks are secondLooks at the date alone.
 func (s pageRules) dateLooks(ctx context.Context, r receipt.Receipt, lines []fields.Line) []fields.Reading {
-	return s.looksAt(ctx, r, lines, false)
+	return s.looksAt(ctx, r, lines, false, true)
 }
 
-// looksAt reads again the date's line (and its words close up, where lines
-// are given) and, withTotal, the total's line.
-func (s pageRules) looksAt(ctx context.Context, r receipt.Receipt, lines []fields.Line, withTotal bool) []fields.Reading {
+// totalLooks are secondLooks at the total alone.
+func (s pageRules) totalLooks(ctx context.Context, r receipt.Receipt, lines []fields.Line) []fields.Reading {
+	return s.looksAt(ctx, r, lines, true, false)
+}
+
+// looksAt reads again, withTotal, the total's line and, withDate, the
+// date's (and its words close up, where lines are given).
+func (s pageRules) looksAt(ctx context.Context, r receipt.Receipt, lines []fields.Line, withTotal, withDate bool) []fields.Reading {
 	if s.again == nil {
 		return nil
 	}
@@ -289,7 +294,7 @@ func (s pageRules) looksAt(ctx context.Context, r receipt.Receipt, lines []field
 		{"total", r.Total.Box, fields.HasAmount},
 		{"date", r.Date.Box, func(l fields.Line) bool { return fields.HasDate(l, s.loc, s.now) }},
 	} {
-		if f.box == nil || f.of == "total" && !withTotal {
+		if f.box == nil || f.of == "total" && !withTotal || f.of == "date" && !withDate {
 			continue
 		}
 		for _, scale := range []float64{secondLookScale, largerLookScale} {
@@ -303,7 +308,7 @@ func (s pageRules) looksAt(ctx context.Context, r receipt.Receipt, lines []field
 			}
 		}
 	}
-	if r.Date.Box != nil {
+	if r.Date.Box != nil && withDate {
 		for _, l := range lines {
 			if l.Box != *r.Date.Box {
 				continue

@@ -257,7 +257,7 @@ func (u Upright) PageBox(b receipt.Box, w, h int) receipt.Box {
 	}
 	if u.Tilt != 0 {
 		tw, th := w, h
-		if u.Turns%2 == 1 {
+		if (u.Turns%4+4)%4%2 == 1 {
 			tw, th = h, w
 		}
 		x0, y0, x1, y1 := math.Inf(1), math.Inf(1), math.Inf(-1), math.Inf(-1)
