@@ -123,7 +123,7 @@ func (v *viewer) scrollTo(p fyne.Position) {
 
 func (v *viewer) turn(d int) {
 	if p := v.page + d; p >= 0 && p < v.pages {
-		v.page, v.rotation = p, v.turns[p]
+		v.page = p
 		v.loadPage()
 	}
 }
@@ -132,7 +132,6 @@ func (v *viewer) turn(d int) {
 func (v *viewer) load(lib *library.Library, rec library.Record) {
 	v.lib, v.rec, v.page, v.pages, v.box = lib, rec, 0, max(1, rec.Pages), nil
 	v.turns = rec.Receipt.PageTurns
-	v.rotation = v.turns[0]
 	v.scroll.Offset = fyne.Position{}
 	v.loadPage()
 }
@@ -157,6 +156,9 @@ func (v *viewer) loadPage() {
 				v.pageImg = p.Image
 				v.paper = paperBounds(p.Image)
 			}
+			// The page as the reader set it upright; the turn button
+			// turns it on from there.
+			v.rotation = v.turns[page]
 			v.shown = nil
 			v.sharp, v.sharpShown, v.sharpDPI = nil, nil, 0
 			v.layout()
@@ -224,7 +226,7 @@ func (v *viewer) sharpen(dpi int) {
 func (v *viewer) highlight(b *receipt.Box) {
 	v.box = b
 	if b != nil && b.Page != v.page && b.Page < v.pages {
-		v.page, v.rotation = b.Page, v.turns[b.Page]
+		v.page = b.Page
 		v.loadPage()
 		return
 	}
