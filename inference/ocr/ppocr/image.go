@@ -116,21 +116,77 @@ type rgb struct {
 	pix  []uint8 // 3 bytes a pixel
 }
 
+// plane is an image's 8-bit samples, c to a pixel, rows stride apart: the
+// reader's colour copy (c 3) and a page in grey for Tesseract (c 1) are
+// turned and straightened by the same code, so both lie alike.
+type plane struct {
+	pix             []uint8
+	w, h, stride, c int
+}
+
+func (m *rgb) plane() plane { return plane{m.pix, m.w, m.h, 3 * m.w, 3} }
+
+func rgbOf(p plane) *rgb { return &rgb{w: p.w, h: p.h, pix: p.pix} }
+
+func grayPlane(g *image.Gray) plane {
+	return plane{g.Pix, g.Rect.Dx(), g.Rect.Dy(), g.Stride, 1}
+}
+
+func grayOf(p plane) *image.Gray {
+	return &image.Gray{Pix: p.pix, Stride: p.stride, Rect: image.Rect(0, 0, p.w, p.h)}
+}
+
 // turned is the page turned q quarter turns clockwise.
 func (m *rgb) turned(q int) *rgb {
-	q = (q%4 + 4) % 4
-	if q == 0 {
+	if (q%4+4)%4 == 0 {
 		return m
 	}
-	ow, oh := m.w, m.h
+	return rgbOf(m.plane().turned(q))
+}
+
+// straightened is the page with its text, running at tilt, made
+// horizontal (StraightSource), the canvas's corners white.
+func (m *rgb) straightened(tilt float64) *rgb { return rgbOf(m.plane().straightened(tilt)) }
+
+// turned is p turned q quarter turns clockwise.
+func (p plane) turned(q int) plane {
+	q = (q%4 + 4) % 4
+	ow, oh := p.w, p.h
 	if q%2 == 1 {
-		ow, oh = m.h, m.w
+		ow, oh = p.h, p.w
 	}
-	out := &rgb{w: ow, h: oh, pix: make([]uint8, 3*ow*oh)}
-	for y := 0; y < m.h; y++ {
-		for x := 0; x < m.w; x++ {
-			dx, dy := turnPoint(x, y, m.w, m.h, q)
-			copy(out.pix[3*(dy*ow+dx):3*(dy*ow+dx)+3], m.pix[3*(y*m.w+x):3*(y*m.w+x)+3])
+	out := plane{make([]uint8, p.c*ow*oh), ow, oh, p.c * ow, p.c}
+	for y := range p.h {
+		for x := range p.w {
+			dx, dy := turnPoint(x, y, p.w, p.h, q)
+			copy(out.pix[dy*out.stride+p.c*dx:][:p.c], p.pix[y*p.stride+p.c*x:][:p.c])
+		}
+	}
+	return out
+}
+
+// straightened is p with its text, running at tilt, made horizontal on the
+// canvas StraightSize gives, sampled between pixel centres, white off the
+// page.
+func (p plane) straightened(tilt float64) plane {
+	cw, ch := StraightSize(p.w, p.h, tilt)
+	out := plane{make([]uint8, p.c*cw*ch), cw, ch, p.c * cw, p.c}
+	at := func(x, y, c int) float64 {
+		if x < 0 || y < 0 || x >= p.w || y >= p.h {
+			return 255 // off the page: paper
+		}
+		return float64(p.pix[y*p.stride+p.c*x+c])
+	}
+	for y := range ch {
+		for x := range cw {
+			sx, sy := StraightSource(float64(x)+0.5, float64(y)+0.5, p.w, p.h, tilt)
+			sx, sy = sx-0.5, sy-0.5
+			x0, y0 := int(math.Floor(sx)), int(math.Floor(sy))
+			fx, fy := sx-float64(x0), sy-float64(y0)
+			for c := range p.c {
+				v := (at(x0, y0, c)*(1-fx)+at(x0+1, y0, c)*fx)*(1-fy) + (at(x0, y0+1, c)*(1-fx)+at(x0+1, y0+1, c)*fx)*fy
+				out.pix[y*out.stride+p.c*x+c] = uint8(math.Round(v))
+			}
 		}
 	}
 	return out
@@ -189,45 +245,11 @@ func (u Upright) Page(img *image.Gray) *image.Gray {
 	if !u.Crop.Empty() {
 		g = img.SubImage(u.Crop.Add(img.Bounds().Min)).(*image.Gray)
 	}
-	if q := (u.Turns%4 + 4) % 4; q != 0 {
-		b := g.Bounds()
-		w, h := b.Dx(), b.Dy()
-		ow, oh := w, h
-		if q%2 == 1 {
-			ow, oh = h, w
-		}
-		out := image.NewGray(image.Rect(0, 0, ow, oh))
-		for y := range h {
-			row := g.Pix[y*g.Stride:]
-			for x := range w {
-				dx, dy := turnPoint(x, y, w, h, q)
-				out.Pix[dy*out.Stride+dx] = row[x]
-			}
-		}
-		g = out
+	if (u.Turns%4+4)%4 != 0 {
+		g = grayOf(grayPlane(g).turned(u.Turns))
 	}
 	if u.Tilt != 0 {
-		b := g.Bounds()
-		w, h := b.Dx(), b.Dy()
-		cw, ch := StraightSize(w, h, u.Tilt)
-		out := image.NewGray(image.Rect(0, 0, cw, ch))
-		at := func(x, y int) float64 {
-			if x < 0 || y < 0 || x >= w || y >= h {
-				return 255 // off the page: paper
-			}
-			return float64(g.Pix[y*g.Stride+x])
-		}
-		for y := range ch {
-			for x := range cw {
-				sx, sy := StraightSource(float64(x)+0.5, float64(y)+0.5, w, h, u.Tilt)
-				sx, sy = sx-0.5, sy-0.5
-				x0, y0 := int(math.Floor(sx)), int(math.Floor(sy))
-				fx, fy := sx-float64(x0), sy-float64(y0)
-				v := (at(x0, y0)*(1-fx)+at(x0+1, y0)*fx)*(1-fy) + (at(x0, y0+1)*(1-fx)+at(x0+1, y0+1)*fx)*fy
-				out.Pix[y*out.Stride+x] = uint8(math.Round(v))
-			}
-		}
-		g = out
+		g = grayOf(grayPlane(g).straightened(u.Tilt))
 	}
 	return g
 }
@@ -272,42 +294,6 @@ func (u Upright) PageBox(b receipt.Box, w, h int) receipt.Box {
 	b = TurnBox(b, w, h, u.Turns)
 	b.X, b.Y = b.X+u.Crop.Min.X, b.Y+u.Crop.Min.Y
 	return b
-}
-
-// straightened is the page with its text, running at tilt, made
-// horizontal (StraightSource), the canvas's corners white.
-func (m *rgb) straightened(tilt float64) *rgb {
-	cw, ch := StraightSize(m.w, m.h, tilt)
-	out := &rgb{w: cw, h: ch, pix: make([]uint8, 3*cw*ch)}
-	for y := range ch {
-		for x := range cw {
-			sx, sy := StraightSource(float64(x)+0.5, float64(y)+0.5, m.w, m.h, tilt)
-			o := out.pix[3*(y*cw+x) : 3*(y*cw+x)+3]
-			m.bilinear(o, sx-0.5, sy-0.5)
-		}
-	}
-	return out
-}
-
-// bilinear writes to o the page's colour at (x, y) between pixel centres,
-// white off the page.
-func (m *rgb) bilinear(o []uint8, x, y float64) {
-	if x < -1 || y < -1 || x > float64(m.w) || y > float64(m.h) {
-		o[0], o[1], o[2] = 255, 255, 255
-		return
-	}
-	x0, y0 := int(math.Floor(x)), int(math.Floor(y))
-	fx, fy := x-float64(x0), y-float64(y0)
-	at := func(xx, yy, c int) float64 {
-		if xx < 0 || yy < 0 || xx >= m.w || yy >= m.h {
-			return 255
-		}
-		return float64(m.pix[3*(yy*m.w+xx)+c])
-	}
-	for c := range 3 {
-		v := (at(x0, y0, c)*(1-fx)+at(x0+1, y0, c)*fx)*(1-fy) + (at(x0, y0+1, c)*(1-fx)+at(x0+1, y0+1, c)*fx)*fy
-		o[c] = uint8(math.Round(v))
-	}
 }
 
 // toRGB copies an image into rgb, with fast paths for the usual decoders'

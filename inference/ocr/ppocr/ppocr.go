@@ -311,12 +311,12 @@ type Timings struct {
 // A page whose text fills a small part of it (a receipt far off in a large
 // photo, a till slip on an A4 scan) is read from that part alone, which
 // the detector then sees sharper (textArea). A page is turned a quarter
-// when its text runs down it (most of the text
-// the detector finds is in tall, narrow regions, or runs at one angle
-// steeper than 45°), straightened when its text runs at one angle of
-// straightenFrom or more, and turned half round
-// when the angle classifier finds most of its lines upside down; each
-// step detects the page's text again, so only such a page costs more.
+// when its text runs down it (most of the text the detector finds is in
+// tall, narrow regions, or runs at one angle steeper than 45°),
+// straightened when its text runs at one angle of straightenFrom or more,
+// and turned half round when the angle classifier finds most of its lines
+// upside down; each step detects the page's text again, so only such a
+// page costs more.
 func (r *Reader) Read(ctx context.Context, img image.Image, page int) ([]inference.Word, Timings, error) {
 	var t Timings
 	if img == nil {
