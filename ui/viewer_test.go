@@ -43,9 +43,11 @@ func TestPaperBoundsCropsBlankMargins(t *testing.T) {
 	}
 }
 
-// A zoomed scan scrolls with the wheel and pans with a drag, "+" keeps the
-// middle of the view, and a field focused while zoomed is brought into view.
-func TestZoomedScanPansAndShowsTheFocusedField(t *testing.T) {
+// scanWithABoxedTotal is the review of a scan with margins whose total, 9,
+// was read at (560, 1150) on its page, the reader having turned its pages
+// as turns says; the window is 1200×700.
+func scanWithABoxedTotal(t *testing.T, turns map[int]int) *UI {
+	t.Helper()
 	u := newTestUI(t)
 	u.win.Resize(fyne.NewSize(1200, 700))
 	addPaths(u, []string{marginScan(t)})
@@ -55,10 +57,18 @@ func TestZoomedScanPansAndShowsTheFocusedField(t *testing.T) {
 		Value: decimal.NewFromInt(9), Set: true, Source: receipt.SourceOCR, Confidence: 0.9,
 		Box: &receipt.Box{X: 560, Y: 1150, W: 80, H: 30},
 	}
+	r.PageTurns = turns
 	if err := u.svc.Lib.SaveExtraction(context.Background(), id, r, "ocr", receipt.SourceOCR); err != nil {
 		t.Fatal(err)
 	}
 	show(u, id)
+	return u
+}
+
+// A zoomed scan scrolls with the wheel and pans with a drag, "+" keeps the
+// middle of the view, and a field focused while zoomed is brought into view.
+func TestZoomedScanPansAndShowsTheFocusedField(t *testing.T) {
+	u := scanWithABoxedTotal(t, nil)
 	v := u.viewer
 	view := v.scroll.Size()
 	if got := v.stack.MinSize(); got.Height < view.Height-2 {
@@ -124,20 +134,7 @@ func TestZoomedPDFPageIsRenderedAtTheZoom(t *testing.T) {
 // A page the reader found on its side opens turned upright, and the
 // focused field's outline turns with it: here and after the turn button.
 func TestATurnedPageOpensUprightWithItsOutline(t *testing.T) {
-	u := newTestUI(t)
-	u.win.Resize(fyne.NewSize(1200, 700))
-	addPaths(u, []string{marginScan(t)})
-	id := u.Current()
-	var r receipt.Receipt
-	r.Total = receipt.Amount{
-		Value: decimal.NewFromInt(9), Set: true, Source: receipt.SourceOCR, Confidence: 0.9,
-		Box: &receipt.Box{X: 560, Y: 1150, W: 80, H: 30},
-	}
-	r.PageTurns = map[int]int{0: 1}
-	if err := u.svc.Lib.SaveExtraction(context.Background(), id, r, "ocr", receipt.SourceOCR); err != nil {
-		t.Fatal(err)
-	}
-	show(u, id)
+	u := scanWithABoxedTotal(t, map[int]int{0: 1})
 	v := u.viewer
 	if v.rotation != 1 {
 		t.Fatalf("the page opened %d quarter turns round, want the reader's 1", v.rotation)

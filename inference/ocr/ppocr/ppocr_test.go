@@ -2,6 +2,7 @@ package ppocr
 
 import (
 	"context"
+	"fmt"
 	"image"
 	"image/color"
 	"image/draw"
@@ -11,6 +12,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/shoebox-app/shoebox/inference"
 	"github.com/shoebox-app/shoebox/receipt"
 )
 
@@ -103,19 +105,26 @@ func TestReadsATurnedReceipt(t *testing.T) {
 		if want := (4 - q) % 4; tm.Upright.Turns != want {
 			t.Errorf("a page turned %d quarter turns was turned %d more, want %d", q, tm.Upright.Turns, want)
 		}
-		var text strings.Builder
-		for _, w := range words {
-			text.WriteString(w.Text + " ")
+		readsInOrder(t, fmt.Sprintf("turned %d", q), words, "JOHOR BAHRU", "25/12/2018", "9.00", "THANK YOU")
+	}
+}
+
+// readsInOrder checks that a reading of SROIE 000 holds each of want, the
+// first before the last (the head of the page read before its foot).
+func readsInOrder(t *testing.T, how string, words []inference.Word, want ...string) {
+	t.Helper()
+	var text strings.Builder
+	for _, w := range words {
+		text.WriteString(w.Text + " ")
+	}
+	got := text.String()
+	for _, w := range want {
+		if !strings.Contains(got, w) {
+			t.Errorf("%s: the reading lacks %q:\n%s", how, w, got)
 		}
-		got := text.String()
-		for _, want := range []string{"9.00", "25/12/2018", "JOHOR BAHRU", "THANK YOU"} {
-			if !strings.Contains(got, want) {
-				t.Errorf("turned %d: the reading lacks %q:\n%s", q, want, got)
-			}
-		}
-		if strings.Index(got, "JOHOR BAHRU") > strings.Index(got, "THANK YOU") {
-			t.Errorf("turned %d: the address is read after the foot of the page:\n%s", q, got)
-		}
+	}
+	if strings.Index(got, want[0]) > strings.Index(got, want[len(want)-1]) {
+		t.Errorf("%s: %q is read after %q:\n%s", how, want[0], want[len(want)-1], got)
 	}
 }
 
@@ -136,22 +145,12 @@ func TestReadsASlantedReceipt(t *testing.T) {
 		if tm.Upright.Tilt == 0 {
 			t.Errorf("%v°: the page was not straightened (%+v)", deg, tm.Upright)
 		}
-		var text strings.Builder
 		for _, w := range words {
-			text.WriteString(w.Text + " ")
 			if b := tm.Upright.PageBox(w.Box, slanted.w, slanted.h); b.X < 0 || b.Y < 0 || b.X+b.W > slanted.w || b.Y+b.H > slanted.h {
 				t.Errorf("%v°: %q put back at %+v, off the %d×%d page", deg, w.Text, b, slanted.w, slanted.h)
 			}
 		}
-		got := text.String()
-		for _, want := range []string{"9.00", "25/12/2018", "THANK YOU"} {
-			if !strings.Contains(got, want) {
-				t.Errorf("%v°: the reading lacks %q:\n%s", deg, want, got)
-			}
-		}
-		if strings.Index(got, "25/12/2018") > strings.Index(got, "THANK YOU") {
-			t.Errorf("%v°: the date is read after the foot of the page:\n%s", deg, got)
-		}
+		readsInOrder(t, fmt.Sprintf("%v°", deg), words, "25/12/2018", "9.00", "THANK YOU")
 	}
 }
 
@@ -173,20 +172,14 @@ func TestReadsAReceiptSmallInALargePhoto(t *testing.T) {
 	if tm.Upright.Crop.Empty() || !tm.Upright.Crop.Overlaps(rb.Sub(rb.Min).Add(at)) {
 		t.Fatalf("the photo was read as %+v, want the receipt's part of it", tm.Upright)
 	}
-	var text strings.Builder
 	receiptArea := rb.Sub(rb.Min).Add(at).Inset(-20)
 	for _, w := range words {
-		text.WriteString(w.Text + " ")
 		b := tm.Upright.PageBox(w.Box, photo.Rect.Dx(), photo.Rect.Dy())
 		if !image.Rect(b.X, b.Y, b.X+b.W, b.Y+b.H).In(receiptArea) {
 			t.Errorf("%q put back at %+v, off the receipt at %v", w.Text, b, receiptArea)
 		}
 	}
-	for _, want := range []string{"9.00", "25/12/2018", "THANK YOU"} {
-		if !strings.Contains(text.String(), want) {
-			t.Errorf("the reading lacks %q:\n%s", want, text.String())
-		}
-	}
+	readsInOrder(t, "small in a photo", words, "25/12/2018", "9.00", "THANK YOU")
 }
 
 // A box on the upright page, taken back, lies where its pixels were on
