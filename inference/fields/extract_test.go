@@ -1144,3 +1144,19 @@ func TestPostcodeReadToItsCountrysShape(t *testing.T) {
 		}
 	}
 }
+
+// Shop lots listed with commas ("NO 24,25 &26,") open the address: the
+// premises' word before them says they are no amount, as an amount ends
+// an address ("TEL 03-1234 5678 TOTAL 24,25" would).
+func TestAnAddressOpeningWithLotsThatReadLikeAnAmount(t *testing.T) {
+	r := ExtractFields(lines("PASAR RAYA MEGA MAJU", "(SEMENYIH) SDN BHD", "(767840-W)", "NO 24,25 &26,",
+		"JALAN PUSAT PERNIAGAAN BUNGA RAYA 4", "PUSAT PERNIAGAAN BUNGA RAYA", "TEL: FAX:", "Date : 03/07/2018", "Total : 30.45"),
+		receipt.DefaultLocale(receipt.CountryMY), testNow)
+	if want := "NO 24,25 &26, JALAN PUSAT PERNIAGAAN BUNGA RAYA 4, PUSAT PERNIAGAAN BUNGA RAYA"; !strings.HasPrefix(r.SupplierAddress.Value, want) {
+		t.Errorf("address %q, want %q", r.SupplierAddress.Value, want)
+	}
+	r = ExtractFields(lines("KEDAI MAJU", "JALAN BUNGA RAYA 4", "24,25 CASH"), receipt.DefaultLocale(receipt.CountryMY), testNow)
+	if strings.Contains(r.SupplierAddress.Value, "CASH") {
+		t.Errorf("address %q runs into an amount's line", r.SupplierAddress.Value)
+	}
+}
