@@ -16,7 +16,7 @@ import (
 )
 
 func init() {
-	register("ranking", "fit the supplier-line ranking on labelled receipts' readings, or compare it with the rules: ranking fit|compare COUNTRY:LABELS:DUMP…", runRanking)
+	register("ranking", "fit the supplier-line ranking on labelled receipts' readings, or compare it with the rules: ranking fit|compare COUNTRY,LABELS,DUMP…", runRanking)
 }
 
 // rankedPage is one labelled receipt's candidate lines for the supplier's
@@ -30,7 +30,7 @@ type rankedPage struct {
 func runRanking(env Env, args []string) int {
 	if len(args) == 0 || args[0] != "fit" && args[0] != "compare" {
 		fmt.Fprintln(env.Stderr, "Usage: shoebox ranking fit --out FILE SET… | compare [--model FILE] SET…")
-		fmt.Fprintln(env.Stderr, "  SET is COUNTRY:LABELS:DUMP: a labelled folder (as for eval) and the words `shoebox eval --dump DUMP` wrote for it")
+		fmt.Fprintln(env.Stderr, "  SET is COUNTRY,LABELS,DUMP: a country's rules, a labelled folder (as for eval) and the words `shoebox eval --dump DUMP` wrote for it (commas, as a Windows path holds a colon)")
 		return 2
 	}
 	fs := flag.NewFlagSet("ranking "+args[0], flag.ContinueOnError)
@@ -53,7 +53,7 @@ func runRanking(env Env, args []string) int {
 		sets = append(sets, pages)
 	}
 	if len(sets) == 0 {
-		fmt.Fprintln(env.Stderr, "shoebox: name at least one COUNTRY:LABELS:DUMP set")
+		fmt.Fprintln(env.Stderr, "shoebox: name at least one COUNTRY,LABELS,DUMP set")
 		return 2
 	}
 	if args[0] == "fit" {
@@ -186,18 +186,18 @@ func crossFitted(sets [][]rankedPage, heldOut int, l2 float64) fields.Ranking {
 
 // setName is a set's country and labelled folder's name ("US:receipts-us").
 func setName(spec string) string {
-	parts := strings.SplitN(spec, ":", 3)
+	parts := strings.SplitN(spec, ",", 3)
 	if len(parts) < 2 {
 		return spec
 	}
 	return parts[0] + ":" + filepath.Base(parts[1])
 }
 
-// rankedPages reads a COUNTRY:LABELS:DUMP set's candidates.
+// rankedPages reads a COUNTRY,LABELS,DUMP set's candidates.
 func rankedPages(spec string) ([]rankedPage, error) {
-	parts := strings.SplitN(spec, ":", 3)
+	parts := strings.SplitN(spec, ",", 3)
 	if len(parts) != 3 {
-		return nil, fmt.Errorf("%q: want COUNTRY:LABELS:DUMP", spec)
+		return nil, fmt.Errorf("%q: want COUNTRY,LABELS,DUMP", spec)
 	}
 	c, err := receipt.ParseCountry(parts[0])
 	if err != nil {

@@ -47,7 +47,7 @@ func TestRankingFitsAndComparesOnDumpedReadings(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(labels, "labels.csv"), []byte(csv), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	set := "US:" + labels + ":" + dump
+	set := "US," + labels + "," + dump
 	out := filepath.Join(t.TempDir(), "supplier.json")
 	code, stdout, stderr := run(t, "ranking", "fit", "--out", out, set)
 	if code != 0 {
