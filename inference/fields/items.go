@@ -288,12 +288,17 @@ func withoutTaxCode(s string) string {
 }
 
 // nameUnder is the line under item line i when it can be the item's
-// name: letters, no amount, no total or end of the items.
+// name: letters, no amount, no total or end of the items. A line of
+// neither letters nor amounts between them is passed over.
 func nameUnder(lines []Line, upper []string, i int) (string, bool) {
-	if i+1 >= len(lines) {
+	j := i + 1
+	if j+1 < len(lines) && letterCount(lines[j].Text) == 0 && len(amountsIn(lines[j].Text)) == 0 {
+		j++ // a stray number between the amounts and the name ("1 0 5")
+	}
+	if j >= len(lines) {
 		return "", false
 	}
-	next, k := lines[i+1], upper[i+1]
+	next, k := lines[j], upper[j]
 	if len(amountsIn(next.Text)) > 0 || letterCount(next.Text) < 3 || strings.Contains(k, "TOTAL") || reItemsEnd.MatchString(k) || reUnitsRow.MatchString(k) {
 		return "", false
 	}

@@ -217,6 +217,13 @@ func TestItemNamesUnderTheirAmounts(t *testing.T) {
 				"1072 1 80.00 80.00", "REPAIR PUMP (1UNIT)", "workmanship & service", "70349 1 16.00 16.00", "OVERFLOW ASSY", "TOTAL 96.00"),
 			"REPAIR PUMP (1UNIT) 80.00; OVERFLOW ASSY 16.00",
 		},
+		{"a stray number between the amounts and the name, a tax code glued to an amount", lines("ACME HARDWARE CENTRE", "10/03/2018 Tax Invoice",
+			"Item Qty U.Price RM", "001533 1.00 19.00 19.00SR", "1 0 5", "2kgs. Wood Lacquer Thinner", "000920 1.00 10.00 10.00 SR", "1.5kg. Putty Filler",
+			"006828 2.00 2.50 5.00 SR", "Sand Paper Roll", "Total Amt Payable : 34.00"),
+			"2kgs. Wood Lacquer Thinner 19.00; 1.5kg. Putty Filler 10.00; Sand Paper Roll 5.00"},
+		{"a marker read as a letter against an amount", lines("ACME STATIONERY", "Receipt No. : CS1802 Date : 12/02/2018", "ITEM QTY U/P AMOUNT",
+			"9557546953990 1 0.85 0.85 *", "- FASTER CX5N BALL PEN", "6924238702311 2 0.85 1.70x", "CBE HANDYCUTTER", "TOTAL 2.55"),
+			"FASTER CX5N BALL PEN 0.85; CBE HANDYCUTTER 1.70"},
 		{"names above, as most receipts print them", lines("ACME MART", "INVOICE 12 Date: 11/01/2019", "ITEM QTY AMOUNT", "BLEACH 1L", "2 11.50 23.00",
 			"DISH SOAP", "1 4.45 4.45", "TOTAL 27.45"), "BLEACH 1L 23.00; DISH SOAP 4.45"},
 	} {
@@ -255,5 +262,22 @@ func TestQuantityUnderItemWithItsDollarReadAsS(t *testing.T) {
 	r := ExtractFields(page, receipt.DefaultLocale(receipt.CountryOther), testNow)
 	if len(r.LineItems) != 3 || !r.LineItems[0].Quantity.Value.Equal(decimal.NewFromInt(3)) {
 		t.Errorf("items %+v, want three, the first 3 x 1.63", r.LineItems)
+	}
+}
+
+// A tax class or a marker read against an amount is set apart from it; a
+// unit and the euro sign read as an e stay.
+func TestAMarkGluedToAnAmountIsSetApart(t *testing.T) {
+	for in, want := range map[string]string{
+		"19.00SR":             "19.00 SR",
+		"MILCH 1,19B":         "MILCH 1,19 B",
+		"6924238702311 1.70x": "6924238702311 1.70 x",
+		"BANANEN 2.50KG":      "BANANEN 2.50KG",
+		"Total HT 13,34e":     "Total HT 13,34e",
+		"REF 12.345ABC":       "REF 12.345ABC",
+	} {
+		if got := mendLineText(lines(in))[0].Text; got != want {
+			t.Errorf("%q mended to %q, want %q", in, got, want)
+		}
 	}
 }

@@ -305,6 +305,10 @@ var reGluedRate = regexp.MustCompile(`(\pL)(\d{1,2}(?:[.,]\d+)?%)`)
 //   - underscores glued to a word's ends, a rule or a speck ("_USt-IdNr",
 //     "__-MARKTPLATZ"), which hid the word from \b;
 //   - a 5 read as S against a currency code ("EURS2,17");
+//   - a tax class or a marker read against the amount before it ("7.90SR",
+//     "1,99B", "1.70x" for "1.70 *"), which hid the amount from \b; a
+//     unit ("2.50KG") and an e, the euro sign as read (mendEuroSign),
+//     stay;
 //   - the 0s read as a letter O or an @ inside a rate or an amount
 //     ("GST1O%", "EUR 1@,59", "12.O5"), where a word would not stand. An
 //     amount needs two digits read as digits, one before its decimal mark
@@ -318,6 +322,13 @@ func mendLineText(lines []Line) []Line {
 		t := reGluedUnderscores.ReplaceAllString(l.Text, "")
 		t = reZeroInRate.ReplaceAllString(t, "${1}0$2")
 		t = reFiveAfterCurrency.ReplaceAllString(t, "$1 5$2")
+		t = reMarkAfterAmount.ReplaceAllStringFunc(t, func(m string) string {
+			sm := reMarkAfterAmount.FindStringSubmatch(m)
+			if mark := strings.ToUpper(sm[2]); mark == "E" || unitWords[mark] {
+				return m
+			}
+			return sm[1] + " " + sm[2] + sm[3]
+		})
 		t = reMoneyWithO.ReplaceAllStringFunc(t, func(m string) string {
 			if packs.CountDigits(m) < 2 || !strings.ContainsAny(strings.FieldsFunc(m, func(r rune) bool { return r == '.' || r == ',' })[0], "0123456789") {
 				return m
@@ -345,11 +356,18 @@ func mendEuroSign(lines []Line) []Line {
 // reEuroAsE is an amount with two decimals and an e glued after it.
 var reEuroAsE = regexp.MustCompile(`(\d[.,]\d{2})[eE](\s|$)`)
 
+// unitWords are the units a quantity is printed in against its number:
+// "2.50KG" is a weight, no amount.
+var unitWords = wordSet("KG G GR L CL ML M CM MM LB OZ PC PK")
+
 var (
 	// reGluedUnderscores are underscores before a word's first letter or
 	// digit, or after its last.
 	reGluedUnderscores = regexp.MustCompile(`(?:^|\b)_+|_+(?:\b|$)`)
 	reZeroInRate       = regexp.MustCompile(`(\d)[Oo@](\s?%)`)
+	// reMarkAfterAmount is an amount with two decimals and one or two
+	// letters glued after it, ending the word.
+	reMarkAfterAmount = regexp.MustCompile(`(\d[.,]\d{2})(\pL{1,2})(\s|$)`)
 	// reFiveAfterCurrency is a 5 read as S against a currency code:
 	// "EURS2,17" is EUR 52,17.
 	reFiveAfterCurrency = regexp.MustCompile(`\b(EUR|GBP|USD|AUD|NZD|MYR|RM)S(\d|[.,]\d)`)
