@@ -356,9 +356,9 @@ func mendEuroSign(lines []Line) []Line {
 // reEuroAsE is an amount with two decimals and an e glued after it.
 var reEuroAsE = regexp.MustCompile(`(\d[.,]\d{2})[eE](\s|$)`)
 
-// unitWords are the units a quantity is printed in against its number:
-// "2.50KG" is a weight, no amount.
-var unitWords = wordSet("KG G GR L CL ML M CM MM LB OZ PC PK")
+// unitWords are the units a quantity or a time is printed in against its
+// number: "2.50KG" is a weight, "4.28PM" a time, no amounts.
+var unitWords = wordSet("KG G GR L CL ML M CM MM LB OZ PC PK AM PM H")
 
 var (
 	// reGluedUnderscores are underscores before a word's first letter or
