@@ -52,6 +52,11 @@ type Language struct {
 	// NameWords are words that end or carry a business's name (RESTAURANT,
 	// BAKERY, GRILL): a heading's next line made of them is the name's.
 	NameWords []string `json:"name_words"`
+	// SloganOpeners are the possessives a shop's slogan opens with ("MEIN
+	// Drogeriemarkt", "YOUR local store", "VOTRE supermarché"): such a line
+	// ending in a trade word is its motto, printed under the name or logo,
+	// not the name.
+	SloganOpeners []string `json:"slogan_openers,omitempty"`
 	// NotNames are the till's words printed near the top (SERVER, TABLE,
 	// CASHIER, KASSE): a line of them and numbers names no business.
 	NotNames []string `json:"not_names"`
@@ -132,6 +137,7 @@ type Pack struct {
 	addresses   []*regexp.Regexp
 	nameWords   map[string]bool
 	notNames    map[string]bool
+	sloganOpen  []string
 	streetWords map[string]bool
 	streetEnds  []string
 	otherDates  [][]string
@@ -447,7 +453,7 @@ func compile(p *Pack, langs map[string]*Language) error {
 		}
 	}
 	p.langs, p.labels, p.langWords, p.addresses, p.otherDates = nil, nil, nil, nil, nil
-	p.nameWords, p.notNames, p.streetWords = map[string]bool{}, map[string]bool{}, map[string]bool{}
+	p.nameWords, p.notNames, p.streetWords, p.sloganOpen = map[string]bool{}, map[string]bool{}, map[string]bool{}, nil
 	for _, a := range p.AddressPatterns {
 		re, err := regexp.Compile(a)
 		if err != nil {
@@ -481,6 +487,9 @@ func compile(p *Pack, langs map[string]*Language) error {
 		}
 		for _, w := range l.NotNames {
 			p.notNames[strings.Join(Words(w), " ")] = true
+		}
+		for _, w := range l.SloganOpeners {
+			p.sloganOpen = append(p.sloganOpen, Fold(w))
 		}
 		for _, w := range l.StreetWords {
 			p.streetWords[Fold(w)] = true
@@ -859,6 +868,33 @@ func IsLabelWord(w string) bool {
 	mu.RLock()
 	defer mu.RUnlock()
 	return oneWordLabels[Fold(strings.Trim(w, ".:"))]
+}
+
+// IsSlogan says whether a line reads as a shop's motto in the pack's
+// languages: a slogan opener, then a trade word or a word ending in one
+// ("MEIN DROGERIEMARKT", or read as one word "MEINDROGERIEMARKT"), in
+// four words at most.
+func (p *Pack) IsSlogan(line string) bool {
+	words := Words(line)
+	if p == nil || len(words) == 0 || len(words) > 4 {
+		return false
+	}
+	joined := strings.Join(words, "")
+	for _, o := range p.sloganOpen {
+		if len(joined) <= len(o) || !strings.HasPrefix(joined, o) || len(words) > 1 && words[0] != o {
+			continue
+		}
+		last := words[len(words)-1]
+		if len(words) == 1 {
+			last = joined[len(o):]
+		}
+		for w := range p.nameWords {
+			if strings.HasSuffix(last, w) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // IsTillWord says whether a folded word is one a till prints near the top

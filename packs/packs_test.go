@@ -237,3 +237,32 @@ func TestAPagePrintsALabel(t *testing.T) {
 		t.Error("lookalikes of Cyrillic labels taken for a label")
 	}
 }
+
+// A possessive and a trade word is a shop's motto in the pack's
+// languages, read apart or as one word; a name is none.
+func TestSlogansByTheirOpeners(t *testing.T) {
+	de, _ := Get("DE")
+	fr, _ := Get("FR")
+	us, _ := Get("US")
+	for _, tc := range []struct {
+		p    *Pack
+		line string
+		want bool
+	}{
+		{de, "Mein Drogeriemarkt", true},
+		{de, "MeinDrogeriemarkt", true},
+		{de, "IHR BAUMARKT", true},
+		{de, "ROSSMANN", false},
+		{de, "Meineke Autoservice", false},
+		{de, "Mein Drogeriemarkt ist auch am Sonntag nicht geöffnet", false}, // a sentence, not a motto
+		{fr, "Votre supermarché", true},
+		{us, "YOUR NEIGHBORHOOD STORE", true},
+		{us, "YOUR NEIGHBORHOOD", false},
+		{de, "Your neighborhood store", false}, // not the pack's language
+		{nil, "Mein Drogeriemarkt", false},
+	} {
+		if got := tc.p.IsSlogan(tc.line); got != tc.want {
+			t.Errorf("%q: slogan %v, want %v", tc.line, got, tc.want)
+		}
+	}
+}

@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/shoebox-app/shoebox/packs"
 	"github.com/shoebox-app/shoebox/receipt"
@@ -571,8 +573,8 @@ func wordsBesideLegalForm(name string, pk *packs.Pack) []string {
 func plainNameAt(lines []Line, i int, pk *packs.Pack) string {
 	t := cleanName(lines[i].Text, pk)
 	u := strings.ToUpper(t)
-	if isNoiseLine(lines[i]) || letterCount(t) < 4 || isLowerCase(t) || reHeading.MatchString(keywordText(u)) ||
-		reStopAddr.MatchString(u) || reSlogan.MatchString(u) || reStreetWord.MatchString(u) && !isShopName(u) || rePostcodeLine.MatchString(u) ||
+	if isNoiseLine(lines[i]) || letterCount(t) < 4 || isLowerCase(t) || isProse(t) || reHeading.MatchString(keywordText(u)) ||
+		reStopAddr.MatchString(u) || reSlogan.MatchString(u) || pk.IsSlogan(u) || reStreetWord.MatchString(u) && !isShopName(u) || rePostcodeLine.MatchString(u) ||
 		strings.ContainsAny(t, "0123456789") && letterCount(t) < len(t)/2 {
 		return ""
 	}
@@ -580,6 +582,24 @@ func plainNameAt(lines []Line, i int, pk *packs.Pack) string {
 		return ""
 	}
 	return t
+}
+
+// isProse says whether a line reads as running text, not a heading: four
+// words or more, none of them capitalised ("meinem Konto ... die",
+// or the back of the paper showing through, read mirrored:
+// "erouatevegnurielsni neejlew eid nereisusnie ofnoX meniem").
+func isProse(s string) bool {
+	words := 0
+	for _, w := range strings.Fields(s) {
+		r, _ := utf8.DecodeRuneInString(w)
+		switch {
+		case unicode.IsUpper(r):
+			return false
+		case unicode.IsLetter(r):
+			words++
+		}
+	}
+	return words >= 4
 }
 
 // isShopName says whether a line with a street word is a shop's name all

@@ -328,3 +328,25 @@ func TestNoNameAtAStreetOrTillLine(t *testing.T) {
 		}
 	}
 }
+
+// Under a logo, the shop's motto is no name, nor is the back of the paper
+// showing through above it, read as mirrored nonsense in lower case.
+func TestNeitherAMottoNorTextShowingThroughIsTheName(t *testing.T) {
+	loc := receipt.DefaultLocale(receipt.CountryEU)
+	loc.Pack = "DE"
+	r := ExtractFields(lines(
+		"erouatevegnurielsni neejlew eid nereisusnie ofnoX meniem",
+		"ROSSMANN",
+		"MeinDrogeriemarkt",
+		"27.02.2020 15:56 Bed.Nr. :120 Kasse 02",
+		"BRILLENPUTZTUCH 1,95 A",
+		"SUMME EUR 1,95",
+		"UST-ID: Dirk Rossmann GmbH DE 115 664 938",
+	), loc, testNow)
+	if r.SupplierName.Value != "ROSSMANN" {
+		t.Errorf("supplier %q, want the logo's ROSSMANN", r.SupplierName.Value)
+	}
+	if isProse("Cafe Eugene") || isProse("real, Markt Paderborn") || !isProse("thank you for shopping with us") {
+		t.Error("prose told wrongly from a heading")
+	}
+}
