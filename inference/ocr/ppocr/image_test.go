@@ -124,7 +124,7 @@ func BenchmarkCutLine(b *testing.B) {
 	crops := []crop{{b: line, w: 960}}
 	for b.Loop() {
 		in.cut(page, crops, []int{0})
-		inkColumns(in.pix, 960, recHeight, in.pw)
+		_, _, _ = inkColumns(in.pix, 960, recHeight, in.pw)
 	}
 }
 

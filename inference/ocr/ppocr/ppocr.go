@@ -297,6 +297,9 @@ func (r *Reader) Close() error {
 type Timings struct {
 	Prepare, Detect, Classify, Recognise time.Duration
 	Boxes, Lines                         int
+	// ShowThrough is how many lines were left out as the back of the
+	// paper showing through (leaveOutShowThrough).
+	ShowThrough int
 	// Upright is how the page was set upright to be read: 1 quarter turn
 	// clockwise for a page that lay on its left side, 2 for one upside
 	// down; a tilt for a photo taken at a slant.
@@ -316,7 +319,8 @@ type Timings struct {
 // straightened when its text runs at one angle of straightenFrom or more,
 // and turned half round when the angle classifier finds most of its lines
 // upside down; each step detects the page's text again, so only such a
-// page costs more.
+// page costs more. Lines printed on the back of thin paper, showing
+// through, are left out (leaveOutShowThrough).
 func (r *Reader) Read(ctx context.Context, img image.Image, page int) ([]inference.Word, Timings, error) {
 	var t Timings
 	if img == nil {
@@ -395,6 +399,9 @@ func (r *Reader) Read(ctx context.Context, img image.Image, page int) ([]inferen
 	}
 	lines, err := r.recognise(ctx, src, boxes, &t)
 	if err != nil {
+		return nil, t, err
+	}
+	if lines, err = r.leaveOutShowThrough(ctx, src, lines, &t); err != nil {
 		return nil, t, err
 	}
 	words := wordsOf(lines, page)

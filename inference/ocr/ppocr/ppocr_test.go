@@ -9,6 +9,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -392,4 +393,65 @@ func BenchmarkReadPage(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
+}
+
+// showingThrough is page with back printed on the other side of its paper
+// showing through: back mirrored, its ink at share of its darkness.
+func showingThrough(page, back *rgb, share float64) *rgb {
+	out := &rgb{w: page.w, h: page.h, pix: slices.Clone(page.pix)}
+	for y := 0; y < out.h; y++ {
+		for x := 0; x < out.w; x++ {
+			bx, by := back.w-1-x*back.w/out.w, y*back.h/out.h // mirrored, stretched to the page
+			for c := 0; c < 3; c++ {
+				dark := 255 - float64(back.pix[3*(by*back.w+bx)+c])
+				i := 3*(y*out.w+x) + c
+				out.pix[i] = uint8(max(0, float64(out.pix[i])-share*dark))
+			}
+		}
+	}
+	return out
+}
+
+// faded is page with its print's darkness cut to share below row from.
+func faded(page *rgb, from int, share float64) *rgb {
+	out := &rgb{w: page.w, h: page.h, pix: slices.Clone(page.pix)}
+	for i := 3 * from * page.w; i < len(out.pix); i++ {
+		out.pix[i] = uint8(255 - share*(255-float64(out.pix[i])))
+	}
+	return out
+}
+
+// The back of thin paper showing through is left out of the reading, the
+// front read as before; faded print of the front, which reads worse
+// mirrored, is kept.
+func TestTheBackOfThePaperShowingThroughIsLeftOut(t *testing.T) {
+	r := testReader(t)
+	front := toRGB(loadPage(t, sroie(t, "sroie-dev", "000.jpg")).Image)
+	back := toRGB(loadPage(t, sroie(t, "sroie-dev", "006.jpg")).Image)
+	clean, tc, err := r.Read(context.Background(), imageOf(front), 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tc.ShowThrough != 0 {
+		t.Errorf("a clean page had %d lines left out as showing through", tc.ShowThrough)
+	}
+	words, tm, err := r.Read(context.Background(), imageOf(showingThrough(front, back, 0.12)), 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tm.ShowThrough < 5 {
+		t.Errorf("%d lines of the back left out, want most of them", tm.ShowThrough)
+	}
+	readsInOrder(t, "showing through", words, "JOHOR BAHRU", "25/12/2018", "9.00", "THANK YOU")
+	if lines := func(ws []inference.Word) int { return ws[len(ws)-1].Line + 1 }; lines(words) > lines(clean)+3 {
+		t.Errorf("%d lines read with the back showing through, %d without", lines(words), lines(clean))
+	}
+	words, tm, err = r.Read(context.Background(), imageOf(faded(front, front.h/2, 0.3)), 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tm.ShowThrough != 0 {
+		t.Errorf("%d lines of faded print left out as showing through", tm.ShowThrough)
+	}
+	readsInOrder(t, "faded below its middle", words, "JOHOR BAHRU", "25/12/2018", "9.00", "THANK YOU")
 }

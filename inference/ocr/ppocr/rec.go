@@ -62,6 +62,9 @@ type textLine struct {
 	px   float64 // crop columns per time step
 	// letterGap is the median blank run between the line's characters.
 	letterGap float64
+	// contrast is the crop's paper less its ink, in the model's input
+	// range (0 to 2): faint print, or the back of the paper (showThrough).
+	contrast float64
 }
 
 // cutInto samples the region b of the page, turned upright, at height h
@@ -171,10 +174,10 @@ func (r *Reader) recBatch(in *recInput, crops []crop, batch []int, lines []textL
 		c := crops[i]
 		chars := decode(data[k*steps*classes:(k+1)*steps*classes], steps, classes, r.keys)
 		// Steps past the crop's own width read the padding.
-		ink, inkH := inkColumns(in.pix[k*3*recHeight*pw:(k+1)*3*recHeight*pw], c.w, recHeight, pw)
+		ink, inkH, contrast := inkColumns(in.pix[k*3*recHeight*pw:(k+1)*3*recHeight*pw], c.w, recHeight, pw)
 		lines[i] = textLine{
 			b: c.b, chars: chars, steps: steps, width: float64(c.w) * float64(steps) / float64(pw),
-			ink: ink, inkH: inkH, px: float64(pw) / float64(steps),
+			ink: ink, inkH: inkH, px: float64(pw) / float64(steps), contrast: contrast,
 		}
 		lines[i].letterGap = letterGap(lines[i])
 	}
@@ -297,8 +300,9 @@ func (r *Reader) upsideDown(ctx context.Context, page *rgb, boxes []box, t *Timi
 // inkColumns finds the columns of a crop (CHW in [-1, 1], w×h in rows
 // stride apart) with ink: darker than halfway between the crop's paper and
 // its ink, in the rows the text fills. It also gives the text's height in
-// rows; a crop without contrast has no ink.
-func inkColumns(pix []float32, w, h, stride int) ([]bool, float64) {
+// rows, and its contrast (paper less ink, 0 to 2); a crop without
+// contrast has no ink.
+func inkColumns(pix []float32, w, h, stride int) (cols []bool, inkH, contrast float64) {
 	plane := w * h
 	gray := make([]float32, plane)
 	for y := 0; y < h; y++ {
@@ -323,9 +327,10 @@ func inkColumns(pix []float32, w, h, stride int) ([]bool, float64) {
 		return 1
 	}
 	ink, paper := pct(0.05), pct(0.90)
-	cols := make([]bool, w)
+	cols = make([]bool, w)
+	contrast = float64(paper - ink)
 	if paper-ink < 0.25 {
-		return cols, 0
+		return cols, 0, contrast
 	}
 	th := (ink + paper) / 2
 	rowInk := make([]int, h)
@@ -346,7 +351,7 @@ func inkColumns(pix []float32, w, h, stride int) ([]bool, float64) {
 		}
 	}
 	if busiest == 0 {
-		return cols, 0
+		return cols, 0, contrast
 	}
 	y0, y1 := by, by
 	for y0 > 0 && rowInk[y0-1]*10 >= busiest {
@@ -364,7 +369,7 @@ func inkColumns(pix []float32, w, h, stride int) ([]bool, float64) {
 		}
 		cols[x] = dark >= 2
 	}
-	return cols, float64(y1 - y0 + 1)
+	return cols, float64(y1 - y0 + 1), contrast
 }
 
 // recBatchN is how many lines are read in one run (a variable for tests).
