@@ -30,7 +30,7 @@ type rankedPage struct {
 func runRanking(env Env, args []string) int {
 	if len(args) == 0 || args[0] != "fit" && args[0] != "compare" {
 		fmt.Fprintln(env.Stderr, "Usage: shoebox ranking fit --out FILE SET… | compare [--model FILE] SET…")
-		fmt.Fprintln(env.Stderr, "  SET is COUNTRY,LABELS,DUMP: a country's rules, a labelled folder (as for eval) and the words `shoebox eval --dump DUMP` wrote for it (commas, as a Windows path holds a colon)")
+		fmt.Fprintln(env.Stderr, "  SET is COUNTRY,LABELS,DUMP: a country's rules, a labelled folder (as for eval) and the words `shoebox eval --dump DUMP` wrote for it (commas, as a Windows path holds a colon: LABELS holds none)")
 		return 2
 	}
 	fs := flag.NewFlagSet("ranking "+args[0], flag.ContinueOnError)
@@ -81,7 +81,11 @@ func runRanking(env Env, args []string) int {
 				m.Measured = append(m.Measured, compareRanking(io.Discard, setName(fs.Arg(i)), sets[i], crossFitted(sets, i, *l2), false))
 			}
 		}
-		data, _ := json.MarshalIndent(m, "", " ")
+		data, err := json.MarshalIndent(m, "", " ")
+		if err != nil {
+			fmt.Fprintln(env.Stderr, "shoebox: the fitted ranking cannot be written:", err)
+			return 1
+		}
 		if err := os.WriteFile(*out, append(data, '\n'), 0o644); err != nil {
 			fmt.Fprintln(env.Stderr, "shoebox:", err)
 			return 1
@@ -91,11 +95,20 @@ func runRanking(env Env, args []string) int {
 		}
 		return 0
 	}
-	m := fields.SupplierRanking
-	if *model != "" {
-		data, err := os.ReadFile(*model)
-		if err == nil {
-			m, err = fields.ParseRanking(data)
+	if *cross && len(sets) < 2 {
+		fmt.Fprintln(env.Stderr, "shoebox: --cross fits each set on the others: name two sets or more")
+		return 2
+	}
+	var m fields.Ranking
+	if !*cross {
+		var err error
+		if *model != "" {
+			var data []byte
+			if data, err = os.ReadFile(*model); err == nil {
+				m, err = fields.ParseRanking(data)
+			}
+		} else {
+			m, err = fields.SupplierRanking()
 		}
 		if err != nil {
 			fmt.Fprintln(env.Stderr, "shoebox:", err)

@@ -71,4 +71,22 @@ func TestRankingFitsAndComparesOnDumpedReadings(t *testing.T) {
 	if code, _, _ := run(t, "ranking", "fit", set); code != 2 {
 		t.Error("fit without --out did not refuse")
 	}
+	if code, _, _ := run(t, "ranking", "compare", "--cross", set); code != 2 {
+		t.Error("--cross with one set did not refuse")
+	}
+	// A reading whose confidence was written as NaN fits finite weights.
+	f, err := os.OpenFile(filepath.Join(dump, "a.lines"), os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.WriteString("9\t0\t40\t300\t50\t18\tNaN\tSTRAY\n"); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	if code, _, stderr := run(t, "ranking", "fit", "--out", out, set); code != 0 {
+		t.Fatalf("fit on a NaN confidence: exit %d: %s", code, stderr)
+	}
+	if data, err := os.ReadFile(out); err != nil || !strings.Contains(string(data), `"weights"`) {
+		t.Errorf("the ranking written on a NaN confidence: %q, %v", data, err)
+	}
 }

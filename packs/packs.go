@@ -873,7 +873,10 @@ func IsLabelWord(w string) bool {
 // IsSlogan says whether a line reads as a shop's motto in the pack's
 // languages: a slogan opener, then a trade word or a word ending in one
 // ("MEIN DROGERIEMARKT", or read as one word "MEINDROGERIEMARKT"), in
-// four words at most.
+// four words at most. A shop may be named so too ("MEIN MARKT", "YOUR CBD
+// STORE"): it is a reason to look, not to pass the line over. Read as one
+// word, the opener must be three letters or more and the trade word's part
+// six or more ("TONBAR", "YOURSTORE" are names).
 func (p *Pack) IsSlogan(line string) bool {
 	words := Words(line)
 	if p == nil || len(words) == 0 || len(words) > 4 {
@@ -886,7 +889,9 @@ func (p *Pack) IsSlogan(line string) bool {
 		}
 		last := words[len(words)-1]
 		if len(words) == 1 {
-			last = joined[len(o):]
+			if last = joined[len(o):]; len(o) < 3 || len(last) < 6 {
+				continue
+			}
 		}
 		for w := range p.nameWords {
 			if strings.HasSuffix(last, w) {

@@ -52,7 +52,7 @@ func findAddress(lines []Line, coIdx int, pk *packs.Pack, lx *lexicon) receipt.T
 			prevBottom = l.Box.Y + l.Box.H
 			continue // phone and tax number printed above the address: "TEL / FAX", "GST ID NO" (SROIE 382)
 		}
-		if taxID || reStopAddr.MatchString(u) || pk != nil && reDocumentLabel.MatchString(strings.Join(pk.Translate(packs.Words(u)), " ")) || reDateNum.MatchString(u) || isDateTimeLine(u) || reMoney.MatchString(u) && !reStreetWord.MatchString(u) && !reOpensWithPremises.MatchString(u) || rePhone.MatchString(u) || reLabelledNumber.MatchString(strings.ToUpper(l.Text)) {
+		if taxID || reStopAddr.MatchString(u) || pk != nil && reDocumentLabel.MatchString(strings.Join(pk.Translate(packs.Words(u)), " ")) || reDateNum.MatchString(u) || isDateTimeLine(u) || reMoney.MatchString(u) && !reStreetWord.MatchString(u) && (len(parts) > 0 || !reOpensWithPremises.MatchString(u)) || rePhone.MatchString(u) || reLabelledNumber.MatchString(strings.ToUpper(l.Text)) {
 			break
 		}
 		if len(parts) == 0 && !reAddrHint.MatchString(u) && !reAddrHint.MatchString(lx.mendAddressWords(u)) && skipped < 2 {
@@ -118,9 +118,10 @@ var reDocumentLabel = regexp.MustCompile(`\b(INVOICE|RECEIPT|DATE)\b`)
 // "LEVEL 6", "12, JALAN", "LG226,").
 var rePremises = regexp.MustCompile(`^\W*(NO\b|NO\.|LOT\b|UNIT\b|LEVEL\b|SUITE\b|SHOP\b|BLOCK\b|BLK\b|[A-Z]{0,2}-?\d+[A-Z]?\b)|\b(LEVEL|LVL|FLOOR|FLR|TINGKAT)\s*\d|#\s?[A-Z]?\d+-\d+`)
 
-// reOpensWithPremises is an address line opening with its premises' word
-// and number, whatever its numbers look like: "NO 24,25 &26," is the lots
-// 24, 25 and 26, not an amount.
+// reOpensWithPremises is an address's first line opening with its
+// premises' word and number, whatever its numbers look like: "NO 24,25
+// &26," is the lots 24, 25 and 26, not an amount. Further down, "NO 1234
+// 12.50" is a till's line.
 var reOpensWithPremises = regexp.MustCompile(`^\W*(NO|LOT|UNIT|SUITE|SHOP|BLOCK|BLK|LEVEL)\b\.?\s*\d`)
 
 // reLabelledNumber is a line that holds a label and a number and nothing

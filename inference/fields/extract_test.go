@@ -1155,8 +1155,13 @@ func TestAnAddressOpeningWithLotsThatReadLikeAnAmount(t *testing.T) {
 	if want := "NO 24,25 &26, JALAN PUSAT PERNIAGAAN BUNGA RAYA 4, PUSAT PERNIAGAAN BUNGA RAYA"; !strings.HasPrefix(r.SupplierAddress.Value, want) {
 		t.Errorf("address %q, want %q", r.SupplierAddress.Value, want)
 	}
-	r = ExtractFields(lines("KEDAI MAJU", "JALAN BUNGA RAYA 4", "24,25 CASH"), receipt.DefaultLocale(receipt.CountryMY), testNow)
-	if strings.Contains(r.SupplierAddress.Value, "CASH") {
-		t.Errorf("address %q runs into an amount's line", r.SupplierAddress.Value)
+	for _, page := range [][]Line{
+		lines("KEDAI MAJU", "JALAN BUNGA RAYA 4", "24,25 CASH"),
+		lines("KEDAI MAJU SDN BHD", "NO 12, JALAN BUNGA", "43000 KAJANG", "NO 1234 12.50"), // further down, a till's line
+	} {
+		r := ExtractFields(page, receipt.DefaultLocale(receipt.CountryMY), testNow)
+		if strings.Contains(r.SupplierAddress.Value, "CASH") || strings.Contains(r.SupplierAddress.Value, "12.50") {
+			t.Errorf("address %q runs into an amount's line", r.SupplierAddress.Value)
+		}
 	}
 }

@@ -288,12 +288,12 @@ func withoutTaxCode(s string) string {
 }
 
 // nameUnder is the line under item line i when it can be the item's
-// name: letters, no amount, no total or end of the items. A line of
-// neither letters nor amounts between them is passed over.
+// name: letters, no amount, no total or end of the items. A stray number
+// between them, with neither letters nor an amount, is passed over.
 func nameUnder(lines []Line, upper []string, i int) (string, bool) {
 	j := i + 1
-	if j+1 < len(lines) && letterCount(lines[j].Text) == 0 && len(amountsIn(lines[j].Text)) == 0 {
-		j++ // a stray number between the amounts and the name ("1 0 5")
+	if j+1 < len(lines) && letterCount(lines[j].Text) == 0 && HasDigit(lines[j].Text) && len(amountsIn(lines[j].Text)) == 0 {
+		j++ // a stray number between the amounts and the name ("1 0 5"); not a rule ("-----")
 	}
 	if j >= len(lines) {
 		return "", false

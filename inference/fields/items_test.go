@@ -228,6 +228,11 @@ func TestItemNamesUnderTheirAmounts(t *testing.T) {
 				"9557546953990 1 0.85 0.85 *", "- FASTER CX5N BALL PEN", "6924238702311 2 0.85 1.70x", "CBE HANDYCUTTER", "TOTAL 2.55"),
 			"FASTER CX5N BALL PEN 0.85; CBE HANDYCUTTER 1.70",
 		},
+		{
+			"a rule under the last name is no stray number", lines("ACME HARDWARE", "10/03/2018 Tax Invoice", "Item Qty U.Price RM",
+				"001533 1.00 19.00 19.00 SR", "Wood Thinner", "002 1.00 5.00 5.00 SR", "-----", "Cashier: JOHN", "Total 24.00"),
+			"",
+		},
 		{"names above, as most receipts print them", lines("ACME MART", "INVOICE 12 Date: 11/01/2019", "ITEM QTY AMOUNT", "BLEACH 1L", "2 11.50 23.00",
 			"DISH SOAP", "1 4.45 4.45", "TOTAL 27.45"), "BLEACH 1L 23.00; DISH SOAP 4.45"},
 	} {

@@ -357,8 +357,10 @@ func mendEuroSign(lines []Line) []Line {
 var reEuroAsE = regexp.MustCompile(`(\d[.,]\d{2})[eE](\s|$)`)
 
 // unitWords are the units a quantity or a time is printed in against its
-// number: "2.50KG" is a weight, "4.28PM" a time, no amounts.
-var unitWords = wordSet("KG G GR L CL ML M CM MM LB OZ PC PK AM PM H")
+// number ("2.50KG" is a weight, "12.50km" a distance, "4.28PM" a time, no
+// amounts), and the credit and debit marks that sign an amount ("12.00CR"
+// is no payment of 12.00).
+var unitWords = wordSet("KG G GR MG L LT CL DL ML M CM MM KM MI FT LB OZ PC PK PZ ST AM PM H HR HRS HS CR DR")
 
 var (
 	// reGluedUnderscores are underscores before a word's first letter or

@@ -78,6 +78,9 @@ type SupplierCandidate struct {
 func SupplierCandidates(lines []Line, loc receipt.Locale) (cands []SupplierCandidate, rules int) {
 	lines = mendLineText(trimEdgeSpecks(lines))
 	_, det := PageLocale(lines, loc)
+	if det.Pack != nil && slices.Contains(det.Pack.CurrencyMarks, "€") {
+		lines = mendEuroSign(lines) // as ExtractFields reads them
+	}
 	_, first, _ := findCompany(lines, det.Pack)
 	cands = supplierCandidates(lines, det.Pack, first)
 	return cands, slices.IndexFunc(cands, func(c SupplierCandidate) bool { return c.Line == first })
@@ -169,6 +172,11 @@ func supplierCandidates(lines []Line, pk *packs.Pack, rules int) []SupplierCandi
 			b2f(reHeading.MatchString(keywordText(u)) || reSlogan.MatchString(u)),
 			b2f(reDateNum.MatchString(l.Text) || len(amountsIn(l.Text)) > 0),
 			b2f(i == rules),
+		}
+		for k := range f {
+			if math.IsNaN(f[k]) || math.IsInf(f[k], 0) {
+				f[k] = 0 // a reading's confidence written as NaN
+			}
 		}
 		out = append(out, SupplierCandidate{Line: i, Text: l.Text, Features: f})
 		above++
@@ -308,16 +316,11 @@ func commonRun(a, b string) int {
 //go:embed ranking/supplier.json
 var supplierRankingJSON []byte
 
-// SupplierRanking is the ranking `shoebox ranking fit` last wrote.
-var SupplierRanking = mustRanking(supplierRankingJSON)
-
-func mustRanking(data []byte) Ranking {
-	m, err := ParseRanking(data)
-	if err != nil {
-		panic(err)
-	}
-	return m
-}
+// SupplierRanking is the ranking `shoebox ranking fit` last wrote, or why
+// it cannot be used (fitted on other features than these rules compute).
+// Nothing reads it but the ranking command: it is read when asked for, so
+// a file out of step stops no other command.
+func SupplierRanking() (Ranking, error) { return ParseRanking(supplierRankingJSON) }
 
 // ParseRanking reads a ranking as `shoebox ranking fit` writes it; its
 // features must be SupplierFeatures, in order.
@@ -330,21 +333,4 @@ func ParseRanking(data []byte) (Ranking, error) {
 		return m, fmt.Errorf("the supplier ranking was fitted on other features than these rules compute: fit it again (shoebox ranking fit)")
 	}
 	return m, nil
-}
-
-// The ranking doubts the rules' line where it gives another line at least
-// rankingSure and theirs at most rankingUnlikely.
-const (
-	rankingSure     = 0.8
-	rankingUnlikely = 0.05
-)
-
-// RankingDoubts says whether the ranking's chances speak against the
-// rules' candidate (an index into the chances; -1: the rules read no
-// name, and there is nothing to doubt).
-func RankingDoubts(chances []float64, rules int) bool {
-	if rules < 0 || rules >= len(chances) || chances[rules] > rankingUnlikely {
-		return false
-	}
-	return slices.Max(chances) >= rankingSure
 }

@@ -574,7 +574,7 @@ func plainNameAt(lines []Line, i int, pk *packs.Pack) string {
 	t := cleanName(lines[i].Text, pk)
 	u := strings.ToUpper(t)
 	if isNoiseLine(lines[i]) || letterCount(t) < 4 || isLowerCase(t) || isProse(t) || reHeading.MatchString(keywordText(u)) ||
-		reStopAddr.MatchString(u) || reSlogan.MatchString(u) || pk.IsSlogan(u) || reStreetWord.MatchString(u) && !isShopName(u) || rePostcodeLine.MatchString(u) ||
+		reStopAddr.MatchString(u) || reSlogan.MatchString(u) || reStreetWord.MatchString(u) && !isShopName(u) || rePostcodeLine.MatchString(u) ||
 		strings.ContainsAny(t, "0123456789") && letterCount(t) < len(t)/2 {
 		return ""
 	}
@@ -585,17 +585,21 @@ func plainNameAt(lines []Line, i int, pk *packs.Pack) string {
 }
 
 // isProse says whether a line reads as running text, not a heading: four
-// words or more, none of them capitalised ("meinem Konto ... die",
-// or the back of the paper showing through, read mirrored:
-// "erouatevegnurielsni neejlew eid nereisusnie ofnoX meniem").
+// words or more, each in lower case at its start ("thank you for
+// shopping with us", or the back of the paper showing through, read
+// mirrored: "erouatevegnurielsni neejlew eid nereisusnie ofnoX meniem"). A
+// word capitalised at its first or second letter ("eBay", "iPhone"), or in
+// a script without capitals, is a name's.
 func isProse(s string) bool {
 	words := 0
 	for _, w := range strings.Fields(s) {
-		r, _ := utf8.DecodeRuneInString(w)
+		r, n := utf8.DecodeRuneInString(w)
+		r2, _ := utf8.DecodeRuneInString(w[n:])
 		switch {
-		case unicode.IsUpper(r):
+		case !unicode.IsLetter(r):
+		case !unicode.IsLower(r) || unicode.IsUpper(r2):
 			return false
-		case unicode.IsLetter(r):
+		default:
 			words++
 		}
 	}

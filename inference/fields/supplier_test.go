@@ -346,7 +346,40 @@ func TestNeitherAMottoNorTextShowingThroughIsTheName(t *testing.T) {
 	if r.SupplierName.Value != "ROSSMANN" {
 		t.Errorf("supplier %q, want the logo's ROSSMANN", r.SupplierName.Value)
 	}
-	if isProse("Cafe Eugene") || isProse("real, Markt Paderborn") || !isProse("thank you for shopping with us") {
-		t.Error("prose told wrongly from a heading")
+	for line, want := range map[string]bool{
+		"thank you for shopping with us": true,
+		"Cafe Eugene":                    false,
+		"real, Markt Paderborn":          false,
+		"eBay store online shop":         false, // capitalised at its second letter
+		"iPhone repair and service":      false,
+		"麦当劳 快餐 餐厅 分店":                   false, // a script without capitals
+	} {
+		if got := isProse(line); got != want {
+			t.Errorf("%q: prose %v, want %v", line, got, want)
+		}
+	}
+}
+
+// A shop may be named as a motto reads ("MEIN MARKT", "YOUR CBD STORE"):
+// the name and its address are read, the name doubted for a look.
+func TestANameThatReadsLikeAMottoIsDoubted(t *testing.T) {
+	for _, tc := range []struct{ pack, name, street, town string }{
+		{"DE", "MEIN MARKT", "HAUPTSTR. 5", "10115 BERLIN"},
+		{"US", "YOUR CBD STORE", "123 MAIN ST", "SPRINGFIELD, IL 62701"},
+	} {
+		loc := receipt.DefaultLocale(receipt.CountryEU)
+		if tc.pack == "US" {
+			loc = receipt.DefaultLocale(receipt.CountryUS)
+		}
+		loc.Pack = tc.pack
+		lines := lines(tc.name, tc.street, tc.town, "12.03.2024 10:15", "TOTAL 12,50")
+		r := ExtractFields(lines, loc, testNow)
+		Assess(&r, lines, loc, testNow)
+		if r.SupplierName.Value != tc.name || r.SupplierAddress.Value == "" {
+			t.Errorf("%s: supplier %q at %q, want %q and its address", tc.pack, r.SupplierName.Value, r.SupplierAddress.Value, tc.name)
+		}
+		if ok, why := receipt.SupplierTrusted(r.SupplierName); ok || !strings.Contains(why, "motto") {
+			t.Errorf("%s: %q trusted %v (%s), want it doubted as a motto", tc.pack, tc.name, ok, why)
+		}
 	}
 }

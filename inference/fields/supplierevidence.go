@@ -30,6 +30,9 @@ func assessSupplier(r *receipt.Receipt, lines []Line, pk *packs.Pack, others []R
 	} else if n, ok := pk.IsLegalForm(words); ok && n < len(words) {
 		support(receipt.EvidenceReading, "a registered name, with its legal form")
 	}
+	if s.Doubt == "" && pk.IsSlogan(name) {
+		s.Doubt = "the name reads like a shop's motto: the business may be named above it, in its logo"
+	}
 	own := lineAt(lines, s.Box)
 	// The name's words in its own address name a place, not the business
 	// again: "PUSAT DAGANGAN PHILEO DAMANSARA" over "UNIT 105, BLOCK
