@@ -328,6 +328,9 @@ func TestVATNumberWithItsLabelMisread(t *testing.T) {
 		{receipt.CountryEU, "USt-IdNr 0E594225913", "EU_VAT:DE594225913", true},
 		{receipt.CountryUK, "VAT No GB 112.9472 81", "UK_VAT:GB112947281", false},
 		{receipt.CountryUK, "VAT No GB 181 1959 SO", "UK_VAT:GB181195950", true},
+		{receipt.CountryEU, "Y-tunnus 1l03633-2", "EU_VAT:FI11036332", true}, // a 1 read as l
+		{receipt.CountryEU, "USt-IdNr DE7389703OO", "EU_VAT:DE738970300", true},
+		{receipt.CountryEU, "USt-IdNr DE73897O3OO", "", false}, // three letters: not a number read
 		{receipt.CountryEU, "Kundennr DE738970301", "", false}, // fails the check digit
 		{receipt.CountryEU, "CODE738970300", "", false},
 	} {

@@ -311,6 +311,16 @@ func validTaxID(read string, loc receipt.Locale, pk *packs.Pack) (id receipt.Tax
 			}
 		}
 	}
+	if digits, ok := lettersAsDigits(read); ok {
+		if id, ok := accept(digits); ok {
+			return id, true, true
+		}
+		if national, ok := pk.NationalTaxID(digits); ok {
+			if id, ok := accept(national); ok {
+				return id, true, true
+			}
+		}
+	}
 	if id := receipt.RepairTaxID(receipt.DetectTaxID(read, loc.Country)); id.Value != read {
 		if id, ok := accept(id.Value); ok {
 			return id, true, true
@@ -318,3 +328,32 @@ func validTaxID(read string, loc receipt.Locale, pk *packs.Pack) (id receipt.Tax
 	}
 	return receipt.TaxID{}, false, false
 }
+
+// lettersAsDigits is a number read with one or two of its digits as the
+// letters they look like ("1L036332": 11036332), those put back; a
+// country prefix's two letters stay. ok is false when there are none, or
+// more, or another letter: only the format and check the caller asks of
+// the result make it the number.
+func lettersAsDigits(read string) (string, bool) {
+	start := 0
+	if len(read) > 2 && unicode.IsLetter(rune(read[0])) && unicode.IsLetter(rune(read[1])) {
+		start = 2
+	}
+	out := []byte(read)
+	n := 0
+	for i := start; i < len(out); i++ {
+		if out[i] >= '0' && out[i] <= '9' {
+			continue
+		}
+		d, ok := letterDigits[out[i]]
+		if !ok {
+			return "", false
+		}
+		out[i] = d
+		n++
+	}
+	return string(out), n > 0 && n <= 2 && len(out)-start-n >= 6
+}
+
+// letterDigits are the digits a reader reads as letters in a number.
+var letterDigits = map[byte]byte{'L': '1', 'I': '1', 'O': '0', 'D': '0', 'Q': '0', 'S': '5', 'B': '8', 'Z': '2', 'G': '6'}
