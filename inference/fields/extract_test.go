@@ -342,6 +342,25 @@ func TestVATNumberWithItsLabelMisread(t *testing.T) {
 	}
 }
 
+// A tax ID label read a letter off, its number glued to it, still names
+// the number when the number's check holds.
+func TestTaxIDAfterAMisreadLabel(t *testing.T) {
+	loc := receipt.DefaultLocale(receipt.CountryEU)
+	loc.Pack = "FI"
+	for line, want := range map[string]string{
+		"Y-hunnus6191369-8":  "EU_VAT:FI61913698",
+		"Y-hunnus6191369-7":  "", // its check fails
+		"Y-hunnus 6191369-8": "EU_VAT:FI61913698",
+		"Kunnus 6191369-8":   "", // too short a label to be told a letter off
+	} {
+		r := ExtractFields(lines("Kirjakauppa Hamalainen Ay", "Aleksanterinkatu 1", line, "LOPPUSUMMA 107,52"), loc, testNow)
+		got, _ := receipt.Get(&r, "supplier_tax_id")
+		if got != want || want != "" && r.SupplierTaxID.Confidence >= 0.6 {
+			t.Errorf("%q: tax ID %q at %.2f, want %q, unsure", line, got, r.SupplierTaxID.Confidence, want)
+		}
+	}
+}
+
 func TestItemsMustAddUpToTheCent(t *testing.T) {
 	r := ExtractFields(lines("TAX INVOICE", "1 x TONER 27.52", "1 x PAPER 34.90", "TOTAL 62.41"), receipt.DefaultLocale(receipt.CountryAU), testNow)
 	if len(r.LineItems) != 0 {

@@ -121,8 +121,56 @@ func labelledTaxID(lines []Line, loc receipt.Locale, pk *packs.Pack) receipt.Fie
 			}
 		}
 	}
+	// A label with a letter misread, its number maybe glued to it
+	// ("Y-hunnus6191369-8"): a number its country's format and check accept
+	// says what the label was.
+	for _, l := range lines {
+		if id, ok := labels.afterMisreadLabel(l.Text, loc, pk); ok {
+			return taxIDOn(l, id, true)
+		}
+	}
 	return receipt.Field[receipt.TaxID]{}
 }
+
+// minMisreadLabel is the fewest letters a tax ID label needs for a
+// reading a letter off it to count as it ("Y-TUNNUS", "UST-IDNR", not
+// "NIF" or "UID").
+const minMisreadLabel = 6
+
+// afterMisreadLabel is the tax ID a line prints after a tax ID label read
+// with one letter wrong (see minMisreadLabel), the number maybe glued to
+// the label's last word.
+func (lb taxIDLabelling) afterMisreadLabel(text string, loc receipt.Locale, pk *packs.Pack) (receipt.TaxID, bool) {
+	var words []string
+	for _, w := range lb.labelWords(packs.Words(text)) {
+		if m := reWordGluedToNumber.FindStringSubmatch(w); m != nil {
+			words = append(words, m[1], m[2])
+			continue
+		}
+		words = append(words, w)
+	}
+	for i := range words {
+		for _, label := range lb.labels {
+			if len(label) > len(words)-i {
+				continue
+			}
+			want, got := strings.Join(label, " "), strings.Join(words[i:i+len(label)], " ")
+			if letterCount(want) < minMisreadLabel || got == want || editDistance(got, want, 1) != 1 {
+				continue
+			}
+			for _, read := range numberAfter(words[i+len(label):]) {
+				if id, _, ok := validTaxID(read, loc, pk); ok {
+					return id, true
+				}
+			}
+		}
+	}
+	return receipt.TaxID{}, false
+}
+
+// reWordGluedToNumber is a word of letters with four digits or more read
+// against its end.
+var reWordGluedToNumber = regexp.MustCompile(`^(\pL{2,})(\d{4,})$`)
 
 // reMarkForLetter is a bracket read for the J that ends a number.
 var reMarkForLetter = regexp.MustCompile(`(\d) ?\]`)
