@@ -130,7 +130,7 @@ func sameTown(a, b [][2]int) bool {
 }
 
 // letterFor is the letter a digit or mark read in a letter's place stands
-// for, in a postcode or a legal form (postcodeLookalikes the other way).
+// for, in a postcode or a legal form (letterDigits the other way).
 var letterFor = map[byte]byte{'0': 'O', '1': 'I', '2': 'Z', '5': 'S', '6': 'G', '8': 'B', ']': 'J', '|': 'I'}
 
 // mendPostcodeShape mends the last postcode of the address whose every
@@ -220,7 +220,7 @@ func (lx *lexicon) fitShape(code string) (string, bool) {
 			if b[i] >= '0' && b[i] <= '9' {
 				continue
 			}
-			d, ok := postcodeLookalikes[rune(b[i])]
+			d, ok := letterDigits[rune(b[i])]
 			if !ok {
 				return "", false
 			}
@@ -245,9 +245,10 @@ func trailingMarks(w string) string {
 	return w[len(strings.TrimRight(w, ",.")):]
 }
 
-// postcodeLookalikes are the digits a letter read among a postcode's
-// digits stands for. A, which may be a 4 or a smudged 0, is left out.
-var postcodeLookalikes = map[rune]rune{'D': '0', 'O': '0', 'Q': '0', 'C': '0', 'I': '1', 'L': '1', 'Z': '2', 'S': '5', 'G': '6', 'B': '8'}
+// letterDigits are the digits a letter read among a number's digits (a
+// postcode's, a tax ID's) stands for. A, which may be a 4 or a smudged 0,
+// is left out.
+var letterDigits = map[rune]rune{'D': '0', 'O': '0', 'Q': '0', 'C': '0', 'I': '1', 'L': '1', 'Z': '2', 'S': '5', 'G': '6', 'B': '8'}
 
 // reLetteredPostcode is five digits and capitals before a town's name.
 var reLetteredPostcode = regexp.MustCompile(`(^|[\s,])([0-9A-Z]{5}),?\s+(\p{Lu}[\p{Lu} ]+)`)
@@ -264,7 +265,7 @@ func (lx *lexicon) mendLettersInPostcode(addr string) string {
 		mended := []rune(code)
 		for i, r := range mended {
 			if r < '0' || r > '9' {
-				if d, ok := postcodeLookalikes[r]; ok {
+				if d, ok := letterDigits[r]; ok {
 					mended[i] = d
 				} else {
 					mended = nil

@@ -163,7 +163,7 @@ func supplierCandidates(lines []Line, pk *packs.Pack, rules int) []SupplierCandi
 		f := []float64{
 			b2f(above == 0), b2f(above == 1), b2f(above == 2), float64(min(above, 10)) / 10,
 			height, b2f(l.Box.H > 0 && l.Box.H == tallest),
-			float64(letters) / float64(max(1, chars)), float64(len(digits(l.Text))) / float64(max(1, chars)),
+			float64(letters) / float64(max(1, chars)), float64(packs.CountDigits(l.Text)) / float64(max(1, chars)),
 			min(1, float64(len(words))/6),
 			b2f(legalNameAt(lines, i, pk) != ""), b2f(notANameLine(l, pk)), b2f(plainNameAt(lines, i, pk) != ""),
 			b2f(i >= top), b2f(addressBelow), b2f(printedAgain),
@@ -182,15 +182,6 @@ func supplierCandidates(lines []Line, pk *packs.Pack, rules int) []SupplierCandi
 		above++
 	}
 	return out
-}
-
-func digits(s string) string {
-	return strings.Map(func(r rune) rune {
-		if r >= '0' && r <= '9' {
-			return r
-		}
-		return -1
-	}, s)
 }
 
 // Ranking is a fitted linear scoring of candidates: a weight per feature.

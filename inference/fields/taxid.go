@@ -378,8 +378,8 @@ func validTaxID(read string, loc receipt.Locale, pk *packs.Pack) (id receipt.Tax
 }
 
 // lettersAsDigits is a number read with one or two of its digits as the
-// letters they look like ("1L036332": 11036332), those put back; a
-// country prefix's two letters stay. ok is false when there are none, or
+// letters they look like (letterDigits: "1L036332" is 11036332), those
+// put back; a country prefix's two letters stay. ok is false when there are none, or
 // more, or another letter: only the format and check the caller asks of
 // the result make it the number.
 func lettersAsDigits(read string) (string, bool) {
@@ -393,15 +393,12 @@ func lettersAsDigits(read string) (string, bool) {
 		if out[i] >= '0' && out[i] <= '9' {
 			continue
 		}
-		d, ok := letterDigits[out[i]]
+		d, ok := letterDigits[rune(out[i])]
 		if !ok {
 			return "", false
 		}
-		out[i] = d
+		out[i] = byte(d)
 		n++
 	}
 	return string(out), n > 0 && n <= 2 && len(out)-start-n >= 6
 }
-
-// letterDigits are the digits a reader reads as letters in a number.
-var letterDigits = map[byte]byte{'L': '1', 'I': '1', 'O': '0', 'D': '0', 'Q': '0', 'S': '5', 'B': '8', 'Z': '2', 'G': '6'}
