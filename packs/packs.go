@@ -53,9 +53,9 @@ type Language struct {
 	// BAKERY, GRILL): a heading's next line made of them is the name's.
 	NameWords []string `json:"name_words"`
 	// SloganOpeners are the possessives a shop's slogan opens with ("MEIN
-	// Drogeriemarkt", "YOUR local store", "VOTRE supermarché"): such a line
-	// ending in a trade word is its motto, printed under the name or logo,
-	// not the name.
+	// Drogeriemarkt", "YOUR local store", "VOTRE supermarché"): a line of
+	// one ending in a trade word reads as the motto printed under the name
+	// or logo, and a name read so waits for a look (IsSlogan).
 	SloganOpeners []string `json:"slogan_openers,omitempty"`
 	// NotNames are the till's words printed near the top (SERVER, TABLE,
 	// CASHIER, KASSE): a line of them and numbers names no business.
