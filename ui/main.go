@@ -72,7 +72,7 @@ func Main(args []string, version string) (code int) {
 				time.Sleep(700 * time.Millisecond)
 				onMain(func() {
 					if *zoom > 0 {
-						u.viewer.zoomTo(*zoom)
+						u.viewer.showAtZoom(*zoom)
 					}
 					if *focus != "" {
 						u.FocusField(*focus)

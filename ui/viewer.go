@@ -114,6 +114,16 @@ func (v *viewer) zoomTo(z float64) {
 	}
 }
 
+// showAtZoom shows the page at zoom z from its top-left corner, as a page
+// opened at a set zoom is read; unlike zoomTo it does not depend on where
+// the view was, which before the window has its final size means nothing.
+func (v *viewer) showAtZoom(z float64) {
+	v.zoom = min(8, max(0.1, z))
+	v.scroll.Offset = fyne.Position{}
+	v.layout()
+	v.scroll.Refresh()
+}
+
 // scrollTo moves the view's top-left corner to p, kept within the page.
 func (v *viewer) scrollTo(p fyne.Position) {
 	content, view := v.stack.MinSize(), v.scroll.Size()
