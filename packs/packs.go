@@ -39,6 +39,12 @@ type Language struct {
 	// in where it is not Latin ("Cyrl"): PP-OCR has no letters for it, so
 	// a page in it is read by Tesseract with this language's data.
 	Script string `json:"script,omitempty"`
+	// Lookalikes pairs each Latin letter with the letter of Script it
+	// looks like ("AАBВCС…", Latin first): Tesseract, reading the script
+	// with English beside it, reads bold capitals of the script as Latin
+	// ("PECTO" for РЕСТО), and a word made wholly of such letters that the
+	// language knows in its script is written back in it (FromLookalikes).
+	Lookalikes string `json:"lookalikes,omitempty"`
 	// Labels maps a canonical label, as the reading rules spell it in
 	// English ("TOTAL", "TOTAL DUE", "SUBTOTAL", "CASH", "CARD", "CHANGE",
 	// "TIP", "DISCOUNT", "ROUNDING", "TAX", "NET", "GROSS", "AMOUNT",
@@ -77,6 +83,9 @@ type Language struct {
 	// TOTAL"…) to the language's words for them. Its "TAX ID" labels are
 	// read on receipts too ("UID:", "Contribuinte n.º").
 	InvoiceLabels map[string][]string `json:"invoice_labels"`
+
+	lookalike map[rune]rune   // Lookalikes, Latin to the script's
+	known     map[string]bool // the words the pack prints, folded (knownWords)
 }
 
 // Pack is what one country's receipts print, its languages' words included.
@@ -419,7 +428,95 @@ func checkLanguage(l *Language) error {
 			return fmt.Errorf("language pack %s: month %q → %d", l.Code, m, n)
 		}
 	}
+	pairs := []rune(l.Lookalikes)
+	if len(pairs)%2 != 0 || len(pairs) > 0 && l.Script == "" {
+		return fmt.Errorf("language pack %s: lookalikes must pair each Latin letter with one of the language's script", l.Code)
+	}
+	l.lookalike = map[rune]rune{}
+	for i := 0; i < len(pairs); i += 2 {
+		if !unicode.Is(unicode.Latin, pairs[i]) || !unicode.IsLetter(pairs[i+1]) || unicode.Is(unicode.Latin, pairs[i+1]) {
+			return fmt.Errorf("language pack %s: lookalike %q for %q: a Latin letter, then the script's", l.Code, pairs[i+1], pairs[i])
+		}
+		l.lookalike[pairs[i]] = pairs[i+1]
+	}
+	l.known = knownWords(l)
 	return nil
+}
+
+// knownWords are the words a language's receipts print, as its pack
+// lists them (labels, evidence, months, trade and till words, street
+// words), folded.
+func knownWords(l *Language) map[string]bool {
+	known := map[string]bool{}
+	add := func(ss ...string) {
+		for _, s := range ss {
+			for _, w := range Words(s) {
+				known[w] = true
+			}
+		}
+	}
+	for _, ws := range l.Labels {
+		add(ws...)
+	}
+	for _, ws := range l.InvoiceLabels {
+		add(ws...)
+	}
+	for m := range l.Months {
+		add(m)
+	}
+	add(l.Evidence...)
+	add(l.NameWords...)
+	add(l.SloganOpeners...)
+	add(l.NotNames...)
+	add(l.StreetWords...)
+	add(l.OtherDates...)
+	return known
+}
+
+// ScriptOfTesseract is the script (ISO 15924) of the language whose
+// trained data Tesseract names code ("bul": "Cyrl"); empty for Latin.
+func ScriptOfTesseract(code string) string {
+	mu.RLock()
+	defer mu.RUnlock()
+	for _, l := range languages {
+		if l.Tesseract == code && l.Script != "" {
+			return l.Script
+		}
+	}
+	return ""
+}
+
+// FromLookalikes writes a word read in Latin letters in script instead,
+// where each of its letters is one of a language's lookalikes and the
+// word so written is one the language knows ("PECTO:" is "РЕСТО:");
+// ok is false otherwise, and for any word with a letter of the script.
+// Marks around the word are kept.
+func FromLookalikes(script, word string) (string, bool) {
+	core := strings.TrimFunc(word, func(r rune) bool { return !unicode.IsLetter(r) })
+	if len([]rune(core)) < 2 {
+		return "", false
+	}
+	mu.RLock()
+	defer mu.RUnlock()
+	for _, l := range languages {
+		if l.Script != script || len(l.lookalike) == 0 {
+			continue
+		}
+		var b strings.Builder
+		for _, r := range core {
+			to, ok := l.lookalike[r]
+			if !ok {
+				b.Reset()
+				break
+			}
+			b.WriteRune(to)
+		}
+		if b.Len() > 0 && l.known[Fold(b.String())] {
+			i := strings.Index(word, core)
+			return word[:i] + b.String() + word[i+len(core):], true
+		}
+	}
+	return "", false
 }
 
 var validOrders = map[string]bool{"DMY": true, "MDY": true, "YMD": true}

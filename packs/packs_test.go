@@ -24,9 +24,12 @@ func TestEveryBuiltInPackLoads(t *testing.T) {
 
 func TestTheLoaderRefusesWhatTheRulesCannotUse(t *testing.T) {
 	for name, files := range map[string]map[string]string{
-		"unknown label": {"d/languages/zz.json": `{"language":"zz","name":"Z","labels":{"TOTALLY":["X"]}}`},
-		"unknown field": {"d/languages/zz.json": `{"language":"zz","name":"Z","lables":{}}`},
-		"bad month":     {"d/languages/zz.json": `{"language":"zz","name":"Z","months":{"SMARCH":13}}`},
+		"unknown label":         {"d/languages/zz.json": `{"language":"zz","name":"Z","labels":{"TOTALLY":["X"]}}`},
+		"unknown field":         {"d/languages/zz.json": `{"language":"zz","name":"Z","lables":{}}`},
+		"bad month":             {"d/languages/zz.json": `{"language":"zz","name":"Z","months":{"SMARCH":13}}`},
+		"lookalikes unpaired":   {"d/languages/zz.json": `{"language":"zz","name":"Z","script":"Cyrl","lookalikes":"AАB"}`},
+		"lookalikes of Latin":   {"d/languages/zz.json": `{"language":"zz","name":"Z","script":"Cyrl","lookalikes":"AÄ"}`},
+		"lookalikes, no script": {"d/languages/zz.json": `{"language":"zz","name":"Z","lookalikes":"AА"}`},
 		"no language": {"d/countries/zz.json": `{"country":"ZZ","name":"Z","jurisdiction":"other","languages":["qq"],
 			"currency":"ZZD","date_order":"DMY"}`},
 		"bad date order": {"d/countries/zz.json": `{"country":"ZZ","name":"Z","jurisdiction":"other","languages":["en"],
@@ -224,6 +227,34 @@ func TestTheLanguagesOfAScript(t *testing.T) {
 	}
 	if got := ScriptTesseractLanguages("Grek"); got != nil {
 		t.Errorf("no pack writes Greek: %v", got)
+	}
+}
+
+// Tesseract reading Bulgarian with English beside it reads bold РЕСТО as
+// "PECTO": a word wholly of lookalikes that the language knows is written
+// back in Cyrillic; Latin words that are no Bulgarian word stay.
+func TestWordsReadInLatinLookalikes(t *testing.T) {
+	for read, want := range map[string]string{
+		"PECTO":   "РЕСТО",
+		"OCHOBA:": "ОСНОВА:",
+		"KACOB":   "КАСОВ",
+		"BGN":     "",
+		"TOTAL":   "",
+		"CAFE":    "",
+		"OBO":     "", // ОБЩО misread: no lookalike of it
+		"РЕСТО":   "", // already Cyrillic
+		"ЕКО":     "",
+	} {
+		got, ok := FromLookalikes("Cyrl", read)
+		if !ok {
+			got = ""
+		}
+		if got != want {
+			t.Errorf("%q: %q, want %q", read, got, want)
+		}
+	}
+	if _, ok := FromLookalikes("Latn", "PECTO"); ok {
+		t.Error("a script no pack writes in has no lookalikes")
 	}
 }
 

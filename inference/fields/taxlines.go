@@ -2,6 +2,7 @@ package fields
 
 import (
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/shopspring/decimal"
@@ -32,6 +33,7 @@ func findTaxLines(lines []Line, upper []string, r receipt.Receipt) ([]receipt.Ta
 	byRate := map[string]receipt.TaxLine{}
 	var order []string
 	inSummary, summaryWord := false, ""
+	rowsLeft := 0 // a VAT table's rows of amounts that do not add up, or print no rate read
 	for i, l := range lines {
 		u := strings.ToUpper(l.Text)
 		k := upper[i]
@@ -48,6 +50,9 @@ func findTaxLines(lines []Line, upper []string, r receipt.Receipt) ([]receipt.Ta
 		}
 		m := reTaxRate.FindStringSubmatch(u)
 		if m == nil {
+			if inSummary && taxWord == "" && len(amountsIn(l.Text)) >= 2 && letterCount(l.Text) <= 3 {
+				rowsLeft++ // "Г996 73.97 6.66 80.63": "9%" read as 996
+			}
 			continue
 		}
 		rate, err := decimal.NewFromString(strings.Replace(m[1], ",", ".", 1))
@@ -66,10 +71,15 @@ func findTaxLines(lines []Line, upper []string, r receipt.Receipt) ([]receipt.Ta
 		conf := clamp(l.Conf * 0.7)
 		if rate.GreaterThan(decimal.NewFromInt(30)) {
 			var ok bool
-			if rate, ok = rateTheSumsConfirm(m[1], amts[len(amts)-1], r); !ok {
+			if rate, ok = rateTheSumsConfirm(m[1], amts, r); !ok {
 				continue
 			}
 			conf *= factorUnlikelyRate
+		} else if _, _, adds := netTaxGross(amts, rate); len(amts) >= 3 && !adds {
+			// "19% 67.06 6.04 73.10": the tax class Г read as 1 before 9%.
+			if c, ok := rateTheRowConfirms(m[1], amts); ok {
+				rate, conf = c, conf*factorUnlikelyRate
+			}
 		}
 		tl := receipt.TaxLine{
 			Label: receipt.Text{Value: taxLabel(k, taxWord, summaryWord), Set: true, Source: receipt.SourceOCR, Confidence: conf},
@@ -105,6 +115,9 @@ func findTaxLines(lines []Line, upper []string, r receipt.Receipt) ([]receipt.Ta
 		// and no tax exceeds the rate's share of the total: an item row
 		// with a discount rate ("10% 10.00 100.00") is neither.
 		if taxWord == "" && !tl.Net.Set {
+			if inSummary {
+				rowsLeft++
+			}
 			continue
 		}
 		// A tax one digit off the rate's share of the total passes, for
@@ -132,6 +145,11 @@ func findTaxLines(lines []Line, upper []string, r receipt.Receipt) ([]receipt.Ta
 		out = append(out, byRate[k])
 	}
 	if len(out) == 0 || r.TotalTax.Set && !near(receipt.TaxLinesTotal(out), r.TotalTax.Value) && !breakdownMakesTotal(out, r) {
+		out = nil
+	}
+	// A table with a row left unread whose read rows do not make the
+	// total is part of a breakdown, and its tax part of the tax.
+	if gross, ok := vatTableGross(out); ok && rowsLeft > 0 && r.Total.Set && !near(gross, r.Total.Value) {
 		out = nil
 	}
 	return out, inclusiveByArithmetic(r, inclusive)
@@ -319,22 +337,45 @@ func mendDollarReadAsDigit(lines []Line, upper []string, total decimal.Decimal) 
 }
 
 // rateTheSumsConfirm reads a rate that no tax has ("SALES TAX 79%" over a
-// subtotal of $166.22 and a tax of $11.64) as the rate with one digit left
-// out, a speck read beside it, when exactly one such rate makes the tax:
-// of the subtotal, or the share of the total.
-func rateTheSumsConfirm(read string, tax decimal.Decimal, r receipt.Receipt) (decimal.Decimal, bool) {
+// subtotal of $166.22 and a tax of $11.64; "520% 128.70 25.74 154.44",
+// a tax class Б read as 5 before 20%) as the rate with one digit left
+// out, a speck or a letter read beside it, when exactly one such rate
+// makes the tax (amts' last): of the subtotal, of the share of the total,
+// or of the row's own net where its net and tax make its gross.
+func rateTheSumsConfirm(read string, amts []decimal.Decimal, r receipt.Receipt) (decimal.Decimal, bool) {
 	hundred := decimal.NewFromInt(100)
+	tax := amts[len(amts)-1]
+	return rateWithADigitLeftOut(read, func(c decimal.Decimal) bool {
+		_, _, rowAddsUp := netTaxGross(amts, c)
+		return rowAddsUp || r.Subtotal.Set && near(r.Subtotal.Value.Mul(c).Div(hundred), tax) ||
+			r.Total.Set && near(taxIncluded(r.Total.Value, c), tax)
+	})
+}
+
+// rateTheRowConfirms reads a plausible rate that a VAT row's amounts do
+// not bear out as the rate with one digit left out where exactly one such
+// rate makes the row's tax of its net and, with it, its gross.
+func rateTheRowConfirms(read string, amts []decimal.Decimal) (decimal.Decimal, bool) {
+	return rateWithADigitLeftOut(read, func(c decimal.Decimal) bool {
+		_, _, rowAddsUp := netTaxGross(amts, c)
+		return rowAddsUp
+	})
+}
+
+// rateWithADigitLeftOut is the one rate of at most 30% that read, a rate
+// as printed, gives with one of its digits left out and that fits; ok is
+// false where none or several do.
+func rateWithADigitLeftOut(read string, fits func(decimal.Decimal) bool) (decimal.Decimal, bool) {
 	var found []decimal.Decimal
 	for i := range len(read) {
 		if read[i] < '0' || read[i] > '9' {
 			continue
 		}
 		c, err := decimal.NewFromString(strings.Replace(read[:i]+read[i+1:], ",", ".", 1))
-		if err != nil || !c.IsPositive() || c.GreaterThan(decimal.NewFromInt(30)) {
+		if err != nil || !c.IsPositive() || c.GreaterThan(decimal.NewFromInt(30)) || slices.ContainsFunc(found, c.Equal) {
 			continue
 		}
-		if r.Subtotal.Set && near(r.Subtotal.Value.Mul(c).Div(hundred), tax) ||
-			r.Total.Set && near(taxIncluded(r.Total.Value, c), tax) {
+		if fits(c) {
 			found = append(found, c)
 		}
 	}

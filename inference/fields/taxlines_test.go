@@ -116,6 +116,26 @@ func TestFindTaxLines(t *testing.T) {
 			nil, "false",
 		},
 		{
+			// B read as 8: 87% is no rate; 7% of the row's net is its tax, and they make its gross.
+			"a VAT row's class letter read as a digit before its rate", receipt.CountryEU,
+			lines("SUMME EUR 34,93", "MWST NETTO STEUER BRUTTO", "A 19% 20,36 3,87 24,23", "87% 10,00 0,70 10,70"),
+			[]want{{"MWST", "19", "20.36", "3.87"}, {"MWST", "7", "10", "0.7"}},
+			"",
+		},
+		{
+			// Г read as 1: 19% is a rate, but 9% is the one that makes the row's tax of its net.
+			"a VAT row's class letter read as a digit makes another plausible rate", receipt.CountryEU,
+			lines("SUMME EUR 102,03", "MWST NETTO STEUER BRUTTO", "19% 93,61 8,42 102,03"),
+			[]want{{"MWST", "9", "93.61", "8.42"}},
+			"",
+		},
+		{
+			// The second row's rate unread: the first's tax is not the receipt's.
+			"a VAT table with a row left unread gives no breakdown", receipt.CountryEU,
+			lines("SUMME EUR 235,07", "MWST NETTO STEUER BRUTTO", "B 20% 128,70 25,74 154,44", "G996 73,97 6,66 80,63"),
+			nil, "",
+		},
+		{
 			"a tax one digit above its share", receipt.CountryEU, lines("TOTAL DUE EUR 12,65", "Includes MWST 19% EUR 2,62"),
 			[]want{{"MWST", "19", "", "2.02"}},
 			"true",

@@ -11,6 +11,7 @@ import (
 
 	"github.com/shoebox-app/shoebox/inference"
 	"github.com/shoebox-app/shoebox/inference/fields"
+	"github.com/shoebox-app/shoebox/packs"
 	"github.com/shoebox-app/shoebox/receipt"
 )
 
@@ -404,7 +405,23 @@ func (o *Tesseract) readPageWith(ctx context.Context, page inference.Page, psm i
 		}
 		return id
 	})
-	return pageReading{words: words, gray: g, factor: factor}, t, nil
+	return pageReading{words: lookalikesInScript(words, clientScript(c)), gray: g, factor: factor}, t, nil
+}
+
+// lookalikesInScript writes back in script the words read in its Latin lookalikes
+// that its language packs know (packs.FromLookalikes): Tesseract reading
+// Bulgarian with English beside it reads bold РЕСТО as "PECTO". Words in
+// script == "" (Latin) stay as read.
+func lookalikesInScript(words []inference.Word, script string) []inference.Word {
+	if script == "" {
+		return words
+	}
+	for i, w := range words {
+		if to, ok := packs.FromLookalikes(script, w.Text); ok {
+			words[i].Text = to
+		}
+	}
+	return words
 }
 
 // wordsFromBoxes turns Tesseract's words into ours: boxes read on an image

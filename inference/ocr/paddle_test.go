@@ -460,3 +460,29 @@ func TestADateReadOnceIsReadAgainOnItsLineNotThePage(t *testing.T) {
 		t.Errorf("not ready: %v", why)
 	}
 }
+
+// An instance reading Bulgarian writes back in Cyrillic the words it read
+// in their Latin lookalikes ("PECTO" for РЕСТО); an English one leaves
+// them, and amounts and Latin words stay as read.
+func TestAReaderOfCyrillicWritesLookalikesBack(t *testing.T) {
+	if !TesseractBuilt {
+		t.Skip("this build reads without Tesseract")
+	}
+	read := func() []inference.Word {
+		return []inference.Word{{Text: "PECTO"}, {Text: "16.99"}, {Text: "BGN"}, {Text: "LED"}}
+	}
+	for langs, want := range map[string]string{"bul eng": "РЕСТО 16.99 BGN LED", "eng": "PECTO 16.99 BGN LED"} {
+		c, err := newClient(Options{Languages: strings.Fields(langs)}, 6)
+		if err != nil {
+			t.Skipf("%s: %v", langs, err)
+		}
+		var got []string
+		for _, w := range lookalikesInScript(read(), clientScript(c)) {
+			got = append(got, w.Text)
+		}
+		c.Close()
+		if strings.Join(got, " ") != want {
+			t.Errorf("%s: %q, want %q", langs, strings.Join(got, " "), want)
+		}
+	}
+}

@@ -79,7 +79,7 @@ func readCrop(c *tessClient, g *image.Gray, box receipt.Box, scale float64, stre
 	if err != nil {
 		return nil, fmt.Errorf("tesseract failed on a line: %w", err)
 	}
-	return wordsFromBoxes(boxes, page, origin, scale, func(tessBox) int { return line }), nil
+	return lookalikesInScript(wordsFromBoxes(boxes, page, origin, scale, func(tessBox) int { return line }), clientScript(c)), nil
 }
 
 // rereadScale enlarges a line read again alone: on SROIE's 150 dpi scans a

@@ -8,6 +8,8 @@ import (
 	"sync"
 
 	"github.com/otiai10/gosseract/v2"
+
+	"github.com/shoebox-app/shoebox/packs"
 )
 
 // DefaultReader is the reader a page is read with when PP-OCR's parts are
@@ -24,6 +26,17 @@ type (
 	tessClient = gosseract.Client
 	tessBox    = gosseract.BoundingBox
 )
+
+// clientScript is the script (ISO 15924) of the languages other than
+// Latin an instance reads, "" where they are all Latin.
+func clientScript(c *tessClient) string {
+	for _, l := range c.Languages {
+		if s := packs.ScriptOfTesseract(l); s != "" {
+			return s
+		}
+	}
+	return ""
+}
 
 func newClient(opt Options, psm int) (*tessClient, error) {
 	c := gosseract.NewClient()

@@ -38,4 +38,6 @@ func (*tessClient) GetBoundingBoxesVerbose() ([]tessBox, error) { return nil, Er
 
 func (*tessClient) Close() error { return nil }
 
+func clientScript(*tessClient) string { return "" }
+
 func quietLeptonica() {}
