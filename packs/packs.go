@@ -24,6 +24,7 @@ import (
 	"strings"
 	"sync"
 	"unicode"
+	"unicode/utf8"
 
 	"golang.org/x/text/unicode/norm"
 )
@@ -45,6 +46,14 @@ type Language struct {
 	// ("PECTO" for РЕСТО), and a word made wholly of such letters that the
 	// language knows in its script is written back in it (FromLookalikes).
 	Lookalikes string `json:"lookalikes,omitempty"`
+	// UnreadLetters are the language's letters the default page reader
+	// (PP-OCR) has none of and reads as another letter, each with the one
+	// it reads ("ł": "t", so Wrocław reads "Wroctaw"); letters it reads
+	// without their accent (ą as a) are not listed: the rules compare words
+	// without accents. A name's or address's word with such a stand-in is
+	// read again by Tesseract in the language, which has the letter
+	// (RestoresUnread).
+	UnreadLetters map[string]string `json:"unread_letters,omitempty"`
 	// Labels maps a canonical label, as the reading rules spell it in
 	// English ("TOTAL", "TOTAL DUE", "SUBTOTAL", "CASH", "CARD", "CHANGE",
 	// "TIP", "DISCOUNT", "ROUNDING", "TAX", "NET", "GROSS", "AMOUNT",
@@ -426,6 +435,11 @@ func checkLanguage(l *Language) error {
 	for m, n := range l.Months {
 		if n < 1 || n > 12 || len(Words(m)) != 1 {
 			return fmt.Errorf("language pack %s: month %q → %d", l.Code, m, n)
+		}
+	}
+	for letter, read := range l.UnreadLetters {
+		if utf8.RuneCountInString(letter) != 1 || utf8.RuneCountInString(read) != 1 || letter == read {
+			return fmt.Errorf("language pack %s: unread letter %q read as %q: one letter each, not the same", l.Code, letter, read)
 		}
 	}
 	pairs := []rune(l.Lookalikes)
@@ -965,6 +979,53 @@ func IsLabelWord(w string) bool {
 	mu.RLock()
 	defer mu.RUnlock()
 	return oneWordLabels[Fold(strings.Trim(w, ".:"))]
+}
+
+// HasStandIn says whether a word holds a letter the default page reader
+// reads in place of one of the pack's languages' unread letters ("t" in
+// Polish, for ł): a reading of it may have lost that letter.
+func (p *Pack) HasStandIn(word string) bool {
+	if p == nil {
+		return false
+	}
+	for _, l := range p.langs {
+		for _, read := range l.UnreadLetters {
+			if strings.Contains(word, read) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// RestoresUnread says whether second is first with one or more of the
+// letters the page reader read in place of an unread letter of the pack's
+// languages given back, and no other change ("Wroctaw", "Wrocław").
+func (p *Pack) RestoresUnread(first, second string) bool {
+	if p == nil {
+		return false
+	}
+	a, b := []rune(first), []rune(second)
+	if len(a) != len(b) || first == second {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] && !p.readsAs(b[i], a[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+// readsAs says whether letter is an unread letter of the pack's languages
+// that the page reader reads as read.
+func (p *Pack) readsAs(letter, read rune) bool {
+	for _, l := range p.langs {
+		if r, ok := l.UnreadLetters[string(letter)]; ok && r == string(read) {
+			return true
+		}
+	}
+	return false
 }
 
 // IsSlogan says whether a line reads as a shop's motto in the pack's

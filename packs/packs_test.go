@@ -30,6 +30,7 @@ func TestTheLoaderRefusesWhatTheRulesCannotUse(t *testing.T) {
 		"lookalikes unpaired":   {"d/languages/zz.json": `{"language":"zz","name":"Z","script":"Cyrl","lookalikes":"AАB"}`},
 		"lookalikes of Latin":   {"d/languages/zz.json": `{"language":"zz","name":"Z","script":"Cyrl","lookalikes":"AÄ"}`},
 		"lookalikes, no script": {"d/languages/zz.json": `{"language":"zz","name":"Z","lookalikes":"AА"}`},
+		"unread letter of two":  {"d/languages/zz.json": `{"language":"zz","name":"Z","unread_letters":{"ł":"tt"}}`},
 		"no language": {"d/countries/zz.json": `{"country":"ZZ","name":"Z","jurisdiction":"other","languages":["qq"],
 			"currency":"ZZD","date_order":"DMY"}`},
 		"bad date order": {"d/countries/zz.json": `{"country":"ZZ","name":"Z","jurisdiction":"other","languages":["en"],

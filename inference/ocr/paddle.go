@@ -265,7 +265,7 @@ func (p *PPOCR) extractRead(ctx context.Context, page inference.Page, words []in
 		tess = p.tesseractFor(r.PrintedIn.Value)
 		again = tess.rereaderOn(pageReading{gray: toGray(page.Image), factor: 1}, &res.Timings.Reread)
 		if p.opt.RereadNameWords {
-			m.doubtful, m.better = ppDoubtfulWord, tesseractSurerOn
+			m.doubtful, m.better = ppDoubtfulWordIn(r.PrintedIn.Value), tesseractSurerOn
 		}
 	}
 	rules := p.opt.rules(again)
@@ -341,9 +341,21 @@ func (p *PPOCR) extractRead(ctx context.Context, page inference.Page, words []in
 const (
 	ppDoubtfulConf    = 0.93
 	tesseractSureConf = 0.9
+	// tesseractUnreadConf is how sure Tesseract must be of a word to give
+	// back a letter PP-OCR has none of (packs' unread_letters).
+	tesseractUnreadConf = 0.9
 )
 
 func ppDoubtfulWord(w inference.Word) bool { return w.Conf < ppDoubtfulConf }
+
+// ppDoubtfulWordIn is ppDoubtfulWord on a page printed in country, whose
+// languages may have letters PP-OCR has none of: a word holding the
+// letter PP-OCR reads in their place ("Wroctaw" for Wrocław) is doubtful
+// however sure PP-OCR was (see tesseractSurer).
+func ppDoubtfulWordIn(country string) func(inference.Word) bool {
+	pk, _ := packs.Get(country)
+	return func(w inference.Word) bool { return ppDoubtfulWord(w) || pk.HasStandIn(w.Text) }
+}
 
 // tesseractSurerOn is tesseractSurer on a page that prints the spellings
 // printed counts: a word PP-OCR read as the page prints it twice or more
@@ -359,6 +371,15 @@ func tesseractSurerOn(printed fields.PageSpellings, pk *packs.Pack, first, secon
 // tesseractSurer says whether Tesseract's second reading of a word on a
 // page of pack pk takes the place of PP-OCR's first.
 func tesseractSurer(first, second inference.Word, pk *packs.Pack) bool {
+	// The page's language's letter given back where PP-OCR, which has
+	// none of it, read another ("Wrocław" for "Wroctaw"), and no other
+	// change: Tesseract in the language has the letter.
+	if pk.RestoresUnread(first.Text, second.Text) {
+		return second.Conf >= tesseractSureConf
+	}
+	if !ppDoubtfulWord(first) {
+		return false // read again for a letter PP-OCR lacks, which it did not give
+	}
 	// PP-OCR reads digits better than Tesseract (a postcode's 55100 was
 	// read again 55700, NO1 as NOL): only a digit between two letters
 	// (RE8LITI) may go. A word of our lexicon as it stands is no misread

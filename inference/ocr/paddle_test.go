@@ -192,6 +192,25 @@ func TestTesseractSurerKeepsDigitsAndKnownWords(t *testing.T) {
 			t.Errorf("%s read again %s at %.2f: taken %v, want %v", c.first, c.second, c.conf, got, c.take)
 		}
 	}
+	// On a Polish page, a word PP-OCR read surely with the t it reads for ł
+	// is doubtful, and Tesseract's ł is taken where nothing else changed.
+	pl, _ := packs.Get("PL")
+	doubtful := ppDoubtfulWordIn("PL")
+	if !doubtful(inference.Word{Text: "Wroctaw", Conf: 0.99}) || doubtful(inference.Word{Text: "Krakow", Conf: 0.99}) {
+		t.Error("on a Polish page, only a word with t is doubtful for its letters")
+	}
+	if ppDoubtfulWordIn("DE")(inference.Word{Text: "Wroctaw", Conf: 0.99}) {
+		t.Error("German has no letter PP-OCR reads as t")
+	}
+	for _, c := range []struct {
+		second string
+		take   bool
+	}{{"Wrocław", true}, {"Wrocłam", false}, {"Wroctaw", false}, {"Wroclaw", false}} {
+		got := tesseractSurer(inference.Word{Text: "Wroctaw", Conf: 0.99}, inference.Word{Text: c.second, Conf: 0.95}, pl)
+		if got != c.take {
+			t.Errorf("Wroctaw read again %s: taken %v, want %v", c.second, got, c.take)
+		}
+	}
 	// On a page that prints PP-OCR's spelling twice, a spelling it never
 	// prints is not taken; one it prints is.
 	printed := fields.PageSpellings{"SAM": 3, "SAF": 0, "TIMES": 1, "TIHES": 2}
