@@ -341,9 +341,6 @@ func (p *PPOCR) extractRead(ctx context.Context, page inference.Page, words []in
 const (
 	ppDoubtfulConf    = 0.93
 	tesseractSureConf = 0.9
-	// tesseractUnreadConf is how sure Tesseract must be of a word to give
-	// back a letter PP-OCR has none of (packs' unread_letters).
-	tesseractUnreadConf = 0.9
 )
 
 func ppDoubtfulWord(w inference.Word) bool { return w.Conf < ppDoubtfulConf }
