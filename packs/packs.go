@@ -47,12 +47,12 @@ type Language struct {
 	// language knows in its script is written back in it (FromLookalikes).
 	Lookalikes string `json:"lookalikes,omitempty"`
 	// UnreadLetters are the language's letters the default page reader
-	// (PP-OCR) has none of and reads as another letter, each with the one
-	// it reads ("ł": "t", so Wrocław reads "Wroctaw"); letters it reads
-	// without their accent (ą as a) are not listed: the rules compare words
-	// without accents. A name's or address's word with such a stand-in is
-	// read again by Tesseract in the language, which has the letter
-	// (RestoresUnread).
+	// (PP-OCR) has none of, or often reads as another letter, each with
+	// the letters it reads in its place ("ł": "t", so Wrocław reads
+	// "Wroctaw"; "ß": "BR"); letters it reads without their accent (ą as a)
+	// are not listed: the rules compare words without accents. A name's or
+	// address's word with such a stand-in is read again by Tesseract in the
+	// language, which has the letter (RestoresUnread).
 	UnreadLetters map[string]string `json:"unread_letters,omitempty"`
 	// Labels maps a canonical label, as the reading rules spell it in
 	// English ("TOTAL", "TOTAL DUE", "SUBTOTAL", "CASH", "CARD", "CHANGE",
@@ -274,6 +274,9 @@ var (
 	// oneWordLabels are the labels of every language that are one word
 	// ("HT", "CB", "MWST"), folded; Add fills it.
 	oneWordLabels = map[string]bool{}
+	// oneWordForms are the legal forms of every country that are one word
+	// ("AY", "AG", "GMBH"), folded; Add fills it.
+	oneWordForms = map[string]bool{}
 )
 
 func init() {
@@ -402,8 +405,14 @@ func Add(langs []*Language, packs []*Pack) error {
 		countries[p.Country] = p
 	}
 	// A language replaced under packs already loaded: compile them again.
+	oneWordForms = map[string]bool{}
 	for _, p := range countries {
 		_ = compile(p, languages)
+		for _, f := range p.LegalForms {
+			if w := Words(f); len(w) == 1 {
+				oneWordForms[w[0]] = true
+			}
+		}
 	}
 	return nil
 }
@@ -438,8 +447,8 @@ func checkLanguage(l *Language) error {
 		}
 	}
 	for letter, read := range l.UnreadLetters {
-		if utf8.RuneCountInString(letter) != 1 || utf8.RuneCountInString(read) != 1 || letter == read {
-			return fmt.Errorf("language pack %s: unread letter %q read as %q: one letter each, not the same", l.Code, letter, read)
+		if utf8.RuneCountInString(letter) != 1 || read == "" || strings.Contains(read, letter) {
+			return fmt.Errorf("language pack %s: unread letter %q read as %q: one letter, read as others", l.Code, letter, read)
 		}
 	}
 	pairs := []rune(l.Lookalikes)
@@ -981,6 +990,15 @@ func IsLabelWord(w string) bool {
 	return oneWordLabels[Fold(strings.Trim(w, ".:"))]
 }
 
+// IsLegalFormWord says whether a word is by itself a legal form in one of
+// the countries ("AY", a Finnish partnership; "AG"): short as it is, it
+// ends a name, it is no speck at a line's edge.
+func IsLegalFormWord(w string) bool {
+	mu.RLock()
+	defer mu.RUnlock()
+	return oneWordForms[Fold(strings.Trim(w, ".,:"))]
+}
+
 // HasStandIn says whether a word holds a letter the default page reader
 // reads in place of one of the pack's languages' unread letters ("t" in
 // Polish, for ł): a reading of it may have lost that letter.
@@ -990,7 +1008,7 @@ func (p *Pack) HasStandIn(word string) bool {
 	}
 	for _, l := range p.langs {
 		for _, read := range l.UnreadLetters {
-			if strings.Contains(word, read) {
+			if strings.ContainsAny(word, read) {
 				return true
 			}
 		}
@@ -1021,7 +1039,7 @@ func (p *Pack) RestoresUnread(first, second string) bool {
 // that the page reader reads as read.
 func (p *Pack) readsAs(letter, read rune) bool {
 	for _, l := range p.langs {
-		if r, ok := l.UnreadLetters[string(letter)]; ok && r == string(read) {
+		if r, ok := l.UnreadLetters[string(letter)]; ok && strings.ContainsRune(r, read) {
 			return true
 		}
 	}

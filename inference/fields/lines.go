@@ -79,8 +79,8 @@ func GroupLines(words []inference.Word) []Line {
 // characters, or of marks alone, read with little confidence ("SUNRISE
 // PRINTING E", "| HAUPTSTRASSE 7 |"), or a letter or mark standing far off
 // the rest of the line however confident ("SUNRISE BAKERY LLC      A"),
-// unless it is a label ("TVA      HT", a VAT table's heading).
-// Far off means against the line's own spacing too, on a line without
+// unless it is a label ("TVA      HT", a VAT table's heading) or a legal
+// form ("PAPERIKAUPPA VIRTANEN   AY"). Far off means against the line's own spacing too, on a line without
 // money (an item line's columns are far apart): a heading set wide keeps
 // its initials and short words ("C  W  KHOO HARDWARE", "SAM  SAM  TRADING
 // CO").
@@ -109,7 +109,7 @@ func trimEdgeSpecks(lines []Line) []Line {
 			// speck stretches.
 			return !money && w.Conf < 0.5 && next.Box.H > 0 && gap > next.Box.H*3
 		}
-		return n <= 2 && !HasDigit(w.Text) && height > 0 && gap > height*3/2 && (money || gap > 2*spacing) && !packs.IsLabelWord(w.Text)
+		return n <= 2 && !HasDigit(w.Text) && height > 0 && gap > height*3/2 && (money || gap > 2*spacing) && !packs.IsLabelWord(w.Text) && !packs.IsLegalFormWord(w.Text)
 	}
 	gapBetween := func(a, b inference.Word) int { return b.Box.X - (a.Box.X + a.Box.W) }
 	out := make([]Line, 0, len(lines))

@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/shoebox-app/shoebox/inference"
 	"github.com/shoebox-app/shoebox/packs"
 	"github.com/shoebox-app/shoebox/receipt"
 )
@@ -381,5 +382,24 @@ func TestANameThatReadsLikeAMottoIsDoubted(t *testing.T) {
 		if ok, why := receipt.SupplierTrusted(r.SupplierName); ok || !strings.Contains(why, "motto") {
 			t.Errorf("%s: %q trusted %v (%s), want it doubted as a motto", tc.pack, tc.name, ok, why)
 		}
+	}
+}
+
+// A two-letter legal form set apart from the name is the name's, not a
+// speck at the line's edge: the Finnish partnership's AY stays, where a
+// lone letter as far off goes.
+func TestATwoLetterLegalFormIsNoSpeck(t *testing.T) {
+	words := []inference.Word{
+		{Text: "PAPERIKAUPPA", Conf: 0.98, Box: receipt.Box{X: 130, Y: 26, W: 147, H: 13}},
+		{Text: "VIRTANEN", Conf: 0.99, Box: receipt.Box{X: 294, Y: 26, W: 94, H: 13}},
+		{Text: "AY", Conf: 0.99, Box: receipt.Box{X: 408, Y: 26, W: 21, H: 13}},
+	}
+	line := GroupLines(words)[0]
+	if got := trimEdgeSpecks([]Line{line})[0].Text; got != "PAPERIKAUPPA VIRTANEN AY" {
+		t.Errorf("trimmed to %q", got)
+	}
+	words[2].Text = "X"
+	if got := trimEdgeSpecks([]Line{GroupLines(words)[0]})[0].Text; got != "PAPERIKAUPPA VIRTANEN" {
+		t.Errorf("a letter as far off: %q", got)
 	}
 }

@@ -211,6 +211,16 @@ func TestTesseractSurerKeepsDigitsAndKnownWords(t *testing.T) {
 			t.Errorf("Wroctaw read again %s: taken %v, want %v", c.second, got, c.take)
 		}
 	}
+	// German: ß read as B or R, ü as i.
+	de, _ := packs.Get("DE")
+	for _, c := range []struct {
+		first, second string
+		take          bool
+	}{{"WeiB", "Weiß", true}, {"WEIR", "WEIß", true}, {"Miller", "Müller", true}, {"Miller", "Müllex", false}, {"Miller", "Möller", false}} {
+		if got := tesseractSurer(inference.Word{Text: c.first, Conf: 0.99}, inference.Word{Text: c.second, Conf: 0.95}, de); got != c.take {
+			t.Errorf("German %s read again %s: taken %v, want %v", c.first, c.second, got, c.take)
+		}
+	}
 	// On a page that prints PP-OCR's spelling twice, a spelling it never
 	// prints is not taken; one it prints is.
 	printed := fields.PageSpellings{"SAM": 3, "SAF": 0, "TIMES": 1, "TIHES": 2}
