@@ -24,13 +24,13 @@ func TestEveryBuiltInPackLoads(t *testing.T) {
 
 func TestTheLoaderRefusesWhatTheRulesCannotUse(t *testing.T) {
 	for name, files := range map[string]map[string]string{
-		"unknown label":         {"d/languages/zz.json": `{"language":"zz","name":"Z","labels":{"TOTALLY":["X"]}}`},
-		"unknown field":         {"d/languages/zz.json": `{"language":"zz","name":"Z","lables":{}}`},
-		"bad month":             {"d/languages/zz.json": `{"language":"zz","name":"Z","months":{"SMARCH":13}}`},
-		"lookalikes unpaired":   {"d/languages/zz.json": `{"language":"zz","name":"Z","script":"Cyrl","lookalikes":"AАB"}`},
-		"lookalikes of Latin":   {"d/languages/zz.json": `{"language":"zz","name":"Z","script":"Cyrl","lookalikes":"AÄ"}`},
-		"lookalikes, no script": {"d/languages/zz.json": `{"language":"zz","name":"Z","lookalikes":"AА"}`},
-		"unread letters as one": {"d/languages/zz.json": `{"language":"zz","name":"Z","unread_letters":{"łt":"t"}}`},
+		"unknown label":          {"d/languages/zz.json": `{"language":"zz","name":"Z","labels":{"TOTALLY":["X"]}}`},
+		"unknown field":          {"d/languages/zz.json": `{"language":"zz","name":"Z","lables":{}}`},
+		"bad month":              {"d/languages/zz.json": `{"language":"zz","name":"Z","months":{"SMARCH":13}}`},
+		"lookalikes unpaired":    {"d/languages/zz.json": `{"language":"zz","name":"Z","script":"Cyrl","lookalikes":"AАB"}`},
+		"lookalikes of Latin":    {"d/languages/zz.json": `{"language":"zz","name":"Z","script":"Cyrl","lookalikes":"AÄ"}`},
+		"lookalikes, no script":  {"d/languages/zz.json": `{"language":"zz","name":"Z","lookalikes":"AА"}`},
+		"unread letters as one":  {"d/languages/zz.json": `{"language":"zz","name":"Z","unread_letters":{"łt":"t"}}`},
 		"unread, read as itself": {"d/languages/zz.json": `{"language":"zz","name":"Z","unread_letters":{"ł":"ł"}}`},
 		"no language": {"d/countries/zz.json": `{"country":"ZZ","name":"Z","jurisdiction":"other","languages":["qq"],
 			"currency":"ZZD","date_order":"DMY"}`},
