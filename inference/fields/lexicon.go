@@ -464,8 +464,11 @@ func (lx *lexicon) mendPlacePhrases(s string) string {
 // mendZeroInNameWords reads a 0 among the letters of a name's word as
 // the O it is ("G0LDEN B0OK", "HAI~0" for HAI-O), and a tilde between
 // two characters of a word as the hyphen it is. A word needs three
-// letters and no other digit: "A1", "3M", "7-ELEVEN" and "U3" stay.
+// letters and no other digit: "A1", "3M", "7-ELEVEN" and "U3" stay. A 0
+// standing alone before a word, or before an apostrophe and a letter, is
+// the Irish O too ("0 SUILLEABHAIN", "0'BRIEN").
 func mendZeroInNameWords(s string) string {
+	s = reZeroBeforeName.ReplaceAllString(s, "${1}O${2}")
 	return mendEachWord(s, func(f string) string {
 		w := reTildeInWord.ReplaceAllString(f, "$1-$2")
 		letters, zeros, digits := countZeros(w)
@@ -811,3 +814,8 @@ func (lx *lexicon) joinSplitWords(s string, words map[string]bool) string {
 	}
 	return strings.Join(out, " ")
 }
+
+// reZeroBeforeName is a 0 standing alone at a name's start or after a
+// word of letters, before a word of letters or an apostrophe and a
+// letter: "0 SUILLEABHAIN", "SEAN 0'BRIEN" (not "10 0 STREET").
+var reZeroBeforeName = regexp.MustCompile(`(^|\pL\s+)0(\s+\pL{3}|['’]\pL)`)

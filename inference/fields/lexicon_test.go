@@ -288,6 +288,10 @@ func TestMendZeroInNameWords(t *testing.T) {
 		{"B00K CAFE", "B00K CAFE"},                 // two zeros: which is which is not known
 		{"MART 2000 SDN BHD", "MART 2000 SDN BHD"}, // a number
 		{"AB-10 TRADING", "AB-10 TRADING"},
+		{"0 SUILLEABHAIN HARDWARE LTD", "O SUILLEABHAIN HARDWARE LTD"}, // Ó read as 0
+		{"SEAN 0'BRIEN LTD", "SEAN O'BRIEN LTD"},
+		{"ROOM 10 0 STREET", "ROOM 10 0 STREET"}, // after a number
+		{"MART 100 0", "MART 100 0"},
 	} {
 		if got := mendZeroInNameWords(tc.in); got != tc.want {
 			t.Errorf("mendZeroInNameWords(%q) = %q, want %q", tc.in, got, tc.want)
