@@ -7,6 +7,7 @@ import (
 
 	"github.com/shopspring/decimal"
 
+	"github.com/shoebox-app/shoebox/packs"
 	"github.com/shoebox-app/shoebox/receipt"
 )
 
@@ -50,10 +51,19 @@ func findTaxLines(lines []Line, upper []string, r receipt.Receipt) ([]receipt.Ta
 		}
 		m := reTaxRate.FindStringSubmatch(u)
 		if m == nil {
-			if inSummary && taxWord == "" && len(amountsIn(l.Text)) >= 2 && letterCount(l.Text) <= 3 {
-				rowsLeft++ // "Г996 73.97 6.66 80.63": "9%" read as 996
+			if !inSummary || taxWord != "" || len(amountsIn(l.Text)) < 2 || letterCount(l.Text) > 3 {
+				continue
 			}
-			continue
+			// A row whose % was misread ("25,59 53,70 13,69 67,39" for
+			// 25,5 %; "Г996 73.97 6.66 80.63" for Г 9 %): the one rate
+			// of the country that makes its tax of its net, and with it
+			// its gross, is its rate.
+			rate, ok := rateTheRowMakes(amountsIn(l.Text), r)
+			if !ok {
+				rowsLeft++
+				continue
+			}
+			m = []string{rate.String() + "%", rate.String()}
 		}
 		rate, err := decimal.NewFromString(strings.Replace(m[1], ",", ".", 1))
 		if err != nil || !rate.IsPositive() {
@@ -69,6 +79,9 @@ func findTaxLines(lines []Line, upper []string, r receipt.Receipt) ([]receipt.Ta
 			}
 		}
 		conf := clamp(l.Conf * 0.7)
+		if !reTaxRate.MatchString(u) {
+			conf *= factorUnlikelyRate // the rate from the row's arithmetic
+		}
 		if rate.GreaterThan(decimal.NewFromInt(30)) {
 			var ok bool
 			if rate, ok = rateTheSumsConfirm(m[1], amts, r); !ok {
@@ -360,6 +373,31 @@ func rateTheRowConfirms(read string, amts []decimal.Decimal) (decimal.Decimal, b
 		_, _, rowAddsUp := netTaxGross(amts, c)
 		return rowAddsUp
 	})
+}
+
+// rateTheRowMakes is the one rate of the page's country (its pack's tax
+// rates) at which a VAT row's last three amounts are a net, its tax and
+// their sum; ok is false where none or several are, or the country is
+// not known.
+func rateTheRowMakes(amts []decimal.Decimal, r receipt.Receipt) (decimal.Decimal, bool) {
+	pk, ok := packs.Get(r.PrintedIn.Value)
+	if !ok || len(amts) < 3 {
+		return decimal.Zero, false
+	}
+	var found []decimal.Decimal
+	for _, s := range pk.TaxRates {
+		c, err := decimal.NewFromString(s)
+		if err != nil || !c.IsPositive() {
+			continue
+		}
+		if _, _, adds := netTaxGross(amts, c); adds {
+			found = append(found, c)
+		}
+	}
+	if len(found) != 1 {
+		return decimal.Zero, false
+	}
+	return found[0], true
 }
 
 // rateWithADigitLeftOut is the one rate of at most 30% that read, a rate

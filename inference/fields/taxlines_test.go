@@ -136,6 +136,13 @@ func TestFindTaxLines(t *testing.T) {
 			nil, "",
 		},
 		{
+			// 25,5 % read "25,59": of Finland's rates only 25.5 makes 13,69 of 53,70.
+			"a VAT row whose % was misread takes the rate its arithmetic makes", receipt.CountryEU,
+			lines("Y-tunnus 8204299-1", "MAKSETTAVAA 109,91 EUR", "ALV % VEROTON VERO VEROLLINEN", "25,59 53,70 13,69 67,39", "14% 37,30 5,22 42,52", "KIITOS KAYNNISTA"),
+			[]want{{"ALV", "25.5", "53.7", "13.69"}, {"ALV", "14", "37.3", "5.22"}},
+			"",
+		},
+		{
 			"a tax one digit above its share", receipt.CountryEU, lines("TOTAL DUE EUR 12,65", "Includes MWST 19% EUR 2,62"),
 			[]want{{"MWST", "19", "", "2.02"}},
 			"true",
