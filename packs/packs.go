@@ -46,14 +46,16 @@ type Language struct {
 	// ("PECTO" for РЕСТО), and a word made wholly of such letters that the
 	// language knows in its script is written back in it (FromLookalikes).
 	Lookalikes string `json:"lookalikes,omitempty"`
-	// UnreadLetters are the language's letters the default page reader
+	// MisreadLetters are the language's letters the default page reader
 	// (PP-OCR) has none of, or often reads as another letter, each with
 	// the letters it reads in its place ("ł": "t", so Wrocław reads
-	// "Wroctaw"; "ß": "BR"); letters it reads without their accent (ą as a)
-	// are not listed: the rules compare words without accents. A name's or
-	// address's word with such a stand-in is read again by Tesseract in the
-	// language, which has the letter (RestoresUnread).
-	UnreadLetters map[string]string `json:"unread_letters,omitempty"`
+	// "Wroctaw"; "ß": "BR"; "l": "i" in small print, "Hauptpiatz");
+	// letters it reads without their accent (ą as a) are not listed: the
+	// rules compare words without accents. A name's or address's word
+	// with such a stand-in is read again by Tesseract in the language, and
+	// its reading taken where it only gives the letters back
+	// (RestoresMisread).
+	MisreadLetters map[string]string `json:"misread_letters,omitempty"`
 	// Labels maps a canonical label, as the reading rules spell it in
 	// English ("TOTAL", "TOTAL DUE", "SUBTOTAL", "CASH", "CARD", "CHANGE",
 	// "TIP", "DISCOUNT", "ROUNDING", "TAX", "NET", "GROSS", "AMOUNT",
@@ -446,9 +448,9 @@ func checkLanguage(l *Language) error {
 			return fmt.Errorf("language pack %s: month %q → %d", l.Code, m, n)
 		}
 	}
-	for letter, read := range l.UnreadLetters {
+	for letter, read := range l.MisreadLetters {
 		if utf8.RuneCountInString(letter) != 1 || read == "" || strings.Contains(read, letter) {
-			return fmt.Errorf("language pack %s: unread letter %q read as %q: one letter, read as others", l.Code, letter, read)
+			return fmt.Errorf("language pack %s: misread letter %q read as %q: one letter, read as others", l.Code, letter, read)
 		}
 	}
 	pairs := []rune(l.Lookalikes)
@@ -1000,14 +1002,14 @@ func IsLegalFormWord(w string) bool {
 }
 
 // HasStandIn says whether a word holds a letter the default page reader
-// reads in place of one of the pack's languages' unread letters ("t" in
+// reads in place of one of the pack's languages' misread letters ("t" in
 // Polish, for ł): a reading of it may have lost that letter.
 func (p *Pack) HasStandIn(word string) bool {
 	if p == nil {
 		return false
 	}
 	for _, l := range p.langs {
-		for _, read := range l.UnreadLetters {
+		for _, read := range l.MisreadLetters {
 			if strings.ContainsAny(word, read) {
 				return true
 			}
@@ -1016,10 +1018,10 @@ func (p *Pack) HasStandIn(word string) bool {
 	return false
 }
 
-// RestoresUnread says whether second is first with one or more of the
-// letters the page reader read in place of an unread letter of the pack's
+// RestoresMisread says whether second is first with one or more of the
+// letters the page reader read in place of a misread letter of the pack's
 // languages given back, and no other change ("Wroctaw", "Wrocław").
-func (p *Pack) RestoresUnread(first, second string) bool {
+func (p *Pack) RestoresMisread(first, second string) bool {
 	if p == nil {
 		return false
 	}
@@ -1035,11 +1037,11 @@ func (p *Pack) RestoresUnread(first, second string) bool {
 	return true
 }
 
-// readsAs says whether letter is an unread letter of the pack's languages
+// readsAs says whether letter is a misread letter of the pack's languages
 // that the page reader reads as read.
 func (p *Pack) readsAs(letter, read rune) bool {
 	for _, l := range p.langs {
-		if r, ok := l.UnreadLetters[string(letter)]; ok && strings.ContainsRune(r, read) {
+		if r, ok := l.MisreadLetters[string(letter)]; ok && strings.ContainsRune(r, read) {
 			return true
 		}
 	}

@@ -371,7 +371,7 @@ func tesseractSurer(first, second inference.Word, pk *packs.Pack) bool {
 	// The page's language's letter given back where PP-OCR, which has
 	// none of it, read another ("Wrocław" for "Wroctaw"), and no other
 	// change: Tesseract in the language has the letter.
-	if pk.RestoresUnread(first.Text, second.Text) {
+	if pk.RestoresMisread(first.Text, second.Text) {
 		return second.Conf >= tesseractSureConf
 	}
 	if !ppDoubtfulWord(first) {

@@ -211,6 +211,11 @@ func TestTesseractSurerKeepsDigitsAndKnownWords(t *testing.T) {
 			t.Errorf("Wroctaw read again %s: taken %v, want %v", c.second, got, c.take)
 		}
 	}
+	// Every Latin language: l read as i in small print.
+	ie, _ := packs.Get("IE")
+	if !tesseractSurer(inference.Word{Text: "Waish", Conf: 0.99}, inference.Word{Text: "Walsh", Conf: 0.95}, ie) {
+		t.Error("Irish Waish read again Walsh was not taken")
+	}
 	// German: ß read as B or R, ü as i.
 	de, _ := packs.Get("DE")
 	for _, c := range []struct {
