@@ -1028,6 +1028,9 @@ func TestSouthernEuropeanAddress(t *testing.T) {
 		{"ES", []string{"Papeleria Nunez S.L.U.", "Calle Mayor, 76", "46001 Valencia", "C.I.F. B93668952", "FACTURA SIMPLIFICADA", "Fecha: 24/06/2025"}, "CALLE MAYOR, 76, 46001 VALENCIA"},
 		{"ES", []string{"Papeleria Nunez S.L.U.", "C.I.F. B93668952", "Calle Mayor, 76", "46001 Valencia", "Fecha: 24/06/2025"}, "CALLE MAYOR, 76, 46001 VALENCIA"},
 		{"IT", []string{"Bar Roma S.r.l.", "Via Roma, 7", "40121 Bologna", "P.IVA 04603586779"}, "VIA ROMA, 7, 40121 BOLOGNA"},
+		// The elided article read as a word of its own is no speck.
+		{"BE", []string{"QUINCAILLERIE WOUTERS SRL", "Chaussee d' Ixelles 33", "1000 Bruxelles", "TVA BE 0858.425.749"}, "CHAUSSEE D'IXELLES 33, 1000 BRUXELLES"},
+		{"IT", []string{"Bar Roma S.r.l.", "Piazza dell' Unita 7", "40121 Bologna", "P.IVA 04603586779"}, "PIAZZA DELL'UNITA 7, 40121 BOLOGNA"},
 	} {
 		loc := receipt.DefaultLocale(receipt.CountryEU)
 		loc.Pack = tc.pack
