@@ -341,6 +341,10 @@ func (p *PPOCR) extractRead(ctx context.Context, page inference.Page, words []in
 const (
 	ppDoubtfulConf    = 0.93
 	tesseractSureConf = 0.9
+	// tesseractRestoresConf is how sure Tesseract must be of a word whose
+	// only change is a letter PP-OCR misreads given back ("Weiß" for
+	// "WeiB", read at 0.65): the rest of the word is both readers'.
+	tesseractRestoresConf = 0.6
 )
 
 func ppDoubtfulWord(w inference.Word) bool { return w.Conf < ppDoubtfulConf }
@@ -372,7 +376,7 @@ func tesseractSurer(first, second inference.Word, pk *packs.Pack) bool {
 	// none of it, read another ("Wrocław" for "Wroctaw"), and no other
 	// change: Tesseract in the language has the letter.
 	if pk.RestoresMisread(first.Text, second.Text) {
-		return second.Conf >= tesseractSureConf
+		return second.Conf >= tesseractRestoresConf
 	}
 	if !ppDoubtfulWord(first) {
 		return false // read again for a letter PP-OCR lacks, which it did not give

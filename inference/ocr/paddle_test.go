@@ -226,6 +226,12 @@ func TestTesseractSurerKeepsDigitsAndKnownWords(t *testing.T) {
 			t.Errorf("German %s read again %s: taken %v, want %v", c.first, c.second, got, c.take)
 		}
 	}
+	// Tesseract less sure of the word than of a changed one: only the
+	// letter given back, the rest both readers', at 0.6 or more.
+	if !tesseractSurer(inference.Word{Text: "WeiB", Conf: 0.88}, inference.Word{Text: "Weiß", Conf: 0.65}, de) ||
+		tesseractSurer(inference.Word{Text: "WeiB", Conf: 0.88}, inference.Word{Text: "Weiß", Conf: 0.5}, de) {
+		t.Error("a letter given back is taken at 0.6 and over, not under")
+	}
 	// On a page that prints PP-OCR's spelling twice, a spelling it never
 	// prints is not taken; one it prints is.
 	printed := fields.PageSpellings{"SAM": 3, "SAF": 0, "TIMES": 1, "TIHES": 2}
