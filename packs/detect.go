@@ -197,8 +197,10 @@ var reTaxContext = regexp.MustCompile(`\d[.,]\d{2}\b|%|\d{6,}`)
 // evidenceFor scores what the page prints for a pack: its language's
 // words (up to 6, the best of its languages), a legal form, a tax word,
 // an address line, a phone number of its numbering plan (3), a word only
-// the country prints, a tax rate it charges, and its currency (3 for a
-// code or a symbol of its own, 1 for a shared "$").
+// the country prints, its tax ID with the country's letters, a web or
+// mail address in its domain, a tax rate it
+// charges, and its currency (3 for a code or a symbol of its own, 1 for a
+// shared "$").
 func (pg page) evidenceFor(p *Pack, printed map[string]int) (float64, []string) {
 	var score float64
 	var why []string
@@ -263,6 +265,16 @@ func (pg page) evidenceFor(p *Pack, printed map[string]int) (float64, []string) 
 			break
 		}
 	}
+	if id := pg.taxIDOf(p); id != "" {
+		score += 2
+		why = append(why, "the tax ID "+id)
+	}
+	if p.webAddress != nil {
+		if m := p.webAddress.FindString(pg.raw); m != "" {
+			score += 2
+			why = append(why, "the web address "+strings.ToLower(m))
+		}
+	}
 	if rate := pg.taxRate(p); rate != "" {
 		score++
 		why = append(why, "the tax rate "+rate+"%")
@@ -275,6 +287,26 @@ func (pg page) evidenceFor(p *Pack, printed map[string]int) (float64, []string) 
 	}
 	return score, why
 }
+
+// taxIDOf is the first tax ID of p's scheme, with its country letters
+// ("DE115055186"), that a line of the page prints, its digits read apart
+// or dotted ("DE 115 055 186"); "" where none is, or the scheme has no
+// country letters.
+func (pg page) taxIDOf(p *Pack) string {
+	if p.taxIDOnPage == nil {
+		return ""
+	}
+	for _, l := range pg.raws {
+		bare := reIDSpacing.ReplaceAllString(strings.ToUpper(l), "")
+		if m := p.taxIDOnPage.FindString(bare); m != "" {
+			return strings.TrimRightFunc(m, func(r rune) bool { return r < '0' || r > '9' })
+		}
+	}
+	return ""
+}
+
+// reIDSpacing is what a tax ID is printed with between its characters.
+var reIDSpacing = regexp.MustCompile(`[\s.\-/]`)
 
 func hasMark(p *Pack, m string) bool {
 	for _, x := range p.CurrencyMarks {

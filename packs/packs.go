@@ -140,6 +140,10 @@ type Pack struct {
 	// in another country of its calling code, is evidence of the country.
 	// Empty: phone numbers tell nothing of it.
 	PhoneRegion string `json:"phone_region,omitempty"`
+	// WebDomains are the country's internet domains ("de"; "uk" for
+	// co.uk): a web or mail address in one ("www.ikea.de", "rossmann.de/",
+	// "info@firma.de") is evidence of the country.
+	WebDomains []string `json:"web_domains,omitempty"`
 	// Places are the country's place words, for mending misread names and
 	// addresses; nil where none are known.
 	Places *Places `json:"places,omitempty"`
@@ -153,7 +157,9 @@ type Pack struct {
 	langWords   [][][]string // per language: its evidence and label words
 	rates       []*regexp.Regexp
 	taxID       *regexp.Regexp
-	taxPrefix   string // the two letters the tax ID's international form begins with
+	webAddress  *regexp.Regexp // a web or mail address in one of WebDomains
+	taxIDOnPage *regexp.Regexp // the tax ID with its country letters, in a line's letters and digits
+	taxPrefix   string         // the two letters the tax ID's international form begins with
 	addresses   []*regexp.Regexp
 	nameWords   map[string]bool
 	notNames    map[string]bool
@@ -563,15 +569,16 @@ func compile(p *Pack, langs map[string]*Language) error {
 	if err := checkPlaces(p.Places); err != nil {
 		return fmt.Errorf("country pack %s: %w", name, err)
 	}
-	p.taxID, p.taxPrefix = nil, ""
+	p.taxID, p.taxPrefix, p.taxIDOnPage = nil, "", nil
 	if p.TaxID != "" {
 		re, err := regexp.Compile(`^(?:` + p.TaxID + `)$`)
 		if err != nil {
 			return fmt.Errorf("country pack %s: tax ID pattern: %w", name, err)
 		}
-		p.taxID = re
+		p.taxID, p.taxIDOnPage = re, nil
 		if lit, _ := re.LiteralPrefix(); len(lit) >= 2 && strings.ToUpper(lit[:2]) == lit[:2] && unicode.IsLetter(rune(lit[0])) && unicode.IsLetter(rune(lit[1])) {
 			p.taxPrefix = lit[:2]
+			p.taxIDOnPage = regexp.MustCompile(`(?:` + p.TaxID + `)(?:\D|$)`)
 		}
 	}
 	p.langs, p.labels, p.langWords, p.addresses, p.otherDates = nil, nil, nil, nil, nil
@@ -644,8 +651,25 @@ func compile(p *Pack, langs map[string]*Language) error {
 	p.legal = phrases(p.LegalForms)
 	p.taxWords = phrases(p.TaxWords)
 	p.evidence = phrases(p.Evidence)
+	p.webAddress = nil
+	if len(p.WebDomains) > 0 {
+		var tlds []string
+		for _, d := range p.WebDomains {
+			if !reDomainLabel.MatchString(d) {
+				return fmt.Errorf("country pack %s: web domain %q: letters, as in a web address (de, uk)", name, d)
+			}
+			tlds = append(tlds, regexp.QuoteMeta(d))
+		}
+		tld := `\.(?:` + strings.Join(tlds, "|") + `)`
+		// Shaped as an address, not a word and an abbreviation: after
+		// www., @ or ://, or with a path after it.
+		p.webAddress = regexp.MustCompile(`(?i)(?:www\.|@|://)[a-z0-9][a-z0-9.-]*` + tld + `\b|\b[a-z][a-z0-9-]+` + tld + `/`)
+	}
 	return nil
 }
+
+// reDomainLabel is a country's top-level domain as a pack writes it.
+var reDomainLabel = regexp.MustCompile(`^[a-z]{2,3}$`)
 
 func phrases(ss []string) [][]string {
 	var out [][]string

@@ -97,6 +97,21 @@ func TestDetectTheCountryFromThePageNotTheClient(t *testing.T) {
 		}},
 		{"a US diner", "US", "US", "USD", false, []string{"Blue Door Cafe", "Burger $12.99", "Subtotal $12.99", "Tax $1.04", "Total $14.03"}},
 		{"a page that says nothing", "NZ", "NZ", "", false, []string{"THANK YOU", "12.00"}},
+		// German words are Austria's too: the web address or the VAT ID
+		// with its country letters tells Germany, no currency printed.
+		{"a German page with its web address", "EU", "DE", "", true, []string{
+			"RSSMANN", "Mein Drogeriemarkt", "27.02.2020 15:56 Kasse 02", "Ruckgeld (Bar)", "1 Artikel",
+			"VIELEN DANK FUR IHREN EINKAUF", "Umtausch nur mit Kassenbon", "Hier Petition unterzeichnen rossmann.de/",
+		}},
+		{"a German page with its VAT ID", "EU", "DE", "", true, []string{
+			"ROSSMANN", "Mein Drogeriemarkt", "20.05.2020 10:12 Kasse 01", "Ruckgeld (Bar)", "3 Artikel",
+			"UmSt-ID.Nr. DE 115 055 186", "VIELEN DANK FUR IHREN EINKAUF", "Umtausch nur mit Kassenbon",
+		}},
+		// A Belgian VAT number is no French phone number.
+		{"a Belgian shop's VAT number", "EU", "BE", "", true, []string{
+			"Droguerie Dupont SA", "Rue de la Regence 117", "4000 Liege", "TVA BE 0196.075.206", "TICKET Date: 10-12-2024",
+			"TOTAL A PAYER 401,50", "ESPECES 410,00", "A RENDRE 8,50", "TVA HT TVA TTC", "A 21% 308,14 64,71 372,85",
+		}},
 	} {
 		d := Detect(tc.page, tc.prior)
 		if d.Pack == nil || d.Pack.Country != tc.country || d.Currency != tc.currency || d.Sure != tc.sure {

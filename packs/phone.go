@@ -32,7 +32,7 @@ func (pg page) phones() []string {
 	for _, l := range pg.raws {
 		for _, at := range rePhone.FindAllStringIndex(l, -1) {
 			m := l[at[0]:at[1]]
-			if glued(l, at[0], at[1]) || reNotPhone.MatchString(m) {
+			if glued(l, at[0], at[1]) || reNotPhone.MatchString(m) || isTaxIDAfterLetters(l[:at[0]], m) {
 				continue
 			}
 			if n := CountDigits(m); n >= phoneMinDigits && n <= phoneMaxDigits {
@@ -42,6 +42,29 @@ func (pg page) phones() []string {
 	}
 	return out
 }
+
+// isTaxIDAfterLetters says whether a number and the country letters that
+// end the text before it make a tax ID of that country's scheme ("TVA BE
+// 0196.075.206"): the number is the ID's, not a phone's ("CALL US AT
+// 954-565-2299" stays a phone: no Austrian ID is shaped so).
+func isTaxIDAfterLetters(before, number string) bool {
+	m := reTrailingLetters.FindStringSubmatch(before)
+	if m == nil {
+		return false
+	}
+	id := m[1] + reIDSpacing.ReplaceAllString(number, "")
+	mu.RLock()
+	defer mu.RUnlock()
+	for _, p := range countries {
+		if p.taxPrefix == m[1] && p.taxID.MatchString(id) {
+			return true
+		}
+	}
+	return false
+}
+
+// reTrailingLetters is two capitals standing alone at the end of a text.
+var reTrailingLetters = regexp.MustCompile(`(?:^|[^\pL])(\p{Lu}{2})\s*$`)
 
 // glued says whether a letter or a digit touches s[i:j], or a mark that
 // goes on with a number ("06/14/2017": the match "14/2017 18" starts after a
