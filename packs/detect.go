@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 	"unicode"
+	"unicode/utf8"
 )
 
 // Detection is what a page's own words say of its country and currency.
@@ -290,23 +291,76 @@ func (pg page) evidenceFor(p *Pack, printed map[string]int) (float64, []string) 
 
 // taxIDOf is the first tax ID of p's scheme, with its country letters
 // ("DE115055186"), that a line of the page prints, its digits read apart
-// or dotted ("DE 115 055 186"); "" where none is, or the scheme has no
-// country letters.
+// or dotted ("DE 115 055 186", "BE 0196.075.206"); "" where none is, or
+// the scheme has no country letters. The letters must open a word (not
+// end one: "LEMONADE 2 12.50 25.00" prints no German ID) and nothing but
+// spacing may run on after the ID.
 func (pg page) taxIDOf(p *Pack) string {
-	if p.taxIDOnPage == nil {
+	if p.taxPrefix == "" {
 		return ""
 	}
 	for _, l := range pg.raws {
-		bare := reIDSpacing.ReplaceAllString(strings.ToUpper(l), "")
-		if m := p.taxIDOnPage.FindString(bare); m != "" {
-			return strings.TrimRightFunc(m, func(r rune) bool { return r < '0' || r > '9' })
+		u := strings.ToUpper(l)
+		for at := 0; ; {
+			i := strings.Index(u[at:], p.taxPrefix)
+			if i < 0 {
+				break
+			}
+			i += at
+			at = i + len(p.taxPrefix)
+			if r, _ := utf8.DecodeLastRuneInString(u[:i]); i > 0 && (unicode.IsLetter(r) || unicode.IsDigit(r)) && !p.gluedToTaxLabel(u[:i]) {
+				continue
+			}
+			if id, ok := idAfter(u[i+len(p.taxPrefix):], p); ok {
+				return id
+			}
 		}
 	}
 	return ""
 }
 
-// reIDSpacing is what a tax ID is printed with between its characters.
-var reIDSpacing = regexp.MustCompile(`[\s.\-/]`)
+// gluedToTaxLabel says whether text before a tax ID's country letters
+// ends in a label the letters were read glued to ("BTWBE 0813.107.943",
+// "USt-IdNrDE…"): one of the country's tax words, or a number's label
+// (NR, NO, ID).
+func (p *Pack) gluedToTaxLabel(before string) bool {
+	run := strings.ToUpper(before[strings.LastIndexFunc(before, func(r rune) bool { return !unicode.IsLetter(r) })+1:])
+	for _, w := range append(slices.Clone(p.TaxWords), "NR", "NO", "ID") {
+		if strings.HasSuffix(run, Fold(w)) {
+			return true
+		}
+	}
+	return false
+}
+
+// idAfter reads, from the text after a tax ID's country letters, the
+// longest run of letters and digits (spacing between them left out) that
+// makes an ID of p's scheme and is not followed by another letter or
+// digit.
+func idAfter(rest string, p *Pack) (string, bool) {
+	var id strings.Builder
+	id.WriteString(p.taxPrefix)
+	found := ""
+	for i, r := range rest {
+		switch {
+		case unicode.IsLetter(r) || unicode.IsDigit(r):
+			id.WriteRune(r)
+			if p.taxID.MatchString(id.String()) {
+				next, _ := utf8.DecodeRuneInString(rest[i+utf8.RuneLen(r):])
+				if !unicode.IsLetter(next) && !unicode.IsDigit(next) {
+					found = id.String()
+				}
+			}
+		case strings.ContainsRune(" .-/", r):
+		default:
+			return found, found != ""
+		}
+		if id.Len() > 24 {
+			break
+		}
+	}
+	return found, found != ""
+}
 
 func hasMark(p *Pack, m string) bool {
 	for _, x := range p.CurrencyMarks {

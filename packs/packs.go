@@ -56,6 +56,10 @@ type Language struct {
 	// its reading taken where it only gives the letters back
 	// (RestoresMisread).
 	MisreadLetters map[string]string `json:"misread_letters,omitempty"`
+	// Elisions are the language's words that end in an apostrophe and
+	// join the next ("D'", "L'", "DELL'"): read apart from it ("D'
+	// IXELLES"), such a word is part of the text, not a speck.
+	Elisions []string `json:"elisions,omitempty"`
 	// Labels maps a canonical label, as the reading rules spell it in
 	// English ("TOTAL", "TOTAL DUE", "SUBTOTAL", "CASH", "CARD", "CHANGE",
 	// "TIP", "DISCOUNT", "ROUNDING", "TAX", "NET", "GROSS", "AMOUNT",
@@ -158,7 +162,6 @@ type Pack struct {
 	rates       []*regexp.Regexp
 	taxID       *regexp.Regexp
 	webAddress  *regexp.Regexp // a web or mail address in one of WebDomains
-	taxIDOnPage *regexp.Regexp // the tax ID with its country letters, in a line's letters and digits
 	taxPrefix   string         // the two letters the tax ID's international form begins with
 	addresses   []*regexp.Regexp
 	nameWords   map[string]bool
@@ -569,16 +572,15 @@ func compile(p *Pack, langs map[string]*Language) error {
 	if err := checkPlaces(p.Places); err != nil {
 		return fmt.Errorf("country pack %s: %w", name, err)
 	}
-	p.taxID, p.taxPrefix, p.taxIDOnPage = nil, "", nil
+	p.taxID, p.taxPrefix = nil, ""
 	if p.TaxID != "" {
 		re, err := regexp.Compile(`^(?:` + p.TaxID + `)$`)
 		if err != nil {
 			return fmt.Errorf("country pack %s: tax ID pattern: %w", name, err)
 		}
-		p.taxID, p.taxIDOnPage = re, nil
+		p.taxID = re
 		if lit, _ := re.LiteralPrefix(); len(lit) >= 2 && strings.ToUpper(lit[:2]) == lit[:2] && unicode.IsLetter(rune(lit[0])) && unicode.IsLetter(rune(lit[1])) {
 			p.taxPrefix = lit[:2]
-			p.taxIDOnPage = regexp.MustCompile(`(?:` + p.TaxID + `)(?:\D|$)`)
 		}
 	}
 	p.langs, p.labels, p.langWords, p.addresses, p.otherDates = nil, nil, nil, nil, nil
@@ -662,8 +664,9 @@ func compile(p *Pack, langs map[string]*Language) error {
 		}
 		tld := `\.(?:` + strings.Join(tlds, "|") + `)`
 		// Shaped as an address, not a word and an abbreviation: after
-		// www., @ or ://, or with a path after it.
-		p.webAddress = regexp.MustCompile(`(?i)(?:www\.|@|://)[a-z0-9][a-z0-9.-]*` + tld + `\b|\b[a-z][a-z0-9-]+` + tld + `/`)
+		// www., @ or ://, or a name of three or more with a path after it
+		// ("rossmann.de/", not "km.de/").
+		p.webAddress = regexp.MustCompile(`(?i)(?:www\.|@|://)[a-z0-9][a-z0-9.-]*` + tld + `\b|\b[a-z][a-z0-9-]{2,}` + tld + `/`)
 	}
 	return nil
 }
@@ -1016,6 +1019,23 @@ func IsLabelWord(w string) bool {
 	return oneWordLabels[Fold(strings.Trim(w, ".:"))]
 }
 
+// IsElision says whether a word is an elided word of one of the pack's
+// languages ("d'", "DELL’"), which joins the word after it.
+func (p *Pack) IsElision(w string) bool {
+	if p == nil {
+		return false
+	}
+	f := Fold(strings.ReplaceAll(w, "’", "'"))
+	for _, l := range p.langs {
+		for _, e := range l.Elisions {
+			if Fold(e) == f {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // IsLegalFormWord says whether a word is by itself a legal form in one of
 // the countries ("AY", a Finnish partnership; "AG"): short as it is, it
 // ends a name, it is no speck at a line's edge.
@@ -1054,7 +1074,12 @@ func (p *Pack) RestoresMisread(first, second string) bool {
 		return false
 	}
 	for i := range a {
-		if a[i] != b[i] && !p.readsAs(b[i], a[i]) {
+		if a[i] == b[i] {
+			continue
+		}
+		// A capital opening the word does not turn into a small letter
+		// ("Berlin" is never "ßerlin").
+		if !p.readsAs(b[i], a[i]) || i == 0 && unicode.IsUpper(a[i]) && !unicode.IsUpper(b[i]) {
 			return false
 		}
 	}

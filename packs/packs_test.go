@@ -314,3 +314,36 @@ func TestSlogansByTheirOpeners(t *testing.T) {
 		}
 	}
 }
+
+// A tax ID with its country letters tells the country only where the
+// letters open a word or follow a tax label: prices and words that end in
+// them print none ("LEMONADE 2 12.50 25.00" is no German ID).
+func TestATaxIDOnThePage(t *testing.T) {
+	for line, want := range map[string]string{
+		"UmSt-ID.Nr. DE 115 055 186": "DE:DE115055186",
+		"BTWBE 0813.107.943":         "BE:BE0813107943",
+		"TVA BE 0196.075.206":        "BE:BE0196075206",
+		"FRIES 2 12.50 25.00":        "",
+		"LEMONADE 2 12.50 25.00":     "",
+		"COOKIE 2 1.50 3.00 A":       "",
+		"BARCODE 123456789":          "",
+		"RECEIPT 2024/12345":         "",
+		"DE 115 055 1867":            "", // a digit runs on
+	} {
+		pg := pageOf([]string{line})
+		got := ""
+		for _, c := range []string{"DE", "BE", "ES", "IE", "PT", "FR"} {
+			p, _ := Get(c)
+			if id := pg.taxIDOf(p); id != "" {
+				got = c + ":" + id
+			}
+		}
+		if got != want {
+			t.Errorf("%q: %q, want %q", line, got, want)
+		}
+	}
+	d := Detect([]string{"Blue Door Cafe", "COOKIE 2 1.50 3.00 A", "Subtotal 3.00", "Tax 0.24", "Total 3.24"}, "")
+	if d.Pack != nil && d.Pack.Country == "IE" && d.Sure {
+		t.Errorf("a US cafe's prices told Ireland: %s", d.Why)
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"regexp"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/nyaruka/phonenumbers"
 )
@@ -44,27 +45,37 @@ func (pg page) phones() []string {
 }
 
 // isTaxIDAfterLetters says whether a number and the country letters that
-// end the text before it make a tax ID of that country's scheme ("TVA BE
-// 0196.075.206"): the number is the ID's, not a phone's ("CALL US AT
+// end the text before it, opening a word or glued to a tax label, make a
+// tax ID of that country's scheme ("TVA BE 0196.075.206", "BTWBE
+// 0813.107.943"): the number is the ID's, not a phone's ("CALL US AT
 // 954-565-2299" stays a phone: no Austrian ID is shaped so).
 func isTaxIDAfterLetters(before, number string) bool {
-	m := reTrailingLetters.FindStringSubmatch(before)
+	m := reTrailingLetters.FindStringSubmatchIndex(before)
 	if m == nil {
 		return false
 	}
-	id := m[1] + reIDSpacing.ReplaceAllString(number, "")
+	letters, lead := before[m[2]:m[3]], before[:m[2]]
+	id := letters + reIDSpacing.ReplaceAllString(number, "")
 	mu.RLock()
 	defer mu.RUnlock()
 	for _, p := range countries {
-		if p.taxPrefix == m[1] && p.taxID.MatchString(id) {
+		if p.taxPrefix == letters && p.taxID.MatchString(id) && (lead == "" || !unicode.IsLetter(lastRune(lead)) || p.gluedToTaxLabel(lead)) {
 			return true
 		}
 	}
 	return false
 }
 
-// reTrailingLetters is two capitals standing alone at the end of a text.
-var reTrailingLetters = regexp.MustCompile(`(?:^|[^\pL])(\p{Lu}{2})\s*$`)
+func lastRune(s string) rune {
+	r, _ := utf8.DecodeLastRuneInString(s)
+	return r
+}
+
+// reIDSpacing is what a tax ID is printed with between its characters.
+var reIDSpacing = regexp.MustCompile(`[\s.\-/]`)
+
+// reTrailingLetters is two capitals at the end of a text.
+var reTrailingLetters = regexp.MustCompile(`(\p{Lu}{2})\s*$`)
 
 // glued says whether a letter or a digit touches s[i:j], or a mark that
 // goes on with a number ("06/14/2017": the match "14/2017 18" starts after a

@@ -218,13 +218,13 @@ var reOutletCode = regexp.MustCompile(`^(SITE|STATION|STORE|BRANCH|OUTLET)\s*(NO
 // cleanAddressLine drops OCR debris from an address line: marks with no
 // letter or digit ("|", ":", "“") and a short fragment before the street
 // number ("EE LOT R1", "| NO.19").
-// joinElisions joins an elided article read as a word of its own to the
-// word it belongs to ("D' IXELLES", "L' EGLISE"): a letter and an
-// apostrophe alone are otherwise taken for a speck.
-func joinElisions(fields []string) []string {
+// joinElisions joins an elided word of the page's languages read as a
+// word of its own to the word it belongs to ("D' IXELLES", "DELL' UNITA"):
+// a letter and an apostrophe alone are otherwise taken for a speck.
+func joinElisions(fields []string, pk *packs.Pack) []string {
 	out := fields[:0]
 	for i := 0; i < len(fields); i++ {
-		if i+1 < len(fields) && reElision.MatchString(fields[i]) {
+		if i+1 < len(fields) && pk.IsElision(fields[i]) {
 			if r, _ := utf8.DecodeRuneInString(fields[i+1]); unicode.IsLetter(r) {
 				out = append(out, fields[i]+fields[i+1])
 				i++
@@ -236,9 +236,6 @@ func joinElisions(fields []string) []string {
 	return out
 }
 
-// reElision is an elided article as a word of its own: D', L', DELL'.
-var reElision = regexp.MustCompile(`^\pL{1,4}['’]$`)
-
 func cleanAddressLine(u string, pk *packs.Pack) string {
 	// No money in an address: "$" is a misread 5 in the street number that
 	// opens a line ("$4 PITT STREET"), else a misread S ("LOT $319").
@@ -247,7 +244,7 @@ func cleanAddressLine(u string, pk *packs.Pack) string {
 	if reDollarNumber.MatchString(u) {
 		u = strings.Replace(u, "$", "5", 1)
 	}
-	fields := joinElisions(strings.Fields(strings.ReplaceAll(u, "$", "S")))
+	fields := joinElisions(strings.Fields(strings.ReplaceAll(u, "$", "S")), pk)
 	if len(fields) > 0 && len(fields[0]) > 2 {
 		fields[0] = strings.TrimLeft(fields[0], "-~") // a rule's end glued on: "-MARKTPLATZ 90"
 	}

@@ -1031,6 +1031,8 @@ func TestSouthernEuropeanAddress(t *testing.T) {
 		// The elided article read as a word of its own is no speck.
 		{"BE", []string{"QUINCAILLERIE WOUTERS SRL", "Chaussee d' Ixelles 33", "1000 Bruxelles", "TVA BE 0858.425.749"}, "CHAUSSEE D'IXELLES 33, 1000 BRUXELLES"},
 		{"IT", []string{"Bar Roma S.r.l.", "Piazza dell' Unita 7", "40121 Bologna", "P.IVA 04603586779"}, "PIAZZA DELL'UNITA 7, 40121 BOLOGNA"},
+		// Only the page's languages' elisions: a speck with a quote stays a speck.
+		{"DE", []string{"Baeckerei Huber GmbH", "E' Hauptstrasse 7", "50667 Koeln", "USt-IdNr. DE237484321"}, "HAUPTSTRASSE 7, 50667 KOELN"},
 	} {
 		loc := receipt.DefaultLocale(receipt.CountryEU)
 		loc.Pack = tc.pack

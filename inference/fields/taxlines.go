@@ -34,7 +34,8 @@ func findTaxLines(lines []Line, upper []string, r receipt.Receipt) ([]receipt.Ta
 	byRate := map[string]receipt.TaxLine{}
 	var order []string
 	inSummary, summaryWord := false, ""
-	rowsLeft := 0 // a VAT table's rows of amounts that do not add up, or print no rate read
+	var rowsLeft [][]decimal.Decimal // a VAT table's rows of amounts that do not add up, or print no rate read
+	zeroGross := decimal.Zero        // what its 0% rows cover
 	for i, l := range lines {
 		u := strings.ToUpper(l.Text)
 		k := upper[i]
@@ -60,12 +61,20 @@ func findTaxLines(lines []Line, upper []string, r receipt.Receipt) ([]receipt.Ta
 			// its gross, is its rate.
 			rate, ok := rateTheRowMakes(amountsIn(l.Text), r)
 			if !ok {
-				rowsLeft++
+				rowsLeft = append(rowsLeft, amountsIn(l.Text))
 				continue
 			}
 			m = []string{rate.String() + "%", rate.String()}
 		}
 		rate, err := decimal.NewFromString(strings.Replace(m[1], ",", ".", 1))
+		if err == nil && rate.IsZero() && inSummary {
+			// "0% 0,40 0,00 0,40": no tax line, but part of what the
+			// table covers.
+			if amts := amountsIn(reTaxRate.ReplaceAllString(l.Text, " ")); len(amts) >= 2 && amts[len(amts)-2].IsZero() {
+				zeroGross = zeroGross.Add(amts[len(amts)-1])
+			}
+			continue
+		}
 		if err != nil || !rate.IsPositive() {
 			continue
 		}
@@ -129,7 +138,7 @@ func findTaxLines(lines []Line, upper []string, r receipt.Receipt) ([]receipt.Ta
 		// with a discount rate ("10% 10.00 100.00") is neither.
 		if taxWord == "" && !tl.Net.Set {
 			if inSummary {
-				rowsLeft++
+				rowsLeft = append(rowsLeft, amts)
 			}
 			continue
 		}
@@ -161,9 +170,15 @@ func findTaxLines(lines []Line, upper []string, r receipt.Receipt) ([]receipt.Ta
 		out = nil
 	}
 	// A table with a row left unread whose read rows do not make the
-	// total is part of a breakdown, and its tax part of the tax.
-	if gross, ok := vatTableGross(out); ok && rowsLeft > 0 && r.Total.Set && !near(gross, r.Total.Value) {
-		out = nil
+	// total is part of a breakdown, and its tax part of the tax. Its sum
+	// row ("YHT 10,40 2,55 12,95") is no row left unread.
+	if gross, ok := vatTableGross(out); ok && r.Total.Set && !near(gross.Add(zeroGross), r.Total.Value) {
+		for _, row := range rowsLeft {
+			if last := row[len(row)-1]; !near(last, gross.Add(zeroGross)) && !near(last, r.Total.Value) {
+				out = nil
+				break
+			}
+		}
 	}
 	return out, inclusiveByArithmetic(r, inclusive)
 }

@@ -143,6 +143,19 @@ func TestFindTaxLines(t *testing.T) {
 			"",
 		},
 		{
+			// A 0% row (a deposit) and the table's sum row are no rows left unread.
+			"a VAT table with a 0% row and its sum row", receipt.CountryEU,
+			lines("Y-tunnus 8204299-1", "MAKSETTAVAA 12,95 EUR", "ALV % VEROTON VERO VEROLLINEN", "25,5% 10,00 2,55 12,55", "0% 0,40 0,00 0,40", "YHT 10,40 2,55 12,95", "KIITOS KAYNNISTA"),
+			[]want{{"ALV", "25.5", "10", "2.55"}},
+			"",
+		},
+		{
+			"a German VAT table with its deposit at 0% and a sum row", receipt.CountryEU,
+			lines("SUMME EUR 24,48", "MWST NETTO STEUER BRUTTO", "A 19% 20,36 3,87 24,23", "C 0% 0,25 0,00 0,25", "Sum 20,61 3,87 24,48"),
+			[]want{{"MWST", "19", "20.36", "3.87"}},
+			"",
+		},
+		{
 			"a tax one digit above its share", receipt.CountryEU, lines("TOTAL DUE EUR 12,65", "Includes MWST 19% EUR 2,62"),
 			[]want{{"MWST", "19", "", "2.02"}},
 			"true",

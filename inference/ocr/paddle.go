@@ -265,7 +265,10 @@ func (p *PPOCR) extractRead(ctx context.Context, page inference.Page, words []in
 		tess = p.tesseractFor(r.PrintedIn.Value)
 		again = tess.rereaderOn(pageReading{gray: toGray(page.Image), factor: 1}, &res.Timings.Reread)
 		if p.opt.RereadNameWords {
-			m.doubtful, m.better = ppDoubtfulWordIn(r.PrintedIn.Value), tesseractSurerOn
+			m.doubtful = ppDoubtfulWordIn(r.PrintedIn.Value)
+			m.better = func(printed fields.PageSpellings, pk *packs.Pack, first, second inference.Word) bool {
+				return tesseractSurerOn(printed, pk, first, second, p.reader.Lacks)
+			}
 		}
 	}
 	rules := p.opt.rules(again)
@@ -342,8 +345,9 @@ const (
 	ppDoubtfulConf    = 0.93
 	tesseractSureConf = 0.9
 	// tesseractRestoresConf is how sure Tesseract must be of a word whose
-	// only change is a letter PP-OCR misreads given back ("Weiß" for
-	// "WeiB", read at 0.65): the rest of the word is both readers'.
+	// only change is a letter PP-OCR has none of given back ("Weiß" for
+	// "WeiB", read at 0.65): PP-OCR's reading is no evidence against it,
+	// and the rest of the word is both readers'.
 	tesseractRestoresConf = 0.6
 )
 
@@ -362,34 +366,51 @@ func ppDoubtfulWordIn(country string) func(inference.Word) bool {
 // printed counts: a word PP-OCR read as the page prints it twice or more
 // is not taken for a spelling the page never prints ("SAM SAM TRADING":
 // the first SAM, read again SAF).
-func tesseractSurerOn(printed fields.PageSpellings, pk *packs.Pack, first, second inference.Word) bool {
+func tesseractSurerOn(printed fields.PageSpellings, pk *packs.Pack, first, second inference.Word, lacks func(rune) bool) bool {
 	if printed.Count(first.Text) >= 2 && printed.Count(second.Text) == 0 {
 		return false
 	}
-	return tesseractSurer(first, second, pk)
+	return tesseractSurer(first, second, pk, lacks)
 }
 
 // tesseractSurer says whether Tesseract's second reading of a word on a
-// page of pack pk takes the place of PP-OCR's first.
-func tesseractSurer(first, second inference.Word, pk *packs.Pack) bool {
-	// The page's language's letter given back where PP-OCR, which has
-	// none of it, read another ("Wrocław" for "Wroctaw"), and no other
-	// change: Tesseract in the language has the letter.
+// page of pack pk takes the place of PP-OCR's first; lacks says which
+// letters PP-OCR's alphabet has none of (nil: none).
+func tesseractSurer(first, second inference.Word, pk *packs.Pack, lacks func(rune) bool) bool {
+	// A word of our lexicon as it stands is no misread (ALAM read again
+	// ALAN, Bukit again Buklt).
+	if fields.KnownWord(first.Text, pk) && !fields.KnownWord(second.Text, pk) {
+		return false
+	}
+	// The page's language's letter given back where PP-OCR read another
+	// ("Wrocław" for "Wroctaw", "Hauptplatz" for "Hauptpiatz"), and no
+	// other change: at Tesseract's usual sureness, or, for a letter
+	// PP-OCR has none of (ł, ß), at tesseractRestoresConf.
 	if pk.RestoresMisread(first.Text, second.Text) {
-		return second.Conf >= tesseractRestoresConf
+		return second.Conf >= tesseractSureConf || second.Conf >= tesseractRestoresConf && lacks != nil && onlyLacked(first.Text, second.Text, lacks)
 	}
 	if !ppDoubtfulWord(first) {
-		return false // read again for a letter PP-OCR lacks, which it did not give
+		return false // read again for a letter PP-OCR misreads, which it did not give
 	}
 	// PP-OCR reads digits better than Tesseract (a postcode's 55100 was
 	// read again 55700, NO1 as NOL): only a digit between two letters
-	// (RE8LITI) may go. A word of our lexicon as it stands is no misread
-	// (ALAM read again ALAN).
-	if d := digits(second.Text); d != digits(first.Text) && d != digits(lettersBesideDigits.ReplaceAllString(first.Text, "$1$2")) ||
-		fields.KnownWord(first.Text, pk) && !fields.KnownWord(second.Text, pk) {
+	// (RE8LITI) may go.
+	if d := digits(second.Text); d != digits(first.Text) && d != digits(lettersBesideDigits.ReplaceAllString(first.Text, "$1$2")) {
 		return false
 	}
 	return second.Conf >= tesseractSureConf && second.Text != first.Text
+}
+
+// onlyLacked says whether every letter second gives in place of first's
+// is one lacks says PP-OCR has none of.
+func onlyLacked(first, second string, lacks func(rune) bool) bool {
+	a, b := []rune(first), []rune(second)
+	for i := range min(len(a), len(b)) {
+		if a[i] != b[i] && !lacks(b[i]) {
+			return false
+		}
+	}
+	return true
 }
 
 // lettersBesideDigits is a run of digits between two letters.

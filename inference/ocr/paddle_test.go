@@ -187,7 +187,7 @@ func TestTesseractSurerKeepsDigitsAndKnownWords(t *testing.T) {
 		{"ALAM", "ALAN", 0.95, false},
 		{"TIMES", "TIMES", 0.99, false},
 	} {
-		got := tesseractSurer(inference.Word{Text: c.first, Conf: 0.85}, inference.Word{Text: c.second, Conf: c.conf}, my)
+		got := tesseractSurer(inference.Word{Text: c.first, Conf: 0.85}, inference.Word{Text: c.second, Conf: c.conf}, my, nil)
 		if got != c.take {
 			t.Errorf("%s read again %s at %.2f: taken %v, want %v", c.first, c.second, c.conf, got, c.take)
 		}
@@ -206,14 +206,14 @@ func TestTesseractSurerKeepsDigitsAndKnownWords(t *testing.T) {
 		second string
 		take   bool
 	}{{"Wrocław", true}, {"Wrocłam", false}, {"Wroctaw", false}, {"Wroclaw", false}} {
-		got := tesseractSurer(inference.Word{Text: "Wroctaw", Conf: 0.99}, inference.Word{Text: c.second, Conf: 0.95}, pl)
+		got := tesseractSurer(inference.Word{Text: "Wroctaw", Conf: 0.99}, inference.Word{Text: c.second, Conf: 0.95}, pl, nil)
 		if got != c.take {
 			t.Errorf("Wroctaw read again %s: taken %v, want %v", c.second, got, c.take)
 		}
 	}
 	// Every Latin language: l read as i in small print.
 	ie, _ := packs.Get("IE")
-	if !tesseractSurer(inference.Word{Text: "Waish", Conf: 0.99}, inference.Word{Text: "Walsh", Conf: 0.95}, ie) {
+	if !tesseractSurer(inference.Word{Text: "Waish", Conf: 0.99}, inference.Word{Text: "Walsh", Conf: 0.95}, ie, nil) {
 		t.Error("Irish Waish read again Walsh was not taken")
 	}
 	// German: ß read as B or R, ü as i.
@@ -222,20 +222,33 @@ func TestTesseractSurerKeepsDigitsAndKnownWords(t *testing.T) {
 		first, second string
 		take          bool
 	}{{"WeiB", "Weiß", true}, {"WEIR", "WEIß", true}, {"Miller", "Müller", true}, {"Miller", "Müllex", false}, {"Miller", "Möller", false}} {
-		if got := tesseractSurer(inference.Word{Text: c.first, Conf: 0.99}, inference.Word{Text: c.second, Conf: 0.95}, de); got != c.take {
+		if got := tesseractSurer(inference.Word{Text: c.first, Conf: 0.99}, inference.Word{Text: c.second, Conf: 0.95}, de, nil); got != c.take {
 			t.Errorf("German %s read again %s: taken %v, want %v", c.first, c.second, got, c.take)
 		}
 	}
 	// Tesseract less sure of the word than of a changed one: only the
 	// letter given back, the rest both readers', at 0.6 or more.
-	if !tesseractSurer(inference.Word{Text: "WeiB", Conf: 0.88}, inference.Word{Text: "Weiß", Conf: 0.65}, de) ||
-		tesseractSurer(inference.Word{Text: "WeiB", Conf: 0.88}, inference.Word{Text: "Weiß", Conf: 0.5}, de) {
-		t.Error("a letter given back is taken at 0.6 and over, not under")
+	lacksSharpS := func(r rune) bool { return r == 'ß' }
+	if !tesseractSurer(inference.Word{Text: "WeiB", Conf: 0.88}, inference.Word{Text: "Weiß", Conf: 0.65}, de, lacksSharpS) ||
+		tesseractSurer(inference.Word{Text: "WeiB", Conf: 0.88}, inference.Word{Text: "Weiß", Conf: 0.5}, de, lacksSharpS) {
+		t.Error("a letter PP-OCR lacks given back is taken at 0.6 and over, not under")
+	}
+	// A letter PP-OCR has (l, ü) needs Tesseract as sure as any change, a
+	// lexicon word stays, and ß opens no word.
+	my, _ = packs.Get("MY")
+	for _, c := range []struct {
+		pk            *packs.Pack
+		first, second string
+		conf          float64
+	}{{de, "Mitte", "Mltte", 0.65}, {my, "Bukit", "Buklt", 0.95}, {de, "Berlin", "ßerlin", 0.95}} {
+		if tesseractSurer(inference.Word{Text: c.first, Conf: 0.99}, inference.Word{Text: c.second, Conf: c.conf}, c.pk, lacksSharpS) {
+			t.Errorf("%s read again %s at %.2f was taken", c.first, c.second, c.conf)
+		}
 	}
 	// On a page that prints PP-OCR's spelling twice, a spelling it never
 	// prints is not taken; one it prints is.
 	printed := fields.PageSpellings{"SAM": 3, "SAF": 0, "TIMES": 1, "TIHES": 2}
-	surer := func(first, second inference.Word) bool { return tesseractSurerOn(printed, my, first, second) }
+	surer := func(first, second inference.Word) bool { return tesseractSurerOn(printed, my, first, second, nil) }
 	if surer(inference.Word{Text: "SAM", Conf: 0.85}, inference.Word{Text: "SAF", Conf: 0.95}) {
 		t.Error("SAM, printed thrice, was read again SAF")
 	}

@@ -83,10 +83,13 @@ type Reader struct {
 	det, rec *ort.DynamicAdvancedSession
 	cls      *ort.DynamicAdvancedSession // nil without the classifier
 	keys     []string                    // index 1.. of the recogniser's classes
-	slots    chan struct{}
-	detMu    sync.Mutex
-	closeMu  sync.RWMutex
-	closed   bool
+	// alphabet is keys' characters, made on the first Lacks.
+	alphabet  map[rune]bool
+	lacksOnce sync.Once
+	slots     chan struct{}
+	detMu     sync.Mutex
+	closeMu   sync.RWMutex
+	closed    bool
 }
 
 var (
@@ -249,6 +252,20 @@ func New(opt Options) (*Reader, error) {
 		}
 	}
 	return r, nil
+}
+
+// Lacks says whether the recogniser's alphabet has no such character
+// (ß, ł): it reads one as another.
+func (r *Reader) Lacks(c rune) bool {
+	r.lacksOnce.Do(func() {
+		r.alphabet = map[rune]bool{}
+		for _, k := range r.keys {
+			for _, x := range k {
+				r.alphabet[x] = true
+			}
+		}
+	})
+	return !r.alphabet[c]
 }
 
 // readKeys reads the recogniser's alphabet: one character a line; the
