@@ -521,13 +521,15 @@ func ScriptOfTesseract(code string) string {
 }
 
 // FromLookalikes writes a word read in Latin letters in script instead,
-// where each of its letters is one of a language's lookalikes and the
-// word so written is one the language knows ("PECTO:" is "РЕСТО:");
-// ok is false otherwise, and for any word with a letter of the script.
-// Marks around the word are kept.
+// where each of its Latin letters is one of a language's lookalikes and
+// the word so written is one the language knows ("PECTO:" is "РЕСТО:"),
+// or the word mixes them with the script's own letters, which no word
+// does ("OБЩA" is ОБЩА); ok is false otherwise, and for a word wholly in
+// the script. Marks around the word are kept.
 func FromLookalikes(script, word string) (string, bool) {
 	core := strings.TrimFunc(word, func(r rune) bool { return !unicode.IsLetter(r) })
-	if len([]rune(core)) < 2 {
+	table := scriptTables[script]
+	if len([]rune(core)) < 2 || table == nil {
 		return "", false
 	}
 	mu.RLock()
@@ -537,21 +539,33 @@ func FromLookalikes(script, word string) (string, bool) {
 			continue
 		}
 		var b strings.Builder
+		latin, own := 0, 0
 		for _, r := range core {
-			to, ok := l.lookalike[r]
-			if !ok {
-				b.Reset()
+			switch to, ok := l.lookalike[r]; {
+			case ok:
+				latin++
+				b.WriteRune(to)
+			case unicode.Is(table, r):
+				own++
+				b.WriteRune(r)
+			default:
+				latin, own = 0, 0
+			}
+			if latin+own == 0 {
 				break
 			}
-			b.WriteRune(to)
 		}
-		if b.Len() > 0 && l.known[Fold(b.String())] {
+		if latin > 0 && (own > 0 || l.known[Fold(b.String())]) {
 			i := strings.Index(word, core)
 			return word[:i] + b.String() + word[i+len(core):], true
 		}
 	}
 	return "", false
 }
+
+// scriptTables are the Unicode tables of the scripts (ISO 15924) a
+// language pack may be written in.
+var scriptTables = map[string]*unicode.RangeTable{"Cyrl": unicode.Cyrillic, "Grek": unicode.Greek}
 
 var validOrders = map[string]bool{"DMY": true, "MDY": true, "YMD": true}
 

@@ -252,15 +252,18 @@ func TestTheLanguagesOfAScript(t *testing.T) {
 // back in Cyrillic; Latin words that are no Bulgarian word stay.
 func TestWordsReadInLatinLookalikes(t *testing.T) {
 	for read, want := range map[string]string{
-		"PECTO":   "РЕСТО",
-		"OCHOBA:": "ОСНОВА:",
-		"KACOB":   "КАСОВ",
-		"BGN":     "",
-		"TOTAL":   "",
-		"CAFE":    "",
-		"OBO":     "", // ОБЩО misread: no lookalike of it
-		"РЕСТО":   "", // already Cyrillic
-		"ЕКО":     "",
+		"PECTO":    "РЕСТО",
+		"OCHOBA:":  "ОСНОВА:",
+		"KACOB":    "КАСОВ",
+		"BGN":      "",
+		"TOTAL":    "",
+		"CAFE":     "",
+		"OBO":      "",     // ОБЩО misread: no lookalike of it
+		"РЕСТО":    "",     // already Cyrillic
+		"OБЩA":     "ОБЩА", // Latin O and A among Cyrillic: no word mixes them
+		"CУMA:":    "СУМА:",
+		"LEDлампа": "", // L has no Cyrillic lookalike
+		"ЕКО":      "",
 	} {
 		got, ok := FromLookalikes("Cyrl", read)
 		if !ok {
