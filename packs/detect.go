@@ -199,9 +199,8 @@ var reTaxContext = regexp.MustCompile(`\d[.,]\d{2}\b|%|\d{6,}`)
 // words (up to 6, the best of its languages), a legal form, a tax word,
 // an address line, a phone number of its numbering plan (3), a word only
 // the country prints, its tax ID with the country's letters, a web or
-// mail address in its domain, a tax rate it
-// charges, and its currency (3 for a code or a symbol of its own, 1 for a
-// shared "$").
+// mail address in its domain, a tax rate it charges, and its currency (3
+// for a code or a symbol of its own, 1 for a shared "$").
 func (pg page) evidenceFor(p *Pack, printed map[string]int) (float64, []string) {
 	var score float64
 	var why []string
@@ -321,12 +320,12 @@ func (pg page) taxIDOf(p *Pack) string {
 
 // gluedToTaxLabel says whether text before a tax ID's country letters
 // ends in a label the letters were read glued to ("BTWBE 0813.107.943",
-// "USt-IdNrDE…"): one of the country's tax words, or a number's label
-// (NR, NO, ID).
+// "USt-IdNrDE…"): one of the country's tax words, or the last word of a
+// tax ID label of its languages (NR, NO, ID…).
 func (p *Pack) gluedToTaxLabel(before string) bool {
-	run := strings.ToUpper(before[strings.LastIndexFunc(before, func(r rune) bool { return !unicode.IsLetter(r) })+1:])
-	for _, w := range append(slices.Clone(p.TaxWords), "NR", "NO", "ID") {
-		if strings.HasSuffix(run, Fold(w)) {
+	run := Fold(before[strings.LastIndexFunc(before, func(r rune) bool { return !unicode.IsLetter(r) })+1:])
+	for _, end := range p.taxLabelEnds {
+		if strings.HasSuffix(run, end) {
 			return true
 		}
 	}

@@ -43,8 +43,9 @@ type Language struct {
 	// Lookalikes pairs each Latin letter with the letter of Script it
 	// looks like ("AАBВCС…", Latin first): Tesseract, reading the script
 	// with English beside it, reads bold capitals of the script as Latin
-	// ("PECTO" for РЕСТО), and a word made wholly of such letters that the
-	// language knows in its script is written back in it (FromLookalikes).
+	// ("PECTO" for РЕСТО), and a word of such letters that the language
+	// knows, or that mixes them with the script's own, is written back in
+	// the script (FromLookalikes).
 	Lookalikes string `json:"lookalikes,omitempty"`
 	// MisreadLetters are the language's letters the default page reader
 	// (PP-OCR) has none of, or often reads as another letter, each with
@@ -152,24 +153,28 @@ type Pack struct {
 	// addresses; nil where none are known.
 	Places *Places `json:"places,omitempty"`
 
-	langs       []*Language
-	labels      []phrase // longest first
-	months      map[string]int
-	legal       [][]string
-	taxWords    [][]string
-	evidence    [][]string
-	langWords   [][][]string // per language: its evidence and label words
-	rates       []*regexp.Regexp
-	taxID       *regexp.Regexp
-	webAddress  *regexp.Regexp // a web or mail address in one of WebDomains
-	taxPrefix   string         // the two letters the tax ID's international form begins with
-	addresses   []*regexp.Regexp
-	nameWords   map[string]bool
-	notNames    map[string]bool
-	sloganOpen  []string
-	streetWords map[string]bool
-	streetEnds  []string
-	otherDates  [][]string
+	langs      []*Language
+	labels     []phrase // longest first
+	months     map[string]int
+	legal      [][]string
+	taxWords   [][]string
+	evidence   [][]string
+	langWords  [][][]string // per language: its evidence and label words
+	rates      []*regexp.Regexp
+	taxID      *regexp.Regexp
+	webAddress *regexp.Regexp // a web or mail address in one of WebDomains
+	taxPrefix  string         // the two letters the tax ID's international form begins with
+	// taxLabelEnds are the tax words and the last word of each tax ID
+	// label of the languages, folded: what a tax ID's letters may be read
+	// glued to (gluedToTaxLabel).
+	taxLabelEnds []string
+	addresses    []*regexp.Regexp
+	nameWords    map[string]bool
+	notNames     map[string]bool
+	sloganOpen   []string
+	streetWords  map[string]bool
+	streetEnds   []string
+	otherDates   [][]string
 }
 
 // Places are the words a country's addresses, and the names of its
@@ -556,7 +561,7 @@ func FromLookalikes(script, word string) (string, bool) {
 			}
 		}
 		if latin > 0 && (own > 0 || l.known[Fold(b.String())]) {
-			i := strings.Index(word, core)
+			i := strings.IndexFunc(word, unicode.IsLetter) // where core starts
 			return word[:i] + b.String() + word[i+len(core):], true
 		}
 	}
@@ -666,6 +671,17 @@ func compile(p *Pack, langs map[string]*Language) error {
 	}
 	p.legal = phrases(p.LegalForms)
 	p.taxWords = phrases(p.TaxWords)
+	p.taxLabelEnds = nil
+	for _, w := range p.TaxWords {
+		p.taxLabelEnds = append(p.taxLabelEnds, Fold(w))
+	}
+	for _, l := range p.langs {
+		for _, label := range l.InvoiceLabels["TAX ID"] {
+			if ws := Words(label); len(ws) > 0 && !slices.Contains(p.taxLabelEnds, ws[len(ws)-1]) {
+				p.taxLabelEnds = append(p.taxLabelEnds, ws[len(ws)-1])
+			}
+		}
+	}
 	p.evidence = phrases(p.Evidence)
 	p.webAddress = nil
 	if len(p.WebDomains) > 0 {

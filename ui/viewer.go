@@ -121,7 +121,6 @@ func (v *viewer) showAtZoom(z float64) {
 	v.zoom = min(8, max(0.1, z))
 	v.scroll.Offset = fyne.Position{}
 	v.layout()
-	v.scroll.Refresh()
 }
 
 // scrollTo moves the view's top-left corner to p, kept within the page.

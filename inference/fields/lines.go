@@ -80,10 +80,10 @@ func GroupLines(words []inference.Word) []Line {
 // PRINTING E", "| HAUPTSTRASSE 7 |"), or a letter or mark standing far off
 // the rest of the line however confident ("SUNRISE BAKERY LLC      A"),
 // unless it is a label ("TVA      HT", a VAT table's heading) or a legal
-// form ("PAPERIKAUPPA VIRTANEN   AY"). Far off means against the line's own spacing too, on a line without
-// money (an item line's columns are far apart): a heading set wide keeps
-// its initials and short words ("C  W  KHOO HARDWARE", "SAM  SAM  TRADING
-// CO").
+// form ("PAPERIKAUPPA VIRTANEN   AY"). Far off means against the line's
+// own spacing too, on a line without money (an item line's columns are
+// far apart): a heading set wide keeps its initials and short words ("C
+// W  KHOO HARDWARE", "SAM  SAM  TRADING CO").
 func trimEdgeSpecks(lines []Line) []Line {
 	// After SELANGOR a short last word is its honorific, D.E. (Darul
 	// Ehsan), however misread ("Selangor Dt"): see reSelangorDE.

@@ -52,16 +52,17 @@ func findTaxLines(lines []Line, upper []string, r receipt.Receipt) ([]receipt.Ta
 		}
 		m := reTaxRate.FindStringSubmatch(u)
 		if m == nil {
-			if !inSummary || taxWord != "" || len(amountsIn(l.Text)) < 2 || letterCount(l.Text) > 3 {
+			row := amountsIn(l.Text)
+			if !inSummary || taxWord != "" || len(row) < 2 || letterCount(l.Text) > 3 {
 				continue
 			}
 			// A row whose % was misread ("25,59 53,70 13,69 67,39" for
 			// 25,5 %; "Г996 73.97 6.66 80.63" for Г 9 %): the one rate
 			// of the country that makes its tax of its net, and with it
 			// its gross, is its rate.
-			rate, ok := rateTheRowMakes(amountsIn(l.Text), r)
+			rate, ok := rateTheRowMakes(row, r)
 			if !ok {
-				rowsLeft = append(rowsLeft, amountsIn(l.Text))
+				rowsLeft = append(rowsLeft, row)
 				continue
 			}
 			m = []string{rate.String() + "%", rate.String()}

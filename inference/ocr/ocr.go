@@ -408,10 +408,11 @@ func (o *Tesseract) readPageWith(ctx context.Context, page inference.Page, psm i
 	return pageReading{words: lookalikesInScript(words, clientScript(c)), gray: g, factor: factor}, t, nil
 }
 
-// lookalikesInScript writes back in script the words read in its Latin lookalikes
-// that its language packs know (packs.FromLookalikes): Tesseract reading
-// Bulgarian with English beside it reads bold РЕСТО as "PECTO". Words in
-// script == "" (Latin) stay as read.
+// lookalikesInScript writes back in script the words read in its Latin
+// lookalikes that its language packs know, or that mix them with the
+// script's letters (packs.FromLookalikes): Tesseract reading Bulgarian with
+// English beside it reads bold РЕСТО as "PECTO". Where script is ""
+// (Latin) the words stay as read.
 func lookalikesInScript(words []inference.Word, script string) []inference.Word {
 	if script == "" {
 		return words
