@@ -306,8 +306,8 @@ var (
 	// its month: "1 8/06/2018".
 	reSplitDay = regexp.MustCompile(`(^|[^\d\s]\s*|\s)(\d) (\d[/.-]\d{1,2}[/.-]\d{2})`)
 	// reSplitYear is a four-digit year split the same way, not before a
-	// time: "27/03/20 18".
-	reSplitYear = regexp.MustCompile(`(\b\d{1,2}[/.-]\d{1,2}[/.-])((?:19|20)) ?(\d) ?(\d)([^:\d]|$)`)
+	// time: "27/03/20 18", "5/25/2 017".
+	reSplitYear = regexp.MustCompile(`(\b\d{1,2}[/.-]\d{1,2}[/.-])(1 ?9|2 ?0) ?(\d) ?(\d)([^:\d]|$)`)
 )
 
 // joinSplitDateDigits joins the digits of a date that the spacing of the
@@ -325,7 +325,10 @@ func joinSplitDateDigits(s string, order receipt.DateOrder) string {
 		}
 		return g[1] + g[2] + g[3]
 	})
-	return reSplitYear.ReplaceAllString(s, "$1$2$3$4$5")
+	return reSplitYear.ReplaceAllStringFunc(s, func(m string) string {
+		g := reSplitYear.FindStringSubmatch(m)
+		return g[1] + strings.ReplaceAll(g[2], " ", "") + g[3] + g[4] + g[5]
+	})
 }
 
 var (

@@ -74,6 +74,9 @@ func TestSplitDateDigitsStayApartFromTheTime(t *testing.T) {
 	for line, want := range map[string]string{
 		"27/03/20 18:30":   "27/03/20 18:30", // a two-digit year and the time
 		"27/03/20 1 8":     "27/03/2018",
+		"5/25/2 017":       "5/25/2017",
+		"5/25/2 0 17 1:00": "5/25/2017 1:00",
+		"5/25/2 017:30":    "5/25/2 017:30",
 		"QTY 12 3/04/2018": "QTY 12 3/04/2018",
 	} {
 		if got := joinSplitDateDigits(line, receipt.DMY); got != want {

@@ -45,7 +45,8 @@ type Reading struct {
 //
 // Doubts: arithmetic that gives another amount, a rounding receipt whose
 // total is not rounded, a line read again that shows another value,
-// another issue date on the page, a date in the future.
+// another issue date on the page, a date in the future, a date the page
+// labels as another (an expiry, an offer's end).
 func Assess(r *receipt.Receipt, lines []Line, loc receipt.Locale, now time.Time, others ...Reading) {
 	lines = mendLineText(trimEdgeSpecks(lines))
 	// The country ExtractFields told from the page, not told again.
@@ -493,6 +494,11 @@ func assessDate(r *receipt.Receipt, lines []Line, loc receipt.Locale, now time.T
 	if d.Value.After(today) {
 		doubt("it is in the future")
 	}
+	// Only ever printed as an expiry, an offer's end or a due date: the
+	// receipt's own date was not found ("Sweepstakes ends 12/31/2017").
+	if !labelledInvoiceDate && PrintedAsAnotherDate(lines, loc, now, d.Value) {
+		doubt("the page prints it as another date (an expiry, an offer's end), not the receipt's own")
+	}
 	read := slices.ContainsFunc(d.Support, func(s receipt.Support) bool { return s.Kind == receipt.EvidenceReading })
 	lineDoubt := ""
 	for _, o := range others {
@@ -522,6 +528,22 @@ func assessDate(r *receipt.Receipt, lines []Line, loc receipt.Locale, now time.T
 	if lineDoubt != "" && receipt.SupportKinds(d.Support) < 2 {
 		doubt(lineDoubt)
 	}
+}
+
+// PrintedAsAnotherDate says whether the lines print date d only labelled
+// as another date than the document's own: an expiry, an offer's end, a
+// due date ("Sweepstakes ends 12/31/2017"), never bare or as the sale's.
+func PrintedAsAnotherDate(lines []Line, loc receipt.Locale, now time.Time, d time.Time) bool {
+	labelledOther := false
+	for _, c := range dateCandidates(lines, loc, false, now) {
+		if c.d.Equal(d) {
+			if !c.other {
+				return false
+			}
+			labelledOther = true
+		}
+	}
+	return labelledOther
 }
 
 // AssessModel is Assess for a vision model's reading, with lines the page

@@ -121,6 +121,9 @@ func TestAssessDateEvidence(t *testing.T) {
 		{"read again alone, another date", "DATE: 06/01/2018 10:05", "DATE: 08/01/2018", "2018-01-06", false, "gives 8 Jan 2018"},
 		{"another issue date on the page", "DATE: 06/01/2018\nPRINTED 07/01/2018", "DATE: 06/01/2018", "2018-01-06", false, "another date on the page: 7 Jan 2018"},
 		{"an expiry date is no rival", "DATE: 06/01/2018\nEXPIRY 07/01/2018", "DATE: 06/01/2018", "2018-01-06", true, ""},
+		// The receipt's own date unread: the only date is an offer's end,
+		// however many readers agree on it.
+		{"only an offer's end", "SALES TAX 2.35\nTOTAL 32.66\nSweepstakes ends 12/31/2017.\nSweepstakes ends 12/31/2017.", "Sweepstakes ends 12/31/2017.", "2017-12-31", false, "prints it as another date"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			lines := boxedLines(tc.page)
@@ -256,17 +259,39 @@ func TestSupplierWordsPrintedAgain(t *testing.T) {
 // and its printing in the address backs none of its letters.
 func TestANamePrintedInItsAddressIsInDoubt(t *testing.T) {
 	my := receipt.DefaultLocale(receipt.CountryMY)
-	ls := lines("PUSAT DAGANGAN PHILEO DAMANSARA", "UNIT 105, BLOCK A,PUSAT DAGANGAN PHILEO DAMANSARA", "NO. 9, JALAN 16/11,46350,PETALING JAYA,SELANGOR",
-		"TEL 1800 88 1231", "QTY PRICE DISC AMT", "GP GREENCELL AAA", "1 6.00 0.00 6.00 SR", "GRAND TOTAL 6.00", "28/06/2018 3:11:35 PM")
-	r := ExtractFields(ls, my, testNow)
-	Assess(&r, ls, my, testNow)
-	if r.SupplierName.Value != "PUSAT DAGANGAN PHILEO DAMANSARA" {
-		t.Skipf("the name read is %q", r.SupplierName.Value)
+	for heading, address := range map[string]string{
+		"PUSAT DAGANGAN PHILEO DAMANSARA":  "UNIT 105, BLOCK A,PUSAT DAGANGAN PHILEO DAMANSARA",
+		"PUSAT DAGANGAN PHILEO DAMANSARA ": "UNIT 105, BLOCK A,PUSAT DAGANGAN PHI LEO DAMANSARA", // a word split apart
+	} {
+		ls := lines(heading, address, "NO. 9, JALAN 16/11,46350,PETALING JAYA,SELANGOR",
+			"TEL 1800 88 1231", "QTY PRICE DISC AMT", "GP GREENCELL AAA", "1 6.00 0.00 6.00 SR", "GRAND TOTAL 6.00", "28/06/2018 3:11:35 PM")
+		r := ExtractFields(ls, my, testNow)
+		Assess(&r, ls, my, testNow)
+		if r.SupplierName.Value != strings.TrimSpace(heading) {
+			t.Fatalf("the name read is %q", r.SupplierName.Value)
+		}
+		if ok, why := receipt.SupplierTrusted(r.SupplierName); ok || !strings.Contains(why, "address") {
+			t.Errorf("%s: a building's name in the address trusted (%v): %s", heading, ok, why)
+		}
+		if receipt.LettersBacked(r.SupplierName.Support) {
+			t.Errorf("%s: the address's printing backs the name: %+v", heading, r.SupplierName.Support)
+		}
 	}
-	if ok, why := receipt.SupplierTrusted(r.SupplierName); ok || !strings.Contains(why, "address") {
-		t.Errorf("a building's name in the address trusted (%v): %s", ok, why)
-	}
-	if receipt.LettersBacked(r.SupplierName.Support) {
-		t.Errorf("the address's printing backs the name: %+v", r.SupplierName.Support)
+}
+
+// Tesseract may misread the label ("Bends 12/31/2017"): what PP-OCR's
+// page prints labelled as an offer's end is no sale's date.
+func TestPrintedAsAnotherDate(t *testing.T) {
+	us := receipt.DefaultLocale(receipt.CountryUS)
+	end := receipt.Date(2017, 12, 31)
+	for page, want := range map[string]bool{
+		"5/25/2017 1:00:17 PM\nTOTAL 32.66\nSweepstakes ends 12/31/2017.": true,
+		"12/31/2017 1:00:17 PM\nTOTAL 32.66\nOffer ends 12/31/2017.":      false, // the sale's date too
+		"5/25/2017\nTOTAL 32.66\nBends 12/31/2017.":                       false,
+		"5/25/2017\nTOTAL 32.66":                                           false,
+	} {
+		if got := PrintedAsAnotherDate(LinesFromText(page), us, testNow, end); got != want {
+			t.Errorf("%q: %v, want %v", page, got, want)
+		}
 	}
 }

@@ -117,8 +117,15 @@ func trimEdgeSpecks(lines []Line) []Line {
 		ws := l.Words
 		money := reMoney.MatchString(l.Text)
 		spacing = innerSpacing(ws, gapBetween)
+		if len(ws) == 3 && len([]rune(ws[2].Text)) > 2 {
+			spacing = gapBetween(ws[1], ws[2])
+		}
 		for len(ws) > 1 && speck(ws[0], ws[1], gapBetween(ws[0], ws[1]), l.Box.H, money) {
 			ws = ws[1:]
+		}
+		spacing = innerSpacing(ws, gapBetween)
+		if len(ws) == 3 && len([]rune(ws[0].Text)) > 2 {
+			spacing = gapBetween(ws[0], ws[1])
 		}
 		for len(ws) > 1 && !selangorDE(ws[len(ws)-2], ws[len(ws)-1]) && speck(ws[len(ws)-1], ws[len(ws)-2], gapBetween(ws[len(ws)-2], ws[len(ws)-1]), l.Box.H, money) {
 			ws = ws[:len(ws)-1]
@@ -133,7 +140,9 @@ func trimEdgeSpecks(lines []Line) []Line {
 
 // innerSpacing is the median gap between a line's words, the gaps at its
 // two ends left out (they are the ones in question); 0 when the line has
-// fewer than four words.
+// fewer than four words. On a line of three, trimEdgeSpecks measures one
+// end's gap against the other's, where that end is a word ("GENERAL POOR
+// S", the apostrophe lost: the S stands as far off as POOR does).
 func innerSpacing(ws []inference.Word, gap func(a, b inference.Word) int) int {
 	if len(ws) < 4 {
 		return 0
@@ -233,7 +242,8 @@ var (
 	reSlogan           = regexp.MustCompile(`FOR SHOPPING|RETURNABLE|EXCHANGEABLE|WITH ORIGINAL RECEIPT|THANK|COME AGAIN|PLEASE`)
 	reOwnedBy          = regexp.MustCompile(`(?i)^\W*(OWNED|OWN|OPERATED|MANAGED)\s+BY\s*:?\s*`)
 	reStrongCo         = regexp.MustCompile(`\b(SDN\.?\s*BHD|SDN|BHD|BERHAD|S/B|PTY\.?\s*LTD|PTY|LTD|LIMITED|INC|LLC|PLC|GMBH|ENTERPRISES?|TRADING|CORPORATION|CORP)\b\.?`)
-	reHeading          = regexp.MustCompile(`^(TAX INVOICE|SIMPLIFIED TAX INVOICE|INVOICE|RECEIPT|OFFICIAL RECEIPT|CASH BILL|CASH SALES?|SALES RECEIPT|WELCOME.*|THANK YOU.*|COPY|DUPLICATE|ORIGINAL|CUSTOMER COPY|MERCHANT COPY)$`)
+	// WE[LI]COME: a small l read as i or 1 ("Weicome to the Family").
+	reHeading          = regexp.MustCompile(`^(TAX INVOICE|SIMPLIFIED TAX INVOICE|INVOICE|RECEIPT|OFFICIAL RECEIPT|CASH BILL|CASH SALES?|SALES RECEIPT|WE[LI]COME.*|THANK YOU.*|COPY|DUPLICATE|ORIGINAL|CUSTOMER COPY|MERCHANT COPY)$`)
 	reStopAddr         = regexp.MustCompile(`\b(` + contactWords + `|INVOICE|RECEIPT|DATE|CASHIER|DOC|DOCUMENT|BILL|TABLE|ABN|VAT|TAX|OPEN|BUSINESS HOURS|UST|US[TIL1]\W{0,2}ID\w*|STEUER\w*|MWST|TVA|IVA|BTW|NIF|CIF|SIRET|EIN)\b|@[A-Z0-9-]+\.[A-Z]|INVOICE|RECEIPT`) // the last two also glued: "TAXINVOICE"
 	reTaxWord          = regexp.MustCompile(`\b(` + taxWords + `)\b`)
 	reMoney            = regexp.MustCompile(`\d[.,]\d{2}\b`)

@@ -227,13 +227,17 @@ func pageSpacing(lines []Line) spacing {
 
 // blankBetween says whether a stretch of blank paper lies between two
 // lines: more than one and a half lines' height, or more than a line's
-// and three times the page's usual blank between lines.
+// and three times the page's usual blank between lines. Under a heading
+// printed large the blank grows with it: a line is counted at least half
+// the heading's height ("SAGE" in letters four lines tall over "FRENCH
+// CAFE & WINE BAR").
 func (s spacing) blankBetween(upper, lower Line) bool {
 	if upper.Box.H == 0 || lower.Box.H == 0 {
 		return false
 	}
 	gap := lower.Box.Y - (upper.Box.Y + upper.Box.H)
-	return float64(gap) > 1.5*float64(s.lineHeight) || gap > s.lineHeight && gap > 3*s.gap
+	line := max(s.lineHeight, upper.Box.H/2)
+	return float64(gap) > 1.5*float64(line) || gap > line && gap > 3*s.gap
 }
 
 // notANameLine says whether a top line is the country's address line

@@ -398,8 +398,50 @@ func TestATwoLetterLegalFormIsNoSpeck(t *testing.T) {
 	if got := trimEdgeSpecks([]Line{line})[0].Text; got != "PAPERIKAUPPA VIRTANEN AY" {
 		t.Errorf("trimmed to %q", got)
 	}
+	// A letter at the words' own spacing is a word ("GENERAL POOR S");
+	// one as far off as a legal form may stand is a speck.
 	words[2].Text = "X"
+	if got := trimEdgeSpecks([]Line{GroupLines(words)[0]})[0].Text; got != "PAPERIKAUPPA VIRTANEN X" {
+		t.Errorf("a letter at the words' spacing: %q", got)
+	}
+	words[2].Box.X = 440
 	if got := trimEdgeSpecks([]Line{GroupLines(words)[0]})[0].Text; got != "PAPERIKAUPPA VIRTANEN" {
-		t.Errorf("a letter as far off: %q", got)
+		t.Errorf("a letter far off: %q", got)
+	}
+	words[2].Text = "AY"
+	if got := trimEdgeSpecks([]Line{GroupLines(words)[0]})[0].Text; got != "PAPERIKAUPPA VIRTANEN AY" {
+		t.Errorf("a legal form far off trimmed to %q", got)
+	}
+}
+
+// The blank under a heading printed large grows with the heading: "SAGE",
+// four lines tall, over "FRENCH CAFE & WINE BAR" is one name, as a phone
+// photo taken straight reads it (its line boxes no taller than the text).
+func TestBlankUnderALargeHeadingGrowsWithIt(t *testing.T) {
+	lines := boxedLines("SAGE\nFRENCH CAFE & WINE BAR\n0121a Table 3 #Party 2\nCHANDA R SvrCk: 8 1:56p 06/02/15\n1 VEGGIE SANDWICH 12.00\nSub Total : 12.00\nTOTAL 12.00")
+	lines[0].Box = receipt.Box{X: 185, Y: 167, W: 297, H: 74}
+	for i := 1; i < len(lines); i++ {
+		lines[i].Box = receipt.Box{X: 160, Y: 281 + 48*(i-1), W: 330, H: 18}
+	}
+	r := ExtractFields(lines, receipt.DefaultLocale(receipt.CountryUS), testNow)
+	if r.SupplierName.Value != "SAGE FRENCH CAFE & WINE BAR" {
+		t.Errorf("supplier %q", r.SupplierName.Value)
+	}
+	// Blank paper as tall as the heading is no break in a name, but three
+	// body lines' worth under a heading of body size is.
+	lines[0].Box = receipt.Box{X: 185, Y: 200, W: 297, H: 18}
+	if r := ExtractFields(lines, receipt.DefaultLocale(receipt.CountryUS), testNow); r.SupplierName.Value != "SAGE" {
+		t.Errorf("across blank paper: supplier %q", r.SupplierName.Value)
+	}
+}
+
+// A greeting is no name, its small l read as i or 1 too.
+func TestAGreetingMisreadIsNoName(t *testing.T) {
+	for _, greeting := range []string{"Welcome to the Family", "Weicome to the Family", "We1come to the Family"} {
+		ls := boxedLines(greeting + "\nFamilyMart\nMaxincome Resources SdinBhd(383322-)\nNo 16A, Jalan Asaka U8/83, Bukit Jelutong\nTAX INVOICE\n16/04/2018 16:28\nTOTAL 18.80")
+		r := ExtractFields(ls, my, testNow)
+		if strings.Contains(r.SupplierName.Value, "COME") {
+			t.Errorf("%q: supplier %q", greeting, r.SupplierName.Value)
+		}
 	}
 }

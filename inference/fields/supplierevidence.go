@@ -52,8 +52,14 @@ func assessSupplier(r *receipt.Receipt, lines []Line, pk *packs.Pack, others []R
 			long++
 		}
 	}
+	// Spaces apart: one reading splits a word the other does not ("PHI
+	// LEO" over "PH ILEO").
+	inText := func(l Line) bool {
+		lw := packs.Words(l.Text)
+		return containsWords(lw, distinct) || strings.Contains(strings.Join(lw, ""), strings.Join(distinct, ""))
+	}
 	for i, l := range lines {
-		if inAddress(l) && long >= 2 && containsWords(packs.Words(l.Text), distinct) && s.Doubt == "" {
+		if inAddress(l) && long >= 2 && inText(l) && s.Doubt == "" {
 			s.Doubt = "the name is printed in the address: a building's, maybe not the business's"
 		}
 		if i == own || s.Box != nil && l.Box.W > 0 && s.Box.Union(l.Box) == *s.Box || inAddress(l) {

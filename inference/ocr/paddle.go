@@ -308,6 +308,12 @@ func (p *PPOCR) extractRead(ctx context.Context, page inference.Page, words []in
 			if fields.NoNameAt(lines, tres.Receipt.SupplierName.Box, r.PrintedIn.Value) {
 				tres.Receipt.SupplierName = receipt.Text{}
 			}
+			// A date PP-OCR reads labelled as an offer's end or an expiry
+			// is none of the sale's, whatever label Tesseract misread
+			// beside it ("Bends 12/31/2017").
+			if d := tres.Receipt.Date; d.Set && !d.Value.Equal(r.Date.Value) && fields.PrintedAsAnotherDate(lines, p.opt.Locale, p.opt.Now(), d.Value) {
+				tres.Receipt.Date, tres.Receipt.Time = receipt.Field[time.Time]{}, receipt.Text{}
+			}
 			combine(&r, tres.Receipt)
 			fields.ApplyCashRounding(&r) // one reader's rounding line, the other's total
 			others = append(others, fields.Reading{Name: "Tesseract's reading of the page", Lines: fields.GroupLines(tres.Words)})
