@@ -258,6 +258,11 @@ var (
 // a 1; month first wherever printed so).
 var reMonthDayShortYear = regexp.MustCompile(`(?i)\b(jan|feb|mar|apr|may|jun|jul|ju1|aug|sep|oct|nov|dec)\s?([0-3]?\d)\s?(?:['’‘]\s?(\d{2})\b|\s(\d{2})\s+[0-2]?\d:[0-5]\d)`)
 
+// reMonthDayMarkYear is a month's name, its day and year, the comma
+// between read as a dot or a colon: "June 23.2019", "Jan 28:2018" (which
+// would read as the time 28:20).
+var reMonthDayMarkYear = regexp.MustCompile(`(?i)\b((?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?\s*[0-3]?\d)[.:]\s?((?:19|20)\d{2})\b`)
+
 func mendDateText(s string, order receipt.DateOrder) string {
 	s = joinSplitDateDigits(strings.ReplaceAll(s, "_", " "), order)
 	s = reDateShaped.ReplaceAllStringFunc(s, func(m string) string {
@@ -295,6 +300,7 @@ func mendDateText(s string, order receipt.DateOrder) string {
 		}
 		return g[1] + " " + g[2] + ", 20" + g[4] + m[strings.LastIndex(m, g[4])+2:]
 	})
+	s = reMonthDayMarkYear.ReplaceAllString(s, "$1, $2")
 	s = reCompactDate.ReplaceAllString(s, "$1/$2/$3$4")
 	s = reTimeGluedToYear.ReplaceAllString(s, "$1 $2")
 	s = reISOStamp.ReplaceAllString(s, "$1-$2-$3 $4:$5:$6")

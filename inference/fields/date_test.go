@@ -161,3 +161,13 @@ func TestAPromotionsEndIsNoRivalDate(t *testing.T) {
 		}
 	}
 }
+
+// A month's name, the comma after its day read as a dot or a colon.
+func TestMonthNameDateCommaReadAsDot(t *testing.T) {
+	us := receipt.DefaultLocale(receipt.CountryUS)
+	for _, line := range []string{"June 23.2019 at 2:33 PM", "June 23,2019 at 2:33 PM", "Jun 23. 2019", "Date: Jun 23:2019 5:48:07 FM"} {
+		if d := FindDate(LinesFromText(line), us, testNow); d.Value.Format("2006-01-02") != "2019-06-23" {
+			t.Errorf("%q: %v", line, d.Value)
+		}
+	}
+}

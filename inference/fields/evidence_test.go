@@ -288,7 +288,7 @@ func TestPrintedAsAnotherDate(t *testing.T) {
 		"5/25/2017 1:00:17 PM\nTOTAL 32.66\nSweepstakes ends 12/31/2017.": true,
 		"12/31/2017 1:00:17 PM\nTOTAL 32.66\nOffer ends 12/31/2017.":      false, // the sale's date too
 		"5/25/2017\nTOTAL 32.66\nBends 12/31/2017.":                       false,
-		"5/25/2017\nTOTAL 32.66":                                           false,
+		"5/25/2017\nTOTAL 32.66":                                          false,
 	} {
 		if got := PrintedAsAnotherDate(LinesFromText(page), us, testNow, end); got != want {
 			t.Errorf("%q: %v, want %v", page, got, want)

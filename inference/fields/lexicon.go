@@ -600,7 +600,7 @@ var reAmpersandAsEight = regexp.MustCompile(`\b(\d{1,4}[A-Z])8(\d{1,4}[A-Z])\b`)
 // elsewhere with confidence, and, where the reader gave the words'
 // confidences, read surer there than in the name or printed there twice
 // ("GARDENIA" at 0.99 in the heading is not mended to the footer's one
-// "Gardenta's" at 0.96); or, with no such spelling, one spelling with a
+// "Gardenta's" at 0.96; clearlySurer); or, with no such spelling, one spelling with a
 // letter more inside the word (oneLetterDropped) is read elsewhere. first
 // and last of -1 count every line.
 func (lx *lexicon) mendFromPage(name string, lines []Line, first, last int) string {
@@ -618,7 +618,7 @@ func (lx *lexicon) mendFromPage(name string, lines []Line, first, last int) stri
 				twin, n = w, n+1
 			}
 		}
-		if c, read := own[core]; n == 1 && (!read || elsewhere[twin] > c || body[twin] > 1) {
+		if c, read := own[core]; n == 1 && (!read || elsewhere[twin] > c+clearlySurer || body[twin] > 1) {
 			return strings.Replace(f, core, twin, 1)
 		}
 		if n == 0 {
@@ -634,6 +634,11 @@ func (lx *lexicon) mendFromPage(name string, lines []Line, first, last int) stri
 		return f
 	})
 }
+
+// clearlySurer is how much surer a spelling read once elsewhere must be
+// than the name's to take its place: "Katana Sushi" at 0.990 is not mended
+// to "Hamachi - Sashi mi" at 0.992 (a word split, read as surely).
+const clearlySurer = 0.02
 
 // oneLetterDropped says whether word is full with one letter left out,
 // not its last: a logo's stylised letter the reader passed over

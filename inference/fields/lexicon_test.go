@@ -131,6 +131,7 @@ func TestMendFromPageWeighsTheReadings(t *testing.T) {
 	}{
 		{"the page's reading is surer", 0.85, []Line{withWords("The recipient of Kembala's products", 0.95)}, "KEMBALA BAKERIES (KL) SDN BHD"},
 		{"the name's reading is surer", 0.99, []Line{withWords("The recipient of Kembala's products", 0.95)}, name},
+		{"read as surely", 0.990, []Line{withWords("The recipient of Kembala's products", 0.992)}, name}, // "Sushi" and "Sashi mi"
 		{"printed twice, less surely", 0.99, []Line{withWords("The recipient of Kembala's products", 0.95), withWords("Kembala thanks you", 0.9)}, "KEMBALA BAKERIES (KL) SDN BHD"},
 	} {
 		ls := append([]Line{withWords(name, tc.name)}, tc.body...)

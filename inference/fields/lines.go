@@ -242,8 +242,7 @@ var (
 	reSlogan           = regexp.MustCompile(`FOR SHOPPING|RETURNABLE|EXCHANGEABLE|WITH ORIGINAL RECEIPT|THANK|COME AGAIN|PLEASE`)
 	reOwnedBy          = regexp.MustCompile(`(?i)^\W*(OWNED|OWN|OPERATED|MANAGED)\s+BY\s*:?\s*`)
 	reStrongCo         = regexp.MustCompile(`\b(SDN\.?\s*BHD|SDN|BHD|BERHAD|S/B|PTY\.?\s*LTD|PTY|LTD|LIMITED|INC|LLC|PLC|GMBH|ENTERPRISES?|TRADING|CORPORATION|CORP)\b\.?`)
-	// WE[LI]COME: a small l read as i or 1 ("Weicome to the Family").
-	reHeading          = regexp.MustCompile(`^(TAX INVOICE|SIMPLIFIED TAX INVOICE|INVOICE|RECEIPT|OFFICIAL RECEIPT|CASH BILL|CASH SALES?|SALES RECEIPT|WE[LI]COME.*|THANK YOU.*|COPY|DUPLICATE|ORIGINAL|CUSTOMER COPY|MERCHANT COPY)$`)
+	reHeading          = regexp.MustCompile(`^(TAX INVOICE|SIMPLIFIED TAX INVOICE|INVOICE|RECEIPT|OFFICIAL RECEIPT|CASH BILL|CASH SALES?|SALES RECEIPT|WE[LI]COME.*|THANK YOU.*|COPY|DUPLICATE|ORIGINAL|CUSTOMER COPY|MERCHANT COPY)$`)                                 // WE[LI]COME: "Weicome to the Family", l read as i
 	reStopAddr         = regexp.MustCompile(`\b(` + contactWords + `|INVOICE|RECEIPT|DATE|CASHIER|DOC|DOCUMENT|BILL|TABLE|ABN|VAT|TAX|OPEN|BUSINESS HOURS|UST|US[TIL1]\W{0,2}ID\w*|STEUER\w*|MWST|TVA|IVA|BTW|NIF|CIF|SIRET|EIN)\b|@[A-Z0-9-]+\.[A-Z]|INVOICE|RECEIPT`) // the last two also glued: "TAXINVOICE"
 	reTaxWord          = regexp.MustCompile(`\b(` + taxWords + `)\b`)
 	reMoney            = regexp.MustCompile(`\d[.,]\d{2}\b`)

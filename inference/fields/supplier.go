@@ -375,6 +375,10 @@ func continuesName(name, next string) bool {
 	return false
 }
 
+// reTimeAtEnd is a time of day a tilted photo's reading ran into the end
+// of the name's line: "IN-N-OUT BURGER SANTA CLARA 12:48 PM".
+var reTimeAtEnd = regexp.MustCompile(`(?i)\s+([01]?\d|2[0-3]):[0-5]\d(:[0-5]\d)?\s*([AP]\.?M\.?)?\s*$`)
+
 // cleanName takes the specks, registration numbers and "owned by" notes
 // off a line that holds the supplier's name.
 func cleanName(s string, pk *packs.Pack) string {
@@ -386,6 +390,7 @@ func cleanName(s string, pk *packs.Pack) string {
 		return " "
 	})
 	s = reOwnedBy.ReplaceAllString(s, "")
+	s = reTimeAtEnd.ReplaceAllString(s, "")
 	s = strings.Join(dropLowercaseJunk(strings.Fields(s)), " ")
 	s = mendOpeningParen(reQuoteAsQuery.ReplaceAllString(fixLegalSuffix(s), "$1'$2"))
 	fields := mendCutSDN(dropAfterLegalSuffix(mendLegalFormDigits(strings.Fields(s), pk)))

@@ -445,3 +445,47 @@ func TestAGreetingMisreadIsNoName(t *testing.T) {
 		}
 	}
 }
+
+// A time of day read into the name's line is no part of the name.
+func TestATimeAfterTheNameGoes(t *testing.T) {
+	us, _ := packs.Get("US")
+	for in, want := range map[string]string{
+		"IN-N-OUT BURGER SANTA CLARA 12:48 PM": "IN-N-OUT BURGER SANTA CLARA",
+		"IN-N-OUT BURGER 12:48":                "IN-N-OUT BURGER",
+	} {
+		if got := cleanName(in, us); got != want {
+			t.Errorf("cleanName(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+// A digit opening a name as tall as its letters is the name's ("7
+// ELEVEN"); one standing a third shorter is a letter half read.
+func TestASmallDigitOpeningTheNameIsInDoubt(t *testing.T) {
+	for h, doubted := range map[int]bool{19: false, 18: false, 14: true, 10: true} {
+		words := []inference.Word{
+			{Text: "3", Conf: 0.97, Box: receipt.Box{X: 120, Y: 275, W: 13, H: h}},
+			{Text: "&", Conf: 0.78, Box: receipt.Box{X: 173, Y: 273, W: 12, H: 19}},
+			{Text: "BEST", Conf: 0.98, Box: receipt.Box{X: 230, Y: 273, W: 98, H: 19}},
+			{Text: "RESTAURANT", Conf: 0.98, Box: receipt.Box{X: 373, Y: 273, W: 264, H: 19}},
+		}
+		lines := append([]Line{GroupLines(words)[0]}, boxedLinesFrom(330, "NO. 2, JALAN SS4C/5, PETALING JAYA", "19/03/2018 12:00", "TOTAL 12.00")...)
+		r := ExtractFields(lines, my, testNow)
+		Assess(&r, lines, my, testNow)
+		if r.SupplierName.Value != "3 & BEST RESTAURANT" {
+			t.Fatalf("supplier %q", r.SupplierName.Value)
+		}
+		if got := strings.Contains(r.SupplierName.Doubt, "smaller"); got != doubted {
+			t.Errorf("digit %d px high beside 19: doubted %v (%q)", h, got, r.SupplierName.Doubt)
+		}
+	}
+}
+
+// boxedLinesFrom is boxedLines starting at y.
+func boxedLinesFrom(y int, texts ...string) []Line {
+	ls := boxedLines(strings.Join(texts, "\n"))
+	for i := range ls {
+		ls[i].Box.Y += y
+	}
+	return ls
+}

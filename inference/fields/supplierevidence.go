@@ -34,6 +34,9 @@ func assessSupplier(r *receipt.Receipt, lines []Line, pk *packs.Pack, others []R
 		s.Doubt = "the name reads like a shop's motto: the business may be named above it, in its logo"
 	}
 	own := lineAt(lines, s.Box)
+	if s.Doubt == "" && own >= 0 && smallDigitOpens(lines[own]) {
+		s.Doubt = "the digit that opens the name stands smaller than its letters: maybe a letter misread (B as 3)"
+	}
 	// The name's words in its own address name a place, not the business
 	// again: "PUSAT DAGANGAN PHILEO DAMANSARA" over "UNIT 105, BLOCK
 	// A,PUSAT DAGANGAN PHILEO DAMANSARA" is the building a shop heads its
@@ -129,6 +132,31 @@ func assessSupplier(r *receipt.Receipt, lines []Line, pk *packs.Pack, others []R
 		}
 	}
 }
+
+// smallDigitOpens says whether a name's line opens with a lone digit
+// printed smaller than the words after it: a heading's digits stand as
+// tall as its capitals ("7 ELEVEN", "99 SPEED MART"), and one read a
+// third shorter is a letter half read ("3 & BEST RESTAURANT" for B & BEST).
+func smallDigitOpens(l Line) bool {
+	if len(l.Words) < 2 {
+		return false
+	}
+	first := l.Words[0]
+	if len([]rune(first.Text)) != 1 || !HasDigit(first.Text) || first.Box.H <= 0 {
+		return false
+	}
+	var hs []int
+	for _, w := range l.Words[1:] {
+		if letterCount(w.Text) >= 2 && w.Box.H > 0 {
+			hs = append(hs, w.Box.H)
+		}
+	}
+	return len(hs) > 0 && float64(first.Box.H) < smallDigitShare*float64(median(hs))
+}
+
+// smallDigitShare: SROIE's "3 & BEST" stands 0.74 and 0.53 of its words'
+// height (scan, and the scan tilted and shrunk).
+const smallDigitShare = 0.8
 
 // letterLookalikes reads back as letters the digits a reader puts for
 // them in a word (1EHR is LEHR): an address's letters are letters.
