@@ -153,6 +153,13 @@ func findDateRepairing(lines []Line, loc receipt.Locale, repair bool, now time.T
 			break
 		}
 	}
+	// The same date printed again beside the sale's time gives its time:
+	// "Datum 15.04.2020" on the card slip, "15.04.20 16:15" on the till's.
+	for _, o := range cands {
+		if c.t == "" && o.t != "" && !o.other && o.d.Equal(c.d) {
+			c.t = o.t
+		}
+	}
 	if c.box.W == 0 {
 		c.box = nil
 	}
@@ -303,6 +310,7 @@ func mendDateText(s string, order receipt.DateOrder) string {
 	s = reMonthDayMarkYear.ReplaceAllString(s, "$1, $2")
 	s = reCompactDate.ReplaceAllString(s, "$1/$2/$3$4")
 	s = reTimeGluedToYear.ReplaceAllString(s, "$1 $2")
+	s = reTwoDigitYearGluedToTime.ReplaceAllString(s, "$1$2 $3")
 	s = reISOStamp.ReplaceAllString(s, "$1-$2-$3 $4:$5:$6")
 	return reISOCompact.ReplaceAllString(s, "$1-$2-$3$4")
 }
@@ -331,16 +339,34 @@ func joinSplitDateDigits(s string, order receipt.DateOrder) string {
 		}
 		return g[1] + g[2] + g[3]
 	})
-	return reSplitYear.ReplaceAllStringFunc(s, func(m string) string {
-		g := reSplitYear.FindStringSubmatch(m)
-		return g[1] + strings.ReplaceAll(g[2], " ", "") + g[3] + g[4] + g[5]
-	})
+	var b strings.Builder
+	last := 0
+	for _, m := range reSplitYear.FindAllStringSubmatchIndex(s, -1) {
+		// Two digits more after it are a time whose colon was lost:
+		// "18.05.20 09 50" is 18 May 2020 at 09:50.
+		if reTimeAfterSplit.MatchString(s[m[1]-len(s[m[10]:m[11]]):]) {
+			continue
+		}
+		b.WriteString(s[last:m[0]])
+		b.WriteString(s[m[2]:m[3]] + strings.ReplaceAll(s[m[4]:m[5]], " ", "") + s[m[6]:m[7]] + s[m[8]:m[9]] + s[m[10]:m[11]])
+		last = m[1]
+	}
+	b.WriteString(s[last:])
+	return b.String()
 }
+
+// reTimeAfterSplit is the minutes of a time whose colon was lost, after a
+// two-digit year and its hour: the rest of "18.05.20 09 50 0000545".
+var reTimeAfterSplit = regexp.MustCompile(`^\s[0-5]\d([^:\d]|$)`)
 
 var (
 	// reTimeGluedToYear is a date's year with the sale's time read
 	// against it, the space lost: "12Mar201818:19", "27/03/201809:15".
 	reTimeGluedToYear = regexp.MustCompile(`(?i)((?:\d{1,2}[/.-]\d{1,2}[/.-]|\d{1,2}\s*(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s*)(?:19|20)\d{2})([01]?\d:[0-5]\d)`)
+	// reTwoDigitYearGluedToTime is a two-digit year with the sale's hour
+	// read against it: "06.05.2009:49" is 6 May 2020 at 09:49 (no year
+	// is followed by a colon).
+	reTwoDigitYearGluedToTime = regexp.MustCompile(`\b(\d{1,2}[/.-]\d{1,2}[/.-])(\d{2})((?:[01]\d|2[0-3]):[0-5]\d)`)
 	// reISOStamp is a point-of-sale stamp of date and time without
 	// separators: "20180428/191204".
 	reISOStamp = regexp.MustCompile(`\b((?:19|20)\d{2})(0[1-9]|1[0-2])(0[1-9]|[12]\d|3[01])/([01]\d|2[0-3])([0-5]\d)([0-5]\d)\b`)

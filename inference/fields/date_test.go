@@ -72,12 +72,13 @@ func TestAfternoonTime(t *testing.T) {
 // Dates whose time was read against them, or printed as a till's stamp.
 func TestSplitDateDigitsStayApartFromTheTime(t *testing.T) {
 	for line, want := range map[string]string{
-		"27/03/20 18:30":   "27/03/20 18:30", // a two-digit year and the time
-		"27/03/20 1 8":     "27/03/2018",
-		"5/25/2 017":       "5/25/2017",
-		"5/25/2 0 17 1:00": "5/25/2017 1:00",
-		"5/25/2 017:30":    "5/25/2 017:30",
-		"QTY 12 3/04/2018": "QTY 12 3/04/2018",
+		"27/03/20 18:30":         "27/03/20 18:30", // a two-digit year and the time
+		"27/03/20 1 8":           "27/03/2018",
+		"5/25/2 017":             "5/25/2017",
+		"5/25/2 0 17 1:00":       "5/25/2017 1:00",
+		"5/25/2 017:30":          "5/25/2 017:30",
+		"18.05.20 09 50 0000545": "18.05.20 09 50 0000545", // the time's colon lost
+		"QTY 12 3/04/2018":       "QTY 12 3/04/2018",
 	} {
 		if got := joinSplitDateDigits(line, receipt.DMY); got != want {
 			t.Errorf("joinSplitDateDigits(%q) = %q, want %q", line, got, want)
@@ -169,5 +170,30 @@ func TestMonthNameDateCommaReadAsDot(t *testing.T) {
 		if d := FindDate(LinesFromText(line), us, testNow); d.Value.Format("2006-01-02") != "2019-06-23" {
 			t.Errorf("%q: %v", line, d.Value)
 		}
+	}
+}
+
+// A two-digit year with the hour read against it: no year is followed by a
+// colon.
+func TestTwoDigitYearGluedToTheTime(t *testing.T) {
+	eu := receipt.DefaultLocale(receipt.CountryEU)
+	for line, want := range map[string]string{
+		"06.05.2009:49 0000545 002": "2020-05-06",
+		"27/03/201809:15":           "2018-03-27",
+		"18.05.20 09 50 0000545":    "2020-05-18",
+	} {
+		if d := FindDate(LinesFromText(line), eu, testNow); d.Value.Format("2006-01-02") != want {
+			t.Errorf("%q: %v, want %s", line, d.Value, want)
+		}
+	}
+}
+
+// A date taken from its labelled line takes its time from where the page
+// prints the same date beside the sale's time.
+func TestTheSameDatePrintedWithItsTimeGivesTheTime(t *testing.T) {
+	eu := receipt.DefaultLocale(receipt.CountryEU)
+	d := FindDate(LinesFromText("15.04.20 16:15 8665111 0176\nKundenbeleg\nDatum: 15.04.2020"), eu, testNow)
+	if d.Value.Format("2006-01-02") != "2020-04-15" || d.Clock != "16:15" {
+		t.Errorf("%v at %q, want 2020-04-15 at 16:15", d.Value, d.Clock)
 	}
 }

@@ -96,7 +96,7 @@ func saysTotal(k string) bool {
 func applySumBlock(r *receipt.Receipt, lines []Line, upper []string) {
 	// A total the rules only guessed (the amount paid, no total label
 	// read) gives way to the arithmetic as an unset one does.
-	guessed := r.Total.Set && (strings.HasPrefix(r.Total.Why, "no total label read") || r.Total.Why == whyPaid)
+	guessed := PaidOrUnlabelled(r.Total)
 	sb, ok := findSumBlock(lines, upper)
 	if !ok {
 		return

@@ -12,6 +12,12 @@ import (
 // whyPaid is the reason given for a total that is the amount paid.
 const whyPaid = "the amount paid, with no change given"
 
+// PaidOrUnlabelled says whether a total was only guessed: the amount
+// paid, or an amount on no line labelled total.
+func PaidOrUnlabelled(t receipt.Amount) bool {
+	return t.Set && (strings.HasPrefix(t.Why, "no total label read") || t.Why == whyPaid)
+}
+
 // totalRule is a keyword pattern for total-like lines and the weight a match gives.
 type totalRule struct {
 	re     *regexp.Regexp

@@ -692,6 +692,17 @@ func betterEvidence(pp, tess *receipt.Receipt, path string) (tessBetter, ok bool
 				return false, true
 			}
 		}
+		// A total guessed from the amount paid loses to the other
+		// reader's labelled total it covers: "GEGEBEN BAR 20.00" read
+		// as the total by one, "SUMME EUR 19.99" by the other.
+		if ppPaid, tessPaid := fields.PaidOrUnlabelled(pp.Total), fields.PaidOrUnlabelled(tess.Total); ppPaid != tessPaid {
+			if tessPaid && tess.Total.Value.GreaterThanOrEqual(pp.Total.Value) {
+				return false, true
+			}
+			if ppPaid && pp.Total.Value.GreaterThanOrEqual(tess.Total.Value) {
+				return true, true
+			}
+		}
 		a, b = weigh(pp.Total.Support, pp.Total.Doubt), weigh(tess.Total.Support, tess.Total.Doubt)
 	case "date":
 		if pp.Date.Set && tess.Date.Set && !pp.Date.Value.Equal(tess.Date.Value) {

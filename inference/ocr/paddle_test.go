@@ -331,6 +331,18 @@ func TestCombineTakesTheTotalLineTheTimeStampedDateAndTheLostDigit(t *testing.T)
 		t.Errorf("the subtotal's line taken for the total: %s", got.Total.Value)
 	}
 
+	// The amount paid taken for the total loses to the total it covers.
+	pp = receipt.Receipt{Total: amount("19.99", line, once)}
+	for _, paid := range []string{"20.00", "19.99"} {
+		tess = receipt.Receipt{Total: amount(paid, &receipt.Box{X: 10, Y: 700, W: 300, H: 30}, backed)}
+		tess.Total.Why = "no total label read: the amount paid, with no change given"
+		got = pp
+		combine(&got, tess)
+		if got.Total.Value.String() != "19.99" || fields.PaidOrUnlabelled(got.Total) {
+			t.Errorf("the amount paid %s taken for the total: %s (%s)", paid, got.Total.Value, got.Total.Why)
+		}
+	}
+
 	pp = receipt.Receipt{Date: day("2017-05-25", once), Time: receipt.Text{Value: "13:00", Set: true}}
 	tess = receipt.Receipt{Date: day("2017-12-31", backed)}
 	got = pp
