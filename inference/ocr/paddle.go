@@ -693,15 +693,19 @@ func betterEvidence(pp, tess *receipt.Receipt, path string) (tessBetter, ok bool
 			}
 		}
 		// A total guessed from the amount paid loses to the other
-		// reader's labelled total it covers: "GEGEBEN BAR 20.00" read
-		// as the total by one, "SUMME EUR 19.99" by the other.
-		if ppPaid, tessPaid := fields.PaidOrUnlabelled(pp.Total), fields.PaidOrUnlabelled(tess.Total); ppPaid != tessPaid {
-			if tessPaid && tess.Total.Value.GreaterThanOrEqual(pp.Total.Value) {
-				return false, true
-			}
-			if ppPaid && pp.Total.Value.GreaterThanOrEqual(tess.Total.Value) {
-				return true, true
-			}
+		// reader's undoubted labelled total it covers: "GEGEBEN BAR
+		// 20.00" read as the total by one, "SUMME EUR 19.99" by the
+		// other. Not where the page's sums make the amount paid ("Paid
+		// RM7.00" over items of 7.00, against "Amount RM6.60" before tax).
+		paidLoses := func(paid, labelled receipt.Amount) bool {
+			return fields.PaidOrUnlabelled(paid) && !fields.PaidOrUnlabelled(labelled) && labelled.Doubt == "" &&
+				paid.Value.GreaterThanOrEqual(labelled.Value) && !hasSupport(paid.Support, receipt.EvidenceArithmetic)
+		}
+		if paidLoses(tess.Total, pp.Total) {
+			return false, true
+		}
+		if paidLoses(pp.Total, tess.Total) {
+			return true, true
 		}
 		a, b = weigh(pp.Total.Support, pp.Total.Doubt), weigh(tess.Total.Support, tess.Total.Doubt)
 	case "date":
@@ -760,6 +764,11 @@ func oneDigitLost(a, b time.Time) (aLonger, ok bool) {
 		}
 	}
 	return false, false
+}
+
+// hasSupport says whether a value's evidence holds a kind.
+func hasSupport(sup []receipt.Support, kind receipt.Evidence) bool {
+	return slices.ContainsFunc(sup, func(s receipt.Support) bool { return s.Kind == kind })
 }
 
 // totalOnSubtotalLine says whether a reading's total is the amount of its

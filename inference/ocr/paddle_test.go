@@ -333,14 +333,24 @@ func TestCombineTakesTheTotalLineTheTimeStampedDateAndTheLostDigit(t *testing.T)
 
 	// The amount paid taken for the total loses to the total it covers.
 	pp = receipt.Receipt{Total: amount("19.99", line, once)}
+	readTwice := []receipt.Support{{Kind: receipt.EvidenceReading}, {Kind: receipt.EvidenceSecondReader}}
 	for _, paid := range []string{"20.00", "19.99"} {
-		tess = receipt.Receipt{Total: amount(paid, &receipt.Box{X: 10, Y: 700, W: 300, H: 30}, backed)}
+		tess = receipt.Receipt{Total: amount(paid, &receipt.Box{X: 10, Y: 700, W: 300, H: 30}, readTwice)}
 		tess.Total.Why = "no total label read: the amount paid, with no change given"
 		got = pp
 		combine(&got, tess)
 		if got.Total.Value.String() != "19.99" || fields.PaidOrUnlabelled(got.Total) {
 			t.Errorf("the amount paid %s taken for the total: %s (%s)", paid, got.Total.Value, got.Total.Why)
 		}
+	}
+	// Not where the page's sums make the amount paid: "Amount RM6.60"
+	// is the sale before its tax.
+	tess = receipt.Receipt{Total: amount("7.00", &receipt.Box{X: 10, Y: 700, W: 300, H: 30}, backed)}
+	tess.Total.Why = "no total label read: the amount paid, with no change given"
+	got = receipt.Receipt{Total: amount("6.60", line, once)}
+	combine(&got, tess)
+	if got.Total.Value.String() != "7" {
+		t.Errorf("the amount paid that the sums make lost to %s", got.Total.Value)
 	}
 
 	pp = receipt.Receipt{Date: day("2017-05-25", once), Time: receipt.Text{Value: "13:00", Set: true}}
