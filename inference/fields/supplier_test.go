@@ -489,3 +489,35 @@ func boxedLinesFrom(y int, texts ...string) []Line {
 	}
 	return ls
 }
+
+// A name that does not stand centred over the centred lines below it was
+// read in part; one a little off, or over lines that share no centre, is
+// no sign of it.
+func TestANameOffTheCentreOfTheLinesBelowIsInDoubt(t *testing.T) {
+	box := func(x, w int) receipt.Box { return receipt.Box{X: x, Y: 0, W: w, H: 20} }
+	below := func(boxes ...receipt.Box) []Line {
+		ls := []Line{{}}
+		for i, b := range boxes {
+			b.Y = 30 * (i + 1)
+			ls = append(ls, Line{Text: "LINE", Box: b})
+		}
+		return ls
+	}
+	centred := below(box(356, 141), box(201, 437), box(309, 227), box(237, 359)) // SROIE 021
+	for _, tc := range []struct {
+		desc  string
+		name  receipt.Box
+		lines []Line
+		off   bool
+	}{
+		{"read in part (SROIE 021)", box(163, 369), centred, true},
+		{"whole", box(236, 369), centred, false},
+		{"a whole name a little off (SROIE 352)", box(42, 427), below(box(180, 265), box(164, 296), box(126, 374), box(198, 229)), false},
+		{"lines set flush left", box(163, 369), below(box(100, 141), box(100, 437), box(100, 227)), false},
+	} {
+		tc.lines[0] = Line{Text: "NAME", Box: tc.name}
+		if got := offCentre(tc.lines, 0); got != tc.off {
+			t.Errorf("%s: off centre %v, want %v", tc.desc, got, tc.off)
+		}
+	}
+}

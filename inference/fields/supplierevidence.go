@@ -1,7 +1,9 @@
 package fields
 
 import (
+	"math"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -36,6 +38,9 @@ func assessSupplier(r *receipt.Receipt, lines []Line, pk *packs.Pack, others []R
 	own := lineAt(lines, s.Box)
 	if s.Doubt == "" && own >= 0 && smallDigitOpens(lines[own]) {
 		s.Doubt = "the digit that opens the name stands smaller than its letters: maybe a letter misread (B as 3)"
+	}
+	if s.Doubt == "" && own >= 0 && s.Box != nil && s.Box.H <= lines[own].Box.H*3/2 && offCentre(lines, own) {
+		s.Doubt = "the name does not stand centred over the lines below it: part of it may be unread"
 	}
 	// The name's words in its own address name a place, not the business
 	// again: "PUSAT DAGANGAN PHILEO DAMANSARA" over "UNIT 105, BLOCK
@@ -157,6 +162,45 @@ func smallDigitOpens(l Line) bool {
 // smallDigitShare: SROIE's "3 & BEST" stands 0.74 and 0.53 of its words'
 // height (scan, and the scan tilted and shrunk).
 const smallDigitShare = 0.8
+
+// offCentre says whether the name's line at own (a name on one line)
+// stands off the centre
+// that the lines below it share: a receipt that centres its heading
+// lines centres its name too, and a name that does not stand so was read
+// in part ("TEO HENG STATIONERY", its "& BOOKS" under a red stamp). The
+// page is taken as centred where two or more of the next four lines,
+// each at least half the name's width, share their centre within
+// centredWithin of the name's width; the name is off when its own centre
+// lies farther than offCentreBy of its width from theirs.
+func offCentre(lines []Line, own int) bool {
+	name := lines[own].Box
+	if name.W <= 0 {
+		return false
+	}
+	var centres []int
+	for _, l := range lines[own+1 : min(len(lines), own+5)] {
+		if l.Box.W*2 >= name.W && l.Box.Page == name.Page {
+			centres = append(centres, l.Box.X+l.Box.W/2)
+		}
+	}
+	if len(centres) < 2 {
+		return false
+	}
+	lo, hi := slices.Min(centres), slices.Max(centres)
+	if float64(hi-lo) > centredWithin*float64(name.W) {
+		return false
+	}
+	off := name.X + name.W/2 - (lo+hi)/2
+	return math.Abs(float64(off)) > offCentreBy*float64(name.W)
+}
+
+// SROIE 021 (scan): the lines below share their centre within 3% of the
+// name's width; the name read in part stands 20% of its width off. A
+// whole name may stand off too: SROIE 352's, 13%.
+const (
+	centredWithin = 0.05
+	offCentreBy   = 0.16
+)
 
 // letterLookalikes reads back as letters the digits a reader puts for
 // them in a word (1EHR is LEHR): an address's letters are letters.
