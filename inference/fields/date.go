@@ -311,6 +311,7 @@ func mendDateText(s string, order receipt.DateOrder) string {
 	s = reCompactDate.ReplaceAllString(s, "$1/$2/$3$4")
 	s = reTimeGluedToYear.ReplaceAllString(s, "$1 $2")
 	s = reTwoDigitYearGluedToTime.ReplaceAllString(s, "$1$2 $3")
+	s = reTimeFirstColonLost.ReplaceAllString(s, "$1$2:$3:$4")
 	s = reISOStamp.ReplaceAllString(s, "$1-$2-$3 $4:$5:$6")
 	return reISOCompact.ReplaceAllString(s, "$1-$2-$3$4")
 }
@@ -367,6 +368,9 @@ var (
 	// read against it: "06.05.2009:49" is 6 May 2020 at 09:49 (no year
 	// is followed by a colon).
 	reTwoDigitYearGluedToTime = regexp.MustCompile(`\b(\d{1,2}[/.-]\d{1,2}[/.-])(\d{2})((?:[01]\d|2[0-3]):[0-5]\d)`)
+	// reTimeFirstColonLost is a time of day with seconds whose first
+	// colon was not read, after a date: "06/14/2017 1838:46".
+	reTimeFirstColonLost = regexp.MustCompile(`(\d{1,2}[/.-]\d{1,2}[/.-]\d{2,4}\s+)([01]\d|2[0-3])([0-5]\d):([0-5]\d)\b`)
 	// reISOStamp is a point-of-sale stamp of date and time without
 	// separators: "20180428/191204".
 	reISOStamp = regexp.MustCompile(`\b((?:19|20)\d{2})(0[1-9]|1[0-2])(0[1-9]|[12]\d|3[01])/([01]\d|2[0-3])([0-5]\d)([0-5]\d)\b`)

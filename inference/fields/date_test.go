@@ -186,6 +186,10 @@ func TestTwoDigitYearGluedToTheTime(t *testing.T) {
 			t.Errorf("%q: %v, want %s", line, d.Value, want)
 		}
 	}
+	us := receipt.DefaultLocale(receipt.CountryUS)
+	if d := FindDate(LinesFromText("Date: 06/14/2017 1838:46"), us, testNow); d.Clock != "18:38:46" {
+		t.Errorf("a time's first colon lost: %q", d.Clock)
+	}
 }
 
 // A date taken from its labelled line takes its time from where the page
