@@ -167,9 +167,11 @@ func transient(err error) bool {
 }
 
 // connectionLost reports a refused, reset or dropped connection, or an
-// address that does not resolve now.
+// address that does not resolve now. A kept-alive connection the server
+// closed as the request was written to it ("use of closed network
+// connection", net.ErrClosed) is dropped too.
 func connectionLost(err error) bool {
-	if errors.Is(err, syscall.ECONNREFUSED) || errors.Is(err, syscall.ECONNRESET) || errors.Is(err, syscall.EPIPE) ||
+	if errors.Is(err, syscall.ECONNREFUSED) || errors.Is(err, syscall.ECONNRESET) || errors.Is(err, syscall.EPIPE) || errors.Is(err, net.ErrClosed) ||
 		errors.Is(err, syscall.EHOSTUNREACH) || errors.Is(err, syscall.ENETUNREACH) || errors.Is(err, syscall.ECONNABORTED) ||
 		errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
 		return true

@@ -7,8 +7,10 @@ import (
 	"errors"
 	"image"
 	"io"
+	"net"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
@@ -352,5 +354,15 @@ func TestPiecesFollowTheText(t *testing.T) {
 	}
 	if piecesOf(text, []tokenLogprob{{Token: "nonsense"}}) != nil {
 		t.Error("tokens that do not spell the text gave pieces")
+	}
+}
+
+// A request written to a kept-alive connection the server has just closed
+// fails with net.ErrClosed, as CI saw once: the server went away, not the
+// page.
+func TestAConnectionClosedUnderTheRequestIsLost(t *testing.T) {
+	err := &url.Error{Op: "Post", URL: "http://127.0.0.1:1/v1/chat/completions", Err: &net.OpError{Op: "write", Net: "tcp", Err: net.ErrClosed}}
+	if !connectionLost(err) {
+		t.Errorf("%v is no lost connection", err)
 	}
 }
