@@ -50,11 +50,16 @@ func SupportKinds(s []Support) int {
 	return len(seen)
 }
 
+// HasSupport says whether a field's support holds evidence of a kind.
+func HasSupport(s []Support, kind Evidence) bool {
+	return slices.ContainsFunc(s, func(x Support) bool { return x.Kind == kind })
+}
+
 // Trusted says whether a field may be confirmed in bulk: a person set it,
 // an exact source stated it, or two independent kinds of evidence agree
 // on it and nothing contradicts it. Otherwise it says why not, in words.
 func Trusted[T any](f Field[T], name string) (bool, string) {
-	exact := slices.ContainsFunc(f.Support, func(s Support) bool { return s.Kind == EvidenceExact })
+	exact := HasSupport(f.Support, EvidenceExact)
 	switch n := SupportKinds(f.Support); {
 	case f.Source == SourceUser:
 		return true, ""

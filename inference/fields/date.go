@@ -345,7 +345,7 @@ func joinSplitDateDigits(s string, order receipt.DateOrder) string {
 	for _, m := range reSplitYear.FindAllStringSubmatchIndex(s, -1) {
 		// Two digits more after it are a time whose colon was lost:
 		// "18.05.20 09 50" is 18 May 2020 at 09:50.
-		if reTimeAfterSplit.MatchString(s[m[1]-len(s[m[10]:m[11]]):]) {
+		if reTimeAfterSplit.MatchString(s[m[10]:]) { // from the character after the year
 			continue
 		}
 		b.WriteString(s[last:m[0]])

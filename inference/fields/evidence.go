@@ -147,7 +147,7 @@ func assessTotal(r *receipt.Receipt, lines []Line, upper []string, loc receipt.L
 		}
 	}
 	defer func() {
-		if rival != "" && !slices.ContainsFunc(t.Support, func(s receipt.Support) bool { return s.Kind == receipt.EvidenceArithmetic }) {
+		if rival != "" && !receipt.HasSupport(t.Support, receipt.EvidenceArithmetic) {
 			doubt(rival)
 		}
 	}()
@@ -472,7 +472,8 @@ func assessDate(r *receipt.Receipt, lines []Line, loc receipt.Locale, now time.T
 	if labelledInvoiceDate && fromTextLayer(lines) {
 		support(receipt.EvidenceSecondReader, "the PDF's text layer gives its characters exactly")
 	}
-	for _, c := range dateCandidates(lines, loc, false, now) {
+	cands := dateCandidates(lines, loc, false, now)
+	for _, c := range cands {
 		switch {
 		case !c.d.Equal(d.Value):
 			// A date in the future is not a rival issue date (a card's
@@ -496,10 +497,10 @@ func assessDate(r *receipt.Receipt, lines []Line, loc receipt.Locale, now time.T
 	}
 	// Only ever printed as an expiry, an offer's end or a due date: the
 	// receipt's own date was not found ("Sweepstakes ends 12/31/2017").
-	if !labelledInvoiceDate && PrintedAsAnotherDate(lines, loc, now, d.Value) {
+	if !labelledInvoiceDate && onlyAsAnotherDate(cands, d.Value) {
 		doubt("the page prints it as another date (an expiry, an offer's end), not the receipt's own")
 	}
-	read := slices.ContainsFunc(d.Support, func(s receipt.Support) bool { return s.Kind == receipt.EvidenceReading })
+	read := receipt.HasSupport(d.Support, receipt.EvidenceReading)
 	lineDoubt := ""
 	for _, o := range others {
 		seen, other := false, time.Time{}
@@ -534,8 +535,13 @@ func assessDate(r *receipt.Receipt, lines []Line, loc receipt.Locale, now time.T
 // as another date than the document's own: an expiry, an offer's end, a
 // due date ("Sweepstakes ends 12/31/2017"), never bare or as the sale's.
 func PrintedAsAnotherDate(lines []Line, loc receipt.Locale, now time.Time, d time.Time) bool {
+	return onlyAsAnotherDate(dateCandidates(lines, loc, false, now), d)
+}
+
+// onlyAsAnotherDate is PrintedAsAnotherDate over the dates read.
+func onlyAsAnotherDate(cands []dateCand, d time.Time) bool {
 	labelledOther := false
-	for _, c := range dateCandidates(lines, loc, false, now) {
+	for _, c := range cands {
 		if c.d.Equal(d) {
 			if !c.other {
 				return false
@@ -552,7 +558,7 @@ func PrintedAsAnotherDate(lines []Line, loc receipt.Locale, now time.Time, d tim
 func AssessModel(r *receipt.Receipt, lines []Line, loc receipt.Locale, now time.Time) {
 	Assess(r, lines, loc, now)
 	agree := func(support []receipt.Support) []receipt.Support {
-		if slices.ContainsFunc(support, func(s receipt.Support) bool { return s.Kind == receipt.EvidenceReading }) {
+		if receipt.HasSupport(support, receipt.EvidenceReading) {
 			return appendSupport(support, receipt.EvidenceSecondReader, "the vision model read the same")
 		}
 		return support

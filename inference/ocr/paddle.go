@@ -699,7 +699,7 @@ func betterEvidence(pp, tess *receipt.Receipt, path string) (tessBetter, ok bool
 		// RM7.00" over items of 7.00, against "Amount RM6.60" before tax).
 		paidLoses := func(paid, labelled receipt.Amount) bool {
 			return fields.PaidOrUnlabelled(paid) && !fields.PaidOrUnlabelled(labelled) && labelled.Doubt == "" &&
-				paid.Value.GreaterThanOrEqual(labelled.Value) && !hasSupport(paid.Support, receipt.EvidenceArithmetic)
+				paid.Value.GreaterThanOrEqual(labelled.Value) && !receipt.HasSupport(paid.Support, receipt.EvidenceArithmetic)
 		}
 		if paidLoses(tess.Total, pp.Total) {
 			return false, true
@@ -764,11 +764,6 @@ func oneDigitLost(a, b time.Time) (aLonger, ok bool) {
 		}
 	}
 	return false, false
-}
-
-// hasSupport says whether a value's evidence holds a kind.
-func hasSupport(sup []receipt.Support, kind receipt.Evidence) bool {
-	return slices.ContainsFunc(sup, func(s receipt.Support) bool { return s.Kind == kind })
 }
 
 // totalOnSubtotalLine says whether a reading's total is the amount of its
