@@ -343,8 +343,9 @@ func joinSplitDateDigits(s string, order receipt.DateOrder) string {
 	var b strings.Builder
 	last := 0
 	for _, m := range reSplitYear.FindAllStringSubmatchIndex(s, -1) {
-		// Two digits more after it are a time whose colon was lost:
-		// "18.05.20 09 50" is 18 May 2020 at 09:50.
+		// Two digits more after it are a time whose colon was lost or
+		// printed as a dot: "18.05.20 09 50" and "18.05.20 09.50" are
+		// 18 May 2020 at 09:50.
 		if reTimeAfterSplit.MatchString(s[m[10]:]) { // from the character after the year
 			continue
 		}
@@ -356,9 +357,10 @@ func joinSplitDateDigits(s string, order receipt.DateOrder) string {
 	return b.String()
 }
 
-// reTimeAfterSplit is the minutes of a time whose colon was lost, after a
-// two-digit year and its hour: the rest of "18.05.20 09 50 0000545".
-var reTimeAfterSplit = regexp.MustCompile(`^\s[0-5]\d([^:\d]|$)`)
+// reTimeAfterSplit is the minutes of a time whose colon was lost or
+// printed as a dot, after a two-digit year and its hour: the rest of
+// "18.05.20 09 50 0000545" or "18.05.20 09.50 0000545".
+var reTimeAfterSplit = regexp.MustCompile(`^(\s[0-5]\d([^:\d]|$)|\.[0-5]\d(\D|$))`)
 
 var (
 	// reTimeGluedToYear is a date's year with the sale's time read

@@ -78,6 +78,9 @@ func TestSplitDateDigitsStayApartFromTheTime(t *testing.T) {
 		"5/25/2 0 17 1:00":       "5/25/2017 1:00",
 		"5/25/2 017:30":          "5/25/2 017:30",
 		"18.05.20 09 50 0000545": "18.05.20 09 50 0000545", // the time's colon lost
+		"18.05.20 09.50 0000545": "18.05.20 09.50 0000545", // printed as a dot
+		"18.05.20 09.50.":        "18.05.20 09.50.",
+		"5/25/2 017.":            "5/25/2017.",
 		"QTY 12 3/04/2018":       "QTY 12 3/04/2018",
 	} {
 		if got := joinSplitDateDigits(line, receipt.DMY); got != want {
@@ -181,6 +184,7 @@ func TestTwoDigitYearGluedToTheTime(t *testing.T) {
 		"06.05.2009:49 0000545 002": "2020-05-06",
 		"27/03/201809:15":           "2018-03-27",
 		"18.05.20 09 50 0000545":    "2020-05-18",
+		"18.05.20 09.50 0000545":    "2020-05-18",
 	} {
 		if d := FindDate(LinesFromText(line), eu, testNow); d.Value.Format("2006-01-02") != want {
 			t.Errorf("%q: %v, want %s", line, d.Value, want)
