@@ -239,7 +239,7 @@ var (
 	reStreetNumberWord = regexp.MustCompile(`^(LOT|NO\b|NO\.|UNIT)`)
 	reIDWord           = regexp.MustCompile(`\b(REG|ROC|CO|COMPANY|CAMPANY|COMPARY|GST|SST|TAX|ID|NO|NA|BRN|VAT(NO)?|ABN)\b`)
 	rePhone            = regexp.MustCompile(`(^|[^\d/])\+?\(?\d{2,4}\)?(\s?-\s?|\s{1,2})\d{3,4}[\s-]?\d{3,5}\b|\b1[38]00[\s-]?\d{2}[\s-]?\d{4}\b|\d{10,}`)
-	reSlogan           = regexp.MustCompile(`FOR SHOPPING|RETURNABLE|EXCHANGEABLE|WITH ORIGINAL RECEIPT|THANK|COME AGAIN|PLEASE`)
+	reSlogan           = regexp.MustCompile(`FOR ?SHOPPING|RETURNABLE|EXCHANGEABLE|WITH ?ORIGINAL ?RECEIPT|THANK|COME ?AGAIN|PLEASE`) // also glued: "TQFORSHOPPING WITH MYNEWS.COM"
 	reOwnedBy          = regexp.MustCompile(`(?i)^\W*(OWNED|OWN|OPERATED|MANAGED)\s+BY\s*:?\s*`)
 	reStrongCo         = regexp.MustCompile(`\b(SDN\.?\s*BHD|SDN|BHD|BERHAD|S/B|PTY\.?\s*LTD|PTY|LTD|LIMITED|INC|LLC|PLC|GMBH|ENTERPRISES?|TRADING|CORPORATION|CORP)\b\.?`)
 	reHeading          = regexp.MustCompile(`^(TAX INVOICE|SIMPLIFIED TAX INVOICE|INVOICE|RECEIPT|OFFICIAL RECEIPT|CASH BILL|CASH SALES?|SALES RECEIPT|WE[LI]COME.*|THANK YOU.*|COPY|DUPLICATE|ORIGINAL|CUSTOMER COPY|MERCHANT COPY)$`)                                 // WE[LI]COME: "Weicome to the Family", l read as i
