@@ -392,7 +392,7 @@ func cleanName(s string, pk *packs.Pack) string {
 	s = reOwnedBy.ReplaceAllString(s, "")
 	s = reTimeAtEnd.ReplaceAllString(s, "")
 	s = strings.Join(dropLowercaseJunk(strings.Fields(s)), " ")
-	s = mendOpeningParen(reQuoteAsQuery.ReplaceAllString(fixLegalSuffix(s), "$1'$2"))
+	s = mendOpeningParen(reSpacedApostropheS.ReplaceAllString(reQuoteAsQuery.ReplaceAllString(fixLegalSuffix(s), "$1'$2"), "$1$2$3"))
 	fields := mendCutSDN(dropAfterLegalSuffix(mendLegalFormDigits(strings.Fields(s), pk)))
 	// Drop stray marks OCR puts before and after the name: "|", "#000002".
 	for len(fields) > 1 && letterCount(fields[0]) == 0 && (!HasDigit(fields[0]) || strings.HasPrefix(fields[0], "#")) {

@@ -446,6 +446,24 @@ func TestAGreetingMisreadIsNoName(t *testing.T) {
 	}
 }
 
+// A slogan is no name when the reader glued its words either.
+func TestAGluedSloganIsNoName(t *testing.T) {
+	for _, slogan := range []string{"TQ FOR SHOPPING WITH myNEWS.com", "TQFORSHOPPING WITH myNEWS.com", "PLEASECOMEAGAIN"} {
+		ls := boxedLines(slogan + "\nPAGOH REST AND SERVICE AREA\nLOT R1, KWS REHAT & RAWAT PAGOH ARAH UTARA,\n84600,PAGOH,JOHOR\n23/03/2018 9:34:40AM\nGRAND TOTAL 10.00")
+		if r := ExtractFields(ls, my, testNow); r.SupplierName.Value != "PAGOH REST AND SERVICE AREA" {
+			t.Errorf("%q: supplier %q", slogan, r.SupplierName.Value)
+		}
+	}
+}
+
+// An apostrophe read as a word of its own joins its letters again.
+func TestASpacedApostropheJoinsItsS(t *testing.T) {
+	ls := boxedLines("GENERAL POOR ' S\nTAVERN\n45 MAIN STREET\nHACKENSACK, NJ 07601\n04/10/2016 8:12 PM\nTOTAL 10.70")
+	if r := ExtractFields(ls, receipt.DefaultLocale(receipt.CountryUS), testNow); r.SupplierName.Value != "GENERAL POOR'S TAVERN" {
+		t.Errorf("supplier %q", r.SupplierName.Value)
+	}
+}
+
 // A time of day read into the name's line is no part of the name.
 func TestATimeAfterTheNameGoes(t *testing.T) {
 	us, _ := packs.Get("US")

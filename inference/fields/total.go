@@ -364,8 +364,11 @@ var rePercent = regexp.MustCompile(`\d+(?:[.,]\d+)?\s*%`)
 var (
 	reSubtotal = regexp.MustCompile(`SUB\s*-?\s*TOTAL`)
 	// "KING?S": OCR reads an apostrophe between letters as a question mark.
-	reQuoteAsQuery  = regexp.MustCompile(`(\pL)\?(\pL)`)
-	reServiceCharge = regexp.MustCompile(`SERVICE\s*(CHARGE|CHG|TAX)|\bSVC\s*(CHG|CHARGE)|\bS/C\b`)
+	reQuoteAsQuery = regexp.MustCompile(`(\pL)\?(\pL)`)
+	// "POOR ' S": the apostrophe of a letter-spaced heading read as a
+	// word of its own.
+	reSpacedApostropheS = regexp.MustCompile(`(\pL)\s*(['’])\s*([Ss])\b`)
+	reServiceCharge     = regexp.MustCompile(`SERVICE\s*(CHARGE|CHG|TAX)|\bSVC\s*(CHG|CHARGE)|\bS/C\b`)
 	// "TOTAL GST 8.68", "Total GST Amt : 2.40", "TAX TOTAL: 0.91": the
 	// tax, not a total.
 	reTotalTaxLine = regexp.MustCompile(`^\W*(TOTAL\s*(` + taxWords + `|SALES\s+TAX)|(` + taxWords + `)\s*TOTAL)\b`)
