@@ -609,7 +609,17 @@ func (lx *lexicon) mendFromPage(name string, lines []Line, first, last int) stri
 	elsewhere := runConfidences(lines, func(i int, l Line) bool { return (i < first || i > last) && l.Conf >= 0.8 })
 	return mendEachWord(name, func(f string) string {
 		core := letterCore(f)
-		if !lx.mendable(core) || body[core] > 0 {
+		if body[core] > 0 {
+			return f
+		}
+		if !lx.mendable(core) {
+			// A double letter merged at the end of a short word: "DAILY
+			// GRIL" over "Daily Grill".
+			if len(core) == 4 && !lx.known[core] && !lx.trade[core] {
+				if twin := core + core[3:]; lx.mendable(twin) && body[twin] > 0 {
+					return strings.Replace(f, core, twin, 1)
+				}
+			}
 			return f
 		}
 		twin, n := "", 0
@@ -645,7 +655,8 @@ const clearlySurer = 0.02
 // ("RSSMANN" over the footer's "Dirk Rossmann GmbH"), or a double letter
 // that the recogniser's decoding merges. However surely the heading was
 // read, the plain print is the spelling: a reader seldom adds a letter
-// that is not there. A last letter is left alone (BURGER is not BURGERS).
+// that is not there. A last letter is left alone (BURGER is not BURGERS)
+// unless it doubles the one before it (GRILL read GRIL).
 func oneLetterDropped(word, full string) bool {
 	if len(full) != len(word)+1 {
 		return false
@@ -654,7 +665,10 @@ func oneLetterDropped(word, full string) bool {
 	for i < len(word) && word[i] == full[i] {
 		i++
 	}
-	return i < len(word) && word[i:] == full[i+1:]
+	if i == len(word) {
+		return i > 0 && full[i] == word[i-1]
+	}
+	return word[i:] == full[i+1:]
 }
 
 // Marks a receipt's thin brackets are often read as.

@@ -103,6 +103,9 @@ func TestMendFromPage(t *testing.T) {
 		{"RSSMANN", []string{"Vielen Dank", "UST: Dirk Rossmann GmbH"}, "ROSSMANN"},                                             // a logo's letter passed over
 		{"BURGER JOINT", []string{"BURGERS 2 11.00"}, "BURGER JOINT"},                                                           // a letter more at the end: a plural
 		{"SAMSNG TRADING", []string{"SAMSUNG 1.00", "SAMSING 2.00"}, "SAMSNG TRADING"},                                          // two fuller spellings: no guess
+		{"DAILY GRIL", []string{"EXCELLENCE SERVED DAILY", "Daily Grill"}, "DAILY GRILL"},                                       // a double letter merged at the end
+		{"DAILY GRIL", []string{"Daily Grills"}, "DAILY GRIL"},                                                                  // two letters more: no guess
+		{"DAILY GRIL", []string{"GRIL PAN 1.00", "Daily Grill"}, "DAILY GRIL"},                                                  // printed again as read
 	} {
 		ls := append(lines(tc.name), lines(tc.body...)...)
 		if got := myLexicon().mendFromPage(tc.name, ls, 0, 0); got != tc.want {
