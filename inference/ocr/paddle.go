@@ -637,11 +637,52 @@ func combine(dst *receipt.Receipt, tess receipt.Receipt) {
 				continue
 			}
 		}
-		if !set || tconf > conf && !sameTextMisread(dst, &tess, f.Path) {
+		if !set || tconf > conf && !sameTextMisread(dst, &tess, f.Path) && !(f.Path == "supplier_name" && tconf < conf+nameSurerBy && partOfTheName(dst.SupplierName, tess.SupplierName)) {
 			receipt.CopyField(dst, &tess, f.Path)
 		}
 	}
 	inference.FillGaps(dst, tess)
+}
+
+// nameSurerBy is how much surer Tesseract must be of a name that is part
+// of PP-OCR's (partOfTheName) to replace it: PP-OCR's extra line may be a
+// logo read as letters ("URAI BAR' FALMOUTH RAW BAR" at 0.52 against
+// "FALMOUTH RAW BAR" at 0.67), where it is read far less surely.
+const nameSurerBy = 0.02
+
+// partOfTheName says whether Tesseract's name is some of the lines of
+// PP-OCR's name and no more: the same words, fewer of them, from within
+// its box. Tesseract passed over a line of the heading that PP-OCR read
+// ("cristield seafood" in lower case over "Restaurant", where PP-OCR read
+// "Crisfield Seafood" and "Restaurant", each name at 0.672): read as
+// surely, it names less.
+func partOfTheName(pp, tess receipt.Text) bool {
+	if pp.Box == nil || tess.Box == nil || pp.Box.Page != tess.Box.Page {
+		return false
+	}
+	mid := tess.Box.Y + tess.Box.H/2
+	if mid < pp.Box.Y || mid > pp.Box.Y+pp.Box.H {
+		return false
+	}
+	fold := func(s string) []string {
+		var out []string
+		for _, w := range strings.Fields(s) {
+			if f := receipt.Fold(w); f != "" {
+				out = append(out, f)
+			}
+		}
+		return out
+	}
+	whole, part := fold(pp.Value), fold(tess.Value)
+	if len(part) == 0 || len(part) >= len(whole) {
+		return false
+	}
+	for i := 0; i+len(part) <= len(whole); i++ {
+		if slices.Equal(whole[i:i+len(part)], part) {
+			return true
+		}
+	}
+	return false
 }
 
 // belowTheHeading says whether a name the second reader found lies below

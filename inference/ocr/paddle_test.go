@@ -280,6 +280,33 @@ func TestCombineKeepsPPOCRsLettersOfOneName(t *testing.T) {
 	}
 }
 
+// A name the second reader found that is one line of PP-OCR's two-line
+// name, however sure, names less than PP-OCR's; a name of other words, or
+// found outside PP-OCR's name, is weighed as any other.
+func TestCombineKeepsTheWholeNameOverOneOfItsLines(t *testing.T) {
+	text := func(v string, conf float64, y, h int) receipt.Text {
+		return receipt.Text{Value: v, Set: true, Confidence: conf, Box: &receipt.Box{X: 190, Y: y, W: 330, H: h}}
+	}
+	pp := text("CRISFIELD SEAFOOD RESTAURANT", 0.6717, 65, 44)
+	for _, tc := range []struct {
+		what string
+		tess receipt.Text
+		want string
+	}{
+		{"its second line", text("RESTAURANT", 0.6718, 87, 20), "CRISFIELD SEAFOOD RESTAURANT"},
+		{"its first line", text("CRISFIELD SEAFOOD", 0.68, 65, 20), "CRISFIELD SEAFOOD RESTAURANT"},
+		{"its second line, read far surer", text("RESTAURANT", 0.75, 87, 20), "RESTAURANT"},
+		{"another name on its lines", text("SEAFOOD PALACE", 0.68, 65, 20), "SEAFOOD PALACE"},
+		{"its word on a line below", text("RESTAURANT", 0.68, 300, 20), "RESTAURANT"},
+	} {
+		got := receipt.Receipt{SupplierName: pp}
+		combine(&got, receipt.Receipt{SupplierName: tc.tess})
+		if got.SupplierName.Value != tc.want {
+			t.Errorf("%s: got %q, want %q", tc.what, got.SupplierName.Value, tc.want)
+		}
+	}
+}
+
 // A name the second reader found below the date and total PP-OCR read,
 // and below PP-OCR's own name, is a server's, an item's or a street's
 // line, not the supplier's: it neither replaces PP-OCR's name nor fills
