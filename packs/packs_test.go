@@ -70,6 +70,31 @@ func TestTranslateReadsLabelsAsTheRulesWords(t *testing.T) {
 			t.Errorf("Translate(%q) = %q, want %q", in, got, want)
 		}
 	}
+	// Where a total's label carries a word the rules read on other lines
+	// (gross, net, to pay, a discount's plural), the whole phrase is the
+	// label; and a word of an item's name is no label of its own.
+	for _, tc := range []struct{ country, in, want string }{
+		{"DE", "SUMME BRUTTO", "TOTAL"},
+		{"DE", "NETTO SUMME", "SUBTOTAL"},
+		{"DE", "LEERGUT RUCKGABE", "LEERGUT RUCKGABE"},
+		{"ES", "TOTAL A PAGAR", "TOTAL DUE"},
+		{"PT", "TOTAL C IVA", "TOTAL"},
+		{"FR", "TOTAL A PAYER", "TOTAL DUE"},
+		{"FR", "TOTAL REMISES", "TOTAL DISCOUNT"},
+		{"FR", "SOLDE CAGNOTTE", "SOLDE CAGNOTTE"},
+		{"IT", "TOTALE SCONTI", "TOTAL DISCOUNT"},
+		{"IT", "DI CUI IVA", "TAX"},
+		{"FI", "PALE ALE", "PALE ALE"},
+		{"NL", "STATIEGELD RETOUR", "STATIEGELD RETOUR"},
+		{"PL", "SUMA BRUTTO", "TOTAL"},
+		{"UK", "BALANCE TO PAY", "TOTAL DUE"},
+		{"US", "TOTAL BEFORE TAX", "SUBTOTAL"},
+	} {
+		pk, _ := Get(tc.country)
+		if got := strings.Join(pk.Translate(strings.Fields(tc.in)), " "); got != tc.want {
+			t.Errorf("%s: Translate(%q) = %q, want %q", tc.country, tc.in, got, tc.want)
+		}
+	}
 	if n, ok := de.Month("März"); !ok || n != 3 {
 		t.Errorf("Month(März) = %d, %v", n, ok)
 	}
