@@ -32,6 +32,16 @@ func TestATipsPercentagesAreNoTaxRate(t *testing.T) {
 	}
 }
 
+// A rate with decimals is the country's printed with a trailing zero too.
+func TestADecimalRateWithItsTrailingZero(t *testing.T) {
+	fr, _ := Get("FR")
+	for line, want := range map[string]string{"TVA 5,50 % 0,52": "5.5", "TVA 5,5% 0,52": "5.5", "TVA 5,55 % 0,52": "", "TVA 20,00 % 1,00": "20"} {
+		if r := pageOf([]string{line}).taxRate(fr); r != want {
+			t.Errorf("%q: rate %q, want %q", line, r, want)
+		}
+	}
+}
+
 // A currency with no pack is still the page's where its code stands
 // beside an amount (a Bulgarian receipt's BGN, a Romanian one's RON),
 // never the client's; a Polish receipt is Poland's, in its złoty.

@@ -664,7 +664,10 @@ func compile(p *Pack, langs map[string]*Language) error {
 	p.rates = nil
 	for _, r := range p.TaxRates {
 		re := regexp.MustCompile(`a^`) // 0% tells no country
-		if r != "0" {
+		switch {
+		case strings.Contains(r, "."): // "5.5": also "5,50 %"
+			re = regexp.MustCompile(`(^|[^\d.])` + regexp.QuoteMeta(r) + `0*\s?%`)
+		case r != "0":
 			re = regexp.MustCompile(`(^|[^\d.])` + regexp.QuoteMeta(r) + `(\.0+)?\s?%`)
 		}
 		p.rates = append(p.rates, re)

@@ -89,6 +89,8 @@ func TestTranslateReadsLabelsAsTheRulesWords(t *testing.T) {
 		{"PL", "SUMA BRUTTO", "TOTAL"},
 		{"UK", "BALANCE TO PAY", "TOTAL DUE"},
 		{"US", "TOTAL BEFORE TAX", "SUBTOTAL"},
+		{"MY", "JUMLAH BESAR", "TOTAL DUE"},
+		{"MY", "BAKI", "CHANGE"},
 	} {
 		pk, _ := Get(tc.country)
 		if got := strings.Join(pk.Translate(strings.Fields(tc.in)), " "); got != tc.want {
