@@ -97,6 +97,11 @@ func TestTranslateReadsLabelsAsTheRulesWords(t *testing.T) {
 			t.Errorf("%s: Translate(%q) = %q, want %q", tc.country, tc.in, got, tc.want)
 		}
 	}
+	if fi, _ := Get("FI"); fi != nil {
+		if n, ok := fi.Month("heinäkuuta"); !ok || n != 7 {
+			t.Errorf("Month(heinäkuuta) = %d, %v", n, ok) // "15. heinäkuuta 2024": the written date's partitive
+		}
+	}
 	if n, ok := de.Month("März"); !ok || n != 3 {
 		t.Errorf("Month(März) = %d, %v", n, ok)
 	}
