@@ -53,7 +53,7 @@ func findAddress(lines []Line, coIdx int, pk *packs.Pack, lx *lexicon) receipt.T
 			prevBottom = l.Box.Y + l.Box.H
 			continue // phone and tax number printed above the address: "TEL / FAX", "GST ID NO" (SROIE 382)
 		}
-		if taxID || reStopAddr.MatchString(u) || pk != nil && reDocumentLabel.MatchString(strings.Join(pk.Translate(packs.Words(u)), " ")) || reDateNum.MatchString(u) || isDateTimeLine(u) || reMoney.MatchString(u) && !reStreetWord.MatchString(u) && (len(parts) > 0 || !reOpensWithPremises.MatchString(u)) || rePhone.MatchString(u) || reLabelledNumber.MatchString(strings.ToUpper(l.Text)) {
+		if taxID || isCodeLine(u) || reStopAddr.MatchString(u) || pk != nil && reDocumentLabel.MatchString(strings.Join(pk.Translate(packs.Words(u)), " ")) || reDateNum.MatchString(u) || isDateTimeLine(u) || reMoney.MatchString(u) && !reStreetWord.MatchString(u) && (len(parts) > 0 || !reOpensWithPremises.MatchString(u)) || rePhone.MatchString(u) || reLabelledNumber.MatchString(strings.ToUpper(l.Text)) {
 			break
 		}
 		if len(parts) == 0 && !reAddrHint.MatchString(u) && !reAddrHint.MatchString(lx.mendAddressWords(u)) && skipped < 2 {
@@ -108,6 +108,23 @@ func findAddress(lines []Line, coIdx int, pk *packs.Pack, lx *lexicon) receipt.T
 	}
 	return found(addr, conf/float64(len(parts))*factorSecondReading, box, "the lines below the supplier's name, up to a phone, tax or document line")
 }
+
+// isCodeLine says whether a line is one code of more digits than letters,
+// eight digits at least: a card slip's transaction or terminal code
+// ("CC1829E4CEC39967", "ZA177466-P0S-03"), which ends an address's search
+// as a phone line does. A glued address line holds fewer digits or more
+// letters ("112015THST", "1683R0UTE9", "47400PETALINGJAYA").
+func isCodeLine(u string) bool {
+	f := strings.Fields(strings.Trim(u, " .,:;-*|_#"))
+	if len(f) != 1 {
+		return false
+	}
+	digits := len(reDigit.FindAllString(f[0], -1))
+	letters := letterCount(f[0])
+	return digits >= 8 && letters >= 1 && letters < digits
+}
+
+var reDigit = regexp.MustCompile(`\d`)
 
 // reDocumentLabel is a document's title or date label as the rules spell
 // it: a line the page's language prints as one ("FACTURA SIMPLIFICADA",

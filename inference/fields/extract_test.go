@@ -1192,3 +1192,18 @@ func TestAnAddressOpeningWithLotsThatReadLikeAnAmount(t *testing.T) {
 		}
 	}
 }
+
+// A card slip's codes under its merchant are no address; a glued address
+// line, more letters than digits, is one.
+func TestACardSlipsCodeIsNoAddress(t *testing.T) {
+	r := ExtractFields(boxedLines("CARTE BANCAIRE\nMastercard\nLE 23/08/22 A 12:52:23\nA. MIAM MIAM\nPARIS\n75003\n6021195 83833640200022\n30066\n############65 28\nCC1829E4CEC39967\nNO AUT0:144309\nMONTANT :\n14,50 EUR"),
+		receipt.DefaultLocale(receipt.CountryEU), testNow)
+	if strings.Contains(r.SupplierAddress.Value, "CC1829") {
+		t.Errorf("address %q", r.SupplierAddress.Value)
+	}
+	for u, want := range map[string]bool{"CC1829E4CEC39967": true, "A0000000041010": true, "47400PETALINGJAYA": false, "NO 12, JALAN 1/23": false, "LOT1851-A&1851B,JALANKPB6,": false, "112015THST": false, "1683R0UTE9": false} {
+		if isCodeLine(u) != want {
+			t.Errorf("isCodeLine(%q) = %v", u, !want)
+		}
+	}
+}
