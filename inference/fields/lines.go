@@ -270,8 +270,9 @@ func startsVATTable(l Line, k string) bool {
 // reTaxTableHeader is a VAT table's column headings in any language, as
 // the packs translate them: a tax word beside net, gross or subtotal
 // ("MwSt% Netto MwSt Brutto", "TVA HT TVA TTC", "IVA Base imponible
-// Cuota").
-var reTaxTableHeader = regexp.MustCompile(`\b(` + taxWords + `)\b.*\b(NET|GROSS|SUBTOTAL)\b|\b(NET|GROSS|SUBTOTAL)\b.*\b(` + taxWords + `)\b`)
+// Cuota"), or net beside gross, whose labels took the tax words in
+// ("Mehrwertst ohne MwSt mit MwSt").
+var reTaxTableHeader = regexp.MustCompile(`\b(` + taxWords + `)\b.*\b(NET|GROSS|SUBTOTAL)\b|\b(NET|GROSS|SUBTOTAL)\b.*\b(` + taxWords + `)\b|\bNET\b.*\bGROSS\b`)
 
 // reItemColumns are an item table's column headings: a table that has them
 // lists goods, whatever tax column it has beside them ("ITEM QTY PRICE

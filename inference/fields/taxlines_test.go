@@ -66,6 +66,11 @@ func TestFindTaxLines(t *testing.T) {
 			"",
 		},
 		{
+			"a table headed by its net and gross columns alone", receipt.CountryEU, lines("SUMME EUR 19,16", "Mehrwertst ohne MwSt mit MwSt", "V 19,0% 1,44 7,55 8,99", "a 7,0% 0,68 9,79 10,47"),
+			[]want{{"", "19", "7.55", "1.44"}, {"", "7", "9.79", "0.68"}}, // the heading names no tax
+			"",
+		},
+		{
 			"lines that do not add up to the tax are dropped", receipt.CountryUK, lines("TOTAL £60.00", "VAT 20% £10.00", "TOTAL VAT £7.00"),
 			nil, "",
 		},
