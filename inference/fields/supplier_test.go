@@ -499,6 +499,26 @@ func TestASmallDigitOpeningTheNameIsInDoubt(t *testing.T) {
 	}
 }
 
+// A name whose line opens with "&" lost the word before it.
+func TestANameOpeningWithAnAmpersandIsInDoubt(t *testing.T) {
+	for name, doubted := range map[string]bool{"& BEST RESTAURANT": true, "B & BEST RESTAURANT": false} {
+		lines := boxedLines(name + "\n(001610235-P)\nNO. 2, JALAN SS4C/5, PETALING JAYA\n19/03/2018 12:00\nTOTAL 12.00")
+		r := ExtractFields(lines, my, testNow)
+		Assess(&r, lines, my, testNow)
+		if got := strings.Contains(r.SupplierName.Doubt, "&"); got != doubted {
+			t.Errorf("%q (read %q): doubted %v (%q)", name, r.SupplierName.Value, got, r.SupplierName.Doubt)
+		}
+	}
+	// Its second line may open with one.
+	us := receipt.DefaultLocale(receipt.CountryUS)
+	lines := boxedLines("MooYAH Burgers Fries\n& Shakes #199\n6121 NW Cache Rd\nLawton, OK 73505\n03/22/2014 12:10 PM\nTOTAL 13.03")
+	r := ExtractFields(lines, us, testNow)
+	Assess(&r, lines, us, testNow)
+	if !strings.HasPrefix(r.SupplierName.Value, "MOOYAH") || r.SupplierName.Doubt != "" {
+		t.Errorf("two-line name %q doubted %q", r.SupplierName.Value, r.SupplierName.Doubt)
+	}
+}
+
 // boxedLinesFrom is boxedLines starting at y.
 func boxedLinesFrom(y int, texts ...string) []Line {
 	ls := boxedLines(strings.Join(texts, "\n"))

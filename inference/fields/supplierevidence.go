@@ -39,6 +39,9 @@ func assessSupplier(r *receipt.Receipt, lines []Line, pk *packs.Pack, others []R
 	if s.Doubt == "" && own >= 0 && smallDigitOpens(lines[own]) {
 		s.Doubt = "the digit that opens the name stands smaller than its letters: maybe a letter misread (B as 3)"
 	}
+	if s.Doubt == "" && own >= 0 && opensWithAmpersand(lines[own]) {
+		s.Doubt = "the name's line opens with \"&\": the word before it was not read"
+	}
 	if s.Doubt == "" && own >= 0 && s.Box != nil && s.Box.H <= lines[own].Box.H*3/2 && offCentre(lines, own) {
 		s.Doubt = "the name does not stand centred over the lines below it: part of it may be unread"
 	}
@@ -136,6 +139,14 @@ func assessSupplier(r *receipt.Receipt, lines []Line, pk *packs.Pack, others []R
 			}
 		}
 	}
+}
+
+// opensWithAmpersand says whether a name's line opens with "&" (marks
+// before it aside): "& BEST RESTAURANT" for B & BEST, the B unread. A
+// name joins its words with "&", it never opens with one.
+func opensWithAmpersand(l Line) bool {
+	t := strings.TrimLeft(l.Text, " |.,:;-*_'\"")
+	return strings.HasPrefix(t, "&")
 }
 
 // smallDigitOpens says whether a name's line opens with a lone digit
