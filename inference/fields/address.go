@@ -119,12 +119,10 @@ func isCodeLine(u string) bool {
 	if len(f) != 1 {
 		return false
 	}
-	digits := len(reDigit.FindAllString(f[0], -1))
-	letters := letterCount(f[0])
+	letters, zeros, others := countZeros(f[0])
+	digits := zeros + others
 	return digits >= 8 && letters >= 1 && letters < digits
 }
-
-var reDigit = regexp.MustCompile(`\d`)
 
 // reDocumentLabel is a document's title or date label as the rules spell
 // it: a line the page's language prints as one ("FACTURA SIMPLIFICADA",

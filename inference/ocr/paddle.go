@@ -664,16 +664,7 @@ func partOfTheName(pp, tess receipt.Text) bool {
 	if mid < pp.Box.Y || mid > pp.Box.Y+pp.Box.H {
 		return false
 	}
-	fold := func(s string) []string {
-		var out []string
-		for _, w := range strings.Fields(s) {
-			if f := receipt.Fold(w); f != "" {
-				out = append(out, f)
-			}
-		}
-		return out
-	}
-	whole, part := fold(pp.Value), fold(tess.Value)
+	whole, part := packs.Words(pp.Value), packs.Words(tess.Value)
 	if len(part) == 0 || len(part) >= len(whole) {
 		return false
 	}
