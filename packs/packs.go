@@ -122,6 +122,10 @@ type Pack struct {
 	TaxWords      []string `json:"tax_words"`
 	// TaxRates are the rates (percent, as decimal strings) the country's
 	// receipts print; empty where any rate is plausible (US sales tax).
+	// They include the temporary rates of the last years, since receipts
+	// are filed late (DE 16 and 5 in 2020, AT 5 in 2020–21, IE 21 in
+	// 2020–21, UK 12.5 in 2021–22), and rates set to start (FI 13.5 from
+	// 2026).
 	TaxRates []string `json:"tax_rates"`
 	// TaxID is a regular expression for the country's VAT or tax number.
 	TaxID string `json:"tax_id,omitempty"`

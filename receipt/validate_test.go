@@ -83,6 +83,14 @@ func TestValidate(t *testing.T) {
 			r.SupplierTaxID = Field[TaxID]{}
 			r.TaxLines = []TaxLine{{Rate: amt("17.5")}}
 		}, []string{FindTaxRate}, []string{"tax_lines[0].rate"}},
+		{"UK hospitality's 12.5 (2021-22) is plausible", uk, func(r *Receipt) {
+			r.SupplierTaxID = Field[TaxID]{}
+			r.Currency = Of("GBP", SourceModel, 1)
+			r.TaxInclusive = Of(false, SourceModel, 1)
+			r.Subtotal, r.TotalTax, r.Total = amt("100.00"), amt("12.50"), amt("112.50")
+			r.LineItems = nil
+			r.TaxLines = []TaxLine{{Rate: amt("12.5"), Net: amt("100.00"), Tax: amt("12.50")}}
+		}, nil, nil},
 		{"AU rate 15 is implausible", au, func(r *Receipt) {
 			r.TaxLines = []TaxLine{{Rate: amt("15")}}
 		}, []string{FindTaxRate}, nil},
