@@ -21,6 +21,9 @@ type Detection struct {
 	// one currency uses, or "$" where the country's currency is a dollar);
 	// "" when the page prints none the packs can tell.
 	Currency string
+	// Printed counts the currency marks the page prints, by ISO code
+	// ("$" for a dollar sign no other mark names).
+	Printed map[string]int
 	// Why says what decided, for the review window's tooltip.
 	Why string
 }
@@ -76,7 +79,7 @@ func Detect(lines []string, prior string) Detection {
 	// other by a point without the prior's help (English words and GST
 	// alone do not tell Australia from Malaysia).
 	d := Detection{Pack: best.p, Sure: evidence >= 4 && evidence == bestOwn && bestOwn-secondOwn >= 1}
-	d.Currency = pickCurrency(printed, best.p)
+	d.Currency, d.Printed = pickCurrency(printed, best.p), printed
 	if len(best.why) > 0 {
 		d.Why = fmt.Sprintf("%s: %s", best.p.Name, strings.Join(best.why, ", "))
 	} else {

@@ -21,8 +21,10 @@ import (
 	"regexp"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
+	"time"
 	"unicode"
 	"unicode/utf8"
 
@@ -113,6 +115,11 @@ type Pack struct {
 	Jurisdiction string   `json:"jurisdiction"`
 	Languages    []string `json:"languages"`
 	Currency     string   `json:"currency"` // ISO 4217
+	// CurrencyChanges are the days from which the country pays in
+	// another currency (Bulgaria: the euro from 2026-01-01), in order;
+	// Currency is the one before the first. CurrencyOn says which is in
+	// force on a receipt's day.
+	CurrencyChanges []CurrencyChange `json:"currency_changes,omitempty"`
 	// CurrencyMarks are how the page prints its currency: ISO codes and
 	// symbols ("EUR", "€"; "RM"; "$", which several countries share).
 	CurrencyMarks []string `json:"currency_marks"`
@@ -572,6 +579,68 @@ func FromLookalikes(script, word string) (string, bool) {
 	return "", false
 }
 
+// CurrencyChange is a country's change to another currency on a day, at a
+// fixed rate: shops print both for a while around it ("dual display").
+type CurrencyChange struct {
+	From     string `json:"from"`     // the first day, YYYY-MM-DD
+	Currency string `json:"currency"` // ISO 4217
+	// Rate is one unit of Currency in the currency before it, as fixed
+	// by law ("1.95583" lev to the euro).
+	Rate string `json:"rate"`
+
+	from time.Time
+}
+
+// CurrencyOn is the country's currency on day d.
+func (p *Pack) CurrencyOn(d time.Time) string {
+	cur := p.Currency
+	for _, c := range p.CurrencyChanges {
+		if !d.Before(c.from) {
+			cur = c.Currency
+		}
+	}
+	return cur
+}
+
+// Currencies are every currency the pack's country has paid in, the
+// first first.
+func (p *Pack) Currencies() []string {
+	out := []string{p.Currency}
+	for _, c := range p.CurrencyChanges {
+		out = append(out, c.Currency)
+	}
+	return out
+}
+
+// CurrencyBefore is the currency in force before change i.
+func (p *Pack) CurrencyBefore(i int) string {
+	if i == 0 {
+		return p.Currency
+	}
+	return p.CurrencyChanges[i-1].Currency
+}
+
+func checkCurrencyChanges(p *Pack) error {
+	var last time.Time
+	for i := range p.CurrencyChanges {
+		c := &p.CurrencyChanges[i]
+		d, err := time.Parse(time.DateOnly, c.From)
+		switch {
+		case err != nil:
+			return fmt.Errorf("currency change %d: the day %q is no YYYY-MM-DD", i+1, c.From)
+		case !d.After(last):
+			return fmt.Errorf("currency change %d: %s is not after the change before it", i+1, c.From)
+		case len(c.Currency) != 3 || c.Currency == p.CurrencyBefore(i):
+			return fmt.Errorf("currency change %d: currency %q is no ISO 4217 code, or no change", i+1, c.Currency)
+		}
+		if r, err := strconv.ParseFloat(c.Rate, 64); err != nil || r <= 0 {
+			return fmt.Errorf("currency change %d: rate %q is no positive number", i+1, c.Rate)
+		}
+		c.from, last = d, d
+	}
+	return nil
+}
+
 // scriptTables are the Unicode tables of the scripts (ISO 15924) a
 // language pack may be written in.
 var scriptTables = map[string]*unicode.RangeTable{"Cyrl": unicode.Cyrillic, "Grek": unicode.Greek}
@@ -593,6 +662,9 @@ func compile(p *Pack, langs map[string]*Language) error {
 		return fmt.Errorf("country pack %s: no language", name)
 	}
 	if err := checkPlaces(p.Places); err != nil {
+		return fmt.Errorf("country pack %s: %w", name, err)
+	}
+	if err := checkCurrencyChanges(p); err != nil {
 		return fmt.Errorf("country pack %s: %w", name, err)
 	}
 	p.taxID, p.taxPrefix = nil, ""

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 	"testing/fstest"
+	"time"
 
 	"github.com/shopspring/decimal"
 
@@ -38,6 +39,14 @@ func TestTheLoaderRefusesWhatTheRulesCannotUse(t *testing.T) {
 			"currency":"ZZD","date_order":"DDMMYY"}`},
 		"place word not in capitals": {"d/countries/zz.json": `{"country":"ZZ","name":"Z","jurisdiction":"other","languages":["en"],
 			"currency":"ZZD","date_order":"DMY","places":{"words":["Jalan"]}}`},
+		"currency change on no day": {"d/countries/zz.json": `{"country":"ZZ","name":"Z","jurisdiction":"other","languages":["en"],
+			"currency":"ZZD","date_order":"DMY","currency_changes":[{"from":"1.1.2026","currency":"EUR","rate":"2"}]}`},
+		"currency change to itself": {"d/countries/zz.json": `{"country":"ZZ","name":"Z","jurisdiction":"other","languages":["en"],
+			"currency":"ZZD","date_order":"DMY","currency_changes":[{"from":"2026-01-01","currency":"ZZD","rate":"2"}]}`},
+		"currency change without a rate": {"d/countries/zz.json": `{"country":"ZZ","name":"Z","jurisdiction":"other","languages":["en"],
+			"currency":"ZZD","date_order":"DMY","currency_changes":[{"from":"2026-01-01","currency":"EUR"}]}`},
+		"currency changes out of order": {"d/countries/zz.json": `{"country":"ZZ","name":"Z","jurisdiction":"other","languages":["en"],
+			"currency":"ZZD","date_order":"DMY","currency_changes":[{"from":"2026-01-01","currency":"EUR","rate":"2"},{"from":"2020-01-01","currency":"ZZN","rate":"3"}]}`},
 		"postcode range backwards": {"d/countries/zz.json": `{"country":"ZZ","name":"Z","jurisdiction":"other","languages":["en"],
 			"currency":"ZZD","date_order":"DMY","places":{"towns":{"ZEDTOWN":[[12399, 12300]]}}}`},
 	} {
@@ -380,5 +389,21 @@ func TestATaxIDOnThePage(t *testing.T) {
 	d := Detect([]string{"Blue Door Cafe", "COOKIE 2 1.50 3.00 A", "Subtotal 3.00", "Tax 0.24", "Total 3.24"}, "")
 	if d.Pack != nil && d.Pack.Country == "IE" && d.Sure {
 		t.Errorf("a US cafe's prices told Ireland: %s", d.Why)
+	}
+}
+
+func TestTheCurrencyInForceOnADay(t *testing.T) {
+	bg, ok := Get("BG")
+	if !ok {
+		t.Fatal("no Bulgarian pack")
+	}
+	for day, want := range map[string]string{"2019-03-12": "BGN", "2025-12-31": "BGN", "2026-01-01": "EUR", "2026-11-27": "EUR"} {
+		d, _ := time.Parse(time.DateOnly, day)
+		if got := bg.CurrencyOn(d); got != want {
+			t.Errorf("Bulgaria on %s: %s, want %s", day, got, want)
+		}
+	}
+	if got := bg.Currencies(); !slices.Equal(got, []string{"BGN", "EUR"}) {
+		t.Errorf("Bulgaria's currencies: %v", got)
 	}
 }

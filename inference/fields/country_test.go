@@ -1,6 +1,7 @@
 package fields
 
 import (
+	"slices"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -173,5 +174,33 @@ func TestAMadeUpCountrysPlacesMendItsAddresses(t *testing.T) {
 	}
 	if got := lx.mendAddressText("NO 5, JAIAN BESAR"); got != "NO 5, JAIAN BESAR" {
 		t.Errorf("Zepland page mended to a Malaysian street word: %q", got)
+	}
+}
+
+// Bulgaria pays in euros from 2026: a receipt is in the currency in force
+// on its day, whether it prints none (its words say it is Bulgarian), or
+// prints both (the dual display around the change), and its total is the
+// one in that currency, whichever of the two the labels put first.
+func TestTheCurrencyInForceOnTheReceiptsDay(t *testing.T) {
+	au := receipt.DefaultLocale(receipt.CountryAU)
+	head := []string{"КАУФЛАНД БЪЛГАРИЯ ЕООД", "гр. София, бул. Витоша 12", "ЕИК 131129282", "ФИСКАЛЕН БОН"}
+	for _, tc := range []struct {
+		name, total, currency string
+		body                  []string
+	}{
+		{"2019, no mark", "13.28", "BGN", []string{"12.03.2019 14:22", "ХЛЯБ 1.89 Б", "МЛЯКО 2.49 Б", "СИРЕНЕ 8.90 Б", "ОБЩА СУМА 13.28", "В БРОЙ 20.00", "РЕСТО 6.72"}},
+		{"2026, no mark", "6.79", "EUR", []string{"15.02.2026 14:22", "ХЛЯБ 0.97 Б", "МЛЯКО 1.27 Б", "СИРЕНЕ 4.55 Б", "ОБЩА СУМА 6.79", "В БРОЙ 10.00", "РЕСТО 3.21"}},
+		{"2025, both, lev first", "13.28", "BGN", []string{"20.10.2025 14:22", "ХЛЯБ 1.89 Б", "МЛЯКО 2.49 Б", "СИРЕНЕ 8.90 Б", "ОБЩА СУМА 13.28 лв", "6.79 EUR", "1 EUR = 1.95583 лв"}},
+		{"2026, both, euro first", "6.79", "EUR", []string{"15.02.2026 14:22", "ХЛЯБ 0.97 Б", "МЛЯКО 1.27 Б", "СИРЕНЕ 4.55 Б", "ОБЩА СУМА 6.79 EUR", "13.28 лв", "1 EUR = 1.95583 лв"}},
+		{"2026, both, lev first", "6.79", "EUR", []string{"15.02.2026 14:22", "ОБЩА СУМА 13.28 лв", "ОБЩА СУМА 6.79 EUR", "1 EUR = 1.95583 лв"}},
+		{"2025, both, euro first", "13.28", "BGN", []string{"20.10.2025 14:22", "ОБЩА СУМА 6.79 EUR", "ОБЩА СУМА 13.28 лв", "1 EUR = 1.95583 лв"}},
+	} {
+		r := ExtractFields(lines(append(slices.Clone(head), tc.body...)...), au, testNow)
+		if r.Currency.Value != tc.currency {
+			t.Errorf("%s: currency %q (%s), want %s", tc.name, r.Currency.Value, r.Currency.Why, tc.currency)
+		}
+		if r.Total.Value.String() != tc.total {
+			t.Errorf("%s: total %s (%s), want %s", tc.name, r.Total.Value, r.Total.Why, tc.total)
+		}
 	}
 }

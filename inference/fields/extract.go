@@ -1,6 +1,7 @@
 package fields
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 	"time"
@@ -37,7 +38,8 @@ func ExtractFields(lines []Line, loc receipt.Locale, now time.Time) receipt.Rece
 		}
 		r.TaxRules = loc.Country
 	}
-	readCurrencyAndPayment(&r, upper, det, loc)
+	readCurrencyAndPayment(&r, upper, det, loc, now)
+	totalInItsCurrency(&r, lines, det)
 	if !r.Subtotal.Set && (r.Total.Set != printed.Set || !r.Total.Value.Equal(printed.Value)) {
 		items, _ = findLineItems(lines, upper, r) // they add up to the total, which changed
 	}
@@ -214,20 +216,26 @@ func readIdentifiers(r *receipt.Receipt, lines []Line, loc receipt.Locale, pk *p
 }
 
 // readCurrencyAndPayment takes the currency the page prints (or its
-// country's, when the page is surely from one; else the client's, assumed)
-// and the payment method.
-func readCurrencyAndPayment(r *receipt.Receipt, upper []string, det packs.Detection, loc receipt.Locale) {
+// country's on the receipt's day, when the page is surely from one; else
+// the client's, assumed) and the payment method. A page that prints two
+// of its country's currencies, around a change from one to the other, is
+// in the one in force on its day.
+func readCurrencyAndPayment(r *receipt.Receipt, upper []string, det packs.Detection, loc receipt.Locale, now time.Time) {
 	pk := det.Pack
 	joined := strings.ToUpper(strings.Join(upper, "\n"))
 	switch {
 	case det.Currency != "":
 		setText(&r.Currency, det.Currency, confPrinted, nil)
 		r.Currency.Why = "printed on the page"
+		if c := currencyInForce(pk, *r, now); c != "" && c != det.Currency && det.Printed[c] > 0 && slices.Contains(pk.Currencies(), det.Currency) {
+			setText(&r.Currency, c, confPrinted, nil)
+			r.Currency.Why = fmt.Sprintf("printed on the page, and in force on its day (it prints %s too)", det.Currency)
+		}
 	case pk != nil && pk.Country == "MY" && reRinggit.MatchString(joined):
 		setText(&r.Currency, "MYR", confPrinted, nil)
 		r.Currency.Why = "printed on the page (RM)"
 	case det.Sure && pk != nil:
-		setText(&r.Currency, pk.Currency, confLikely, nil)
+		setText(&r.Currency, currencyInForce(pk, *r, now), confLikely, nil)
 		r.Currency.Why = "no currency printed; the page is from " + det.Why
 	case loc.Currency != "":
 		setText(&r.Currency, loc.Currency, confClientDefault, nil)
