@@ -53,7 +53,7 @@ func findAddress(lines []Line, coIdx int, pk *packs.Pack, lx *lexicon) receipt.T
 			prevBottom = l.Box.Y + l.Box.H
 			continue // phone and tax number printed above the address: "TEL / FAX", "GST ID NO" (SROIE 382)
 		}
-		if taxID || isCodeLine(u) || reStopAddr.MatchString(u) || pk != nil && reDocumentLabel.MatchString(strings.Join(pk.Translate(packs.Words(u)), " ")) || reDateNum.MatchString(u) || isDateTimeLine(u) || reMoney.MatchString(u) && !reStreetWord.MatchString(u) && (len(parts) > 0 || !reOpensWithPremises.MatchString(u)) || rePhone.MatchString(u) || reLabelledNumber.MatchString(strings.ToUpper(l.Text)) {
+		if taxID || isCodeLine(u) || isMaskedNumber(u) || reStopAddr.MatchString(u) || pk != nil && reDocumentLabel.MatchString(strings.Join(pk.Translate(packs.Words(u)), " ")) || reDateNum.MatchString(u) || isDateTimeLine(u) || reMoney.MatchString(u) && !reStreetWord.MatchString(u) && (len(parts) > 0 || !reOpensWithPremises.MatchString(u)) || rePhone.MatchString(u) || reLabelledNumber.MatchString(strings.ToUpper(l.Text)) {
 			break
 		}
 		if len(parts) == 0 && !reAddrHint.MatchString(u) && !reAddrHint.MatchString(lx.mendAddressWords(u)) && skipped < 2 {
@@ -122,6 +122,29 @@ func isCodeLine(u string) bool {
 	letters, zeros, others := countZeros(f[0])
 	digits := zeros + others
 	return digits >= 8 && letters >= 1 && letters < digits
+}
+
+// isMaskedNumber says whether a line prints a masked card or account
+// number: a run of four or more of one mask character or letter, and
+// digits ("############6528", "**** 1234", "XXXXXXXX1234", and the "#"s
+// that Tesseract read as "EEEEEE"). No address word has a letter four
+// times over; the line ends an address's search.
+func isMaskedNumber(u string) bool {
+	if !strings.ContainsAny(u, "0123456789") {
+		return false
+	}
+	run, last := 0, rune(0)
+	for _, c := range u {
+		if c == last && (c == '#' || c == '*' || unicode.IsLetter(c)) {
+			run++
+			if run >= 4 {
+				return true
+			}
+			continue
+		}
+		run, last = 1, c
+	}
+	return false
 }
 
 // reDocumentLabel is a document's title or date label as the rules spell

@@ -1201,6 +1201,17 @@ func TestACardSlipsCodeIsNoAddress(t *testing.T) {
 	if strings.Contains(r.SupplierAddress.Value, "CC1829") {
 		t.Errorf("address %q", r.SupplierAddress.Value)
 	}
+	// The masked card number as Tesseract read it, its #s as Es.
+	r = ExtractFields(boxedLines("CARTE BANCAIRE\nMastercard\nLE 23/08/22 A 12:52:23\nA. MIAM MIAM\n«##EEEEEE22¢26528\nCC1829E4CEC39967\nMONTANT :\n14,50 EUR"),
+		receipt.DefaultLocale(receipt.CountryEU), testNow)
+	if strings.Contains(r.SupplierAddress.Value, "EEEE") {
+		t.Errorf("address %q", r.SupplierAddress.Value)
+	}
+	for u, want := range map[string]bool{"############6528": true, "**** **** **** 1234": true, "XXXXXXXXXXXX1234": true, "KARTE XXXX1234": true, "**** DANKE ****": false, "1000 WIEN": false, "WWW.BAR.AT 1": false} {
+		if isMaskedNumber(u) != want {
+			t.Errorf("isMaskedNumber(%q) = %v", u, !want)
+		}
+	}
 	for u, want := range map[string]bool{"CC1829E4CEC39967": true, "A0000000041010": true, "47400PETALINGJAYA": false, "NO 12, JALAN 1/23": false, "LOT1851-A&1851B,JALANKPB6,": false, "112015THST": false, "1683R0UTE9": false} {
 		if isCodeLine(u) != want {
 			t.Errorf("isCodeLine(%q) = %v", u, !want)
