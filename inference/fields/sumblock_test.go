@@ -75,3 +75,35 @@ func TestSumsOfASkewedPhotoAndARatedServiceCharge(t *testing.T) {
 		}
 	}
 }
+
+// Malaysia's service tax (SST, since September 2018) is a tax, not a
+// service charge: alone, or beside the restaurant's own service charge,
+// it is the receipt's tax, counted once, and the sums confirm the total.
+// Read as a service charge too, it was counted twice ("subtotal 50.00 +
+// tax 3.00 = 56.00") and the right total doubted.
+func TestAServiceTaxIsATax(t *testing.T) {
+	my := receipt.DefaultLocale(receipt.CountryMY)
+	for _, tc := range []struct {
+		tax, total string
+		page       []Line
+	}{
+		{"3", "53", lines("RESTORAN SELERA KITA SDN BHD", "NO 12, JALAN BUNGA RAYA", "43000 KAJANG, SELANGOR", "12/03/2019 13:05",
+			"NASI LEMAK 2 20.00", "TEH TARIK 3 30.00", "SUB TOTAL 50.00", "SERVICE TAX 6% 3.00", "TOTAL (RM) 53.00", "CASH 60.00", "CHANGE 7.00")},
+		{"3.3", "58.3", lines("RESTORAN SELERA KITA SDN BHD", "NO 12, JALAN BUNGA RAYA", "43000 KAJANG, SELANGOR", "12/03/2019 13:05",
+			"NASI LEMAK 2 20.00", "TEH TARIK 3 30.00", "SUB TOTAL 50.00", "SERVICE CHARGE 10% 5.00", "SERVICE TAX 6% 3.30", "TOTAL (RM) 58.30")},
+	} {
+		r := ExtractFields(tc.page, my, testNow)
+		Assess(&r, tc.page, my, testNow)
+		if ok, why := receipt.Trusted(r.Total, "total"); !ok {
+			t.Errorf("%s: %s", r.Total.Value, why)
+		}
+		if r.Total.Value.String() != tc.total || r.TotalTax.Value.String() != tc.tax {
+			t.Errorf("total %s (want %s), tax %s (%s; want %s)", r.Total.Value, tc.total, r.TotalTax.Value, r.TotalTax.Why, tc.tax)
+		}
+		for _, f := range receipt.Validate(r, my, testNow) {
+			if f.Code == receipt.FindSumVsTotal {
+				t.Errorf("%s: %s", r.Total.Value, f.Message)
+			}
+		}
+	}
+}

@@ -368,7 +368,9 @@ var (
 	// "POOR ' S": the apostrophe of a letter-spaced heading read as a
 	// word of its own.
 	reSpacedApostropheS = regexp.MustCompile(`(\pL)\s*(['’])\s*([Ss])\b`)
-	reServiceCharge     = regexp.MustCompile(`SERVICE\s*(CHARGE|CHG|TAX)|\bSVC\s*(CHG|CHARGE)|\bS/C\b`)
+	// A service charge is the shop's; a service tax (Malaysia's SST,
+	// "SERVICE TAX 6%") is a tax, read by the tax words.
+	reServiceCharge = regexp.MustCompile(`SERVICE\s*(CHARGE|CHG)|\bSVC\s*(CHG|CHARGE)|\bS/C\b`)
 	// "TOTAL GST 8.68", "Total GST Amt : 2.40", "TAX TOTAL: 0.91": the
 	// tax, not a total.
 	reTotalTaxLine = regexp.MustCompile(`^\W*(TOTAL\s*(` + taxWords + `|SALES\s+TAX)|(` + taxWords + `)\s*TOTAL)\b`)
