@@ -53,7 +53,7 @@ func findAddress(lines []Line, coIdx int, pk *packs.Pack, lx *lexicon) receipt.T
 			prevBottom = l.Box.Y + l.Box.H
 			continue // phone and tax number printed above the address: "TEL / FAX", "GST ID NO" (SROIE 382)
 		}
-		if taxID || isCodeLine(u) || isMaskedNumber(u) || reStopAddr.MatchString(u) || pk != nil && reDocumentLabel.MatchString(strings.Join(pk.Translate(packs.Words(u)), " ")) || reDateNum.MatchString(u) || isDateTimeLine(u) || reMoney.MatchString(u) && !reStreetWord.MatchString(u) && (len(parts) > 0 || !reOpensWithPremises.MatchString(u)) || rePhone.MatchString(u) || reLabelledNumber.MatchString(strings.ToUpper(l.Text)) {
+		if taxID || isCodeLine(u) || isLabelledCode(u) || isMaskedNumber(u) || reStopAddr.MatchString(u) || pk != nil && reDocumentLabel.MatchString(strings.Join(pk.Translate(packs.Words(u)), " ")) || reDateNum.MatchString(u) || isDateTimeLine(u) || reMoney.MatchString(u) && !reStreetWord.MatchString(u) && (len(parts) > 0 || !reOpensWithPremises.MatchString(u)) || rePhone.MatchString(u) || reLabelledNumber.MatchString(strings.ToUpper(l.Text)) {
 			break
 		}
 		if len(parts) == 0 && !reAddrHint.MatchString(u) && !reAddrHint.MatchString(lx.mendAddressWords(u)) && skipped < 2 {
@@ -122,6 +122,25 @@ func isCodeLine(u string) bool {
 	letters, zeros, others := countZeros(f[0])
 	digits := zeros + others
 	return digits >= 8 && letters >= 1 && letters < digits
+}
+
+// isLabelledCode says whether a line is a short label and a number of
+// eight digits or more, and nothing else: a registration, tax or phone
+// number whose label was misread ("БИК: 941198395" for ЕИК, "EWK
+// 105102393"), which ends an address's search as its label would. No
+// address line is a word and so long a number.
+func isLabelledCode(u string) bool {
+	f := strings.Fields(u)
+	if len(f) != 2 {
+		return false
+	}
+	label := strings.TrimRight(f[0], ":.№#")
+	letters, zeros, others := countZeros(label)
+	if letters == 0 || letters > 5 || zeros+others > 0 || utf8.RuneCountInString(label) != letters {
+		return false
+	}
+	letters, zeros, others = countZeros(f[1])
+	return letters == 0 && zeros+others >= 8 && zeros+others == utf8.RuneCountInString(strings.Trim(f[1], ".:"))
 }
 
 // isMaskedNumber says whether a line prints a masked card or account

@@ -1207,6 +1207,18 @@ func TestACardSlipsCodeIsNoAddress(t *testing.T) {
 	if strings.Contains(r.SupplierAddress.Value, "EEEE") {
 		t.Errorf("address %q", r.SupplierAddress.Value)
 	}
+	// A Bulgarian shop's ЕИК with its label misread.
+	r = ExtractFields(boxedLines("КАФЕ ИВАНОВ АД\nбул. Цар Освободител 16\n1000 София\nБИК: 941198395\n15.02.2025 14:22\nОБЩА СУМА 13.28 лв"),
+		receipt.DefaultLocale(receipt.CountryEU), testNow)
+	if a := r.SupplierAddress.Value; a == "" || strings.Contains(a, "941198395") {
+		t.Errorf("address %q", a)
+	}
+	for u, want := range map[string]bool{"БИК: 941198395": true, "EWK 105102393": true, "ЕИК 131129282": true, "TEL 0312345678": true,
+		"JALAN 12": false, "NO 12345": false, "POSTFACH 12345678": false, "UL. 12345678A": false, "1000 СОФИЯ": false} {
+		if isLabelledCode(u) != want {
+			t.Errorf("isLabelledCode(%q) = %v", u, !want)
+		}
+	}
 	for u, want := range map[string]bool{"############6528": true, "**** **** **** 1234": true, "XXXXXXXXXXXX1234": true, "KARTE XXXX1234": true, "**** DANKE ****": false, "1000 WIEN": false, "WWW.BAR.AT 1": false} {
 		if isMaskedNumber(u) != want {
 			t.Errorf("isMaskedNumber(%q) = %v", u, !want)
