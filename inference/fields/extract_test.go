@@ -1213,8 +1213,10 @@ func TestACardSlipsCodeIsNoAddress(t *testing.T) {
 	if a := r.SupplierAddress.Value; a == "" || strings.Contains(a, "941198395") {
 		t.Errorf("address %q", a)
 	}
-	for u, want := range map[string]bool{"БИК: 941198395": true, "EWK 105102393": true, "ЕИК 131129282": true, "TEL 0312345678": true,
-		"JALAN 12": false, "NO 12345": false, "POSTFACH 12345678": false, "UL. 12345678A": false, "1000 СОФИЯ": false} {
+	for u, want := range map[string]bool{
+		"БИК: 941198395": true, "EWK 105102393": true, "ЕИК 131129282": true, "TEL 0312345678": true,
+		"JALAN 12": false, "NO 12345": false, "POSTFACH 12345678": false, "UL. 12345678A": false, "1000 СОФИЯ": false,
+	} {
 		if isLabelledCode(u) != want {
 			t.Errorf("isLabelledCode(%q) = %v", u, !want)
 		}
