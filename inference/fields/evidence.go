@@ -193,6 +193,7 @@ func assessTotal(r *receipt.Receipt, lines []Line, upper []string, loc receipt.L
 	}
 
 	// Arithmetic of other lines.
+	taxAdded := false // the subtotal and tax on other lines make the total
 	onOtherLine := func(f receipt.Amount) bool { return f.Set && (f.Box == nil || t.Box == nil || *f.Box != *t.Box) }
 	if onOtherLine(r.Subtotal) && onOtherLine(r.TotalTax) && r.TotalTax.Value.IsPositive() && !r.Subtotal.Value.Equal(v) {
 		added := serviceCharge(lines, upper)
@@ -208,6 +209,7 @@ func assessTotal(r *receipt.Receipt, lines []Line, upper []string, loc receipt.L
 			ways = append(ways, sum.Add(r.Rounding.Value), rounded(sum))
 		}
 		if slices.ContainsFunc(ways, v.Equal) {
+			taxAdded = true
 			why := fmt.Sprintf("subtotal %s + tax %s = %s", money(r.Subtotal.Value), money(r.TotalTax.Value), money(v))
 			if r.Tip.Set {
 				why = fmt.Sprintf("subtotal %s + tax %s + %s = %s", money(r.Subtotal.Value), money(r.TotalTax.Value), money(r.Tip.Value), money(v))
@@ -241,10 +243,12 @@ func assessTotal(r *receipt.Receipt, lines []Line, upper []string, loc receipt.L
 			doubt(fmt.Sprintf("the VAT table's rows add up to %s", money(gross)))
 		}
 	}
+	paidConfirms := false
 	if paid, change, ok := cashAndChange(r, lines, upper); ok {
 		left := paid.Sub(change)
 		switch {
 		case left.Equal(v) || r.Rounding.Set && left.Equal(rounded(v)):
+			paidConfirms = true
 			support(receipt.EvidenceArithmetic, fmt.Sprintf("paid %s less change %s", money(paid), money(change)))
 		case left.Sub(v).Abs().GreaterThan(fiveCents):
 			doubt(fmt.Sprintf("paid %s less change %s = %s", money(paid), money(change), money(left)))
@@ -255,6 +259,15 @@ func assessTotal(r *receipt.Receipt, lines []Line, upper []string, loc receipt.L
 	}
 	if why := taxArithmeticAgainst(lines, at, v, money); why != "" {
 		doubt(why)
+	}
+	// The subtotal taken for the total: read on the subtotal's line, and
+	// no total line on the page. A photo cut off below the subtotal shows
+	// no more, and the items add up to the subtotal whatever tax, tip or
+	// fee follows it; only the payment confirms it (cash less change, or
+	// the amount on a payment line), or the tax it adds to a net above it
+	// ("Amount 25.34 / Tax 2.28 / Sub-Total 27.62").
+	if at >= 0 && reSubtotal.MatchString(upper[at]) && len(labelled) == 0 && !paidConfirms && !taxAdded && !paidOnALine(lines, upper, v) {
+		doubt("no total line read: the subtotal was taken for the total, and nothing below it shows it paid")
 	}
 
 	// The same amount on another line.
@@ -395,6 +408,18 @@ func totalLines(lines []Line, upper []string) []int {
 		}
 	}
 	return out
+}
+
+// paidOnALine says whether a payment line (cash, card, paid…) that is no
+// subtotal's shows the amount v.
+func paidOnALine(lines []Line, upper []string, v decimal.Decimal) bool {
+	payment := totalRules[len(totalRules)-1].re
+	for i, l := range lines {
+		if payment.MatchString(upper[i]) && !reSubtotal.MatchString(upper[i]) && !reChange.MatchString(upper[i]) && hasAmount(l.Text, v) {
+			return true
+		}
+	}
+	return false
 }
 
 // reCountLine counts things rather than money ("Total Qty 1.00",

@@ -85,6 +85,9 @@ func TestAssessTotalAgainstThePage(t *testing.T) {
 		{"a rounding receipt with an unrounded total", "TOTAL 23.26\nROUNDING -0.01", "23.26", 0, "not rounded"},
 		// The net of a tax line, printed again there with its tax beside it.
 		{"the amount before tax", "Sub Total RM 68.87\nSR @ 6% 68. 87 4.13\nCASH 100.00", "68.87", 0, "68.87 is the amount before tax on the line \"SR @ 6% 68. 87 4.13\": with its tax 4.13 the total is 73.00"},
+		// A photo cut off below the subtotal: its items add up to the
+		// subtotal, which says nothing of the tax or tip below.
+		{"the subtotal taken for the total", "BURGER 21.00\nFRIES 12.00\nSubtotal 33.00", "33.00", 2, "no total line read: the subtotal was taken for the total"},
 		// A tax line that says "Total": its amount is the rate's tax of another.
 		{"the tax included in the total", "CASH 7.50\n(Total Included GST @ 6% : 0.42)", "0.42", 1, "0.42 is the 6% tax of 7.50"},
 	} {
@@ -292,6 +295,24 @@ func TestPrintedAsAnotherDate(t *testing.T) {
 	} {
 		if got := PrintedAsAnotherDate(LinesFromText(page), us, testNow, end); got != want {
 			t.Errorf("%q: %v, want %v", page, got, want)
+		}
+	}
+}
+
+// A subtotal taken for the total stands where the page shows it paid, or
+// where it is the sum of a net and its tax above it.
+func TestASubtotalPaidOrTaxedIsTheTotal(t *testing.T) {
+	for _, page := range []string{
+		"BURGER 21.00\nFRIES 12.00\nSubtotal 33.00\nVISA 33.00",
+		"BURGER 21.00\nFRIES 12.00\nSubtotal 33.00\nCASH 50.00\nCHANGE 17.00",
+		"Amount: $25.34\nTax Rate:(9.00%): $2.28\nSub-Total: $27.62",
+	} {
+		lines := boxedLines(page)
+		us := receipt.DefaultLocale(receipt.CountryUS)
+		r := ExtractFields(lines, us, testNow)
+		Assess(&r, lines, us, testNow)
+		if !r.Total.Set || strings.Contains(r.Total.Doubt, "subtotal was taken") {
+			t.Errorf("%q: total %s, doubt %q", page, r.Total.Value, r.Total.Doubt)
 		}
 	}
 }
