@@ -3,6 +3,8 @@ package fields
 import (
 	"testing"
 
+	"github.com/shopspring/decimal"
+
 	"github.com/shoebox-app/shoebox/receipt"
 )
 
@@ -87,6 +89,20 @@ func TestTaxInvoiceReceiptsStayReceipts(t *testing.T) {
 	r := ExtractFields(lines("TAX INVOICE", "KEDAI ABC", "Invoice No 123456", "2 x TEA $5.00", "TOTAL $5.00"), au, testNow)
 	if r.DocType.Set || r.Total.Value.StringFixed(2) != "5.00" || r.DocumentNumber.Value != "123456" {
 		t.Errorf("doc type %q, total %s, number %q", r.DocType.Value, r.Total.Value, r.DocumentNumber.Value)
+	}
+}
+
+// A Malaysian till's tax invoice photographed without its last lines: its
+// GST and its sales before GST are no gross total ("Total GST 7.20" had
+// become the total, and both readers agreed on it).
+func TestATaxInvoiceCutBelowItsTaxHasNoTotal(t *testing.T) {
+	my := receipt.DefaultLocale(receipt.CountryMY)
+	r := ExtractFields(lines("SYARIKAT PERNIAGAAN GIN KEE", "NO 290, JALAN AIR PANAS,", "43800 DENGKIL, SELANGOR", "GST ID : 000781500416", "TAX INVOICE",
+		"Bill To :", "SUCI ALAM JAYA TRANSPORT", "NO 1 JALAN AMAN 2", "TAMAN DESA 43800", "Doc No. CS00010527 Date: 06/03/2018",
+		"Item Qty S/Price S/Price Amount Tax", "101869 2 60.00 63.60 127.20 SR", "PASIR KASAR (D)", "TotalQty: 2 127.20",
+		"Total Sales (Excluding GST) : 120.00", "Discount : 0.00", "Total GST 7.20", "Rounding : 0.00"), my, testNow)
+	if r.Total.Set && (r.Total.Value.Equal(decimal.RequireFromString("7.20")) || r.Total.Value.Equal(decimal.RequireFromString("120"))) {
+		t.Errorf("total %s (%s)", r.Total.Value, r.Total.Why)
 	}
 }
 

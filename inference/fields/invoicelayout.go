@@ -518,6 +518,10 @@ func readInvoiceParties(p invoicePage, r *receipt.Receipt) {
 	}
 }
 
+// reExcludesTax is what follows a total's label that makes it the net: "Total
+// Sales (Excluding GST)", "Total (ohne MwSt)".
+var reExcludesTax = regexp.MustCompile(`(?i)\b(excl\w*|before\s+(tax|vat|gst)|ex\.?\s+(gst|vat|tax)|ohne\s+(mwst|ust)|hors\s+tax\w*|sans\s+tva)\b`)
+
 // readInvoiceTotals reads the totals block: net, tax, gross, paid and due,
 // with the arithmetic that holds among them. It returns the lines of the
 // gross, the amount due and the net (-1 where not printed).
@@ -528,7 +532,7 @@ func readInvoiceTotals(p invoicePage, r *receipt.Receipt) (gi, di, ni int) {
 		var lb labelled
 		ok := false
 		for _, l := range labels {
-			if l.label == label && !wordsAfterLabel(l.rest) {
+			if l.label == label && !wordsAfterLabel(l.rest) && (label != "GROSS TOTAL" || !reExcludesTax.MatchString(l.rest)) {
 				lb, ok = l, true
 			}
 		}
