@@ -264,9 +264,12 @@ func assessTotal(r *receipt.Receipt, lines []Line, upper []string, loc receipt.L
 	// no total line on the page. A photo cut off below the subtotal shows
 	// no more, and the items add up to the subtotal whatever tax, tip or
 	// fee follows it; only the payment confirms it (cash less change, or
-	// the amount on a payment line), or the tax it adds to a net above it
-	// ("Amount 25.34 / Tax 2.28 / Sub-Total 27.62").
-	if at >= 0 && reSubtotal.MatchString(upper[at]) && len(labelled) == 0 && !paidConfirms && !taxAdded && !paidOnALine(lines, upper, v) {
+	// the amount on a payment line), the tax it adds to a net above it
+	// ("Amount 25.34 / Tax 2.28 / Sub-Total 27.62"), or the tax it
+	// includes ("SUBTOTAL 28.70 / INC 6% GST 1.62": nothing to add).
+	taxIncluded := r.TotalTax.Set && r.TotalTax.Value.IsPositive() && r.TotalTax.Value.LessThan(v) &&
+		taxedAtARate(v.Sub(r.TotalTax.Value), v, receipt.PlausibleRates(loc.Country))
+	if at >= 0 && reSubtotal.MatchString(upper[at]) && len(labelled) == 0 && !paidConfirms && !taxAdded && !taxIncluded && !paidOnALine(lines, upper, v) {
 		doubt("no total line read: the subtotal was taken for the total, and nothing below it shows it paid")
 	}
 

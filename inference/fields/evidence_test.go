@@ -306,13 +306,41 @@ func TestASubtotalPaidOrTaxedIsTheTotal(t *testing.T) {
 		"BURGER 21.00\nFRIES 12.00\nSubtotal 33.00\nVISA 33.00",
 		"BURGER 21.00\nFRIES 12.00\nSubtotal 33.00\nCASH 50.00\nCHANGE 17.00",
 		"Amount: $25.34\nTax Rate:(9.00%): $2.28\nSub-Total: $27.62",
+		"SALTED F.RICE 8.50\nNASI LEMAK 20.20\nSUBTOTAL 28.70\nRM CASH 100.000\nINC 6% GST 1.62",
 	} {
 		lines := boxedLines(page)
-		us := receipt.DefaultLocale(receipt.CountryUS)
-		r := ExtractFields(lines, us, testNow)
-		Assess(&r, lines, us, testNow)
+		loc := receipt.DefaultLocale(receipt.CountryUS)
+		if strings.Contains(page, "RM") {
+			loc = my
+		}
+		r := ExtractFields(lines, loc, testNow)
+		Assess(&r, lines, loc, testNow)
 		if !r.Total.Set || strings.Contains(r.Total.Doubt, "subtotal was taken") {
 			t.Errorf("%q: total %s, doubt %q", page, r.Total.Value, r.Total.Doubt)
+		}
+	}
+}
+
+// A photo that cut off the receipt's first line leaves a name that is only
+// what the business is ("TAVERN" under "GENERAL POOR'S"), or a detail of
+// the sale read as the name ("Bar Tab: Bar Tab"): in doubt, whoever reads
+// it. A full name, or a registered one of trade words, is not.
+func TestANameCutOffAboveIsInDoubt(t *testing.T) {
+	us := receipt.DefaultLocale(receipt.CountryUS)
+	for heading, doubted := range map[string]bool{
+		"TAVERN":                      true,
+		"Bar Tab: Bar Tab":            true,
+		"GENERAL POOR'S TAVERN":       false,
+		"STATION GARDEN SUPPLIES LLC": false,
+	} {
+		ls := lines(heading, "45 MAIN STREET", "HACKENSACK, NJ 07601", "Date:04/10/16 Time:12:30pm", "40 BONELESS WINGS $10.00", "Subtotal $10.00", "Tax $0.66", "Total $10.66")
+		r := ExtractFields(ls, us, testNow)
+		Assess(&r, ls, us, testNow)
+		if !strings.EqualFold(r.SupplierName.Value, heading) {
+			t.Fatalf("the name read is %q, want %q", r.SupplierName.Value, heading)
+		}
+		if got := strings.Contains(r.SupplierName.Doubt, "TAVERN") || strings.Contains(r.SupplierName.Doubt, "label"); got != doubted {
+			t.Errorf("%q: doubt %q", heading, r.SupplierName.Doubt)
 		}
 	}
 }
