@@ -42,6 +42,12 @@ func assessSupplier(r *receipt.Receipt, lines []Line, pk *packs.Pack, others []R
 	if s.Doubt == "" && own >= 0 && opensWithAmpersand(lines[own]) {
 		s.Doubt = "the name's line opens with \"&\": the word before it was not read"
 	}
+	if s.Doubt == "" && reLabelAndValue.MatchString(name) {
+		s.Doubt = "the name reads as a label and its value (\"Bar Tab: …\"): a detail of the sale, not the business"
+	}
+	if s.Doubt == "" && onlyTradeWords(words, pk) {
+		s.Doubt = "the name is only what the business is (\"TAVERN\"): its own name was not read, maybe cut off above"
+	}
 	if s.Doubt == "" && own >= 0 && s.Box != nil && s.Box.H <= lines[own].Box.H*3/2 && offCentre(lines, own) {
 		s.Doubt = "the name does not stand centred over the lines below it: part of it may be unread"
 	}
@@ -139,6 +145,27 @@ func assessSupplier(r *receipt.Receipt, lines []Line, pk *packs.Pack, others []R
 			}
 		}
 	}
+}
+
+// reLabelAndValue is a label, a colon and its value: "Bar Tab: Bar Tab",
+// "Server: Kayra". A business's name holds no such colon.
+var reLabelAndValue = regexp.MustCompile(`^\W*\pL[\pL\s#.]*:\s*\pL`)
+
+// onlyTradeWords says whether a name is one or two words that say what the
+// business is and nothing else (TAVERN, BAKERY, KEDAI RUNCIT): the rest of
+// a name whose own words were not read, as when the photo cut off its
+// first line. A registered name, with its legal form, names the business
+// whatever its words ("STATION GARDEN SUPPLIES LTD").
+func onlyTradeWords(words []string, pk *packs.Pack) bool {
+	if _, ok := pk.IsLegalForm(words); ok || len(words) == 0 || len(words) > 2 {
+		return false
+	}
+	for _, w := range words {
+		if !pk.IsNameWord(w) && !shopWords[w] {
+			return false
+		}
+	}
+	return true
 }
 
 // opensWithAmpersand says whether a name's line opens with "&" (marks
