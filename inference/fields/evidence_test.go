@@ -329,6 +329,8 @@ func TestANameCutOffAboveIsInDoubt(t *testing.T) {
 	us := receipt.DefaultLocale(receipt.CountryUS)
 	for heading, doubted := range map[string]bool{
 		"TAVERN":                      true,
+		"JAPANESE":                    true,
+		"MIKUNI JAPANESE":             false,
 		"Bar Tab: Bar Tab":            true,
 		"GENERAL POOR'S TAVERN":       false,
 		"STATION GARDEN SUPPLIES LLC": false,
@@ -339,7 +341,7 @@ func TestANameCutOffAboveIsInDoubt(t *testing.T) {
 		if !strings.EqualFold(r.SupplierName.Value, heading) {
 			t.Fatalf("the name read is %q, want %q", r.SupplierName.Value, heading)
 		}
-		if got := strings.Contains(r.SupplierName.Doubt, "TAVERN") || strings.Contains(r.SupplierName.Doubt, "label"); got != doubted {
+		if got := strings.Contains(r.SupplierName.Doubt, "only what the business is") || strings.Contains(r.SupplierName.Doubt, "a label and its value"); got != doubted {
 			t.Errorf("%q: doubt %q", heading, r.SupplierName.Doubt)
 		}
 	}

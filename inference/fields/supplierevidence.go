@@ -1,6 +1,7 @@
 package fields
 
 import (
+	"fmt"
 	"math"
 	"regexp"
 	"slices"
@@ -43,10 +44,10 @@ func assessSupplier(r *receipt.Receipt, lines []Line, pk *packs.Pack, others []R
 		s.Doubt = "the name's line opens with \"&\": the word before it was not read"
 	}
 	if s.Doubt == "" && reLabelAndValue.MatchString(name) {
-		s.Doubt = "the name reads as a label and its value (\"Bar Tab: …\"): a detail of the sale, not the business"
+		s.Doubt = fmt.Sprintf("%q reads as a label and its value: a detail of the sale, not the business", name)
 	}
 	if s.Doubt == "" && onlyTradeWords(words, pk) {
-		s.Doubt = "the name is only what the business is (\"TAVERN\"): its own name was not read, maybe cut off above"
+		s.Doubt = fmt.Sprintf("%q says only what the business is: its own name was not read, maybe cut off above", name)
 	}
 	if s.Doubt == "" && own >= 0 && s.Box != nil && s.Box.H <= lines[own].Box.H*3/2 && offCentre(lines, own) {
 		s.Doubt = "the name does not stand centred over the lines below it: part of it may be unread"
