@@ -44,15 +44,17 @@ func totalInItsCurrency(r *receipt.Receipt, lines []Line, det packs.Detection) {
 		}
 		total := r.Total.Value
 		var inNew, inBefore *receipt.Amount // the total in the other currency
+		other := func(u decimal.Decimal, l Line, in, besides string) *receipt.Amount {
+			a := found(u, min(l.Conf, r.Total.Confidence), boxOf(l), fmt.Sprintf("the total in %s; the page prints it in %s too (%s %s = 1 %s)", in, besides, c.Rate, before, c.Currency))
+			return &a
+		}
 		for _, l := range lines {
 			for _, u := range amountsIn(l.Text) {
 				switch {
 				case inNew == nil && convertsTo(u, rate, total):
-					a := found(u, min(l.Conf, r.Total.Confidence), boxOf(l), fmt.Sprintf("the total in %s; the page prints it in %s too (%s %s = 1 %s)", c.Currency, before, c.Rate, before, c.Currency))
-					inNew = &a
+					inNew = other(u, l, c.Currency, before)
 				case inBefore == nil && convertsTo(total, rate, u):
-					a := found(u, min(l.Conf, r.Total.Confidence), boxOf(l), fmt.Sprintf("the total in %s; the page prints it in %s too (%s %s = 1 %s)", before, c.Currency, c.Rate, before, c.Currency))
-					inBefore = &a
+					inBefore = other(u, l, before, c.Currency)
 				}
 			}
 		}

@@ -5,6 +5,7 @@ import (
 
 	"github.com/shopspring/decimal"
 
+	"github.com/shoebox-app/shoebox/packs"
 	"github.com/shoebox-app/shoebox/receipt"
 )
 
@@ -103,6 +104,22 @@ func TestATaxInvoiceCutBelowItsTaxHasNoTotal(t *testing.T) {
 		"Total Sales (Excluding GST) : 120.00", "Discount : 0.00", "Total GST 7.20", "Rounding : 0.00"), my, testNow)
 	if r.Total.Set && (r.Total.Value.Equal(decimal.RequireFromString("7.20")) || r.Total.Value.Equal(decimal.RequireFromString("120"))) {
 		t.Errorf("total %s (%s)", r.Total.Value, r.Total.Why)
+	}
+}
+
+// What follows a gross label and makes it the net, in the page's language.
+func TestWordsAfterATotalThatExcludeTheTax(t *testing.T) {
+	for country, rests := range map[string]map[string]bool{
+		"MY": {"Sales (Excluding GST) : 120.00": true, "excl. tax 12.00": true, "Sales (Inclusive GST) : 127.20": false},
+		"DE": {"(ohne MwSt) 100,00": true, "netto 100,00": true, "brutto 119,00": false},
+		"FR": {"hors taxes 100,00": true, "TTC 120,00": false},
+	} {
+		pk, _ := packs.Get(country)
+		for rest, want := range rests {
+			if got := (invoicePage{pack: pk}).excludesTax(rest); got != want {
+				t.Errorf("%s %q: %v", country, rest, got)
+			}
+		}
 	}
 }
 

@@ -363,7 +363,7 @@ func readInvoiceLayout(lines []Line, loc receipt.Locale, now time.Time, r *recei
 		last[lb.label] = lb
 	}
 
-	p := invoicePage{lines: lines, labels: labels, exact: exact}
+	p := invoicePage{lines: lines, labels: labels, exact: exact, pack: packOf(loc)}
 	readInvoiceNumberAndDates(p, loc, now, r)
 	readInvoiceParties(p, r)
 	gi, di, ni := readInvoiceTotals(p, r)
@@ -418,6 +418,7 @@ type invoicePage struct {
 	lines  []Line
 	labels []labelled
 	exact  bool
+	pack   *packs.Pack // the page's, whose words its labels are read with
 }
 
 // box is line i's place on the page, nil when the reader gave none.
@@ -518,9 +519,17 @@ func readInvoiceParties(p invoicePage, r *receipt.Receipt) {
 	}
 }
 
-// reExcludesTax is what follows a total's label that makes it the net: "Total
-// Sales (Excluding GST)", "Total (ohne MwSt)".
-var reExcludesTax = regexp.MustCompile(`(?i)\b(excl\w*|before\s+(tax|vat|gst)|ex\.?\s+(gst|vat|tax)|ohne\s+(mwst|ust)|hors\s+tax\w*|sans\s+tva)\b`)
+// excludesTax says whether the words after a total's label make it the
+// net: "Total Sales (Excluding GST)", and what the page's language pack
+// reads as NET ("Total (ohne MwSt)", "Total hors taxes").
+func (p invoicePage) excludesTax(rest string) bool {
+	for _, w := range p.pack.Translate(packs.Words(rest)) {
+		if w == "NET" || strings.HasPrefix(w, "EXCL") {
+			return true
+		}
+	}
+	return false
+}
 
 // readInvoiceTotals reads the totals block: net, tax, gross, paid and due,
 // with the arithmetic that holds among them. It returns the lines of the
@@ -532,7 +541,7 @@ func readInvoiceTotals(p invoicePage, r *receipt.Receipt) (gi, di, ni int) {
 		var lb labelled
 		ok := false
 		for _, l := range labels {
-			if l.label == label && !wordsAfterLabel(l.rest) && (label != "GROSS TOTAL" || !reExcludesTax.MatchString(l.rest)) {
+			if l.label == label && !wordsAfterLabel(l.rest) && (label != "GROSS TOTAL" || !p.excludesTax(l.rest)) {
 				lb, ok = l, true
 			}
 		}
