@@ -186,8 +186,9 @@ func assessTotal(r *receipt.Receipt, lines []Line, upper []string, loc receipt.L
 	for _, i := range labelled {
 		a := lastAmount(lines[i].Text)
 		if i == at || a.Equal(v) || a.LessThan(v) && !misreadOf(v, a) && !misreadOf(a, v) ||
-			r.Rounding.Set && (a.Add(r.Rounding.Value).Equal(v) || rounded(a).Equal(v)) {
-			continue
+			r.Rounding.Set && (a.Add(r.Rounding.Value).Equal(v) || rounded(a).Equal(v)) ||
+			r.Tip.Set && a.Add(r.Tip.Value).Equal(v) {
+			continue // the total before the rounding, or before the tip
 		}
 		unlessSums("another total on the page: " + money(a))
 	}

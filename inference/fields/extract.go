@@ -113,6 +113,9 @@ func readMoney(r *receipt.Receipt, lines []Line, upper []string, loc receipt.Loc
 		r.Total = total
 		lines = mendDollarReadAsDigit(lines, upper, total.Value)
 	}
+	if total, tip, _, at, ok := totalAfterTip(lines, upper); ok && r.Total.Value.Equal(total) {
+		r.Tip = found(tip, at.Conf*factorLabelled, boxOf(at), "the tip on the card slip")
+	}
 	var service, change *decimal.Decimal
 	taxFromTotalLine := false
 	for i, l := range lines {

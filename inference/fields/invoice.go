@@ -26,6 +26,8 @@ var (
 
 	reSellerHeader = regexp.MustCompile(`(?i)^(verkäufer|rechnungsersteller|rechnungssteller|leistungserbringer|seller|supplier|vendor|vendeur|fournisseur|émetteur|leverancier|verkoper|fornitore|cedente(?: prestatore)?|proveedor|emisor)\s*(?:/[\p{L} ]+)?\s*:?\s*$`)
 	reBuyerHeader  = regexp.MustCompile(`(?i)^(käufer|rechnungsempfänger|leistungsempfänger|kunde|buyer|customer|bill to|billed to|invoice to|sold to|acheteur|client|facturé à|adresse de facturation|koper|factuuradres|klant|destinatario|cessionario(?: committente)?|cliente|comprador)\b`)
+	// "CUSTOMER COPY": the copy of a card slip a customer keeps, no buyer's block.
+	reSlipCopy     = regexp.MustCompile(`(?i)^(customer|client|cliente|kunde|klant)('?s)?\s*(copy|copie|kopie|copia|kopia|receipt)\b`)
 	reNameValue    = regexp.MustCompile(`(?i)^(?:name|nom|naam|nome|nombre|firma|raison sociale)\s*:\s*(.+)$`)
 	reLabelValue   = regexp.MustCompile(`^[\p{L}][\p{L} .\-/]{0,30}\s*:\s*`)
 	reSenderSep    = regexp.MustCompile(`\s+[●•·|–-]\s+`)
@@ -76,7 +78,7 @@ func readInvoice(lines []Line, loc receipt.Locale, now time.Time, r *receipt.Rec
 	strong := invoiceBlocks(lines) || continuationPage(lines) || creditTitle(lines, findLabels(lines))
 	for _, l := range lines {
 		t := strings.TrimSpace(l.Text)
-		if reEuropeanTitle.MatchString(t) || isHeader(reSellerHeader, t) || isHeader(reBuyerHeader, t) {
+		if reEuropeanTitle.MatchString(t) || isHeader(reSellerHeader, t) || isBuyerHeader(t) {
 			strong = true
 			break
 		}
@@ -216,6 +218,12 @@ func isHeader(header *regexp.Regexp, text string) bool {
 	return false
 }
 
+// isBuyerHeader reports a line that opens the buyer's block ("Bill to:",
+// "Kunde"), which a card slip's "CUSTOMER COPY" does not.
+func isBuyerHeader(text string) bool {
+	return isHeader(reBuyerHeader, text) && !reSlipCopy.MatchString(strings.TrimSpace(text))
+}
+
 // partyAfter reads the name in the block a header line opens: a "Name:"
 // line, else the first line that is no "label: value" pair, with the next
 // line when that completes the name with its legal form
@@ -230,7 +238,7 @@ func partyAfter(lines []Line, header *regexp.Regexp) (string, int, bool) {
 		}
 		for j := i + 1; j < len(lines) && j <= i+6; j++ {
 			t := strings.TrimSpace(lines[j].Text)
-			if isHeader(reSellerHeader, t) || isHeader(reBuyerHeader, t) && header != reBuyerHeader {
+			if isHeader(reSellerHeader, t) || isBuyerHeader(t) && header != reBuyerHeader {
 				break
 			}
 			if m := reNameValue.FindStringSubmatch(t); m != nil {
@@ -279,7 +287,7 @@ func inBuyerBlock(lines []Line, name string) bool {
 		return false
 	}
 	for i, l := range lines {
-		if !isHeader(reBuyerHeader, l.Text) {
+		if !isBuyerHeader(l.Text) {
 			continue
 		}
 		for j := i; j < len(lines) && j <= i+5; j++ {
@@ -481,7 +489,7 @@ func sellerTaxID(lines []Line, loc receipt.Locale) (receipt.TaxID, int, bool) {
 		if !isHeader(reSellerHeader, l.Text) {
 			continue
 		}
-		for j := i + 1; j < len(lines) && j <= i+12 && !isHeader(reBuyerHeader, lines[j].Text); j++ {
+		for j := i + 1; j < len(lines) && j <= i+12 && !isBuyerHeader(lines[j].Text); j++ {
 			if id, ok := pick(j); ok {
 				return id, j, true
 			}
@@ -489,7 +497,7 @@ func sellerTaxID(lines []Line, loc receipt.Locale) (receipt.TaxID, int, bool) {
 	}
 	inBuyer := -100
 	for i, l := range lines {
-		if isHeader(reBuyerHeader, l.Text) {
+		if isBuyerHeader(l.Text) {
 			inBuyer = i
 		}
 		if i-inBuyer <= 6 || reBuyerWord.MatchString(l.Text) {

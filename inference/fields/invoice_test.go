@@ -138,3 +138,18 @@ func TestMonthFirstInvoicePage(t *testing.T) {
 		t.Errorf("date %s; want 2017-11-03 (the page writes 11/17/2017, month first)", d)
 	}
 }
+
+// "CUSTOMER COPY" heads the copy of a card slip, not a buyer's block: the
+// shop's name the slip prints under it stays the supplier.
+func TestACardSlipsCustomerCopyIsNoBuyer(t *testing.T) {
+	page := lines("FRESHWAY MARKETPLACE", "455 Gympie Road", "Kedron QLD 4031", "TAX INVOICE", "ABN 79 604 118 273",
+		"15/03/2024 16:08", "MILK 3L 4.65", "BREAD 5.50", "TOTAL $10.15", "EFTPOS $10.15",
+		"CUSTOMER COPY", "FRESHWAY MARKETPLACE KEDRON", "MERCHANT ID 00038821455", "PURCHASE AUD $10.15", "TOTAL AUD $10.15", "APPROVED")
+	r := ExtractFields(page, receipt.DefaultLocale(receipt.CountryAU), testNow)
+	if r.SupplierName.Value != "FRESHWAY MARKETPLACE" {
+		t.Errorf("supplier %q (%s), want FRESHWAY MARKETPLACE", r.SupplierName.Value, r.SupplierName.Why)
+	}
+	if r.PayerName.Set {
+		t.Errorf("payer %q, want none", r.PayerName.Value)
+	}
+}

@@ -252,6 +252,53 @@ func paidWithoutChange(lines []Line, upper []string) (decimal.Decimal, Line, boo
 	return paid, at, true
 }
 
+// reTipLine is a tip's line: the pack's words for a tip read as TIP.
+var reTipLine = regexp.MustCompile(`\bTIPS?\b|\bGRATUITY\b`)
+
+// totalAfterTip finds the total a card terminal prints after the tip it
+// was given: "AMOUNT 193.74 / TIP 30.00 / TOTAL 223.74", "Napiwek 17,00 /
+// KWOTA 186,00", "POURBOIRE 4,00 / PAYÉ CB 80,50". The tip's line and a
+// total or payment line at most two lines below it must add up exactly: an
+// amount on one of the three lines above the tip plus the tip is the
+// total. The tip guide's percentages ("18% = $30.06") and a tip left
+// blank or written in with no total below it make no such sum.
+func totalAfterTip(lines []Line, upper []string) (total, tip decimal.Decimal, totalLine, tipLine Line, ok bool) {
+	for i := range lines {
+		if !reTipLine.MatchString(upper[i]) || rePercent.MatchString(lines[i].Text) {
+			continue
+		}
+		tips := amountsIn(lines[i].Text)
+		if len(tips) == 0 || !tips[len(tips)-1].IsPositive() {
+			continue
+		}
+		tip = tips[len(tips)-1]
+		for j := i + 1; j < min(len(lines), i+3); j++ {
+			totals := amountsIn(lines[j].Text)
+			if len(totals) == 0 || !labelsTotalOrPayment(upper[j]) || reNotTotal.MatchString(upper[j]) || reChange.MatchString(upper[j]) {
+				continue
+			}
+			total = totals[len(totals)-1]
+			base := func(k int) bool { return k >= i-3 && k < i }
+			if printedOn(lines, func(k int) bool { return !base(k) }, func(a decimal.Decimal) bool { return a.Add(tip).Equal(total) }) {
+				return total, tip, lines[j], lines[i], true
+			}
+			break
+		}
+	}
+	return decimal.Zero, decimal.Zero, Line{}, Line{}, false
+}
+
+// labelsTotalOrPayment says whether a line's keywords label a total or a
+// payment.
+func labelsTotalOrPayment(k string) bool {
+	for _, rule := range totalRules {
+		if rule.re.MatchString(k) {
+			return true
+		}
+	}
+	return false
+}
+
 // totalFromSubtotal makes the total, on a receipt whose total line could
 // not be read, from its subtotal and tax: the subtotal itself when its tax
 // is a rate's share of it (the prices include tax, "SUBTOTAL 28.70 / INC 6%
@@ -546,6 +593,9 @@ func findTotal(lines []Line, upper []string) receipt.Amount {
 		if printedOn(lines, payment, func(a decimal.Decimal) bool { return a.Equal(v) || oneDigitApart(a, v) }) {
 			votes.add(v, 1.5, confAssumed, receipt.Box{}, "whole notes less change, an amount the page prints")
 		}
+	}
+	if v, _, at, _, ok := totalAfterTip(lines, upper); ok {
+		votes.add(v, 4, at.Conf, at.Box, "the total after the tip the card slip prints")
 	}
 	best := votes.best()
 	if best == nil {

@@ -43,3 +43,29 @@ func TestTotalFromSubtotal(t *testing.T) {
 		})
 	}
 }
+
+// A card terminal that was given a tip prints the amount, the tip and the
+// total paid; the total before the tip, printed more often, is not what
+// was paid. A tip guide or a tip line left blank changes nothing.
+func TestTheTotalAfterTheTipTheSlipPrints(t *testing.T) {
+	eu := receipt.DefaultLocale(receipt.CountryEU)
+	us := receipt.DefaultLocale(receipt.CountryUS)
+	for _, tc := range []struct {
+		name  string
+		loc   receipt.Locale
+		page  []string
+		total string
+	}{
+		{"tip and total on the slip", receipt.DefaultLocale("other"), []string{"BISTRO DU COIN", "2024/03/15 22:04", "Sous-total / Subtotal 168.50", "TPS / GST 5% 8.43", "TVQ / QST 9,975% 16.81", "TOTAL 193.74 $", "CUSTOMER COPY", "VISA ************2219", "MONTANT / AMOUNT 193.74 $", "POURBOIRE / TIP 30.00 $", "TOTAL 223.74 $", "APPROVED"}, "223.74"},
+		{"paid by card after the tip", eu, []string{"LE PETIT ZINC", "12/10/2024 21:15", "PLAT DU JOUR 18,50", "TOTAL TTC 76,50 €", "POURBOIRE 4,00 €", "PAYÉ CB 80,50 €"}, "80.5"},
+		{"amount after the tip", eu, []string{"RESTAURACJA POD LIPAMI SP. Z O.O.", "Data: 2024-11-22 19:58", "SUMA PLN 169,00", "Kwota sprzedaży: 169,00 PLN", "Napiwek: 17,00 PLN", "KWOTA: 186,00 PLN"}, "186"},
+		{"a tip guide", us, []string{"HARBOR GRILL", "03/15/2024 8:37 PM", "Subtotal 128.00", "Tax 8.96", "Total 136.96", "Suggested Gratuity", "18% = $23.04", "20% = $25.60"}, "136.96"},
+		{"a tip left blank", us, []string{"HARBOR GRILL", "03/15/2024 8:37 PM", "Subtotal 128.00", "Tax 8.96", "Total 136.96", "Amount: $136.96", "Tip:", "Total:"}, "136.96"},
+		{"a tip that does not add up", us, []string{"HARBOR GRILL", "03/15/2024 8:37 PM", "Subtotal 128.00", "Tax 8.96", "Total 136.96", "Amount: $136.96", "Tip: 20.00", "Total: 158.96"}, "136.96"},
+	} {
+		r := ExtractFields(lines(tc.page...), tc.loc, testNow)
+		if r.Total.Value.String() != tc.total {
+			t.Errorf("%s: total %s (%s), want %s", tc.name, r.Total.Value, r.Total.Why, tc.total)
+		}
+	}
+}
