@@ -156,14 +156,7 @@ func (c *checker) lineItems() {
 	if len(r.LineItems) == 0 {
 		return
 	}
-	sum, complete := decimal.Zero, true
-	for _, li := range r.LineItems {
-		if !li.LineTotal.Set {
-			complete = false
-			break
-		}
-		sum = sum.Add(li.LineTotal.Value)
-	}
+	sum, complete := itemsSum(r)
 	target, name := r.Subtotal, "subtotal"
 	if !target.Set {
 		target, name = r.Total, "total"
@@ -191,6 +184,19 @@ func (c *checker) lineItems() {
 	}
 }
 
+// itemsSum is what the line items add up to, and whether every item has
+// its amount (false with no items).
+func itemsSum(r Receipt) (decimal.Decimal, bool) {
+	sum := decimal.Zero
+	for _, li := range r.LineItems {
+		if !li.LineTotal.Set {
+			return sum, false
+		}
+		sum = sum.Add(li.LineTotal.Value)
+	}
+	return sum, len(r.LineItems) > 0
+}
+
 // sums: subtotal + tax + tip − discount ± rounding = total.
 func (c *checker) sums() {
 	r := c.r
@@ -205,8 +211,11 @@ func (c *checker) sums() {
 	case inclusive:
 		ok = c.near(base, r.Total.Value, 1)
 		if !ok && r.TotalTax.Set && c.near(exclusive, r.Total.Value, 1) {
-			c.add(FindSumVsTotal, Warning, fmt.Sprintf("the total %s is the subtotal plus tax, so the prices do not include tax: untick \"tax inclusive\"", c.money(r.Total.Value)), "tax_inclusive", "subtotal", "total_tax", "total")
 			ok = true
+			if sum, complete := itemsSum(r); complete && c.near(sum, r.Total.Value, int64(len(r.LineItems))) {
+				break // the items are priced with their tax; the subtotal is the net of the tax table
+			}
+			c.add(FindSumVsTotal, Warning, fmt.Sprintf("the total %s is the subtotal plus tax, so the prices do not include tax: untick \"tax inclusive\"", c.money(r.Total.Value)), "tax_inclusive", "subtotal", "total_tax", "total")
 		}
 	case !r.TotalTax.Set || !r.TaxInclusive.Set:
 		ok = c.near(exclusive, r.Total.Value, 1) || c.near(base, r.Total.Value, 1)

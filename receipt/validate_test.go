@@ -136,6 +136,20 @@ func TestValidate(t *testing.T) {
 			r.Subtotal, r.TotalTax, r.Total = amt("174.95"), amt("25.77"), amt("200.72")
 			r.TaxLines = []TaxLine{{Rate: amt("21"), Net: amt("75.18"), Tax: amt("15.79")}, {Rate: amt("10"), Net: amt("99.77"), Tax: amt("9.98")}}
 		}, nil, nil},
+		{"ticked inclusive, the net subtotal and its tax make the total, the items priced with tax", DefaultLocale(CountryEU), func(r *Receipt) {
+			r.SupplierTaxID = Field[TaxID]{}
+			r.Currency = Of("EUR", SourceModel, 1)
+			r.LineItems = []LineItem{line("51.58"), line("149.14")}
+			r.Subtotal, r.TotalTax, r.Total = amt("174.95"), amt("25.77"), amt("200.72")
+			r.TaxLines = []TaxLine{{Rate: amt("21"), Net: amt("75.18"), Tax: amt("15.79")}, {Rate: amt("10"), Net: amt("99.77"), Tax: amt("9.98")}}
+		}, nil, nil},
+		{"ticked inclusive, the items priced without tax", DefaultLocale(CountryEU), func(r *Receipt) {
+			r.SupplierTaxID = Field[TaxID]{}
+			r.Currency = Of("EUR", SourceModel, 1)
+			r.LineItems = []LineItem{line("75.18"), line("99.77")}
+			r.Subtotal, r.TotalTax, r.Total = amt("174.95"), amt("25.77"), amt("200.72")
+			r.TaxLines = []TaxLine{{Rate: amt("21"), Net: amt("75.18"), Tax: amt("15.79")}, {Rate: amt("10"), Net: amt("99.77"), Tax: amt("9.98")}}
+		}, []string{FindSumVsTotal}, []string{"tax_inclusive", "subtotal", "total_tax", "total"}},
 		{"prices with a misread tax", DefaultLocale(CountryEU), func(r *Receipt) {
 			r.SupplierTaxID = Field[TaxID]{}
 			r.Currency = Of("EUR", SourceModel, 1)

@@ -209,13 +209,28 @@ func assessTotal(r *receipt.Receipt, lines []Line, upper []string, loc receipt.L
 		if r.Rounding.Set {
 			ways = append(ways, sum.Add(r.Rounding.Value), rounded(sum))
 		}
-		if slices.ContainsFunc(ways, v.Equal) {
-			taxAdded = true
-			why := fmt.Sprintf("subtotal %s + tax %s = %s", money(r.Subtotal.Value), money(r.TotalTax.Value), money(v))
-			if r.Tip.Set {
-				why = fmt.Sprintf("subtotal %s + tax %s + %s = %s", money(r.Subtotal.Value), money(r.TotalTax.Value), money(r.Tip.Value), money(v))
+		// The sum in words: "subtotal 79.60 − 30.00 + tax 3.27 + 4.96".
+		terms := func(withTax bool) string {
+			why := "subtotal " + money(r.Subtotal.Value)
+			if r.Discount.Set && r.Discount.Value.IsPositive() {
+				why += " − " + money(r.Discount.Value.Abs())
 			}
-			support(receipt.EvidenceArithmetic, why)
+			if withTax {
+				why += " + tax " + money(r.TotalTax.Value)
+			}
+			if added.IsPositive() {
+				why += " + " + money(added)
+			}
+			return why + " = " + money(v)
+		}
+		included := r.TaxInclusive.Set && r.TaxInclusive.Value
+		if in := sum.Sub(r.TotalTax.Value); included && (in.Equal(v) || r.Rounding.Set && in.Add(r.Rounding.Value).Equal(v)) {
+			// The prices hold the tax: the discounts and the charge between
+			// the subtotal and the total make it.
+			support(receipt.EvidenceArithmetic, terms(false)+", the tax included")
+		} else if slices.ContainsFunc(ways, v.Equal) {
+			taxAdded = true
+			support(receipt.EvidenceArithmetic, terms(true))
 		} else if !sum.GreaterThan(v) || sum.Sub(v).GreaterThan(fiveCents) || !r.Rounding.Set {
 			doubt(fmt.Sprintf("subtotal %s + tax %s = %s", money(r.Subtotal.Value), money(r.TotalTax.Value), money(sum)))
 		}

@@ -45,6 +45,7 @@ func ExtractFields(lines []Line, loc receipt.Locale, now time.Time) receipt.Rece
 	}
 	r.LineItems = items
 	readTaxLines(&r, lines, upper, loc)
+	readAdjustments(&r, lines, upper)
 	readInvoice(lines, loc, now, &r)
 	return r
 }

@@ -201,3 +201,88 @@ func readSurcharge(r *receipt.Receipt, lines []Line, upper []string) {
 		Why: "the amount printed between the subtotal and the total that they need: " + strings.TrimSpace(l.Text),
 	}
 }
+
+// readAdjustments reads the discounts and the charge printed between the
+// subtotal's line and the total's where the sums need them: "SUBTOTALE
+// 43,26 / SCONTO A PAGARE -0,80 / TOTALE 42,46", "Subtotal 101.40 /
+// Discretionary Service 12.5% 12.68 / TOTAL 114.08". Every amount printed
+// there with a minus is a discount; at most one other amount (a service
+// charge, a surcharge) is a charge. They are taken only where the subtotal
+// with them, and the rounding, makes the total to the cent: with the tax
+// added on top, or, where that does not, with the tax already in the
+// prices (which the reading then records).
+func readAdjustments(r *receipt.Receipt, lines []Line, upper []string) {
+	if !r.Subtotal.Set || !r.Total.Set || r.Discount.Set {
+		return
+	}
+	s, v := r.Subtotal.Value.Add(r.Rounding.Value), r.Total.Value
+	tax := decimal.Zero
+	if r.TotalTax.Set {
+		tax = r.TotalTax.Value
+	}
+	if s.Equal(v) || s.Add(tax).Add(r.Tip.Value).Equal(v) {
+		return // the sums need nothing more
+	}
+	sub, total := lineAt(lines, r.Subtotal.Box), lineAt(lines, r.Total.Box)
+	if sub < 0 || total <= sub+1 {
+		return
+	}
+	discount := decimal.Zero
+	var discounts []int
+	charges := map[int]decimal.Decimal{}
+	for i := sub + 1; i < total; i++ {
+		k := upper[i]
+		if reTaxWord.MatchString(k) || strings.Contains(k, "ROUNDING") || strings.Contains(k, "TOTAL") || reCountLine.MatchString(k) {
+			continue
+		}
+		amts := amountsIn(lines[i].Text)
+		if len(amts) == 0 {
+			continue
+		}
+		switch a := amts[len(amts)-1]; {
+		case a.IsNegative():
+			discount = discount.Add(a.Neg())
+			discounts = append(discounts, i)
+		case a.IsPositive() && !r.Tip.Set:
+			charges[i] = a
+		}
+	}
+	take := func(charge int, inclusive bool) {
+		if len(discounts) > 0 {
+			r.Discount = found(discount, lines[discounts[0]].Conf*confLikely, boxOf(lines[discounts[0]]), "the discounts printed between the subtotal and the total, which the sums need")
+		}
+		if charge >= 0 {
+			l := lines[charge]
+			r.Tip = found(charges[charge], l.Conf*confLikely, boxOf(l), "the amount printed between the subtotal and the total that they need: "+strings.TrimSpace(l.Text))
+		}
+		if inclusive && tax.IsPositive() {
+			r.TaxInclusive = receipt.Field[bool]{Value: true, Set: true, Source: receipt.SourceOCR, Confidence: confAssumed}
+		}
+	}
+	for _, withTax := range []bool{true, false} {
+		base := s.Sub(discount).Add(r.Tip.Value)
+		if withTax {
+			if !tax.IsPositive() {
+				continue
+			}
+			base = base.Add(tax)
+		}
+		if len(discounts) > 0 && base.Equal(v) {
+			take(-1, !withTax)
+			return
+		}
+		match := -1
+		for i, a := range charges {
+			if base.Add(a).Equal(v) {
+				if match >= 0 {
+					return // two lines could be it
+				}
+				match = i
+			}
+		}
+		if match >= 0 {
+			take(match, !withTax)
+			return
+		}
+	}
+}

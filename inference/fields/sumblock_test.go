@@ -107,3 +107,53 @@ func TestAServiceTaxIsATax(t *testing.T) {
 		}
 	}
 }
+
+// Discounts and a service charge printed between the subtotal and the
+// total are read where the sums need them, with the tax added on top or
+// already in the prices, and the total is then backed by the arithmetic,
+// not doubted by it; amounts the sums do not need are left alone.
+func TestDiscountsAndChargesBetweenSubtotalAndTotal(t *testing.T) {
+	eu, uk, us := receipt.DefaultLocale(receipt.CountryEU), receipt.DefaultLocale(receipt.CountryUK), receipt.DefaultLocale(receipt.CountryUS)
+	place := func(texts ...string) []Line {
+		var rows []any
+		for i, text := range texts {
+			rows = append(rows, 100+20*i, 15, text)
+		}
+		return placedLines(rows...)
+	}
+	for _, tc := range []struct {
+		name               string
+		loc                receipt.Locale
+		page               []Line
+		discount, charge   string // "" none
+		inclusive, doubted bool
+	}{
+		{"a discount, the tax in the prices", eu, place("SUPERMERCATO ROSSI S.R.L.", "27-09-2024 18:12", "PANE 2,40", "SUBTOTALE 43,26", "SCONTO A PAGARE -0,80", "TOTALE COMPLESSIVO 42,46", "di cui IVA 3,94"), "0.80", "", true, false},
+		{"a discount and a saving printed again", eu, place("VERS MARKT B.V.", "15-03-2024 17:02", "SUBTOTAAL 41,97", "BONUS KIPFILET 25% -1,62", "UW VOORDEEL 1,62", "TOTAAL 40,35", "BTW 9% 31,37 28,78 2,59", "BTW 21% 7,78 6,43 1,35", "TOTAAL 40,35 36,41 3,94"), "1.62", "", true, false},
+		{"a service charge, the VAT in the prices", uk, place("THE OLD BELL", "15/03/2024 21:40", "Subtotal 101.40", "Discretionary Service 12.5% 12.68", "TOTAL £114.08", "VAT @ 20% 16.90"), "", "12.68", true, false},
+		{"a coupon, the tax added", us, place("CORNER MART", "03/15/2024 10:02", "Subtotal 50.00", "Coupon -5.00", "Sales Tax 3.60", "Total 48.60"), "5.00", "", false, false},
+		{"amounts that make no sum", eu, place("SUPERMERCATO ROSSI S.R.L.", "27-09-2024 18:12", "SUBTOTALE 43,26", "SCONTO A PAGARE -0,50", "TOTALE COMPLESSIVO 42,46", "di cui IVA 3,94"), "", "", false, true},
+	} {
+		r := ExtractFields(tc.page, tc.loc, testNow)
+		Assess(&r, tc.page, tc.loc, testNow)
+		if got := r.Discount.Value.StringFixed(2); r.Discount.Set != (tc.discount != "") || r.Discount.Set && got != tc.discount {
+			t.Errorf("%s: discount %s (set %v), want %q", tc.name, got, r.Discount.Set, tc.discount)
+		}
+		if got := r.Tip.Value.StringFixed(2); r.Tip.Set != (tc.charge != "") || r.Tip.Set && got != tc.charge {
+			t.Errorf("%s: charge %s (set %v), want %q", tc.name, got, r.Tip.Set, tc.charge)
+		}
+		if tc.inclusive && !r.TaxInclusive.Value {
+			t.Errorf("%s: the tax not read as in the prices", tc.name)
+		}
+		if doubted := r.Total.Doubt != ""; doubted != tc.doubted {
+			t.Errorf("%s: total %s doubted %v (%q), want %v", tc.name, r.Total.Value, doubted, r.Total.Doubt, tc.doubted)
+		}
+		sums := false
+		for _, f := range receipt.Validate(r, tc.loc, testNow) {
+			sums = sums || f.Code == receipt.FindSumVsTotal
+		}
+		if sums != tc.doubted {
+			t.Errorf("%s: a finding that the sums are off: %v, want %v", tc.name, sums, tc.doubted)
+		}
+	}
+}
