@@ -157,7 +157,7 @@ func assessTotal(r *receipt.Receipt, lines []Line, upper []string, loc receipt.L
 	}
 	at := lineAt(lines, t.Box)
 	labelled := totalLines(lines, upper)
-	if at >= 0 && reCountLine.MatchString(upper[at]) {
+	if at >= 0 && countsThings(upper[at]) {
 		doubt("its line counts items: " + strconv.Quote(strings.TrimSpace(lines[at].Text)))
 		at = -1
 	}
@@ -166,7 +166,7 @@ func assessTotal(r *receipt.Receipt, lines []Line, upper []string, loc receipt.L
 		// the value as printed is its reading, or else any line that does.
 		at = -1
 		for _, i := range append(labelled, seq(len(lines))...) {
-			if v.IsPositive() && hasAmount(lines[i].Text, v) && !reChange.MatchString(upper[i]) && !reCountLine.MatchString(upper[i]) {
+			if v.IsPositive() && hasAmount(lines[i].Text, v) && !reChange.MatchString(upper[i]) && !countsThings(upper[i]) {
 				at = i
 				break
 			}
@@ -291,7 +291,7 @@ func assessTotal(r *receipt.Receipt, lines []Line, upper []string, loc receipt.L
 
 	// The same amount on another line.
 	for i, l := range lines {
-		if i == at || reChange.MatchString(upper[i]) || reCountLine.MatchString(upper[i]) || !hasAmount(l.Text, v) || !v.IsPositive() {
+		if i == at || reChange.MatchString(upper[i]) || countsThings(upper[i]) || !hasAmount(l.Text, v) || !v.IsPositive() {
 			continue
 		}
 		support(receipt.EvidencePrintedTwice, fmt.Sprintf("%s also printed on the line %q", money(v), strings.TrimSpace(l.Text)))
@@ -445,6 +445,13 @@ func paidOnALine(lines []Line, upper []string, v decimal.Decimal) bool {
 // "Items 3.00"): the same number on it is no reading of an amount.
 var reCountLine = regexp.MustCompile(`\b(QTY|QUANTITY|ITEMS?|ITENS|PCS|COUNT|UNITS?)\b|TOTAL\s*(QTY|ITEM|ITEN)|NO\.?\s*OF\b`)
 
+// countsThings says whether a line's keywords count things rather than
+// money: a count beside the amount due is the till's item count ("15 ITEMS
+// BALANCE DUE 51.64"), and the amount is the total's.
+func countsThings(k string) bool {
+	return reCountLine.MatchString(k) && !totalRules[1].re.MatchString(k)
+}
+
 // seq is 0, 1, … n-1.
 func seq(n int) []int {
 	out := make([]int, n)
@@ -493,7 +500,9 @@ func cashAndChange(r *receipt.Receipt, lines []Line, upper []string) (paid, chan
 				change = amts[len(amts)-1].Abs()
 				return paid, change, havePaid && change.IsPositive() && paid.GreaterThan(change)
 			}
-		case !havePaid && (reCashLine.MatchString(k) || payment.MatchString(k)):
+		case !r.AmountPaid.Set && (reCashLine.MatchString(k) || payment.MatchString(k)):
+			// The last payment line above the change is what was handed
+			// over: "Cash Total $41.70 / Cash Tendered $50.00 / Change Due".
 			if amts := amountsIn(l.Text); len(amts) > 0 {
 				paid, havePaid = amts[len(amts)-1].Abs(), true
 			}

@@ -46,6 +46,11 @@ func TestAssessTotalEvidence(t *testing.T) {
 		{"read once", "TOTAL 21.20", "", false, "reading", ""},
 		{"read again alone, another amount: no support", "TOTAL 21.20", "TOTAL 27.20", false, "reading", ""},
 		{"change that does not add up", "TOTAL 21.20\nCASH 50.00\nCHANGE 10.80", "", false, "", "paid 50.00 less change 10.80 = 39.20"},
+		// The cash-rounded total is no amount handed over: the last
+		// payment line above the change is.
+		{"cash total, then cash tendered", "Total 41.71\nCash Rounding -0.01\nCash Total $41.70\nCash Tendered $50.00\nChange Due $8.30", "", true, "reading,arithmetic", ""},
+		// The till's count of items beside the amount due.
+		{"an item count on the total's line", "15 ITEMS BALANCE DUE 51.64\nDEBIT MASTERCARD 51.64", "", true, "reading,printed_twice", ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			lines := boxedLines(tc.page)

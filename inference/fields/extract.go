@@ -118,7 +118,7 @@ func readMoney(r *receipt.Receipt, lines []Line, upper []string, loc receipt.Loc
 		r.Tip = found(tip, at.Conf*factorLabelled, boxOf(at), "the tip on the card slip")
 	}
 	var service, change *decimal.Decimal
-	taxFromTotalLine := false
+	taxFromTotalLine, paidIsTotal := false, false
 	for i, l := range lines {
 		amts := amountsIn(l.Text)
 		if len(amts) == 0 {
@@ -145,8 +145,11 @@ func readMoney(r *receipt.Receipt, lines []Line, upper []string, loc receipt.Loc
 			taxFromTotalLine = true
 		case !r.TotalTax.Set && reTaxWord.MatchString(k) && !reNotTaxAmount.MatchString(k):
 			r.TotalTax = found(last, l.Conf*confLikely, boxOf(l), "the amount on a line that names the tax")
-		case !r.AmountPaid.Set && reCashLine.MatchString(k) && !reChange.MatchString(k):
+		case (!r.AmountPaid.Set || paidIsTotal) && reCashLine.MatchString(k) && !reChange.MatchString(k):
+			// "Cash Total $41.70" is the total in cash; the "Cash Tendered
+			// $50.00" below it is what was handed over.
 			r.AmountPaid = found(last.Abs(), l.Conf*confLikely, boxOf(l), "the amount on the cash line")
+			paidIsTotal = strings.Contains(k, "TOTAL")
 		}
 	}
 	ApplyCashRounding(r)
