@@ -74,7 +74,7 @@ func assessInvoiceTotal(r *receipt.Receipt, lines []Line, at int, money func(dec
 		support(receipt.EvidenceArithmetic, why)
 	}
 	if r.Subtotal.Set && r.TotalTax.Set && !r.TotalTax.Value.IsZero() && !r.Subtotal.Value.Equal(v) {
-		if sum := r.Subtotal.Value.Add(r.TotalTax.Value); !sum.Equal(v) && !r.Discount.Set && !r.Rounding.Set {
+		if sum := r.Subtotal.Value.Add(r.TotalTax.Value).Add(r.Tip.Value); !sum.Equal(v) && !r.Discount.Set && !r.Rounding.Set {
 			doubt(fmt.Sprintf("net %s + tax %s = %s", money(r.Subtotal.Value), money(r.TotalTax.Value), money(sum)))
 		}
 	}

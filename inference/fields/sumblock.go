@@ -210,7 +210,9 @@ func readSurcharge(r *receipt.Receipt, lines []Line, upper []string) {
 // charge, a surcharge) is a charge. They are taken only where the subtotal
 // with them, and the rounding, makes the total to the cent: with the tax
 // added on top, or, where that does not, with the tax already in the
-// prices (which the reading then records).
+// prices (which the reading then records). Where two or more lines there
+// name a tax ("TPS / GST 5% 8.43 / TVQ / QST 9,975% 16.81"), their sum is
+// the tax when only it makes the total.
 func readAdjustments(r *receipt.Receipt, lines []Line, upper []string) {
 	if !r.Subtotal.Set || !r.Total.Set || r.Discount.Set {
 		return
@@ -227,16 +229,17 @@ func readAdjustments(r *receipt.Receipt, lines []Line, upper []string) {
 	if sub < 0 || total <= sub+1 {
 		return
 	}
-	discount := decimal.Zero
-	var discounts []int
+	discount, taxes := decimal.Zero, decimal.Zero
+	var discounts, taxLines []int
 	charges := map[int]decimal.Decimal{}
 	for i := sub + 1; i < total; i++ {
 		k := upper[i]
-		if reTaxWord.MatchString(k) || strings.Contains(k, "ROUNDING") || strings.Contains(k, "TOTAL") || reCountLine.MatchString(k) {
-			continue
-		}
 		amts := amountsIn(lines[i].Text)
-		if len(amts) == 0 {
+		if reTaxWord.MatchString(k) && len(amts) > 0 && amts[len(amts)-1].IsPositive() && !strings.Contains(k, "INC") {
+			taxes = taxes.Add(amts[len(amts)-1]) // "TPS / GST 5% 8.43 / TVQ / QST 9,975% 16.81"
+			taxLines = append(taxLines, i)
+		}
+		if len(amts) == 0 || reTaxWord.MatchString(k) || strings.Contains(k, "ROUNDING") || strings.Contains(k, "TOTAL") || reCountLine.MatchString(k) {
 			continue
 		}
 		switch a := amts[len(amts)-1]; {
@@ -259,28 +262,45 @@ func readAdjustments(r *receipt.Receipt, lines []Line, upper []string) {
 			r.TaxInclusive = receipt.Field[bool]{Value: true, Set: true, Source: receipt.SourceOCR, Confidence: confAssumed}
 		}
 	}
-	for _, withTax := range []bool{true, false} {
-		base := s.Sub(discount).Add(r.Tip.Value)
-		if withTax {
-			if !tax.IsPositive() {
+	// The taxes: the one read, or each tax line's together (a Canadian
+	// till's GST and QST, a US till's state and local tax).
+	taxReadings := []decimal.Decimal{tax}
+	if len(taxLines) >= 2 && !taxes.Equal(tax) {
+		taxReadings = append(taxReadings, taxes)
+	}
+	for _, t := range taxReadings {
+		for _, withTax := range []bool{true, false} {
+			base := s.Sub(discount).Add(r.Tip.Value)
+			if withTax {
+				if !t.IsPositive() {
+					continue
+				}
+				base = base.Add(t)
+			} else if !t.Equal(tax) {
+				continue // taxes summed only to be added
+			}
+			match := -1
+			switch {
+			case base.Equal(v):
+			case len(charges) > 0:
+				for i, a := range charges {
+					if base.Add(a).Equal(v) {
+						if match >= 0 {
+							return // two lines could be it
+						}
+						match = i
+					}
+				}
+				if match < 0 {
+					continue
+				}
+			default:
 				continue
 			}
-			base = base.Add(tax)
-		}
-		if len(discounts) > 0 && base.Equal(v) {
-			take(-1, !withTax)
-			return
-		}
-		match := -1
-		for i, a := range charges {
-			if base.Add(a).Equal(v) {
-				if match >= 0 {
-					return // two lines could be it
-				}
-				match = i
+			if !t.Equal(tax) {
+				l := lines[taxLines[0]]
+				r.TotalTax = found(t, l.Conf*confLikely, boxOf(l), "the taxes printed between the subtotal and the total, which with it make the total")
 			}
-		}
-		if match >= 0 {
 			take(match, !withTax)
 			return
 		}

@@ -127,12 +127,14 @@ func TestDiscountsAndChargesBetweenSubtotalAndTotal(t *testing.T) {
 		page               []Line
 		discount, charge   string // "" none
 		inclusive, doubted bool
+		tax                string // "" any
 	}{
-		{"a discount, the tax in the prices", eu, place("SUPERMERCATO ROSSI S.R.L.", "27-09-2024 18:12", "PANE 2,40", "SUBTOTALE 43,26", "SCONTO A PAGARE -0,80", "TOTALE COMPLESSIVO 42,46", "di cui IVA 3,94"), "0.80", "", true, false},
-		{"a discount and a saving printed again", eu, place("VERS MARKT B.V.", "15-03-2024 17:02", "SUBTOTAAL 41,97", "BONUS KIPFILET 25% -1,62", "UW VOORDEEL 1,62", "TOTAAL 40,35", "BTW 9% 31,37 28,78 2,59", "BTW 21% 7,78 6,43 1,35", "TOTAAL 40,35 36,41 3,94"), "1.62", "", true, false},
-		{"a service charge, the VAT in the prices", uk, place("THE OLD BELL", "15/03/2024 21:40", "Subtotal 101.40", "Discretionary Service 12.5% 12.68", "TOTAL £114.08", "VAT @ 20% 16.90"), "", "12.68", true, false},
-		{"a coupon, the tax added", us, place("CORNER MART", "03/15/2024 10:02", "Subtotal 50.00", "Coupon -5.00", "Sales Tax 3.60", "Total 48.60"), "5.00", "", false, false},
-		{"amounts that make no sum", eu, place("SUPERMERCATO ROSSI S.R.L.", "27-09-2024 18:12", "SUBTOTALE 43,26", "SCONTO A PAGARE -0,50", "TOTALE COMPLESSIVO 42,46", "di cui IVA 3,94"), "", "", false, true},
+		{"a discount, the tax in the prices", eu, place("SUPERMERCATO ROSSI S.R.L.", "27-09-2024 18:12", "PANE 2,40", "SUBTOTALE 43,26", "SCONTO A PAGARE -0,80", "TOTALE COMPLESSIVO 42,46", "di cui IVA 3,94"), "0.80", "", true, false, ""},
+		{"a discount and a saving printed again", eu, place("VERS MARKT B.V.", "15-03-2024 17:02", "SUBTOTAAL 41,97", "BONUS KIPFILET 25% -1,62", "UW VOORDEEL 1,62", "TOTAAL 40,35", "BTW 9% 31,37 28,78 2,59", "BTW 21% 7,78 6,43 1,35", "TOTAAL 40,35 36,41 3,94"), "1.62", "", true, false, ""},
+		{"a service charge, the VAT in the prices", uk, place("THE OLD BELL", "15/03/2024 21:40", "Subtotal 101.40", "Discretionary Service 12.5% 12.68", "TOTAL £114.08", "VAT @ 20% 16.90"), "", "12.68", true, false, ""},
+		{"a coupon, the tax added", us, place("CORNER MART", "03/15/2024 10:02", "Subtotal 50.00", "Coupon -5.00", "Sales Tax 3.60", "Total 48.60"), "5.00", "", false, false, ""},
+		{"two taxes, added", receipt.DefaultLocale(receipt.CountryOther), place("BISTRO LE CORMORAN", "2024-03-15 21:18", "Sous-total / Subtotal 168.50", "TPS / GST 5% 8.43", "TVQ / QST 9,975% 16.81", "TOTAL 193.74 $"), "", "", false, false, "25.24"},
+		{"amounts that make no sum", eu, place("SUPERMERCATO ROSSI S.R.L.", "27-09-2024 18:12", "SUBTOTALE 43,26", "SCONTO A PAGARE -0,50", "TOTALE COMPLESSIVO 42,46", "di cui IVA 3,94"), "", "", false, true, ""},
 	} {
 		r := ExtractFields(tc.page, tc.loc, testNow)
 		Assess(&r, tc.page, tc.loc, testNow)
@@ -141,6 +143,9 @@ func TestDiscountsAndChargesBetweenSubtotalAndTotal(t *testing.T) {
 		}
 		if got := r.Tip.Value.StringFixed(2); r.Tip.Set != (tc.charge != "") || r.Tip.Set && got != tc.charge {
 			t.Errorf("%s: charge %s (set %v), want %q", tc.name, got, r.Tip.Set, tc.charge)
+		}
+		if tc.tax != "" && r.TotalTax.Value.StringFixed(2) != tc.tax {
+			t.Errorf("%s: tax %s, want %s", tc.name, r.TotalTax.Value, tc.tax)
 		}
 		if tc.inclusive && !r.TaxInclusive.Value {
 			t.Errorf("%s: the tax not read as in the prices", tc.name)
