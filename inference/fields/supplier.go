@@ -83,7 +83,8 @@ func findCompany(lines []Line, pk *packs.Pack) (name receipt.Text, first, last i
 		return name, first, last
 	}
 	if j, name, ok := printedNameBelow(lines, last, top, full, pk); ok {
-		return found(strings.ToUpper(name), lines[j].Conf*factorPlainName, nil, "the name printed in full under a heading that is its logo"), j, j
+		end, name := joinNextLine(lines, j, name, pk) // "Cantinho Doce - Pastelaria e" / "Cafetaria, Lda"
+		return found(strings.ToUpper(name), lines[j].Conf*factorPlainName, nil, "the name printed in full under a heading that is its logo"), j, end
 	}
 	return found(strings.ToUpper(full), lines[plain].Conf*factorPlainName, nil, "the first line that reads as a name at the top of the page"), plain, last
 }
@@ -299,7 +300,7 @@ func printedNameBelow(lines []Line, last, top int, heading string, pk *packs.Pac
 		if notANameLine(l, pk) || rePhone.MatchString(l.Text) || reStreetWord.MatchString(strings.ToUpper(l.Text)) {
 			return 0, "", false
 		}
-		name := cleanName(l.Text, pk)
+		name := cleanName(dropLeadingPreposition(l.Text), pk)
 		lw := packs.Words(name)
 		if len(lw) < len(hw) || letterCount(name) < letterCount(heading) || slices.Equal(lw, hw) || !fewDigits(lw) || l.Conf < 0.8 {
 			continue
@@ -309,6 +310,16 @@ func printedNameBelow(lines []Line, last, top int, heading string, pk *packs.Pac
 		}
 	}
 	return 0, "", false
+}
+
+// reLeadingPreposition is a short word printed in small letters before a
+// capitalised name: the owner's "of" or "by" ("di Farmacia San Marco
+// S.r.l.", "by Mario Rossi"), no part of the name.
+var reLeadingPreposition = regexp.MustCompile(`^\s*\p{Ll}{1,3}\s+(\p{Lu})`)
+
+// dropLeadingPreposition takes a leading preposition off a name's line.
+func dropLeadingPreposition(s string) string {
+	return reLeadingPreposition.ReplaceAllString(s, "$1")
 }
 
 // containsWords says whether every word of want (of three letters or more)
@@ -485,7 +496,8 @@ func joinNextLine(lines []Line, i int, name string, pk *packs.Pack) (int, string
 		open := reContinues.MatchString(name) ||
 			strings.Count(name, "(") > strings.Count(name, ")") && isNameEnd(next)
 		legalBelow := !reRegisteredForm.MatchString(strings.ToUpper(name)) && reRegisteredForm.MatchString(fixLegalSuffix(u)) &&
-			isNameEnd(next) && wordsBeforeForm(cleanName(next.Text, pk)) <= 1
+			isNameEnd(next) && wordsBeforeForm(cleanName(next.Text, pk)) <= 1 ||
+			endsInPacksForm(next.Text, pk, 1) && !endsInPacksForm(name, pk, -1) && next.Conf >= 0.7 && !HasDigit(next.Text) // "Cafetaria, Lda"
 		// A branch in brackets under a registered name is the name's:
 		// "CHECKERS HYPERMARKET SDN BHD" over "(JALAN KLANG LAMA)".
 		branch := reRegisteredForm.MatchString(strings.ToUpper(name)) && reBranchLine.MatchString(u) && next.Conf >= 0.7
@@ -511,6 +523,14 @@ var reBranchLine = regexp.MustCompile(`^\s*\(\s*[A-Z][A-Z .&'-]*[A-Z]\s*\)\s*$`)
 // reRegisteredForm is a company's registered legal form, as against the
 // trade words (ENTERPRISE, TRADING) reStrongCo also takes for one.
 var reRegisteredForm = regexp.MustCompile(`\b(SDN|BHD|BERHAD|S/B|PTY|LTD|LIMITED|INC|LLC|PLC|GMBH)\b`)
+
+// endsInPacksForm says whether text ends in one of the pack's legal forms
+// with at most most words before it (any number when most < 0).
+func endsInPacksForm(text string, pk *packs.Pack, most int) bool {
+	w := packs.Words(text)
+	n, ok := pk.IsLegalForm(w)
+	return ok && (most < 0 || len(w)-n <= most)
+}
 
 // isNameEnd says a line can end a name broken over lines: capital
 // letters, no digits, read with some confidence.

@@ -559,3 +559,22 @@ func TestANameOffTheCentreOfTheLinesBelowIsInDoubt(t *testing.T) {
 		}
 	}
 }
+
+// The name printed in full under a logo's heading is read whole: with its
+// legal form on the next line, and without the "of" that names the owner.
+func TestTheFullNameUnderALogosHeading(t *testing.T) {
+	eu := receipt.DefaultLocale(receipt.CountryEU)
+	for _, tc := range []struct {
+		name string
+		page []Line
+		want string
+	}{
+		{"its legal form on the next line", lines("PASTELARIA CANTINHO DOCE", "Cantinho Doce - Pastelaria e", "Cafetaria, Lda", "Rua Augusta, 85", "1100-048 Lisboa", "Contribuinte: 516720937", "09-01-2025 10:42", "Café 0,80", "TOTAL 12,30 €"), "CANTINHO DOCE - PASTELARIA E CAFETARIA, LDA"},
+		{"the owner's of", lines("FARMACIA SAN MARCO", "di Farmacia San Marco S.r.l.", "Calle dei Fabbri, 4712", "30124 VENEZIA (VE)", "P.IVA 04712880279", "22-10-2025 11:05", "TOTALE COMPLESSIVO 27,10"), "FARMACIA SAN MARCO S.R.L"},
+	} {
+		r := ExtractFields(tc.page, eu, testNow)
+		if r.SupplierName.Value != tc.want {
+			t.Errorf("%s: supplier %q (%s), want %q", tc.name, r.SupplierName.Value, r.SupplierName.Why, tc.want)
+		}
+	}
+}
