@@ -7,6 +7,7 @@ import (
 	"strings"
 	"sync"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/shoebox-app/shoebox/packs"
 	"github.com/shoebox-app/shoebox/receipt"
@@ -366,7 +367,8 @@ func letterCore(f string) string {
 // more, and not a word we know as it is (englishNeighbours: English words
 // one letter from one of ours, GOODS for FOODS, BLACK for BLOCK).
 func (lx *lexicon) mendable(core string) bool {
-	return len(core) >= 5 && !lx.trade[core] && !lx.streets[core] && !lx.known[core] && !englishNeighbours[core] &&
+	// Letters, not bytes: a Cyrillic "ООД" is three letters (and a legal form).
+	return utf8.RuneCountInString(core) >= 5 && !packs.IsLegalFormWord(core) && !lx.trade[core] && !lx.streets[core] && !lx.known[core] && !englishNeighbours[core] &&
 		strings.IndexFunc(core, func(r rune) bool { return !unicode.IsUpper(r) }) < 0
 }
 

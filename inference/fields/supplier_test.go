@@ -578,3 +578,14 @@ func TestTheFullNameUnderALogosHeading(t *testing.T) {
 		}
 	}
 }
+
+// A short Cyrillic word is short: "ООД" (three letters, six bytes) is a
+// legal form, not a misreading of the card slip's "КОД".
+func TestACyrillicLegalFormIsNotMendedFromThePage(t *testing.T) {
+	page := lines(`"СТАРАТА КЪЩА" ООД`, "гр. Велико Търново", `ул. "Гурко" № 18`, "ЕИК: 104382153", "09.08.2025 20:41",
+		"ОБЩА СУМА 67,70 лв", "КАРТА 67,70 лв", "КОД ЗА ОДОБРЕНИЕ: 090233")
+	r := ExtractFields(page, receipt.DefaultLocale(receipt.CountryEU), testNow)
+	if want := `"СТАРАТА КЪЩА" ООД`; r.SupplierName.Value != want {
+		t.Errorf("supplier %q, want %q", r.SupplierName.Value, want)
+	}
+}
