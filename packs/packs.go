@@ -1048,6 +1048,29 @@ func (p *Pack) IsNameWord(w string) bool {
 	return p != nil && p.nameWords[Fold(w)]
 }
 
+// NameWords lists, folded, the words that end or carry a business's name
+// in the pack's languages.
+func (p *Pack) NameWords() []string {
+	if p == nil {
+		return nil
+	}
+	return slices.Sorted(maps.Keys(p.nameWords))
+}
+
+// KnownWords lists, folded, the words the pack's languages' receipts print
+// (labels, evidence, months, trade and till words, street words): words a
+// reading is not mended away from.
+func (p *Pack) KnownWords() []string {
+	if p == nil {
+		return nil
+	}
+	known := map[string]bool{}
+	for _, l := range p.langs {
+		maps.Copy(known, l.known)
+	}
+	return slices.Sorted(maps.Keys(known))
+}
+
 // NationalTaxID is a tax or VAT number printed in its country's own form,
 // without the two letters of its international form ("B47786405" for a
 // Spanish NIF, "04603586779" for an Italian partita IVA, "U12345678" in

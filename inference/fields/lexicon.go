@@ -57,9 +57,10 @@ type lexicon struct {
 	// of a town the one with its umlaut comes first (MÜNCHEN, MUENCHEN).
 	townNames []string
 	states    map[string][][2]int
-	townEnd   *regexp.Regexp // what may follow a town's name: a mark, or a word of packs.Places.AfterTown
-	postcode  []int          // the lengths of the postcode's groups (packs.Places.Postcode), nil: unknown
-	shape     string         // the postcode's letters (A) and digits (9), its spaces left out
+	own       map[string]bool // the page's languages' own receipt and trade words (packs.Pack.KnownWords): never mended to a shop word
+	townEnd   *regexp.Regexp  // what may follow a town's name: a mark, or a word of packs.Places.AfterTown
+	postcode  []int           // the lengths of the postcode's groups (packs.Places.Postcode), nil: unknown
+	shape     string          // the postcode's letters (A) and digits (9), its spaces left out
 }
 
 // lexicons caches each pack's lexicon; plainLexicon is a page's of no
@@ -69,19 +70,25 @@ var (
 	plainLexicon = &lexicon{trade: shopWords, address: shopWords, streets: map[string]bool{}, known: knownWords, townEnd: townEndAfter(nil)}
 )
 
-// lexiconOf is the lexicon a page of pack pk is mended with.
+// lexiconOf is the lexicon a page of pack pk is mended with: English
+// shop words, and the page's languages' own trade and receipt words, which
+// are never mended into English ones (ESTACION is no misread STATION).
 func lexiconOf(pk *packs.Pack) *lexicon {
-	if pk == nil || pk.Places == nil {
+	if pk == nil {
 		return plainLexicon
 	}
 	if lx, ok := lexicons.Load(pk); ok {
 		return lx.(*lexicon)
 	}
 	pl := pk.Places
+	if pl == nil {
+		pl = &packs.Places{}
+	}
 	lx := &lexicon{
 		trade:   union(shopWords, wordSet(strings.Join(pl.Words, " "))),
 		streets: wordSet(strings.Join(pl.Streets, " ")),
 		known:   union(knownWords, wordSet(strings.Join(pl.Keep, " "))),
+		own:     wordSet(strings.Join(pk.KnownWords(), " ")),
 		phrases: pl.Phrases,
 		places:  len(pl.Words)+len(pl.Streets) > 0,
 		abbrevs: abbreviationFixes(pl.Abbreviations),
@@ -184,7 +191,7 @@ func (lx *lexicon) mendWords(s string, words map[string]bool) string {
 			return w
 		}
 		core := letterCore(f)
-		if !lx.mendable(core) {
+		if !lx.mendable(core) || lx.own[core] {
 			return f
 		}
 		if w, ok := closestWord(core, words); ok {

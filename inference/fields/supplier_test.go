@@ -589,3 +589,14 @@ func TestACyrillicLegalFormIsNotMendedFromThePage(t *testing.T) {
 		t.Errorf("supplier %q, want %q", r.SupplierName.Value, want)
 	}
 }
+
+// A word of the page's own language is not mended into an English shop
+// word: ESTACION is no misread STATION.
+func TestANameInThePagesLanguageKeepsItsWords(t *testing.T) {
+	page := lines("ESTACION DE SERVICIO EL CRUCE", "CARBURANTES EL CRUCE, S.A.", "Ctra. N-340, km 412", "04720 Aguadulce (Almería)",
+		"CIF: A04123457", "FACTURA SIMPLIFICADA", "Fecha: 11-07-2025 08:14", "GASOLEO A 45,32 L 68,12", "TOTAL 72,12 €", "IVA 21% 12,52")
+	r := ExtractFields(page, receipt.DefaultLocale(receipt.CountryEU), testNow)
+	if !strings.HasPrefix(r.SupplierName.Value, "ESTACION") {
+		t.Errorf("supplier %q, want the ESTACION printed", r.SupplierName.Value)
+	}
+}
