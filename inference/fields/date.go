@@ -84,6 +84,11 @@ func dateCandidates(lines []Line, loc receipt.Locale, repair bool, now time.Time
 			why := "a date printed on the page"
 			k := strings.ToUpper(l.Text)
 			other := pk.LabelsAnotherDate(k) // an expiry, a best-before, a due date
+			if !other && i > 0 && !saysDate(k) && !reTime.MatchString(text) {
+				// The label ends the line above: "Non-food items can be
+				// returned by" / "12/04/2024 with this receipt."
+				other = pk.LabelsAnotherDate(strings.ToUpper(lines[i-1].Text))
+			}
 			if saysDate(k) {
 				score += 2
 				why = "the date on a line labelled date"

@@ -129,6 +129,9 @@ func TestAssessDateEvidence(t *testing.T) {
 		{"read again alone, another date", "DATE: 06/01/2018 10:05", "DATE: 08/01/2018", "2018-01-06", false, "gives 8 Jan 2018"},
 		{"another issue date on the page", "DATE: 06/01/2018\nPRINTED 07/01/2018", "DATE: 06/01/2018", "2018-01-06", false, "another date on the page: 7 Jan 2018"},
 		{"an expiry date is no rival", "DATE: 06/01/2018\nEXPIRY 07/01/2018", "DATE: 06/01/2018", "2018-01-06", true, ""},
+		// A return-by date whose words end the line above it.
+		{"a return-by date under its words", "DATE: 06/01/2018 10:05\nNon-food items can be returned by\n03/02/2018 with this receipt.", "DATE: 06/01/2018", "2018-01-06", true, ""},
+		{"a return-by date on its line", "DATE: 06/01/2018 10:05\nRETURNS ACCEPTED THRU 03/02/2018", "DATE: 06/01/2018", "2018-01-06", true, ""},
 		// The receipt's own date unread: the only date is an offer's end,
 		// however many readers agree on it.
 		{"only an offer's end", "SALES TAX 2.35\nTOTAL 32.66\nSweepstakes ends 12/31/2017.\nSweepstakes ends 12/31/2017.", "Sweepstakes ends 12/31/2017.", "2017-12-31", false, "prints it as another date"},
