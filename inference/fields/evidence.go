@@ -511,6 +511,12 @@ func cashAndChange(r *receipt.Receipt, lines []Line, upper []string) (paid, chan
 	return
 }
 
+// yearCutToCentury says whether other is date with its year read as its
+// first two digits: "25/10/20:7" for 25/10/2017, a year "20" read as 2020.
+func yearCutToCentury(other, date time.Time) bool {
+	return other.Year() == 2020 && date.Year()/100 == 20 && other.Month() == date.Month() && other.Day() == date.Day()
+}
+
 func assessDate(r *receipt.Receipt, lines []Line, loc receipt.Locale, now time.Time, others []Reading) {
 	d := &r.Date
 	support := func(kind receipt.Evidence, why string) { d.Support = appendSupport(d.Support, kind, why) }
@@ -532,7 +538,7 @@ func assessDate(r *receipt.Receipt, lines []Line, loc receipt.Locale, now time.T
 			// A date in the future is not a rival issue date (a card's
 			// expiry, a voucher's end); nor are dates labelled so, nor an
 			// invoice's other dates beside its labelled issue date.
-			if !c.other && !c.d.After(today) && !labelledInvoiceDate {
+			if !c.other && !c.d.After(today) && !labelledInvoiceDate && !yearCutToCentury(c.d, d.Value) {
 				doubt("another date on the page: " + show(c.d))
 			}
 		case d.Box != nil && c.box != nil && sameLine(*c.box, *d.Box):

@@ -131,6 +131,8 @@ func TestAssessDateEvidence(t *testing.T) {
 		{"an expiry date is no rival", "DATE: 06/01/2018\nEXPIRY 07/01/2018", "DATE: 06/01/2018", "2018-01-06", true, ""},
 		// A return-by date whose words end the line above it.
 		{"a return-by date under its words", "DATE: 06/01/2018 10:05\nNon-food items can be returned by\n03/02/2018 with this receipt.", "DATE: 06/01/2018", "2018-01-06", true, ""},
+		// The same date again, its year cut to the century by the reader.
+		{"the year cut to its century", "Date: 25/10/2017\nDD: 25/10/20:7 11:43", "Date: 25/10/2017", "2017-10-25", true, ""},
 		{"a return-by date on its line", "DATE: 06/01/2018 10:05\nRETURNS ACCEPTED THRU 03/02/2018", "DATE: 06/01/2018", "2018-01-06", true, ""},
 		// The receipt's own date unread: the only date is an offer's end,
 		// however many readers agree on it.
