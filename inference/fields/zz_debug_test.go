@@ -1,0 +1,25 @@
+package fields
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"testing"
+
+	"github.com/shoebox-app/shoebox/inference"
+	"github.com/shoebox-app/shoebox/receipt"
+)
+
+func TestZZDebug(t *testing.T) {
+	f, err := os.Open(os.Getenv("ZZ_LINES"))
+	if err != nil {
+		t.Skip()
+	}
+	words, _ := inference.ReadWords(f)
+	lines := GroupLines(words)
+	loc := receipt.DefaultLocale(receipt.Country(os.Getenv("ZZ_COUNTRY")))
+	r := ExtractFields(lines, loc, testNow)
+	Assess(&r, lines, loc, testNow)
+	b, _ := json.MarshalIndent(r, "", " ")
+	fmt.Println(string(b))
+}
