@@ -869,6 +869,24 @@ func (p *Pack) Translate(words []string) []string {
 	return out
 }
 
+// SpacedLabel gives the words of the pack's label, or of the canonical
+// label, whose letters run together are letters: a label printed letter
+// by letter ("S U M M E", "Z U  Z A H L E N") read as single letters.
+func (p *Pack) SpacedLabel(letters string) ([]string, bool) {
+	if p == nil || letters == "" {
+		return nil, false
+	}
+	for _, ph := range p.labels {
+		if strings.Join(ph.words, "") == letters {
+			return ph.words, true
+		}
+		if strings.Join(ph.canon, "") == letters {
+			return ph.canon, true
+		}
+	}
+	return nil, false
+}
+
 func hasPrefix(words, ph []string) bool {
 	if len(ph) > len(words) {
 		return false

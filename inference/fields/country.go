@@ -2,6 +2,7 @@ package fields
 
 import (
 	"strings"
+	"unicode/utf8"
 
 	"github.com/shoebox-app/shoebox/packs"
 	"github.com/shoebox-app/shoebox/receipt"
@@ -58,7 +59,43 @@ func translatedKeywords(k string, pk *packs.Pack) string {
 	if pk == nil {
 		return k
 	}
-	return strings.Join(pk.Translate(strings.Fields(k)), " ")
+	return strings.Join(pk.Translate(joinSpacedLabels(strings.Fields(k), pk)), " ")
+}
+
+// joinSpacedLabels reads a label printed letter by letter ("S U M M E
+// EUR", "T O T A L T T C") as its words: the longest run of single letters
+// from each that spells one of the pack's labels. Runs that spell none are
+// left as read.
+func joinSpacedLabels(words []string, pk *packs.Pack) []string {
+	single := func(w string) bool { return utf8.RuneCountInString(w) == 1 }
+	var out []string
+	for i := 0; i < len(words); {
+		j := i
+		for j < len(words) && single(words[j]) {
+			j++
+		}
+		if j-i < 3 {
+			out = append(out, words[i])
+			i++
+			continue
+		}
+		end := i // the longest run from i that spells a label
+		var label []string
+		for k := j; k >= i+3; k-- {
+			if ws, ok := pk.SpacedLabel(strings.Join(words[i:k], "")); ok {
+				end, label = k, ws
+				break
+			}
+		}
+		if end == i {
+			out = append(out, words[i])
+			i++
+			continue
+		}
+		out = append(out, label...)
+		i = end
+	}
+	return out
 }
 
 // translateMonths writes the pack's month names in a line as the English

@@ -95,6 +95,8 @@ func reconcileTotal(r *receipt.Receipt, service, change, supplies *decimal.Decim
 		sum := r.Subtotal.Value.Add(r.TotalTax.Value)
 		if service != nil && service.IsPositive() {
 			sum = sum.Add(*service)
+		} else if r.Tip.Set {
+			sum = sum.Add(r.Tip.Value) // the tip a card slip prints before its total
 		}
 		if rounds {
 			sum = sum.Mul(decimal.NewFromInt(20)).Round(0).Div(decimal.NewFromInt(20))

@@ -59,9 +59,30 @@ func TestTheTotalAfterTheTipTheSlipPrints(t *testing.T) {
 		{"tip and total on the slip", receipt.DefaultLocale("other"), []string{"BISTRO DU COIN", "2024/03/15 22:04", "Sous-total / Subtotal 168.50", "TPS / GST 5% 8.43", "TVQ / QST 9,975% 16.81", "TOTAL 193.74 $", "CUSTOMER COPY", "VISA ************2219", "MONTANT / AMOUNT 193.74 $", "POURBOIRE / TIP 30.00 $", "TOTAL 223.74 $", "APPROVED"}, "223.74"},
 		{"paid by card after the tip", eu, []string{"LE PETIT ZINC", "12/10/2024 21:15", "PLAT DU JOUR 18,50", "TOTAL TTC 76,50 €", "POURBOIRE 4,00 €", "PAYÉ CB 80,50 €"}, "80.5"},
 		{"amount after the tip", eu, []string{"RESTAURACJA POD LIPAMI SP. Z O.O.", "Data: 2024-11-22 19:58", "SUMA PLN 169,00", "Kwota sprzedaży: 169,00 PLN", "Napiwek: 17,00 PLN", "KWOTA: 186,00 PLN"}, "186"},
+		{"a tip one digit from the total before it", us, []string{"MAPLE & RYE", "10/26/2024 8:14 PM", "Subtotal 98.00", "Tax 11.52", "Amount Due $109.52", "Tip: $20.00", "Total: $129.52"}, "129.52"},
 		{"a tip guide", us, []string{"HARBOR GRILL", "03/15/2024 8:37 PM", "Subtotal 128.00", "Tax 8.96", "Total 136.96", "Suggested Gratuity", "18% = $23.04", "20% = $25.60"}, "136.96"},
 		{"a tip left blank", us, []string{"HARBOR GRILL", "03/15/2024 8:37 PM", "Subtotal 128.00", "Tax 8.96", "Total 136.96", "Amount: $136.96", "Tip:", "Total:"}, "136.96"},
 		{"a tip that does not add up", us, []string{"HARBOR GRILL", "03/15/2024 8:37 PM", "Subtotal 128.00", "Tax 8.96", "Total 136.96", "Amount: $136.96", "Tip: 20.00", "Total: 158.96"}, "136.96"},
+	} {
+		r := ExtractFields(lines(tc.page...), tc.loc, testNow)
+		if r.Total.Value.String() != tc.total {
+			t.Errorf("%s: total %s (%s), want %s", tc.name, r.Total.Value, r.Total.Why, tc.total)
+		}
+	}
+}
+
+// A label printed letter by letter is read as its words, and the amount to
+// pay after a cash rounding is the total.
+func TestTotalsPrintedLetterByLetterOrToPay(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		loc   receipt.Locale
+		page  []string
+		total string
+	}{
+		{"Z U  Z A H L E N, paid in two parts", receipt.DefaultLocale(receipt.CountryEU), []string{"MARKT GRUBER", "08.03.2025 10:12", "Semmel 0,45", "Z U  Z A H L E N EUR 52,18", "Bar 20,00", "Bankomat 32,18", "Betrag EUR 32,18"}, "52.18"},
+		{"S U M A  P L N", receipt.DefaultLocale(receipt.CountryEU), []string{"SKLEP POD DĘBEM SP. Z O.O.", "2024-05-11 12:40", "PARAGON FISKALNY", "CHLEB 169,18 C", "S U M A   P L N 169,18", "KARTA 100,00", "GOTÓWKA 69,18"}, "169.18"},
+		{"to pay, after a cash rounding", receipt.DefaultLocale(receipt.CountryNZ), []string{"KOWHAI BAKERY", "15/03/2024 09:12", "Pie 16.45", "Total $16.45", "Cash rounding +0.05", "To pay (cash) $16.50", "Cash 20.00", "Change 3.50"}, "16.5"},
 	} {
 		r := ExtractFields(lines(tc.page...), tc.loc, testNow)
 		if r.Total.Value.String() != tc.total {
