@@ -143,6 +143,21 @@ func findDateRepairing(lines []Line, loc receipt.Locale, repair bool, now time.T
 	if len(cands) == 0 {
 		return Dated{}
 	}
+	// A date stamped with a time and printed again on another line is the
+	// sale's more likely than one stamped once: a deposit slip's or an
+	// earlier receipt's date and time ("Leergut-Bon vom 08.06.2024 09:12")
+	// is printed once, the sale's also by the till's security stamps.
+	for i := range cands {
+		if cands[i].t == "" || cands[i].other {
+			continue
+		}
+		for j := range cands {
+			if j != i && !cands[j].other && cands[j].d.Equal(cands[i].d) && *cands[j].box != *cands[i].box {
+				cands[i].score += 0.2
+				break
+			}
+		}
+	}
 	sort.SliceStable(cands, func(i, j int) bool { return cands[i].score > cands[j].score })
 	c := cands[0]
 	// A receipt that prints its date twice, read two ways one part apart
@@ -275,7 +290,12 @@ var reMonthDayShortYear = regexp.MustCompile(`(?i)\b(jan|feb|mar|apr|may|jun|jul
 // would read as the time 28:20).
 var reMonthDayMarkYear = regexp.MustCompile(`(?i)\b((?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?\s*[0-3]?\d)[.:]\s?((?:19|20)\d{2})\b`)
 
+// reISODateTime is an ISO 8601 date and time ("2024-06-15T17:41:03.000",
+// a German till's TSE stamp): the date and the time, read apart.
+var reISODateTime = regexp.MustCompile(`\b(\d{4}-\d{2}-\d{2})T(\d{2}:\d{2})`)
+
 func mendDateText(s string, order receipt.DateOrder) string {
+	s = reISODateTime.ReplaceAllString(s, "$1 $2")
 	s = joinSplitDateDigits(strings.ReplaceAll(s, "_", " "), order)
 	s = reDateShaped.ReplaceAllStringFunc(s, func(m string) string {
 		g := reDateShaped.FindStringSubmatch(m)

@@ -205,3 +205,16 @@ func TestTheSameDatePrintedWithItsTimeGivesTheTime(t *testing.T) {
 		t.Errorf("%v at %q, want 2020-04-15 at 16:15", d.Value, d.Clock)
 	}
 }
+
+// A German till's TSE stamps print the sale's date and time in ISO 8601
+// again: with them, the sale's date is surer than the date and time of a
+// deposit slip cashed in above it.
+func TestTheSalesDateTheTSEStampsPrintAgain(t *testing.T) {
+	page := lines("FRISCHEMARKT HOLZ", "Hauptstr. 5", "80331 München", "MILCH 1,19 B", "LEERGUT -3,75 A",
+		"Leergut-Bon Nr. 0815-2291", "vom 08.06.2024 09:12", "SUMME EUR 54,66",
+		"TSE-Start: 2024-06-15T17:41:03.000", "TSE-Stop: 2024-06-15T17:42:51.000", "Sa 15.06.2024 17:42 Bon-Nr.:6621")
+	d := FindDate(page, receipt.DefaultLocale(receipt.CountryEU), testNow)
+	if got := d.Value.Format(time.DateOnly); got != "2024-06-15" {
+		t.Errorf("date %s (%s), want 2024-06-15", got, d.Why)
+	}
+}
