@@ -501,7 +501,7 @@ func joinNextLine(lines []Line, i int, name string, pk *packs.Pack) (int, string
 		// A branch in brackets under a registered name is the name's:
 		// "CHECKERS HYPERMARKET SDN BHD" over "(JALAN KLANG LAMA)".
 		branch := reRegisteredForm.MatchString(strings.ToUpper(name)) && reBranchLine.MatchString(u) && next.Conf >= 0.7
-		if !open && !legalBelow && !branch && !carriesName(name, next, pk) {
+		if !open && !legalBelow && !branch && !carriesName(name, next, pk) && !namesTheTrade(name, next, pk) {
 			break
 		}
 		more := cleanName(next.Text, pk)
@@ -530,6 +530,22 @@ func endsInPacksForm(text string, pk *packs.Pack, most int) bool {
 	w := packs.Words(text)
 	n, ok := pk.IsLegalForm(w)
 	return ok && (most < 0 || len(w)-n <= most)
+}
+
+// namesTheTrade says whether name is only what the business is (GASTHAUS,
+// BAR RESTAURANTE) and the next line its own name ("Zum Schwarzen Adler",
+// "CASA PACO"): a name line of a few words, no number, no address.
+func namesTheTrade(name string, next Line, pk *packs.Pack) bool {
+	if pk == nil || !onlyTradeWords(packs.Words(name), pk) || notANameLine(next, pk) || next.Conf < 0.8 {
+		return false
+	}
+	t := strings.TrimSpace(next.Text)
+	words := packs.Words(t)
+	if containsWords(words, packs.Words(name)) {
+		return false // the name printed in full under its trade: see printedNameBelow
+	}
+	return len(words) > 0 && len(words) <= 4 && !HasDigit(t) && !rePhone.MatchString(t) &&
+		!pk.IsAddressLine(t) && !pk.IsStreetLine(t) && !reStreetWord.MatchString(strings.ToUpper(t)) && letterCount(t) >= 4
 }
 
 // isNameEnd says a line can end a name broken over lines: capital

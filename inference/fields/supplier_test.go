@@ -600,3 +600,22 @@ func TestANameInThePagesLanguageKeepsItsWords(t *testing.T) {
 		t.Errorf("supplier %q, want the ESTACION printed", r.SupplierName.Value)
 	}
 }
+
+// A heading that only says what the business is (GASTHAUS) goes on to the
+// business's own name on the next line, unless that line prints the name
+// in full with the heading's words in it.
+func TestATradeHeadingGoesOnToItsName(t *testing.T) {
+	eu, us := receipt.DefaultLocale(receipt.CountryEU), receipt.DefaultLocale(receipt.CountryUS)
+	for _, tc := range []struct {
+		loc  receipt.Locale
+		page []Line
+		want string
+	}{
+		{eu, lines("GASTHAUS", "Zum Schwarzen Adler", "Inh. Theresia Pichler", "Lerchenfelder Gürtel 28, 1070 Wien", "UID: ATU73255087", "09.11.2024 20:15", "S U M M E EUR 139,20"), "GASTHAUS ZUM SCHWARZEN ADLER"},
+		{us, lines("GRILLE", "Villaggio Grille", "4780 Wharf Parkway", "Orange Beach, AL 36561", "05/12/2019 7:48 PM", "Total $48.20"), "VILLAGGIO GRILLE"},
+	} {
+		if r := ExtractFields(tc.page, tc.loc, testNow); r.SupplierName.Value != tc.want {
+			t.Errorf("supplier %q (%s), want %q", r.SupplierName.Value, r.SupplierName.Why, tc.want)
+		}
+	}
+}
