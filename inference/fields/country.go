@@ -63,8 +63,9 @@ func translatedKeywords(k string, pk *packs.Pack) string {
 }
 
 // joinSpacedLabels reads a label printed letter by letter ("S U M M E
-// EUR", "T O T A L T T C") as its words: the longest run of single letters
-// from each that spells one of the pack's labels. Runs that spell none are
+// EUR", "T O T A L T T C", "Z U ZAHLEN" where the reader joined half of it)
+// as its words: the longest run of single letters, with up to two words
+// after it, that spells one of the pack's labels. Runs that spell none are
 // left as read.
 func joinSpacedLabels(words []string, pk *packs.Pack) []string {
 	single := func(w string) bool { return utf8.RuneCountInString(w) == 1 }
@@ -74,26 +75,19 @@ func joinSpacedLabels(words []string, pk *packs.Pack) []string {
 		for j < len(words) && single(words[j]) {
 			j++
 		}
-		if j-i < 3 {
-			out = append(out, words[i])
-			i++
-			continue
-		}
-		end := i // the longest run from i that spells a label
-		var label []string
-		for k := j; k >= i+3; k-- {
-			if ws, ok := pk.SpacedLabel(strings.Join(words[i:k], "")); ok {
-				end, label = k, ws
-				break
+		matched := false
+		for end := min(len(words), j+2); j-i >= 2 && end >= i+3 && !matched; end-- {
+			if end <= j && end-i < 3 {
+				break // a run alone spells a label from three letters
+			}
+			if ws, ok := pk.SpacedLabel(strings.Join(words[i:end], "")); ok {
+				out, i, matched = append(out, ws...), end, true
 			}
 		}
-		if end == i {
+		if !matched {
 			out = append(out, words[i])
 			i++
-			continue
 		}
-		out = append(out, label...)
-		i = end
 	}
 	return out
 }

@@ -81,6 +81,7 @@ func TestTotalsPrintedLetterByLetterOrToPay(t *testing.T) {
 		total string
 	}{
 		{"Z U  Z A H L E N, paid in two parts", receipt.DefaultLocale(receipt.CountryEU), []string{"MARKT GRUBER", "08.03.2025 10:12", "Semmel 0,45", "Z U  Z A H L E N EUR 52,18", "Bar 20,00", "Bankomat 32,18", "Betrag EUR 32,18"}, "52.18"},
+		{"Z U ZAHLEN, half joined by the reader", receipt.DefaultLocale(receipt.CountryEU), []string{"MARKT GRUBER", "08.03.2025 10:12", "Semmel 0,45", "Z U ZAHLEN EUR 52,18", "Bar 20,00", "Bankomat 32,18", "Betrag EUR 32,18"}, "52.18"},
 		{"S U M A  P L N", receipt.DefaultLocale(receipt.CountryEU), []string{"SKLEP POD DĘBEM SP. Z O.O.", "2024-05-11 12:40", "PARAGON FISKALNY", "CHLEB 169,18 C", "S U M A   P L N 169,18", "KARTA 100,00", "GOTÓWKA 69,18"}, "169.18"},
 		{"to pay, after a cash rounding", receipt.DefaultLocale(receipt.CountryNZ), []string{"KOWHAI BAKERY", "15/03/2024 09:12", "Pie 16.45", "Total $16.45", "Cash rounding +0.05", "To pay (cash) $16.50", "Cash 20.00", "Change 3.50"}, "16.5"},
 	} {
