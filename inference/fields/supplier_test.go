@@ -603,7 +603,8 @@ func TestANameInThePagesLanguageKeepsItsWords(t *testing.T) {
 
 // A heading that only says what the business is (GASTHAUS) goes on to the
 // business's own name on the next line, unless that line prints the name
-// in full with the heading's words in it.
+// in full with the heading's words in it; a logo's name goes on to the
+// trade word under it (GREENLEAF / FOODS).
 func TestATradeHeadingGoesOnToItsName(t *testing.T) {
 	eu, us := receipt.DefaultLocale(receipt.CountryEU), receipt.DefaultLocale(receipt.CountryUS)
 	for _, tc := range []struct {
@@ -612,6 +613,7 @@ func TestATradeHeadingGoesOnToItsName(t *testing.T) {
 		want string
 	}{
 		{eu, lines("GASTHAUS", "Zum Schwarzen Adler", "Inh. Theresia Pichler", "Lerchenfelder Gürtel 28, 1070 Wien", "UID: ATU73255087", "09.11.2024 20:15", "S U M M E EUR 139,20"), "GASTHAUS ZUM SCHWARZEN ADLER"},
+		{receipt.DefaultLocale(receipt.CountryAU), lines("GREENLEAF", "FOODS", "Shop 14, Westfield Rd, Indooroopilly", "QLD 4068 Ph (07) 3555 0182", "15/06/2024 10:02", "TOTAL $67.30"), "GREENLEAF FOODS"},
 		{us, lines("GRILLE", "Villaggio Grille", "4780 Wharf Parkway", "Orange Beach, AL 36561", "05/12/2019 7:48 PM", "Total $48.20"), "VILLAGGIO GRILLE"},
 	} {
 		if r := ExtractFields(tc.page, tc.loc, testNow); r.SupplierName.Value != tc.want {
