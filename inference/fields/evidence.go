@@ -265,12 +265,20 @@ func assessTotal(r *receipt.Receipt, lines []Line, upper []string, loc receipt.L
 		}
 	}
 	paidConfirms := false
-	if paid, change, ok := cashAndChange(r, lines, upper); ok {
+	if paid, change, payments, ok := cashAndChange(r, lines, upper); ok {
 		left := paid.Sub(change)
+		split := decimal.Zero // a split payment: each payment line's amount
+		for _, p := range payments {
+			split = split.Add(p)
+		}
+		split = split.Sub(change)
 		switch {
 		case left.Equal(v) || r.Rounding.Set && left.Equal(rounded(v)):
 			paidConfirms = true
 			support(receipt.EvidenceArithmetic, fmt.Sprintf("paid %s less change %s", money(paid), money(change)))
+		case len(payments) >= 2 && split.Equal(v):
+			paidConfirms = true
+			support(receipt.EvidenceArithmetic, fmt.Sprintf("paid in %d parts less change %s", len(payments), money(change)))
 		case left.Sub(v).Abs().GreaterThan(fiveCents):
 			doubt(fmt.Sprintf("paid %s less change %s = %s", money(paid), money(change), money(left)))
 		}
@@ -486,8 +494,11 @@ func serviceCharge(lines []Line, upper []string) decimal.Decimal {
 
 // cashAndChange finds the amount paid and the change given, when the page
 // prints both: the amount on the payment line (CASH, TENDERED, PAYMENT,
-// VISA…) above the change line.
-func cashAndChange(r *receipt.Receipt, lines []Line, upper []string) (paid, change decimal.Decimal, ok bool) {
+// VISA…) above the change line, and every payment line's above it (a
+// split payment: "Karta 200,00 / Gotówka 110,00 / Reszta 6,40"). A change
+// line before any payment is a refund ("LEEGGOED TERUG -3,90", a deposit
+// given back), not the change.
+func cashAndChange(r *receipt.Receipt, lines []Line, upper []string) (paid, change decimal.Decimal, payments []decimal.Decimal, ok bool) {
 	payment := totalRules[len(totalRules)-1].re
 	havePaid := r.AmountPaid.Set
 	paid = r.AmountPaid.Value
@@ -495,25 +506,30 @@ func cashAndChange(r *receipt.Receipt, lines []Line, upper []string) (paid, chan
 		// A reader that gave the change (the vision model does) is held
 		// to the same sum as a change line on the page.
 		change = r.Change.Value.Abs()
-		return paid, change, change.IsPositive() && paid.GreaterThan(change)
+		return paid, change, nil, change.IsPositive() && paid.GreaterThan(change)
 	}
+	paymentLine := false
 	for i, l := range lines {
 		k := upper[i]
 		switch {
 		case reChange.MatchString(k) && !strings.Contains(k, "TOTAL"):
-			if amts := amountsIn(l.Text); len(amts) > 0 {
+			if amts := amountsIn(l.Text); len(amts) > 0 && paymentLine {
 				change = amts[len(amts)-1].Abs()
-				return paid, change, havePaid && change.IsPositive() && paid.GreaterThan(change)
+				return paid, change, payments, havePaid && change.IsPositive() && paid.GreaterThan(change)
 			}
-		case !r.AmountPaid.Set && (reCashLine.MatchString(k) || payment.MatchString(k)):
+		case reCashLine.MatchString(k) || payment.MatchString(k):
 			// The last payment line above the change is what was handed
 			// over: "Cash Total $41.70 / Cash Tendered $50.00 / Change Due".
 			if amts := amountsIn(l.Text); len(amts) > 0 {
-				paid, havePaid = amts[len(amts)-1].Abs(), true
+				paymentLine = true
+				payments = append(payments, amts[len(amts)-1].Abs())
+				if !r.AmountPaid.Set {
+					paid, havePaid = amts[len(amts)-1].Abs(), true
+				}
 			}
 		}
 	}
-	return
+	return paid, change, payments, false
 }
 
 // yearCutToCentury says whether other is date with its year read as its

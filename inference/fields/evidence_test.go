@@ -49,6 +49,8 @@ func TestAssessTotalEvidence(t *testing.T) {
 		// The cash-rounded total is no amount handed over: the last
 		// payment line above the change is.
 		{"cash total, then cash tendered", "Total 41.71\nCash Rounding -0.01\nCash Total $41.70\nCash Tendered $50.00\nChange Due $8.30", "", true, "reading,arithmetic", ""},
+		// A split payment: each part, less the change.
+		{"paid in two parts", "TOTAL 293.60\nVISA 190.00\nCASH 110.00\nCHANGE 6.40", "", true, "reading,arithmetic", ""},
 		// The till's count of items beside the amount due.
 		{"an item count on the total's line", "15 ITEMS BALANCE DUE 51.64\nDEBIT MASTERCARD 51.64", "", true, "reading,printed_twice", ""},
 	} {
@@ -354,5 +356,17 @@ func TestANameCutOffAboveIsInDoubt(t *testing.T) {
 		if got := strings.Contains(r.SupplierName.Doubt, "only what the business is") || strings.Contains(r.SupplierName.Doubt, "a label and its value"); got != doubted {
 			t.Errorf("%q: doubt %q", heading, r.SupplierName.Doubt)
 		}
+	}
+}
+
+// A deposit given back ("LEEGGOED TERUG -3,90") says TERUG as change does,
+// but comes before any payment: the change is the line after the cash.
+func TestARefundBeforeThePaymentIsNoChange(t *testing.T) {
+	eu := receipt.DefaultLocale(receipt.CountryEU)
+	lines := boxedLines("GROENVELD SUPERMARKT\n11-06-2024 10:12\nMELK 1,19\nLEEGGOED TERUG -3,90\nTOTAAL 50,10\nCash 100,00\nTerug 49,90")
+	r := ExtractFields(lines, eu, testNow)
+	Assess(&r, lines, eu, testNow)
+	if r.Total.Value.StringFixed(2) != "50.10" || strings.Contains(r.Total.Doubt, "change") {
+		t.Errorf("total %s, doubt %q", r.Total.Value, r.Total.Doubt)
 	}
 }
