@@ -621,3 +621,16 @@ func TestATradeHeadingGoesOnToItsName(t *testing.T) {
 		}
 	}
 }
+
+// A trade heading joined to the line under it is read whole, but not
+// trusted: that line may be the branch's place ("MARCHÉ +" / "Centre
+// Commercial Grand Sud"), not the business's name.
+func TestATradeHeadingJoinedToItsNextLineIsDoubted(t *testing.T) {
+	eu := receipt.DefaultLocale(receipt.CountryEU)
+	page := lines("MARCHÉ +", "Centre Commercial Grand Sud", "128 avenue Jean Jaurès", "69007 LYON", "14/06/2024 18:02", "TOTAL 23,10 €")
+	r := ExtractFields(page, eu, testNow)
+	Assess(&r, page, eu, testNow)
+	if !strings.Contains(r.SupplierName.Doubt, "says only what the business is") {
+		t.Errorf("supplier %q, doubt %q", r.SupplierName.Value, r.SupplierName.Doubt)
+	}
+}

@@ -49,6 +49,12 @@ func assessSupplier(r *receipt.Receipt, lines []Line, pk *packs.Pack, others []R
 	if s.Doubt == "" && onlyTradeWords(words, pk) {
 		s.Doubt = fmt.Sprintf("%q says only what the business is: its own name was not read, maybe cut off above", name)
 	}
+	top := firstLineIn(lines, s.Box)
+	if first := packs.Words(lineText(lines, top)); s.Doubt == "" && len(s.Support) == 0 && len(first) < len(words) && onlyTradeWords(first, pk) {
+		// "GASTHAUS" / "Zum Schwarzen Adler" is one name, "MARCHÉ +" /
+		// "Centre Commercial Grand Sud" a brand and its branch's place.
+		s.Doubt = fmt.Sprintf("the name's first line says only what the business is (%q): the line read with it may name its place, not the business", strings.TrimSpace(lineText(lines, top)))
+	}
 	if s.Doubt == "" && own >= 0 && s.Box != nil && s.Box.H <= lines[own].Box.H*3/2 && offCentre(lines, own) {
 		s.Doubt = "the name does not stand centred over the lines below it: part of it may be unread"
 	}
@@ -151,6 +157,28 @@ func assessSupplier(r *receipt.Receipt, lines []Line, pk *packs.Pack, others []R
 // reLabelAndValue is a label, a colon and its value: "Bar Tab: Bar Tab",
 // "Server: Kayra". A business's name holds no such colon.
 var reLabelAndValue = regexp.MustCompile(`^\W*\pL[\pL\s#.]*:\s*\pL`)
+
+// firstLineIn is the first line that lies within b (a name's lines'
+// union), -1 for none.
+func firstLineIn(lines []Line, b *receipt.Box) int {
+	if b == nil {
+		return -1
+	}
+	for i, l := range lines {
+		if l.Box.W > 0 && l.Box.Page == b.Page && l.Box.X >= b.X && l.Box.Y >= b.Y && l.Box.X+l.Box.W <= b.X+b.W && l.Box.Y+l.Box.H <= b.Y+b.H {
+			return i
+		}
+	}
+	return -1
+}
+
+// lineText is line i's text, "" for no line.
+func lineText(lines []Line, i int) string {
+	if i < 0 || i >= len(lines) {
+		return ""
+	}
+	return lines[i].Text
+}
 
 // onlyTradeWords says whether a name is one or two words that say what the
 // business is and nothing else (TAVERN, BAKERY, KEDAI RUNCIT): the rest of
