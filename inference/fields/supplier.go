@@ -835,7 +835,7 @@ func carriesName(name string, next Line, pk *packs.Pack) bool {
 		return false
 	}
 	t := strings.TrimSpace(next.Text)
-	words := packs.Words(reShopNumberEnd.ReplaceAllString(t, ""))
+	words := packs.Words(joinSpacedLetters(reShopNumberEnd.ReplaceAllString(t, ""))) // "D R U G"
 	if len(words) == 0 || len(words) > 5 || HasDigit(strings.Join(words, "")) || rePhone.MatchString(t) || reStreetWord.MatchString(strings.ToUpper(t)) {
 		return false
 	}

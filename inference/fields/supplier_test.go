@@ -613,6 +613,7 @@ func TestATradeHeadingGoesOnToItsName(t *testing.T) {
 		want string
 	}{
 		{eu, lines("GASTHAUS", "Zum Schwarzen Adler", "Inh. Theresia Pichler", "Lerchenfelder Gürtel 28, 1070 Wien", "UID: ATU73255087", "09.11.2024 20:15", "S U M M E EUR 139,20"), "GASTHAUS ZUM SCHWARZEN ADLER"},
+		{us, lines("CORNERSTONE", "D R U G", "Store #0552", "3901 N High St, Columbus OH 43214", "07/14/2024 4:37 PM", "TOTAL $69.94"), "CORNERSTONE DRUG"},
 		{receipt.DefaultLocale(receipt.CountryAU), lines("GREENLEAF", "FOODS", "Shop 14, Westfield Rd, Indooroopilly", "QLD 4068 Ph (07) 3555 0182", "15/06/2024 10:02", "TOTAL $67.30"), "GREENLEAF FOODS"},
 		{us, lines("GRILLE", "Villaggio Grille", "4780 Wharf Parkway", "Orange Beach, AL 36561", "05/12/2019 7:48 PM", "Total $48.20"), "VILLAGGIO GRILLE"},
 	} {
