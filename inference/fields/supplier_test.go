@@ -634,4 +634,12 @@ func TestATradeHeadingJoinedToItsNextLineIsDoubted(t *testing.T) {
 	if !strings.Contains(r.SupplierName.Doubt, "says only what the business is") {
 		t.Errorf("supplier %q, doubt %q", r.SupplierName.Value, r.SupplierName.Doubt)
 	}
+	// The name printed in full under its logo and trade is no such join.
+	us := receipt.DefaultLocale(receipt.CountryUS)
+	page = lines("PAPPADEAUX", "SEAFOOD KITCHEN", "Pappadeaux Seafood Kitchen (612)", "7800 Airport Blvd (HOU)", "Houston, Tx 77061", "03/02/2018 7:48 PM", "Total $48.20")
+	r = ExtractFields(page, us, testNow)
+	Assess(&r, page, us, testNow)
+	if strings.Contains(r.SupplierName.Doubt, "first line") {
+		t.Errorf("supplier %q, doubt %q", r.SupplierName.Value, r.SupplierName.Doubt)
+	}
 }

@@ -50,7 +50,8 @@ func assessSupplier(r *receipt.Receipt, lines []Line, pk *packs.Pack, others []R
 		s.Doubt = fmt.Sprintf("%q says only what the business is: its own name was not read, maybe cut off above", name)
 	}
 	top := firstLineIn(lines, s.Box)
-	if first := packs.Words(lineText(lines, top)); s.Doubt == "" && len(s.Support) == 0 && len(first) < len(words) && onlyTradeWords(first, pk) {
+	if first := packs.Words(lineText(lines, top)); s.Doubt == "" && len(s.Support) == 0 && len(first) < len(words) &&
+		slices.Equal(words[:len(first)], first) && onlyTradeWords(first, pk) {
 		// "GASTHAUS" / "Zum Schwarzen Adler" is one name, "MARCHÉ +" /
 		// "Centre Commercial Grand Sud" a brand and its branch's place.
 		s.Doubt = fmt.Sprintf("the name's first line says only what the business is (%q): the line read with it may name its place, not the business", strings.TrimSpace(lineText(lines, top)))
