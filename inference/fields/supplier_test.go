@@ -636,7 +636,7 @@ func TestATradeHeadingJoinedToItsNextLineIsDoubted(t *testing.T) {
 	}
 	// The name printed in full under its logo and trade is no such join.
 	us := receipt.DefaultLocale(receipt.CountryUS)
-	page = lines("PAPPADEAUX", "SEAFOOD KITCHEN", "Pappadeaux Seafood Kitchen (612)", "7800 Airport Blvd (HOU)", "Houston, Tx 77061", "03/02/2018 7:48 PM", "Total $48.20")
+	page = boxedLines("GRILLE\nVillaggio Grille\n4780 Wharf Parkway\nOrange Beach, AL 36561\n05/12/2019 7:48 PM\nTotal $48.20")
 	r = ExtractFields(page, us, testNow)
 	Assess(&r, page, us, testNow)
 	if strings.Contains(r.SupplierName.Doubt, "first line") {
