@@ -312,10 +312,11 @@ func printedNameBelow(lines []Line, last, top int, heading string, pk *packs.Pac
 	return 0, "", false
 }
 
-// reLeadingPreposition is a short word printed in small letters before a
-// capitalised name: the owner's "of" or "by" ("di Farmacia San Marco
-// S.r.l.", "by Mario Rossi"), no part of the name.
-var reLeadingPreposition = regexp.MustCompile(`^\s*\p{Ll}{1,3}\s+(\p{Lu})`)
+// reLeadingPreposition is a two-letter word printed in small letters
+// before a capitalised name: the owner's "of" or "by" ("di Farmacia San
+// Marco S.r.l.", "by Mario Rossi"), no part of the name. A longer one is
+// more likely a capital misread ("egi CASH & CARRY" for SEGI).
+var reLeadingPreposition = regexp.MustCompile(`^\s*\p{Ll}{2}\s+(\p{Lu})`)
 
 // dropLeadingPreposition takes a leading preposition off a name's line.
 func dropLeadingPreposition(s string) string {
@@ -401,6 +402,9 @@ func cleanName(s string, pk *packs.Pack) string {
 		return " "
 	})
 	s = reOwnedBy.ReplaceAllString(s, "")
+	if endsInPacksForm(s, pk, -1) || reLegalFormIn.MatchString(strings.ToUpper(s)) {
+		s = dropLeadingPreposition(s) // the owner's "di Farmacia San Marco S.r.l."
+	}
 	s = reTimeAtEnd.ReplaceAllString(s, "")
 	s = strings.Join(dropLowercaseJunk(strings.Fields(s)), " ")
 	s = mendOpeningParen(reSpacedApostropheS.ReplaceAllString(reQuoteAsQuery.ReplaceAllString(fixLegalSuffix(s), "$1'$2"), "$1$2$3"))

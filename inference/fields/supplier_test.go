@@ -643,3 +643,17 @@ func TestATradeHeadingJoinedToItsNextLineIsDoubted(t *testing.T) {
 		t.Errorf("supplier %q, doubt %q", r.SupplierName.Value, r.SupplierName.Doubt)
 	}
 }
+
+// The owner's "di" before a registered name goes (golden till-it-003 reads
+// it at the head of the address); a longer word in small letters is a
+// capital misread, and stays.
+func TestTheOwnersPrepositionBeforeALegalName(t *testing.T) {
+	for in, want := range map[string]string{
+		"di Farmacia San Marco S . r. l .": "Farmacia San Marco S . r. l .",
+		"egi CASH & CARRY SDN. BHD":        "egi CASH & CARRY SDN. BHD",
+	} {
+		if got := dropLeadingPreposition(in); got != want {
+			t.Errorf("dropLeadingPreposition(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
