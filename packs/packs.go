@@ -1066,27 +1066,17 @@ func (p *Pack) IsNameWord(w string) bool {
 	return p != nil && p.nameWords[Fold(w)]
 }
 
-// NameWords lists, folded, the words that end or carry a business's name
-// in the pack's languages.
-func (p *Pack) NameWords() []string {
-	if p == nil {
-		return nil
-	}
-	return slices.Sorted(maps.Keys(p.nameWords))
-}
-
-// KnownWords lists, folded, the words the pack's languages' receipts print
-// (labels, evidence, months, trade and till words, street words): words a
-// reading is not mended away from.
-func (p *Pack) KnownWords() []string {
-	if p == nil {
-		return nil
-	}
+// KnownWords is the set, folded, of the words the pack's languages'
+// receipts print (labels, evidence, months, trade and till words, street
+// words): words a reading is not mended away from. The caller may keep it.
+func (p *Pack) KnownWords() map[string]bool {
 	known := map[string]bool{}
-	for _, l := range p.langs {
-		maps.Copy(known, l.known)
+	if p != nil {
+		for _, l := range p.langs {
+			maps.Copy(known, l.known)
+		}
 	}
-	return slices.Sorted(maps.Keys(known))
+	return known
 }
 
 // NationalTaxID is a tax or VAT number printed in its country's own form,

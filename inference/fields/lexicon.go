@@ -88,7 +88,7 @@ func lexiconOf(pk *packs.Pack) *lexicon {
 		trade:   union(shopWords, wordSet(strings.Join(pl.Words, " "))),
 		streets: wordSet(strings.Join(pl.Streets, " ")),
 		known:   union(knownWords, wordSet(strings.Join(pl.Keep, " "))),
-		own:     wordSet(strings.Join(pk.KnownWords(), " ")),
+		own:     pk.KnownWords(),
 		phrases: pl.Phrases,
 		places:  len(pl.Words)+len(pl.Streets) > 0,
 		abbrevs: abbreviationFixes(pl.Abbreviations),
