@@ -125,8 +125,12 @@ type Pack struct {
 	CurrencyMarks []string `json:"currency_marks"`
 	DecimalComma  bool     `json:"decimal_comma"`
 	DateOrder     string   `json:"date_order"` // DMY, MDY or YMD
-	LegalForms    []string `json:"legal_forms"`
-	TaxWords      []string `json:"tax_words"`
+	// TimeWithDot: the country's tills print the time of day with a dot
+	// after the date ("21.11.2024 16.05" in Finland), as well as with a
+	// colon.
+	TimeWithDot bool     `json:"time_with_dot,omitempty"`
+	LegalForms  []string `json:"legal_forms"`
+	TaxWords    []string `json:"tax_words"`
 	// TaxRates are the rates (percent, as decimal strings) the country's
 	// receipts print; empty where any rate is plausible (US sales tax).
 	// They include the temporary rates of the last years, since receipts
@@ -1059,6 +1063,10 @@ func (p *Pack) IsAddressLine(s string) bool {
 	}
 	return false
 }
+
+// DottedTimes says whether the pack's tills print a time of day with a
+// dot after the date (TimeWithDot).
+func (p *Pack) DottedTimes() bool { return p != nil && p.TimeWithDot }
 
 // IsNameWord says whether a folded word ends or carries a business's name
 // in the pack's languages (RESTAURANT, GRILL, BACKEREI).

@@ -50,6 +50,7 @@ type dateCand struct {
 	digits   float64
 	other    bool
 	repaired bool
+	text     string // the date as printed ("24/01/25")
 }
 
 // dateCandidates lists the dates read on the lines, with repair also those
@@ -86,8 +87,11 @@ func dateCandidates(lines []Line, loc receipt.Locale, repair bool, now time.Time
 			other := pk.LabelsAnotherDate(k) // an expiry, a best-before, a due date
 			if !other && i > 0 && !saysDate(k) && !reTime.MatchString(text) {
 				// The label ends the line above: "Non-food items can be
-				// returned by" / "12/04/2024 with this receipt."
-				other = pk.LabelsAnotherDate(strings.ToUpper(lines[i-1].Text))
+				// returned by" / "12/04/2024 with this receipt." A line
+				// above with a date of its own labels that one ("Arrival:
+				// 04/08/24" over "Departure: 04/11/24").
+				above := lines[i-1].Text
+				other = !reDateNum.MatchString(above) && !reDateWord.MatchString(above) && pk.LabelsAnotherDate(strings.ToUpper(above))
 			}
 			if saysDate(k) {
 				score += 2
@@ -101,7 +105,11 @@ func dateCandidates(lines []Line, loc receipt.Locale, repair bool, now time.Time
 			}
 			score -= float64(i) * 0.01 // earlier wins ties
 			t := ""
-			if m := reTime.FindStringSubmatch(text); m != nil {
+			m := reTime.FindStringSubmatch(text)
+			if m == nil && pk.DottedTimes() {
+				m = dottedTimeAfter(text, s)
+			}
+			if m != nil {
 				clock := m[1] + ":" + m[2]
 				if m[3] != "" {
 					clock += ":" + m[3]
@@ -129,10 +137,80 @@ func dateCandidates(lines []Line, loc receipt.Locale, repair bool, now time.Time
 				score -= 10 // any date read as printed wins
 				why = "a date that cannot be as read, with one misread digit or a lost separator put back"
 			}
-			cands = append(cands, dateCand{pd.Date, t, score, conf, &b, why, DateDigitsConf(l), repaired || other, repaired})
+			cands = append(cands, dateCand{pd.Date, t, score, conf, &b, why, DateDigitsConf(l), repaired || other, repaired, s})
 		}
 	}
 	return cands
+}
+
+// reShortYearDate is a date printed in numbers with a two-digit year,
+// whose parts can be read in more than one order ("24/01/25").
+var reShortYearDate = regexp.MustCompile(`^(\d{1,2})([/\-.])(\d{1,2})([/\-.])(\d{2})$`)
+
+// readAsPrintedInFull reads a date printed with a two-digit year in
+// another order than the page's as the day printed with its full year
+// elsewhere on the page, where one of its orders gives that day: a
+// Canadian card slip's "24/01/25" (year first) beside the till's
+// "2024-01-25" is no 24 January 2025. A reading that already agrees with
+// a date printed in full stays.
+func readAsPrintedInFull(cands []dateCand) {
+	printedInFull := func(d time.Time, skip int) bool {
+		for j, o := range cands {
+			if j != skip && !o.other && !o.repaired && o.d.Equal(d) && reShortYearDate.FindString(o.text) == "" {
+				return true
+			}
+		}
+		return false
+	}
+	for i := range cands {
+		c := &cands[i]
+		m := reShortYearDate.FindStringSubmatch(c.text)
+		if m == nil || m[2] != m[4] || c.repaired || printedInFull(c.d, i) {
+			continue
+		}
+		a, b, y := atoiDate(m[1]), atoiDate(m[3]), atoiDate(m[5])
+		for _, d := range []time.Time{
+			dateIfReal(2000+y, b, a), // day first
+			dateIfReal(2000+y, a, b), // month first
+			dateIfReal(2000+a, b, y), // year first
+		} {
+			if !d.IsZero() && !d.Equal(c.d) && printedInFull(d, i) {
+				c.d = d
+				c.why = "a date with a two-digit year, read in the order that gives the date printed in full"
+				break
+			}
+		}
+	}
+}
+
+func atoiDate(s string) int {
+	n, _ := strconv.Atoi(s)
+	return n
+}
+
+// dateIfReal is the day y-m-d, or the zero time where there is no such day.
+func dateIfReal(y, m, d int) time.Time {
+	t := receipt.Date(y, time.Month(m), d)
+	if m < 1 || m > 12 || d < 1 || t.Day() != d {
+		return time.Time{}
+	}
+	return t
+}
+
+// reDottedTime is a time of day printed with a dot right after a date,
+// perhaps after a short word ("21.11.2024 16.05", "21.11.2024 klo 16.05"),
+// its groups as reTime's.
+var reDottedTime = regexp.MustCompile(`^\s+(?:\p{L}{1,4}\.?\s+)?([01]?\d|2[0-3])\.([0-5]\d)(?:\.([0-5]\d))?()(?:\s|$)`)
+
+// dottedTimeAfter finds a time of day printed with a dot right after the
+// date d on the line (see reDottedTime), where the country's tills print
+// one (packs.Pack.DottedTimes); nil where none is.
+func dottedTimeAfter(text, d string) []string {
+	i := strings.Index(text, d)
+	if i < 0 {
+		return nil
+	}
+	return reDottedTime.FindStringSubmatch(text[i+len(d):])
 }
 
 // findDateRepairing is findDate that, with repair, also takes dates that
@@ -143,6 +221,7 @@ func findDateRepairing(lines []Line, loc receipt.Locale, repair bool, now time.T
 	if len(cands) == 0 {
 		return Dated{}
 	}
+	readAsPrintedInFull(cands)
 	// A date stamped with a time and printed again on another line is the
 	// sale's more likely than one stamped once: a deposit slip's or an
 	// earlier receipt's date and time ("Leergut-Bon vom 08.06.2024 09:12")

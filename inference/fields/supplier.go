@@ -812,6 +812,8 @@ var legalSuffixFixes = []struct {
 	{regexp.MustCompile(`\bPT[VY¥]([.,]?\s*)L[I1lT]D\b`), "PTY${1}LTD"},
 	{regexp.MustCompile(`(\pL\s+)L[I1]D(\.?)$`), "${1}LTD${2}"}, // a name's last word
 	{regexp.MustCompile(`¥`), "Y"},
+	// A dotted legal form read in two ("S .A.", "B. V."): S.A., S.L., B.V., N.V.
+	{regexp.MustCompile(`\b([SBN])(?:\s+\.\s*|\.\s+)([ALV])\b\.?`), "${1}.${2}."},
 }
 
 // reSBBeforeRegNo is S/B as OCR misreads it right before the registration
@@ -843,10 +845,22 @@ func carriesName(name string, next Line, pk *packs.Pack) bool {
 	if len(words) == 0 || len(words) > 5 || HasDigit(strings.Join(words, "")) || rePhone.MatchString(t) || reStreetWord.MatchString(strings.ToUpper(t)) {
 		return false
 	}
-	if containsWords(words, packs.Words(name)) {
-		return false // the name printed again in full: see printedNameBelow
+	if containsWords(words, packs.Words(name)) || sharesOwnWord(words, packs.Words(name), pk) {
+		return false // the name printed again, in full or as the legal name: see printedNameBelow
 	}
 	return strings.HasPrefix(t, "&") || pk.IsNameWord(words[len(words)-1])
+}
+
+// sharesOwnWord says whether two names share a word of three letters or
+// more that names no trade: "LAVANDARIA ALVA" over "Alva Lavandarias,"
+// (the legal name below the trading name, not the rest of it).
+func sharesOwnWord(a, b []string, pk *packs.Pack) bool {
+	for _, w := range a {
+		if len(w) >= 3 && !pk.IsNameWord(w) && !shopWords[w] && slices.Contains(b, w) {
+			return true
+		}
+	}
+	return false
 }
 
 // reShopNumberEnd is a branch's number after a name: "#199", "# 30".

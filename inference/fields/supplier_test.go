@@ -571,6 +571,12 @@ func TestTheFullNameUnderALogosHeading(t *testing.T) {
 	}{
 		{"its legal form on the next line", lines("PASTELARIA CANTINHO DOCE", "Cantinho Doce - Pastelaria e", "Cafetaria, Lda", "Rua Augusta, 85", "1100-048 Lisboa", "Contribuinte: 516720937", "09-01-2025 10:42", "Café 0,80", "TOTAL 12,30 €"), "CANTINHO DOCE - PASTELARIA E CAFETARIA, LDA"},
 		{"the owner's of", lines("FARMACIA SAN MARCO", "di Farmacia San Marco S.r.l.", "Calle dei Fabbri, 4712", "30124 VENEZIA (VE)", "P.IVA 04712880279", "22-10-2025 11:05", "TOTALE COMPLESSIVO 27,10"), "FARMACIA SAN MARCO S.R.L"},
+		// Its words in the page's language (SERVIÇOS read without its
+		// cedilla is no misread SERVICES), its legal form read in two.
+		{"in the page's language", lines("LUSOPOST", "Lusopost - Servicos Postais, S .A.", "Sede: Av. Almirante Reis, 214, Lisboa", "NIPC 514832606", "03-06-2025 11:20", "TOTAL 12,20 €"), "LUSOPOST - SERVICOS POSTAIS, S.A"},
+		// The legal name under the trading name shares its word: it is
+		// not the rest of the heading.
+		{"the legal name sharing the heading's word", lines("LAVANDARIA ALVA", "Alva Lavandarias,", "Unipessoal Lda", "Av. da Liberdade, 412 Loja B", "4710-251 Braga", "NIF 513772197", "12-09-2025 17:02", "TOTAL 46,20 €"), "LAVANDARIA ALVA"},
 	} {
 		r := ExtractFields(tc.page, eu, testNow)
 		if r.SupplierName.Value != tc.want {
