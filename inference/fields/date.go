@@ -85,13 +85,17 @@ func dateCandidates(lines []Line, loc receipt.Locale, repair bool, now time.Time
 			why := "a date printed on the page"
 			k := strings.ToUpper(l.Text)
 			other := pk.LabelsAnotherDate(k) // an expiry, a best-before, a due date
-			if !other && i > 0 && !saysDate(k) && !reTime.MatchString(text) {
+			if !other && i > 0 && !saysDate(k) {
 				// The label ends the line above: "Non-food items can be
 				// returned by" / "12/04/2024 with this receipt." A line
 				// above with a date of its own labels that one ("Arrival:
-				// 04/08/24" over "Departure: 04/11/24").
+				// 04/08/24" over "Departure: 04/11/24"); a date stamped
+				// with a time is the sale's unless the line above is its
+				// label alone ("Prossimo appuntamento:" / "12/06/2025 ore
+				// 10:30").
 				above := lines[i-1].Text
-				other = !reDateNum.MatchString(above) && !reDateWord.MatchString(above) && pk.LabelsAnotherDate(strings.ToUpper(above))
+				other = !reDateNum.MatchString(above) && !reDateWord.MatchString(above) && (!reTime.MatchString(text) || !HasDigit(above)) &&
+					pk.LabelsAnotherDate(strings.ToUpper(above))
 			}
 			if saysDate(k) {
 				score += 2

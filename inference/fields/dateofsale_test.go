@@ -1,6 +1,7 @@
 package fields
 
 import (
+	"strings"
 	"testing"
 	"time"
 
@@ -16,6 +17,7 @@ func TestSalesDateAmongOtherDates(t *testing.T) {
 		country    receipt.Country
 		page       []string
 		date, time string
+		noRival    bool // no other date on the page doubts it
 	}{
 		// A Finnish till prints its time with a dot; the next dispensing's
 		// date is labelled on the line above it.
@@ -23,18 +25,32 @@ func TestSalesDateAmongOtherDates(t *testing.T) {
 			"KALEVAN APTEEKKI", "Resepti 1", "AMOXIN 500 mg tabl 21 kpl 16,85",
 			"Seuraava toimitus aikaisintaan", "12.12.2024", "MAKSETTAVA YHTEENSA EUR 40,94",
 			"21.11.2024 16.05 Asiakas 0001",
-		}, "2024-11-21", "16:05"},
+		}, "2024-11-21", "16:05", true},
 		// A Canadian card slip prints the year first with two digits.
 		{"a slip's year-first date beside the till's in full", "CA", receipt.CountryOther, []string{
 			"NORTHPOINT ELECTRONICS", "2024-01-25 15:07 REG 03", "TOTAL 249.06",
 			"DATE/TIME: 24/01/25 15:08:22", "2025-01-25 after the 1-year manufacturer's warranty ends",
-		}, "2024-01-25", "15:08:22"},
+		}, "2024-01-25", "15:08:22", true},
 		// A hotel bill: the arrival's label is its own line's.
 		{"a departure under an arrival", "US", receipt.CountryUS, []string{
 			"THE HARWICK", "GUEST FOLIO", "Arrival: 04/08/24 Conf No: 77310942",
 			"Departure: 04/11/24 Page 1 of 1", "04/08/24 Room Charge 286.00", "04/09/24 Room Charge 286.00",
 			"Total 1,040.77",
-		}, "2024-04-11", ""},
+		}, "2024-04-11", "", false},
+		// A next appointment stamped with its time, its label alone on
+		// the line above.
+		{"a next appointment with its time", "IT", receipt.CountryEU, []string{
+			"SALONE GIULIA", "DOCUMENTO COMMERCIALE", "05/06/2025 17:40", "Piega 25,00", "TOTALE EURO 25,00",
+			"Prossimo appuntamento:", "giovedi' 12/06/2025 ore 10:30 - Giulia",
+		}, "2025-06-05", "17:40", true},
+		// A parcel's delivery and a car park's entry are other dates.
+		{"a delivery promised", "BE", receipt.CountryEU, []string{
+			"FLEURS DE LA PLACE", "Date : 10/05/2024 16:22", "Bouquet 45,00", "TOTAL 45,00",
+			"Livraison prévue : dimanche 12/05/2024, 9h-12h",
+		}, "2024-05-10", "16:22", true},
+		{"a car park's entry", "NL", receipt.CountryEU, []string{
+			"PARKEERGARAGE", "Inrit 22-02-2024 19:12", "Betaald 23-02-2024 08:47", "TOTAAL 18,50",
+		}, "2024-02-23", "08:47", true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			loc := receipt.DefaultLocale(tc.country)
@@ -42,9 +58,14 @@ func TestSalesDateAmongOtherDates(t *testing.T) {
 			if tc.pack == "CA" {
 				loc.DateOrder = receipt.DMY
 			}
-			r := ExtractFields(lines(tc.page...), loc, testNow)
+			page := lines(tc.page...)
+			r := ExtractFields(page, loc, testNow)
 			if got := r.Date.Value.Format(time.DateOnly); got != tc.date || r.Time.Value != tc.time {
 				t.Errorf("date %s %q, want %s %q (%s)", got, r.Time.Value, tc.date, tc.time, r.Date.Why)
+			}
+			Assess(&r, page, loc, testNow)
+			if rival := strings.Contains(r.Date.Doubt, "another date"); rival == tc.noRival {
+				t.Errorf("doubt %q", r.Date.Doubt)
 			}
 		})
 	}

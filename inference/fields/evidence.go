@@ -553,6 +553,7 @@ func assessDate(r *receipt.Receipt, lines []Line, loc receipt.Locale, now time.T
 		support(receipt.EvidenceSecondReader, "the PDF's text layer gives its characters exactly")
 	}
 	cands := dateCandidates(lines, loc, false, now)
+	readAsPrintedInFull(cands)
 	for _, c := range cands {
 		switch {
 		case !c.d.Equal(d.Value):
