@@ -19,7 +19,9 @@ var reLeadQty = regexp.MustCompile(`^\s*(\d{1,3})\s*[xX×*@]\s+`)
 // brackets: "(RM) (RM)".
 var reUnitsRow = regexp.MustCompile(`^\W*(\((RM|MYR|\$|S\$|A\$|US\$|USD|AUD|NZD|EUR|GBP|€|£)\)\s*)+$`)
 
-var reQtyPrice = regexp.MustCompile(`(?i)(\d+(?:\.\d+)?)\s*(?:PCS?|X|\*|@|UNIT|EA)\s*(?:RM|\$)?\s*(\d+[.,]\d{2})`)
+// reQtyPrice is a quantity times a unit price: "2 x 3.40", "3 PCS @ 1.20",
+// with a unit between ("2 kpl x 3,40", "0,712 kg x 3,99").
+var reQtyPrice = regexp.MustCompile(`(?i)(\d+(?:[.,]\d{1,3})?)\s*(?:\p{L}[\p{L}\d]{0,3}\.?\s+)?(?:PCS?|X|\*|@|UNIT|EA)\s*(?:RM|\$)?\s*(\d+[.,]\d{2})`)
 
 // findLineItems reads item lines (a description ending in an amount) between
 // the header and the first total, and keeps them only when they add up to
@@ -138,7 +140,7 @@ func readItems(lines []Line, upper []string, from int, throughEnds bool) itemRea
 		}
 		// "2 @ 6.50" under its item: the item's quantity and unit price.
 		if m := reQtyUnderItem.FindStringSubmatch(l.Text); m != nil && started && len(items) > 0 {
-			q, _ := decimal.NewFromString(m[1])
+			q, _ := decimal.NewFromString(strings.Replace(m[1], ",", ".", 1))
 			if p, err := receipt.ParseAmount(m[2]); err == nil && q.IsPositive() {
 				last := &items[len(items)-1]
 				if near(q.Mul(p.Value), last.LineTotal.Value) {
@@ -209,7 +211,7 @@ func readItems(lines []Line, upper []string, from int, throughEnds bool) itemRea
 				alt[len(items)] = other
 			}
 		} else if m := reQtyPrice.FindStringSubmatch(l.Text); m != nil {
-			q, _ := decimal.NewFromString(m[1])
+			q, _ := decimal.NewFromString(strings.Replace(m[1], ",", ".", 1))
 			if p, err := receipt.ParseAmount(m[2]); err == nil && q.IsPositive() {
 				li.Quantity = receipt.Amount{Value: q, Set: true, Source: receipt.SourceOCR, Confidence: confAssumed}
 				li.UnitPrice = receipt.Amount{Value: p.Value, Set: true, Source: receipt.SourceOCR, Confidence: confAssumed}
@@ -498,8 +500,9 @@ var (
 	// line needs: without one, codes and quantities would read as amounts.
 	reItemLostPoint = regexp.MustCompile(`(?:[$£€]|\bRM|\bEUR)\s?(\d{1,4}\s?)(\d{2})\W{0,2}$`)
 	// reQtyUnderItem is a quantity line printed under its item: "2 @ 6.50",
-	// "4 x EUR 27,85", "3 x S1.63" (its $ read as S).
-	reQtyUnderItem = regexp.MustCompile(`^\s*(\d{1,3})\.?\s*[@xX×]\s*(?:[A-Z]{3}\s*|[$€£S]\s*)?(\d+[.,]\d{2})\s*$`)
+	// "4 x EUR 27,85", "3 x S1.63" (its $ read as S), with a unit: "2 Stk x
+	// 1,39", "0,520 kg x 3,80 EUR/kg".
+	reQtyUnderItem = regexp.MustCompile(`^\s*(\d{1,3}(?:[.,]\d{1,3})?)\.?\s*(?:\p{L}[\p{L}\d]{0,3}\.?\s+)?[@xX×]\s*(?:[A-Z]{3}\s*|[$€£S]\s*)?(\d+[.,]\d{2})\s*(?:(?:[A-Z]{3}|€)\s*/\s*\p{L}{1,3})?\s*$`)
 	// reLeadCount is a bare leading count, read as the quantity only under
 	// a QTY column heading.
 	reLeadCount    = regexp.MustCompile(`^\s*(\d{1,3})\s+`)

@@ -290,3 +290,35 @@ func TestAMarkGluedToAnAmountIsSetApart(t *testing.T) {
 		}
 	}
 }
+
+// A unit between the quantity and its price ("2 kpl x 3,40", "0,712 kg x
+// 3,99", its l read as 1) is still the quantity's: the 1 of "kp1" is not.
+func TestAQuantityWithItsUnit(t *testing.T) {
+	loc := receipt.DefaultLocale(receipt.CountryEU)
+	loc.Pack = "FI"
+	r := ExtractFields(lines("LEIPOMO AINO", "14.03.2025 klo 08.47", "Korvapuusti", "2 kp1 x 3,40 6,80",
+		"Tomaatti", "0,712 kg x 3,99 2,84", "YHTEENSÄ EUR 9,64"), loc, testNow)
+	if len(r.LineItems) != 2 {
+		t.Fatalf("items %+v", r.LineItems)
+	}
+	for i, want := range []string{"2", "0.712"} {
+		if q := r.LineItems[i].Quantity; !q.Set || q.Value.String() != want {
+			t.Errorf("item %d: quantity %v, want %s", i, q.Value, want)
+		}
+	}
+}
+
+// A weight and its price per kilo printed under the item ("0,520 kg x
+// 3,80 EUR/kg") are its quantity and unit price.
+func TestAWeightUnderItsItem(t *testing.T) {
+	r := ExtractFields(lines("MARKET LA SPIGA", "22-10-2025 11:05", "DESCRIZIONE IVA Prezzo(€)", "PANE CASERECCIO 4% 1,98", "0,520 kg x 3,80 EUR/kg",
+		"LATTE INTERO 1L 4% 2,98", "2 Stk x 1,49", "TOTALE COMPLESSIVO 4,96"), receipt.DefaultLocale(receipt.CountryEU), testNow)
+	if len(r.LineItems) != 2 {
+		t.Fatalf("items %+v", r.LineItems)
+	}
+	for i, want := range [][2]string{{"0.52", "3.8"}, {"2", "1.49"}} {
+		if it := r.LineItems[i]; it.Quantity.Value.String() != want[0] || it.UnitPrice.Value.String() != want[1] {
+			t.Errorf("item %d: %v × %v, want %s × %s", i, it.Quantity.Value, it.UnitPrice.Value, want[0], want[1])
+		}
+	}
+}
