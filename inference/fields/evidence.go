@@ -124,6 +124,23 @@ func hasAmount(s string, v decimal.Decimal) bool {
 	return slices.ContainsFunc(amountsIn(s), v.Equal)
 }
 
+// discountedBelow says whether the total a printed on line i is the
+// total v on line at before the discounts printed between them ("Total
+// TTC 54,00 / Remise fidélité 10 % -5,40 / NET A PAYER 48,60"): the
+// amounts with a minus there make a into v to the cent.
+func discountedBelow(lines []Line, i, at int, a, v decimal.Decimal) bool {
+	if i < 0 || at <= i+1 || !a.GreaterThan(v) {
+		return false
+	}
+	off := decimal.Zero
+	for _, l := range lines[i+1 : at] {
+		if amts := amountsIn(l.Text); len(amts) > 0 && amts[len(amts)-1].IsNegative() {
+			off = off.Add(amts[len(amts)-1])
+		}
+	}
+	return off.IsNegative() && a.Add(off).Equal(v)
+}
+
 func assessTotal(r *receipt.Receipt, lines []Line, upper []string, loc receipt.Locale, others []Reading) {
 	t := &r.Total
 	v := t.Value
@@ -187,8 +204,8 @@ func assessTotal(r *receipt.Receipt, lines []Line, upper []string, loc receipt.L
 		a := lastAmount(lines[i].Text)
 		if i == at || a.Equal(v) || a.LessThan(v) && !misreadOf(v, a) && !misreadOf(a, v) ||
 			r.Rounding.Set && (a.Add(r.Rounding.Value).Equal(v) || rounded(a).Equal(v)) ||
-			r.Tip.Set && a.Add(r.Tip.Value).Equal(v) {
-			continue // the total before the rounding, or before the tip
+			r.Tip.Set && a.Add(r.Tip.Value).Equal(v) || discountedBelow(lines, i, at, a, v) {
+			continue // the total before the rounding, the tip or a discount
 		}
 		unlessSums("another total on the page: " + money(a))
 	}

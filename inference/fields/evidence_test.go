@@ -370,3 +370,22 @@ func TestARefundBeforeThePaymentIsNoChange(t *testing.T) {
 		t.Errorf("total %s, doubt %q", r.Total.Value, r.Total.Doubt)
 	}
 }
+
+// A total printed before a discount is no rival to the amount to pay
+// after it: the discount makes one into the other to the cent.
+func TestATotalBeforeItsDiscountIsNoRival(t *testing.T) {
+	eu := receipt.DefaultLocale(receipt.CountryEU)
+	page := lines("PRESSING DE LA GARE", "12/02/2024 10:15", "1 Veste 11,50", "Total TTC 54,00", "Remise fidelite 10 % -5,40", "NET A PAYER 48,60", "Regle CB 48,60")
+	r := ExtractFields(page, eu, testNow)
+	Assess(&r, page, eu, testNow)
+	if r.Total.Value.String() != "48.6" || strings.Contains(r.Total.Doubt, "another total") {
+		t.Errorf("total %s, doubt %q", r.Total.Value, r.Total.Doubt)
+	}
+	// Without the discount between them, the larger total is a rival.
+	page = lines("PRESSING DE LA GARE", "12/02/2024 10:15", "1 Veste 11,50", "Total TTC 54,00", "NET A PAYER 48,60", "Regle CB 48,60")
+	r = ExtractFields(page, eu, testNow)
+	Assess(&r, page, eu, testNow)
+	if !strings.Contains(r.Total.Doubt, "another total") {
+		t.Errorf("total %s, doubt %q", r.Total.Value, r.Total.Doubt)
+	}
+}
