@@ -164,12 +164,15 @@ func (c *checker) lineItems() {
 	tol := int64(len(r.LineItems))
 	if complete && target.Set && !c.near(sum, target.Value, tol) {
 		// On a tax-exclusive receipt without a subtotal, lines plus tax may make the total.
-		plusTax := sum.Add(r.TotalTax.Value).Add(r.Tip.Value).Sub(r.Discount.Value).Add(r.Rounding.Value)
+		adjusted := sum.Add(r.Tip.Value).Sub(r.Discount.Value).Add(r.Rounding.Value)
+		plusTax := adjusted.Add(r.TotalTax.Value)
+		// Prices with their tax in them, and a tip on the card slip.
+		withTip := name == "total" && r.Tip.Set && c.near(adjusted, target.Value, tol)
 		// Prices printed with their tax (Europe's) add up to the net
 		// subtotal of the tax table and its tax ("IMPORTE TOTAL 200,72"
 		// over "BASE IMPONIBLE 75,18 / 99,77").
 		gross := name == "subtotal" && r.TotalTax.Set && c.near(sum, r.Subtotal.Value.Add(r.TotalTax.Value), tol)
-		if !(name == "total" && c.near(plusTax, target.Value, tol)) && !gross {
+		if !(name == "total" && c.near(plusTax, target.Value, tol)) && !gross && !withTip {
 			c.add(FindLinesVsSubtotal, Warning, fmt.Sprintf("line items add up to %s but the %s is %s", c.money(sum), name, c.money(target.Value)), "line_items", name)
 		}
 	}

@@ -266,8 +266,13 @@ func assessTotal(r *receipt.Receipt, lines []Line, upper []string, loc receipt.L
 			complete = complete && li.LineTotal.Set
 			sum = sum.Add(li.LineTotal.Value)
 		}
-		if complete && sum.Equal(v) {
+		switch {
+		case !complete:
+		case sum.Equal(v):
 			support(receipt.EvidenceArithmetic, fmt.Sprintf("the %d items add up to %s", n, money(v)))
+		case r.Tip.Set && r.Tip.Value.IsPositive() && sum.Add(r.Tip.Value).Equal(v):
+			// The total after a card slip's tip, or a service charge.
+			support(receipt.EvidenceArithmetic, fmt.Sprintf("the %d items add up to %s, and with the tip or charge of %s to %s", n, money(sum), money(r.Tip.Value), money(v)))
 		}
 	}
 	if gross, ok := vatTableGross(r.TaxLines); ok && len(r.TaxLines) >= 2 {

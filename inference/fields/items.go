@@ -34,6 +34,9 @@ func findLineItems(lines []Line, upper []string, r receipt.Receipt) ([]receipt.L
 	target := r.Subtotal
 	if !target.Set {
 		target = r.Total
+		if r.Tip.Set && r.Tip.Value.LessThan(target.Value) {
+			target.Value = target.Value.Sub(r.Tip.Value) // the items come to the total before a card slip's tip
+		}
 	}
 	if !target.Set {
 		return nil, receipt.Amount{}

@@ -1,6 +1,7 @@
 package fields
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/shopspring/decimal"
@@ -67,6 +68,26 @@ func TestTheTotalAfterTheTipTheSlipPrints(t *testing.T) {
 		r := ExtractFields(lines(tc.page...), tc.loc, testNow)
 		if r.Total.Value.String() != tc.total {
 			t.Errorf("%s: total %s (%s), want %s", tc.name, r.Total.Value, r.Total.Why, tc.total)
+		}
+	}
+}
+
+// The items of a bill paid by card with a tip add up to the total before
+// the tip: with it they confirm the total the slip prints, and they are
+// kept (Tesseract's reading without the slip had won with the items'
+// arithmetic behind it).
+func TestTheItemsConfirmTheTotalAfterTheTip(t *testing.T) {
+	eu := receipt.DefaultLocale(receipt.CountryEU)
+	page := lines("THE CROOKED FIDDLE", "Date: 23/08/2024 Time: 21:16", "2 x Seafood Chowder 19.00", "1 x Fish & Chips 18.50",
+		"1 x Apple Crumble 7.50", "Balance Due 45.00", "CUSTOMER COPY", "SALE 45.00", "GRATUITY 5.00", "TOTAL 50.00", "APPROVED")
+	r := ExtractFields(page, eu, testNow)
+	Assess(&r, page, eu, testNow)
+	if r.Total.Value.String() != "50" || len(r.LineItems) != 3 || !receipt.HasSupport(r.Total.Support, receipt.EvidenceArithmetic) {
+		t.Errorf("total %s (%s), %d items, support %s", r.Total.Value, r.Total.Why, len(r.LineItems), kinds(r.Total.Support))
+	}
+	for _, f := range receipt.Validate(r, eu, testNow) {
+		if strings.Contains(f.Message, "line items") {
+			t.Errorf("finding %q", f.Message)
 		}
 	}
 }
