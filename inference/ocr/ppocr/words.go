@@ -2,6 +2,7 @@ package ppocr
 
 import (
 	"math"
+	"slices"
 	"sort"
 	"strings"
 	"unicode"
@@ -146,9 +147,9 @@ func blankRun(l textLine, a, b char) float64 {
 // share most of their height are on one row (a receipt's "TOTAL" and its
 // amount far to the right are two regions), rows top to bottom, regions
 // left to right. Height and order are measured across the page's text
-// (pageSkew): on a photo taken a few degrees askew, an amount at the
-// right edge sits a line lower on the page than its label, yet on its
-// row.
+// (pageSkew) where the row is: on a photo taken a few degrees askew, an
+// amount at the right edge sits a line lower on the page than its label,
+// yet on its row.
 func rows(lines []textLine) [][]int {
 	idx := make([]int, 0, len(lines))
 	for i, l := range lines {
@@ -157,65 +158,85 @@ func rows(lines []textLine) [][]int {
 		}
 	}
 	skew := pageSkew(lines)
-	along := [2]float64{math.Cos(skew), math.Sin(skew)}
-	across := [2]float64{-math.Sin(skew), math.Cos(skew)}
-	type span struct{ y0, y1 float64 }
-	ext := make([]span, len(lines))
-	for _, i := range idx {
-		y0, y1 := lines[i].b.extent(across)
-		// The unclipped box is taller than the ink; its middle half is the text.
-		pad := (y1 - y0) * 0.2
-		ext[i] = span{y0 + pad, y1 - pad}
+	directions := func(y float64) (along, across [2]float64) {
+		a := skew.at(y)
+		return [2]float64{math.Cos(a), math.Sin(a)}, [2]float64{-math.Sin(a), math.Cos(a)}
 	}
+	type span struct{ y0, y1 float64 }
+	// extent is region i's height across the text, its middle part: the
+	// unclipped box is taller than the ink; its middle three fifths are
+	// the text.
+	extent := func(i int, across [2]float64) span {
+		y0, y1 := lines[i].b.extent(across)
+		pad := (y1 - y0) * 0.2
+		return span{y0 + pad, y1 - pad}
+	}
+	_, across := directions(skew.y0)
 	centre := func(i int) float64 { return dot(lines[i].b.c, across) }
 	sort.SliceStable(idx, func(a, b int) bool { return centre(idx[a]) < centre(idx[b]) })
-	var out [][]int
-	var rowSpan []span
+	// A row is measured across the text where its first region is.
+	type row struct {
+		regions       []int
+		along, across [2]float64
+		span          span
+	}
+	var out []row
 	for _, i := range idx {
-		e := ext[i]
 		best, bestShare := -1, 0.0
 		// Only the last few rows can hold a region this low.
 		for r := max(0, len(out)-3); r < len(out); r++ {
-			rs := rowSpan[r]
+			rs, e := out[r].span, extent(i, out[r].across)
 			shared := min(e.y1, rs.y1) - max(e.y0, rs.y0)
 			share := shared / min(e.y1-e.y0, rs.y1-rs.y0)
-			if share > 0.5 && share > bestShare && !overlapsAcross(lines, out[r], i, along) {
+			if share > 0.5 && share > bestShare && !overlapsAcross(lines, out[r].regions, i, out[r].along) {
 				best, bestShare = r, share
 			}
 		}
-		if best < 0 {
-			out = append(out, []int{i})
-			rowSpan = append(rowSpan, e)
+		if best >= 0 {
+			out[best].regions = append(out[best].regions, i)
 			continue
 		}
-		out[best] = append(out[best], i)
+		along, across := directions(lines[i].b.c[1])
+		out = append(out, row{regions: []int{i}, along: along, across: across, span: extent(i, across)})
 	}
-	for _, r := range out {
-		sort.SliceStable(r, func(a, b int) bool { return dot(lines[r[a]].b.c, along) < dot(lines[r[b]].b.c, along) })
+	regions := make([][]int, len(out))
+	for n, r := range out {
+		sort.SliceStable(r.regions, func(a, b int) bool {
+			return dot(lines[r.regions[a]].b.c, r.along) < dot(lines[r.regions[b]].b.c, r.along)
+		})
+		regions[n] = r.regions
 	}
-	return out
+	return regions
 }
 
 // A page's text is taken as askew when its long regions run at least
 // minSkew from the horizontal (a straight scan's rows stay exactly as
 // measured on the page) and at most maxSkew (beyond, the regions' own
 // directions are no longer the page's), and the middle half of their
-// directions lie within skewSpread: a receipt curled or photographed at a
-// slant runs at one angle at its top and another lower down (receipts-us
-// 1090 from −2° to 3°), and no one angle fits its rows.
+// directions lie within skewSpread of one angle, or of one that turns
+// steadily from the top of the page to its foot: a receipt photographed
+// at a slant and in perspective runs at 5.5° at its head and 3.5° at its
+// foot. Where the directions scatter (a receipt bent along its lines), no
+// angle fits its rows.
 const (
 	minSkew    = 0.5 * math.Pi / 180
 	maxSkew    = 15 * math.Pi / 180
 	skewSpread = 1 * math.Pi / 180
 )
 
-// pageSkew is the angle in radians of the page's text from the
-// horizontal, positive running down to the right: the median direction of
-// its regions three times longer than high (their direction is sure), of
-// which there must be four; 0 otherwise, or where the page runs at no one
-// angle (see skewSpread).
-func pageSkew(lines []textLine) float64 {
-	var angles []float64
+// skew is the page's text direction, in radians from the horizontal
+// (positive running down to the right), at height y on the page: a + b·(y − y0).
+type skew struct{ a, b, y0 float64 }
+
+func (s skew) at(y float64) float64 { return s.a + s.b*(y-s.y0) }
+
+// pageSkew is the direction of the page's text from its regions three
+// times longer than high (their direction is sure), of which there must be
+// four: their median, or the line through their directions down the page
+// where the median leaves them too scattered; none (0) where neither fits
+// (see skewSpread).
+func pageSkew(lines []textLine) skew {
+	var ys, angles []float64
 	for _, l := range lines {
 		if len(l.chars) == 0 || l.b.l < 3*l.b.h {
 			continue
@@ -224,18 +245,85 @@ func pageSkew(lines []textLine) float64 {
 		if u[0] < 0 {
 			u = [2]float64{-u[0], -u[1]}
 		}
-		angles = append(angles, math.Atan2(u[1], u[0]))
+		ys, angles = append(ys, l.b.c[1]), append(angles, math.Atan2(u[1], u[0]))
 	}
 	if len(angles) < 4 {
-		return 0
+		return skew{}
 	}
-	sort.Float64s(angles)
-	a := angles[len(angles)/2]
-	spread := angles[len(angles)*3/4] - angles[len(angles)/4]
-	if math.Abs(a) < minSkew || math.Abs(a) > maxSkew || spread > skewSpread {
-		return 0
+	sorted := slices.Sorted(slices.Values(angles))
+	a := sorted[len(sorted)/2]
+	if math.Abs(a) < minSkew || math.Abs(a) > maxSkew {
+		return skew{}
 	}
-	return a
+	if middleHalf(sorted) <= skewSpread {
+		return skew{a: a}
+	}
+	s, ok := skewDownThePage(ys, angles)
+	if !ok {
+		return skew{}
+	}
+	return s
+}
+
+// skewDownThePage fits the regions' directions as a line down the page
+// (least squares, fitted again without the regions more than two spreads
+// off), and takes it where the middle half of what is left lies within
+// skewSpread of it and it stays within maxSkew over the regions' heights.
+func skewDownThePage(ys, angles []float64) (skew, bool) {
+	fit := func(keep []bool) skew {
+		var n, sy, sa float64
+		for i := range ys {
+			if keep[i] {
+				n, sy, sa = n+1, sy+ys[i], sa+angles[i]
+			}
+		}
+		y0, a0 := sy/n, sa/n
+		var syy, sya float64
+		for i := range ys {
+			if keep[i] {
+				syy += (ys[i] - y0) * (ys[i] - y0)
+				sya += (ys[i] - y0) * (angles[i] - a0)
+			}
+		}
+		if syy == 0 {
+			return skew{a: a0, y0: y0}
+		}
+		return skew{a: a0, b: sya / syy, y0: y0}
+	}
+	keep := make([]bool, len(ys))
+	for i := range keep {
+		keep[i] = true
+	}
+	s := fit(keep)
+	var residuals []float64
+	for i := range ys {
+		keep[i] = math.Abs(angles[i]-s.at(ys[i])) <= 2*skewSpread
+		if keep[i] {
+			residuals = append(residuals, angles[i]-s.at(ys[i]))
+		}
+	}
+	if len(residuals) < 4 || len(residuals) < len(ys)*3/4 {
+		return skew{}, false
+	}
+	s = fit(keep)
+	residuals = residuals[:0]
+	lo, hi := math.Inf(1), math.Inf(-1)
+	for i := range ys {
+		if keep[i] {
+			residuals = append(residuals, angles[i]-s.at(ys[i]))
+			lo, hi = min(lo, ys[i]), max(hi, ys[i])
+		}
+	}
+	slices.Sort(residuals)
+	if middleHalf(residuals) > skewSpread || max(math.Abs(s.at(lo)), math.Abs(s.at(hi))) > maxSkew {
+		return skew{}, false
+	}
+	return s, true
+}
+
+// middleHalf is the spread of the middle half of sorted values.
+func middleHalf(sorted []float64) float64 {
+	return sorted[len(sorted)*3/4] - sorted[len(sorted)/4]
 }
 
 // overlapsAcross says whether region i overlaps any of the row's regions
