@@ -295,6 +295,14 @@ func assessTotal(r *receipt.Receipt, lines []Line, upper []string, loc receipt.L
 		}
 		split = split.Sub(change)
 		switch {
+		case change.IsZero():
+			// Paid in parts with nothing back ("Bar 20,00 / Bankomat
+			// 32,18 / Rückgeld 0,00"): only the parts together say
+			// anything of the total.
+			if split.Equal(v) {
+				paidConfirms = true
+				support(receipt.EvidenceArithmetic, fmt.Sprintf("paid in %d parts", len(payments)))
+			}
 		case left.Equal(v) || r.Rounding.Set && left.Equal(rounded(v)):
 			paidConfirms = true
 			support(receipt.EvidenceArithmetic, fmt.Sprintf("paid %s less change %s", money(paid), money(change)))
@@ -519,7 +527,8 @@ func serviceCharge(lines []Line, upper []string) decimal.Decimal {
 // VISA…) above the change line, and every payment line's above it (a
 // split payment: "Karta 200,00 / Gotówka 110,00 / Reszta 6,40"). A change
 // line before any payment is a refund ("LEEGGOED TERUG -3,90", a deposit
-// given back), not the change.
+// given back), not the change. A change of nothing counts only under a
+// split payment ("Bar 20,00 / Bankomat 32,18 / Rückgeld 0,00").
 func cashAndChange(r *receipt.Receipt, lines []Line, upper []string) (paid, change decimal.Decimal, payments []decimal.Decimal, ok bool) {
 	payment := totalRules[len(totalRules)-1].re
 	havePaid := r.AmountPaid.Set
@@ -537,6 +546,9 @@ func cashAndChange(r *receipt.Receipt, lines []Line, upper []string) (paid, chan
 		case reChange.MatchString(k) && !strings.Contains(k, "TOTAL"):
 			if amts := amountsIn(l.Text); len(amts) > 0 && paymentLine {
 				change = amts[len(amts)-1].Abs()
+				if change.IsZero() && len(payments) >= 2 {
+					return paid, change, payments, havePaid // paid in parts, nothing back
+				}
 				return paid, change, payments, havePaid && change.IsPositive() && paid.GreaterThan(change)
 			}
 		case reCashLine.MatchString(k) || payment.MatchString(k):

@@ -389,3 +389,23 @@ func TestATotalBeforeItsDiscountIsNoRival(t *testing.T) {
 		t.Errorf("total %s, doubt %q", r.Total.Value, r.Total.Doubt)
 	}
 }
+
+// A split payment with nothing back confirms the total its parts make,
+// and not the card's part of it (a second reading took "Betrag EUR 32,18",
+// the card slip's amount, for the total).
+func TestPartsPaidWithNothingBackConfirmTheTotal(t *testing.T) {
+	eu := receipt.DefaultLocale(receipt.CountryEU)
+	page := lines("FRISCHEKAUF", "14.03.2025 16:02", "Semmel 0,45", "ZU ZAHLEN EUR 52,18", "Bar 20,00", "Bankomat 32,18", "Rückgeld 0,00",
+		"Bankomat Kartenzahlung", "Betrag EUR 32,18")
+	r := ExtractFields(page, eu, testNow)
+	Assess(&r, page, eu, testNow)
+	if r.Total.Value.String() != "52.18" || !receipt.HasSupport(r.Total.Support, receipt.EvidenceArithmetic) {
+		t.Errorf("total %s, support %s", r.Total.Value, kinds(r.Total.Support))
+	}
+	r = ExtractFields(page, eu, testNow)
+	r.Total.Value = decimal.RequireFromString("32.18")
+	Assess(&r, page, eu, testNow)
+	if receipt.HasSupport(r.Total.Support, receipt.EvidenceArithmetic) {
+		t.Errorf("the card's part has %s", kinds(r.Total.Support))
+	}
+}
