@@ -81,6 +81,10 @@ type Language struct {
 	// one ending in a trade word reads as the motto printed under the name
 	// or logo, and a name read so waits for a look (IsSlogan).
 	SloganOpeners []string `json:"slogan_openers,omitempty"`
+	// NameLinks are the words that carry a business's name on to the next
+	// line ("HOTEL MIRADOURO" / "DA GRAÇA", "GASTHOF" / "ZUM LÖWEN"): a
+	// heading's next line that opens with one goes on with the name.
+	NameLinks []string `json:"name_links,omitempty"`
 	// NotNames are the till's words printed near the top (SERVER, TABLE,
 	// CASHIER, KASSE): a line of them and numbers names no business.
 	NotNames []string `json:"not_names"`
@@ -187,6 +191,7 @@ type Pack struct {
 	nameWords    map[string]bool
 	notNames     map[string]bool
 	sloganOpen   []string
+	nameLinks    map[string]bool
 	streetWords  map[string]bool
 	streetEnds   []string
 	otherDates   [][]string
@@ -684,6 +689,7 @@ func compile(p *Pack, langs map[string]*Language) error {
 	}
 	p.langs, p.labels, p.langWords, p.addresses, p.otherDates = nil, nil, nil, nil, nil
 	p.nameWords, p.notNames, p.streetWords, p.sloganOpen = map[string]bool{}, map[string]bool{}, map[string]bool{}, nil
+	p.nameLinks = map[string]bool{}
 	for _, a := range p.AddressPatterns {
 		re, err := regexp.Compile(a)
 		if err != nil {
@@ -720,6 +726,9 @@ func compile(p *Pack, langs map[string]*Language) error {
 		}
 		for _, w := range l.SloganOpeners {
 			p.sloganOpen = append(p.sloganOpen, Fold(w))
+		}
+		for _, w := range l.NameLinks {
+			p.nameLinks[Fold(w)] = true
 		}
 		for _, w := range l.StreetWords {
 			p.streetWords[Fold(w)] = true
@@ -1062,6 +1071,12 @@ func (p *Pack) IsAddressLine(s string) bool {
 		}
 	}
 	return false
+}
+
+// IsNameLink says whether a folded word, opening a heading's next line,
+// carries the name on to it (NameLinks: DA, DE, VON, ZUM).
+func (p *Pack) IsNameLink(w string) bool {
+	return p != nil && p.nameLinks[Fold(w)]
 }
 
 // DottedTimes says whether the pack's tills print a time of day with a

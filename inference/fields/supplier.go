@@ -833,7 +833,8 @@ func fixLegalSuffix(s string) string {
 
 // carriesName says whether the line under a heading goes on with the
 // business's name in the page's language: it opens with "&" ("MooYAH
-// Burgers Fries" over "& Shakes #199") or ends in a word that names a
+// Burgers Fries" over "& Shakes #199") or a word that carries a name on
+// ("HOTEL MIRADOURO" over "DA GRAÇA"), or ends in a word that names a
 // kind of business ("Crisfield Seafood" over "Restaurant", "SAGE" over
 // "FRENCH CAFE & WINE BAR"), and is no address, phone or till line.
 func carriesName(name string, next Line, pk *packs.Pack) bool {
@@ -848,7 +849,16 @@ func carriesName(name string, next Line, pk *packs.Pack) bool {
 	if containsWords(words, packs.Words(name)) || sharesOwnWord(words, packs.Words(name), pk) {
 		return false // the name printed again, in full or as the legal name: see printedNameBelow
 	}
-	return strings.HasPrefix(t, "&") || pk.IsNameWord(words[len(words)-1])
+	return strings.HasPrefix(t, "&") || opensWithNameLink(t, pk) || pk.IsNameWord(words[len(words)-1])
+}
+
+// opensWithNameLink says whether a line opens with a word that carries a
+// name on to it ("DA GRAÇA" under "HOTEL MIRADOURO"; packs.Pack.NameLinks),
+// a word of its own followed by more, in a line that is no contact's
+// ("E-mail: ...").
+func opensWithNameLink(t string, pk *packs.Pack) bool {
+	f := strings.Fields(t)
+	return len(f) >= 2 && pk.IsNameLink(f[0]) && !strings.ContainsAny(t, ":@/")
 }
 
 // sharesOwnWord says whether two names share a word of three letters or

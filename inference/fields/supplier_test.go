@@ -622,6 +622,12 @@ func TestATradeHeadingGoesOnToItsName(t *testing.T) {
 		{us, lines("CORNERSTONE", "D R U G", "Store #0552", "3901 N High St, Columbus OH 43214", "07/14/2024 4:37 PM", "TOTAL $69.94"), "CORNERSTONE DRUG"},
 		{receipt.DefaultLocale(receipt.CountryAU), lines("GREENLEAF", "FOODS", "Shop 14, Westfield Rd, Indooroopilly", "QLD 4068 Ph (07) 3555 0182", "15/06/2024 10:02", "TOTAL $67.30"), "GREENLEAF FOODS"},
 		{us, lines("GRILLE", "Villaggio Grille", "4780 Wharf Parkway", "Orange Beach, AL 36561", "05/12/2019 7:48 PM", "Total $48.20"), "VILLAGGIO GRILLE"},
+		// A car park's heading is its trade; the next line names it.
+		{eu, lines("PARKEERGARAGE", "STADHUISPLEIN", "ParkStad Exploitatie B.V.", "Stadhuisplein 4", "1315 HR Almere", "Betaald 23-02-2024 08:47", "TOTAAL 18,50"), "PARKEERGARAGE STADHUISPLEIN"},
+		// A name carried on to the next line by its article, not by an
+		// owner's "di".
+		{eu, lines("HOTEL MIRADOURO", "DA GRAÇA", "Miradouro da Graça - Hotelaria e Turismo, S.A.", "Largo da Graça, 63 - 1170-165 Lisboa", "19-04-2025 11:12", "TOTAL 1.212,50 €"), "HOTEL MIRADOURO DA GRAÇA"},
+		{eu, lines("TRATTORIA DA GIGI", "di Esposito Luigi", "Via dei Tribunali, 94", "80138 NAPOLI", "12/10/2024 21:15", "TOTALE 48,00"), "TRATTORIA DA GIGI"},
 	} {
 		if r := ExtractFields(tc.page, tc.loc, testNow); r.SupplierName.Value != tc.want {
 			t.Errorf("supplier %q (%s), want %q", r.SupplierName.Value, r.SupplierName.Why, tc.want)
