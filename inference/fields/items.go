@@ -20,8 +20,16 @@ var reLeadQty = regexp.MustCompile(`^\s*(\d{1,3})\s*[xX×*@]\s+`)
 var reUnitsRow = regexp.MustCompile(`^\W*(\((RM|MYR|\$|S\$|A\$|US\$|USD|AUD|NZD|EUR|GBP|€|£)\)\s*)+$`)
 
 // reQtyPrice is a quantity times a unit price: "2 x 3.40", "3 PCS @ 1.20",
-// with a unit between ("2 kpl x 3,40", "0,712 kg x 3,99").
-var reQtyPrice = regexp.MustCompile(`(?i)(\d+(?:[.,]\d{1,3})?)\s*(?:\p{L}[\p{L}\d]{0,3}\.?\s+)?(?:PCS?|X|\*|@|UNIT|EA)\s*(?:RM|\$)?\s*(\d+[.,]\d{2})`)
+// with a unit between ("2 kpl x 3,40", "0,712 kg x 3,99"), a fuel price to
+// the tenth of a cent ("38,42 L x 1,899"); a pack's size is none ("Cerveja
+// 6x0,33L").
+var reQtyPrice = regexp.MustCompile(`(?i)(\d+(?:[.,]\d{1,3})?)\s*(?:\p{L}[\p{L}\d]{0,3}\.?\s+)?(?:PCS?|X|\*|@|UNIT|EA)\s*(?:RM|\$)?\s*(\d+[.,]\d{2,3})(?:[^\p{L}\d]|$)`)
+
+// unitPrice reads a unit price as reQtyPrice finds it, with two decimals
+// or a fuel price's three, its decimal mark a point or a comma ("1,899").
+func unitPrice(s string) (decimal.Decimal, error) {
+	return decimal.NewFromString(strings.Replace(s, ",", ".", 1))
+}
 
 // findLineItems reads item lines (a description ending in an amount) between
 // the header and the first total, and keeps them only when they add up to
@@ -215,9 +223,9 @@ func readItems(lines []Line, upper []string, from int, throughEnds bool) itemRea
 			}
 		} else if m := reQtyPrice.FindStringSubmatch(l.Text); m != nil {
 			q, _ := decimal.NewFromString(strings.Replace(m[1], ",", ".", 1))
-			if p, err := receipt.ParseAmount(m[2]); err == nil && q.IsPositive() {
+			if p, err := unitPrice(m[2]); err == nil && q.IsPositive() {
 				li.Quantity = receipt.Amount{Value: q, Set: true, Source: receipt.SourceOCR, Confidence: confAssumed}
-				li.UnitPrice = receipt.Amount{Value: p.Value, Set: true, Source: receipt.SourceOCR, Confidence: confAssumed}
+				li.UnitPrice = receipt.Amount{Value: p, Set: true, Source: receipt.SourceOCR, Confidence: confAssumed}
 			}
 		}
 		items = append(items, li)

@@ -297,13 +297,19 @@ func TestAQuantityWithItsUnit(t *testing.T) {
 	loc := receipt.DefaultLocale(receipt.CountryEU)
 	loc.Pack = "FI"
 	r := ExtractFields(lines("LEIPOMO AINO", "14.03.2025 klo 08.47", "Korvapuusti", "2 kp1 x 3,40 6,80",
-		"Tomaatti", "0,712 kg x 3,99 2,84", "YHTEENSÄ EUR 9,64"), loc, testNow)
-	if len(r.LineItems) != 2 {
+		"Tomaatti", "0,712 kg x 3,99 2,84", "DIESEL 38,42 L x 1,899 72,96", "Olut 6x0,33L 4,49", "YHTEENSÄ EUR 87,09"), loc, testNow)
+	if len(r.LineItems) != 4 {
 		t.Fatalf("items %+v", r.LineItems)
 	}
-	for i, want := range []string{"2", "0.712"} {
-		if q := r.LineItems[i].Quantity; !q.Set || q.Value.String() != want {
-			t.Errorf("item %d: quantity %v, want %s", i, q.Value, want)
+	for i, want := range [][2]string{{"2", "3.4"}, {"0.712", "3.99"}, {"38.42", "1.899"}, {"", ""}} {
+		q, p := r.LineItems[i].Quantity, r.LineItems[i].UnitPrice
+		if want[0] == "" && q.Set || want[0] != "" && (q.Value.String() != want[0] || p.Value.String() != want[1]) {
+			t.Errorf("item %d: %v × %v, want %s", i, q.Value, p.Value, want)
+		}
+	}
+	for _, f := range receipt.Validate(r, loc, testNow) {
+		if strings.Contains(f.Message, "line ") {
+			t.Errorf("finding %q", f.Message)
 		}
 	}
 }
