@@ -151,8 +151,8 @@ func readItems(lines []Line, upper []string, from int, throughEnds bool) itemRea
 		}
 		// "2 @ 6.50" under its item: the item's quantity and unit price.
 		if m := reQtyUnderItem.FindStringSubmatch(l.Text); m != nil && started && len(items) > 0 {
-			q, _ := decimal.NewFromString(strings.Replace(m[1], ",", ".", 1))
-			if p, err := receipt.ParseAmount(m[2]); err == nil && q.IsPositive() {
+			q, _ := decimal.NewFromString(strings.Replace(m[1]+m[2], ",", ".", 1))
+			if p, err := receipt.ParseAmount(m[3]); err == nil && q.IsPositive() {
 				last := &items[len(items)-1]
 				if near(q.Mul(p.Value), last.LineTotal.Value) {
 					last.Quantity = receipt.Amount{Value: q, Set: true, Source: receipt.SourceOCR, Confidence: confAssumed}
@@ -512,8 +512,10 @@ var (
 	reItemLostPoint = regexp.MustCompile(`(?:[$£€]|\bRM|\bEUR)\s?(\d{1,4}\s?)(\d{2})\W{0,2}$`)
 	// reQtyUnderItem is a quantity line printed under its item: "2 @ 6.50",
 	// "4 x EUR 27,85", "3 x S1.63" (its $ read as S), with a unit: "2 Stk x
-	// 1,39", "0,520 kg x 3,80 EUR/kg".
-	reQtyUnderItem = regexp.MustCompile(`^\s*(\d{1,3}(?:[.,]\d{1,3})?)\.?\s*(?:\p{L}[\p{L}\d]{0,3}\.?\s+)?[@xX×]\s*(?:[A-Z]{3}\s*|[$€£S]\s*)?(\d+[.,]\d{2})\s*(?:(?:[A-Z]{3}|€)\s*/\s*\p{L}{1,3})?\s*$`)
+	// 1,39", "0,520 kg x 3,80 EUR/kg". A quantity with decimals has its
+	// unit: "2.00 X 68.00" alone on a line is the next item's, its amount
+	// on the discount's line below.
+	reQtyUnderItem = regexp.MustCompile(`^\s*(?:(\d{1,3})\.?|(\d{1,3}[.,]\d{1,3})\s*\p{L}[\p{L}\d]{0,3}\.?)\s*(?:\p{L}[\p{L}\d]{0,3}\.?\s+)?[@xX×]\s*(?:[A-Z]{3}\s*|[$€£S]\s*)?(\d+[.,]\d{2})\s*(?:(?:[A-Z]{3}|€)\s*/\s*\p{L}{1,3})?\s*$`)
 	// reLeadCount is a bare leading count, read as the quantity only under
 	// a QTY column heading.
 	reLeadCount    = regexp.MustCompile(`^\s*(\d{1,3})\s+`)
