@@ -22,8 +22,9 @@ var reUnitsRow = regexp.MustCompile(`^\W*(\((RM|MYR|\$|S\$|A\$|US\$|USD|AUD|NZD|
 // reQtyPrice is a quantity times a unit price: "2 x 3.40", "3 PCS @ 1.20",
 // with a unit between ("2 kpl x 3,40", "0,712 kg x 3,99"), a fuel price to
 // the tenth of a cent ("38,42 L x 1,899"); a pack's size is none ("Cerveja
-// 6x0,33L").
-var reQtyPrice = regexp.MustCompile(`(?i)(\d+(?:[.,]\d{1,3})?)\s*(?:\p{L}[\p{L}\d]{0,3}\.?\s+)?(?:PCS?|X|\*|@|UNIT|EA)\s*(?:RM|\$)?\s*(\d+[.,]\d{2,3})(?:[^\p{L}\d]|$)`)
+// 6x0,33L"). A measured quantity's unit may be its l read as 1 ("38,64 1
+// x6,29").
+var reQtyPrice = regexp.MustCompile(`(?i)(?:(\d+[.,]\d{1,3})\s*(?:\p{L}[\p{L}\d]{0,3}\.?|1)\s+|(\d+(?:[.,]\d{1,3})?)\s*(?:\p{L}[\p{L}\d]{0,3}\.?\s+)?)(?:PCS?|X|\*|@|UNIT|EA)\s*(?:RM|\$)?\s*(\d+[.,]\d{2,3})(?:[^\p{L}\d]|$)`)
 
 // unitPrice reads a unit price as reQtyPrice finds it, with two decimals
 // or a fuel price's three, its decimal mark a point or a comma ("1,899").
@@ -222,8 +223,8 @@ func readItems(lines []Line, upper []string, from int, throughEnds bool) itemRea
 				alt[len(items)] = other
 			}
 		} else if m := reQtyPrice.FindStringSubmatch(l.Text); m != nil {
-			q, _ := decimal.NewFromString(strings.Replace(m[1], ",", ".", 1))
-			if p, err := unitPrice(m[2]); err == nil && q.IsPositive() {
+			q, _ := decimal.NewFromString(strings.Replace(m[1]+m[2], ",", ".", 1))
+			if p, err := unitPrice(m[3]); err == nil && q.IsPositive() {
 				li.Quantity = receipt.Amount{Value: q, Set: true, Source: receipt.SourceOCR, Confidence: confAssumed}
 				li.UnitPrice = receipt.Amount{Value: p, Set: true, Source: receipt.SourceOCR, Confidence: confAssumed}
 			}

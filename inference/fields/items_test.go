@@ -297,11 +297,11 @@ func TestAQuantityWithItsUnit(t *testing.T) {
 	loc := receipt.DefaultLocale(receipt.CountryEU)
 	loc.Pack = "FI"
 	r := ExtractFields(lines("LEIPOMO AINO", "14.03.2025 klo 08.47", "Korvapuusti", "2 kp1 x 3,40 6,80",
-		"Tomaatti", "0,712 kg x 3,99 2,84", "DIESEL 38,42 L x 1,899 72,96", "Olut 6x0,33L 4,49", "YHTEENSÄ EUR 87,09"), loc, testNow)
-	if len(r.LineItems) != 4 {
+		"Tomaatti", "0,712 kg x 3,99 2,84", "DIESEL 38,42 L x 1,899 72,96", "Olut 6x0,33L 4,49", "DIESEL 38,64 1 x6,29 243,05", "YHTEENSÄ EUR 330,14"), loc, testNow)
+	if len(r.LineItems) != 5 {
 		t.Fatalf("items %+v", r.LineItems)
 	}
-	for i, want := range [][2]string{{"2", "3.4"}, {"0.712", "3.99"}, {"38.42", "1.899"}, {"", ""}} {
+	for i, want := range [][2]string{{"2", "3.4"}, {"0.712", "3.99"}, {"38.42", "1.899"}, {"", ""}, {"38.64", "6.29"}} {
 		q, p := r.LineItems[i].Quantity, r.LineItems[i].UnitPrice
 		if want[0] == "" && q.Set || want[0] != "" && (q.Value.String() != want[0] || p.Value.String() != want[1]) {
 			t.Errorf("item %d: %v × %v, want %s", i, q.Value, p.Value, want)
