@@ -527,8 +527,9 @@ func serviceCharge(lines []Line, upper []string) decimal.Decimal {
 // VISA…) above the change line, and every payment line's above it (a
 // split payment: "Karta 200,00 / Gotówka 110,00 / Reszta 6,40"). A change
 // line before any payment is a refund ("LEEGGOED TERUG -3,90", a deposit
-// given back), not the change. A change of nothing counts only under a
-// split payment ("Bar 20,00 / Bankomat 32,18 / Rückgeld 0,00").
+// given back), not the change. A change of nothing, or no change line
+// read, counts only under a split payment ("Bar 20,00 / Bankomat 32,18 /
+// Rückgeld 0,00").
 func cashAndChange(r *receipt.Receipt, lines []Line, upper []string) (paid, change decimal.Decimal, payments []decimal.Decimal, ok bool) {
 	payment := totalRules[len(totalRules)-1].re
 	havePaid := r.AmountPaid.Set
@@ -562,6 +563,9 @@ func cashAndChange(r *receipt.Receipt, lines []Line, upper []string) (paid, chan
 				}
 			}
 		}
+	}
+	if len(payments) >= 2 {
+		return paid, change, payments, havePaid // parts paid, no change line read ("CHANGE DUE O.00")
 	}
 	return paid, change, payments, false
 }

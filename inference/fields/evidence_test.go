@@ -402,6 +402,14 @@ func TestPartsPaidWithNothingBackConfirmTheTotal(t *testing.T) {
 	if r.Total.Value.String() != "52.18" || !receipt.HasSupport(r.Total.Support, receipt.EvidenceArithmetic) {
 		t.Errorf("total %s, support %s", r.Total.Value, kinds(r.Total.Support))
 	}
+	// No change line read: the parts still make the total.
+	uk := receipt.DefaultLocale(receipt.CountryUK)
+	noChange := lines("FRESHWAYS", "15/06/2024 10:12", "COLA 2L 1.99", "20 BALANCE DUE 37.51", "CASH 20.00", "VISA DEBIT CONTACTLESS 17.51", "CHANGE DUE O.00")
+	r = ExtractFields(noChange, uk, testNow)
+	Assess(&r, noChange, uk, testNow)
+	if r.Total.Value.String() != "37.51" || !receipt.HasSupport(r.Total.Support, receipt.EvidenceArithmetic) {
+		t.Errorf("no change line: total %s, support %s", r.Total.Value, kinds(r.Total.Support))
+	}
 	r = ExtractFields(page, eu, testNow)
 	r.Total.Value = decimal.RequireFromString("32.18")
 	Assess(&r, page, eu, testNow)
