@@ -26,9 +26,10 @@ var reUnitsRow = regexp.MustCompile(`^\W*(\((RM|MYR|\$|S\$|A\$|US\$|USD|AUD|NZD|
 // x6,29").
 var reQtyPrice = regexp.MustCompile(`(?i)(?:(\d+[.,]\d{1,3})\s*(?:\p{L}[\p{L}\d]{0,3}\.?|1)\s+|(\d+(?:[.,]\d{1,3})?)\s*(?:\p{L}[\p{L}\d]{0,3}\.?\s+)?)(?:PCS?|X|\*|@|UNIT|EA)\s*(?:RM|\$)?\s*(\d+[.,]\d{2,3})(?:[^\p{L}\d]|$)`)
 
-// unitPrice reads a unit price as reQtyPrice finds it, with two decimals
-// or a fuel price's three, its decimal mark a point or a comma ("1,899").
-func unitPrice(s string) (decimal.Decimal, error) {
+// quantityOrPrice reads a quantity or a unit price as the item patterns
+// find it, its decimal mark a point or a comma ("0,712", a fuel price's
+// "1,899"): never with a thousands separator.
+func quantityOrPrice(s string) (decimal.Decimal, error) {
 	return decimal.NewFromString(strings.Replace(s, ",", ".", 1))
 }
 
@@ -152,7 +153,7 @@ func readItems(lines []Line, upper []string, from int, throughEnds bool) itemRea
 		}
 		// "2 @ 6.50" under its item: the item's quantity and unit price.
 		if m := reQtyUnderItem.FindStringSubmatch(l.Text); m != nil && started && len(items) > 0 {
-			q, _ := decimal.NewFromString(strings.Replace(m[1]+m[2], ",", ".", 1))
+			q, _ := quantityOrPrice(m[1] + m[2])
 			if p, err := receipt.ParseAmount(m[3]); err == nil && q.IsPositive() {
 				last := &items[len(items)-1]
 				if near(q.Mul(p.Value), last.LineTotal.Value) {
@@ -223,8 +224,8 @@ func readItems(lines []Line, upper []string, from int, throughEnds bool) itemRea
 				alt[len(items)] = other
 			}
 		} else if m := reQtyPrice.FindStringSubmatch(l.Text); m != nil {
-			q, _ := decimal.NewFromString(strings.Replace(m[1]+m[2], ",", ".", 1))
-			if p, err := unitPrice(m[3]); err == nil && q.IsPositive() {
+			q, _ := quantityOrPrice(m[1] + m[2])
+			if p, err := quantityOrPrice(m[3]); err == nil && q.IsPositive() {
 				li.Quantity = receipt.Amount{Value: q, Set: true, Source: receipt.SourceOCR, Confidence: confAssumed}
 				li.UnitPrice = receipt.Amount{Value: p, Set: true, Source: receipt.SourceOCR, Confidence: confAssumed}
 			}
