@@ -1,6 +1,7 @@
 package fields
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/shopspring/decimal"
@@ -126,6 +127,18 @@ func applySumBlock(r *receipt.Receipt, lines []Line, upper []string) {
 		b := l.Box
 		return &b
 	}
+	// A subtotal read above the sums' own stands where the adjustments
+	// printed between it and the total make the total: "Sub Total 41.00 /
+	// Discount 11.00 / Tax 1.80 / Sub Total 31.80 / Gratuity 7.38 / Total
+	// 39.18" is not 31.80 + a tax of 7.38.
+	if r.Subtotal.Set && !r.Subtotal.Value.Equal(sb.subtotal) {
+		adjusted := *r
+		adjusted.Total = found(sb.total, sb.at.Conf*confLikely, box(sb.at), "the subtotal "+r.Subtotal.Value.StringFixed(2)+" and the adjustments printed below it make "+sb.total.StringFixed(2)+", printed where the page's sums stand")
+		if readAdjustments(&adjusted, lines, upper) {
+			*r = adjusted
+			return
+		}
+	}
 	why := "subtotal " + sb.subtotal.StringFixed(2) + " + " + sb.added.StringFixed(2) + " = " + sb.total.StringFixed(2) + ", printed where the page's sums stand"
 	r.Total = found(sb.total, sb.at.Conf*confLikely, box(sb.at), why)
 	if !r.Subtotal.Set || !r.Subtotal.Value.Equal(sb.subtotal) {
@@ -212,10 +225,10 @@ func readSurcharge(r *receipt.Receipt, lines []Line, upper []string) {
 // added on top, or, where that does not, with the tax already in the
 // prices (which the reading then records). Where two or more lines there
 // name a tax ("TPS / GST 5% 8.43 / TVQ / QST 9,975% 16.81"), their sum is
-// the tax when only it makes the total.
-func readAdjustments(r *receipt.Receipt, lines []Line, upper []string) {
+// the tax when only it makes the total. It says whether it took any.
+func readAdjustments(r *receipt.Receipt, lines []Line, upper []string) bool {
 	if !r.Subtotal.Set || !r.Total.Set || r.Discount.Set {
-		return
+		return false
 	}
 	s, v := r.Subtotal.Value.Add(r.Rounding.Value), r.Total.Value
 	tax := decimal.Zero
@@ -223,14 +236,14 @@ func readAdjustments(r *receipt.Receipt, lines []Line, upper []string) {
 		tax = r.TotalTax.Value
 	}
 	if s.Equal(v) || s.Add(tax).Add(r.Tip.Value).Equal(v) {
-		return // the sums need nothing more
+		return false // the sums need nothing more
 	}
 	sub, total := lineAt(lines, r.Subtotal.Box), lineAt(lines, r.Total.Box)
 	if sub < 0 || total <= sub+1 {
-		return
+		return false
 	}
-	discount, taxes := decimal.Zero, decimal.Zero
-	var discounts, taxLines []int
+	discount, taxes, labelled := decimal.Zero, decimal.Zero, decimal.Zero
+	var discounts, taxLines, labelledAt []int
 	charges := map[int]decimal.Decimal{}
 	for i := sub + 1; i < total; i++ {
 		k := upper[i]
@@ -246,6 +259,11 @@ func readAdjustments(r *receipt.Receipt, lines []Line, upper []string) {
 		case a.IsNegative():
 			discount = discount.Add(a.Neg())
 			discounts = append(discounts, i)
+		case a.IsPositive() && strings.Contains(k, "DISCOUNT"):
+			// "Discount: 11.00" may take off as "-11.00" does, or sum the
+			// discounts above it ("UW VOORDEEL 1,62"): the sums say which.
+			labelled = labelled.Add(a)
+			labelledAt = append(labelledAt, i)
 		case a.IsPositive() && !r.Tip.Set:
 			charges[i] = a
 		}
@@ -268,6 +286,11 @@ func readAdjustments(r *receipt.Receipt, lines []Line, upper []string) {
 	if len(taxLines) >= 2 && !taxes.Equal(tax) {
 		taxReadings = append(taxReadings, taxes)
 	}
+	if labelled.IsPositive() && (len(discounts) == 0 || !s.Sub(discount).Add(tax).Add(r.Tip.Value).Equal(v) && !s.Sub(discount).Add(r.Tip.Value).Equal(v)) {
+		discount = discount.Add(labelled)
+		discounts = append(discounts, labelledAt...)
+		slices.Sort(discounts)
+	}
 	for _, t := range taxReadings {
 		for _, withTax := range []bool{true, false} {
 			base := s.Sub(discount).Add(r.Tip.Value)
@@ -286,7 +309,7 @@ func readAdjustments(r *receipt.Receipt, lines []Line, upper []string) {
 				for i, a := range charges {
 					if base.Add(a).Equal(v) {
 						if match >= 0 {
-							return // two lines could be it
+							return false // two lines could be it
 						}
 						match = i
 					}
@@ -302,7 +325,8 @@ func readAdjustments(r *receipt.Receipt, lines []Line, upper []string) {
 				r.TotalTax = found(t, l.Conf*confLikely, boxOf(l), "the taxes printed between the subtotal and the total, which with it make the total")
 			}
 			take(match, !withTax)
-			return
+			return true
 		}
 	}
+	return false
 }

@@ -133,6 +133,11 @@ func TestDiscountsAndChargesBetweenSubtotalAndTotal(t *testing.T) {
 		{"a discount and a saving printed again", eu, place("VERS MARKT B.V.", "15-03-2024 17:02", "SUBTOTAAL 41,97", "BONUS KIPFILET 25% -1,62", "UW VOORDEEL 1,62", "TOTAAL 40,35", "BTW 9% 31,37 28,78 2,59", "BTW 21% 7,78 6,43 1,35", "TOTAAL 40,35 36,41 3,94"), "1.62", "", true, false, ""},
 		{"a service charge, the VAT in the prices", uk, place("THE OLD BELL", "15/03/2024 21:40", "Subtotal 101.40", "Discretionary Service 12.5% 12.68", "TOTAL £114.08", "VAT @ 20% 16.90"), "", "12.68", true, false, ""},
 		{"a coupon, the tax added", us, place("CORNER MART", "03/15/2024 10:02", "Subtotal 50.00", "Coupon -5.00", "Sales Tax 3.60", "Total 48.60"), "5.00", "", false, false, ""},
+		{"a discount printed without its minus", us, place("CORNER MART", "03/15/2024 10:02", "Subtotal 50.00", "Discount 5.00", "Sales Tax 3.60", "Total 48.60"), "5.00", "", false, false, ""},
+		// The total's label glued to the time: the closing sums find it,
+		// and 31.80 + 7.38 is no subtotal and tax.
+		{"two subtotals, a gratuity after the second", us, place("SAGE", "FRENCH CAFE & WINE BAR", "CHANDA R SvrCk: 8 1:56p 06/02/15", "2 SAUV BLANC JB 18.00", "1 VEGGIE SANDWICH 11.00", "1 QUICHE LORAINE 12.00",
+			"Sub Total : 41.00", "OPEN $DISCOUNT *Discount*: 11.00", "Tax 1.80", "Sub Total : 31.80", "GRATUITY 18 7.38", "06/02 2:44pTOTAL : 39.18", "THANK YOU!"), "11.00", "7.38", false, false, "1.80"},
 		{"two taxes, added", receipt.DefaultLocale(receipt.CountryOther), place("BISTRO LE CORMORAN", "2024-03-15 21:18", "Sous-total / Subtotal 168.50", "TPS / GST 5% 8.43", "TVQ / QST 9,975% 16.81", "TOTAL 193.74 $"), "", "", false, false, "25.24"},
 		{"amounts that make no sum", eu, place("SUPERMERCATO ROSSI S.R.L.", "27-09-2024 18:12", "SUBTOTALE 43,26", "SCONTO A PAGARE -0,50", "TOTALE COMPLESSIVO 42,46", "di cui IVA 3,94"), "", "", false, true, ""},
 	} {
@@ -156,6 +161,9 @@ func TestDiscountsAndChargesBetweenSubtotalAndTotal(t *testing.T) {
 		sums := false
 		for _, f := range receipt.Validate(r, tc.loc, testNow) {
 			sums = sums || f.Code == receipt.FindSumVsTotal
+			if f.Code == receipt.FindLinesVsSubtotal {
+				t.Errorf("%s: %s", tc.name, f.Message)
+			}
 		}
 		if sums != tc.doubted {
 			t.Errorf("%s: a finding that the sums are off: %v, want %v", tc.name, sums, tc.doubted)
