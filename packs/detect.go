@@ -41,7 +41,7 @@ func Detect(lines []string, prior string) Detection {
 	mu.RUnlock()
 	sort.Slice(all, func(i, j int) bool { return all[i].Country < all[j].Country })
 
-	printed := page.printedCurrencies()
+	printed, headed := page.printedCurrencies()
 	type scored struct {
 		p          *Pack
 		score, own float64 // with the prior's bonus, and without
@@ -79,7 +79,7 @@ func Detect(lines []string, prior string) Detection {
 	// other by a point without the prior's help (English words and GST
 	// alone do not tell Australia from Malaysia).
 	d := Detection{Pack: best.p, Sure: evidence >= 4 && evidence == bestOwn && bestOwn-secondOwn >= 1}
-	d.Currency, d.Printed = pickCurrency(printed, best.p), printed
+	d.Currency, d.Printed = pickCurrency(printed, headed, best.p), printed
 	if len(best.why) > 0 {
 		d.Why = fmt.Sprintf("%s: %s", best.p.Name, strings.Join(best.why, ", "))
 	} else {
@@ -390,9 +390,10 @@ var currencyMarks = []struct {
 	{regexp.MustCompile(`\bS\$`), "SGD"},
 	{regexp.MustCompile(`\bRM\s?\d`), "MYR"},
 
-	// An ISO code counts beside an amount: SEK, CAD and the rest are also
-	// words and abbreviations ("SEK.U3" is a Malaysian section).
-	{regexp.MustCompile(`\b(USD|GBP|AUD|NZD|CAD|MYR|CHF|SGD|SEK|NOK|DKK|PLN|CZK|HUF|BGN|RON|ISK|JPY|INR|HKD|CNY)\s?\d|\d\s?(USD|GBP|AUD|NZD|CAD|MYR|CHF|SGD|SEK|NOK|DKK|PLN|CZK|HUF|BGN|RON|ISK|JPY|INR|HKD|CNY)\b`), ""},
+	// An ISO code counts beside an amount on its line: SEK, CAD and the
+	// rest are also words and abbreviations ("SEK.U3" is a Malaysian
+	// section; "347\nSek() 4.40" a misread word under a number).
+	{regexp.MustCompile(`\b(USD|GBP|AUD|NZD|CAD|MYR|CHF|SGD|SEK|NOK|DKK|PLN|CZK|HUF|BGN|RON|ISK|JPY|INR|HKD|CNY) ?\d|\d ?(USD|GBP|AUD|NZD|CAD|MYR|CHF|SGD|SEK|NOK|DKK|PLN|CZK|HUF|BGN|RON|ISK|JPY|INR|HKD|CNY)\b`), ""},
 	{regexp.MustCompile(`\bRINGGIT\b`), "MYR"},
 }
 
@@ -407,10 +408,16 @@ var reDollar = regexp.MustCompile(`\$\s?\d|\d\s?\$`)
 
 // printedCurrencies counts the currency marks the page prints, by ISO
 // code; "$" counts a dollar sign beside an amount that no other mark
-// names.
-func (pg page) printedCurrencies() map[string]int {
-	out := map[string]int{}
-	up := strings.ToUpper(pg.raw)
+// names. It says too which pack's marks were printed only where a
+// column's heading would be, beside no amount.
+func (pg page) printedCurrencies() (map[string]int, map[string]bool) {
+	out, headed := map[string]int{}, map[string]bool{}
+	up := strings.ToUpper(reCodeInLowerCase.ReplaceAllStringFunc(pg.raw, func(w string) string {
+		if w == strings.ToUpper(w) {
+			return w
+		}
+		return "~" // "+0,50 cad." is each, not Canadian dollars
+	}))
 	for _, m := range currencyMarks {
 		for _, s := range m.re.FindAllString(up, -1) {
 			code := m.code
@@ -435,25 +442,33 @@ func (pg page) printedCurrencies() map[string]int {
 			if m == "$" || out[p.Currency] > 0 {
 				continue
 			}
-			if n := countMark(up, Fold(m)); n > 0 {
-				out[p.Currency] += n
+			beside, heading := countMark(up, Fold(m))
+			out[p.Currency] += beside + heading
+			if beside == 0 && heading > 0 {
+				headed[p.Currency] = true
 			}
 		}
 	}
-	return out
+	return out, headed
 }
 
+// reCodeInLowerCase finds the ISO codes the currency marks name, in any
+// case: printed in capitals they are currencies; in lower or mixed case
+// they are words ("cad." is Italian for each). The euro's is no word, and
+// tills print it "Eur" too.
+var reCodeInLowerCase = regexp.MustCompile(`(?i)\b(USD|GBP|AUD|NZD|CAD|MYR|CHF|SGD|SEK|NOK|DKK|PLN|CZK|HUF|BGN|RON|ISK|JPY|INR|HKD|CNY)\b`)
+
 // countMark counts a currency mark in upper-case text: a mark with letters
-// as a whole word, a symbol wherever it stands.
-func countMark(up, mark string) int {
+// as a whole word, a symbol wherever it stands. It counts apart the marks
+// beside an amount and those only in a heading.
+func countMark(up, mark string) (beside, heading int) {
 	if !strings.ContainsFunc(mark, unicode.IsLetter) {
 		re, ok := symbolMarks.Load(mark)
 		if !ok {
 			re, _ = symbolMarks.LoadOrStore(mark, regexp.MustCompile(regexp.QuoteMeta(mark)+`\s?\d|\d\s?`+regexp.QuoteMeta(mark)))
 		}
-		return len(re.(*regexp.Regexp).FindAllString(up, -1))
+		return len(re.(*regexp.Regexp).FindAllString(up, -1)), 0
 	}
-	n := 0
 	for _, l := range strings.Split(up, "\n") {
 		words := Words(l)
 		for i, w := range words {
@@ -461,20 +476,26 @@ func countMark(up, mark string) int {
 			// column's heading ("AMT (RM)") or at the end of a line with
 			// figures (a column heading over the amounts); "SEK.U3" is a
 			// section, "Dining Rm" a room.
-			if w == mark && (reAmountish.MatchString(l) || i == len(words)-1 && strings.ContainsAny(l, "0123456789") || strings.Contains(l, "("+mark+")")) {
-				n++
+			switch {
+			case w != mark:
+			case reAmountish.MatchString(l):
+				beside++
+			case i == len(words)-1 && strings.ContainsAny(l, "0123456789") || strings.Contains(l, "("+mark+")"):
+				heading++
 			}
 		}
 	}
-	return n
+	return beside, heading
 }
 
 // pickCurrency is the currency a page prints most; a "$" alone is the
-// pack's dollar. "" when nothing printed tells.
-func pickCurrency(printed map[string]int, p *Pack) string {
+// pack's dollar. "" when nothing printed tells. Another country's mark
+// printed only where a column's heading would be is no currency: "00153
+// Roma (RM)" is Rome's province on an Italian page, not ringgit.
+func pickCurrency(printed map[string]int, headed map[string]bool, p *Pack) string {
 	best, n := "", 0
 	for code, c := range printed {
-		if code == "$" || c == 0 {
+		if code == "$" || c == 0 || headed[code] && code != p.Currency {
 			continue
 		}
 		if c > n || c == n && code == p.Currency {

@@ -62,3 +62,24 @@ func TestTheCurrencyCodeOfACountryWithoutAPack(t *testing.T) {
 		t.Errorf("a Polish receipt in an Australian library: %+v", d)
 	}
 }
+
+// Words that look like currency marks are not: "cad." (Italian for each)
+// beside a price, and Rome's province "(RM)" after the town, on Italian
+// pages that print no euro sign the reader kept. A Malaysian page's
+// "Amt (RM)" heading still names ringgit.
+func TestWordsThatLookLikeCurrencyMarks(t *testing.T) {
+	for _, tc := range []struct {
+		page []string
+		want string
+	}{
+		{[]string{"CAFFE DEL PORTICO", "40125 Bologna (BO)", "P. IVA 04829170358", "DOCUMENTO COMMERCIALE", "TOTALE COMPLESSIVO 11,50", "di cui IVA 1,05", "Consumazione al tavolo +0,50 cad."}, ""},
+		{[]string{"LA PERGOLETTA", "00153 Roma (RM)", "P. IVA 11346082974", "DOCUMENTO COMMERCIALE", "TOTALE COMPLESSIVO 26,50", "di cui IVA 2,41"}, ""},
+		{[]string{"MAPLE LEAF OUTFITTERS", "TOTAL 12.50 CAD"}, "CAD"},
+		{[]string{"YUM'S RESTAURANT", "Server 347", "SEK", "TOTAL 22.03"}, ""},
+		{[]string{"KEDAI RUNCIT MAJU SDN BHD", "GST Summary Amt (RM) Tax (RM)", "SR 6% 10.00 0.60", "TOTAL 10.60"}, "MYR"},
+	} {
+		if d := Detect(tc.page, "EU"); d.Currency != tc.want {
+			t.Errorf("%q: currency %q, want %q (%s)", tc.page[0], d.Currency, tc.want, d.Why)
+		}
+	}
+}
