@@ -238,6 +238,9 @@ func TestFixLegalSuffix(t *testing.T) {
 		{"ACME RAIL SL I I BHD", "ACME RAIL SDN BHD"},
 		{"ACME S & S BHD", "ACME S & S BHD"},
 		{"SYARIKAT ACME BHD", "SYARIKAT ACME BHD"},
+		{"La Pergoletta S . a . s .", "LA PERGOLETTA S.A.S."},
+		{"Ferramenta Conti S. r. l.", "FERRAMENTA CONTI S.R.L."},
+		{"Lusopost S .A.", "LUSOPOST S.A."},
 	} {
 		if got := fixLegalSuffix(tc.in); got != tc.want {
 			t.Errorf("fixLegalSuffix(%q) = %q, want %q", tc.in, got, tc.want)

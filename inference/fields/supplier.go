@@ -812,6 +812,9 @@ var legalSuffixFixes = []struct {
 	{regexp.MustCompile(`\bPT[VY¥]([.,]?\s*)L[I1lT]D\b`), "PTY${1}LTD"},
 	{regexp.MustCompile(`(\pL\s+)L[I1]D(\.?)$`), "${1}LTD${2}"}, // a name's last word
 	{regexp.MustCompile(`¥`), "Y"},
+	// A dotted legal form of three letters read apart ("S . a . s ."):
+	// S.A.S., S.R.L., S.P.A., S.N.C.
+	{regexp.MustCompile(`\bS\s*\.\s*(?:(A)\s*\.\s*(S)|(R)\s*\.\s*(L)|(P)\s*\.\s*(A)|(N)\s*\.\s*(C))\b(?:\s*\.)?`), "S.${1}${3}${5}${7}.${2}${4}${6}${8}."},
 	// A dotted legal form read in two ("S .A.", "B. V."): S.A., S.L., B.V., N.V.
 	{regexp.MustCompile(`\b([SBN])(?:\s+\.\s*|\.\s+)([ALV])\b\.?`), "${1}.${2}."},
 }

@@ -621,6 +621,10 @@ func TestATradeHeadingGoesOnToItsName(t *testing.T) {
 		{eu, lines("GASTHAUS", "Zum Schwarzen Adler", "Inh. Theresia Pichler", "Lerchenfelder Gürtel 28, 1070 Wien", "UID: ATU73255087", "09.11.2024 20:15", "S U M M E EUR 139,20"), "GASTHAUS ZUM SCHWARZEN ADLER"},
 		{us, lines("CORNERSTONE", "D R U G", "Store #0552", "3901 N High St, Columbus OH 43214", "07/14/2024 4:37 PM", "TOTAL $69.94"), "CORNERSTONE DRUG"},
 		{receipt.DefaultLocale(receipt.CountryAU), lines("GREENLEAF", "FOODS", "Shop 14, Westfield Rd, Indooroopilly", "QLD 4068 Ph (07) 3555 0182", "15/06/2024 10:02", "TOTAL $67.30"), "GREENLEAF FOODS"},
+		// The kinds of business a heading's second line names.
+		{receipt.DefaultLocale(receipt.CountryOther), lines("RIVERSIDE", "VETERINARY CLINIC", "Dublin Road, Mullingar", "Tel: 044 934 8812", "03/03/2025 10:12", "TOTAL €291.41"), "RIVERSIDE VETERINARY CLINIC"},
+		{receipt.DefaultLocale(receipt.CountryUK), lines("VOLTBOX", "E L E C T R O N I C S", "112 New Street, Birmingham B2 4JB", "29/11/2024 14:02", "TOTAL £317.98"), "VOLTBOX ELECTRONICS"},
+		{receipt.DefaultLocale(receipt.CountryNZ), lines("REEF & BATTER", "Fish 'n' Chips", "17 Marine Parade, New Brighton", "07/03/2025 18:40", "TOTAL $69.30"), "REEF & BATTER FISH 'N' CHIPS"},
 		{us, lines("GRILLE", "Villaggio Grille", "4780 Wharf Parkway", "Orange Beach, AL 36561", "05/12/2019 7:48 PM", "Total $48.20"), "VILLAGGIO GRILLE"},
 		// A car park's heading is its trade; the next line names it.
 		{eu, lines("PARKEERGARAGE", "STADHUISPLEIN", "ParkStad Exploitatie B.V.", "Stadhuisplein 4", "1315 HR Almere", "Betaald 23-02-2024 08:47", "TOTAAL 18,50"), "PARKEERGARAGE STADHUISPLEIN"},
