@@ -417,3 +417,18 @@ func TestPartsPaidWithNothingBackConfirmTheTotal(t *testing.T) {
 		t.Errorf("the card's part has %s", kinds(r.Total.Support))
 	}
 }
+
+// An optician's invoice with the insurers' parts taken off: the page's
+// gross total (679,00) is not what the patient paid (RESTE À CHARGE
+// 258,91, paid by card), and the reading is left to the reviewer.
+func TestTheInvoicesGrossTotalIsDoubtedBesideTheRestToPay(t *testing.T) {
+	eu := receipt.DefaultLocale(receipt.CountryEU)
+	page := lines("OPTIQUE DU PARC", "8 place Graslin - 44000 NANTES", "SARL VISION CLAIRE", "TVA FR39882163405", "FACTURE N° F2024-0412", "Date : 07/03/2024",
+		"Monture LUNA 5231 189,00", "Verre OD progressif 245,00", "Verre OG progressif 245,00", "TOTAL TTC 679,00 €", "dont TVA 20 % 113,17 €", "Total HT 565,83 €",
+		"Part AMO Sécurité sociale (60 %) -0,09 €", "Part AMC Mutuelle (tiers payant) -420,00 €", "RESTE À CHARGE", "258,91 €", "Réglé par CB le 07/03/2024 258,91 €")
+	r := ExtractFields(page, eu, testNow)
+	Assess(&r, page, eu, testNow)
+	if r.Total.Value.String() != "258.91" && r.Total.Doubt == "" {
+		t.Errorf("total %s (%s) taken without a doubt", r.Total.Value, r.Total.Why)
+	}
+}
