@@ -46,8 +46,31 @@ func ExtractFields(lines []Line, loc receipt.Locale, now time.Time) receipt.Rece
 	r.LineItems = items
 	readTaxLines(&r, lines, upper, loc)
 	readAdjustments(&r, lines, upper)
+	pricesWithoutTheTax(&r)
 	readInvoice(lines, loc, now, &r)
 	return r
+}
+
+// pricesWithoutTheTax unticks "tax inclusive" where a label said the total
+// includes the tax ("Total Incl. Tax 203.47", as every total does) but the
+// sums say the prices did not: the subtotal and its adjustments make the
+// total only with the tax added, and the items do not make it alone.
+func pricesWithoutTheTax(r *receipt.Receipt) {
+	if !r.TaxInclusive.Value || !r.Subtotal.Set || !r.Total.Set || !r.TotalTax.Value.IsPositive() {
+		return
+	}
+	base := r.Subtotal.Value.Add(r.Tip.Value).Sub(r.Discount.Value).Add(r.Rounding.Value)
+	if base.Equal(r.Total.Value) || !base.Add(r.TotalTax.Value).Equal(r.Total.Value) {
+		return
+	}
+	items := decimal.Zero
+	for _, li := range r.LineItems {
+		items = items.Add(li.LineTotal.Value)
+	}
+	if items.Equal(r.Total.Value) {
+		return // priced with their tax; the subtotal is the tax table's net
+	}
+	r.TaxInclusive = receipt.Field[bool]{Value: false, Set: true, Source: receipt.SourceOCR, Confidence: confLikely}
 }
 
 // setText sets a text field read from the page (an empty value leaves it).

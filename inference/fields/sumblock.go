@@ -1,6 +1,7 @@
 package fields
 
 import (
+	"maps"
 	"slices"
 	"strings"
 
@@ -215,12 +216,27 @@ func readSurcharge(r *receipt.Receipt, lines []Line, upper []string) {
 	}
 }
 
+// allCharges stands for every charge readAdjustments found, taken together.
+const allCharges = -2
+
+// eachLabelled says whether every line of charges names its charge: an
+// amount alone on its line may be a tax whose label the reading put on
+// another.
+func eachLabelled(lines []Line, charges map[int]decimal.Decimal) bool {
+	for i := range charges {
+		if letterCount(lines[i].Text) < 3 {
+			return false
+		}
+	}
+	return true
+}
+
 // readAdjustments reads the discounts and the charge printed between the
 // subtotal's line and the total's where the sums need them: "SUBTOTALE
 // 43,26 / SCONTO A PAGARE -0,80 / TOTALE 42,46", "Subtotal 101.40 /
 // Discretionary Service 12.5% 12.68 / TOTAL 114.08". Every amount printed
-// there with a minus is a discount; at most one other amount (a service
-// charge, a surcharge) is a charge. They are taken only where the subtotal
+// there with a minus is a discount; one other amount (a service charge, a
+// surcharge), or all of them together, is the charge. They are taken only where the subtotal
 // with them, and the rounding, makes the total to the cent: with the tax
 // added on top, or, where that does not, with the tax already in the
 // prices (which the reading then records). Where two or more lines there
@@ -241,6 +257,14 @@ func readAdjustments(r *receipt.Receipt, lines []Line, upper []string) bool {
 	sub, total := lineAt(lines, r.Subtotal.Box), lineAt(lines, r.Total.Box)
 	if sub < 0 || total <= sub+1 {
 		return false
+	}
+	// The total printed first under the subtotal closes the sums, not its
+	// card slip's copy further down ("TOTAL AUD $96.21").
+	for i := sub + 1; i < total; i++ {
+		if amts := amountsIn(lines[i].Text); len(amts) > 0 && amts[len(amts)-1].Equal(v) && saysTotal(upper[i]) {
+			total = i
+			break
+		}
 	}
 	discount, taxes, labelled := decimal.Zero, decimal.Zero, decimal.Zero
 	var discounts, taxLines, labelledAt []int
@@ -272,9 +296,19 @@ func readAdjustments(r *receipt.Receipt, lines []Line, upper []string) bool {
 		if len(discounts) > 0 {
 			r.Discount = found(discount, lines[discounts[0]].Conf*confLikely, boxOf(lines[discounts[0]]), "the discounts printed between the subtotal and the total, which the sums need")
 		}
-		if charge >= 0 {
+		switch {
+		case charge >= 0:
 			l := lines[charge]
 			r.Tip = found(charges[charge], l.Conf*confLikely, boxOf(l), "the amount printed between the subtotal and the total that they need: "+strings.TrimSpace(l.Text))
+		case charge == allCharges:
+			at := slices.Sorted(maps.Keys(charges))
+			sum, labels := decimal.Zero, []string{}
+			for _, i := range at {
+				sum = sum.Add(charges[i])
+				labels = append(labels, strings.TrimSpace(lines[i].Text))
+			}
+			l := lines[at[0]]
+			r.Tip = found(sum, l.Conf*confLikely, boxOf(l), "the charges printed between the subtotal and the total that they need: "+strings.Join(labels, "; "))
 		}
 		if inclusive && tax.IsPositive() {
 			r.TaxInclusive = receipt.Field[bool]{Value: true, Set: true, Source: receipt.SourceOCR, Confidence: confAssumed}
@@ -306,7 +340,9 @@ func readAdjustments(r *receipt.Receipt, lines []Line, upper []string) bool {
 			switch {
 			case base.Equal(v):
 			case len(charges) > 0:
+				all := base
 				for i, a := range charges {
+					all = all.Add(a)
 					if base.Add(a).Equal(v) {
 						if match >= 0 {
 							return false // two lines could be it
@@ -314,7 +350,10 @@ func readAdjustments(r *receipt.Receipt, lines []Line, upper []string) bool {
 						match = i
 					}
 				}
-				if match < 0 {
+				if match < 0 && len(charges) >= 2 && all.Equal(v) && eachLabelled(lines, charges) {
+					match = allCharges // "Public Holiday Surcharge 15% 12.38 / Card Surcharge 1.4% 1.33"
+				}
+				if match == -1 {
 					continue
 				}
 			default:

@@ -138,6 +138,11 @@ func TestDiscountsAndChargesBetweenSubtotalAndTotal(t *testing.T) {
 		// and 31.80 + 7.38 is no subtotal and tax.
 		{"two subtotals, a gratuity after the second", us, place("SAGE", "FRENCH CAFE & WINE BAR", "CHANDA R SvrCk: 8 1:56p 06/02/15", "2 SAUV BLANC JB 18.00", "1 VEGGIE SANDWICH 11.00", "1 QUICHE LORAINE 12.00",
 			"Sub Total : 41.00", "OPEN $DISCOUNT *Discount*: 11.00", "Tax 1.80", "Sub Total : 31.80", "GRATUITY 18 7.38", "06/02 2:44pTOTAL : 39.18", "THANK YOU!"), "11.00", "7.38", false, false, "1.80"},
+		// "Incl. Tax" on the total says the total has the tax, not the prices.
+		{"a service charge and a tax added to it", my, place("RESTORAN SRI MELATI", "14/03/2025 20:15", "Sub Total 174.50", "Service Charge 10% 17.45", "Service Tax 6% 11.52", "Total Incl. Tax 203.47", "Rounding Adj -0.02", "TOTAL RM 203.45", "CASH 250.00", "CHANGE 46.55"), "", "17.45", false, false, "11.52"},
+		// Two surcharges, and the card slip's copy of the total below.
+		{"a holiday and a card surcharge", receipt.DefaultLocale(receipt.CountryAU), place("LITTLE LONSDALE ESPRESSO", "27/01/2025 10:18", "Subtotal 82.50", "Sun/Public Holiday Surcharge 15% 12.38", "Total 94.88", "Card Surcharge Visa 1.4% 1.33", "TOTAL AUD 96.21", "GST included 8.75", "VISA 96.21",
+			"CUSTOMER COPY", "PURCHASE AUD $94.88", "SURCHARGE AUD $1.33", "TIP AUD $0.00", "TOTAL AUD $96.21", "APPROVED"), "", "13.71", true, false, ""},
 		{"two taxes, added", receipt.DefaultLocale(receipt.CountryOther), place("BISTRO LE CORMORAN", "2024-03-15 21:18", "Sous-total / Subtotal 168.50", "TPS / GST 5% 8.43", "TVQ / QST 9,975% 16.81", "TOTAL 193.74 $"), "", "", false, false, "25.24"},
 		{"amounts that make no sum", eu, place("SUPERMERCATO ROSSI S.R.L.", "27-09-2024 18:12", "SUBTOTALE 43,26", "SCONTO A PAGARE -0,50", "TOTALE COMPLESSIVO 42,46", "di cui IVA 3,94"), "", "", false, true, ""},
 	} {
