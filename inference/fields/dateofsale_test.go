@@ -31,6 +31,13 @@ func TestSalesDateAmongOtherDates(t *testing.T) {
 			"NORTHPOINT ELECTRONICS", "2024-01-25 15:07 REG 03", "TOTAL 249.06",
 			"DATE/TIME: 24/01/25 15:08:22", "2025-01-25 after the 1-year manufacturer's warranty ends",
 		}, "2024-01-25", "15:08:22", true},
+		// An age check's date of birth, a use-by date, points that lapse.
+		{"a date of birth", "AU", receipt.CountryAU, []string{
+			"CELLAR DOOR LIQUOR", "27/06/2025 18:42 Reg 2", "Shiraz 750ml 24.00", "TOTAL $24.00", "ID SIGHTED: DL SA DOB 14/08/1996 (Y)",
+		}, "2025-06-27", "18:42", true},
+		{"a use-by date, points that lapse", "DE", receipt.CountryEU, []string{
+			"METZGEREI HUBER", "29.11.2024 11:47", "Weißwürste 6,40", "Weißwürste zu verbrauchen bis 02.12.24", "SUMME EUR 6,40", "Punkte verfallen am 31.12.2025",
+		}, "2024-11-29", "11:47", true},
 		// A hotel bill: the arrival's label is its own line's.
 		{"a departure under an arrival", "US", receipt.CountryUS, []string{
 			"THE HARWICK", "GUEST FOLIO", "Arrival: 04/08/24 Conf No: 77310942",
