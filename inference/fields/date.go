@@ -2,6 +2,7 @@ package fields
 
 import (
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -373,6 +374,37 @@ var reMonthDayShortYear = regexp.MustCompile(`(?i)\b(jan|feb|mar|apr|may|jun|jul
 // would read as the time 28:20).
 var reMonthDayMarkYear = regexp.MustCompile(`(?i)\b((?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?\s*[0-3]?\d)[.:]\s?((?:19|20)\d{2})\b`)
 
+// reDayMisreadMonthYear and reMisreadMonthDayYear are a date whose
+// month's name has a letter read as a digit: "Sun 12 0ct 2025", "N0v 3,
+// 2024".
+var (
+	reDayMisreadMonthYear = regexp.MustCompile(`\b[0-3]?\d\.?\s+(\pL*\d[\pL\d]*)\.?,?\s+(?:19|20)\d{2}\b`)
+	reMisreadMonthDayYear = regexp.MustCompile(`\b(\pL*\d[\pL\d]*)\.?\s+[0-3]?\d(?:st|nd|rd|th)?,?\s+(?:19|20)\d{2}\b`)
+	letterOf              = strings.NewReplacer("0", "O", "1", "L", "5", "S", "8", "B")
+)
+
+// mendMonthWord puts back the letters of a month's name read as digits
+// in a date (reDayMisreadMonthYear's or reMisreadMonthDayYear's match),
+// where the word is a month's name with them back and has two letters of
+// its own.
+func mendMonthWord(m string) string {
+	for _, re := range []*regexp.Regexp{reDayMisreadMonthYear, reMisreadMonthDayYear} {
+		g := re.FindStringSubmatchIndex(m)
+		if g == nil {
+			continue
+		}
+		w := m[g[2]:g[3]]
+		if letterCount(w) < 2 {
+			continue
+		}
+		fixed := letterOf.Replace(strings.ToUpper(w))
+		if _, ok := packs.AllMonths()[packs.Fold(fixed)]; ok || slices.Contains(monthAbbrevs, fixed) {
+			return m[:g[2]] + fixed + m[g[3]:]
+		}
+	}
+	return m
+}
+
 // reISODateTime is an ISO 8601 date and time ("2024-06-15T17:41:03.000",
 // a German till's TSE stamp): the date and the time, read apart.
 var reISODateTime = regexp.MustCompile(`\b(\d{4}-\d{2}-\d{2})T(\d{2}:\d{2})`)
@@ -416,6 +448,8 @@ func mendDateText(s string, order receipt.DateOrder) string {
 		return g[1] + " " + g[2] + ", 20" + g[4] + m[strings.LastIndex(m, g[4])+2:]
 	})
 	s = reMonthDayMarkYear.ReplaceAllString(s, "$1, $2")
+	s = reDayMisreadMonthYear.ReplaceAllStringFunc(s, mendMonthWord)
+	s = reMisreadMonthDayYear.ReplaceAllStringFunc(s, mendMonthWord)
 	s = reCompactDate.ReplaceAllString(s, "$1/$2/$3$4")
 	s = reTimeGluedToYear.ReplaceAllString(s, "$1 $2")
 	s = reTwoDigitYearGluedToTime.ReplaceAllString(s, "$1$2 $3")

@@ -148,6 +148,24 @@ func TestTillDatesWithATwoDigitYear(t *testing.T) {
 	}
 }
 
+// A month's name with its O read as a zero, its L as a one.
+func TestAMonthsNameWithADigitForALetter(t *testing.T) {
+	for _, tc := range []struct {
+		country    receipt.Country
+		text, want string
+	}{
+		{receipt.CountryNZ, "Sun 12 0ct 2025 2 2:14 pm Reg 1", "2025-10-12"},
+		{receipt.CountryUS, "N0v 3, 2024 6:02 PM", "2024-11-03"},
+		{receipt.CountryUK, "Ju1y 21, 2024", "2024-07-21"},
+		{receipt.CountryUK, "Table 12 A1B 2025", ""},
+	} {
+		d := FindDate(lines("ACME GARDENS", tc.text, "TOTAL 9.00"), receipt.DefaultLocale(tc.country), testNow)
+		if got := d.Value.Format("2006-01-02"); d.Set != (tc.want != "") || d.Set && got != tc.want {
+			t.Errorf("%q: %s (set %v), want %q", tc.text, got, d.Set, tc.want)
+		}
+	}
+}
+
 // A date a promotion ends on, or a till's software version, is no rival
 // to the sale's date.
 func TestAPromotionsEndIsNoRivalDate(t *testing.T) {
