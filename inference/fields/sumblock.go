@@ -266,8 +266,9 @@ func readAdjustments(r *receipt.Receipt, lines []Line, upper []string) bool {
 			break
 		}
 	}
-	discount, taxes, labelled := decimal.Zero, decimal.Zero, decimal.Zero
+	discount, taxes, labelled, parts := decimal.Zero, decimal.Zero, decimal.Zero, decimal.Zero
 	var discounts, taxLines, labelledAt []int
+	var partLines []string
 	charges := map[int]decimal.Decimal{}
 	for i := sub + 1; i < total; i++ {
 		k := upper[i]
@@ -275,6 +276,10 @@ func readAdjustments(r *receipt.Receipt, lines []Line, upper []string) bool {
 		if reTaxWord.MatchString(k) && len(amts) > 0 && amts[len(amts)-1].IsPositive() && !strings.Contains(k, "INC") {
 			taxes = taxes.Add(amts[len(amts)-1]) // "TPS / GST 5% 8.43 / TVQ / QST 9,975% 16.81"
 			taxLines = append(taxLines, i)
+		}
+		if reSubtotal.MatchString(k) && len(amts) > 0 && amts[len(amts)-1].IsPositive() && !reTaxWord.MatchString(k) {
+			parts = parts.Add(amts[len(amts)-1]) // "Goods Sub Total 145.63 / Rental Sub Total 165.00"
+			partLines = append(partLines, strings.TrimSpace(lines[i].Text))
 		}
 		if len(amts) == 0 || reTaxWord.MatchString(k) || strings.Contains(k, "ROUNDING") || strings.Contains(k, "TOTAL") || reCountLine.MatchString(k) {
 			continue
@@ -325,46 +330,60 @@ func readAdjustments(r *receipt.Receipt, lines []Line, upper []string) bool {
 		discounts = append(discounts, labelledAt...)
 		slices.Sort(discounts)
 	}
-	for _, t := range taxReadings {
-		for _, withTax := range []bool{true, false} {
-			base := s.Sub(discount).Add(r.Tip.Value)
-			if withTax {
-				if !t.IsPositive() {
-					continue
-				}
-				base = base.Add(t)
-			} else if !t.Equal(tax) {
-				continue // taxes summed only to be added
-			}
-			match := -1
-			switch {
-			case base.Equal(v):
-			case len(charges) > 0:
-				all := base
-				for i, a := range charges {
-					all = all.Add(a)
-					if base.Add(a).Equal(v) {
-						if match >= 0 {
-							return false // two lines could be it
-						}
-						match = i
+	// A second subtotal under the first is where the sums stand after the
+	// lines between ("Sub Total 41.00 / Discount 11.00 / Tax 1.80 / Sub
+	// Total 31.80"), or, where that does not make the total, another part
+	// of it, added.
+	subtotals := []decimal.Decimal{s}
+	if parts.IsPositive() {
+		subtotals = append(subtotals, s.Add(parts))
+	}
+	for _, subtotal := range subtotals {
+		for _, t := range taxReadings {
+			for _, withTax := range []bool{true, false} {
+				base := subtotal.Sub(discount).Add(r.Tip.Value)
+				if withTax {
+					if !t.IsPositive() {
+						continue
 					}
+					base = base.Add(t)
+				} else if !t.Equal(tax) {
+					continue // taxes summed only to be added
 				}
-				if match < 0 && len(charges) >= 2 && all.Equal(v) && eachLabelled(lines, charges) {
-					match = allCharges // "Public Holiday Surcharge 15% 12.38 / Card Surcharge 1.4% 1.33"
-				}
-				if match == -1 {
+				match := -1
+				switch {
+				case base.Equal(v):
+				case len(charges) > 0:
+					all := base
+					for i, a := range charges {
+						all = all.Add(a)
+						if base.Add(a).Equal(v) {
+							if match >= 0 {
+								return false // two lines could be it
+							}
+							match = i
+						}
+					}
+					if match < 0 && len(charges) >= 2 && all.Equal(v) && eachLabelled(lines, charges) {
+						match = allCharges // "Public Holiday Surcharge 15% 12.38 / Card Surcharge 1.4% 1.33"
+					}
+					if match == -1 {
+						continue
+					}
+				default:
 					continue
 				}
-			default:
-				continue
+				if !t.Equal(tax) {
+					l := lines[taxLines[0]]
+					r.TotalTax = found(t, l.Conf*confLikely, boxOf(l), "the taxes printed between the subtotal and the total, which with it make the total")
+				}
+				take(match, !withTax)
+				if !subtotal.Equal(s) {
+					l := lines[lineAt(lines, r.Subtotal.Box)]
+					r.Subtotal = found(r.Subtotal.Value.Add(parts), l.Conf*confLikely, boxOf(l), "the subtotals printed one under another, added: "+strings.TrimSpace(l.Text)+"; "+strings.Join(partLines, "; "))
+				}
+				return true
 			}
-			if !t.Equal(tax) {
-				l := lines[taxLines[0]]
-				r.TotalTax = found(t, l.Conf*confLikely, boxOf(l), "the taxes printed between the subtotal and the total, which with it make the total")
-			}
-			take(match, !withTax)
-			return true
 		}
 	}
 	return false

@@ -143,6 +143,8 @@ func TestDiscountsAndChargesBetweenSubtotalAndTotal(t *testing.T) {
 		// Two surcharges, and the card slip's copy of the total below.
 		{"a holiday and a card surcharge", receipt.DefaultLocale(receipt.CountryAU), place("LITTLE LONSDALE ESPRESSO", "27/01/2025 10:18", "Subtotal 82.50", "Sun/Public Holiday Surcharge 15% 12.38", "Total 94.88", "Card Surcharge Visa 1.4% 1.33", "TOTAL AUD 96.21", "GST included 8.75", "VISA 96.21",
 			"CUSTOMER COPY", "PURCHASE AUD $94.88", "SURCHARGE AUD $1.33", "TIP AUD $0.00", "TOTAL AUD $96.21", "APPROVED"), "", "13.71", true, false, ""},
+		// Two subtotals, one per kind of sale, then the tax on one of them.
+		{"goods and a rental, each its subtotal", my, place("KEDAI PERKAKASAN JAYA", "21/08/2025 16:40", "SIMEN PORTLAND 50KG 47.00", "Goods Sub Total 145.63", "Rental Sub Total 165.00", "Service Tax 8% (*S8) 13.20", "Total (RM) 323.83", "Rounding Adj 0.02", "NETT MYR 323.85", "Cash Received 400.00", "Change 76.15"), "", "", false, false, "13.20"},
 		{"two taxes, added", receipt.DefaultLocale(receipt.CountryOther), place("BISTRO LE CORMORAN", "2024-03-15 21:18", "Sous-total / Subtotal 168.50", "TPS / GST 5% 8.43", "TVQ / QST 9,975% 16.81", "TOTAL 193.74 $"), "", "", false, false, "25.24"},
 		{"amounts that make no sum", eu, place("SUPERMERCATO ROSSI S.R.L.", "27-09-2024 18:12", "SUBTOTALE 43,26", "SCONTO A PAGARE -0,50", "TOTALE COMPLESSIVO 42,46", "di cui IVA 3,94"), "", "", false, true, ""},
 	} {
@@ -173,5 +175,17 @@ func TestDiscountsAndChargesBetweenSubtotalAndTotal(t *testing.T) {
 		if sums != tc.doubted {
 			t.Errorf("%s: a finding that the sums are off: %v, want %v", tc.name, sums, tc.doubted)
 		}
+	}
+}
+
+// Subtotals printed one under another, per kind of sale, add up to the
+// receipt's subtotal where only together they make the total.
+func TestSubtotalsPerKindOfSaleAddUp(t *testing.T) {
+	my := receipt.DefaultLocale(receipt.CountryMY)
+	page := lines("KEDAI PERKAKASAN JAYA", "21/08/2025 16:40", "Goods Sub Total 145.63", "Rental Sub Total 165.00", "Service Tax 8% (*S8) 13.20",
+		"Total (RM) 323.83", "Rounding Adj 0.02", "NETT MYR 323.85", "Cash Received 400.00", "Change 76.15")
+	r := ExtractFields(page, my, testNow)
+	if r.Subtotal.Value.StringFixed(2) != "310.63" || r.Total.Value.StringFixed(2) != "323.85" {
+		t.Errorf("subtotal %s (%s), total %s", r.Subtotal.Value, r.Subtotal.Why, r.Total.Value)
 	}
 }
