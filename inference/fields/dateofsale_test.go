@@ -38,6 +38,11 @@ func TestSalesDateAmongOtherDates(t *testing.T) {
 		{"a use-by date, points that lapse", "DE", receipt.CountryEU, []string{
 			"METZGEREI HUBER", "29.11.2024 11:47", "Weißwürste 6,40", "Weißwürste zu verbrauchen bis 02.12.24", "SUMME EUR 6,40", "Punkte verfallen am 31.12.2025",
 		}, "2024-11-29", "11:47", true},
+		// A repair ticket: brought in, promised, then picked up and paid.
+		{"a repair's check-in and promised dates", "US", receipt.CountryUS, []string{
+			"SPOKE & CHAIN", "REPAIR TICKET / RECEIPT", "Checked in: 05/02/2025 10:14 AM", "Promised: 05/06/2025",
+			"Picked up / paid: 05/07/2025 5:38 PM", "Labor subtotal 144.00", "TOTAL 325.99",
+		}, "2025-05-07", "17:38", true},
 		// A hotel bill: the arrival's label is its own line's.
 		{"a departure under an arrival", "US", receipt.CountryUS, []string{
 			"THE HARWICK", "GUEST FOLIO", "Arrival: 04/08/24 Conf No: 77310942",
