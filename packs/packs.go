@@ -144,6 +144,10 @@ type Pack struct {
 	TaxRates []string `json:"tax_rates"`
 	// TaxID is a regular expression for the country's VAT or tax number.
 	TaxID string `json:"tax_id,omitempty"`
+	// NationalTaxIDSuffix follows the national number in the VAT number
+	// made of it: Sweden's organisation number 556123-4567 is VAT number
+	// SE556123456701.
+	NationalTaxIDSuffix string `json:"national_tax_id_suffix,omitempty"`
 	// Evidence are words only this country's pages print: its name,
 	// regions, registry names.
 	Evidence []string `json:"evidence"`
@@ -1112,7 +1116,7 @@ func (p *Pack) NationalTaxID(s string) (string, bool) {
 	if p == nil || p.taxID == nil || p.taxPrefix == "" || p.taxID.MatchString(s) {
 		return "", false
 	}
-	id := p.taxPrefix + s
+	id := p.taxPrefix + s + p.NationalTaxIDSuffix
 	return id, p.taxID.MatchString(id)
 }
 

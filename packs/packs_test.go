@@ -13,7 +13,7 @@ import (
 )
 
 func TestEveryBuiltInPackLoads(t *testing.T) {
-	want := strings.Fields("AT AU BE BG CA DE ES FI FR IE IT MY NL NZ PL PT UK US")
+	want := strings.Fields("AT AU BE BG CA DE ES FI FR IE IT MY NL NZ PL PT SE UK US")
 	var got []string
 	for _, p := range All() {
 		got = append(got, p.Country)
@@ -244,6 +244,7 @@ func TestNationalTaxID(t *testing.T) {
 		{"IT", "04603586779", "IT04603586779", true},
 		{"AT", "U12345678", "ATU12345678", true},
 		{"UK", "123456789", "GB123456789", true},
+		{"SE", "5561234567", "SE556123456701", true},
 		{"IT", "IT04603586779", "", false},
 		{"IT", "0460358677", "", false},
 		{"US", "123456789", "", false}, // no tax ID pattern

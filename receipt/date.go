@@ -86,7 +86,12 @@ func ParseDate(s string, order DateOrder) (ParsedDate, error) {
 		if m[2] == "." {
 			first = DMY
 		}
-		if first == YMD { // YMD never has a 1–2 digit first part; read as day first
+		if first == YMD && m[2] == "-" && len(m[1]) == 2 && validDate(expandYear(m[1]), b, atoi(c)) {
+			// A Swedish till's "24-03-28": two-digit year, month, day.
+			y, mo, d = expandYear(m[1]), b, atoi(c)
+			break
+		}
+		if first == YMD { // a short first part otherwise is the day
 			first = DMY
 		}
 		dd, mm := a, b

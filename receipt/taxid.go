@@ -316,6 +316,7 @@ var euVATChecks = map[string]euVATCheck{
 	"IT": {"Italian", "check digit (Luhn)", "digit", luhnHolds},
 	"NL": {"Dutch", "check digit (modulus 11, or 97 for a sole trader's number)", "digit", dutchCheckHolds},
 	"PL": {"Polish", "check digit (NIP, modulus 11)", "digit", polishCheckHolds},
+	"SE": {"Swedish", "check digit (Luhn, of the organisation number)", "digit", func(b string) bool { return luhnHolds(b[:10]) }},
 }
 
 // weightedSum is the sum of digits[i]·weights[i].

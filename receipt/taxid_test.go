@@ -164,6 +164,8 @@ func TestEUVATCheckCharacters(t *testing.T) {
 		{"NL000099998B58", false},
 		{"PL5260250274", true},
 		{"PL5260250275", false},
+		{"SE556123456701", true},
+		{"SE556123456801", false},
 	} {
 		if err := ValidateTaxID(TaxID{Scheme: SchemeEUVAT, Value: tc.id}); (err == nil) != tc.valid {
 			t.Errorf("%s: %v, want valid %v", tc.id, err, tc.valid)

@@ -67,6 +67,13 @@ func TestTheCurrencyIsThePagesNotTheClients(t *testing.T) {
 		{"Bulgarian shop, in Cyrillic", "13.28", "BGN", lines("КАУФЛАНД БЪЛГАРИЯ ЕООД", "гр. София, бул. Витоша 12", "ЕИК 131129282",
 			"ХЛЯБ 1.89 Б", "МЛЯКО 2.49 Б", "СИРЕНЕ 8.90 Б", "ОБЩА СУМА 13.28 лв", "В БРОЙ 20.00 лв", "РЕСТО 6.72 лв",
 			"ДДС Б = 20.00% 2.21", "12.03.2019 14:22", "ФИСКАЛЕН БОН")},
+		// A Swedish till prints the year first with two digits and its
+		// prices in kronor ("kr"); a Finnish one in Swedish is in euros.
+		{"Swedish bakery", "86.5", "SEK", lines("Bageri Lindqvist HB", "Vasagatan 45", "111 52 Stockholm", "Org.nr 556123-4567",
+			"KVITTO", "Datum: 24-03-28 08:10", "KANELBULLE 2 x 32,00 64,00", "KAFFE 22,50", "TOTALT 86,50 kr", "KONTANT 100,00 kr", "VÄXEL 13,50 kr",
+			"MOMS % NETTO MOMS BRUTTO", "12% 77,23 9,27 86,50", "TACK FÖR BESÖKET")},
+		{"Finnish café, in Swedish", "12.4", "EUR", lines("Kafé Strandén Ab", "Storagatan 3, 22100 Mariehamn", "FO-nummer 1234567-1",
+			"KVITTO", "21.11.2024 16.05", "Kaffe 3,40", "Smörgås 9,00", "TOTALT 12,40", "KONTANT 20,00", "VÄXEL 7,60", "MOMS 14% 1,52", "Tack för besöket!")},
 		// No pack reads its words (its total is not checked here); its
 		// currency is the code it prints all the same.
 		{"receipt in lei", "", "RON", lines("SHOP", "12.03.2018", "TOTAL 12.34 RON", "NUMERAR 20.00 RON", "REST 7.66 RON")},

@@ -14,7 +14,7 @@ import (
 // own language, with the words of the country packs (package packs): tax
 // tables per rate, decimal commas and thousands separators, legal forms,
 // accents. Countries (AU, UK, US, EU) keep their English receipts.
-var PackCountries = []string{"DE", "AT", "FR", "BE", "NL", "IT", "ES", "PT", "FI", "IE", "CA", "PL", "BG"}
+var PackCountries = []string{"DE", "AT", "FR", "BE", "NL", "IT", "ES", "PT", "FI", "SE", "IE", "CA", "PL", "BG"}
 
 // Band is one tax rate of a receipt with several: German receipts print
 // its letter after each item and one row per letter in the MwSt table.
@@ -288,6 +288,31 @@ var languageWords = map[string]langWords{
 		trades: []string{"Leipomo", "Paperikauppa", "Rautakauppa", "Kahvila", "Kirjakauppa"},
 		multi:  "x",
 	},
+	"sv": {
+		words: map[string][]string{
+			"total": {"TOTALT", "SUMMA", "ATT BETALA"}, "cash": {"KONTANT"},
+			"change": {"VÄXEL", "TILLBAKA"}, "card": {"KORT", "BANKKORT"},
+			"date": {"Datum"}, "header": {"KVITTO", "KASSAKVITTO"}, "subtotal": {"DELSUMMA"},
+		},
+		itemHead: [4]string{"ANTAL", "ARTIKEL", "PRIS", "BELOPP"},
+		thanks:   []string{"TACK FÖR BESÖKET", "Välkommen åter!"},
+		items: []localItem{
+			{"KAFFE 450G", 1},
+			{"KNÄCKEBRÖD", 1},
+			{"MJÖLK 1,5L", 1},
+			{"PRÄSTOST", 1},
+			{"ÄPPLEN 1KG", 1},
+			{"KOPIERINGSPAPPER A4", 0},
+			{"KULSPETSPENNA", 0},
+			{"LED-LAMPA", 0},
+			{"ANTECKNINGSBOK", 0},
+			{"BATTERIER AA", 0},
+			{"TEJP", 0},
+		},
+		pricey: []string{"KAFFEBRYGGARE", "LASERSKRIVARE"},
+		trades: []string{"Bageri", "Bokhandel", "Järnhandel", "Kafé", "Livs"},
+		multi:  "x",
+	},
 	"pl": {
 		words: map[string][]string{
 			"total": {"SUMA PLN", "SUMA", "DO ZAPŁATY", "RAZEM"}, "cash": {"GOTÓWKA", "ZAPŁACONO"},
@@ -559,6 +584,21 @@ var localPresets = map[string]localPreset{
 					return fmt.Sprintf("Y-tunnus %s-%d", d, c), fmt.Sprintf("FI%s%d", d, c)
 				}
 			}
+		},
+	},
+	"SE": {
+		langs: []string{"sv"}, bands: []Band{{"", 25000}, {"", 12000}, {"", 6000}}, inclusive: true, comma: true, group: " ",
+		marks:    []markStyle{{"kr", true, true}, {"SEK", true, false}},
+		dateFmt:  []string{"2006-01-02", "06-01-02"},
+		legal:    map[string][]string{"sv": {"AB", "HB", "KB"}},
+		families: []string{"Andersson", "Johansson", "Karlsson", "Nilsson", "Eriksson", "Ström", "Lindqvist", "Sjöberg"},
+		streets:  perLang([]string{"Drottninggatan", "Kungsgatan", "Storgatan", "Vasagatan", "Östra Hamngatan"}, "sv"),
+		cities:   perLang([]string{"111 52 Stockholm", "411 06 Göteborg", "211 22 Malmö", "753 20 Uppsala", "582 24 Linköping"}, "sv"),
+		table:    perLang([]string{"MOMS %", "NETTO", "MOMS", "BRUTTO"}, "sv"),
+		taxID: func(rng *rand.Rand, _ string) (string, string) {
+			d := fmt.Sprintf("55%07d", rng.Intn(1e7))
+			d += strconv.Itoa(luhnCheck(d))
+			return pick(rng, []string{"Org.nr " + d[:6] + "-" + d[6:], "Momsreg.nr SE" + d + "01"}), "SE" + d + "01"
 		},
 	},
 	"PL": {
