@@ -235,8 +235,10 @@ func eachLabelled(lines []Line, charges map[int]decimal.Decimal) bool {
 // subtotal's line and the total's where the sums need them: "SUBTOTALE
 // 43,26 / SCONTO A PAGARE -0,80 / TOTALE 42,46", "Subtotal 101.40 /
 // Discretionary Service 12.5% 12.68 / TOTAL 114.08". Every amount printed
-// there with a minus is a discount; one other amount (a service charge, a
-// surcharge), or all of them together, is the charge. They are taken only where the subtotal
+// there with a minus is a discount, and one on a discount's line where the
+// sums need it; one other amount (a service charge, a surcharge), or all
+// of them together, is the charge; a second subtotal is where the sums
+// stand or another part of them. They are taken only where the subtotal
 // with them, and the rounding, makes the total to the cent: with the tax
 // added on top, or, where that does not, with the tax already in the
 // prices (which the reading then records). Where two or more lines there
