@@ -109,7 +109,7 @@ func trimEdgeSpecks(lines []Line) []Line {
 			// speck stretches.
 			return !money && w.Conf < 0.5 && next.Box.H > 0 && gap > next.Box.H*3
 		}
-		return n <= 2 && !HasDigit(w.Text) && height > 0 && gap > height*3/2 && (money || gap > 2*spacing) && !packs.IsLabelWord(w.Text) && !packs.IsLegalFormWord(w.Text)
+		return n <= 2 && !HasDigit(w.Text) && height > 0 && gap > height*3/2 && (money || gap > 2*spacing) && !packs.IsLabelWord(w.Text) && !packs.IsLegalFormWord(w.Text) && !surelyAWord(w)
 	}
 	gapBetween := func(a, b inference.Word) int { return b.Box.X - (a.Box.X + a.Box.W) }
 	out := make([]Line, 0, len(lines))
@@ -136,6 +136,15 @@ func trimEdgeSpecks(lines []Line) []Line {
 		out = append(out, l)
 	}
 	return out
+}
+
+// surelyAWord says whether two letters far off a line's end were read as
+// a word, not a speck: read surely, and not all strokes a speck or the
+// page's edge reads as ("COASTLINE GAS   GO", its & unread).
+func surelyAWord(w inference.Word) bool {
+	return w.Conf >= 0.95 && len([]rune(w.Text)) == 2 && strings.IndexFunc(w.Text, func(r rune) bool {
+		return unicode.IsLetter(r) && !strings.ContainsRune("IiLlJjTtrf", r)
+	}) >= 0 && strings.IndexFunc(w.Text, func(r rune) bool { return !unicode.IsLetter(r) }) < 0
 }
 
 // innerSpacing is the median gap between a line's words, the gaps at its

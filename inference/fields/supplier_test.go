@@ -385,6 +385,30 @@ func TestANameThatReadsLikeAMottoIsDoubted(t *testing.T) {
 	}
 }
 
+// Two letters read surely far off a name's end are a word whose "&" was
+// not read ("COASTLINE GAS & GO"); read unsurely, or as strokes a speck
+// makes, they go.
+func TestTwoLettersReadSurelyAreNoSpeck(t *testing.T) {
+	for _, tc := range []struct {
+		last string
+		conf float64
+		want string
+	}{
+		{"GO", 0.99, "COASTLINE GAS GO"},
+		{"GO", 0.6, "COASTLINE GAS"},
+		{"Il", 0.99, "COASTLINE GAS"},
+	} {
+		words := []inference.Word{
+			{Text: "COASTLINE", Conf: 0.99, Box: receipt.Box{X: 208, Y: 101, W: 69, H: 9}},
+			{Text: "GAS", Conf: 0.99, Box: receipt.Box{X: 287, Y: 101, W: 23, H: 9}},
+			{Text: tc.last, Conf: tc.conf, Box: receipt.Box{X: 335, Y: 101, W: 15, H: 9}},
+		}
+		if got := trimEdgeSpecks([]Line{GroupLines(words)[0]})[0].Text; got != tc.want {
+			t.Errorf("%q at %.2f: %q, want %q", tc.last, tc.conf, got, tc.want)
+		}
+	}
+}
+
 // A two-letter legal form set apart from the name is the name's, not a
 // speck at the line's edge: the Finnish partnership's AY stays, where a
 // lone letter as far off goes.
