@@ -393,7 +393,7 @@ var currencyMarks = []struct {
 	// An ISO code counts beside an amount on its line: SEK, CAD and the
 	// rest are also words and abbreviations ("SEK.U3" is a Malaysian
 	// section; "347\nSek() 4.40" a misread word under a number).
-	{regexp.MustCompile(`\b(USD|GBP|AUD|NZD|CAD|MYR|CHF|SGD|SEK|NOK|DKK|PLN|CZK|HUF|BGN|RON|ISK|JPY|INR|HKD|CNY) ?\d|\d ?(USD|GBP|AUD|NZD|CAD|MYR|CHF|SGD|SEK|NOK|DKK|PLN|CZK|HUF|BGN|RON|ISK|JPY|INR|HKD|CNY)\b`), ""},
+	{regexp.MustCompile(`\b(` + isoCodes + `) ?\d|\d ?(` + isoCodes + `)\b`), ""},
 	{regexp.MustCompile(`\bRINGGIT\b`), "MYR"},
 }
 
@@ -452,11 +452,15 @@ func (pg page) printedCurrencies() (map[string]int, map[string]bool) {
 	return out, headed
 }
 
+// isoCodes are the ISO 4217 codes a page's amounts are read beside, the
+// euro's apart (tills print "EUR", "Eur" and "EURO").
+const isoCodes = `USD|GBP|AUD|NZD|CAD|MYR|CHF|SGD|SEK|NOK|DKK|PLN|CZK|HUF|BGN|RON|ISK|JPY|INR|HKD|CNY`
+
 // reCodeInLowerCase finds the ISO codes the currency marks name, in any
 // case: printed in capitals they are currencies; in lower or mixed case
 // they are words ("cad." is Italian for each). The euro's is no word, and
 // tills print it "Eur" too.
-var reCodeInLowerCase = regexp.MustCompile(`(?i)\b(USD|GBP|AUD|NZD|CAD|MYR|CHF|SGD|SEK|NOK|DKK|PLN|CZK|HUF|BGN|RON|ISK|JPY|INR|HKD|CNY)\b`)
+var reCodeInLowerCase = regexp.MustCompile(`(?i)\b(` + isoCodes + `)\b`)
 
 // countMark counts a currency mark in upper-case text: a mark with letters
 // as a whole word, a symbol wherever it stands. It counts apart the marks

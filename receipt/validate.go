@@ -156,7 +156,7 @@ func (c *checker) lineItems() {
 	if len(r.LineItems) == 0 {
 		return
 	}
-	sum, complete := itemsSum(r)
+	sum, complete := ItemsSum(r)
 	target, name := r.Subtotal, "subtotal"
 	if !target.Set {
 		target, name = r.Total, "total"
@@ -187,9 +187,9 @@ func (c *checker) lineItems() {
 	}
 }
 
-// itemsSum is what the line items add up to, and whether every item has
+// ItemsSum is what the line items add up to, and whether every item has
 // its amount (false with no items).
-func itemsSum(r Receipt) (decimal.Decimal, bool) {
+func ItemsSum(r Receipt) (decimal.Decimal, bool) {
 	sum := decimal.Zero
 	for _, li := range r.LineItems {
 		if !li.LineTotal.Set {
@@ -215,7 +215,7 @@ func (c *checker) sums() {
 		ok = c.near(base, r.Total.Value, 1)
 		if !ok && r.TotalTax.Set && c.near(exclusive, r.Total.Value, 1) {
 			ok = true
-			if sum, complete := itemsSum(r); complete && c.near(sum, r.Total.Value, int64(len(r.LineItems))) {
+			if sum, complete := ItemsSum(r); complete && c.near(sum, r.Total.Value, int64(len(r.LineItems))) {
 				break // the items are priced with their tax; the subtotal is the net of the tax table
 			}
 			c.add(FindSumVsTotal, Warning, fmt.Sprintf("the total %s is the subtotal plus tax, so the prices do not include tax: untick \"tax inclusive\"", c.money(r.Total.Value)), "tax_inclusive", "subtotal", "total_tax", "total")

@@ -383,26 +383,22 @@ var (
 	letterOf              = strings.NewReplacer("0", "O", "1", "L", "5", "S", "8", "B")
 )
 
-// mendMonthWord puts back the letters of a month's name read as digits
-// in a date (reDayMisreadMonthYear's or reMisreadMonthDayYear's match),
-// where the word is a month's name with them back and has two letters of
-// its own.
-func mendMonthWord(m string) string {
-	for _, re := range []*regexp.Regexp{reDayMisreadMonthYear, reMisreadMonthDayYear} {
+// mendMonthWord puts back the letters of a month's name read as digits in
+// the dates re finds (its first group the month's word), where the word is
+// a month's name with them back and has two letters of its own.
+func mendMonthWord(re *regexp.Regexp, s string) string {
+	return re.ReplaceAllStringFunc(s, func(m string) string {
 		g := re.FindStringSubmatchIndex(m)
-		if g == nil {
-			continue
-		}
 		w := m[g[2]:g[3]]
 		if letterCount(w) < 2 {
-			continue
+			return m
 		}
 		fixed := letterOf.Replace(strings.ToUpper(w))
 		if _, ok := packs.AllMonths()[packs.Fold(fixed)]; ok || slices.Contains(monthAbbrevs, fixed) {
 			return m[:g[2]] + fixed + m[g[3]:]
 		}
-	}
-	return m
+		return m
+	})
 }
 
 // reISODateTime is an ISO 8601 date and time ("2024-06-15T17:41:03.000",
@@ -448,8 +444,8 @@ func mendDateText(s string, order receipt.DateOrder) string {
 		return g[1] + " " + g[2] + ", 20" + g[4] + m[strings.LastIndex(m, g[4])+2:]
 	})
 	s = reMonthDayMarkYear.ReplaceAllString(s, "$1, $2")
-	s = reDayMisreadMonthYear.ReplaceAllStringFunc(s, mendMonthWord)
-	s = reMisreadMonthDayYear.ReplaceAllStringFunc(s, mendMonthWord)
+	s = mendMonthWord(reDayMisreadMonthYear, s)
+	s = mendMonthWord(reMisreadMonthDayYear, s)
 	s = reCompactDate.ReplaceAllString(s, "$1/$2/$3$4")
 	s = reTimeGluedToYear.ReplaceAllString(s, "$1 $2")
 	s = reTwoDigitYearGluedToTime.ReplaceAllString(s, "$1$2 $3")

@@ -261,11 +261,7 @@ func assessTotal(r *receipt.Receipt, lines []Line, upper []string, loc receipt.L
 		assessInvoiceTotal(r, lines, at, money, support, doubt)
 	}
 	if n := len(r.LineItems); n >= 2 {
-		sum, complete := decimal.Zero, true
-		for _, li := range r.LineItems {
-			complete = complete && li.LineTotal.Set
-			sum = sum.Add(li.LineTotal.Value)
-		}
+		sum, complete := receipt.ItemsSum(*r)
 		switch {
 		case !complete:
 		case sum.Equal(v):

@@ -63,11 +63,7 @@ func pricesWithoutTheTax(r *receipt.Receipt) {
 	if base.Equal(r.Total.Value) || !base.Add(r.TotalTax.Value).Equal(r.Total.Value) {
 		return
 	}
-	items := decimal.Zero
-	for _, li := range r.LineItems {
-		items = items.Add(li.LineTotal.Value)
-	}
-	if items.Equal(r.Total.Value) {
+	if items, _ := receipt.ItemsSum(*r); items.Equal(r.Total.Value) {
 		return // priced with their tax; the subtotal is the tax table's net
 	}
 	r.TaxInclusive = receipt.Field[bool]{Value: false, Set: true, Source: receipt.SourceOCR, Confidence: confLikely}
