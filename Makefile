@@ -40,7 +40,7 @@ DEB_BUILD := gcc g++ make pkg-config git ca-certificates \
 	libxi-dev libxxf86vm-dev libwayland-dev libxkbcommon-dev \
 	tesseract-ocr tesseract-ocr-eng libtesseract-dev libleptonica-dev \
 	tesseract-ocr-deu tesseract-ocr-fra tesseract-ocr-nld tesseract-ocr-ita \
-	tesseract-ocr-spa tesseract-ocr-por tesseract-ocr-fin tesseract-ocr-swe tesseract-ocr-pol tesseract-ocr-bul \
+	tesseract-ocr-spa tesseract-ocr-por tesseract-ocr-fin tesseract-ocr-swe tesseract-ocr-dan tesseract-ocr-nor tesseract-ocr-pol tesseract-ocr-bul \
 	poppler-utils libheif-examples
 # Only for `make test`: the English word list the OCR lexicon is checked
 # against (TestEnglishNeighboursAreCurrent).

@@ -187,6 +187,7 @@ type Pack struct {
 	taxID      *regexp.Regexp
 	webAddress *regexp.Regexp // a web or mail address in one of WebDomains
 	taxPrefix  string         // the two letters the tax ID's international form begins with
+	taxLetters string         // all the capitals it begins with ("CHE" for Switzerland's, "ATU" for Austria's)
 	// taxLabelEnds are the tax words and the last word of each tax ID
 	// label of the languages, folded: what a tax ID's letters may be read
 	// glued to (gluedToTaxLabel).
@@ -680,7 +681,7 @@ func compile(p *Pack, langs map[string]*Language) error {
 	if err := checkCurrencyChanges(p); err != nil {
 		return fmt.Errorf("country pack %s: %w", name, err)
 	}
-	p.taxID, p.taxPrefix = nil, ""
+	p.taxID, p.taxPrefix, p.taxLetters = nil, "", ""
 	if p.TaxID != "" {
 		re, err := regexp.Compile(`^(?:` + p.TaxID + `)$`)
 		if err != nil {
@@ -689,6 +690,7 @@ func compile(p *Pack, langs map[string]*Language) error {
 		p.taxID = re
 		if lit, _ := re.LiteralPrefix(); len(lit) >= 2 && strings.ToUpper(lit[:2]) == lit[:2] && unicode.IsLetter(rune(lit[0])) && unicode.IsLetter(rune(lit[1])) {
 			p.taxPrefix = lit[:2]
+			p.taxLetters = lit[:strings.IndexFunc(lit+"0", func(r rune) bool { return !unicode.IsUpper(r) })]
 		}
 	}
 	p.langs, p.labels, p.langWords, p.addresses, p.otherDates = nil, nil, nil, nil, nil
@@ -850,8 +852,9 @@ func Fold(s string) string {
 }
 
 // foldLetters are the letters that NFD does not take apart into a letter
-// and its accent, as Fold writes them: ß as SS, the Polish ł as L.
-var foldLetters = strings.NewReplacer("ß", "SS", "ł", "L", "Ł", "L")
+// and its accent, as Fold writes them: ß as SS, the Polish ł as L, the
+// Danish and Norwegian ø as O and æ as AE.
+var foldLetters = strings.NewReplacer("ß", "SS", "ł", "L", "Ł", "L", "ø", "o", "Ø", "O", "æ", "ae", "Æ", "AE")
 
 // Words is s folded and cut into words at every mark that is not a letter
 // or digit ("EC-Karte" is EC KARTE, "S.p.A." is S P A).
@@ -1117,6 +1120,9 @@ func (p *Pack) NationalTaxID(s string) (string, bool) {
 		return "", false
 	}
 	id := p.taxPrefix + s + p.NationalTaxIDSuffix
+	if !p.taxID.MatchString(id) && p.taxLetters != p.taxPrefix {
+		id = p.taxLetters + s + p.NationalTaxIDSuffix // Switzerland's 123.456.789 is CHE123456789
+	}
 	return id, p.taxID.MatchString(id)
 }
 

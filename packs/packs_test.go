@@ -13,7 +13,7 @@ import (
 )
 
 func TestEveryBuiltInPackLoads(t *testing.T) {
-	want := strings.Fields("AT AU BE BG CA DE ES FI FR IE IT MY NL NZ PL PT SE UK US")
+	want := strings.Fields("AT AU BE BG CA CH DE DK ES FI FR IE IT MY NL NO NZ PL PT SE UK US")
 	var got []string
 	for _, p := range All() {
 		got = append(got, p.Country)
@@ -245,6 +245,9 @@ func TestNationalTaxID(t *testing.T) {
 		{"AT", "U12345678", "ATU12345678", true},
 		{"UK", "123456789", "GB123456789", true},
 		{"SE", "5561234567", "SE556123456701", true},
+		{"CH", "116281710", "CHE116281710", true},
+		{"NO", "923609016", "NO923609016MVA", true},
+		{"DK", "13585601", "DK13585601", true},
 		{"IT", "IT04603586779", "", false},
 		{"IT", "0460358677", "", false},
 		{"US", "123456789", "", false}, // no tax ID pattern

@@ -320,7 +320,7 @@ func Set(r *Receipt, path, value string, src Source, loc Locale) error {
 
 func knownScheme(s TaxScheme) bool {
 	switch s {
-	case SchemeABN, SchemeNZGST, SchemeUKVAT, SchemeEUVAT, SchemeUSEIN, SchemeMYGST, SchemeMYSST, SchemeOther:
+	case SchemeABN, SchemeNZGST, SchemeUKVAT, SchemeEUVAT, SchemeUSEIN, SchemeMYGST, SchemeMYSST, SchemeCHVAT, SchemeNOVAT, SchemeOther:
 		return true
 	}
 	return false

@@ -75,8 +75,60 @@ func ValidateTaxID(id TaxID) error {
 		if !reMYSST.MatchString(v) {
 			return fmt.Errorf("Malaysian SST ID %q must look like W10-1808-32000123", id.Value)
 		}
+	case SchemeCHVAT:
+		return validateSwissUID(v)
+	case SchemeNOVAT:
+		return validateNorwegianOrgNr(v)
 	}
 	return nil
+}
+
+// reSwissUID is a Swiss business ID (UID) as a VAT number is printed
+// with it: CHE, nine digits, and MWST, TVA or IVA (the register's word in
+// German, French or Italian).
+var reSwissUID = regexp.MustCompile(`^CHE(\d{9})(?:MWST|TVA|IVA)?$`)
+
+// validateSwissUID checks a Swiss UID's ninth digit: the first eight
+// weighted 5 4 3 2 7 6 5 4, modulus 11 (a check of 10 is no valid number).
+func validateSwissUID(v string) error {
+	m := reSwissUID.FindStringSubmatch(v)
+	if m == nil {
+		return fmt.Errorf("Swiss VAT number %q must look like CHE-123.456.789 MWST", v)
+	}
+	if elevenCheckDigit(m[1][:8], 5, 4, 3, 2, 7, 6, 5, 4) != int(m[1][8]-'0') {
+		return fmt.Errorf("Swiss VAT number %s fails its check digit (modulus 11): check for a misread digit", v)
+	}
+	return nil
+}
+
+// reNorwegianVAT is a Norwegian organisation number as its VAT number:
+// NO, nine digits, MVA.
+var reNorwegianVAT = regexp.MustCompile(`^NO(\d{9})MVA$`)
+
+// validateNorwegianOrgNr checks a Norwegian organisation number's ninth
+// digit: the first eight weighted 3 2 7 6 5 4 3 2, modulus 11.
+func validateNorwegianOrgNr(v string) error {
+	m := reNorwegianVAT.FindStringSubmatch(v)
+	if m == nil {
+		return fmt.Errorf("Norwegian VAT number %q must look like NO 912 345 678 MVA", v)
+	}
+	if elevenCheckDigit(m[1][:8], 3, 2, 7, 6, 5, 4, 3, 2) != int(m[1][8]-'0') {
+		return fmt.Errorf("Norwegian VAT number %s fails its check digit (modulus 11): check for a misread digit", v)
+	}
+	return nil
+}
+
+// elevenCheckDigit is the check digit of the weighted modulus 11 schemes
+// where 11 less the remainder is the digit, 11 is 0 and 10 none (-1).
+func elevenCheckDigit(digits string, weights ...int) int {
+	switch c := 11 - weightedSum(digits, weights...)%11; c {
+	case 11:
+		return 0
+	case 10:
+		return -1
+	default:
+		return c
+	}
 }
 
 // The Malaysian schemes have no checksum, only a shape.
@@ -159,7 +211,7 @@ func RepairTaxID(id TaxID) TaxID {
 
 // checkedDigits are the lengths of the all-digit VAT numbers whose check
 // digits RepairTaxID mends against, by prefix.
-var checkedDigits = map[string]int{"DE": 9, "BE": 10, "PT": 9, "FI": 8, "FR": 11, "IT": 11, "PL": 10}
+var checkedDigits = map[string]int{"DE": 9, "BE": 10, "PT": 9, "FI": 8, "FR": 11, "IT": 11, "PL": 10, "DK": 8}
 
 // letterLike are the letters a digit read in a letter's place may stand
 // for (the check letter of an Irish VAT number read as a digit).
@@ -317,6 +369,7 @@ var euVATChecks = map[string]euVATCheck{
 	"NL": {"Dutch", "check digit (modulus 11, or 97 for a sole trader's number)", "digit", dutchCheckHolds},
 	"PL": {"Polish", "check digit (NIP, modulus 11)", "digit", polishCheckHolds},
 	"SE": {"Swedish", "check digit (Luhn, of the organisation number)", "digit", func(b string) bool { return luhnHolds(b[:10]) }},
+	"DK": {"Danish", "check (CVR, modulus 11)", "digit", func(b string) bool { return weightedSum(b, 2, 7, 6, 5, 4, 3, 2, 1)%11 == 0 }},
 }
 
 // weightedSum is the sum of digits[i]·weights[i].
@@ -519,11 +572,25 @@ func validateEIN(v string) error {
 // ("USI-IdNr", "US1-IdNr").
 var reGermanLabel = regexp.MustCompile(`^US[TIL1]ID(?:NR)?`)
 
+// reSwissUIDRead and reNorwegianVATRead are the Swiss and Norwegian VAT
+// numbers as printed, after a label ("MWST-Nr. CHE-123.456.789 MWST",
+// "Org.nr. NO 912 345 678 MVA"), normalised.
+var (
+	reSwissUIDRead     = regexp.MustCompile(`CHE(\d{9})(?:MWST|TVA|IVA)?$`)
+	reNorwegianVATRead = regexp.MustCompile(`(?:^|ORGNR|NR|:)(?:NO)?(\d{9})MVA$`)
+)
+
 // DetectTaxID guesses the scheme of a tax ID from its shape and the country
 // setting: "ABN 51 824 753 556" is an ABN, "GB123456789" a UK VAT number.
 // It returns SchemeOther when the shape fits nothing known.
 func DetectTaxID(s string, country Country) TaxID {
 	v := NormalizeTaxID(s)
+	if m := reSwissUIDRead.FindStringSubmatch(v); m != nil {
+		return TaxID{Scheme: SchemeCHVAT, Value: "CHE" + m[1]} // the register's word is the language's, not the number's
+	}
+	if m := reNorwegianVATRead.FindStringSubmatch(v); m != nil {
+		return TaxID{Scheme: SchemeNOVAT, Value: "NO" + m[1] + "MVA"}
+	}
 	abnLabel := strings.HasPrefix(v, "ABN")
 	german := reGermanLabel.MatchString(v)
 	v = reGermanLabel.ReplaceAllString(v, "USTIDNR")

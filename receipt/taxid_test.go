@@ -82,6 +82,13 @@ func TestDetectTaxID(t *testing.T) {
 		{"GST REG NO: 001092886528", "", SchemeMYGST, "001092886528"},
 		{"SST No: W10-1808-32000123", CountryMY, SchemeMYSST, "W10180832000123"},
 		{"XYZ-1", CountryAU, SchemeOther, "XYZ1"},
+		// Outside the EU: Switzerland's UID with its register's word,
+		// Norway's organisation number with MVA.
+		{"MWST-Nr. CHE-116.281.710 MWST", CountryOther, SchemeCHVAT, "CHE116281710"},
+		{"N° TVA CHE-116.281.710 TVA", CountryOther, SchemeCHVAT, "CHE116281710"},
+		{"Org.nr. 923 609 016 MVA", CountryOther, SchemeNOVAT, "NO923609016MVA"},
+		{"NO 923 609 016 MVA", CountryOther, SchemeNOVAT, "NO923609016MVA"},
+		{"Org.nr. 923 609 016", CountryOther, SchemeOther, "ORGNR923609016"}, // not registered for VAT
 	}
 	for _, tt := range tests {
 		got := DetectTaxID(tt.in, tt.country)
@@ -135,6 +142,24 @@ func TestRepairTaxID(t *testing.T) {
 // that fails was misread, and the one like-shaped mend that makes it hold
 // is the number printed.
 func TestEUVATCheckCharacters(t *testing.T) {
+	t.Run("outside the EU", func(t *testing.T) {
+		for _, tc := range []struct {
+			id     TaxID
+			valid  bool
+			errHas string
+		}{
+			{TaxID{Scheme: SchemeCHVAT, Value: "CHE-116.281.710 MWST"}, true, ""},
+			{TaxID{Scheme: SchemeCHVAT, Value: "CHE116281711"}, false, "check digit"},
+			{TaxID{Scheme: SchemeCHVAT, Value: "CHE11628171"}, false, "must look like"},
+			{TaxID{Scheme: SchemeNOVAT, Value: "NO923609016MVA"}, true, ""},
+			{TaxID{Scheme: SchemeNOVAT, Value: "NO923609017MVA"}, false, "check digit"},
+		} {
+			err := ValidateTaxID(tc.id)
+			if (err == nil) != tc.valid || err != nil && !strings.Contains(err.Error(), tc.errHas) {
+				t.Errorf("%s: %v, want valid %v", tc.id.Value, err, tc.valid)
+			}
+		}
+	})
 	for _, tc := range []struct {
 		id    string
 		valid bool
@@ -166,6 +191,8 @@ func TestEUVATCheckCharacters(t *testing.T) {
 		{"PL5260250275", false},
 		{"SE556123456701", true},
 		{"SE556123456801", false},
+		{"DK13585601", true},
+		{"DK13585602", false},
 	} {
 		if err := ValidateTaxID(TaxID{Scheme: SchemeEUVAT, Value: tc.id}); (err == nil) != tc.valid {
 			t.Errorf("%s: %v, want valid %v", tc.id, err, tc.valid)

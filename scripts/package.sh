@@ -83,7 +83,7 @@ Architecture: $arch
 Maintainer: Shoebox <shoebox@localhost>
 Installed-Size: $size
 Depends: $depends
-Recommends: libheif-examples, tesseract-ocr-deu, tesseract-ocr-fra, tesseract-ocr-nld, tesseract-ocr-ita, tesseract-ocr-spa, tesseract-ocr-por, tesseract-ocr-fin, tesseract-ocr-swe, tesseract-ocr-pol, tesseract-ocr-bul
+Recommends: libheif-examples, tesseract-ocr-deu, tesseract-ocr-fra, tesseract-ocr-nld, tesseract-ocr-ita, tesseract-ocr-spa, tesseract-ocr-por, tesseract-ocr-fin, tesseract-ocr-swe, tesseract-ocr-dan, tesseract-ocr-nor, tesseract-ocr-pol, tesseract-ocr-bul
 Section: office
 Priority: optional
 Homepage: $website

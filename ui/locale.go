@@ -84,7 +84,7 @@ func libraryCountry(lib *library.Library) string {
 var taxIDNames = map[receipt.TaxScheme]string{
 	receipt.SchemeABN: "ABN", receipt.SchemeNZGST: "GST number", receipt.SchemeUKVAT: "VAT number",
 	receipt.SchemeEUVAT: "VAT number", receipt.SchemeUSEIN: "EIN", receipt.SchemeMYGST: "GST number",
-	receipt.SchemeMYSST: "SST number",
+	receipt.SchemeMYSST: "SST number", receipt.SchemeCHVAT: "VAT number", receipt.SchemeNOVAT: "VAT number",
 }
 
 var dateOrderNames = map[receipt.DateOrder]string{

@@ -74,6 +74,18 @@ func TestTheCurrencyIsThePagesNotTheClients(t *testing.T) {
 			"MOMS % NETTO MOMS BRUTTO", "12% 77,23 9,27 86,50", "TACK FÖR BESÖKET")},
 		{"Finnish café, in Swedish", "12.4", "EUR", lines("Kafé Strandén Ab", "Storagatan 3, 22100 Mariehamn", "FO-nummer 1234567-1",
 			"KVITTO", "21.11.2024 16.05", "Kaffe 3,40", "Smörgås 9,00", "TOTALT 12,40", "KONTANT 20,00", "VÄXEL 7,60", "MOMS 14% 1,52", "Tack för besöket!")},
+		// Danish and Norwegian tills print "kr", as Swedish ones do: the
+		// page's words tell the crowns. A Swiss till prints CHF, and its
+		// total again in euros for tourists.
+		{"Danish café", "92", "DKK", lines("Café Havnely ApS", "Nyhavn 17", "1051 København K", "CVR-nr. 13585601",
+			"Dato: 14.03.2025 kl. 10.42", "Kaffe latte 2 x 42,00 84,00", "Croissant 28,00", "Rabat -20,00", "I ALT kr. 92,00",
+			"Dankort kr. 92,00", "Heraf moms 25% kr. 18,40", "Tak for besøget")},
+		{"Norwegian grocery", "154.7", "NOK", lines("Nærkjøp Solheim AS", "Storgata 12", "0155 Oslo", "Org.nr. 923 609 016 MVA",
+			"KVITTERING", "Melk 1 l 24,90", "Brød 39,90", "Ost 89,90", "Pant 2 x 3,00", "Pantretur -6,00", "TOTALT 154,70",
+			"BankAxept 154,70", "Herav mva 15% 20,18", "17.01.2025 18:03", "Takk for handelen")},
+		{"Swiss restaurant", "86.4", "CHF", lines("Restaurant Zum Alten Bären", "Marktgasse 8", "3011 Bern", "MWST-Nr. CHE-116.281.710 MWST",
+			"Tisch 4 22.02.2025 19:48", "2 Rösti 24.50 49.00", "1 Bier 0.5l 7.90", "2 Kaffee 4.90 9.80", "1 Apfelstrudel 9.50",
+			"Total CHF 76.20", "Trinkgeld 10.20", "Total CHF 86.40", "TWINT CHF 86.40", "Total EUR 90.80", "MWST 8.1% inkl. 5.71")},
 		// No pack reads its words (its total is not checked here); its
 		// currency is the code it prints all the same.
 		{"receipt in lei", "", "RON", lines("SHOP", "12.03.2018", "TOTAL 12.34 RON", "NUMERAR 20.00 RON", "REST 7.66 RON")},

@@ -313,7 +313,7 @@ func phraseAt(words []string, i int, labels [][]string) int {
 // words: from its first word with a digit, that word and the all-digit
 // words after it (a number printed in groups or with dots), with the
 // letters of a country's prefix printed apart before it ("BE 0196 075
-// 206") and without them.
+// 206", "CHE-116.281.710") and without them.
 func numberAfter(rest []string) []string {
 	at := slices.IndexFunc(rest, func(w string) bool { return packs.CountDigits(w) > 0 })
 	if at < 0 || at > 3 {
@@ -326,7 +326,7 @@ func numberAfter(rest []string) []string {
 		}
 		num += w
 	}
-	if at > 0 && len(rest[at-1]) == 2 && packs.CountDigits(rest[at-1]) == 0 {
+	if at > 0 && (len(rest[at-1]) == 2 || len(rest[at-1]) == 3) && packs.CountDigits(rest[at-1]) == 0 { // "BE", "CHE"
 		return []string{rest[at-1] + num, num}
 	}
 	return []string{num}

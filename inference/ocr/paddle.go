@@ -98,7 +98,7 @@ func (p *PPOCR) tesseract() (*Tesseract, error) {
 // and English (umlauts, accents, ß, € read as printed), or the English
 // reader where the country speaks English or its data is not installed
 // (make deps installs Debian's tesseract-ocr-deu, -fra, -nld, -ita,
-// -spa, -por, -fin, -swe, -pol).
+// -spa, -por, -fin, -swe, -dan, -nor, -pol).
 func (p *PPOCR) tesseractFor(country string) *Tesseract {
 	pk, _ := packs.Get(country)
 	return p.tesseractWith(pk.TesseractLanguages(), false)

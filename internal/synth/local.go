@@ -14,7 +14,7 @@ import (
 // own language, with the words of the country packs (package packs): tax
 // tables per rate, decimal commas and thousands separators, legal forms,
 // accents. Countries (AU, UK, US, EU) keep their English receipts.
-var PackCountries = []string{"DE", "AT", "FR", "BE", "NL", "IT", "ES", "PT", "FI", "SE", "IE", "CA", "PL", "BG"}
+var PackCountries = []string{"DE", "AT", "FR", "BE", "NL", "IT", "ES", "PT", "FI", "SE", "DK", "NO", "CH", "IE", "CA", "PL", "BG"}
 
 // Band is one tax rate of a receipt with several: German receipts print
 // its letter after each item and one row per letter in the MwSt table.
@@ -313,6 +313,54 @@ var languageWords = map[string]langWords{
 		trades: []string{"Bageri", "Bokhandel", "Järnhandel", "Kafé", "Livs"},
 		multi:  "x",
 	},
+	"da": {
+		words: map[string][]string{
+			"total": {"I ALT", "TOTAL", "AT BETALE"}, "cash": {"KONTANT", "MODTAGET"},
+			"change": {"BYTTEPENGE", "RETUR"}, "card": {"DANKORT", "KORT", "MOBILEPAY"},
+			"date": {"Dato"}, "header": {"KVITTERING", "BON"}, "subtotal": {"SUBTOTAL", "MELLEMSUM"},
+		},
+		itemHead: [4]string{"ANTAL", "VARE", "PRIS", "BELØB"},
+		thanks:   []string{"TAK FOR BESØGET", "Velkommen igen!"},
+		items: []localItem{
+			{"KAFFE 400G", 0},
+			{"RUGBRØD", 0},
+			{"SMØR 250G", 0},
+			{"LETMÆLK 1L", 0},
+			{"ÆBLER 1KG", 0},
+			{"KOPIPAPIR A4", 0},
+			{"KUGLEPEN", 0},
+			{"LED-PÆRE", 0},
+			{"NOTESBOG", 0},
+			{"BATTERIER AA", 0},
+		},
+		pricey: []string{"KAFFEMASKINE", "LASERPRINTER"},
+		trades: []string{"Bageri", "Boghandel", "Isenkram", "Café", "Kiosk"},
+		multi:  "x",
+	},
+	"nb": {
+		words: map[string][]string{
+			"total": {"TOTALT", "SUM", "Å BETALE"}, "cash": {"KONTANT"},
+			"change": {"VEKSEL", "TILBAKE"}, "card": {"BANKAXEPT", "KORT", "VIPPS"},
+			"date": {"Dato"}, "header": {"KVITTERING", "SALGSKVITTERING"}, "subtotal": {"DELSUM", "MELLOMSUM"},
+		},
+		itemHead: [4]string{"ANTALL", "VARE", "PRIS", "BELØP"},
+		thanks:   []string{"TAKK FOR HANDELEN", "Velkommen igjen!"},
+		items: []localItem{
+			{"KAFFE 250G", 1},
+			{"GROVBRØD", 1},
+			{"LETTMELK 1L", 1},
+			{"BRUNOST", 1},
+			{"EPLER 1KG", 1},
+			{"KOPIPAPIR A4", 0},
+			{"KULEPENN", 0},
+			{"LYSPÆRE LED", 0},
+			{"NOTATBOK", 0},
+			{"BATTERIER AA", 0},
+		},
+		pricey: []string{"KAFFETRAKTER", "LASERSKRIVER"},
+		trades: []string{"Bakeri", "Bokhandel", "Jernvare", "Kafé", "Kiosk"},
+		multi:  "x",
+	},
 	"pl": {
 		words: map[string][]string{
 			"total": {"SUMA PLN", "SUMA", "DO ZAPŁATY", "RAZEM"}, "cash": {"GOTÓWKA", "ZAPŁACONO"},
@@ -599,6 +647,63 @@ var localPresets = map[string]localPreset{
 			d := fmt.Sprintf("55%07d", rng.Intn(1e7))
 			d += strconv.Itoa(luhnCheck(d))
 			return pick(rng, []string{"Org.nr " + d[:6] + "-" + d[6:], "Momsreg.nr SE" + d + "01"}), "SE" + d + "01"
+		},
+	},
+	"DK": {
+		langs: []string{"da"}, bands: []Band{{"", 25000}}, inclusive: true, comma: true, group: ".",
+		marks:    []markStyle{{"kr.", true, true}, {"DKK", true, false}},
+		dateFmt:  []string{"02.01.2006", "02-01-2006", "02/01/06"},
+		legal:    map[string][]string{"da": {"ApS", "A/S", "I/S"}},
+		families: []string{"Jensen", "Nielsen", "Hansen", "Pedersen", "Andersen", "Sørensen", "Mølgaard", "Østergaard"},
+		streets:  perLang([]string{"Østergade", "Vesterbrogade", "Nørregade", "Strandvejen", "Algade"}, "da"),
+		cities:   perLang([]string{"1100 København K", "8000 Aarhus C", "5000 Odense C", "9000 Aalborg", "7100 Vejle"}, "da"),
+		table:    perLang([]string{"MOMS %", "NETTO", "MOMS", "BRUTTO"}, "da"),
+		taxID: func(rng *rand.Rand, _ string) (string, string) {
+			for {
+				d := fmt.Sprintf("%d%07d", 1+rng.Intn(9), rng.Intn(1e7))
+				if weightedSum(d, 2, 7, 6, 5, 4, 3, 2, 1)%11 == 0 {
+					return pick(rng, []string{"CVR-nr. ", "CVR: ", "CVR nr. "}) + d, "DK" + d
+				}
+			}
+		},
+	},
+	"NO": {
+		langs: []string{"nb"}, bands: []Band{{"", 25000}, {"", 15000}}, inclusive: true, comma: true, group: " ",
+		marks:    []markStyle{{"kr", true, true}, {"NOK", true, false}},
+		dateFmt:  []string{"02.01.2006", "02.01.06"},
+		legal:    map[string][]string{"nb": {"AS", "ASA", "ANS"}},
+		families: []string{"Hansen", "Johansen", "Olsen", "Larsen", "Berg", "Haugen", "Sæther", "Søvik"},
+		streets:  perLang([]string{"Storgata", "Kongens gate", "Karl Johans gate", "Bryggen", "Torggata"}, "nb"),
+		cities:   perLang([]string{"0155 Oslo", "5003 Bergen", "7011 Trondheim", "4006 Stavanger", "9008 Tromsø"}, "nb"),
+		table:    perLang([]string{"MVA %", "GRUNNLAG", "MVA", "BRUTTO"}, "nb"),
+		taxID: func(rng *rand.Rand, _ string) (string, string) {
+			for {
+				d := fmt.Sprintf("9%07d", rng.Intn(1e7))
+				if c := 11 - weightedSum(d, 3, 2, 7, 6, 5, 4, 3, 2)%11; c < 10 || c == 11 {
+					d += strconv.Itoa(c % 11)
+					return pick(rng, []string{"Org.nr. ", "Org.nr: ", "Foretaksregisteret NO "}) + d[:3] + " " + d[3:6] + " " + d[6:] + " MVA", "NO" + d + "MVA"
+				}
+			}
+		},
+	},
+	"CH": {
+		langs: []string{"de", "fr", "it"}, bands: []Band{{"", 8100}, {"", 2600}}, inclusive: true, group: "'",
+		marks:    []markStyle{{"CHF", false, false}, {"CHF", false, true}, {"CHF", true, false}},
+		dateFmt:  []string{"02.01.2006", "02.01.06"},
+		legal:    map[string][]string{"de": {"AG", "GmbH"}, "fr": {"SA", "Sàrl"}, "it": {"SA", "Sagl"}},
+		families: []string{"Müller", "Meier", "Schneider", "Favre", "Rochat", "Bernasconi", "Keller", "Brunner"},
+		streets:  map[string][]string{"de": {"Bahnhofstrasse", "Marktgasse", "Kramgasse"}, "fr": {"Rue du Rhône", "Rue de Bourg"}, "it": {"Via Nassa", "Piazza della Riforma"}},
+		cities:   map[string][]string{"de": {"8001 Zürich", "3011 Bern", "4051 Basel", "6003 Luzern"}, "fr": {"1204 Genève", "1003 Lausanne"}, "it": {"6900 Lugano", "6500 Bellinzona"}},
+		table:    map[string][]string{"de": {"MWST %", "NETTO", "MWST", "BRUTTO"}, "fr": {"TVA %", "HT", "TVA", "TTC"}, "it": {"IVA %", "IMPONIBILE", "IVA", "TOTALE"}},
+		taxID: func(rng *rand.Rand, lang string) (string, string) {
+			word := map[string]string{"de": "MWST", "fr": "TVA", "it": "IVA"}[lang]
+			for {
+				d := fmt.Sprintf("%08d", 1e7+rng.Intn(9e7))
+				if c := 11 - weightedSum(d, 5, 4, 3, 2, 7, 6, 5, 4)%11; c < 10 || c == 11 {
+					d += strconv.Itoa(c % 11)
+					return fmt.Sprintf("%s CHE-%s.%s.%s %s", map[string]string{"de": "MWST-Nr.", "fr": "No TVA", "it": "N. IVA"}[lang], d[:3], d[3:6], d[6:], word), "CHE" + d
+				}
+			}
 		},
 	},
 	"PL": {
@@ -897,6 +1002,15 @@ func germanCheck(first string) int {
 		p = 2 * s % 11
 	}
 	return (11 - p) % 10
+}
+
+// weightedSum is the sum of d's digits, each times its weight.
+func weightedSum(d string, weights ...int) int {
+	sum := 0
+	for i, w := range weights {
+		sum += int(d[i]-'0') * w
+	}
+	return sum
 }
 
 func luhnCheck(d string) int {
