@@ -419,13 +419,27 @@ func cleanName(s string, pk *packs.Pack) string {
 	for len(fields) > 1 && letterCount(fields[len(fields)-1]) == 0 && fields[len(fields)-1] != "&" && !reShopNumber.MatchString(fields[len(fields)-1]) && !reStoreNumber.MatchString(fields[len(fields)-1]) {
 		fields = fields[:len(fields)-1]
 	}
-	name := strings.Trim(strings.Join(fields, " "), " .,:;-*|_")
+	name := strings.Trim(addressAfterLegalForm(strings.Join(fields, " "), pk), " .,:;-*|_")
 	// A quote mark that opens or ends the name and is never closed or
 	// opened is a speck: "\"BLUE DOOR CAFE".
 	if n := strings.Count(name, `"`) + strings.Count(name, "“") + strings.Count(name, "”"); n == 1 {
 		name = strings.Trim(name, `"“” `)
 	}
 	return name
+}
+
+// addressAfterLegalForm takes off a line's address after a comma that
+// follows a legal name ("Perron Retail GmbH, Bahnhofquai 3"): a street
+// or anything with a number.
+func addressAfterLegalForm(s string, pk *packs.Pack) string {
+	i := strings.LastIndex(s, ",")
+	if i <= 0 || !endsInPacksForm(s[:i], pk, -1) {
+		return s
+	}
+	if rest := strings.TrimSpace(s[i+1:]); HasDigit(rest) || pk.IsStreetLine(rest) || reStreetWord.MatchString(strings.ToUpper(rest)) {
+		return s[:i]
+	}
+	return s
 }
 
 // reLegalFormEnd is a name's legal form at its end.
@@ -488,13 +502,18 @@ var reShopNumber = regexp.MustCompile(`^\d{1,4}$`)
 // word before it ("… HARDWARE ENTERPRISE" over "JAYA SDN BHD").
 func joinNextLine(lines []Line, i int, name string, pk *packs.Pack) (int, string) {
 	spacing := pageSpacing(lines[:min(len(lines), i+8)])
+	letter := pageLetterWidth(lines)
 	for range 2 {
 		if i+1 >= len(lines) {
 			break
 		}
 		next := lines[i+1]
 		u := strings.ToUpper(next.Text)
-		if reStopAddr.MatchString(u) || spacing.blankBetween(lines[i], next) {
+		// A heading printed large over two lines is one name ("PARQUE" /
+		// "PRAÇA NOVA", "BLUEBONNET" / "GROCERS"), the large print's own
+		// spacing between them no blank.
+		large := sameLargePrint(lines[i], next, letter) && lines[i].Conf >= 0.8 && continuesHeading(next, pk)
+		if reStopAddr.MatchString(u) || spacing.blankBetween(lines[i], next) && !large {
 			break // a name goes on on the next line, not across blank paper
 		}
 		open := reContinues.MatchString(name) ||
@@ -505,7 +524,7 @@ func joinNextLine(lines []Line, i int, name string, pk *packs.Pack) (int, string
 		// A branch in brackets under a registered name is the name's:
 		// "CHECKERS HYPERMARKET SDN BHD" over "(JALAN KLANG LAMA)".
 		branch := reRegisteredForm.MatchString(strings.ToUpper(name)) && reBranchLine.MatchString(u) && next.Conf >= 0.7
-		if !open && !legalBelow && !branch && !carriesName(name, next, pk) && !namesTheTrade(name, next, pk) {
+		if !open && !legalBelow && !branch && !large && !carriesName(name, next, pk) && !namesTheTrade(name, next, pk) {
 			break
 		}
 		more := cleanName(next.Text, pk)
@@ -515,6 +534,61 @@ func joinNextLine(lines []Line, i int, name string, pk *packs.Pack) (int, string
 		i, name = i+1, name+" "+more
 	}
 	return i, name
+}
+
+// letterWidth is how wide a line's letters are printed: its words' width
+// over their characters (0 where it has too few to tell).
+func letterWidth(l Line) float64 {
+	var w, n float64
+	for _, wd := range l.Words {
+		if c := utf8.RuneCountInString(wd.Text); c > 0 && wd.Box.W > 0 {
+			w, n = w+float64(wd.Box.W), n+float64(c)
+		}
+	}
+	if n < 3 {
+		return 0
+	}
+	return w / n
+}
+
+// pageLetterWidth is the median width of a page's letters, line by line.
+func pageLetterWidth(lines []Line) float64 {
+	var ws []float64
+	for _, l := range lines {
+		if w := letterWidth(l); w > 0 {
+			ws = append(ws, w)
+		}
+	}
+	if len(ws) < 5 {
+		return 0
+	}
+	slices.Sort(ws)
+	return ws[len(ws)/2]
+}
+
+// sameLargePrint says whether two lines are printed in the same large
+// letters, half as wide again as the page's or more, as tills print a
+// name in double size.
+func sameLargePrint(a, b Line, page float64) bool {
+	wa, wb := letterWidth(a), letterWidth(b)
+	if page <= 0 || wa < largePrint*page || wb < largePrint*page {
+		return false
+	}
+	return max(wa, wb) <= 1.4*min(wa, wb)
+}
+
+// largePrint is how much wider than the page's a line's letters are when
+// it is printed large.
+const largePrint = 1.6
+
+// continuesHeading says whether a line under a heading can be the rest of
+// its name: a few words of letters (one short number at most: "CINEMAS
+// 12"), read surely, and no address, phone, till or item line.
+func continuesHeading(next Line, pk *packs.Pack) bool {
+	t := strings.TrimSpace(next.Text)
+	words := packs.Words(joinSpacedLetters(t))
+	return len(words) > 0 && len(words) <= 4 && next.Conf >= 0.8 && letterCount(t) >= 2 && fewDigits(words) &&
+		!notANameLine(next, pk) && !rePhone.MatchString(t) && !reStopAddr.MatchString(strings.ToUpper(t)) && (pk == nil || !pk.IsAddressLine(t))
 }
 
 // reLegalFormIn finds SDN or BHD in a bracket read as a registration
@@ -852,8 +926,15 @@ func carriesName(name string, next Line, pk *packs.Pack) bool {
 	if containsWords(words, packs.Words(name)) || sharesOwnWord(words, packs.Words(name), pk) {
 		return false // the name printed again, in full or as the legal name: see printedNameBelow
 	}
+	if reListedTrades.MatchString(t) {
+		return false // what the business offers, listed: "Brasserie - Bar - Terrasse", "Verleih · Service · Shop"
+	}
 	return strings.HasPrefix(t, "&") || opensWithNameLink(t, pk) || pk.IsNameWord(words[len(words)-1])
 }
+
+// reListedTrades is a line whose words are set apart by dashes, dots or
+// bars with spaces round them: a list, not a name.
+var reListedTrades = regexp.MustCompile(`\pL\s+[-–·•|]\s+\pL`)
 
 // opensWithNameLink says whether a line opens with a word that carries a
 // name on to it ("DA GRAÇA" under "HOTEL MIRADOURO"; packs.Pack.NameLinks),

@@ -3,6 +3,7 @@ package fields
 import (
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/shoebox-app/shoebox/inference"
 	"github.com/shoebox-app/shoebox/packs"
@@ -694,6 +695,78 @@ func TestTheOwnersPrepositionBeforeALegalName(t *testing.T) {
 	} {
 		if got := dropLeadingPreposition(in); got != want {
 			t.Errorf("dropLeadingPreposition(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+// printedLines are lines as a page reader reads them, each word boxed, the
+// letters of each line letterWidth pixels wide: a till's double-size
+// heading is twice as wide as its body.
+func printedLines(rows ...struct {
+	text        string
+	letterWidth int
+}) []Line {
+	var words []inference.Word
+	y := 20
+	for i, row := range rows {
+		x := 40
+		h := max(14, row.letterWidth+4)
+		for _, w := range strings.Fields(row.text) {
+			width := row.letterWidth * utf8.RuneCountInString(w)
+			words = append(words, inference.Word{Text: w, Box: receipt.Box{X: x, Y: y, W: width, H: h}, Conf: 0.98, Line: i})
+			x += width + row.letterWidth
+		}
+		y += h + h/2
+	}
+	return GroupLines(words)
+}
+
+// A name printed large over two lines is one name, whatever the second
+// line says ("PARQUE" over "PRAÇA NOVA", a place's words), the large
+// print's own spacing no blank between them; a line printed small under
+// it is not (see TestATradeHeadingGoesOnToItsName for the trade lines
+// that are).
+func TestANamePrintedLargeOverTwoLinesIsOneName(t *testing.T) {
+	type row = struct {
+		text        string
+		letterWidth int
+	}
+	eu := receipt.DefaultLocale(receipt.CountryEU)
+	for _, tc := range []struct {
+		page []Line
+		want string
+	}{
+		{printedLines(row{"PARQUE", 24}, row{"PRAÇA NOVA", 24}, row{"ESTACIONAMENTOS PRAÇA NOVA, S.A.", 12}, row{"Praça Nova, 10", 12},
+			row{"3000-123 Coimbra", 12}, row{"NIF 503716294", 12}, row{"FATURA-RECIBO", 12}, row{"Pagamento: 18/11/2023 10:02", 12},
+			row{"TOTAL 13,20", 12}), "PARQUE PRAÇA NOVA"},
+		{printedLines(row{"FERRETERÍA", 22}, row{"EL CLAVO", 22}, row{"SUMINISTROS EL CLAVO, S.L.", 11}, row{"CIF: B50934173", 11},
+			row{"C/ Mayor, 88 - 50001 Zaragoza", 11}, row{"Sábado, 22 de noviembre de 2025 - 11:07", 11}, row{"TOTAL 129,39", 11}), "FERRETERÍA EL CLAVO"},
+		{printedLines(row{"POST & PAPIER", 20}, row{"KRÜGER", 20}, row{"Postfiliale 452 - Schreibwaren - Geschenke", 10},
+			row{"Inh. Martina Krüger e.K.", 10}, row{"Hauptstraße 27, 79104 Freiburg", 10}, row{"Datum 03.02.25 Zeit 11:18", 10}, row{"SUMME EUR 24,10", 10}), "POST & PAPIER KRÜGER"},
+		// The address printed small under a large name is not the name's.
+		{printedLines(row{"PARQUE", 24}, row{"PRAÇA NOVA", 12}, row{"3000-123 Coimbra", 12}, row{"NIF 503716294", 12},
+			row{"Pagamento: 18/11/2023 10:02", 12}, row{"TOTAL 13,20", 12}, row{"IVA 23% 2,47", 12}), "PARQUE"},
+	} {
+		if r := ExtractFields(tc.page, eu, testNow); r.SupplierName.Value != tc.want {
+			t.Errorf("supplier %q (%s), want %q", r.SupplierName.Value, r.SupplierName.Why, tc.want)
+		}
+	}
+}
+
+// A legal name printed with its address after a comma is the name alone.
+func TestTheAddressAfterALegalNameIsNoPartOfIt(t *testing.T) {
+	eu := receipt.DefaultLocale(receipt.CountryEU)
+	for _, tc := range []struct {
+		page []Line
+		want string
+	}{
+		{lines("PERRON SHOP", "Bahnhof Olten - Gleis 7", "Perron Retail GmbH, Bahnhofquai 3", "4600 Olten", "MWST-Nr. CHE-215.389.044 MWST",
+			"Datum: 2025-07-04 Zeit: 06:52:07", "TOTAL CHF 51.45"), "PERRON RETAIL GMBH"},
+		// The legal form after the comma is the name's own.
+		{lines("SUMINISTROS EL CLAVO, S.L.", "CIF: B50934173", "C/ Mayor, 88 - 50001 Zaragoza", "22/11/2025 11:07", "TOTAL 129,39"), "SUMINISTROS EL CLAVO, S.L"},
+	} {
+		if r := ExtractFields(tc.page, eu, testNow); r.SupplierName.Value != tc.want {
+			t.Errorf("supplier %q (%s), want %q", r.SupplierName.Value, r.SupplierName.Why, tc.want)
 		}
 	}
 }
