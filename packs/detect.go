@@ -492,6 +492,19 @@ func countMark(up, mark string) (beside, heading int) {
 	return beside, heading
 }
 
+// LineCurrencies are the currencies one line prints beside its amounts,
+// by ISO code ("Total in EUR 55.92": EUR); a bare "$" names none.
+func LineCurrencies(line string) map[string]int {
+	printed, _ := pageOf([]string{line}).printedCurrencies()
+	out := map[string]int{}
+	for code, n := range printed {
+		if n > 0 && code != "$" {
+			out[code] = n
+		}
+	}
+	return out
+}
+
 // pickCurrency is the currency a page prints most; a "$" alone is the
 // pack's dollar. "" when nothing printed tells. Another country's mark
 // printed only where a column's heading would be is no currency: "00153

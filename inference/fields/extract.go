@@ -29,6 +29,7 @@ func ExtractFields(lines []Line, loc receipt.Locale, now time.Time) receipt.Rece
 	for i, l := range lines {
 		upper[i] = moneyKeywords(l, det.Pack)
 	}
+	leaveOutTotalsInOtherCurrencies(lines, upper, det)
 	lines, items, printed := readMoney(&r, lines, upper, loc)
 	readIdentifiers(&r, lines, loc, det.Pack)
 	if det.Pack != nil {
@@ -49,6 +50,62 @@ func ExtractFields(lines []Line, loc receipt.Locale, now time.Time) receipt.Rece
 	pricesWithoutTheTax(&r)
 	readInvoice(lines, loc, now, &r)
 	return r
+}
+
+// leaveOutTotalsInOtherCurrencies: where tourists pay, tills print the
+// total again in their currency ("TOTAL CHF 51.45 / Total in EUR 55.92",
+// "Total USD aprox. 145,20"). A total line that names only another
+// currency than the one the page prints most is no reading of the
+// receipt's total, when a total line in the page's own currency, or
+// naming none, is printed: its keywords are left out. A country changing
+// its currency prints both of its own (see totalInItsCurrency).
+func leaveOutTotalsInOtherCurrencies(lines []Line, upper []string, det packs.Detection) {
+	if det.Currency == "" {
+		return
+	}
+	var foreign []int
+	own := false
+	for i, l := range lines {
+		if !labelsTotal(upper[i]) || len(amountsIn(l.Text)) == 0 {
+			continue
+		}
+		cur := packs.LineCurrencies(l.Text)
+		switch {
+		case len(cur) == 0 || cur[det.Currency] > 0:
+			own = true
+		case !changesBetween(det.Pack, det.Currency, cur):
+			foreign = append(foreign, i)
+		}
+	}
+	if !own {
+		return
+	}
+	for _, i := range foreign {
+		upper[i] = ""
+	}
+}
+
+// changesBetween says whether the page's country changed from or to its
+// currency and one a line prints.
+func changesBetween(pk *packs.Pack, page string, line map[string]int) bool {
+	if pk == nil || !slices.Contains(pk.Currencies(), page) {
+		return false
+	}
+	return slices.ContainsFunc(pk.Currencies(), func(c string) bool { return c != page && line[c] > 0 })
+}
+
+// labelsTotal says whether a line's keywords label a total (not a
+// subtotal, a tax's total or a payment).
+func labelsTotal(k string) bool {
+	if reNotTotal.MatchString(k) {
+		return false
+	}
+	for _, rule := range totalRules {
+		if !rule.paid && rule.re.MatchString(k) {
+			return true
+		}
+	}
+	return false
 }
 
 // pricesWithoutTheTax unticks "tax inclusive" where a label said the total

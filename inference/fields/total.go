@@ -603,12 +603,50 @@ func findTotal(lines []Line, upper []string) receipt.Amount {
 	if best == nil {
 		return receipt.Amount{}
 	}
+	// Two lines labelled total alike ("SALE TOTAL 176.44" over an
+	// exchange's "TOTAL 94.07"): the one below, when the page's subtotal
+	// and tax make it (a total above one with a tip added is no such).
+	if !subtotalAndTaxMake(lines, upper, best.value) {
+		var made *totalVote
+		for _, v := range votes {
+			below := v.box.Page == best.box.Page && v.box.Y > best.box.Y && best.box.H > 0
+			if v != best && v.weight == best.weight && below && subtotalAndTaxMake(lines, upper, v.value) && (made == nil || v.value.GreaterThan(made.value)) {
+				made = v
+			}
+		}
+		if made != nil {
+			best = made
+		}
+	}
 	var box *receipt.Box
 	if best.box.W > 0 {
 		b := best.box
 		box = &b
 	}
 	return found(best.value, best.conf*min(1, 0.55+best.weight/8), box, best.why)
+}
+
+// subtotalAndTaxMake says whether an amount on a subtotal line and one on
+// a tax line below it add up to v.
+func subtotalAndTaxMake(lines []Line, upper []string, v decimal.Decimal) bool {
+	for i, l := range lines {
+		if !reSubtotal.MatchString(upper[i]) {
+			continue
+		}
+		for _, sub := range amountsIn(l.Text) {
+			for j := i + 1; j < len(lines); j++ {
+				if !reTaxWord.MatchString(upper[j]) || reNotTaxAmount.MatchString(upper[j]) && !reTotalTaxLine.MatchString(upper[j]) {
+					continue
+				}
+				for _, tax := range amountsIn(lines[j].Text) {
+					if tax.IsPositive() && sub.Add(tax).Equal(v) {
+						return true
+					}
+				}
+			}
+		}
+	}
+	return false
 }
 
 // reSplitAmount is a labelled amount whose first digits the reader's

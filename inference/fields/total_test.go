@@ -112,3 +112,36 @@ func TestTotalsPrintedLetterByLetterOrToPay(t *testing.T) {
 		}
 	}
 }
+
+// An exchange prints what is returned and what is sold, each with its
+// total: the receipt's total is the one its subtotal and tax make.
+func TestAnExchangesTotalIsTheOneItsSumsMake(t *testing.T) {
+	page := lines("RIDGEWAY HARDWARE", "06/03/2023 SAT 10:37 AM", "*** EXCHANGE ***", "RETURN ORIG REC 05/20/2023",
+		"20V CORDLESS DRILL KIT -89.99 T", "SALE", "20V IMPACT DRIVER KIT 129.00 T", "DRILL BIT SET 24.97 T", "3 EA @ 7.49 22.47 T",
+		"RETURN TOTAL -89.99", "SALE TOTAL 176.44", "NET SUBTOTAL 86.45", "CO STATE TAX 2.90% 2.51", "DENVER CITY TAX 4.81% 4.16",
+		"RTD TAX 1.00% 0.86", "SCFD TAX 0.10% 0.09", "TOTAL TAX 7.62", "TOTAL 94.07", "DISCOVER 94.07", "CHANGE 0.00")
+	r := ExtractFields(page, receipt.DefaultLocale(receipt.CountryUS), testNow)
+	if r.Total.Value.String() != "94.07" {
+		t.Errorf("total %s (%s), want 94.07", r.Total.Value, r.Total.Why)
+	}
+}
+
+// A till where tourists pay prints the total again in their currency: the
+// receipt's total is the one in the page's own.
+func TestATotalInAnotherCurrencyIsNoReadingOfTheTotal(t *testing.T) {
+	for name, tc := range map[string]struct {
+		page  []Line
+		total string
+	}{
+		"Swiss station shop, euros larger": {lines("PERRON SHOP", "Perron Retail GmbH, Bahnhofquai 3", "4600 Olten", "Datum: 2025-07-04 Zeit: 06:52",
+			"Sandwich 6.90", "Kaffee 4.50", "USB-C Ladekabel 19.90", "Zigaretten 20.15", "TOTAL CHF 51.45", "Total in EUR 55.92",
+			"Bar EUR 60.00 zu Kurs 0.92", "= CHF 55.20", "Rückgeld CHF 3.75", "MWST 8.1% 2.23"), "51.45"},
+		"Spanish restaurant, pounds": {lines("LA CARACOLA", "CIF: B29618733", "12/08/2025 21:40", "Paella 2 x 18,50 37,00", "Vino 22,00",
+			"TOTAL 59,00 €", "Total GBP aprox. 51,30", "TARJETA 59,00 €"), "59"},
+	} {
+		r := ExtractFields(tc.page, receipt.DefaultLocale(receipt.CountryEU), testNow)
+		if r.Total.Value.String() != tc.total {
+			t.Errorf("%s: total %s (%s), want %s", name, r.Total.Value, r.Total.Why, tc.total)
+		}
+	}
+}
