@@ -73,6 +73,9 @@ type Language struct {
 	Evidence []string `json:"evidence"`
 	// Months maps month names and abbreviations to their number.
 	Months map[string]int `json:"months"`
+	// DateLinks are the words a written date puts between its day, month
+	// and year ("22 de noviembre de 2025"); nil where it puts none.
+	DateLinks []string `json:"date_links,omitempty"`
 	// NameWords are words that end or carry a business's name (RESTAURANT,
 	// BAKERY, GRILL): a heading's next line made of them is the name's.
 	NameWords []string `json:"name_words"`
@@ -179,6 +182,7 @@ type Pack struct {
 	langs      []*Language
 	labels     []phrase // longest first
 	months     map[string]int
+	dateLinks  map[string]bool
 	legal      [][]string
 	taxWords   [][]string
 	evidence   [][]string
@@ -703,7 +707,7 @@ func compile(p *Pack, langs map[string]*Language) error {
 		}
 		p.addresses = append(p.addresses, re)
 	}
-	p.months = map[string]int{}
+	p.months, p.dateLinks = map[string]int{}, map[string]bool{}
 	for _, code := range p.Languages {
 		l, ok := langs[code]
 		if !ok {
@@ -723,6 +727,9 @@ func compile(p *Pack, langs map[string]*Language) error {
 		p.langWords = append(p.langWords, words)
 		for m, n := range l.Months {
 			p.months[Fold(m)] = n
+		}
+		for _, w := range l.DateLinks {
+			p.dateLinks[Fold(w)] = true
 		}
 		for _, w := range l.NameWords {
 			p.nameWords[Fold(w)] = true
@@ -935,6 +942,12 @@ func (p *Pack) Months() map[string]int {
 		return nil
 	}
 	return p.months
+}
+
+// IsDateLink says whether a word (any case) is one a written date of the
+// pack's languages puts between its parts ("de").
+func (p *Pack) IsDateLink(word string) bool {
+	return p != nil && p.dateLinks[Fold(word)]
 }
 
 // LabelWords lists the words of the pack's languages for one canonical

@@ -1,6 +1,7 @@
 package fields
 
 import (
+	"regexp"
 	"strings"
 	"unicode/utf8"
 
@@ -118,7 +119,24 @@ func translateMonths(s string, pk *packs.Pack) string {
 		b.WriteString(w)
 		i = j
 	}
-	return b.String()
+	return dropDateLinks(b.String(), pk)
+}
+
+// reLinkedDate is a written date with a word between its day and month
+// and between its month and year ("22 de NOV de 2025", "5 DE MAR, DE
+// 2024"), as translateMonths leaves it.
+var reLinkedDate = regexp.MustCompile(`(?i)\b(\d{1,2})\s+(\pL{1,3})\s+(JAN|FEB|MAR|APR|MAY|JUN|JUL|AUG|SEP|OCT|NOV|DEC)\b\.?,?(?:\s+(\pL{1,3}))?\s+((?:19|20)\d{2})\b`)
+
+// dropDateLinks takes the pack's date links out of a written date, so
+// that the date rules read "22 de NOV de 2025" as 22 NOV 2025.
+func dropDateLinks(s string, pk *packs.Pack) string {
+	return reLinkedDate.ReplaceAllStringFunc(s, func(m string) string {
+		p := reLinkedDate.FindStringSubmatch(m)
+		if !pk.IsDateLink(p[2]) || p[4] != "" && !pk.IsDateLink(p[4]) {
+			return m
+		}
+		return p[1] + " " + p[3] + " " + p[5]
+	})
 }
 
 var englishMonths = [12]string{"JAN", "FEB", "MAR", "APR", "MAY", "JUN", "JUL", "AUG", "SEP", "OCT", "NOV", "DEC"}

@@ -60,6 +60,20 @@ func TestSalesDateAmongOtherDates(t *testing.T) {
 			"FLEURS DE LA PLACE", "Date : 10/05/2024 16:22", "Bouquet 45,00", "TOTAL 45,00",
 			"Livraison prévue : dimanche 12/05/2024, 9h-12h",
 		}, "2024-05-10", "16:22", true},
+		// A Spanish ticket writes its date out ("22 de noviembre de
+		// 2025"); a gift card's balance is valid until another.
+		{"a date written out, a gift card's validity", "ES", receipt.CountryEU, []string{
+			"FERRETERÍA EL CLAVO", "FACTURA SIMPLIFICADA", "Sábado, 22 de noviembre de 2025 - 11:07", "Taladro 89,90", "TOTAL 129,39",
+			"Tarjeta regalo ****3318 50,00", "Saldo restante 15,00", "Válida hasta 30/06/2026", "Tarjeta bancaria VISA 79,39",
+		}, "2025-11-22", "11:07", true},
+		{"a lottery's draw", "UK", receipt.CountryUK, []string{
+			"HOPE LANE HOSPICE SHOP", "Date: 03/02/2025 Time: 11:26 Till 1", "Books 3 for 2 4.00", "TOTAL 20.00",
+			"Lottery draw: Friday 07/02/2025.",
+		}, "2025-02-03", "11:26", true},
+		{"a repair ready for collection", "BG", receipt.CountryEU, []string{
+			"ОБУЩАР ЕТ", "Подметки 45.00", "ОБЩА СУМА 61.40", "В БРОЙ 70.00", "РЕСТО 8.60", "Готово за получаване след",
+			"19.05.2023 г., 10:00 ч.", "0000612 0001 Петко", "16-05-2023 17:48:09", "ФИСКАЛЕН БОН",
+		}, "2023-05-16", "17:48:09", true},
 		{"a car park's entry", "NL", receipt.CountryEU, []string{
 			"PARKEERGARAGE", "Inrit 22-02-2024 19:12", "Betaald 23-02-2024 08:47", "TOTAAL 18,50",
 		}, "2024-02-23", "08:47", true},
