@@ -699,13 +699,16 @@ func TestTheOwnersPrepositionBeforeALegalName(t *testing.T) {
 	}
 }
 
+// printedRow is a line of text printed with letters letterWidth wide.
+type printedRow struct {
+	text        string
+	letterWidth int
+}
+
 // printedLines are lines as a page reader reads them, each word boxed, the
 // letters of each line letterWidth pixels wide: a till's double-size
 // heading is twice as wide as its body.
-func printedLines(rows ...struct {
-	text        string
-	letterWidth int
-}) []Line {
+func printedLines(rows ...printedRow) []Line {
 	var words []inference.Word
 	y := 20
 	for i, row := range rows {
@@ -727,10 +730,7 @@ func printedLines(rows ...struct {
 // it is not (see TestATradeHeadingGoesOnToItsName for the trade lines
 // that are).
 func TestANamePrintedLargeOverTwoLinesIsOneName(t *testing.T) {
-	type row = struct {
-		text        string
-		letterWidth int
-	}
+	type row = printedRow
 	eu := receipt.DefaultLocale(receipt.CountryEU)
 	for _, tc := range []struct {
 		page []Line

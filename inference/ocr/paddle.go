@@ -700,6 +700,12 @@ func belowTheHeading(name *receipt.Box, pp *receipt.Receipt) bool {
 // (Tesseract's "6.5" read at 0.9 had replaced PP-OCR's 56.58 that
 // subtotal 51.90 + tax 4.68 confirms). ok is false for other fields, or
 // when the evidence does not decide.
+// totalAfterItsTip says whether a reader's total is the other's with the
+// tip that reader read added.
+func totalAfterItsTip(a, b *receipt.Receipt) bool {
+	return a.Tip.Set && a.Tip.Value.IsPositive() && a.Total.Set && b.Total.Set && a.Total.Value.Equal(b.Total.Value.Add(a.Tip.Value))
+}
+
 func betterEvidence(pp, tess *receipt.Receipt, path string) (tessBetter, ok bool) {
 	weigh := func(sup []receipt.Support, doubt string) int {
 		n := receipt.SupportKinds(sup)
@@ -723,6 +729,16 @@ func betterEvidence(pp, tess *receipt.Receipt, path string) (tessBetter, ok bool
 			if tessSub && pp.Total.Value.GreaterThan(tess.Total.Value) {
 				return false, true
 			}
+		}
+		// A card slip's total after the tip is the receipt's: the other
+		// reader's is the bill before the tip ("Total CHF 177.40 /
+		// Trinkgeld 2.60 / Belastet Total CHF 180.00"), however much
+		// the items back it.
+		if totalAfterItsTip(pp, tess) {
+			return false, true
+		}
+		if totalAfterItsTip(tess, pp) {
+			return true, true
 		}
 		// A total guessed from the amount paid loses to the other
 		// reader's undoubted labelled total it covers: "GEGEBEN BAR

@@ -257,6 +257,30 @@ func TestTesseractSurerKeepsDigitsAndKnownWords(t *testing.T) {
 	}
 }
 
+// A card slip's total after the tip wins over the other reader's total
+// before it, which the items back.
+func TestCombineKeepsTheTotalAfterTheTip(t *testing.T) {
+	amount := func(v string, kinds ...receipt.Evidence) receipt.Amount {
+		a := receipt.Amount{Value: decimal.RequireFromString(v), Set: true, Confidence: 0.9}
+		for _, k := range kinds {
+			a.Support = append(a.Support, receipt.Support{Kind: k})
+		}
+		return a
+	}
+	afterTip := receipt.Receipt{Total: amount("180.00", receipt.EvidenceReading), Tip: amount("2.60", receipt.EvidenceReading)}
+	before := receipt.Receipt{Total: amount("177.40", receipt.EvidenceReading, receipt.EvidenceArithmetic, receipt.EvidencePrintedTwice)}
+	for _, tc := range []struct {
+		what     string
+		pp, tess receipt.Receipt
+	}{{"PP-OCR read the tip", afterTip, before}, {"Tesseract read the tip", before, afterTip}} {
+		got := tc.pp
+		combine(&got, tc.tess)
+		if got.Total.Value.String() != "180" {
+			t.Errorf("%s: total %s, want 180", tc.what, got.Total.Value)
+		}
+	}
+}
+
 // Where both readers found the supplier's name and address, a letter or
 // two apart, PP-OCR's stand whichever reader is surer on its own scale;
 // another name, or a field PP-OCR lacks, comes from the surer reader.
