@@ -706,6 +706,13 @@ func totalAfterItsTip(a, b *receipt.Receipt) bool {
 	return a.Tip.Set && a.Tip.Value.IsPositive() && a.Total.Set && b.Total.Set && a.Total.Value.Equal(b.Total.Value.Add(a.Tip.Value))
 }
 
+// subtotalTakenForTotal says whether a's total is the subtotal both
+// readers read, under b's larger total read on a total's line.
+func subtotalTakenForTotal(a, b *receipt.Receipt) bool {
+	return a.Subtotal.Set && b.Subtotal.Set && a.Subtotal.Value.Equal(b.Subtotal.Value) && a.Total.Value.Equal(a.Subtotal.Value) &&
+		b.Total.Value.GreaterThan(a.Total.Value) && !fields.PaidOrUnlabelled(b.Total) && b.Total.Doubt == ""
+}
+
 func betterEvidence(pp, tess *receipt.Receipt, path string) (tessBetter, ok bool) {
 	weigh := func(sup []receipt.Support, doubt string) int {
 		n := receipt.SupportKinds(sup)
@@ -739,6 +746,15 @@ func betterEvidence(pp, tess *receipt.Receipt, path string) (tessBetter, ok bool
 		}
 		if totalAfterItsTip(tess, pp) {
 			return true, true
+		}
+		// Both read one subtotal, and one took it for the total: the
+		// other's larger labelled total stands ("Subtotal 88.50 / ... /
+		// AMOUNT DUE $99.98 / Tip $17.70 / TOTAL $117.68").
+		if subtotalTakenForTotal(pp, tess) {
+			return true, true
+		}
+		if subtotalTakenForTotal(tess, pp) {
+			return false, true
 		}
 		// A total guessed from the amount paid loses to the other
 		// reader's undoubted labelled total it covers: "GEGEBEN BAR

@@ -258,7 +258,8 @@ func TestTesseractSurerKeepsDigitsAndKnownWords(t *testing.T) {
 }
 
 // A card slip's total after the tip wins over the other reader's total
-// before it, which the items back.
+// before it, which the items back; a larger total read on its line wins
+// over the subtotal both readers read, taken for the total by one.
 func TestCombineKeepsTheTotalAfterTheTip(t *testing.T) {
 	amount := func(v string, kinds ...receipt.Evidence) receipt.Amount {
 		a := receipt.Amount{Value: decimal.RequireFromString(v), Set: true, Confidence: 0.9}
@@ -269,10 +270,20 @@ func TestCombineKeepsTheTotalAfterTheTip(t *testing.T) {
 	}
 	afterTip := receipt.Receipt{Total: amount("180.00", receipt.EvidenceReading), Tip: amount("2.60", receipt.EvidenceReading)}
 	before := receipt.Receipt{Total: amount("177.40", receipt.EvidenceReading, receipt.EvidenceArithmetic, receipt.EvidencePrintedTwice)}
+	// One reader took the subtotal both read for the total.
+	withSub := func(r receipt.Receipt, sub string) receipt.Receipt {
+		r.Subtotal = amount(sub, receipt.EvidenceReading)
+		return r
+	}
+	subTaken := withSub(receipt.Receipt{Total: amount("88.50", receipt.EvidenceReading, receipt.EvidenceArithmetic, receipt.EvidencePrintedTwice)}, "88.50")
+	labelled := withSub(receipt.Receipt{Total: amount("180.00", receipt.EvidenceReading)}, "88.50")
 	for _, tc := range []struct {
 		what     string
 		pp, tess receipt.Receipt
-	}{{"PP-OCR read the tip", afterTip, before}, {"Tesseract read the tip", before, afterTip}} {
+	}{
+		{"PP-OCR read the tip", afterTip, before}, {"Tesseract read the tip", before, afterTip},
+		{"Tesseract took the subtotal", labelled, subTaken}, {"PP-OCR took the subtotal", subTaken, labelled},
+	} {
 		got := tc.pp
 		combine(&got, tc.tess)
 		if got.Total.Value.String() != "180" {
