@@ -74,6 +74,14 @@ func TestSalesDateAmongOtherDates(t *testing.T) {
 			"ОБУЩАР ЕТ", "Подметки 45.00", "ОБЩА СУМА 61.40", "В БРОЙ 70.00", "РЕСТО 8.60", "Готово за получаване след",
 			"19.05.2023 г., 10:00 ч.", "0000612 0001 Петко", "16-05-2023 17:48:09", "ФИСКАЛЕН БОН",
 		}, "2023-05-16", "17:48:09", true},
+		// A can's best-by date, a deal's last day, points that lapse.
+		{"a best-by date and a deal's end", "US", receipt.CountryUS, []string{
+			"HARBOR TAPROOM", "09/12/2025 7:31 PM", "Crowler 32oz 16.00", "TOTAL 38.40", "Canned 7:31 PM - Best by 09/13/2025",
+			"Owner Deal Days run through 09/30/2025.",
+		}, "2025-09-12", "19:31", true},
+		{"points valid until", "PL", receipt.CountryEU, []string{
+			"ZOO-KĄCIK", "2024-11-07 15:42", "Karma dla kota 19,00 A", "SUMA PLN 19,00", "Punkty ważne do: 31.12.2024",
+		}, "2024-11-07", "15:42", true},
 		{"a car park's entry", "NL", receipt.CountryEU, []string{
 			"PARKEERGARAGE", "Inrit 22-02-2024 19:12", "Betaald 23-02-2024 08:47", "TOTAAL 18,50",
 		}, "2024-02-23", "08:47", true},
