@@ -18,6 +18,13 @@ func PaidOrUnlabelled(t receipt.Amount) bool {
 	return t.Set && (strings.HasPrefix(t.Why, "no total label read") || t.Why == whyPaid)
 }
 
+// NoTotalLineRead says whether a total was made where no total line was
+// read: from the subtotal and what follows it, the amount above a
+// rounding line, or the amount paid.
+func NoTotalLineRead(t receipt.Amount) bool {
+	return t.Set && strings.HasPrefix(t.Why, "no total ")
+}
+
 // totalRule is a keyword pattern for total-like lines and the weight a match gives.
 type totalRule struct {
 	re     *regexp.Regexp

@@ -707,10 +707,13 @@ func totalAfterItsTip(a, b *receipt.Receipt) bool {
 }
 
 // subtotalTakenForTotal says whether a's total is the subtotal both
-// readers read, under b's larger total read on a total's line.
+// readers read, under b's larger total read on a total's line: undoubted,
+// or doubted where a read no total line at all (b's sums may hold a
+// surcharge or a tip the validator does not count).
 func subtotalTakenForTotal(a, b *receipt.Receipt) bool {
 	return a.Subtotal.Set && b.Subtotal.Set && a.Subtotal.Value.Equal(b.Subtotal.Value) && a.Total.Value.Equal(a.Subtotal.Value) &&
-		b.Total.Value.GreaterThan(a.Total.Value) && !fields.PaidOrUnlabelled(b.Total) && b.Total.Doubt == ""
+		b.Total.Value.GreaterThan(a.Total.Value) && !fields.PaidOrUnlabelled(b.Total) && !fields.NoTotalLineRead(b.Total) &&
+		(b.Total.Doubt == "" || fields.NoTotalLineRead(a.Total))
 }
 
 func betterEvidence(pp, tess *receipt.Receipt, path string) (tessBetter, ok bool) {

@@ -276,7 +276,9 @@ func TestCombineKeepsTheTotalAfterTheTip(t *testing.T) {
 		return r
 	}
 	subTaken := withSub(receipt.Receipt{Total: amount("88.50", receipt.EvidenceReading, receipt.EvidenceArithmetic, receipt.EvidencePrintedTwice)}, "88.50")
+	subTaken.Total.Why = "no total printed: the subtotal, after the adjustments below it"
 	labelled := withSub(receipt.Receipt{Total: amount("180.00", receipt.EvidenceReading)}, "88.50")
+	labelled.Total.Doubt = "subtotal 88.50 + tax 7.94 = 96.44" // a surcharge and a tip the validator does not count
 	for _, tc := range []struct {
 		what     string
 		pp, tess receipt.Receipt
