@@ -220,10 +220,6 @@ func taxIDText(r *receipt.Receipt) string {
 		return "GST " + id.Value
 	case receipt.SchemeUKVAT, receipt.SchemeEUVAT:
 		return "VAT " + id.Value
-	case receipt.SchemeCHVAT:
-		return id.Value + " MWST"
-	case receipt.SchemeNOVAT:
-		return "Org.nr " + id.Value
 	case receipt.SchemeUSEIN:
 		return "EIN " + id.Value
 	case receipt.SchemeMYGST:

@@ -2,6 +2,7 @@ package packs
 
 import (
 	"fmt"
+	"maps"
 	"regexp"
 	"slices"
 	"sort"
@@ -511,7 +512,9 @@ func LineCurrencies(line string) map[string]int {
 // Roma (RM)" is Rome's province on an Italian page, not ringgit.
 func pickCurrency(printed map[string]int, headed map[string]bool, p *Pack) string {
 	best, n := "", 0
-	for code, c := range printed {
+	codes := slices.Sorted(maps.Keys(printed)) // a tie between two other currencies goes the same way every time
+	for _, code := range codes {
+		c := printed[code]
 		if code == "$" || c == 0 || headed[code] && code != p.Currency {
 			continue
 		}

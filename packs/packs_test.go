@@ -245,8 +245,9 @@ func TestNationalTaxID(t *testing.T) {
 		{"AT", "U12345678", "ATU12345678", true},
 		{"UK", "123456789", "GB123456789", true},
 		{"SE", "5561234567", "SE556123456701", true},
-		{"CH", "116281710", "CHE116281710", true},
-		{"NO", "923609016", "NO923609016MVA", true},
+		{"CH", "116281710MWST", "CHE116281710MWST", true},
+		{"NO", "923609016MVA", "NO923609016MVA", true},
+		{"NO", "923609016", "NO923609016", false}, // an organisation number not registered for VAT
 		{"DK", "13585601", "DK13585601", true},
 		{"IT", "IT04603586779", "", false},
 		{"IT", "0460358677", "", false},

@@ -102,8 +102,8 @@ const (
 	SchemeUSEIN TaxScheme = "US_EIN"
 	SchemeMYGST TaxScheme = "MY_GST"
 	SchemeMYSST TaxScheme = "MY_SST"
-	SchemeCHVAT TaxScheme = "CH_VAT" // a Swiss business ID (UID) registered for VAT: CHE-123.456.789 MWST
-	SchemeNOVAT TaxScheme = "NO_VAT" // a Norwegian organisation number registered for VAT: 912 345 678 MVA
+	SchemeCHVAT TaxScheme = "CH_VAT" // a Swiss business ID (UID) registered for VAT: CHE123456789MWST (TVA, IVA)
+	SchemeNOVAT TaxScheme = "NO_VAT" // a Norwegian organisation number registered for VAT: NO912345678MVA
 	SchemeOther TaxScheme = "other"
 )
 
@@ -221,15 +221,11 @@ func FoldName(s string) string {
 	return fold(strings.Join(words, " "))
 }
 
-var foldWhole = strings.NewReplacer("ß", "ss", "ø", "o", "æ", "ae", "ł", "l")
-
 func fold(s string) string {
 	var b strings.Builder
 	// Accents and umlauts go too: a page reader drops them as often as
-	// it reads them (Köhler is KOHLER), ß is ss, and the letters with a
-	// stroke or joined that NFD keeps whole are the letters they are read
-	// as (Søvik is SOVIK, Sæther SAETHER, Wrocław WROCLAW).
-	for _, r := range norm.NFD.String(foldWhole.Replace(strings.ToLower(s))) {
+	// it reads them (Köhler is KOHLER), and ß is ss.
+	for _, r := range norm.NFD.String(strings.ReplaceAll(strings.ToLower(s), "ß", "ss")) {
 		if unicode.IsLetter(r) && !unicode.Is(unicode.Mn, r) || unicode.IsDigit(r) {
 			b.WriteRune(r)
 		}

@@ -574,9 +574,10 @@ var reGermanLabel = regexp.MustCompile(`^US[TIL1]ID(?:NR)?`)
 
 // reSwissUIDRead and reNorwegianVATRead are the Swiss and Norwegian VAT
 // numbers as printed, after a label ("MWST-Nr. CHE-123.456.789 MWST",
-// "Org.nr. NO 912 345 678 MVA"), normalised.
+// "Org.nr. NO 912 345 678 MVA"), normalised: the register's word makes a
+// business number a VAT number, and without it the number is none.
 var (
-	reSwissUIDRead     = regexp.MustCompile(`CHE(\d{9})(?:MWST|TVA|IVA)?$`)
+	reSwissUIDRead     = regexp.MustCompile(`CHE(\d{9})(MWST|TVA|IVA)$`)
 	reNorwegianVATRead = regexp.MustCompile(`(?:^|ORGNR|NR|:)(?:NO)?(\d{9})MVA$`)
 )
 
@@ -586,7 +587,7 @@ var (
 func DetectTaxID(s string, country Country) TaxID {
 	v := NormalizeTaxID(s)
 	if m := reSwissUIDRead.FindStringSubmatch(v); m != nil {
-		return TaxID{Scheme: SchemeCHVAT, Value: "CHE" + m[1]} // the register's word is the language's, not the number's
+		return TaxID{Scheme: SchemeCHVAT, Value: "CHE" + m[1] + m[2]}
 	}
 	if m := reNorwegianVATRead.FindStringSubmatch(v); m != nil {
 		return TaxID{Scheme: SchemeNOVAT, Value: "NO" + m[1] + "MVA"}

@@ -84,11 +84,12 @@ func TestDetectTaxID(t *testing.T) {
 		{"XYZ-1", CountryAU, SchemeOther, "XYZ1"},
 		// Outside the EU: Switzerland's UID with its register's word,
 		// Norway's organisation number with MVA.
-		{"MWST-Nr. CHE-116.281.710 MWST", CountryOther, SchemeCHVAT, "CHE116281710"},
-		{"N° TVA CHE-116.281.710 TVA", CountryOther, SchemeCHVAT, "CHE116281710"},
+		{"MWST-Nr. CHE-116.281.710 MWST", CountryOther, SchemeCHVAT, "CHE116281710MWST"},
+		{"N° TVA CHE-116.281.710 TVA", CountryOther, SchemeCHVAT, "CHE116281710TVA"},
 		{"Org.nr. 923 609 016 MVA", CountryOther, SchemeNOVAT, "NO923609016MVA"},
 		{"NO 923 609 016 MVA", CountryOther, SchemeNOVAT, "NO923609016MVA"},
 		{"Org.nr. 923 609 016", CountryOther, SchemeOther, "ORGNR923609016"}, // not registered for VAT
+		{"UID CHE-116.281.710", CountryOther, SchemeOther, "CHE116281710"}, // a business ID without the VAT register's word
 	}
 	for _, tt := range tests {
 		got := DetectTaxID(tt.in, tt.country)

@@ -429,14 +429,14 @@ func cleanName(s string, pk *packs.Pack) string {
 }
 
 // addressAfterLegalForm takes off a line's address after a comma that
-// follows a legal name ("Perron Retail GmbH, Bahnhofquai 3"): a street
-// or anything with a number.
+// follows a legal name ("Perron Retail GmbH, Bahnhofquai 3"): anything
+// with a number, or an English street's words.
 func addressAfterLegalForm(s string, pk *packs.Pack) string {
 	i := strings.LastIndex(s, ",")
 	if i <= 0 || !endsInPacksForm(s[:i], pk, -1) {
 		return s
 	}
-	if rest := strings.TrimSpace(s[i+1:]); HasDigit(rest) || pk.IsStreetLine(rest) || reStreetWord.MatchString(strings.ToUpper(rest)) {
+	if rest := strings.TrimSpace(s[i+1:]); HasDigit(rest) || reStreetWord.MatchString(strings.ToUpper(rest)) {
 		return s[:i]
 	}
 	return s
@@ -567,8 +567,8 @@ func pageLetterWidth(lines []Line) float64 {
 }
 
 // sameLargePrint says whether two lines are printed in the same large
-// letters, half as wide again as the page's or more, as tills print a
-// name in double size.
+// letters, largePrint times as wide as the page's or more, as tills print
+// a name in double size.
 func sameLargePrint(a, b Line, page float64) bool {
 	wa, wb := letterWidth(a), letterWidth(b)
 	if page <= 0 || wa < largePrint*page || wb < largePrint*page {

@@ -320,17 +320,28 @@ func numberAfter(rest []string) []string {
 		return nil
 	}
 	num := rest[at]
+	end := at + 1
 	for _, w := range rest[at+1:] {
 		if packs.CountDigits(w) != len(w) || len(num) >= 14 {
 			break
 		}
 		num += w
+		end++
+	}
+	// The register's word after the number makes it a VAT number ("912
+	// 345 678 MVA", "CHE-116.281.710 MWST"); without it, it is none.
+	if end < len(rest) && vatRegisterWords[rest[end]] {
+		num += rest[end]
 	}
 	if at > 0 && (len(rest[at-1]) == 2 || len(rest[at-1]) == 3) && packs.CountDigits(rest[at-1]) == 0 { // "BE", "CHE"
 		return []string{rest[at-1] + num, num}
 	}
 	return []string{num}
 }
+
+// vatRegisterWords are the words printed after a business number that is
+// registered for VAT: Norway's MVA, Switzerland's MWST, TVA and IVA.
+var vatRegisterWords = map[string]bool{"MVA": true, "MWST": true, "TVA": true, "IVA": true}
 
 // validTaxID is the tax ID read stands for: as read, in the page's
 // country's own national form, or with a prefix letter or check letter

@@ -694,16 +694,11 @@ func belowTheHeading(name *receipt.Box, pp *receipt.Receipt) bool {
 	return !pp.SupplierName.Set || pp.SupplierName.Box == nil || below(pp.SupplierName.Box)
 }
 
-// betterEvidence compares the two readers' total or date by their
-// evidence before their confidence: a value the page's arithmetic or a
-// second printing supports, with nothing against it, beats one without
-// (Tesseract's "6.5" read at 0.9 had replaced PP-OCR's 56.58 that
-// subtotal 51.90 + tax 4.68 confirms). ok is false for other fields, or
-// when the evidence does not decide.
-// totalAfterItsTip says whether a reader's total is the other's with the
-// tip that reader read added.
+// totalAfterItsTip says whether a reader's total, read on a total's line,
+// is the other's with the tip that reader read added.
 func totalAfterItsTip(a, b *receipt.Receipt) bool {
-	return a.Tip.Set && a.Tip.Value.IsPositive() && a.Total.Set && b.Total.Set && a.Total.Value.Equal(b.Total.Value.Add(a.Tip.Value))
+	return a.Tip.Set && a.Tip.Value.IsPositive() && a.Total.Set && b.Total.Set && a.Total.Value.Equal(b.Total.Value.Add(a.Tip.Value)) &&
+		!fields.PaidOrUnlabelled(a.Total) && !fields.NoTotalLineRead(a.Total)
 }
 
 // subtotalTakenForTotal says whether a's total is the subtotal both
@@ -716,6 +711,12 @@ func subtotalTakenForTotal(a, b *receipt.Receipt) bool {
 		(b.Total.Doubt == "" || fields.NoTotalLineRead(a.Total))
 }
 
+// betterEvidence compares the two readers' total or date by their
+// evidence before their confidence: a value the page's arithmetic or a
+// second printing supports, with nothing against it, beats one without
+// (Tesseract's "6.5" read at 0.9 had replaced PP-OCR's 56.58 that
+// subtotal 51.90 + tax 4.68 confirms). ok is false for other fields, or
+// when the evidence does not decide.
 func betterEvidence(pp, tess *receipt.Receipt, path string) (tessBetter, ok bool) {
 	weigh := func(sup []receipt.Support, doubt string) int {
 		n := receipt.SupportKinds(sup)

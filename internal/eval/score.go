@@ -41,8 +41,14 @@ type FieldScore struct {
 }
 
 // NormalizeText is how names and addresses are compared: letters and digits
-// only, so case, spacing and punctuation that OCR moves do not count.
-func NormalizeText(s string) string { return receipt.Fold(s) }
+// only, so case, spacing and punctuation that OCR moves do not count, nor
+// accents (receipt.Fold), nor the strokes of letters NFD keeps whole, which
+// the page reader reads as the letters under them (Søvik is SOVIK, Sæther
+// SAETHER, Wrocław WROCLAW). receipt.Fold keys a library's saved suppliers,
+// so the strokes are the measurement's alone.
+func NormalizeText(s string) string { return receipt.Fold(strokedLetters.Replace(s)) }
+
+var strokedLetters = strings.NewReplacer("ø", "o", "Ø", "O", "æ", "ae", "Æ", "AE", "ł", "l", "Ł", "L")
 
 // Score compares an extraction with a label, field by field, after
 // normalisation: dates as calendar dates, totals as decimals.

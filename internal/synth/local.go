@@ -58,7 +58,7 @@ type Local struct {
 	Mark      string
 	MarkAfter bool
 	MarkAll   bool
-	Group     string    // thousands separator: ".", " ", ","; "" none
+	Group     string    // thousands separator: ".", " ", ",", "'"; "" none
 	ItemHead  [4]string // the Table layout's QTY, DESCRIPTION, PRICE, AMOUNT
 	Thanks    string
 }
@@ -701,7 +701,7 @@ var localPresets = map[string]localPreset{
 				d := fmt.Sprintf("%08d", 1e7+rng.Intn(9e7))
 				if c := 11 - weightedSum(d, 5, 4, 3, 2, 7, 6, 5, 4)%11; c < 10 || c == 11 {
 					d += strconv.Itoa(c % 11)
-					return fmt.Sprintf("%s CHE-%s.%s.%s %s", map[string]string{"de": "MWST-Nr.", "fr": "No TVA", "it": "N. IVA"}[lang], d[:3], d[3:6], d[6:], word), "CHE" + d
+					return fmt.Sprintf("%s CHE-%s.%s.%s %s", map[string]string{"de": "MWST-Nr.", "fr": "No TVA", "it": "N. IVA"}[lang], d[:3], d[3:6], d[6:], word), "CHE" + d + word
 				}
 			}
 		},
