@@ -1110,6 +1110,13 @@ func TestTaxIDAfterAnyLanguagesLabel(t *testing.T) {
 		{"IE", "VAT No. IE2123138]", "EU_VAT:IE2123138J"},   // its check letter read as a bracket
 		{"ES", "C.1.F. B93421923", "EU_VAT:ESB93421923"},    // its I read as 1
 		{"BE", "BTWBE 0813.107.943", "EU_VAT:BE0813107943"}, // the prefix glued to the tax word
+		// A business number is a VAT number with the register's word
+		// after it; a tax word after another number leaves that number.
+		{"NO", "Org.nr. 923 609 016 MVA", "NO_VAT:NO923609016MVA"},
+		{"NO", "Org.nr. 923 609 016", ""},
+		{"CH", "MWST-Nr. CHE-116.281.710 MWST", "CH_VAT:CHE116281710MWST"},
+		{"DK", "CVR-nr. 13585601", "EU_VAT:DK13585601"},
+		{"ES", "CIF: B93421923 IVA incluido", "EU_VAT:ESB93421923"},
 	} {
 		loc := receipt.DefaultLocale(receipt.CountryEU)
 		loc.Pack = tc.pack

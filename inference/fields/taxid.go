@@ -328,15 +328,22 @@ func numberAfter(rest []string) []string {
 		num += w
 		end++
 	}
+	nums := []string{num}
 	// The register's word after the number makes it a VAT number ("912
-	// 345 678 MVA", "CHE-116.281.710 MWST"); without it, it is none.
+	// 345 678 MVA", "CHE-116.281.710 MWST"); without it, it is none. A
+	// word that only looks like one ("NIF B50934173 IVA incluido") leaves
+	// the number as read to try next.
 	if end < len(rest) && vatRegisterWords[rest[end]] {
-		num += rest[end]
+		nums = []string{num + rest[end], num}
 	}
-	if at > 0 && (len(rest[at-1]) == 2 || len(rest[at-1]) == 3) && packs.CountDigits(rest[at-1]) == 0 { // "BE", "CHE"
-		return []string{rest[at-1] + num, num}
+	var out []string
+	for _, n := range nums {
+		if at > 0 && (len(rest[at-1]) == 2 || len(rest[at-1]) == 3) && packs.CountDigits(rest[at-1]) == 0 { // "BE", "CHE"
+			out = append(out, rest[at-1]+n)
+		}
+		out = append(out, n)
 	}
-	return []string{num}
+	return out
 }
 
 // vatRegisterWords are the words printed after a business number that is
