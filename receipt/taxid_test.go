@@ -89,7 +89,7 @@ func TestDetectTaxID(t *testing.T) {
 		{"Org.nr. 923 609 016 MVA", CountryOther, SchemeNOVAT, "NO923609016MVA"},
 		{"NO 923 609 016 MVA", CountryOther, SchemeNOVAT, "NO923609016MVA"},
 		{"Org.nr. 923 609 016", CountryOther, SchemeOther, "ORGNR923609016"}, // not registered for VAT
-		{"UID CHE-116.281.710", CountryOther, SchemeOther, "CHE116281710"}, // a business ID without the VAT register's word
+		{"UID CHE-116.281.710", CountryOther, SchemeOther, "CHE116281710"},   // a business ID without the VAT register's word
 	}
 	for _, tt := range tests {
 		got := DetectTaxID(tt.in, tt.country)

@@ -283,8 +283,10 @@ func TestCombineKeepsTheTotalAfterTheTip(t *testing.T) {
 		what     string
 		pp, tess receipt.Receipt
 	}{
-		{"PP-OCR read the tip", afterTip, before}, {"Tesseract read the tip", before, afterTip},
-		{"Tesseract took the subtotal", labelled, subTaken}, {"PP-OCR took the subtotal", subTaken, labelled},
+		{"PP-OCR read the tip", afterTip, before},
+		{"Tesseract read the tip", before, afterTip},
+		{"Tesseract took the subtotal", labelled, subTaken},
+		{"PP-OCR took the subtotal", subTaken, labelled},
 	} {
 		got := tc.pp
 		combine(&got, tc.tess)
