@@ -75,45 +75,35 @@ func ValidateTaxID(id TaxID) error {
 		if !reMYSST.MatchString(v) {
 			return fmt.Errorf("Malaysian SST ID %q must look like W10-1808-32000123", id.Value)
 		}
-	case SchemeCHVAT:
-		return validateSwissUID(v)
-	case SchemeNOVAT:
-		return validateNorwegianOrgNr(v)
+	case SchemeCHVAT, SchemeNOVAT:
+		return vatsOutsideEU[id.Scheme].validate(v)
 	}
 	return nil
 }
 
-// reSwissUID is a Swiss business ID (UID) as a VAT number is printed
-// with it: CHE, nine digits, and MWST, TVA or IVA (the register's word in
-// German, French or Italian).
-var reSwissUID = regexp.MustCompile(`^CHE(\d{9})(?:MWST|TVA|IVA)?$`)
-
-// validateSwissUID checks a Swiss UID's ninth digit: the first eight
-// weighted 5 4 3 2 7 6 5 4, modulus 11 (a check of 10 is no valid number).
-func validateSwissUID(v string) error {
-	m := reSwissUID.FindStringSubmatch(v)
-	if m == nil {
-		return fmt.Errorf("Swiss VAT number %q must look like CHE-123.456.789 MWST", v)
-	}
-	if elevenCheckDigit(m[1][:8], 5, 4, 3, 2, 7, 6, 5, 4) != int(m[1][8]-'0') {
-		return fmt.Errorf("Swiss VAT number %s fails its check digit (modulus 11): check for a misread digit", v)
-	}
-	return nil
+// vatOutsideEU is how a VAT number of a country outside the EU checks
+// itself: a business number of nine digits and the register's word, the
+// ninth digit the first eight weighted, modulus 11 (elevenCheckDigit).
+type vatOutsideEU struct {
+	country, example string
+	shape            *regexp.Regexp // the number as stored, its digits in group 1
+	weights          []int
 }
 
-// reNorwegianVAT is a Norwegian organisation number as its VAT number:
-// NO, nine digits, MVA.
-var reNorwegianVAT = regexp.MustCompile(`^NO(\d{9})MVA$`)
+var vatsOutsideEU = map[TaxScheme]vatOutsideEU{
+	// A Swiss UID with its register's word in German, French or Italian.
+	SchemeCHVAT: {"Swiss", "CHE-123.456.789 MWST", regexp.MustCompile(`^CHE(\d{9})(?:MWST|TVA|IVA)?$`), []int{5, 4, 3, 2, 7, 6, 5, 4}},
+	// A Norwegian organisation number with MVA.
+	SchemeNOVAT: {"Norwegian", "NO 912 345 678 MVA", regexp.MustCompile(`^NO(\d{9})MVA$`), []int{3, 2, 7, 6, 5, 4, 3, 2}},
+}
 
-// validateNorwegianOrgNr checks a Norwegian organisation number's ninth
-// digit: the first eight weighted 3 2 7 6 5 4 3 2, modulus 11.
-func validateNorwegianOrgNr(v string) error {
-	m := reNorwegianVAT.FindStringSubmatch(v)
+func (c vatOutsideEU) validate(v string) error {
+	m := c.shape.FindStringSubmatch(v)
 	if m == nil {
-		return fmt.Errorf("Norwegian VAT number %q must look like NO 912 345 678 MVA", v)
+		return fmt.Errorf("%s VAT number %q must look like %s", c.country, v, c.example)
 	}
-	if elevenCheckDigit(m[1][:8], 3, 2, 7, 6, 5, 4, 3, 2) != int(m[1][8]-'0') {
-		return fmt.Errorf("Norwegian VAT number %s fails its check digit (modulus 11): check for a misread digit", v)
+	if elevenCheckDigit(m[1][:8], c.weights...) != int(m[1][8]-'0') {
+		return fmt.Errorf("%s VAT number %s fails its check digit (modulus 11): check for a misread digit", c.country, v)
 	}
 	return nil
 }

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/shoebox-app/shoebox/packs"
+	"github.com/shoebox-app/shoebox/receipt"
 )
 
 // PackCountries are the countries whose receipts Generate prints in their
@@ -661,7 +662,7 @@ var localPresets = map[string]localPreset{
 		taxID: func(rng *rand.Rand, _ string) (string, string) {
 			for {
 				d := fmt.Sprintf("%d%07d", 1+rng.Intn(9), rng.Intn(1e7))
-				if weightedSum(d, 2, 7, 6, 5, 4, 3, 2, 1)%11 == 0 {
+				if receipt.ValidateTaxID(receipt.TaxID{Scheme: receipt.SchemeEUVAT, Value: "DK" + d}) == nil {
 					return pick(rng, []string{"CVR-nr. ", "CVR: ", "CVR nr. "}) + d, "DK" + d
 				}
 			}
@@ -678,9 +679,9 @@ var localPresets = map[string]localPreset{
 		table:    perLang([]string{"MVA %", "GRUNNLAG", "MVA", "BRUTTO"}, "nb"),
 		taxID: func(rng *rand.Rand, _ string) (string, string) {
 			for {
-				d := fmt.Sprintf("9%07d", rng.Intn(1e7))
-				if c := 11 - weightedSum(d, 3, 2, 7, 6, 5, 4, 3, 2)%11; c < 10 || c == 11 {
-					d += strconv.Itoa(c % 11)
+				if d, ok := withCheckDigit(fmt.Sprintf("9%07d", rng.Intn(1e7)), func(d string) receipt.TaxID {
+					return receipt.TaxID{Scheme: receipt.SchemeNOVAT, Value: "NO" + d + "MVA"}
+				}); ok {
 					return pick(rng, []string{"Org.nr. ", "Org.nr: ", "Foretaksregisteret NO "}) + d[:3] + " " + d[3:6] + " " + d[6:] + " MVA", "NO" + d + "MVA"
 				}
 			}
@@ -698,11 +699,13 @@ var localPresets = map[string]localPreset{
 		taxID: func(rng *rand.Rand, lang string) (string, string) {
 			word := map[string]string{"de": "MWST", "fr": "TVA", "it": "IVA"}[lang]
 			for {
-				d := fmt.Sprintf("%08d", 1e7+rng.Intn(9e7))
-				if c := 11 - weightedSum(d, 5, 4, 3, 2, 7, 6, 5, 4)%11; c < 10 || c == 11 {
-					d += strconv.Itoa(c % 11)
-					return fmt.Sprintf("%s CHE-%s.%s.%s %s", map[string]string{"de": "MWST-Nr.", "fr": "No TVA", "it": "N. IVA"}[lang], d[:3], d[3:6], d[6:], word), "CHE" + d + word
+				d, ok := withCheckDigit(fmt.Sprintf("%08d", 1e7+rng.Intn(9e7)), func(d string) receipt.TaxID {
+					return receipt.TaxID{Scheme: receipt.SchemeCHVAT, Value: "CHE" + d + word}
+				})
+				if !ok {
+					continue
 				}
+				return fmt.Sprintf("%s CHE-%s.%s.%s %s", map[string]string{"de": "MWST-Nr.", "fr": "No TVA", "it": "N. IVA"}[lang], d[:3], d[3:6], d[6:], word), "CHE" + d + word
 			}
 		},
 	},
@@ -1004,13 +1007,16 @@ func germanCheck(first string) int {
 	return (11 - p) % 10
 }
 
-// weightedSum is the sum of d's digits, each times its weight.
-func weightedSum(d string, weights ...int) int {
-	sum := 0
-	for i, w := range weights {
-		sum += int(d[i]-'0') * w
+// withCheckDigit is digits with the check digit that makes the tax ID
+// they make pass receipt's own check; ok is false where no digit does (a
+// modulus 11 scheme's check of 10).
+func withCheckDigit(digits string, id func(digits string) receipt.TaxID) (string, bool) {
+	for c := range 10 {
+		if d := digits + strconv.Itoa(c); receipt.ValidateTaxID(id(d)) == nil {
+			return d, true
+		}
 	}
-	return sum
+	return "", false
 }
 
 func luhnCheck(d string) int {
