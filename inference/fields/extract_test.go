@@ -1114,6 +1114,7 @@ func TestTaxIDAfterAnyLanguagesLabel(t *testing.T) {
 		// after it; a tax word after another number leaves that number.
 		{"NO", "Org.nr. 923 609 016 MVA", "NO_VAT:NO923609016MVA"},
 		{"NO", "Org.nr. 923 609 016", ""},
+		{"NO", "0rg.nr. 923 609 016 MVA", "NO_VAT:NO923609016MVA"}, // its O read as a zero
 		{"CH", "MWST-Nr. CHE-116.281.710 MWST", "CH_VAT:CHE116281710MWST"},
 		{"DK", "CVR-nr. 13585601", "EU_VAT:DK13585601"},
 		{"ES", "CIF: B93421923 IVA incluido", "EU_VAT:ESB93421923"},

@@ -200,16 +200,19 @@ func newTaxIDLabelling() taxIDLabelling {
 }
 
 // labelWords are a line's words as its labels are matched: a letter of an
-// initialism read as a digit put back ("C.1.F." is C.I.F.), and a tax word
+// initialism or a label word read as a digit put back ("C.1.F." is C.I.F.,
+// "0rg.nr." Org.nr.), and a tax word
 // glued to the country prefix after it taken apart ("BTWBE 0813.107.943").
 func (lb taxIDLabelling) labelWords(words []string) []string {
 	out := make([]string, 0, len(words))
 	for _, w := range words {
-		switch w {
-		case "1":
+		switch {
+		case w == "1":
 			w = "I"
-		case "0":
+		case w == "0":
 			w = "O"
+		case letterCount(w) >= 2 && packs.CountDigits(w) == 1 && strings.ContainsAny(w, "01"):
+			w = strings.NewReplacer("0", "O", "1", "I").Replace(w) // "0RG NR", "V1D"
 		}
 		if tw, ok := lb.gluedToPrefix(w); ok {
 			out = append(out, tw, w[len(tw):])
