@@ -103,6 +103,10 @@ type Language struct {
 	// a best-before, a validity, a payment's due date, a promotion's end,
 	// a till's software version ("EXP", "MHD", "VALABLE", "SCADENZA").
 	OtherDates []string `json:"other_dates"`
+	// TradingAs are the words that put the name a business trades under
+	// after its registered one ("Ltd T/A", "Inc. o/a", "DBA", "h.o.d.n."):
+	// the name after them is the one its customers and bookkeeper know.
+	TradingAs []string `json:"trading_as,omitempty"`
 	// InvoiceLabels maps the labels of a printed invoice's blocks
 	// (InvoiceLabelNames: "BUYER", "INVOICE NUMBER", "DUE DATE", "NET
 	// TOTAL"…) to the language's words for them. Its "TAX ID" labels are
@@ -204,6 +208,7 @@ type Pack struct {
 	streetWords  map[string]bool
 	streetEnds   []string
 	otherDates   [][]string
+	tradingAs    []*regexp.Regexp
 }
 
 // Places are the words a country's addresses, and the names of its
@@ -699,7 +704,7 @@ func compile(p *Pack, langs map[string]*Language) error {
 	}
 	p.langs, p.labels, p.langWords, p.addresses, p.otherDates = nil, nil, nil, nil, nil
 	p.nameWords, p.notNames, p.streetWords, p.sloganOpen = map[string]bool{}, map[string]bool{}, map[string]bool{}, nil
-	p.nameLinks = map[string]bool{}
+	p.nameLinks, p.tradingAs = map[string]bool{}, nil
 	for _, a := range p.AddressPatterns {
 		re, err := regexp.Compile(a)
 		if err != nil {
@@ -750,6 +755,9 @@ func compile(p *Pack, langs map[string]*Language) error {
 			p.streetEnds = append(p.streetEnds, Fold(w))
 		}
 		p.otherDates = append(p.otherDates, phrases(l.OtherDates)...)
+		for _, ph := range l.TradingAs {
+			p.tradingAs = append(p.tradingAs, tradingAsPattern(ph))
+		}
 	}
 	// Longest first, then in a fixed order: a phrase two labels share must
 	// translate the same way on every run.
@@ -1188,6 +1196,42 @@ func (p *Pack) LabelsAnotherDate(text string) bool {
 		}
 	}
 	return false
+}
+
+// TradingAs is the name a line says the business trades under, after
+// one of the pack's languages' TradingAs words ("2739115 Ontario Inc. o/a
+// Toadstool Toys" gives "Toadstool Toys"); "" when it says none.
+func (p *Pack) TradingAs(text string) string {
+	if p == nil {
+		return ""
+	}
+	for _, re := range p.tradingAs {
+		if m := re.FindStringSubmatch(text); m != nil {
+			if name := strings.Trim(m[1], " :-–,"); len(strings.Join(Words(name), "")) >= 3 {
+				return name
+			}
+		}
+	}
+	return ""
+}
+
+// tradingAsPattern matches a TradingAs phrase in any case, its words apart
+// by spaces and its letters joined by slashes or dots as printed, a space
+// beside them or not ("T/A", "t / a", "H.O.D.N."), and captures the rest
+// of the line.
+func tradingAsPattern(phrase string) *regexp.Regexp {
+	var b strings.Builder
+	for _, r := range phrase {
+		switch r {
+		case ' ':
+			b.WriteString(`\s+`)
+		case '/', '.':
+			b.WriteString(`\s?` + regexp.QuoteMeta(string(r)) + `\s?`)
+		default:
+			b.WriteString(regexp.QuoteMeta(string(r)))
+		}
+	}
+	return regexp.MustCompile(`(?i)(?:^|[^\pL])` + b.String() + `(?:\s|:|$)\s*(\S.*)$`)
 }
 
 func englishOtherDates() [][]string {

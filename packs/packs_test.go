@@ -412,3 +412,29 @@ func TestTheCurrencyInForceOnADay(t *testing.T) {
 		t.Errorf("Bulgaria's currencies: %v", got)
 	}
 }
+
+// A registered name says what it trades under after T/A, o/a, DBA or
+// h.o.d.n., however the letters are spaced; a tax table's letters are no
+// such words.
+func TestTradingAs(t *testing.T) {
+	en, _ := Get("UK")
+	nl, _ := Get("NL")
+	for _, tc := range []struct {
+		pk         *Pack
+		line, want string
+	}{
+		{en, "Harcourt Pharmacy Services Pty Ltd T/A Jacaranda Pharmacy", "Jacaranda Pharmacy"},
+		{en, "2739115 Ontario Inc. o/a Toadstool Toys", "Toadstool Toys"},
+		{en, "J. Smith t / a Smith's Plumbing", "Smith's Plumbing"},
+		{en, "Blue Door LLC dba: Joe's Diner", "Joe's Diner"},
+		{en, "Trading as Kōwhai Garden Centre", "Kōwhai Garden Centre"},
+		{nl, "J. de Vries h.o.d.n. Bakkerij De Korenschoof", "Bakkerij De Korenschoof"},
+		{en, "T A 12.50", ""},
+		{en, "TOTAL 12.50", ""},
+		{en, "Rate/A 20%", ""},
+	} {
+		if got := tc.pk.TradingAs(tc.line); got != tc.want {
+			t.Errorf("%s %q: trading as %q, want %q", tc.pk.Country, tc.line, got, tc.want)
+		}
+	}
+}

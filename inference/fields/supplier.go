@@ -79,6 +79,9 @@ func findCompany(lines []Line, pk *packs.Pack) (name receipt.Text, first, last i
 		return at(i, factorLabelled, why)
 	}
 	last, full := joinNextLine(lines, plain, plainName, pk)
+	if end, ok := endsAtItsOwnName(lines, plain, last, pk); ok {
+		last, full = end, joinedNameLines(lines, plain, end, pk)
+	}
 	if name, first, last := nameAtHeadOfAddress(lines, last, top, pk); first >= 0 {
 		return name, first, last
 	}
@@ -527,13 +530,59 @@ func joinNextLine(lines []Line, i int, name string, pk *packs.Pack) (int, string
 		if !open && !legalBelow && !branch && !large && !carriesName(name, next, pk) && !namesTheTrade(name, next, pk) {
 			break
 		}
-		more := cleanName(next.Text, pk)
-		if strings.HasPrefix(strings.TrimSpace(next.Text), "&") && !strings.HasPrefix(more, "&") {
-			more = "& " + more
-		}
-		i, name = i+1, name+" "+more
+		i, name = i+1, name+" "+nameGoingOn(next, pk)
 	}
 	return i, name
+}
+
+// endsAtItsOwnName is where a heading joined from lines first..last ends
+// when the page says elsewhere what name the business trades under
+// ("2739115 Ontario Inc. o/a Toadstool Toys") in the words of its first
+// lines only: what was joined under them ("& G A M E S") is no part of it.
+// A registered name that is the first line and its legal form says
+// nothing of the kind: "CELLARBRIDGE" / "L I Q U O R" over "Cellarbridge
+// Pty Ltd" trades as either, as labels show.
+func endsAtItsOwnName(lines []Line, first, last int, pk *packs.Pack) (int, bool) {
+	if last <= first {
+		return 0, false
+	}
+	var own [][]string
+	for j, l := range lines {
+		if j < first || j > last {
+			if n := pk.TradingAs(l.Text); n != "" {
+				own = append(own, packs.Words(n))
+			}
+		}
+	}
+	for end := last - 1; end >= first; end-- {
+		heading := packs.Words(joinedNameLines(lines, first, end, pk))
+		for _, o := range own {
+			if len(heading) > 0 && slices.Equal(heading, o) {
+				return end, true
+			}
+		}
+	}
+	return 0, false
+}
+
+// joinedNameLines is a name printed over lines first..end, as
+// joinNextLine joins them.
+func joinedNameLines(lines []Line, first, end int, pk *packs.Pack) string {
+	name := cleanName(lines[first].Text, pk)
+	for i := first + 1; i <= end; i++ {
+		name += " " + nameGoingOn(lines[i], pk)
+	}
+	return name
+}
+
+// nameGoingOn is a name's next line as it joins the name, its opening
+// "&" kept.
+func nameGoingOn(l Line, pk *packs.Pack) string {
+	more := cleanName(l.Text, pk)
+	if strings.HasPrefix(strings.TrimSpace(l.Text), "&") && !strings.HasPrefix(more, "&") {
+		more = "& " + more
+	}
+	return more
 }
 
 // letterWidth is how wide a line's letters are printed: its words' width
@@ -933,8 +982,8 @@ func carriesName(name string, next Line, pk *packs.Pack) bool {
 }
 
 // reListedTrades is a line whose words are set apart by dashes, dots or
-// bars with spaces round them: a list, not a name.
-var reListedTrades = regexp.MustCompile(`\pL\s+[-–·•|]\s+\pL`)
+// bars or stars with spaces round them: a list, not a name.
+var reListedTrades = regexp.MustCompile(`\pL\s+[-–·•|*]\s+\pL`)
 
 // opensWithNameLink says whether a line opens with a word that carries a
 // name on to it ("DA GRAÇA" under "HOTEL MIRADOURO"; packs.Pack.NameLinks),

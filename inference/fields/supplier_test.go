@@ -770,3 +770,28 @@ func TestTheAddressAfterALegalNameIsNoPartOfIt(t *testing.T) {
 		}
 	}
 }
+
+// The name a page says the business trades under ends a heading joined
+// from its lines where it ends: "& GAMES" under "TOADSTOOL TOYS" is the
+// trade, when the footer says "o/a Toadstool Toys".
+func TestTheNameItTradesUnderEndsTheHeading(t *testing.T) {
+	type row = printedRow
+	ca := receipt.DefaultLocale(receipt.CountryOther)
+	ca.Pack = "CA"
+	for _, tc := range []struct {
+		page []Line
+		want string
+	}{
+		{printedLines(row{"TOADSTOOL TOYS", 20}, row{"& GAMES", 20}, row{"88 Brock Street, Kingston ON K7L 1R9", 10},
+			row{"Store 01 Reg 02 Trans 58814", 10}, row{"01/25/2025 14:02", 10}, row{"TOTAL 184.12", 10},
+			row{"2739115 Ontario Inc. o/a Toadstool Toys", 10}), "TOADSTOOL TOYS"},
+		// Without it the line is the name's.
+		{printedLines(row{"TOADSTOOL TOYS", 20}, row{"& GAMES", 20}, row{"88 Brock Street, Kingston ON K7L 1R9", 10},
+			row{"Store 01 Reg 02 Trans 58814", 10}, row{"01/25/2025 14:02", 10}, row{"TOTAL 184.12", 10},
+			row{"2739115 Ontario Inc.", 10}), "TOADSTOOL TOYS & GAMES"},
+	} {
+		if r := ExtractFields(tc.page, ca, testNow); r.SupplierName.Value != tc.want {
+			t.Errorf("supplier %q (%s), want %q", r.SupplierName.Value, r.SupplierName.Why, tc.want)
+		}
+	}
+}
