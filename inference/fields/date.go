@@ -52,6 +52,7 @@ type dateCand struct {
 	other    bool
 	repaired bool
 	text     string // the date as printed ("24/01/25")
+	labelled bool   // on a line labelled date
 }
 
 // dateCandidates lists the dates read on the lines, with repair also those
@@ -142,7 +143,7 @@ func dateCandidates(lines []Line, loc receipt.Locale, repair bool, now time.Time
 				score -= 10 // any date read as printed wins
 				why = "a date that cannot be as read, with one misread digit or a lost separator put back"
 			}
-			cands = append(cands, dateCand{pd.Date, t, score, conf, &b, why, DateDigitsConf(l), repaired || other, repaired, s})
+			cands = append(cands, dateCand{pd.Date, t, score, conf, &b, why, DateDigitsConf(l), repaired || other, repaired, s, saysDate(k)})
 		}
 	}
 	return cands
@@ -246,9 +247,11 @@ func findDateRepairing(lines []Line, loc receipt.Locale, repair bool, now time.T
 	c := cands[0]
 	// A receipt that prints its date twice, read two ways one part apart
 	// ("Date: 19/02/2017" at 50%, "19/09/2017 11:09" at 65%): one was
-	// misread, and the surer reading is taken.
+	// misread, and the surer reading is taken. The sale's date printed
+	// again is stamped with a time or labelled; a bare date is another
+	// ("or by 22/08/2025, whichever comes first", "DRAW SAT 15/03/2025").
 	for _, o := range cands[1:] {
-		if !o.other && !c.other && OneDatePartApart(o.d, c.d) && o.digits >= c.digits+0.1 {
+		if !o.other && !c.other && (o.t != "" || o.labelled) && OneDatePartApart(o.d, c.d) && o.digits >= c.digits+0.1 {
 			if o.t == "" {
 				o.t = c.t
 			}

@@ -82,6 +82,19 @@ func TestSalesDateAmongOtherDates(t *testing.T) {
 		{"points valid until", "PL", receipt.CountryEU, []string{
 			"ZOO-KĄCIK", "2024-11-07 15:42", "Karma dla kota 19,00 A", "SUMA PLN 19,00", "Punkty ważne do: 31.12.2024",
 		}, "2024-11-07", "15:42", true},
+		// Dates after a sale stamped with its time, printed bare or with
+		// words no pack lists, long past when the shoebox is read: an
+		// order deadline, a service due.
+		{"an order deadline, long past", "AT", receipt.CountryEU, []string{
+			"BÄCKEREI GRUBER", "19.03.2025 07:12", "Kaisersemmel 2,20", "SUMME EUR 19,75", "Osterpinzen vorbestellen", "– bis 14.04.2025 –",
+		}, "2025-03-19", "07:12", true},
+		{"a service due one part from the sale's day", "AU", receipt.CountryAU, []string{
+			"TORRENS TYRE & BRAKE", "Date: 22/02/2025 Time: 11:54", "TOTAL 841.00", "Rotate tyres at 138,452 km or by", "22/08/2025, whichever comes first.",
+		}, "2025-02-22", "11:54", true},
+		// A later date labelled date, or stamped with a time, stays a rival.
+		{"a later date stamped with a time", "UK", receipt.CountryUK, []string{
+			"ELECTRIC PALACE", "Date: 10/05/2025 16:22", "Adult 2 x 9.50 19.00", "TOTAL 19.00", "Screening 12/05/2025 19:30 Screen 2",
+		}, "2025-05-10", "16:22", false},
 		{"a car park's entry", "NL", receipt.CountryEU, []string{
 			"PARKEERGARAGE", "Inrit 22-02-2024 19:12", "Betaald 23-02-2024 08:47", "TOTAAL 18,50",
 		}, "2024-02-23", "08:47", true},

@@ -102,16 +102,16 @@ func lineAt(lines []Line, b *receipt.Box) int {
 		return -1
 	}
 	for i, l := range lines {
-		if sameLine(l.Box, *b) {
+		if SameLine(l.Box, *b) {
 			return i
 		}
 	}
 	return -1
 }
 
-// sameLine says whether two boxes are on one text line: on one page, most
+// SameLine says whether two boxes are on one text line: on one page, most
 // of the lower one's height shared, and overlapping across.
-func sameLine(a, b receipt.Box) bool {
+func SameLine(a, b receipt.Box) bool {
 	if a.Page != b.Page || a.H <= 0 || b.H <= 0 {
 		return false
 	}
@@ -415,7 +415,7 @@ func taxArithmeticAgainst(lines []Line, at int, v decimal.Decimal, money func(de
 // whole page must lie on the value's line (an amount such as 1.00 is
 // printed somewhere on most receipts).
 func samePlace(o Reading, l Line, b *receipt.Box) bool {
-	return o.Of != "" || b == nil || sameLine(l.Box, *b)
+	return o.Of != "" || b == nil || SameLine(l.Box, *b)
 }
 
 // assessTax gathers the support for the total tax: its reading, the same
@@ -588,16 +588,22 @@ func assessDate(r *receipt.Receipt, lines []Line, loc receipt.Locale, now time.T
 	}
 	cands := dateCandidates(lines, loc, false, now)
 	readAsPrintedInFull(cands)
+	stamped := slices.ContainsFunc(cands, func(c dateCand) bool { return c.d.Equal(d.Value) && c.t != "" && !c.other })
 	for _, c := range cands {
 		switch {
 		case !c.d.Equal(d.Value):
 			// A date in the future is not a rival issue date (a card's
 			// expiry, a voucher's end); nor are dates labelled so, nor an
-			// invoice's other dates beside its labelled issue date.
-			if !c.other && !c.d.After(today) && !labelledInvoiceDate && !yearCutToCentury(c.d, d.Value) {
+			// invoice's other dates beside its labelled issue date, nor,
+			// beside a sale stamped with its time, a later date printed
+			// without one or a date label: what the sale is good for
+			// until, or leads to (a return, a pick-up, an appointment),
+			// however long ago it was.
+			later := stamped && c.d.After(d.Value) && c.t == "" && !c.labelled
+			if !c.other && !c.d.After(today) && !later && !labelledInvoiceDate && !yearCutToCentury(c.d, d.Value) {
 				doubt("another date on the page: " + show(c.d))
 			}
-		case d.Box != nil && c.box != nil && sameLine(*c.box, *d.Box):
+		case d.Box != nil && c.box != nil && SameLine(*c.box, *d.Box):
 			why := d.Why
 			if why == "" {
 				why = "read on the page"
@@ -620,7 +626,7 @@ func assessDate(r *receipt.Receipt, lines []Line, loc receipt.Locale, now time.T
 	for _, o := range others {
 		seen, other := false, time.Time{}
 		for _, c := range dateCandidates(o.Lines, loc, false, now) {
-			if c.d.Equal(d.Value) && (o.Of != "" || d.Box == nil || c.box == nil || sameLine(*c.box, *d.Box)) {
+			if c.d.Equal(d.Value) && (o.Of != "" || d.Box == nil || c.box == nil || SameLine(*c.box, *d.Box)) {
 				seen = true
 			} else if !c.other && other.IsZero() {
 				other = c.d

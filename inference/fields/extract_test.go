@@ -195,6 +195,7 @@ func TestExtractFieldsRules(t *testing.T) {
 		{"a date printed twice: the surer reading", confLines([]string{"vi U Date: 19/02/2017", "BD: 19/09/2017 11:09"}, 0.5, 0.65), "date", "2017-09-19"},
 		{"a date printed twice: the first when as sure", confLines([]string{"Date: 19/02/2017", "BD: 19/09/2017 11:09"}, 0.7, 0.75), "date", "2017-02-19"},
 		{"a due date is not the date read twice", confLines([]string{"Date: 19/02/2017", "DUE 19/03/2017"}, 0.5, 0.95), "date", "2017-02-19"},
+		{"a bare date is not the date read twice", confLines([]string{"Date: 22/02/2025 Time: 11:54", "22/08/2025, whichever comes first."}, 0.5, 0.95), "date", "2025-02-22"},
 		{"two tildes are no date", lines("CODE 12~05~17"), "date", ""},
 		{"month one letter off", lines("CBE: 782931589323 14/dun/2017 08:34:22"), "date", "2017-06-14"},
 		{"date glued to the time", lines("Q1-Nov-2017_11:20:04AM ROS934"), "date", "2017-11-01"},

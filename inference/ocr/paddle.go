@@ -780,8 +780,12 @@ func betterEvidence(pp, tess *receipt.Receipt, path string) (tessBetter, ok bool
 		if pp.Date.Set && tess.Date.Set && !pp.Date.Value.Equal(tess.Date.Value) {
 			// The sale is stamped with its time; a date in a sentence
 			// ("Sweepstakes ends 12/31/2017") is not. Two readings of one
-			// date a digit apart are a misreading, not two dates.
-			if pp.Time.Set != tess.Time.Set && !fields.OneDatePartApart(pp.Date.Value, tess.Date.Value) {
+			// date a digit apart are a misreading, not two dates, unless
+			// they were read on two lines ("14/03/2025 07:58" and a
+			// lottery's "DRAW SAT 15/03/2025").
+			misread := fields.OneDatePartApart(pp.Date.Value, tess.Date.Value) &&
+				(pp.Date.Box == nil || tess.Date.Box == nil || fields.SameLine(*pp.Date.Box, *tess.Date.Box))
+			if pp.Time.Set != tess.Time.Set && !misread {
 				return tess.Time.Set, true
 			}
 			if longer, ok := oneDigitLost(pp.Date.Value, tess.Date.Value); ok {

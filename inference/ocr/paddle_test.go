@@ -427,6 +427,18 @@ func TestCombineTakesTheTotalLineTheTimeStampedDateAndTheLostDigit(t *testing.T)
 		t.Errorf("a date in a sentence over the sale's: %s", d)
 	}
 
+	// A day apart on two lines: the sale's, stamped with its time, and a
+	// lottery's draw the other reader took.
+	pp = receipt.Receipt{Date: day("2025-03-14", once), Time: receipt.Text{Value: "07:58", Set: true}}
+	pp.Date.Box = &receipt.Box{X: 104, Y: 210, W: 339, H: 16}
+	tess = receipt.Receipt{Date: day("2025-03-15", backed)}
+	tess.Date.Box = &receipt.Box{X: 115, Y: 353, W: 150, H: 14}
+	got = pp
+	combine(&got, tess)
+	if d := got.Date.Value.Format("2006-01-02"); d != "2025-03-14" {
+		t.Errorf("a draw's date a day after the sale's: %s", d)
+	}
+
 	pp = receipt.Receipt{Date: day("2017-12-17", once)}
 	tess = receipt.Receipt{Date: day("2017-02-17", backed)}
 	got = pp
