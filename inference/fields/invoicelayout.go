@@ -784,10 +784,11 @@ func isBareDateLabel(l Line, lb labelled) bool {
 }
 
 // creditTitle reports a page titled as a credit note: a cell that is the
-// label alone, or the label with its number, in the top half of the page.
+// label alone, or the label with its number, in the top two thirds of the
+// page, on no row of the items.
 func creditTitle(lines []Line, labels []labelled) bool {
 	for _, lb := range labels {
-		if lb.label != "CREDIT NOTE" || lb.line > len(lines)*2/3 {
+		if lb.label != "CREDIT NOTE" || lb.line > len(lines)*2/3 || isTableRow(lines[lb.line].Text) {
 			continue
 		}
 		if rest := strings.TrimSpace(lb.rest); rest == "" || strings.ContainsAny(rest, "0123456789") && len(strings.Fields(rest)) <= 3 {
@@ -795,4 +796,12 @@ func creditTitle(lines []Line, labels []labelled) bool {
 		}
 	}
 	return false
+}
+
+// isTableRow says whether a line reads as a row of the items: a
+// quantity or position first, an amount last ("1 ABONO LIQUIDO 1L 10%
+// 6,45", where ABONO is a fertiliser, not a credit).
+func isTableRow(text string) bool {
+	f := strings.Fields(text)
+	return len(f) >= 3 && reLeadingNumber.MatchString(f[0]) && reAmountEnd.MatchString(strings.TrimSpace(text))
 }

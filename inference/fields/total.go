@@ -387,14 +387,16 @@ func taxedAtARate(net, gross decimal.Decimal, rates []decimal.Decimal) bool {
 }
 
 // misreadOf reports whether read is what OCR makes of v: one digit
-// misread (35.04 for 35.01), or the first digit lost or read as a mark
-// ("$9.54" for 59.54).
+// misread (35.04 for 35.01), the first digit lost or read as a mark
+// ("$9.54" for 59.54), or a dollar sign read as a digit before it
+// ("554.46" for $54.46).
 func misreadOf(v, read decimal.Decimal) bool {
 	if oneDigitApart(v, read) {
 		return true
 	}
 	x, y := v.StringFixed(2), read.StringFixed(2)
-	return len(x) == len(y)+1 && x[1:] == y && x[0] >= '1' && x[0] <= '9'
+	return len(x) == len(y)+1 && x[1:] == y && x[0] >= '1' && x[0] <= '9' ||
+		len(y) == len(x)+1 && y[1:] == x && (y[0] == '5' || y[0] == '8')
 }
 
 // oneDigitApart reports whether a and b, written to the cent, differ in

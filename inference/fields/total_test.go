@@ -145,3 +145,29 @@ func TestATotalInAnotherCurrencyIsNoReadingOfTheTotal(t *testing.T) {
 		}
 	}
 }
+
+// A total whose dollar sign was read as a digit before it ("554.46" for
+// $54.46) is the amount its subtotal and tax make.
+func TestADollarSignReadAsADigitBeforeTheTotal(t *testing.T) {
+	page := lines("DRIFTLESS ACRES", "Aug 16, 2025 at 9:42 AM", "Heirloom Tomatoes $10.80", "Salad Mix $6.00", "Pasture Eggs $14.00",
+		"Raw Wildflower Honey $11.00", "Beeswax Candles $12.00", "Subtotal $53.80", "WI Sales Tax (5.5%) $0.66", "Total 554.46")
+	r := ExtractFields(page, receipt.DefaultLocale(receipt.CountryUS), testNow)
+	if r.Total.Value.String() != "54.46" {
+		t.Errorf("total %s (%s), want 54.46", r.Total.Value, r.Total.Why)
+	}
+}
+
+// An item of a simplified invoice whose name is a credit note's word
+// ("ABONO", a fertiliser) makes no credit note of it.
+func TestAnItemNamedLikeACreditNoteIsNoTitle(t *testing.T) {
+	loc := receipt.DefaultLocale(receipt.CountryEU)
+	loc.Pack = "ES"
+	page := lines("VIVEROS EL OLIVAR", "CIF B46815379", "FACTURA SIMPLIFICADA", "Fecha: 22/03/2025 Hora: 11:48",
+		"CANT DESCRIPCION IVA IMPORTE", "1 OLIVO ARBEQUINA M25L 10% 34,95", "1 ABONO LIQUIDO 1L 10% 6,45", "TOTAL 41,40", "TARJETA 41,40", "IVA INCLUIDO")
+	// The reader's cells, cut at the columns' gaps.
+	page[6].Cells = []Cell{{Text: "1", X0: 10, X1: 18}, {Text: "ABONO LIQUIDO 1L", X0: 60, X1: 220}, {Text: "10%", X0: 300, X1: 330}, {Text: "6,45", X0: 380, X1: 420}}
+	r := ExtractFields(page, loc, testNow)
+	if r.Total.Value.String() != "41.4" || r.DocType.Value == receipt.DocCreditNote {
+		t.Errorf("total %s (%s), a %s", r.Total.Value, r.Total.Why, r.DocType.Value)
+	}
+}
