@@ -109,11 +109,13 @@ func applySumBlock(r *receipt.Receipt, lines []Line, upper []string) {
 	// / Sub-Total: $27.62").
 	tookSubtotal := r.Total.Set && r.Total.Value.Equal(sb.subtotal) && r.Subtotal.Set &&
 		(r.Subtotal.Value.Equal(r.Total.Value) || r.Subtotal.Value.Equal(sb.total))
+	// What the sums add may be the tip the card slip prints, not a tax.
+	addsTip := r.Tip.Set && r.Tip.Value.Equal(sb.added)
 	if r.Total.Set && !guessed && !tookSubtotal {
 		// The printed total stands; where the sums make it, their tax is
 		// the receipt's when no tax amount was read on its line ("27.36 /
 		// Subtotal / 2.60 / Tax / Grand Total 29.96").
-		if r.Total.Value.Equal(sb.total) && !r.TotalTax.Set && (!r.Subtotal.Set || r.Subtotal.Value.Equal(sb.subtotal)) {
+		if r.Total.Value.Equal(sb.total) && !r.TotalTax.Set && !addsTip && (!r.Subtotal.Set || r.Subtotal.Value.Equal(sb.subtotal)) {
 			if !r.Subtotal.Set {
 				r.Subtotal = found(sb.subtotal, sb.at.Conf*confLikely, nil, "the closing sums' arithmetic")
 			}
@@ -145,7 +147,7 @@ func applySumBlock(r *receipt.Receipt, lines []Line, upper []string) {
 	if !r.Subtotal.Set || !r.Subtotal.Value.Equal(sb.subtotal) {
 		r.Subtotal = found(sb.subtotal, sb.at.Conf*confLikely, nil, "the closing sums' arithmetic")
 	}
-	if !r.TotalTax.Set || !r.TotalTax.Value.Equal(sb.added) && !r.TotalTax.Value.Add(sb.subtotal).Equal(sb.total) {
+	if !addsTip && (!r.TotalTax.Set || !r.TotalTax.Value.Equal(sb.added) && !r.TotalTax.Value.Add(sb.subtotal).Equal(sb.total)) {
 		r.TotalTax = found(sb.added, sb.at.Conf*confLikely, nil, "the closing sums' arithmetic")
 	}
 }

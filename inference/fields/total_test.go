@@ -171,3 +171,25 @@ func TestAnItemNamedLikeACreditNoteIsNoTitle(t *testing.T) {
 		t.Errorf("total %s (%s), a %s", r.Total.Value, r.Total.Why, r.DocType.Value)
 	}
 }
+
+// A restaurant's bill whose subtotal already holds the tax (its MWST
+// table's gross) and whose card slip adds a tip is not doubted for a net
+// and tax that make another sum.
+func TestATaxInclusiveSubtotalAndTipRaiseNoDoubt(t *testing.T) {
+	loc := receipt.DefaultLocale(receipt.CountryOther)
+	loc.Pack = "CH"
+	page := lines("Wirtshaus Rössli-Reuss", "Rössli-Reuss Gastro AG", "Sankt-Karli-Quai 7", "6004 Luzern", "Rechnung Nr. 2024-18833",
+		"Sa. 12.10.2024 19:48", "2 Luzerner Chügelipastete 34.50 69.00 A", "1 Zürcher Geschnetzeltes 42.00 42.00 A",
+		"2 Rivella rot 33cl 5.20 10.40 A", "1 Pinot Noir Karaffe 5dl 29.00 29.00 A", "1 Coupe Dänemark 12.50 12.50 A",
+		"1 Nusstorte z. Mitnehmen 14.50 14.50 B", "Zwischensumme 177.40", "Total CHF 177.40",
+		"MWST-Nr. CHE-109.473.629 MWST", "Code Satz Netto MWST Brutto", "A 8.1% 150.69 12.21 162.90", "B 2.6% 14.13 0.37 14.50",
+		"Total 164.82 12.58 177.40", "Zahlung Mastercard 177.40", "Trinkgeld 2.60", "Belastet Total CHF 180.00")
+	r := ExtractFields(page, loc, testNow)
+	Assess(&r, page, loc, testNow)
+	if r.Total.Value.String() != "180" || strings.Contains(r.Total.Doubt, "net") {
+		t.Errorf("total %s (%s), doubt %q", r.Total.Value, r.Total.Why, r.Total.Doubt)
+	}
+	if r.TotalTax.Set && r.TotalTax.Value.Equal(r.Tip.Value) {
+		t.Errorf("the tip %s taken for the tax (%s)", r.Tip.Value, r.TotalTax.Why)
+	}
+}
