@@ -29,6 +29,35 @@ const (
 // DocTypes lists every DocType in the order a form offers them.
 var DocTypes = []DocType{DocReceipt, DocTaxInvoice, DocInvoice, DocCreditNote, DocOther}
 
+// docTypeNames are the kinds of document as a bookkeeper names them.
+var docTypeNames = map[DocType]string{
+	DocReceipt:    "Receipt",
+	DocTaxInvoice: "Tax invoice",
+	DocInvoice:    "Invoice",
+	DocCreditNote: "Credit note",
+	DocOther:      "Other",
+}
+
+// Name is the kind of document in words a form shows ("Credit note");
+// a kind it does not know, as stored.
+func (d DocType) Name() string {
+	if n, ok := docTypeNames[d]; ok {
+		return n
+	}
+	return string(d)
+}
+
+// DocTypeNamed is the kind of document a form's words name (Name's
+// inverse); ok is false for words that name none.
+func DocTypeNamed(name string) (DocType, bool) {
+	for d, n := range docTypeNames {
+		if n == name {
+			return d, true
+		}
+	}
+	return "", false
+}
+
 // Source says who produced a value.
 type Source string
 

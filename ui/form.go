@@ -120,9 +120,13 @@ func newForm(u *UI) *form {
 		case receipt.KindDocType:
 			var opts []string
 			for _, d := range receipt.DocTypes {
-				opts = append(opts, string(d))
+				opts = append(opts, d.Name())
 			}
-			row.sel = widget.NewSelect(opts, func(s string) { f.edited(spec.Path, s) })
+			row.sel = widget.NewSelect(opts, func(s string) {
+				if d, ok := receipt.DocTypeNamed(s); ok {
+					f.edited(spec.Path, string(d))
+				}
+			})
 			input = row.sel
 		default:
 			row.entry = newFieldEntry(func() { f.focused(spec.Path) })
@@ -226,13 +230,9 @@ func (f *form) show(rec library.Record) {
 		case row.check != nil:
 			row.check.SetChecked(v == "true")
 		case row.sel != nil:
-			row.sel.SetSelected(v)
+			row.sel.SetSelected(receipt.DocType(v).Name())
 		default:
-			if path == "supplier_tax_id" {
-				if _, after, ok := strings.Cut(v, ":"); ok {
-					v = after // the scheme shows in the label
-				}
-			}
+			v = inWords(path, v) // a tax ID's scheme shows in the label
 			if row.spec.Kind == receipt.KindAmount {
 				v = moneyText(v)
 			}

@@ -52,7 +52,24 @@ func shownValue(v string) string {
 // editText says what an edit did, the new value first so a cut line still
 // shows it: "#5 Total: 12.50 (was 9.00)".
 func editText(e library.Edit) string {
-	return fmt.Sprintf("#%d %s: %s (was %s)", e.ReceiptID, fieldLabel(e.Field), shownValue(e.New), shownValue(e.Old))
+	return fmt.Sprintf("#%d %s: %s (was %s)", e.ReceiptID, fieldLabel(e.Field), shownValue(inWords(e.Field, e.New)), shownValue(inWords(e.Field, e.Old)))
+}
+
+// inWords is a field's stored value as the form shows it: a kind of
+// document by its name ("Credit note"), a tax ID without its scheme's code
+// (the field's label names the scheme).
+func inWords(path, v string) string {
+	switch path {
+	case "doc_type":
+		if v != "" {
+			return receipt.DocType(v).Name()
+		}
+	case "supplier_tax_id":
+		if _, after, ok := strings.Cut(v, ":"); ok {
+			return after
+		}
+	}
+	return v
 }
 
 // Undo puts back the newest edit still standing, whichever receipt it was
@@ -71,7 +88,7 @@ func (u *UI) Undo() {
 	u.restoreBefore(e)
 	u.Select(e.ReceiptID)
 	u.Reload()
-	u.say(fmt.Sprintf("Undone on #%d: %s is %s again.", e.ReceiptID, fieldLabel(e.Field), shownValue(e.Old)))
+	u.say(fmt.Sprintf("Undone on #%d: %s is %s again.", e.ReceiptID, fieldLabel(e.Field), shownValue(inWords(e.Field, e.Old))))
 	u.showLastEdit()
 	u.changed()
 }

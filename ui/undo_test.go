@@ -77,3 +77,44 @@ func TestUndoKeepsTheUnsureMark(t *testing.T) {
 		t.Errorf("after undo the tax's mark is %v", m.icon.Resource)
 	}
 }
+
+// The form and its edit lines name a kind of document and a tax ID in a
+// bookkeeper's words: "Credit note", not credit_note; the number, not the
+// scheme's code before it (the field's label names the scheme).
+func TestEditsAreShownInWords(t *testing.T) {
+	u := newTestUI(t)
+	addPaths(u, pngFiles(t, 1))
+	extractAll(t, u)
+	id := u.Current()
+	show(u, id)
+	sel := u.form.rows["doc_type"].sel
+	for _, o := range sel.Options {
+		if strings.Contains(o, "_") || o != strings.TrimSpace(o) {
+			t.Errorf("document type offered as %q", o)
+		}
+	}
+	sel.SetSelected("Credit note")
+	u.form.flush()
+	rec, _ := u.svc.Lib.Get(id)
+	if rec.Receipt.DocType.Value != receipt.DocCreditNote {
+		t.Fatalf("chose Credit note, stored %q", rec.Receipt.DocType.Value)
+	}
+	if last := u.form.lastEdit.Text; !strings.Contains(last, "Credit note") || strings.Contains(last, "credit_note") {
+		t.Errorf("last edit %q", last)
+	}
+	e := u.form.entry("supplier_tax_id")
+	e.SetText("")
+	test.Type(e, "NO983164528MVA")
+	u.form.flush()
+	rec, _ = u.svc.Lib.Get(id)
+	if rec.Receipt.SupplierTaxID.Value.Scheme != receipt.SchemeNOVAT {
+		t.Fatalf("typed a Norwegian VAT number, stored %+v", rec.Receipt.SupplierTaxID.Value)
+	}
+	if last := u.form.lastEdit.Text; !strings.Contains(last, "NO983164528MVA") || strings.Contains(last, "NO_VAT") {
+		t.Errorf("last edit %q", last)
+	}
+	show(u, id)
+	if got := sel.Selected; got != "Credit note" {
+		t.Errorf("shown again as %q", got)
+	}
+}
