@@ -142,3 +142,28 @@ func (p *Pack) phoneOf(phones []string) string {
 	}
 	return ""
 }
+
+// PhoneOn is the first phone number a line prints that the pack's
+// country's numbering plan holds as one of its own, as printed; "" where
+// it prints none or the pack names no plan.
+func (p *Pack) PhoneOn(line string) string {
+	if p == nil {
+		return ""
+	}
+	return p.phoneOf(page{raws: []string{line}}.phones())
+}
+
+// PhoneKey is a phone number in the one form every printing of it gives,
+// read with the pack's numbering plan: E.164 ("+60391302672" for
+// "03-9130 2672" and "+603-9130 2672"); "" where it is no valid number or
+// the pack names no plan.
+func (p *Pack) PhoneKey(s string) string {
+	if p == nil || p.PhoneRegion == "" {
+		return ""
+	}
+	num, err := phonenumbers.Parse(s, p.PhoneRegion)
+	if err != nil || !phonenumbers.IsValidNumber(num) {
+		return ""
+	}
+	return phonenumbers.Format(num, phonenumbers.E164)
+}

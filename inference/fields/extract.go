@@ -281,6 +281,7 @@ func readMoney(r *receipt.Receipt, lines []Line, upper []string, loc receipt.Loc
 // readIdentifiers reads the supplier's tax ID and the document number.
 func readIdentifiers(r *receipt.Receipt, lines []Line, loc receipt.Locale, pk *packs.Pack) {
 	r.SupplierTaxID = findTaxID(lines, loc, pk)
+	r.SupplierPhone = findSupplierPhone(lines, pk)
 	for _, l := range lines {
 		if !r.DocumentNumber.Set {
 			if m := reDocNo.FindStringSubmatch(strings.ToUpper(l.Text)); m != nil && strings.ContainsAny(m[1], "0123456789") {

@@ -1113,3 +1113,38 @@ func tillLabelWithValue(text string, pk *packs.Pack) bool {
 	}
 	return false
 }
+
+// findSupplierPhone is the shop's phone number: the first its country's
+// numbering plan holds as one of its own on a line of the heading, above
+// the first amount, else of the footer, below the last; never a number
+// after FAX. Numbers among the sale's lines are the card's,
+// the terminal's, a customer's.
+func findSupplierPhone(lines []Line, pk *packs.Pack) receipt.Text {
+	first, last := len(lines), -1
+	for i, l := range lines {
+		if len(amountsIn(l.Text)) > 0 {
+			first, last = min(first, i), i
+		}
+	}
+	at := func(i int) (receipt.Text, bool) {
+		if n := pk.PhoneOn(reFax.ReplaceAllString(lines[i].Text, " ")); n != "" {
+			return found(n, lines[i].Conf*confLikely, boxOf(lines[i]), "the phone number printed with the shop's name and address"), true
+		}
+		return receipt.Text{}, false
+	}
+	for i := 0; i < first; i++ {
+		if t, ok := at(i); ok {
+			return t
+		}
+	}
+	for i := last + 1; i < len(lines); i++ {
+		if t, ok := at(i); ok {
+			t.Why = "the phone number printed at the foot of the receipt"
+			return t
+		}
+	}
+	return receipt.Text{}
+}
+
+// reFax is a fax label and the number after it, no phone to call.
+var reFax = regexp.MustCompile(`(?i)\b(?:TELE)?FAX\b[\s.:]*[\d+()./ -]*`)

@@ -795,3 +795,28 @@ func TestTheNameItTradesUnderEndsTheHeading(t *testing.T) {
 		}
 	}
 }
+
+// The shop's phone is a number its country's plan holds, printed with its
+// name and address, else at the foot; not one after FAX, nor a number
+// among the sale's lines.
+func TestTheSuppliersPhone(t *testing.T) {
+	for _, tc := range []struct {
+		pack string
+		page []Line
+		want string
+	}{
+		{"DE", lines("EISCAFÉ CORTINA", "Bertoldstraße 22", "79098 Freiburg", "Fax 0761 555 38 21 Tel. 0761 555 38 20", "20.07.24 15:42",
+			"Spaghetti-Eis 7,90", "SUMME EUR 7,90"), "0761 555 38 20"},
+		{"DE", lines("EISCAFÉ CORTINA", "Bertoldstraße 22", "79098 Freiburg", "Tel. 0761 555 38 20 Fax 0761 555 38 21", "20.07.24 15:42",
+			"Spaghetti-Eis 7,90", "SUMME EUR 7,90"), "0761 555 38 20"},
+		{"US", lines("DRIFTLESS ACRES", "Aug 16, 2025 9:42 AM", "Honey $11.00", "Call back 608-555-0117 $0.00", "Total $11.00",
+			"Questions? (608) 555-0142"), "(608) 555-0142"},
+		{"MY", lines("SEMUA KOPI SDN BHD", "22, Lebuh Armenian, 10200 George Town", "Tel: 04-261 3378", "Kopi 9.90", "TOTAL RM 9.90"), "04-261 3378"},
+	} {
+		loc := receipt.DefaultLocale(receipt.CountryEU)
+		loc.Pack = tc.pack
+		if r := ExtractFields(tc.page, loc, testNow); r.SupplierPhone.Value != tc.want {
+			t.Errorf("%s: phone %q, want %q", tc.page[0].Text, r.SupplierPhone.Value, tc.want)
+		}
+	}
+}
