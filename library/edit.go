@@ -10,6 +10,7 @@ import (
 
 	"github.com/shopspring/decimal"
 
+	"github.com/shoebox-app/shoebox/packs"
 	"github.com/shoebox-app/shoebox/receipt"
 )
 
@@ -512,20 +513,36 @@ func (l *Library) rememberSupplier(tx *sql.Tx, r receipt.Receipt) error {
 	if key == "" {
 		return nil
 	}
-	_, err := tx.Exec(`INSERT INTO suppliers (key, name, category, tax_scheme, tax_value, confirmed, updated_at) VALUES (?, ?, ?, ?, ?, 1, ?)
+	_, err := tx.Exec(`INSERT INTO suppliers (key, name, category, tax_scheme, tax_value, phone, confirmed, updated_at) VALUES (?, ?, ?, ?, ?, ?, 1, ?)
 		ON CONFLICT(key) DO UPDATE SET name = excluded.name,
 			category = CASE WHEN excluded.category != '' THEN excluded.category ELSE suppliers.category END,
 			tax_scheme = CASE WHEN excluded.tax_value != '' THEN excluded.tax_scheme ELSE suppliers.tax_scheme END,
 			tax_value = CASE WHEN excluded.tax_value != '' THEN excluded.tax_value ELSE suppliers.tax_value END,
+			phone = CASE WHEN excluded.phone != '' THEN excluded.phone ELSE suppliers.phone END,
 			confirmed = suppliers.confirmed + 1, updated_at = excluded.updated_at`,
-		key, r.SupplierName.Value, r.Category.Value, string(r.SupplierTaxID.Value.Scheme), r.SupplierTaxID.Value.Value, l.stamp())
+		key, r.SupplierName.Value, r.Category.Value, string(r.SupplierTaxID.Value.Scheme), r.SupplierTaxID.Value.Value, phoneKey(r), l.stamp())
 	return err
+}
+
+// phoneKey is the supplier's phone number as the page's country dials
+// it, in E.164; "" where none was read or the page's country is unknown.
+func phoneKey(r receipt.Receipt) string {
+	if !r.SupplierPhone.Set || !r.PrintedIn.Set {
+		return ""
+	}
+	pk, ok := packs.Get(r.PrintedIn.Value)
+	if !ok {
+		return ""
+	}
+	return pk.PhoneKey(r.SupplierPhone.Value)
 }
 
 // applySupplierMemory pre-fills category and tax ID from the supplier's
 // last confirmed receipt, marked as coming from a rule.
 func applySupplierMemory(tx *sql.Tx, r *receipt.Receipt) {
-	nameFromTaxID(tx, r)
+	if !nameFromTaxID(tx, r) {
+		nameFromPhone(tx, r)
+	}
 	key := SupplierKey(r.SupplierName.Value)
 	if key == "" {
 		return
@@ -569,21 +586,46 @@ func (l *Library) MarkDuplicate(ctx context.Context, id, other int64) error {
 // the page prints a tax ID whose check digits hold and that a confirmed
 // supplier carries: a logo read as "UE POHLWEG" over a VAT number the
 // client has confirmed for "Aldi GmbH & Co. KG" is Aldi.
-func nameFromTaxID(tx *sql.Tx, r *receipt.Receipt) {
+// It says whether a supplier was confirmed with the tax ID.
+func nameFromTaxID(tx *sql.Tx, r *receipt.Receipt) bool {
 	id := r.SupplierTaxID
 	if !id.Set || id.Source == receipt.SourceRule || r.SupplierName.Source == receipt.SourceUser || receipt.ValidateTaxID(id.Value) != nil {
+		return false
+	}
+	return nameFromConfirmed(tx, r, "tax_value", id.Value.Value, "tax ID")
+}
+
+// nameFromPhone names the supplier as the client confirmed it before, when
+// the page prints no valid tax ID and the supplier's phone number is one a
+// confirmed supplier carries: a US receipt prints no tax ID, and its
+// phone number stays when its logo is misread.
+func nameFromPhone(tx *sql.Tx, r *receipt.Receipt) {
+	if r.SupplierName.Source == receipt.SourceUser {
 		return
 	}
+	if key := phoneKey(*r); key != "" {
+		nameFromConfirmed(tx, r, "phone", key, "phone number")
+	}
+}
+
+// nameFromConfirmed renames the supplier to the confirmed one whose column
+// holds value (its tax ID, its phone), what the value is in words; it says
+// whether there is one.
+func nameFromConfirmed(tx *sql.Tx, r *receipt.Receipt, column, value, what string) bool {
 	var name string
 	var confirmed int
-	err := tx.QueryRow(`SELECT name, confirmed FROM suppliers WHERE tax_value = ? AND confirmed > 0 ORDER BY confirmed DESC, updated_at DESC LIMIT 1`,
-		id.Value.Value).Scan(&name, &confirmed)
-	if err != nil || name == "" || SupplierKey(name) == SupplierKey(r.SupplierName.Value) {
-		return
+	err := tx.QueryRow(`SELECT name, confirmed FROM suppliers WHERE `+column+` = ? AND confirmed > 0 ORDER BY confirmed DESC, updated_at DESC LIMIT 1`,
+		value).Scan(&name, &confirmed)
+	if err != nil || name == "" {
+		return false
+	}
+	if SupplierKey(name) == SupplierKey(r.SupplierName.Value) {
+		return true
 	}
 	r.SupplierName = receipt.Text{
 		Value: name, Set: true, Source: receipt.SourceRule, Confidence: 0.9, Box: r.SupplierName.Box,
-		Why:     "the supplier you confirmed before with the tax ID " + id.Value.Value,
-		Support: []receipt.Support{{Kind: receipt.EvidenceMemory, Why: fmt.Sprintf("its tax ID, confirmed %d time(s) for this supplier", confirmed)}},
+		Why:     "the supplier you confirmed before with the " + what + " " + value,
+		Support: []receipt.Support{{Kind: receipt.EvidenceMemory, Why: fmt.Sprintf("its %s, confirmed %d time(s) for this supplier", what, confirmed)}},
 	}
+	return true
 }

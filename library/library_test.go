@@ -436,3 +436,32 @@ func TestLocaleSetting(t *testing.T) {
 		t.Errorf("locale = %+v", got)
 	}
 }
+
+// A receipt that prints no tax ID (a US shop's) names its supplier as the
+// client confirmed it before, when it prints the phone number confirmed
+// for that supplier, however the number is written.
+func TestTheConfirmedPhoneNamesTheSupplier(t *testing.T) {
+	l := openTemp(t)
+	first, second, third := importOne(t, l, 1), importOne(t, l, 2), importOne(t, l, 3)
+	us := func(name, phone string) receipt.Receipt {
+		r := extracted(name, receipt.Date(2025, 8, 16), "54.46")
+		r.PrintedIn = receipt.Of("US", receipt.SourceOCR, 0.7)
+		r.SupplierPhone = receipt.Of(phone, receipt.SourceOCR, 0.7)
+		return r
+	}
+	l.SaveExtraction(ctx, first, us("DRIFTLESS ACRES", "(608) 555-0117"), "ocr", receipt.SourceOCR)
+	l.EditField(ctx, first, "supplier_name", "Driftless Acres Farm")
+	if err := l.Confirm(ctx, first); err != nil {
+		t.Fatal(err)
+	}
+	l.SaveExtraction(ctx, second, us("DRIRTLESS ACRES", "608-555-0117"), "ocr", receipt.SourceOCR)
+	rec, _ := l.Get(second)
+	if got := rec.Receipt.SupplierName; got.Value != "Driftless Acres Farm" || len(got.Support) == 0 || got.Support[0].Kind != receipt.EvidenceMemory {
+		t.Errorf("supplier = %+v, want the confirmed name backed by memory", got)
+	}
+	// Another number names nobody.
+	l.SaveExtraction(ctx, third, us("SPARKLE EXPRESS", "(713) 555-0148"), "ocr", receipt.SourceOCR)
+	if rec, _ := l.Get(third); rec.Receipt.SupplierName.Value != "SPARKLE EXPRESS" {
+		t.Errorf("another phone number renamed the supplier: %q", rec.Receipt.SupplierName.Value)
+	}
+}

@@ -181,6 +181,9 @@ var migrations = []string{
 		confirmed    INTEGER NOT NULL DEFAULT 1,
 		updated_at   TEXT NOT NULL
 	);`,
+	// 7: a confirmed supplier's phone number (E.164), which names it on a
+	// later receipt that prints no tax ID (packs.Pack.PhoneKey).
+	`ALTER TABLE suppliers ADD COLUMN phone TEXT NOT NULL DEFAULT '';`,
 }
 
 // migrate brings the schema up to date. A library that is up to date is
