@@ -540,9 +540,8 @@ func phoneKey(r receipt.Receipt) string {
 // applySupplierMemory pre-fills category and tax ID from the supplier's
 // last confirmed receipt, marked as coming from a rule.
 func applySupplierMemory(tx *sql.Tx, r *receipt.Receipt) {
-	if !nameFromTaxID(tx, r) {
-		nameFromPhone(tx, r)
-	}
+	nameFromTaxID(tx, r)
+	nameFromPhone(tx, r)
 	key := SupplierKey(r.SupplierName.Value)
 	if key == "" {
 		return
@@ -586,46 +585,53 @@ func (l *Library) MarkDuplicate(ctx context.Context, id, other int64) error {
 // the page prints a tax ID whose check digits hold and that a confirmed
 // supplier carries: a logo read as "UE POHLWEG" over a VAT number the
 // client has confirmed for "Aldi GmbH & Co. KG" is Aldi.
-// It says whether a supplier was confirmed with the tax ID.
-func nameFromTaxID(tx *sql.Tx, r *receipt.Receipt) bool {
+func nameFromTaxID(tx *sql.Tx, r *receipt.Receipt) {
 	id := r.SupplierTaxID
 	if !id.Set || id.Source == receipt.SourceRule || r.SupplierName.Source == receipt.SourceUser || receipt.ValidateTaxID(id.Value) != nil {
-		return false
+		return
 	}
-	return nameFromConfirmed(tx, r, "tax_value", id.Value.Value, "tax ID")
+	var name string
+	var confirmed int
+	err := tx.QueryRow(`SELECT name, confirmed FROM suppliers WHERE tax_value = ? AND confirmed > 0 ORDER BY confirmed DESC, updated_at DESC LIMIT 1`,
+		id.Value.Value).Scan(&name, &confirmed)
+	if err == nil && name != "" {
+		renameFromMemory(r, name, confirmed, "tax ID", id.Value.Value)
+	}
 }
 
 // nameFromPhone names the supplier as the client confirmed it before, when
-// the page prints no valid tax ID and the supplier's phone number is one a
-// confirmed supplier carries: a US receipt prints no tax ID, and its
-// phone number stays when its logo is misread.
+// the page prints no valid tax ID, its name was read unsurely (a logo
+// misread: "DRIRTLESS ACRES") and its phone number is one confirmed
+// supplier's, and no other's. A US receipt prints no tax ID; a number two
+// suppliers share (a food court's), or a customer's printed on a delivery
+// ticket, names nobody, and a name read surely is the page's.
 func nameFromPhone(tx *sql.Tx, r *receipt.Receipt) {
-	if r.SupplierName.Source == receipt.SourceUser {
+	n := r.SupplierName
+	if n.Source == receipt.SourceUser || n.Source == receipt.SourceRule || n.Set && n.Doubt == "" && n.Confidence >= LowConfidence ||
+		r.SupplierTaxID.Set && receipt.ValidateTaxID(r.SupplierTaxID.Value) == nil {
 		return
 	}
-	if key := phoneKey(*r); key != "" {
-		nameFromConfirmed(tx, r, "phone", key, "phone number")
+	key := phoneKey(*r)
+	if key == "" {
+		return
+	}
+	var name string
+	var confirmed, suppliers int
+	err := tx.QueryRow(`SELECT MAX(name), MAX(confirmed), COUNT(*) FROM suppliers WHERE phone = ? AND confirmed > 0`, key).Scan(&name, &confirmed, &suppliers)
+	if err == nil && suppliers == 1 {
+		renameFromMemory(r, name, confirmed, "phone number", r.SupplierPhone.Value)
 	}
 }
 
-// nameFromConfirmed renames the supplier to the confirmed one whose column
-// holds value (its tax ID, its phone), what the value is in words; it says
-// whether there is one.
-func nameFromConfirmed(tx *sql.Tx, r *receipt.Receipt, column, value, what string) bool {
-	var name string
-	var confirmed int
-	err := tx.QueryRow(`SELECT name, confirmed FROM suppliers WHERE `+column+` = ? AND confirmed > 0 ORDER BY confirmed DESC, updated_at DESC LIMIT 1`,
-		value).Scan(&name, &confirmed)
-	if err != nil || name == "" {
-		return false
-	}
-	if SupplierKey(name) == SupplierKey(r.SupplierName.Value) {
-		return true
+// renameFromMemory names the supplier as confirmed before, found by what
+// (its tax ID, its phone number) with the value value.
+func renameFromMemory(r *receipt.Receipt, name string, confirmed int, what, value string) {
+	if name == "" || SupplierKey(name) == SupplierKey(r.SupplierName.Value) {
+		return
 	}
 	r.SupplierName = receipt.Text{
 		Value: name, Set: true, Source: receipt.SourceRule, Confidence: 0.9, Box: r.SupplierName.Box,
 		Why:     "the supplier you confirmed before with the " + what + " " + value,
 		Support: []receipt.Support{{Kind: receipt.EvidenceMemory, Why: fmt.Sprintf("its %s, confirmed %d time(s) for this supplier", what, confirmed)}},
 	}
-	return true
 }

@@ -437,31 +437,58 @@ func TestLocaleSetting(t *testing.T) {
 	}
 }
 
-// A receipt that prints no tax ID (a US shop's) names its supplier as the
-// client confirmed it before, when it prints the phone number confirmed
-// for that supplier, however the number is written.
+// A receipt that prints no tax ID (a US shop's), its name read unsurely,
+// names its supplier as the client confirmed it before when it prints the
+// phone number confirmed for that supplier, however written; a name read
+// surely, a valid tax ID, or a number two suppliers share keep the page's.
 func TestTheConfirmedPhoneNamesTheSupplier(t *testing.T) {
 	l := openTemp(t)
-	first, second, third := importOne(t, l, 1), importOne(t, l, 2), importOne(t, l, 3)
-	us := func(name, phone string) receipt.Receipt {
+	us := func(name, phone string, sure bool) receipt.Receipt {
 		r := extracted(name, receipt.Date(2025, 8, 16), "54.46")
 		r.PrintedIn = receipt.Of("US", receipt.SourceOCR, 0.7)
 		r.SupplierPhone = receipt.Of(phone, receipt.SourceOCR, 0.7)
+		if !sure {
+			r.SupplierName.Doubt = "the name may be misread"
+		}
 		return r
 	}
-	l.SaveExtraction(ctx, first, us("DRIFTLESS ACRES", "(608) 555-0117"), "ocr", receipt.SourceOCR)
-	l.EditField(ctx, first, "supplier_name", "Driftless Acres Farm")
-	if err := l.Confirm(ctx, first); err != nil {
-		t.Fatal(err)
+	page := 10
+	read := func(r receipt.Receipt) string {
+		page++
+		id := importOne(t, l, page)
+		l.SaveExtraction(ctx, id, r, "ocr", receipt.SourceOCR)
+		rec, _ := l.Get(id)
+		return rec.Receipt.SupplierName.Value
 	}
-	l.SaveExtraction(ctx, second, us("DRIRTLESS ACRES", "608-555-0117"), "ocr", receipt.SourceOCR)
-	rec, _ := l.Get(second)
+	confirm := func(r receipt.Receipt, as string) {
+		page++
+		id := importOne(t, l, page)
+		l.SaveExtraction(ctx, id, r, "ocr", receipt.SourceOCR)
+		l.EditField(ctx, id, "supplier_name", as)
+		if err := l.Confirm(ctx, id); err != nil {
+			t.Fatal(err)
+		}
+	}
+	confirm(us("DRIFTLESS ACRES", "(608) 555-0117", true), "Driftless Acres Farm")
+	id := importOne(t, l, 2)
+	l.SaveExtraction(ctx, id, us("DRIRTLESS ACRES", "608-555-0117", false), "ocr", receipt.SourceOCR)
+	rec, _ := l.Get(id)
 	if got := rec.Receipt.SupplierName; got.Value != "Driftless Acres Farm" || len(got.Support) == 0 || got.Support[0].Kind != receipt.EvidenceMemory {
 		t.Errorf("supplier = %+v, want the confirmed name backed by memory", got)
 	}
-	// Another number names nobody.
-	l.SaveExtraction(ctx, third, us("SPARKLE EXPRESS", "(713) 555-0148"), "ocr", receipt.SourceOCR)
-	if rec, _ := l.Get(third); rec.Receipt.SupplierName.Value != "SPARKLE EXPRESS" {
-		t.Errorf("another phone number renamed the supplier: %q", rec.Receipt.SupplierName.Value)
+	if got := read(us("SPARKLE EXPRESS", "(713) 555-0148", false)); got != "SPARKLE EXPRESS" {
+		t.Errorf("another phone number renamed the supplier: %q", got)
+	}
+	if got := read(us("FARMERS MARKET CAFE", "608-555-0117", true)); got != "FARMERS MARKET CAFE" {
+		t.Errorf("a name read surely was renamed: %q", got)
+	}
+	withID := us("BUNN1NGS", "608-555-0117", false)
+	withID.SupplierTaxID = receipt.Of(receipt.TaxID{Scheme: receipt.SchemeABN, Value: "51824753556"}, receipt.SourceOCR, 0.9)
+	if got := read(withID); got != "BUNN1NGS" {
+		t.Errorf("a page with a valid tax ID was named by its phone: %q", got)
+	}
+	confirm(us("MARKET HALL", "608-555-0117", true), "Market Hall")
+	if got := read(us("DRIRTLESS ACRES", "608-555-0117", false)); got != "DRIRTLESS ACRES" {
+		t.Errorf("a number two suppliers share named one: %q", got)
 	}
 }

@@ -1207,12 +1207,22 @@ func (p *Pack) TradingAs(text string) string {
 	}
 	for _, re := range p.tradingAs {
 		if m := re.FindStringSubmatch(text); m != nil {
-			if name := strings.Trim(m[1], " :-–,"); len(strings.Join(Words(name), "")) >= 3 {
+			if name := strings.Trim(m[1], " :-–,"); letters(name) >= 3 {
 				return name
 			}
 		}
 	}
 	return ""
+}
+
+func letters(s string) int {
+	n := 0
+	for _, r := range s {
+		if unicode.IsLetter(r) {
+			n++
+		}
+	}
+	return n
 }
 
 // tradingAsPattern matches a TradingAs phrase in any case, its words apart

@@ -429,9 +429,11 @@ func TestTradingAs(t *testing.T) {
 		{en, "Blue Door LLC dba: Joe's Diner", "Joe's Diner"},
 		{en, "Trading as Kōwhai Garden Centre", "Kōwhai Garden Centre"},
 		{nl, "J. de Vries h.o.d.n. Bakkerij De Korenschoof", "Bakkerij De Korenschoof"},
+		{en, "Mr K Patel t/as Patel's Pharmacy", "Patel's Pharmacy"},
 		{en, "T A 12.50", ""},
+		{en, "T/A 12.50", ""},
 		{en, "TOTAL 12.50", ""},
-		{en, "Rate/A 20%", ""},
+		{en, "VAT/A 20%", ""},
 	} {
 		if got := tc.pk.TradingAs(tc.line); got != tc.want {
 			t.Errorf("%s %q: trading as %q, want %q", tc.pk.Country, tc.line, got, tc.want)

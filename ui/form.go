@@ -537,3 +537,18 @@ func moneyText(v string) string {
 	}
 	return d.StringFixed(2)
 }
+
+// inWords is a field's stored value as the form shows it: a kind of
+// document by its name ("Credit note"), a tax ID without its scheme's code
+// (the field's label names the scheme).
+func inWords(path, v string) string {
+	switch path {
+	case "doc_type":
+		return receipt.DocType(v).Name()
+	case "supplier_tax_id":
+		if _, after, ok := strings.Cut(v, ":"); ok {
+			return after
+		}
+	}
+	return v
+}

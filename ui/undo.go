@@ -55,23 +55,6 @@ func editText(e library.Edit) string {
 	return fmt.Sprintf("#%d %s: %s (was %s)", e.ReceiptID, fieldLabel(e.Field), shownValue(inWords(e.Field, e.New)), shownValue(inWords(e.Field, e.Old)))
 }
 
-// inWords is a field's stored value as the form shows it: a kind of
-// document by its name ("Credit note"), a tax ID without its scheme's code
-// (the field's label names the scheme).
-func inWords(path, v string) string {
-	switch path {
-	case "doc_type":
-		if v != "" {
-			return receipt.DocType(v).Name()
-		}
-	case "supplier_tax_id":
-		if _, after, ok := strings.Cut(v, ":"); ok {
-			return after
-		}
-	}
-	return v
-}
-
 // Undo puts back the newest edit still standing, whichever receipt it was
 // made on, and shows that receipt. With nothing to undo it says so quietly.
 func (u *UI) Undo() {

@@ -247,11 +247,12 @@ func findDateRepairing(lines []Line, loc receipt.Locale, repair bool, now time.T
 	c := cands[0]
 	// A receipt that prints its date twice, read two ways one part apart
 	// ("Date: 19/02/2017" at 50%, "19/09/2017 11:09" at 65%): one was
-	// misread, and the surer reading is taken. The sale's date printed
-	// again is stamped with a time or labelled; a bare date is another
-	// ("or by 22/08/2025, whichever comes first", "DRAW SAT 15/03/2025").
+	// misread, and the surer reading is taken. Below the sale's date, a
+	// date printed with no time and no label is another ("or by
+	// 22/08/2025, whichever comes first", "DRAW SAT 15/03/2025").
 	for _, o := range cands[1:] {
-		if !o.other && !c.other && (o.t != "" || o.labelled) && OneDatePartApart(o.d, c.d) && o.digits >= c.digits+0.1 {
+		bareBelow := o.t == "" && !o.labelled && o.box != nil && c.box != nil && o.box.Y > c.box.Y
+		if !o.other && !c.other && !bareBelow && OneDatePartApart(o.d, c.d) && o.digits >= c.digits+0.1 {
 			if o.t == "" {
 				o.t = c.t
 			}

@@ -588,18 +588,21 @@ func assessDate(r *receipt.Receipt, lines []Line, loc receipt.Locale, now time.T
 	}
 	cands := dateCandidates(lines, loc, false, now)
 	readAsPrintedInFull(cands)
-	stamped := slices.ContainsFunc(cands, func(c dateCand) bool { return c.d.Equal(d.Value) && c.t != "" && !c.other })
+	var stamped *receipt.Box // where the sale's date is printed with its time
+	if i := slices.IndexFunc(cands, func(c dateCand) bool { return c.d.Equal(d.Value) && c.t != "" && !c.other }); i >= 0 {
+		stamped = cands[i].box
+	}
 	for _, c := range cands {
 		switch {
 		case !c.d.Equal(d.Value):
 			// A date in the future is not a rival issue date (a card's
 			// expiry, a voucher's end); nor are dates labelled so, nor an
 			// invoice's other dates beside its labelled issue date, nor,
-			// beside a sale stamped with its time, a later date printed
+			// below a sale stamped with its time, a later date printed
 			// without one or a date label: what the sale is good for
 			// until, or leads to (a return, a pick-up, an appointment),
 			// however long ago it was.
-			later := stamped && c.d.After(d.Value) && c.t == "" && !c.labelled
+			later := stamped != nil && c.box != nil && c.box.Y > stamped.Y && c.d.After(d.Value) && c.t == "" && !c.labelled
 			if !c.other && !c.d.After(today) && !later && !labelledInvoiceDate && !yearCutToCentury(c.d, d.Value) {
 				doubt("another date on the page: " + show(c.d))
 			}

@@ -244,7 +244,7 @@ func readMoney(r *receipt.Receipt, lines []Line, upper []string, loc receipt.Loc
 	if loc.Country == receipt.CountryMY { // Malaysian GST invoices' supply totals
 		supplies = suppliesTotal(lines, upper, r.TotalTax, receipt.PlausibleRates(loc.Country))
 	}
-	reconcileTotal(r, service, change, supplies, itemsConfirm || printedTwice(lines, r.Total), roundsCash(*r, upper))
+	reconcileTotal(r, service, change, supplies, itemsConfirm || printedTwice(lines, r.Total), roundsCash(*r, upper), dollarLostOnTotal(lines, r.Total))
 	if totalMended {
 		// Cash less change that confirmed the mend confirms it no more
 		// in reconcileTotal: the printed total still disagrees.
@@ -354,4 +354,18 @@ func rawUpper(lines []Line) string {
 		b.WriteByte('\n')
 	}
 	return b.String()
+}
+
+// dollarLostOnTotal says whether the page prints "$" and the total's own
+// line does not: a 5 or an 8 that opens its amount may be the sign.
+func dollarLostOnTotal(lines []Line, total receipt.Amount) bool {
+	if !total.Set || total.Box == nil || !strings.Contains(rawUpper(lines), "$") {
+		return false
+	}
+	for _, l := range lines {
+		if l.Box == *total.Box {
+			return !strings.Contains(l.Text, "$")
+		}
+	}
+	return false
 }

@@ -447,7 +447,7 @@ func TestReconcileTotal(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			r := receipt.Receipt{Total: amt(tc.total), Subtotal: amt(tc.subtotal), TotalTax: amt(tc.tax), Rounding: amt(tc.rounding), AmountPaid: amt(tc.paid)}
-			reconcileTotal(&r, dec(tc.service), dec(tc.change), nil, false, r.Rounding.Set)
+			reconcileTotal(&r, dec(tc.service), dec(tc.change), nil, false, r.Rounding.Set, false)
 			got := ""
 			if r.Total.Set {
 				got = r.Total.Value.StringFixed(2)
@@ -541,7 +541,7 @@ func TestReconcileTotalWithSupplies(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			r := receipt.Receipt{Total: receipt.Amount{Value: decimal.RequireFromString(tc.total), Set: true}}
 			sum := decimal.RequireFromString(tc.supplies)
-			reconcileTotal(&r, nil, nil, &sum, false, false)
+			reconcileTotal(&r, nil, nil, &sum, false, false, false)
 			if got := r.Total.Value.StringFixed(2); got != tc.want {
 				t.Errorf("total %s, want %s", got, tc.want)
 			}

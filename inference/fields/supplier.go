@@ -539,9 +539,8 @@ func joinNextLine(lines []Line, i int, name string, pk *packs.Pack) (int, string
 // when the page says elsewhere what name the business trades under
 // ("2739115 Ontario Inc. o/a Toadstool Toys") in the words of its first
 // lines only: what was joined under them ("& G A M E S") is no part of it.
-// A registered name that is the first line and its legal form says
-// nothing of the kind: "CELLARBRIDGE" / "L I Q U O R" over "Cellarbridge
-// Pty Ltd" trades as either, as labels show.
+// A registered name is not asked: "CELLARBRIDGE" / "L I Q U O R" over
+// "Cellarbridge Pty Ltd" may trade as either, as labels show.
 func endsAtItsOwnName(lines []Line, first, last int, pk *packs.Pack) (int, bool) {
 	if last <= first {
 		return 0, false
@@ -1127,7 +1126,7 @@ func findSupplierPhone(lines []Line, pk *packs.Pack) receipt.Text {
 		}
 	}
 	at := func(i int) (receipt.Text, bool) {
-		if n := pk.PhoneOn(reFax.ReplaceAllString(lines[i].Text, " ")); n != "" {
+		if n := pk.PhoneOn(withoutFax(lines[i].Text)); n != "" {
 			return found(n, lines[i].Conf*confLikely, boxOf(lines[i]), "the phone number printed with the shop's name and address"), true
 		}
 		return receipt.Text{}, false
@@ -1146,5 +1145,27 @@ func findSupplierPhone(lines []Line, pk *packs.Pack) receipt.Text {
 	return receipt.Text{}
 }
 
-// reFax is a fax label and the number after it, no phone to call.
-var reFax = regexp.MustCompile(`(?i)\b(?:TELE)?FAX\b[\s.:]*[\d+()./ -]*`)
+// withoutFax is a line without its fax numbers: a fax label and the
+// number after it, no phone to call. A number labelled both ("TEL/FAX:
+// 07-5547360", "Tel. & Fax") is the phone's.
+func withoutFax(text string) string {
+	var b strings.Builder
+	last := 0
+	for _, m := range reFax.FindAllStringIndex(text, -1) {
+		if reTelBeforeFax.MatchString(text[:m[0]]) {
+			continue
+		}
+		b.WriteString(text[last:m[0]])
+		b.WriteString(" ")
+		last = m[1]
+	}
+	return b.String() + text[last:]
+}
+
+// reFax is a fax label and the number after it ("Fax 0761 555 38 21",
+// "FAX NO: 07-5547361", "Fax-Nr.: 089/12345").
+var reFax = regexp.MustCompile(`(?i)\b(?:TELE)?FAX\b(?:[\s-]*(?:NO|NR|N°|NUMBER)\b\.?)?[\s.:]*[\d+()./ -]*`)
+
+// reTelBeforeFax is a phone label joined to the fax label after it
+// ("TEL/", "Tel. & ", "PHONE &").
+var reTelBeforeFax = regexp.MustCompile(`(?i)\b(?:TEL|TELEPHONE|PHONE|TÉL|TLF|TELEFON)\.?\s*[/&+,]\s*$`)

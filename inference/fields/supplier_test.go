@@ -812,11 +812,25 @@ func TestTheSuppliersPhone(t *testing.T) {
 		{"US", lines("DRIFTLESS ACRES", "Aug 16, 2025 9:42 AM", "Honey $11.00", "Call back 608-555-0117 $0.00", "Total $11.00",
 			"Questions? (608) 555-0142"), "(608) 555-0142"},
 		{"MY", lines("SEMUA KOPI SDN BHD", "22, Lebuh Armenian, 10200 George Town", "Tel: 04-261 3378", "Kopi 9.90", "TOTAL RM 9.90"), "04-261 3378"},
+		{"MY", lines("SEMUA KOPI SDN BHD", "22, Lebuh Armenian, 10200 George Town", "TEL/FAX: 04-261 3378", "Kopi 9.90", "TOTAL RM 9.90"), "04-261 3378"},
+		{"MY", lines("SEMUA KOPI SDN BHD", "22, Lebuh Armenian, 10200 George Town", "FAX NO: 04-261 3379 TEL NO: 04-261 3378", "Kopi 9.90", "TOTAL RM 9.90"), "04-261 3378"},
 	} {
 		loc := receipt.DefaultLocale(receipt.CountryEU)
 		loc.Pack = tc.pack
 		if r := ExtractFields(tc.page, loc, testNow); r.SupplierPhone.Value != tc.want {
 			t.Errorf("%s: phone %q, want %q", tc.page[0].Text, r.SupplierPhone.Value, tc.want)
 		}
+	}
+}
+
+// Trades listed under a heading, set apart by stars, are no part of the
+// name.
+func TestTradesListedWithStarsAreNoName(t *testing.T) {
+	uk := receipt.DefaultLocale(receipt.CountryUK)
+	uk.Pack = "UK"
+	page := lines("BRAMBLEWOOD GARDEN CENTRE", "Plants * Gifts * Pets * Coffee Shop", "Knutsford Road, Holmes Chapel", "Cheshire CW4 8AJ",
+		"19/04/2025 11:06", "COMPOST 50L 16.47", "TOTAL 55.72")
+	if r := ExtractFields(page, uk, testNow); r.SupplierName.Value != "BRAMBLEWOOD GARDEN CENTRE" {
+		t.Errorf("supplier %q (%s)", r.SupplierName.Value, r.SupplierName.Why)
 	}
 }

@@ -212,7 +212,7 @@ func (lb taxIDLabelling) labelWords(words []string) []string {
 		case w == "0":
 			w = "O"
 		case letterCount(w) >= 2 && packs.CountDigits(w) == 1 && strings.ContainsAny(w, "01"):
-			w = strings.NewReplacer("0", "O", "1", "I").Replace(w) // "0RG NR", "V1D"
+			w = strings.NewReplacer("0", "O", "1", "I").Replace(w) // "0RG" for ORG
 		}
 		if tw, ok := lb.gluedToPrefix(w); ok {
 			out = append(out, tw, w[len(tw):])

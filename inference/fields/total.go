@@ -90,8 +90,10 @@ func inFiveCents(d decimal.Decimal) bool {
 // for 153.35: the print was misread, the arithmetic of other lines was
 // not), or both implied values agree on another one, the implied value is
 // taken; cash less change alone does not overrule a total that the line
-// items add up to or that the page prints again (confirmed).
-func reconcileTotal(r *receipt.Receipt, service, change, supplies *decimal.Decimal, confirmed, rounds bool) {
+// items add up to or that the page prints again (confirmed). dollarLost
+// says the page prints "$" and the total's line does not: its 5 or 8 may
+// be the sign misread.
+func reconcileTotal(r *receipt.Receipt, service, change, supplies *decimal.Decimal, confirmed, rounds, dollarLost bool) {
 	var implied []decimal.Decimal
 	fromCash := -1
 	if supplies != nil {
@@ -144,7 +146,8 @@ func reconcileTotal(r *receipt.Receipt, service, change, supplies *decimal.Decim
 	for i, v := range implied {
 		// Cash less change is two more readings, each of which may be the
 		// misread one: it does not overrule a total the items add up to.
-		if agreed || misreadOf(v, r.Total.Value) && !(i == fromCash && confirmed) {
+		misread := misreadOf(v, r.Total.Value) || dollarLost && dollarReadAsDigit(v, r.Total.Value)
+		if agreed || misread && !(i == fromCash && confirmed) {
 			r.Total.Value, r.Total.Confidence = v, 0.7
 			return
 		}
@@ -387,16 +390,22 @@ func taxedAtARate(net, gross decimal.Decimal, rates []decimal.Decimal) bool {
 }
 
 // misreadOf reports whether read is what OCR makes of v: one digit
-// misread (35.04 for 35.01), the first digit lost or read as a mark
-// ("$9.54" for 59.54), or a dollar sign read as a digit before it
-// ("554.46" for $54.46).
+// misread (35.04 for 35.01), or the first digit lost or read as a mark
+// ("$9.54" for 59.54).
 func misreadOf(v, read decimal.Decimal) bool {
 	if oneDigitApart(v, read) {
 		return true
 	}
 	x, y := v.StringFixed(2), read.StringFixed(2)
-	return len(x) == len(y)+1 && x[1:] == y && x[0] >= '1' && x[0] <= '9' ||
-		len(y) == len(x)+1 && y[1:] == x && (y[0] == '5' || y[0] == '8')
+	return len(x) == len(y)+1 && x[1:] == y && x[0] >= '1' && x[0] <= '9'
+}
+
+// dollarReadAsDigit reports whether read is v with a dollar sign before
+// it read as a 5 or an 8 ("554.46" for $54.46), as mendDollarReadAsDigit
+// reads a tax line.
+func dollarReadAsDigit(v, read decimal.Decimal) bool {
+	x, y := v.StringFixed(2), read.StringFixed(2)
+	return len(y) == len(x)+1 && y[1:] == x && (y[0] == '5' || y[0] == '8')
 }
 
 // oneDigitApart reports whether a and b, written to the cent, differ in

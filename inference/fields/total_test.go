@@ -155,6 +155,12 @@ func TestADollarSignReadAsADigitBeforeTheTotal(t *testing.T) {
 	if r.Total.Value.String() != "54.46" {
 		t.Errorf("total %s (%s), want 54.46", r.Total.Value, r.Total.Why)
 	}
+	// A page that prints no dollar sign has none to misread.
+	page = lines("DRIFTLESS ACRES", "Aug 16, 2025 at 9:42 AM", "Heirloom Tomatoes 10.80", "Salad Mix 6.00", "Pasture Eggs 14.00",
+		"Raw Wildflower Honey 11.00", "Beeswax Candles 12.00", "Subtotal 53.80", "WI Sales Tax (5.5%) 0.66", "Total 554.46")
+	if r := ExtractFields(page, receipt.DefaultLocale(receipt.CountryUS), testNow); r.Total.Value.String() == "54.46" {
+		t.Errorf("total %s (%s) on a page with no dollar sign", r.Total.Value, r.Total.Why)
+	}
 }
 
 // An item of a simplified invoice whose name is a credit note's word
