@@ -2,6 +2,7 @@ package fields
 
 import (
 	"regexp"
+	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -55,6 +56,19 @@ func findAddress(lines []Line, coIdx int, pk *packs.Pack, lx *lexicon) receipt.T
 		}
 		if taxID || isCodeLine(u) || isLabelledCode(u) || isMaskedNumber(u) || reStopAddr.MatchString(u) || pk != nil && reDocumentLabel.MatchString(strings.Join(pk.Translate(packs.Words(u)), " ")) || reDateNum.MatchString(u) || isDateTimeLine(u) || reMoney.MatchString(u) && !reStreetWord.MatchString(u) && (len(parts) > 0 || !reOpensWithPremises.MatchString(u)) || rePhone.MatchString(u) || reLabelledNumber.MatchString(strings.ToUpper(l.Text)) {
 			break
+		}
+		// The shop's phone, or a registered name ("HAUGEN DAGLIGVARE AS"
+		// under "7053 RANHEIM"), after the postcode and town ends the
+		// address, whatever label the phone was printed with ("Tlf.",
+		// "T1F.", "Tél."); before them (under a motto: "HAUSSCHLACHTUNG
+		// SEIT 1958" / "Inh. Josef Brandl e.K." / "Marktplatz 4 - 84028
+		// Landshut") it is passed over.
+		if len(parts) > 0 && (pk.PhoneOn(l.Text) != "" || !HasDigit(l.Text) && endsInPacksForm(l.Text, pk, -1)) {
+			if slices.ContainsFunc(parts, func(p string) bool { return rePostcodeLine.MatchString(p) || pk.IsAddressLine(p) }) {
+				break
+			}
+			prevBottom = l.Box.Y + l.Box.H
+			continue
 		}
 		if len(parts) == 0 && !reAddrHint.MatchString(u) && !reAddrHint.MatchString(lx.mendAddressWords(u)) && skipped < 2 {
 			skipped++ // a branch name or slogan under the supplier: "IKEA CHERAS", "BISTRO & CAFE"

@@ -987,6 +987,44 @@ func TestAddressWithTheHouseNumberAfterTheStreet(t *testing.T) {
 	}
 }
 
+// The shop's phone, whatever its label ("Tlf.", "Tél."), or a registered
+// name printed after the postcode and town ends the address; a registered
+// name under a motto, before the street, is passed over.
+func TestTheAddressEndsAtThePhoneOrTheRegisteredName(t *testing.T) {
+	for _, tc := range []struct {
+		pack string
+		page []string
+		want string
+	}{
+		{
+			"NO",
+			[]string{"Kjøpmann Haugen", "Lia Center, Liaveien 4", "7053 Ranheim", "Tlf. 73 55 06 42", "Haugen Dagligvare AS", "12.01.2025 10:14", "TOTALT 154,70"},
+			"LIA CENTER, LIAVEIEN 4, 7053 RANHEIM",
+		},
+		{
+			"NO",
+			[]string{"Bykiosken", "Torgallmenningen 9", "5014 Bergen", "Torgkiosk Bergen AS", "12.01.2025 10:14", "TOTALT 54,70"},
+			"TORGALLMENNINGEN 9, 5014 BERGEN",
+		},
+		{
+			"FR",
+			[]string{"BOULANGERIE MARIE", "12 rue de la République", "69002 Lyon", "Tél. 04 78 42 16 30", "12/04/2025 08:12", "TOTAL 7,40"},
+			"12 RUE DE LA RÉPUBLIQUE, 69002 LYON",
+		},
+		{
+			"DE",
+			[]string{"Metzgerei Brandl", "Hausschlachtung seit 1958", "Inh. Josef Brandl e.K.", "Marktplatz 4 - 84028 Landshut", "Tel. 0871/2 74 18", "29.11.24 11:48", "SUMME EUR 42,51"},
+			"HAUSSCHLACHTUNG SEIT 1958, MARKTPLATZ 4 - 84028 LANDSHUT",
+		},
+	} {
+		loc := receipt.DefaultLocale(receipt.CountryEU)
+		loc.Pack = tc.pack
+		if r := ExtractFields(lines(tc.page...), loc, testNow); r.SupplierAddress.Value != tc.want {
+			t.Errorf("%s: address %q, want %q", tc.pack, r.SupplierAddress.Value, tc.want)
+		}
+	}
+}
+
 // A German street's ß, which neither PP-OCR's alphabet nor English
 // Tesseract's has, read as B, F or one S, or lost, is given back, in a compound or
 // in the word after the street's name; the ending alone with no name
