@@ -54,9 +54,10 @@ func ExtractFields(lines []Line, loc receipt.Locale, now time.Time) receipt.Rece
 
 // leaveOutTotalsInOtherCurrencies: where tourists pay, tills print the
 // total again in their currency ("TOTAL CHF 51.45 / Total in EUR 55.92",
-// "Total USD aprox. 145,20"). A total line that names only another
-// currency than the one the page prints most is no reading of the
-// receipt's total, when a total line in the page's own currency, or
+// "Total USD aprox. 145,20") and what they paid in it ("Bar EUR 60.00 zu
+// Kurs 0.92"). A total or payment line that names only another currency
+// than the one the page prints most is no reading of the receipt's total
+// or of the amount paid, when a total line in the page's own currency, or
 // naming none, is printed: its keywords are left out. A country changing
 // its currency prints both of its own (see totalInItsCurrency).
 func leaveOutTotalsInOtherCurrencies(lines []Line, upper []string, det packs.Detection) {
@@ -66,13 +67,14 @@ func leaveOutTotalsInOtherCurrencies(lines []Line, upper []string, det packs.Det
 	var foreign []int
 	own := false
 	for i, l := range lines {
-		if !labelsTotal(upper[i]) || len(amountsIn(l.Text)) == 0 {
+		total := labelsTotal(upper[i])
+		if !total && !labelsPayment(upper[i]) || len(amountsIn(l.Text)) == 0 {
 			continue
 		}
 		cur := packs.LineCurrencies(l.Text)
 		switch {
 		case len(cur) == 0 || cur[det.Currency] > 0:
-			own = true
+			own = own || total
 		case !changesBetween(det.Pack, det.Currency, cur):
 			foreign = append(foreign, i)
 		}
@@ -106,6 +108,15 @@ func labelsTotal(k string) bool {
 		}
 	}
 	return false
+}
+
+// labelsPayment says whether a line's keywords label an amount paid (in
+// cash, by card) and not the change.
+func labelsPayment(k string) bool {
+	if reChange.MatchString(k) {
+		return false
+	}
+	return reCashLine.MatchString(k) || totalRules[len(totalRules)-1].re.MatchString(k)
 }
 
 // pricesWithoutTheTax unticks "tax inclusive" where a label said the total

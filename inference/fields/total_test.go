@@ -199,3 +199,16 @@ func TestATaxInclusiveSubtotalAndTipRaiseNoDoubt(t *testing.T) {
 		t.Errorf("the tip %s taken for the tax (%s)", r.Tip.Value, r.TotalTax.Why)
 	}
 }
+
+// What a tourist paid in their currency ("Bar EUR 60.00 zu Kurs 0.92" on a
+// Swiss till) is no amount paid in the page's: neither 60.00 nor the rate.
+func TestAPaymentInAnotherCurrencyIsNoAmountPaid(t *testing.T) {
+	loc := receipt.DefaultLocale(receipt.CountryEU)
+	page := lines("PERRON SHOP", "Perron Retail GmbH, Bahnhofquai 3", "4600 Olten", "Datum: 2025-07-04 Zeit: 06:52",
+		"Sandwich 6.90", "Kaffee 4.50", "USB-C Ladekabel 19.90", "Zigaretten 20.15", "TOTAL CHF 51.45", "Total in EUR 55.92",
+		"Bar EUR 60.00 zu Kurs 0.92", "= CHF 55.20", "Rückgeld CHF 3.75", "MWST 8.1% 2.23")
+	r := ExtractFields(page, loc, testNow)
+	if r.Total.Value.String() != "51.45" || r.AmountPaid.Set && !r.AmountPaid.Value.Equal(decimal.RequireFromString("55.20")) {
+		t.Errorf("total %s, paid %s (%s)", r.Total.Value, r.AmountPaid.Value, r.AmountPaid.Why)
+	}
+}
