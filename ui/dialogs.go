@@ -54,6 +54,10 @@ func (u *UI) ExportTo(path, period string, all bool) (export.Stats, error) {
 	opt := export.Options{Locale: loc, SummaryBy: receipt.ByQuarter, Books: &books}
 	var st export.Stats
 	if strings.EqualFold(filepath.Ext(path), ".csv") {
+		// A bookkeeper opens the window's CSV in a spreadsheet: Excel
+		// on Windows reads a supplier's Ø or é right only after a byte
+		// order mark (the CLI leaves it to --bom, for scripts).
+		opt.BOM = true
 		st, err = export.WriteCSV(path, rows, opt)
 	} else {
 		st, err = export.WriteXLSX(path, rows, opt)
@@ -127,10 +131,19 @@ func (u *UI) showExport() {
 				u.showError(err)
 				return
 			}
-			dialog.ShowInformation("Exported", fmt.Sprintf("%s and %s written to\n%s", plain.Count(st.Receipts, "receipt", "receipts"),
-				plain.Count(st.Lines, "line item", "line items"), path), u.win)
+			dialog.ShowInformation("Exported", exportedText(st, path), u.win)
 		})
 	}, u.win)
+}
+
+// exportedText says what an export wrote and where: a CSV's line items go
+// to a file of their own beside it.
+func exportedText(st export.Stats, path string) string {
+	receipts, lines := plain.Count(st.Receipts, "receipt", "receipts"), plain.Count(st.Lines, "line item", "line items")
+	if strings.EqualFold(filepath.Ext(path), ".csv") {
+		return fmt.Sprintf("%s written to\n%s\nand %s to\n%s", receipts, path, lines, export.LinesPath(path))
+	}
+	return fmt.Sprintf("%s and %s written to\n%s", receipts, lines, path)
 }
 
 // settingExportFolder is the folder the last export was saved in.

@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"image"
@@ -19,6 +20,7 @@ import (
 	"github.com/shopspring/decimal"
 	"github.com/xuri/excelize/v2"
 
+	"github.com/shoebox-app/shoebox/export"
 	"github.com/shoebox-app/shoebox/inference"
 	"github.com/shoebox-app/shoebox/library"
 	"github.com/shoebox-app/shoebox/models/gguf"
@@ -201,6 +203,37 @@ func TestExportWritesAWorkbook(t *testing.T) {
 	col := slices.Index(head[0], "Account")
 	if col < 0 || len(head) < 2 || col >= len(head[1]) || head[1][col] == "" {
 		t.Errorf("the workbook's Account column is missing or empty: %q", head)
+	}
+}
+
+// The window's CSV starts with a byte order mark, so that Excel on
+// Windows reads a supplier's accented letters as written; so does its
+// line items' file.
+func TestExportedCSVOpensInExcelWithItsAccents(t *testing.T) {
+	u := newTestUI(t)
+	addPaths(u, pngFiles(t, 1))
+	extractAll(t, u)
+	u.svc.Lib.EditField(context.Background(), u.Current(), "supplier_name", "Kjøpmann Haugen")
+	u.ConfirmCurrent()
+	path := filepath.Join(t.TempDir(), "receipts.csv")
+	if _, err := u.ExportTo(path, "", false); err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range []string{path, export.LinesPath(path)} {
+		b, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.HasPrefix(b, []byte("\ufeff")) {
+			t.Errorf("%s starts %q, not with a byte order mark", filepath.Base(p), b[:min(len(b), 8)])
+		}
+	}
+	if b, _ := os.ReadFile(path); !bytes.Contains(b, []byte("Kjøpmann Haugen")) {
+		t.Errorf("the supplier is not in the CSV as written")
+	}
+	// The message names both files.
+	if msg := exportedText(export.Stats{Receipts: 1, Lines: 2}, path); !strings.Contains(msg, export.LinesPath(path)) {
+		t.Errorf("the export's message does not name the line items' file: %q", msg)
 	}
 }
 
