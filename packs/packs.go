@@ -209,6 +209,7 @@ type Pack struct {
 	streetEnds   []string
 	otherDates   [][]string
 	tradingAs    []*regexp.Regexp
+	receiptNo    []*regexp.Regexp
 }
 
 // Places are the words a country's addresses, and the names of its
@@ -704,7 +705,7 @@ func compile(p *Pack, langs map[string]*Language) error {
 	}
 	p.langs, p.labels, p.langWords, p.addresses, p.otherDates = nil, nil, nil, nil, nil
 	p.nameWords, p.notNames, p.streetWords, p.sloganOpen = map[string]bool{}, map[string]bool{}, map[string]bool{}, nil
-	p.nameLinks, p.tradingAs = map[string]bool{}, nil
+	p.nameLinks, p.tradingAs, p.receiptNo = map[string]bool{}, nil, nil
 	for _, a := range p.AddressPatterns {
 		re, err := regexp.Compile(a)
 		if err != nil {
@@ -757,6 +758,9 @@ func compile(p *Pack, langs map[string]*Language) error {
 		p.otherDates = append(p.otherDates, phrases(l.OtherDates)...)
 		for _, ph := range l.TradingAs {
 			p.tradingAs = append(p.tradingAs, tradingAsPattern(ph))
+		}
+		for _, ph := range l.Labels["RECEIPT"] {
+			p.receiptNo = append(p.receiptNo, receiptNumberPattern(ph))
 		}
 	}
 	// Longest first, then in a fixed order: a phrase two labels share must
@@ -1213,6 +1217,33 @@ func (p *Pack) TradingAs(text string) string {
 		}
 	}
 	return ""
+}
+
+// ReceiptNumber is the number a line prints after one of the pack's
+// languages' words for a receipt ("Kvittering 4-118730", "Bon 40517",
+// "Ticket n° VT25-01934"); "" where it prints none with a digit.
+func (p *Pack) ReceiptNumber(text string) string {
+	if p == nil {
+		return ""
+	}
+	for _, re := range p.receiptNo {
+		if m := re.FindStringSubmatch(text); m != nil && strings.ContainsAny(m[1], "0123456789") {
+			return m[1]
+		}
+	}
+	return ""
+}
+
+// receiptNumberPattern matches a receipt word in any case, a word of its
+// own ("Leergut-Bon Nr." is a deposit slip's), then a number label ("nr.",
+// "n°", "#") or none, and captures the number.
+func receiptNumberPattern(phrase string) *regexp.Regexp {
+	words := strings.Fields(phrase)
+	for i, w := range words {
+		words[i] = regexp.QuoteMeta(w)
+	}
+	return regexp.MustCompile(`(?i)(?:^|\s)` + strings.Join(words, `\s+`) +
+		`[\s.\-]*(?:NO|NR|NUMMER|NUMBER|N°|Nº|#)?\.?\s*[:#]?\s*([A-Z0-9][A-Z0-9\-/]{3,})`)
 }
 
 func letters(s string) int {

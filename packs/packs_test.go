@@ -440,3 +440,30 @@ func TestTradingAs(t *testing.T) {
 		}
 	}
 }
+
+// A receipt's number follows the language's word for a receipt, with a
+// number label or none; a card's reference or a word with no digit is no
+// such number.
+func TestReceiptNumber(t *testing.T) {
+	no, _ := Get("NO")
+	de, _ := Get("DE")
+	fr, _ := Get("FR")
+	for _, tc := range []struct {
+		pk         *Pack
+		line, want string
+	}{
+		{no, "Kvittering 4-118730", "4-118730"},
+		{no, "Bong 55102   Kasse 2", "55102"},
+		{de, "29.11.24 11:48 Bon 40517 Verk. 3", "40517"},
+		{de, "Beleg-Nr. 2024/18804", "2024/18804"},
+		{fr, "Ticket n° VT25-01934 Caisse 2", "VT25-01934"},
+		{no, "Ref. 0041882 Auth 721660", ""},
+		{de, "Bon appétit", ""},
+		{de, "Kassenbon", ""},
+		{de, "Leergut-Bon Nr. 0815-2291", ""},
+	} {
+		if got := tc.pk.ReceiptNumber(tc.line); got != tc.want {
+			t.Errorf("%s %q: number %q, want %q", tc.pk.Country, tc.line, got, tc.want)
+		}
+	}
+}

@@ -294,6 +294,12 @@ func readIdentifiers(r *receipt.Receipt, lines []Line, loc receipt.Locale, pk *p
 	r.SupplierTaxID = findTaxID(lines, loc, pk)
 	r.SupplierPhone = findSupplierPhone(lines, pk)
 	for _, l := range lines {
+		if no := pk.ReceiptNumber(l.Text); no != "" {
+			r.DocumentNumber = found(no, l.Conf*0.8, boxOf(l), "the number after the page's word for a receipt") // "Kvittering 4-118730"
+			break
+		}
+	}
+	for _, l := range lines {
 		if !r.DocumentNumber.Set {
 			if m := reDocNo.FindStringSubmatch(strings.ToUpper(l.Text)); m != nil && strings.ContainsAny(m[1], "0123456789") {
 				setText(&r.DocumentNumber, m[1], l.Conf*0.8, boxOf(l))
