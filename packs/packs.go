@@ -1211,7 +1211,7 @@ func (p *Pack) TradingAs(text string) string {
 	}
 	for _, re := range p.tradingAs {
 		if m := re.FindStringSubmatch(text); m != nil {
-			if name := strings.Trim(m[1], " :-–,"); letters(name) >= 3 {
+			if name := strings.Trim(m[1], " :-–,"); CountLetters(name) >= 3 {
 				return name
 			}
 		}
@@ -1244,16 +1244,6 @@ func receiptNumberPattern(phrase string) *regexp.Regexp {
 	}
 	return regexp.MustCompile(`(?i)(?:^|\s)` + strings.Join(words, `\s+`) +
 		`[\s.\-]*(?:NO|NR|NUMMER|NUMBER|N°|Nº|#)?\.?\s*[:#]?\s*([A-Z0-9][A-Z0-9\-/]{3,})`)
-}
-
-func letters(s string) int {
-	n := 0
-	for _, r := range s {
-		if unicode.IsLetter(r) {
-			n++
-		}
-	}
-	return n
 }
 
 // tradingAsPattern matches a TradingAs phrase in any case, its words apart

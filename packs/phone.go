@@ -111,6 +111,17 @@ func nationalShape(s, region string) bool {
 	}
 }
 
+// CountLetters is how many letters, of any script, s holds.
+func CountLetters(s string) int {
+	n := 0
+	for _, r := range s {
+		if unicode.IsLetter(r) {
+			n++
+		}
+	}
+	return n
+}
+
 // CountDigits is how many ASCII digits s holds.
 func CountDigits(s string) int {
 	n := 0

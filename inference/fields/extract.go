@@ -29,7 +29,7 @@ func ExtractFields(lines []Line, loc receipt.Locale, now time.Time) receipt.Rece
 	for i, l := range lines {
 		upper[i] = moneyKeywords(l, det.Pack)
 	}
-	leaveOutTotalsInOtherCurrencies(lines, upper, det)
+	leaveOutSumsInOtherCurrencies(lines, upper, det)
 	lines, items, printed := readMoney(&r, lines, upper, loc)
 	readIdentifiers(&r, lines, loc, det.Pack)
 	if det.Pack != nil {
@@ -52,7 +52,7 @@ func ExtractFields(lines []Line, loc receipt.Locale, now time.Time) receipt.Rece
 	return r
 }
 
-// leaveOutTotalsInOtherCurrencies: where tourists pay, tills print the
+// leaveOutSumsInOtherCurrencies: where tourists pay, tills print the
 // total again in their currency ("TOTAL CHF 51.45 / Total in EUR 55.92",
 // "Total USD aprox. 145,20") and what they paid in it ("Bar EUR 60.00 zu
 // Kurs 0.92"). A total or payment line that names only another currency
@@ -60,7 +60,7 @@ func ExtractFields(lines []Line, loc receipt.Locale, now time.Time) receipt.Rece
 // or of the amount paid, when a total line in the page's own currency, or
 // naming none, is printed: its keywords are left out. A country changing
 // its currency prints both of its own (see totalInItsCurrency).
-func leaveOutTotalsInOtherCurrencies(lines []Line, upper []string, det packs.Detection) {
+func leaveOutSumsInOtherCurrencies(lines []Line, upper []string, det packs.Detection) {
 	if det.Currency == "" {
 		return
 	}

@@ -409,15 +409,8 @@ func amountsIn(s string) []decimal.Decimal {
 
 func clamp(c float64) float64 { return min(1, max(0, c)) }
 
-func letterCount(s string) int {
-	n := 0
-	for _, r := range s {
-		if unicode.IsLetter(r) {
-			n++
-		}
-	}
-	return n
-}
+// letterCount is how many letters s holds (packs.CountLetters).
+var letterCount = packs.CountLetters
 
 func isLowerCase(s string) bool {
 	letters, lower := 0, 0
