@@ -227,7 +227,7 @@ func assessTotal(r *receipt.Receipt, lines []Line, upper []string, loc receipt.L
 			ways = append(ways, sum.Add(r.Rounding.Value), rounded(sum))
 		}
 		// The sum in words: "subtotal 79.60 − 30.00 + tax 3.27 + 4.96".
-		terms := func(withTax, rounding bool) string {
+		terms := func(withTax, rounding bool, result decimal.Decimal) string {
 			why := "subtotal " + money(r.Subtotal.Value)
 			if r.Discount.Set && r.Discount.Value.IsPositive() {
 				why += " − " + money(r.Discount.Value.Abs())
@@ -243,18 +243,21 @@ func assessTotal(r *receipt.Receipt, lines []Line, upper []string, loc receipt.L
 			} else if rounding {
 				why += " + rounding " + money(r.Rounding.Value)
 			}
-			return why + " = " + money(v)
+			return why + " = " + money(result)
 		}
-		included := r.TaxInclusive.Set && r.TaxInclusive.Value
+		// A tax printed below the total is what the prices held ("Moms
+		// 25% udgør 90,49" under "I ALT 452,50"), whatever its words.
+		taxBelow := r.TotalTax.Box != nil && t.Box != nil && r.TotalTax.Box.Y > t.Box.Y+t.Box.H
+		included := r.TaxInclusive.Set && r.TaxInclusive.Value || taxBelow
 		if in := sum.Sub(r.TotalTax.Value); included && (in.Equal(v) || r.Rounding.Set && in.Add(r.Rounding.Value).Equal(v)) {
 			// The prices hold the tax: the discounts and the charge between
 			// the subtotal and the total make it.
-			support(receipt.EvidenceArithmetic, terms(false, !in.Equal(v))+", the tax included")
+			support(receipt.EvidenceArithmetic, terms(false, !in.Equal(v), v)+", the tax included")
 		} else if slices.ContainsFunc(ways, v.Equal) {
 			taxAdded = true
-			support(receipt.EvidenceArithmetic, terms(true, !sum.Equal(v)))
+			support(receipt.EvidenceArithmetic, terms(true, !sum.Equal(v), v))
 		} else if !sum.GreaterThan(v) || sum.Sub(v).GreaterThan(fiveCents) || !r.Rounding.Set {
-			doubt(fmt.Sprintf("subtotal %s + tax %s = %s", money(r.Subtotal.Value), money(r.TotalTax.Value), money(sum)))
+			doubt(terms(true, false, sum))
 		}
 	}
 	if isInvoiceDoc(r) {

@@ -152,6 +152,10 @@ func settleNetAndTax(r *receipt.Receipt, lines []Line, labels []labelled, net de
 					conf, box = lines[n.line].Conf*confPrinted, boxOf(lines[n.line])
 				}
 				r.Subtotal = found(n.v, conf, box, n.why)
+				// A discount taken off the subtotal it replaces is in
+				// these bases already ("Zwischensumme 68,30 /
+				// Stammkundenrabatt 10% -6,83" over a row 51,22 + 10,25).
+				r.Discount = receipt.Amount{}
 			}
 			r.TotalTax = found(t.v, confPrinted, nil, t.why)
 			if len(rows) > 0 && rowTax.Equal(t.v) {

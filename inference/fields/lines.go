@@ -328,6 +328,8 @@ var reGluedRate = regexp.MustCompile(`(\pL)(\d{1,2}(?:[.,]\d+)?%)`)
 //     "1,99B", "1.70x" for "1.70 *"), which hid the amount from \b; a
 //     unit ("2.50KG") and an e, the euro sign as read (mendEuroSign),
 //     stay;
+//   - spaces read around an apostrophe that marks thousands ("1 ' 062.60",
+//     Swiss and Liechtenstein tills), which split the amount in two;
 //   - the 0s read as a letter O or an @ inside a rate or an amount
 //     ("GST1O%", "EUR 1@,59", "12.O5"), where a word would not stand. An
 //     amount needs two digits read as digits, one before its decimal mark
@@ -341,6 +343,7 @@ func mendLineText(lines []Line) []Line {
 		t := reGluedUnderscores.ReplaceAllString(l.Text, "")
 		t = reZeroInRate.ReplaceAllString(t, "${1}0$2")
 		t = reFiveAfterCurrency.ReplaceAllString(t, "$1 5$2")
+		t = reSpacedApostrophe.ReplaceAllString(t, "$1'$2")
 		t = reMarkAfterAmount.ReplaceAllStringFunc(t, func(m string) string {
 			sm := reMarkAfterAmount.FindStringSubmatch(m)
 			if mark := strings.ToUpper(sm[2]); mark == "E" || unitWords[mark] {
@@ -386,6 +389,10 @@ var (
 	// digit, or after its last.
 	reGluedUnderscores = regexp.MustCompile(`(?:^|\b)_+|_+(?:\b|$)`)
 	reZeroInRate       = regexp.MustCompile(`(\d)[Oo@](\s?%)`)
+	// reSpacedApostrophe is an apostrophe or its typographic forms between
+	// a number's thousands and the rest of an amount with two decimals,
+	// a space read on either side.
+	reSpacedApostrophe = regexp.MustCompile(`\b(\d{1,3}) ?['’‘´` + "`" + `] ?(\d{3}[.,]\d{2})\b`)
 	// reMarkAfterAmount is an amount with two decimals and one or two
 	// letters glued after it, ending the word.
 	reMarkAfterAmount = regexp.MustCompile(`(\d[.,]\d{2})(\pL{1,2})(\s|$)`)
