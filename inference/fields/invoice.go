@@ -8,6 +8,7 @@ import (
 
 	"github.com/shopspring/decimal"
 
+	"github.com/shoebox-app/shoebox/packs"
 	"github.com/shoebox-app/shoebox/receipt"
 )
 
@@ -32,6 +33,9 @@ var (
 	reLabelValue   = regexp.MustCompile(`^[\p{L}][\p{L} .\-/]{0,30}\s*:\s*`)
 	reSenderSep    = regexp.MustCompile(`\s+[●•·|–-]\s+`)
 	rePostcodeCity = regexp.MustCompile(`\b\d{4,5}\s+\p{L}`)
+	// reHouseNumberFirst is a street address that starts with its number
+	// ("38 boulevard des Dames", "12b, Quai Voltaire").
+	reHouseNumberFirst = regexp.MustCompile(`^\d{1,4}[a-zA-Z]?,?\s+\p{L}`)
 
 	reInvoiceNoLabel = regexp.MustCompile(`(?i)\b(?:rechnungs[\s-]?(?:nr|nummer|no)|beleg[\s-]?(?:nr|nummer)|gutschrifts?[\s-]?(?:nr|nummer)|invoice\s*(?:no|nr|number|#)|credit\s*note\s*(?:no|number|#)|n[°º]\s*(?:de\s+)?(?:facture|l'avoir|avoir)|num[ée]ro\s+de\s+(?:facture|l'avoir)|facture\s*n[°º]|factuur\s*(?:nummer|nr)|factuurnummer|numero\s+(?:fattura|documento)|fattura\s*n\.?|n(?:úmero|\.º)\s+(?:de\s+)?factura|factura\s*n[°º.]?)\.?\s*[:#]?\s*([A-Z0-9][\w\-/.]*)`)
 	reInvoiceNoTitle = regexp.MustCompile(`(?i)\b(?:\p{L}*rechnung|gutschrift|rechnungskorrektur|invoice|facture|avoir|factuur|fattura|factura)\b\s*(?:\(\d{3}\)\s*)?(?:nr\.?|no\.?|n[°º]|#|nummer|number)?\s*:?\s*([A-Z0-9][\w\-/.]*\d[\w\-/.]*)`)
@@ -104,7 +108,7 @@ func readInvoice(lines []Line, loc receipt.Locale, now time.Time, r *receipt.Rec
 
 	if !strong {
 		// Only the labelled number and dates, where nothing was found.
-	} else if name, i, ok := sellerName(lines); ok {
+	} else if name, i, ok := sellerName(lines, packOf(loc)); ok {
 		if take(r.SupplierName.Set, r.SupplierName.Value == name) {
 			r.SupplierName = found(name, lines[i].Conf*confPrinted, boxOf(lines[i]), "the seller's block of the invoice")
 		}
@@ -130,6 +134,8 @@ func readInvoice(lines []Line, loc receipt.Locale, now time.Time, r *receipt.Rec
 		}
 	} else if d, i, ok := numberDatedLine(lines, loc); ok && (!r.Date.Set || !sameDate(d) || strong) {
 		r.Date = found(d, lines[i].Conf*confPrinted, boxOf(lines[i]), "the date the invoice number is given with")
+	} else if d, i, ok := datelineDate(lines, loc); ok && strong {
+		r.Date = found(d, lines[i].Conf*confPrinted, boxOf(lines[i]), whyDateline)
 	}
 	if d, i, ok := labelledDate(lines, loc, reDueDate); ok && strong {
 		r.DueDate = found(d, lines[i].Conf*confPrinted, boxOf(lines[i]), "the labelled due date")
@@ -168,8 +174,8 @@ func readInvoice(lines []Line, loc receipt.Locale, now time.Time, r *receipt.Rec
 
 // sellerName finds the seller in a labelled block ("Verkäufer:", "Seller")
 // or, failing that, the letterhead's one-line sender address
-// ("Bei Spiel GmbH ● Ecke 12 ● 12345 Stadthausen").
-func sellerName(lines []Line) (string, int, bool) {
+// ("Bei Spiel GmbH ● Ecke 12 ● 12345 Stadthausen"), on a page of pack pk.
+func sellerName(lines []Line, pk *packs.Pack) (string, int, bool) {
 	if name, i, ok := partyAfter(lines, reSellerHeader); ok {
 		return name, i, true
 	}
@@ -195,7 +201,12 @@ func sellerName(lines []Line) (string, int, bool) {
 		parts := reSenderSep.Split(l.Text, -1)
 		if len(parts) >= 3 && rePostcodeCity.MatchString(l.Text) {
 			name := strings.TrimSpace(parts[0])
-			if len([]rune(name)) >= 3 && !reBuyerHeader.MatchString(name) && strings.IndexFunc(name, isLetter) >= 0 {
+			// A letterhead's address line ("38 boulevard des Dames ·
+			// 13002 Marseille · 04 91 …") starts with its street; a
+			// period's dates ("Billing Period: 03/01/2025 – 03/31/2025")
+			// are no sender.
+			if len([]rune(name)) >= 3 && !reBuyerHeader.MatchString(name) && strings.IndexFunc(name, isLetter) >= 0 && !pk.IsStreetLine(name) && !reHouseNumberFirst.MatchString(name) &&
+				!reLabelValue.MatchString(name) && !reDateNum.MatchString(name) {
 				return name, i, true
 			}
 		}
@@ -358,20 +369,34 @@ func startsWithDate(text string) bool {
 // label's line or the next.
 func labelledDate(lines []Line, loc receipt.Locale, label *regexp.Regexp) (time.Time, int, bool) {
 	for i, l := range lines {
-		m := label.FindStringSubmatch(l.Text)
-		if m == nil {
+		m := label.FindStringSubmatchIndex(l.Text)
+		if m == nil || inSentence(l.Text[:m[0]]) {
 			continue
 		}
-		if d, ok := firstDate(m[2], loc); ok {
+		if d, ok := firstDate(l.Text[m[4]:m[5]], loc); ok {
 			return d, i, true
 		}
-		if strings.TrimSpace(m[2]) == "" && i+1 < len(lines) {
+		if strings.TrimSpace(l.Text[m[4]:m[5]]) == "" && i+1 < len(lines) {
 			if d, ok := firstDate(lines[i+1].Text, loc); ok {
 				return d, i + 1, true
 			}
 		}
 	}
 	return time.Time{}, -1, false
+}
+
+// inSentence says whether the text before a label is a sentence's start,
+// two words in small letters: the label is words of the sentence ("saldo a
+// 30 gg data fattura, scadenza 18/07/2024" names the due date), not a
+// label of its own.
+func inSentence(before string) bool {
+	n := 0
+	for _, w := range strings.Fields(before) {
+		if isLowerCase(w) && letterCount(w) >= 2 {
+			n++
+		}
+	}
+	return n >= 2
 }
 
 // numberDatedLine reads "Rechnung Nr. 471102 vom 05.03.2018".
@@ -388,6 +413,29 @@ func numberDatedLine(lines []Line, loc receipt.Locale) (time.Time, int, bool) {
 			if d, ok := firstDate(m[1], loc); ok {
 				return d, i, true
 			}
+		}
+	}
+	return time.Time{}, -1, false
+}
+
+// whyDateline is the reason of a date read from a letter's dateline.
+const whyDateline = "the date the invoice is dated with, after its place"
+
+// reDateline is a business letter's dateline: a place, a comma, and the
+// date, with the word the language puts before it ("Lyon, le 5 décembre
+// 2024", "Berlin, den 05.12.2024", "Milano, 5 dicembre 2024").
+var reDateline = regexp.MustCompile(`^\s*\p{Lu}[\p{L}'’. \-]{1,40},\s*(?:(?:le|den|am|il|el|op|the)\s+)?(.{6,30})$`)
+
+// datelineDate reads the date of the first line that is a dateline and
+// nothing more: the place and the date it was written.
+func datelineDate(lines []Line, loc receipt.Locale) (time.Time, int, bool) {
+	for i, l := range lines {
+		m := reDateline.FindStringSubmatch(strings.TrimSpace(l.Text))
+		if m == nil {
+			continue
+		}
+		if d, ok := dateValue(m[1], loc); ok {
+			return d, i, true
 		}
 	}
 	return time.Time{}, -1, false

@@ -28,7 +28,7 @@ func addInvoiceArithmetic(r *receipt.Receipt) {
 // invoiceDateLabelled says an invoice's date was read beside its own label
 // (or the number it is given with), not picked among the page's dates.
 func invoiceDateLabelled(why string) bool {
-	return why == "the labelled invoice date" || why == "the date the invoice number is given with"
+	return why == "the labelled invoice date" || why == "the date the invoice number is given with" || why == whyDateline
 }
 
 func isInvoiceDoc(r *receipt.Receipt) bool {
@@ -93,8 +93,8 @@ func assessInvoiceTotal(r *receipt.Receipt, lines []Line, at int, money func(dec
 // its lines' sum, and its tax make its total, each read where the page
 // prints it.
 func netTaxHold(r *receipt.Receipt) bool {
-	if !r.Subtotal.Set || !r.TotalTax.Set || !r.Total.Set {
-		return false
+	if !r.Subtotal.Set || !r.TotalTax.Set || !r.Total.Set || r.Total.Why == whyNetAndTaxLines {
+		return false // a total made of them proves nothing of them
 	}
 	if r.TotalTax.Value.IsZero() && (r.Subtotal.Why == r.Total.Why || r.TotalTax.Why == "") {
 		return false

@@ -531,6 +531,10 @@ func (p invoicePage) excludesTax(rest string) bool {
 	return false
 }
 
+// whyNetAndTaxLines is the reason of a total the page does not print, made
+// of its net and tax lines.
+const whyNetAndTaxLines = "the invoice's net total and its tax lines"
+
 // readInvoiceTotals reads the totals block: net, tax, gross, paid and due,
 // with the arithmetic that holds among them. It returns the lines of the
 // gross, the amount due and the net (-1 where not printed).
@@ -603,7 +607,7 @@ func readInvoiceTotals(p invoicePage, r *receipt.Receipt) (gi, di, ni int) {
 			r.Total = found(gross, lines[gi].Conf*confPrinted, boxOf(gi), "the gross total of the invoice")
 		}
 	case hasNet && taxes > 0 && !r.Total.Set:
-		r.Total = found(net.Add(taxSum), confComputed, nil, "the invoice's net total and its tax lines")
+		r.Total = found(net.Add(taxSum), confComputed, nil, whyNetAndTaxLines)
 	case hasDue && !hasPaid:
 		r.Total = found(due, lines[di].Conf*confPrinted, boxOf(di), "the amount due of the invoice")
 	}

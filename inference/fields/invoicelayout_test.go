@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/shopspring/decimal"
+
 	"github.com/shoebox-app/shoebox/receipt"
 )
 
@@ -227,5 +229,111 @@ Schulung                                          1         50,50       7 %     
 func TestAGroupGapIsClosed(t *testing.T) {
 	if got := amountsIn(closeGroupGaps("Total factura 6. 163,32 €")); len(got) != 1 || got[0].StringFixed(2) != "6163.32" {
 		t.Errorf("got %v, want 6163.32", got)
+	}
+}
+
+// TestInvoiceSellerAndDateAsLettersPrintThem: a letterhead's own ways of
+// naming the seller and dating the letter, and sentences and periods that
+// only look like them.
+func TestInvoiceSellerAndDateAsLettersPrintThem(t *testing.T) {
+	eu := receipt.DefaultLocale(receipt.CountryEU)
+	for _, tc := range []struct {
+		name, country, page        string
+		supplier, date, total, net string
+	}{
+		{"French: a sender line that starts with its street, the dateline, the net after a discount", "EU", `IMPRIMERIE DES CALANQUES
+Impression numérique · Signalétique
+12 rue de la République · 13001 Marseille · 04 91 00 00 00
+                                              Boulangerie Martin SARL
+                                              3 quai du Port
+                                              13002 Marseille
+FACTURE N° F2025-0042
+Marseille, le 3 mars 2025
+Convention du 14 janvier 2025
+Désignation                       Qté    P.U. HT    Montant HT
+Flyers A5                           1     200,00        200,00
+Cartes de visite                    2      50,00        100,00
+                        Total HT brut                   300,00
+                        Remise 10 %                     -30,00
+                        Total HT net                    270,00
+                        TVA 20 %                         54,00
+                        Total TTC                       324,00`, "IMPRIMERIE DES CALANQUES", "2025-03-03", "324.00", "300.00"},
+		{"Italian: the invoice date named in the payment terms' sentence is the due date's", "EU", `Falegnameria Rossi
+Via dei Mestieri, 12 – 31050 Ponzano Veneto (TV) – tel. 0422 000 000
+                                              Spett.le
+                                              Studio Bianchi
+FATTURA
+Numero:        41/2024              Data:        18/06/2024
+Descrizione                                    Importo €   IVA
+Tavolo in rovere                                1.000,00   22%
+                              Totale imponibile   1.000,00
+                              Totale IVA 22%        220,00
+                              TOTALE FATTURA €    1.220,00
+                              Acconto versato 15/03/2024   -200,00
+                              NETTO A PAGARE €    1.020,00
+Pagamento: bonifico, saldo a 30 gg data fattura, scadenza 18/07/2024`, "FALEGNAMERIA ROSSI", "2024-06-18", "1220.00", "1000.00"},
+		{"US: a billing period is no sender line; a lower-case logo on a text layer", "US", `front range it
+Managed IT  ·  Help Desk
+2150 Main St, Suite 4, Denver, CO 80205   |   (720) 555-0100   |   ar@frontrange.example
+Bill To
+Cherry Creek Title, LLC
+3033 E 1st Ave
+Denver, CO 80206
+Invoice
+Invoice Number:   FR-0146                 Client No.:     CC-207
+Invoice Date:     03/31/2025              PO Number:      7781
+Billing Period:   03/01/2025 - 03/31/2025   Payment Terms:  Net 30 - due 04/30/2025
+Description                                   Amount
+Help desk retainer                            1,500.00
+                              Subtotal        1,500.00
+                              Sales Tax          0.00
+                              Total Due       1,500.00`, "FRONT RANGE IT", "2025-03-31", "1500.00", ""},
+		{"New Zealand: the name the page says it trades under goes on past the logo's line", "NZ", `KAURI LIGHT
+PHOTOGRAPHY  —  corporate · events
+                                                  TAX INVOICE
+Harbourside Legal Limited                         Invoice no.  KLP-0231
+Level 9, 120 Albert Street                        Date         28 February 2025
+Auckland
+From: Aroha Whitcombe trading as Kauri Light Photography
+Description                                       Amount
+Event coverage                                    1,000.00
+                                  Subtotal        1,000.00
+                                  GST 15%           150.00
+                                  Total NZD       1,150.00`, "KAURI LIGHT PHOTOGRAPHY", "2025-02-28", "1150.00", ""},
+		{"Belgian: a bilingual total to pay", "EU", `VERSTRAETE ADVIES
+Kortrijksesteenweg 100 · 9000 Gent
+FACTUUR / RECHNUNG
+Factuurnummer / Rechnungsnummer: 2024/0093
+Factuurdatum / Rechnungsdatum: 30/09/2024
+Omschrijving / Beschreibung                          Bedrag
+Consultancy                                       10.617,80
+                 Totaal excl. btw / Summe netto          10.617,80 EUR
+                 Btw / USt. 0 % - verlegd                     0,00 EUR
+                 Totaal te betalen / Gesamtbetrag        10.617,80 EUR`, "VERSTRAETE ADVIES", "2024-09-30", "10617.80", ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			loc := eu
+			if tc.country != "EU" {
+				loc = receipt.DefaultLocale(receipt.Country(tc.country))
+			}
+			r := ExtractFields(LinesFromText(tc.page), loc, testNow)
+			get := func(path string) string { v, _ := receipt.Get(&r, path); return v }
+			want := map[string]string{"supplier_name": tc.supplier, "date": tc.date, "total": tc.total}
+			if tc.net != "" {
+				want["subtotal"] = tc.net
+			}
+			for path, w := range want {
+				got := get(path)
+				if a, err := decimal.NewFromString(got); err == nil && a.Equal(decimal.RequireFromString(w)) {
+					continue
+				}
+				if !strings.EqualFold(got, w) {
+					t.Errorf("%s = %q, want %q", path, got, w)
+				}
+			}
+			if tc.net == "300.00" && !r.Discount.Value.Equal(decimal.NewFromInt(30)) {
+				t.Errorf("discount %s, want the 30.00 between the lines' sum and the net", r.Discount.Value)
+			}
+		})
 	}
 }

@@ -284,6 +284,12 @@ func TestAMarkGluedToAnAmountIsSetApart(t *testing.T) {
 		"BANANEN 2.50KG":      "BANANEN 2.50KG",
 		"Total HT 13,34e":     "Total HT 13,34e",
 		"REF 12.345ABC":       "REF 12.345ABC",
+		// Spaces read into an amount's first group or round its
+		// apostrophe; a count before an amount stays apart.
+		"Summe netto 1 0.617,80": "Summe netto 10.617,80",
+		"ZU BEZAHLEN 1 ' 062.60": "ZU BEZAHLEN 1'062.60",
+		"TWINT 1 ’062.60":        "TWINT 1'062.60",
+		"2 5.000,00":             "2 5.000,00",
 	} {
 		if got := mendLineText(lines(in))[0].Text; got != want {
 			t.Errorf("%q mended to %q, want %q", in, got, want)

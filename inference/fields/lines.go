@@ -330,6 +330,8 @@ var reGluedRate = regexp.MustCompile(`(\pL)(\d{1,2}(?:[.,]\d+)?%)`)
 //     stay;
 //   - spaces read around an apostrophe that marks thousands ("1 ' 062.60",
 //     Swiss and Liechtenstein tills), which split the amount in two;
+//   - a space read inside an amount's leading digits ("1 0.617,80"), which
+//     left a thousands group that starts with 0, as no amount is printed;
 //   - the 0s read as a letter O or an @ inside a rate or an amount
 //     ("GST1O%", "EUR 1@,59", "12.O5"), where a word would not stand. An
 //     amount needs two digits read as digits, one before its decimal mark
@@ -344,6 +346,7 @@ func mendLineText(lines []Line) []Line {
 		t = reZeroInRate.ReplaceAllString(t, "${1}0$2")
 		t = reFiveAfterCurrency.ReplaceAllString(t, "$1 5$2")
 		t = reSpacedApostrophe.ReplaceAllString(t, "$1'$2")
+		t = reSpaceInLeadingGroup.ReplaceAllString(t, "$1$2")
 		t = reMarkAfterAmount.ReplaceAllStringFunc(t, func(m string) string {
 			sm := reMarkAfterAmount.FindStringSubmatch(m)
 			if mark := strings.ToUpper(sm[2]); mark == "E" || unitWords[mark] {
@@ -392,7 +395,10 @@ var (
 	// reSpacedApostrophe is an apostrophe or its typographic forms between
 	// a number's thousands and the rest of an amount with two decimals,
 	// a space read on either side.
-	reSpacedApostrophe = regexp.MustCompile(`\b(\d{1,3}) ?['’‘´` + "`" + `] ?(\d{3}[.,]\d{2})\b`)
+	// reSpaceInLeadingGroup is one or two digits, a space, and an amount
+	// whose first group is a lone 0 before a thousands group.
+	reSpaceInLeadingGroup = regexp.MustCompile(`\b(\d{1,2}) (0[.,']\d{3}[.,]\d{2})\b`)
+	reSpacedApostrophe    = regexp.MustCompile(`\b(\d{1,3}) ?['’‘´` + "`" + `] ?(\d{3}[.,]\d{2})\b`)
 	// reMarkAfterAmount is an amount with two decimals and one or two
 	// letters glued after it, ending the word.
 	reMarkAfterAmount = regexp.MustCompile(`(\d[.,]\d{2})(\pL{1,2})(\s|$)`)

@@ -89,7 +89,28 @@ func findCompany(lines []Line, pk *packs.Pack) (name receipt.Text, first, last i
 		end, name := joinNextLine(lines, j, name, pk) // "Cantinho Doce - Pastelaria e" / "Cafetaria, Lda"
 		return found(strings.ToUpper(name), lines[j].Conf*factorPlainName, nil, "the name printed in full under a heading that is its logo"), j, end
 	}
+	if own, ok := tradingNameGoesOn(lines, full, pk); ok {
+		return found(strings.ToUpper(own), lines[plain].Conf*factorPlainName, nil, "the heading, as the name the page says it trades under goes on"), plain, last
+	}
 	return found(strings.ToUpper(full), lines[plain].Conf*factorPlainName, nil, "the first line that reads as a name at the top of the page"), plain, last
+}
+
+// tradingNameGoesOn is the name the page says it trades under ("Aroha
+// Whitcombe trading as Kauri Light Photography") where the heading is its
+// first words ("KAURI LIGHT" over a trade line "PHOTOGRAPHY — corporate ·
+// events"): the logo set the name's last word apart.
+func tradingNameGoesOn(lines []Line, heading string, pk *packs.Pack) (string, bool) {
+	head := packs.Words(heading)
+	if len(head) == 0 {
+		return "", false
+	}
+	for _, l := range lines {
+		own := pk.TradingAs(l.Text)
+		if w := packs.Words(own); len(w) > len(head) && slices.Equal(w[:len(head)], head) {
+			return own, true
+		}
+	}
+	return "", false
 }
 
 // namesNoOne says whether a legal name holds one trade word and nothing
@@ -744,7 +765,7 @@ func wordsBesideLegalForm(name string, pk *packs.Pack) []string {
 func plainNameAt(lines []Line, i int, pk *packs.Pack) string {
 	t := cleanName(lines[i].Text, pk)
 	u := strings.ToUpper(t)
-	if isNoiseLine(lines[i]) || letterCount(t) < 4 || isLowerCase(t) || isProse(t) || reHeading.MatchString(keywordText(u)) ||
+	if isNoiseLine(lines[i]) || letterCount(t) < 4 || isLowerCase(t) && !lowerCaseLogo(lines, i) || isProse(t) || reHeading.MatchString(keywordText(u)) ||
 		reStopAddr.MatchString(u) || reSlogan.MatchString(u) || reStreetWord.MatchString(u) && !isShopName(u) || rePostcodeLine.MatchString(u) ||
 		strings.ContainsAny(t, "0123456789") && letterCount(t) < len(t)/2 {
 		return ""
@@ -753,6 +774,14 @@ func plainNameAt(lines []Line, i int, pk *packs.Pack) string {
 		return ""
 	}
 	return t
+}
+
+// lowerCaseLogo says whether line i is a name set in small letters as a
+// brand sets its logo ("shannonlink", "studio lotte verhoef"): the first
+// line of a PDF's text layer, a few words. On a photo small letters at the
+// top are more often the back of the paper or a motto.
+func lowerCaseLogo(lines []Line, i int) bool {
+	return i == 0 && fromTextLayer(lines) && len(strings.Fields(lines[i].Text)) <= 4
 }
 
 // isProse says whether a line reads as running text, not a heading: four
