@@ -27,6 +27,12 @@ type Detection struct {
 	Printed map[string]int
 	// Why says what decided, for the review window's tooltip.
 	Why string
+	// Evident is the pack the page's own evidence names ahead of every
+	// other by a point, where the client's prior chose another (a British
+	// till slip in an Irish client's library); nil otherwise. Something
+	// only that country prints, such as its VAT number with a valid check,
+	// may settle it (fields.PageLocale).
+	Evident *Pack
 }
 
 // Detect weighs each pack's evidence on a page (lines of text as read)
@@ -50,6 +56,7 @@ func Detect(lines []string, prior string) Detection {
 	}
 	var best, second scored
 	bestOwn, secondOwn := 0.0, 0.0 // the two best scores on the page's evidence alone
+	var ownBest *Pack
 	priorPack, _ := Get(prior)
 	for _, p := range all {
 		s, why := page.evidenceFor(p, printed)
@@ -61,7 +68,7 @@ func Detect(lines []string, prior string) Detection {
 			bonus = 1.5 // "EU": any euro country
 		}
 		if s > bestOwn {
-			bestOwn, secondOwn = s, bestOwn
+			bestOwn, secondOwn, ownBest = s, bestOwn, p
 		} else if s > secondOwn {
 			secondOwn = s
 		}
@@ -80,6 +87,9 @@ func Detect(lines []string, prior string) Detection {
 	// other by a point without the prior's help (English words and GST
 	// alone do not tell Australia from Malaysia).
 	d := Detection{Pack: best.p, Sure: evidence >= 4 && evidence == bestOwn && bestOwn-secondOwn >= 1}
+	if ownBest != best.p && bestOwn >= 4 && bestOwn-secondOwn >= 1 {
+		d.Evident = ownBest
+	}
 	d.Currency, d.Printed = pickCurrency(printed, headed, best.p), printed
 	if len(best.why) > 0 {
 		d.Why = fmt.Sprintf("%s: %s", best.p.Name, strings.Join(best.why, ", "))

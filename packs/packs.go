@@ -1211,13 +1211,26 @@ func (p *Pack) TradingAs(text string) string {
 	}
 	for _, re := range p.tradingAs {
 		if m := re.FindStringSubmatch(text); m != nil {
-			if name := strings.Trim(m[1], " :-–,"); CountLetters(name) >= 3 {
+			name := m[1]
+			if end := reTradingNameEnd.FindStringSubmatchIndex(name); end != nil {
+				if end[2] >= 0 {
+					end[0] = end[2] // the full stop after the word
+				}
+				name = name[:end[0]]
+			}
+			if name = strings.Trim(name, " :-–,."); CountLetters(name) >= 3 {
 				return name
 			}
 		}
 	}
 	return ""
 }
+
+// reTradingNameEnd ends a trading name where the line goes on with
+// something else: a separator ("Tidewater Hosting · ABN 59 …"), a comma, a
+// bracket, or a sentence's full stop after a word ("Shannonlink. Registered
+// in Ireland No. 612784"), not an initial's ("J. Smith Plumbing").
+var reTradingNameEnd = regexp.MustCompile(`\s[·|•–—-]\s|[,;(]|\pL{3}(\.)\s+\p{Lu}`)
 
 // ReceiptNumber is the number a line prints after one of the pack's
 // languages' words for a receipt ("Kvittering 4-118730", "Bon 40517",
@@ -1461,6 +1474,13 @@ func (p *Pack) IsStreetLine(s string) bool {
 		}
 	}
 	return number && street
+}
+
+// PrintsTaxID says whether id (upper case, no spaces) is a tax ID of the
+// pack's scheme, with or without its country letters ("GB773180426" or
+// "773180426" for the United Kingdom).
+func (p *Pack) PrintsTaxID(id string) bool {
+	return p != nil && p.taxID != nil && (p.taxID.MatchString(id) || p.taxPrefix != "" && p.taxID.MatchString(p.taxPrefix+id))
 }
 
 // IsTaxIDShape says whether s (upper case, no spaces) has the shape of a

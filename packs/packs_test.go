@@ -430,6 +430,11 @@ func TestTradingAs(t *testing.T) {
 		{en, "Trading as Kōwhai Garden Centre", "Kōwhai Garden Centre"},
 		{nl, "J. de Vries h.o.d.n. Bakkerij De Korenschoof", "Bakkerij De Korenschoof"},
 		{en, "Mr K Patel t/as Patel's Pharmacy", "Patel's Pharmacy"},
+		// The name ends where the line goes on with something else.
+		{en, "Tidewater Digital Pty Ltd trading as Tidewater Hosting · ABN 59 618 723 407", "Tidewater Hosting"},
+		{en, "Registered as Shannonlink Communications Limited, trading as Shannonlink. Registered in Ireland No. 612784.", "Shannonlink"},
+		{en, "Mr J Smith t/a J. Smith Plumbing (est. 1990)", "J. Smith Plumbing"},
+		{en, "Ace Holdings Ltd t/a Ace Tyres, Unit 4", "Ace Tyres"},
 		{en, "T A 12.50", ""},
 		{en, "T/A 12.50", ""},
 		{en, "TOTAL 12.50", ""},

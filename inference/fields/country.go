@@ -27,6 +27,19 @@ func PageLocale(lines []Line, loc receipt.Locale) (receipt.Locale, packs.Detecti
 	if det.Pack == nil {
 		return loc, det
 	}
+	if ev := det.Evident; ev != nil && !det.Sure {
+		// The page's own words name another country than the client's
+		// prior chose; its VAT number, read as that country prints it
+		// and passing that country's check, settles it.
+		if id := labelledTaxID(lines, readWith(loc, ev), ev); id.Set && id.Why != whyTaxIDMended && receipt.ValidateTaxID(id.Value) == nil && ev.PrintsTaxID(receipt.NormalizeTaxID(id.Value.Value)) {
+			again := packs.Detect(text, ev.Country)
+			if again.Pack == ev {
+				again.Sure = true
+				again.Why += ", its VAT number " + id.Value.Value + " (its check digits hold)"
+				return readWith(loc, ev), again
+			}
+		}
+	}
 	return readWith(loc, det.Pack), det
 }
 

@@ -106,6 +106,20 @@ func TestTheCurrencyIsThePagesNotTheClients(t *testing.T) {
 			t.Errorf("%s: no finding that the receipt is in a foreign currency: %v", tc.name, f)
 		}
 	}
+	// A British till slip whose pound signs the reader lost, in a euro
+	// client's library: its English words and tax word would be Ireland's,
+	// but its VAT number is a British one with a valid check.
+	eu := receipt.DefaultLocale(receipt.CountryEU)
+	uk := lines("THE GOLDEN", "PLAICE", "14 Pier Road, Whitby", "Tel 01632 960288", "21/02/2025 18:22 TILL 1",
+		"1 COD & CHIPS 10.50", "1 HADDOCK LARGE 9.80", "TOTAL 20.30", "CASH 40.00", "CHANGE 19.70",
+		"VAT 20% NET 16.92 VAT 3.38", "Marsden Fisheries Ltd", "VAT No. 773 1804 26")
+	if r := ExtractFields(uk, eu, testNow); r.Currency.Value != "GBP" {
+		t.Errorf("a British slip in a euro library: currency %q (%s), want GBP", r.Currency.Value, r.Currency.Why)
+	}
+	// The same words without the VAT number are the client's prior's.
+	if r := ExtractFields(uk[:len(uk)-1], eu, testNow); r.Currency.Value != "EUR" {
+		t.Errorf("an English slip without its VAT number in a euro library: currency %q (%s), want the client's EUR", r.Currency.Value, r.Currency.Why)
+	}
 	// A page that prints no currency and says nothing of its country is
 	// the client's currency, assumed: asked, not ready.
 	r := ExtractFields(lines("CORNER SHOP", "12/03/2024", "TOTAL 9.00"), au, testNow)

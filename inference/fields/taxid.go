@@ -185,10 +185,14 @@ type readTaxID struct {
 func taxIDOn(l Line, id receipt.TaxID, mended bool) receipt.Field[receipt.TaxID] {
 	conf, why := l.Conf*factorLabelled, "the number after a tax ID label"
 	if mended {
-		conf, why = min(conf, confComputed), "the number after a tax ID label, a letter read as a digit or a mark put back so that its format and check hold"
+		conf, why = min(conf, confComputed), whyTaxIDMended
 	}
 	return found(id, conf, boxOf(l), why)
 }
+
+// whyTaxIDMended is the reason of a tax ID whose format and check hold
+// only with a character put back.
+const whyTaxIDMended = "the number after a tax ID label, a letter read as a digit or a mark put back so that its format and check hold"
 
 // taxIDLabelling are every language's tax ID labels and every pack's tax
 // words, as folded words.
