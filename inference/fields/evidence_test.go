@@ -442,15 +442,21 @@ func TestEuropeanTillSums(t *testing.T) {
 	}{
 		// The VAT printed below the total, in words no pack marks as
 		// included: the subtotal and the rounding make the total.
-		{"tax printed below the total", "HAVGUS FISK\nVesterbrogade 94, 1620 København V\nLørdag 06-09-2025 10:22\nTorskeryg 126,58\nLaksefilet 325,85\nSUBTOTAL 452,43\nAfrunding 0,07\nI ALT 452,50\nKontant 500,00\nRetur 47,50\nMoms 25% udgør 90,49\nMomsgrundlag 361,94",
-			"452.50", "subtotal 452.43 + rounding 0.07 = 452.50, the tax included"},
+		{
+			"tax printed below the total", "HAVGUS FISK\nVesterbrogade 94, 1620 København V\nLørdag 06-09-2025 10:22\nTorskeryg 126,58\nLaksefilet 325,85\nSUBTOTAL 452,43\nAfrunding 0,07\nI ALT 452,50\nKontant 500,00\nRetur 47,50\nMoms 25% udgør 90,49\nMomsgrundlag 361,94",
+			"452.50", "subtotal 452.43 + rounding 0.07 = 452.50, the tax included",
+		},
 		// An invoice's net and tax from its VAT table replace the
 		// subtotal, whose discount they hold already.
-		{"a discount inside the VAT table's net", "PUTZEREI EDELWEISS\nRECHNUNG / BELEG Nr. 25-004471\nAbholung: Fr 07.11.2025 17:36\n1 x Sakko 9,90 A\n1 x Wintermantel 58,40 A\nZwischensumme 68,30\nStammkundenrabatt 10% -6,83 A\nGESAMT EUR 61,47\nBar 70,00\nRückgeld 8,53\nSteuer Satz Netto Steuer Brutto\nA 20% 51,22 10,25 61,47",
-			"61.47", "subtotal 51.22 + tax 10.25 = 61.47"},
+		{
+			"a discount inside the VAT table's net", "PUTZEREI EDELWEISS\nRECHNUNG / BELEG Nr. 25-004471\nAbholung: Fr 07.11.2025 17:36\n1 x Sakko 9,90 A\n1 x Wintermantel 58,40 A\nZwischensumme 68,30\nStammkundenrabatt 10% -6,83 A\nGESAMT EUR 61,47\nBar 70,00\nRückgeld 8,53\nSteuer Satz Netto Steuer Brutto\nA 20% 51,22 10,25 61,47",
+			"61.47", "subtotal 51.22 + tax 10.25 = 61.47",
+		},
 		// Thousands marked by an apostrophe read with spaces round it.
-		{"apostrophe thousands read apart", "SAITENWERK\nSa 29.03.2025 15:22\nE-Gitarre 1'290.00\nGigbag 152.60\nTotal Verkauf inkl. MWST 1'442.60\nEintausch Akustikgitarre -380.00\nZU BEZAHLEN 1 ' 062.60\nTWINT CHF 1 ’062.60",
-			"1062.60", "1062.60 also printed"},
+		{
+			"apostrophe thousands read apart", "SAITENWERK\nSa 29.03.2025 15:22\nE-Gitarre 1'290.00\nGigbag 152.60\nTotal Verkauf inkl. MWST 1'442.60\nEintausch Akustikgitarre -380.00\nZU BEZAHLEN 1 ' 062.60\nTWINT CHF 1 ’062.60",
+			"1062.60", "1062.60 also printed",
+		},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			lines := boxedLines(tc.page)
