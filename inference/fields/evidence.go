@@ -247,7 +247,7 @@ func assessTotal(r *receipt.Receipt, lines []Line, upper []string, loc receipt.L
 		}
 		// A tax printed below the total is what the prices held ("Moms
 		// 25% udgør 90,49" under "I ALT 452,50"), whatever its words.
-		taxBelow := r.TotalTax.Box != nil && t.Box != nil && r.TotalTax.Box.Y > t.Box.Y+t.Box.H
+		taxBelow := t.Box != nil && taxPrintedBelow(*r, t.Box.Y+t.Box.H)
 		included := r.TaxInclusive.Set && r.TaxInclusive.Value || taxBelow
 		if in := sum.Sub(r.TotalTax.Value); included && (in.Equal(v) || r.Rounding.Set && in.Add(r.Rounding.Value).Equal(v)) {
 			// The prices hold the tax: the discounts and the charge between
@@ -726,4 +726,19 @@ func DateWordsBox(l Line, loc receipt.Locale, now time.Time) (box receipt.Box, o
 		}
 	}
 	return receipt.Box{}, false
+}
+
+// taxPrintedBelow says whether a receipt's tax is printed below the page
+// height y: its tax line, or where the tax is the sum of a VAT table's
+// rows, every row.
+func taxPrintedBelow(r receipt.Receipt, y int) bool {
+	if r.TotalTax.Box != nil {
+		return r.TotalTax.Box.Y > y
+	}
+	for _, tl := range r.TaxLines {
+		if tl.Tax.Box == nil || tl.Tax.Box.Y <= y {
+			return false
+		}
+	}
+	return len(r.TaxLines) > 0
 }

@@ -446,6 +446,11 @@ func TestEuropeanTillSums(t *testing.T) {
 			"tax printed below the total", "HAVGUS FISK\nVesterbrogade 94, 1620 København V\nLørdag 06-09-2025 10:22\nTorskeryg 126,58\nLaksefilet 325,85\nSUBTOTAL 452,43\nAfrunding 0,07\nI ALT 452,50\nKontant 500,00\nRetur 47,50\nMoms 25% udgør 90,49\nMomsgrundlag 361,94",
 			"452.50", "subtotal 452.43 + rounding 0.07 = 452.50, the tax included",
 		},
+		// The tax as a VAT table's rows, all below the total.
+		{
+			"a VAT table below the total", "NEWSAGENT & DELI\n12 Shop Street, Galway\n14/03/2025 07:58\nIRISH TIMES 3.30 C\nTEA LARGE 7.90 B\nCADBURY 3.19 A\nSUBTOTAL 14.39\nCASH ROUNDING 0.01\nTOTAL 14.40\nCASH 20.00\nCHANGE 5.60\nVAT NET VAT GROSS\nA 23% 2.59 0.60 3.19\nB 13.5% 6.96 0.94 7.90\nC 9% 3.03 0.27 3.30",
+			"14.40", "subtotal 14.39 + rounding 0.01 = 14.40, the tax included",
+		},
 		// An invoice's net and tax from its VAT table replace the
 		// subtotal, whose discount they hold already.
 		{
