@@ -127,7 +127,7 @@ func (r booksRun) json(v any) error {
 
 func booksAccounts(r booksRun) error {
 	if *r.defaults {
-		if err := r.l.UseCountryDefaults(r.ctx, r.l.Locale().Country); err != nil {
+		if err := r.l.UseCountryDefaults(r.ctx, r.l.ChartCountry()); err != nil {
 			return err
 		}
 	}

@@ -31,7 +31,8 @@ func Books(l *library.Library) (export.Books, error) {
 		Locale: loc, Accounts: map[string]export.BookAccount{}, TaxCodes: map[string]export.BookTaxCode{},
 		BankAccount: l.Setting(SettingBankAccount), DefaultAccount: l.Setting(library.SettingDefaultAccount), Categories: map[string]string{},
 	}
-	chart, hasChart := library.ChartFor(string(loc.Country))
+	b.Country = l.Setting(library.SettingCountry)
+	chart, hasChart := library.ChartFor(string(l.ChartCountry()))
 	chartAccounts := map[string]library.ChartAccount{}
 	chartCodes := map[string]library.ChartTaxCode{}
 	if hasChart {
@@ -81,7 +82,7 @@ func Books(l *library.Library) (export.Books, error) {
 	}
 	if len(codes) == 0 {
 		// A library made before it had books: its country's codes.
-		codes = library.DefaultTaxCodes(b.Locale.Country)
+		codes = library.DefaultTaxCodes(l.ChartCountry())
 	}
 	for _, t := range codes {
 		bt := export.BookTaxCode{Code: t.Code, Rate: t.Rate, RateSet: true, XeroName: t.XeroName}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/shopspring/decimal"
 
+	"github.com/shoebox-app/shoebox/packs"
 	"github.com/shoebox-app/shoebox/receipt"
 )
 
@@ -82,7 +83,25 @@ func (b Books) foreignReason(r *receipt.Receipt) string {
 	if r.TaxRules != "" && b.Locale.Country != "" && r.TaxRules != b.Locale.Country {
 		return fmt.Sprintf("tax charged under %s rules is not claimable here", r.TaxRules)
 	}
+	// Only where the page's own words named its country (the reading's
+	// confidence above its guess from the client's prior).
+	if in := r.PrintedIn.Value; r.PrintedIn.Set && r.PrintedIn.Confidence > printedInGuessed && in != "" && b.Country != "" && !strings.EqualFold(in, b.Country) {
+		return fmt.Sprintf("tax charged in %s is not claimable in %s's return", countryName(in), countryName(b.Country))
+	}
 	return ""
+}
+
+// printedInGuessed is the confidence of a receipt's PrintedIn that the
+// reading rules took from the client's country, the page saying nothing
+// sure of its own (fields' confAssumed).
+const printedInGuessed = 0.6
+
+// countryName is a country pack's name ("Germany" for "DE"), else the code.
+func countryName(code string) string {
+	if p, ok := packs.Get(code); ok {
+		return p.Name
+	}
+	return code
 }
 
 // codeRate is a tax code's rate, if the books know it.

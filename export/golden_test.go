@@ -433,3 +433,27 @@ func TestTaxLineWithoutNetOrRate(t *testing.T) {
 		t.Fatalf("postings %+v", ps)
 	}
 }
+
+// An Irish client's books claim Irish VAT only: a German invoice's VAT is
+// charged under the same EU rules, in another country's return. A page
+// whose country was only guessed from the client's is not judged so.
+func TestAnotherEUCountrysVATIsNotClaimable(t *testing.T) {
+	b := chartBooks(t, "IE")
+	b.Locale = receipt.DefaultLocale(receipt.CountryEU)
+	b.Country = "IE"
+	r := &receipt.Receipt{Currency: text("EUR"), TaxRules: receipt.CountryEU}
+	for _, tc := range []struct {
+		in   string
+		conf float64
+		want string
+	}{
+		{"DE", 0.7, "tax charged in Germany is not claimable in Ireland's return"},
+		{"IE", 0.7, ""},
+		{"DE", 0.6, ""}, // guessed, not read
+	} {
+		r.PrintedIn = receipt.Text{Value: tc.in, Set: true, Confidence: tc.conf}
+		if got := b.foreignReason(r); got != tc.want {
+			t.Errorf("printed in %s at %.1f: %q, want %q", tc.in, tc.conf, got, tc.want)
+		}
+	}
+}

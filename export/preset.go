@@ -98,7 +98,11 @@ func (c *Coded) invoiceNumber() string {
 // and tax codes as each importer wants them, for coding what nobody coded
 // by hand, and for the check before writing.
 type Books struct {
-	Locale   receipt.Locale
+	Locale receipt.Locale
+	// Country is the client's own country as a country pack's code ("IE")
+	// where one was chosen: tax charged in another country under the same
+	// rules (Germany's VAT for an Irish client) is not claimable either.
+	Country  string
 	Accounts map[string]BookAccount // by code; empty: any code is accepted
 	TaxCodes map[string]BookTaxCode // by code; empty: the client has no tax codes
 	// BankAccount is the account MYOB's Spend Money pays from (1-1110).

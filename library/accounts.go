@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"slices"
 	"sort"
 	"strings"
 
@@ -243,6 +244,75 @@ func (l *Library) SetTaxCodes(ctx context.Context, codes []TaxCode) error {
 		}
 		return nil
 	})
+}
+
+// SettingCountry is the library setting naming the client's country as
+// its country pack's code ("IE"): the locale holds only the tax rules
+// ("EU"), which many countries share, and each has its own chart.
+const SettingCountry = "ui.country"
+
+// ChartCountry is the country whose chart the client's books start from:
+// the country chosen for it where Shoebox has a chart for that country
+// (Ireland's VAT codes, not the euro countries' shared ones), else its tax
+// rules'.
+func (l *Library) ChartCountry() receipt.Country {
+	if c := l.Setting(SettingCountry); c != "" {
+		if _, ok := ChartFor(c); ok {
+			return receipt.Country(c)
+		}
+	}
+	return l.Locale().Country
+}
+
+// SwitchCountryDefaults gives the client country c's chart where its tax
+// codes, accounts and default account are still another country's chart
+// as Shoebox set them (or empty): choosing Ireland after a first start
+// that set the euro countries' chart. What a person imported or changed
+// stays.
+func (l *Library) SwitchCountryDefaults(ctx context.Context, c receipt.Country) error {
+	if _, ok := ChartFor(string(c)); !ok {
+		return nil
+	}
+	codes, err := l.TaxCodes()
+	if err != nil {
+		return err
+	}
+	accts, err := l.Accounts()
+	if err != nil {
+		return err
+	}
+	byCode := func(a, b TaxCode) int { return strings.Compare(a.Code, b.Code) }
+	acctByCode := func(a, b Account) int { return strings.Compare(a.Code, b.Code) }
+	slices.SortFunc(codes, byCode)
+	slices.SortFunc(accts, acctByCode)
+	for _, other := range ChartCountries() {
+		otherCodes, otherAccts := DefaultTaxCodes(receipt.Country(other)), DefaultAccounts(receipt.Country(other))
+		slices.SortFunc(otherCodes, byCode)
+		slices.SortFunc(otherAccts, acctByCode)
+		if other == string(c) || !slices.EqualFunc(codes, otherCodes, sameTaxCode) || !slices.Equal(accts, otherAccts) {
+			continue
+		}
+		chart, _ := ChartFor(other)
+		if def := l.Setting(SettingDefaultAccount); def != "" && def != chart.DefaultAccount {
+			continue
+		}
+		if err := l.SetTaxCodes(ctx, nil); err != nil {
+			return err
+		}
+		if err := l.SetAccounts(ctx, nil); err != nil {
+			return err
+		}
+		if err := l.SetSetting(SettingDefaultAccount, ""); err != nil {
+			return err
+		}
+		break
+	}
+	return l.UseCountryDefaults(ctx, c)
+}
+
+// sameTaxCode compares tax codes by value (decimal rates by number).
+func sameTaxCode(a, b TaxCode) bool {
+	return a.Code == b.Code && a.Name == b.Name && a.Rate.Equal(b.Rate) && a.XeroName == b.XeroName
 }
 
 // UseCountryDefaults gives a client with no chart, tax codes or default

@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/shopspring/decimal"
+
 	"github.com/shoebox-app/shoebox/receipt"
 )
 
@@ -186,5 +188,45 @@ func TestContactsFromEachProgramsList(t *testing.T) {
 	got, err := l.Contacts()
 	if err != nil || len(got) != 2 || got[1] != (Contact{"Officeworks Ltd", "51824753556"}) {
 		t.Fatalf("stored contacts %+v %v", got, err)
+	}
+}
+
+// A client first given the euro countries' shared chart takes Ireland's
+// when Ireland is chosen; a chart a person changed stays theirs.
+func TestChoosingTheCountrySwitchesAnUntouchedChart(t *testing.T) {
+	l := openTemp(t)
+	if err := l.UseCountryDefaults(ctx, receipt.CountryEU); err != nil {
+		t.Fatal(err)
+	}
+	if err := l.SetSetting(SettingCountry, "IE"); err != nil {
+		t.Fatal(err)
+	}
+	if c := l.ChartCountry(); c != "IE" {
+		t.Fatalf("chart country %q, want IE", c)
+	}
+	if err := l.SwitchCountryDefaults(ctx, "IE"); err != nil {
+		t.Fatal(err)
+	}
+	codes, _ := l.TaxCodes()
+	ie := DefaultTaxCodes("IE")
+	if len(codes) != len(ie) || len(ie) == 0 {
+		t.Fatalf("tax codes %+v, want Ireland's %d", codes, len(ie))
+	}
+	chart, _ := ChartFor("IE")
+	if got := l.Setting(SettingDefaultAccount); got != chart.DefaultAccount {
+		t.Errorf("default account %q, want Ireland's %q", got, chart.DefaultAccount)
+	}
+
+	// A chart with a code of the bookkeeper's own is kept.
+	other := openTemp(t)
+	own := append(DefaultTaxCodes(receipt.CountryEU), TaxCode{Code: "V16", Name: "VAT 16% (old rate)", Rate: decimal.NewFromInt(16)})
+	if err := other.SetTaxCodes(ctx, own); err != nil {
+		t.Fatal(err)
+	}
+	if err := other.SwitchCountryDefaults(ctx, "IE"); err != nil {
+		t.Fatal(err)
+	}
+	if codes, _ := other.TaxCodes(); len(codes) != len(own) {
+		t.Errorf("a changed chart was replaced: %d codes, want the %d set", len(codes), len(own))
 	}
 }

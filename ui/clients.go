@@ -18,6 +18,7 @@ import (
 	"github.com/shoebox-app/shoebox/inference"
 	"github.com/shoebox-app/shoebox/library"
 	"github.com/shoebox-app/shoebox/pipeline"
+	"github.com/shoebox-app/shoebox/receipt"
 )
 
 // shell is what outlives one library in the window: the app, the window,
@@ -242,6 +243,9 @@ func (u *UI) showClients() {
 				return
 			}
 			saveSettings(s.ui, s.lib, settingCountry, code)
+			if err := s.lib.SwitchCountryDefaults(context.Background(), receipt.Country(code)); err != nil {
+				s.ui.showError(err)
+			}
 		}, u.win)
 	})
 	rename := widget.NewButton("Rename…", func() {

@@ -27,7 +27,7 @@ const otherCountry = "Another country"
 // many countries share. settingCountryUnset marks a locale that nobody
 // chose yet (the first start's "Ask me later").
 const (
-	settingCountry      = "ui.country"
+	settingCountry      = library.SettingCountry
 	settingCountryUnset = "ui.country_unset"
 )
 
@@ -333,6 +333,9 @@ func (u *UI) setCountry(l receipt.Locale, code string, parent fyne.Window) {
 	}
 	if !u.saveSettings(settingCountry, code, settingCountryUnset, "") {
 		return
+	}
+	if err := u.svc.Lib.SwitchCountryDefaults(context.Background(), receipt.Country(code)); err != nil {
+		u.showError(err)
 	}
 	u.SwitchEngine(nil)
 	if wasChosen && old == l {
