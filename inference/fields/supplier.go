@@ -324,8 +324,16 @@ func printedNameBelow(lines []Line, last, top int, heading string, pk *packs.Pac
 		if notANameLine(l, pk) || rePhone.MatchString(l.Text) || reStreetWord.MatchString(strings.ToUpper(l.Text)) {
 			return 0, "", false
 		}
-		name := cleanName(dropLeadingPreposition(l.Text), pk)
+		text := l.Text
+		own := pk.TradingAs(text)
+		if own != "" {
+			text = own // "o/a Kawartha Tire Hotel": the name, not its marker
+		}
+		name := cleanName(dropLeadingPreposition(text), pk)
 		lw := packs.Words(name)
+		if own != "" && slices.Equal(lw, hw) {
+			return j, name, true // the heading, as the page says it trades
+		}
 		if len(lw) < len(hw) || letterCount(name) < letterCount(heading) || slices.Equal(lw, hw) || !fewDigits(lw) || l.Conf < 0.8 {
 			continue
 		}
@@ -720,7 +728,7 @@ func legalNameAt(lines []Line, i int, pk *packs.Pack) string {
 	if !reStrongCo.MatchString(fixLegalSuffix(u)) || isLowerCase(lines[i].Text) || isNoiseLine(lines[i]) {
 		return ""
 	}
-	name := cleanName(lines[i].Text, pk)
+	name := endAtLegalForm(cleanName(lines[i].Text, pk))
 	rest := wordsBesideLegalForm(name, pk)
 	words := 0
 	for _, w := range rest {
@@ -741,6 +749,24 @@ func legalNameAt(lines []Line, i int, pk *packs.Pack) string {
 	}
 	if letterCount(name) < 3 {
 		return ""
+	}
+	return name
+}
+
+// endAtLegalForm cuts a registered name from the address the line goes
+// on with after a comma ("Leitner Bürobedarf Großhandels GmbH,
+// Industriezeile 36, 4020 Linz"): what follows its legal form holds a
+// house number or a postcode.
+func endAtLegalForm(name string) string {
+	for _, m := range reLegalForm.FindAllStringIndex(name, -1) {
+		end := m[1]
+		if end > 0 && !unicode.IsLetter(rune(name[end-1])) && name[end-1] != '.' {
+			end-- // the match took the mark after the form
+		}
+		rest := strings.TrimSpace(name[end:])
+		if after, ok := strings.CutPrefix(rest, ","); ok && strings.ContainsAny(after, "0123456789") {
+			return strings.TrimSpace(name[:end])
+		}
 	}
 	return name
 }

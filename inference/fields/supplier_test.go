@@ -834,3 +834,24 @@ func TestTradesListedWithStarsAreNoName(t *testing.T) {
 		t.Errorf("supplier %q (%s)", r.SupplierName.Value, r.SupplierName.Why)
 	}
 }
+
+// A registered name on a sender line ends at its legal form, not at the
+// line's end; a name printed with the word for "trading as" before it is
+// the name without the word.
+func TestTheNameEndsWhereItsLineGoesOn(t *testing.T) {
+	for _, tc := range []struct {
+		country string
+		page    []Line
+		want    string
+	}{
+		{"EU", lines("BUROWELT LEITNER", "Leitner Burobedarf Grosshandels GmbH, Industriezeile 36, 4020 Linz",
+			"RECHNUNG 24-R-08812", "Rechnungsdatum: 04.11.2024", "Gesamtbetrag 1.231,28"), "LEITNER BUROBEDARF GROSSHANDELS GMBH"},
+		{"other", lines("KAWARTHA", "TIRE HOTEL", "Seasonal Swaps - Storage - Balancing", "2718364 Ontario Inc.", "o/a Kawartha Tire Hotel",
+			"1190 Chemong Rd, Peterborough ON K9H 7E7", "2024/11/09 10:12", "TOTAL $273.06"), "KAWARTHA TIRE HOTEL"},
+	} {
+		r := ExtractFields(tc.page, receipt.DefaultLocale(receipt.Country(tc.country)), testNow)
+		if r.SupplierName.Value != tc.want {
+			t.Errorf("supplier %q (%s), want %q", r.SupplierName.Value, r.SupplierName.Why, tc.want)
+		}
+	}
+}
