@@ -59,6 +59,7 @@ func readTranscript(t testing.TB, path string) []gtLine {
 type pairSample struct {
 	explicit   bool
 	number     bool // inNumber holds: never a space
+	one        bool // two digits, one a 1 (besideDigitOne)
 	run, inkH  float64
 	letterGap  float64
 	steps, pit float64
@@ -134,7 +135,7 @@ func spacingSamples(t testing.TB, r *Reader, images []string) (samples []pairSam
 			p := pitch(l.chars, fallback)
 			for i := 1; i < len(ours); i++ {
 				samples = append(samples, pairSample{
-					explicit: explicit[i], number: inNumber(ours[:i], ours[i]), letterGap: l.letterGap, run: blankRun(l, ours[i-1], ours[i]), inkH: l.inkH,
+					explicit: explicit[i], number: inNumber(ours[:i], ours[i]), one: besideDigitOne(ours[i-1], ours[i]), letterGap: l.letterGap, run: blankRun(l, ours[i-1], ours[i]), inkH: l.inkH,
 					steps: centre(ours[i]) - centre(ours[i-1]), pit: p, space: spaceBefore[i], line: lines,
 				})
 			}
@@ -209,7 +210,11 @@ func TestSpacingAgainstTranscripts(t *testing.T) {
 	}
 	samples, lines, regions := spacingSamples(t, r, receiptsOf(t, set, n))
 	words, exact := wordAccuracy(samples, lines, func(s pairSample) bool {
-		return s.explicit || !s.number && s.run >= max(SpaceGap*s.inkH, SpaceSpread*s.letterGap)
+		gap := SpaceGap
+		if s.one {
+			gap = SpaceGapOne
+		}
+		return s.explicit || !s.number && s.run >= max(gap*s.inkH, SpaceSpread*s.letterGap)
 	})
 	t.Logf("%s: %d of %d regions read letter for letter; words cut right %.1f%%, lines spaced right %.1f%%", set, lines, regions, words*100, exact*100)
 	if *spacingAll != "" {
@@ -224,6 +229,12 @@ func TestSpacingAgainstTranscripts(t *testing.T) {
 				})
 				t.Logf("blank run ≥ %.2f × text height and ≥ %.1f × letter gap: words %.1f%%, lines %.1f%%", g, k, w*100, e*100)
 			}
+		}
+		for _, g := range []float64{0.35, 0.5, 0.6, 0.7, 0.8} {
+			w, e := wordAccuracy(samples, lines, func(s pairSample) bool {
+				return s.explicit || !s.number && s.run >= max(map[bool]float64{false: SpaceGap, true: g}[s.one]*s.inkH, SpaceSpread*s.letterGap)
+			})
+			t.Logf("beside a digit 1, blank run ≥ %.2f × text height: words %.1f%%, lines %.1f%%", g, w*100, e*100)
 		}
 		w, e := wordAccuracy(samples, lines, func(s pairSample) bool { return s.explicit || s.run >= SpaceGap*s.inkH })
 		t.Logf("without the number rule: words %.1f%%, lines %.1f%%", w*100, e*100)
