@@ -96,8 +96,15 @@ func (b Books) foreignReason(r *receipt.Receipt) string {
 // sure of its own (fields' confAssumed).
 const printedInGuessed = 0.6
 
-// countryName is a country pack's name ("Germany" for "DE"), else the code.
+// countryName is a country pack's name ("Germany" for "DE"), the tax
+// rules' in words ("a euro country" for EU), else the code.
 func countryName(code string) string {
+	switch code {
+	case "EU":
+		return "a euro country"
+	case "other":
+		return "another country"
+	}
 	if p, ok := packs.Get(code); ok {
 		return p.Name
 	}

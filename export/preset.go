@@ -268,10 +268,18 @@ func WritePreset(path string, p Preset, rows []Coded, opt PresetOptions) (Stats,
 	default:
 		return Stats{}, fmt.Errorf("unknown export format %q", p)
 	}
-	if t, country := TargetOf(p), string(opt.Books.Locale.Country); country != "" && !t.serves(country) {
+	if t, country := TargetOf(p), string(opt.Books.Locale.Country); country != "" && !t.serves(country) && (opt.Books.Country == "" || !t.serves(opt.Books.Country)) {
+		where := country
+		if opt.Books.Country != "" {
+			where = opt.Books.Country
+		}
+		served := make([]string, len(t.Countries))
+		for i, c := range t.Countries {
+			served[i] = countryName(c)
+		}
 		return Stats{}, &CheckError{Preset: p, Problems: []Problem{{
 			Field:   "settings",
-			Message: fmt.Sprintf("%s is not sold for a client in %s (it serves %s): choose another format", p.Title(), country, strings.Join(t.Countries, ", ")),
+			Message: fmt.Sprintf("%s is not sold for a client in %s (it serves %s): choose another format", p.Title(), countryName(where), strings.Join(served, ", ")),
 		}}}
 	}
 	var in []Coded

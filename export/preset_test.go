@@ -359,8 +359,15 @@ func TestForeignCurrencyConvertedOnlyAtAGivenRate(t *testing.T) {
 	us.Locale = receipt.DefaultLocale(receipt.CountryUS)
 	_, err = WritePreset(path, PresetMYOBSpend, []Coded{r}, PresetOptions{Books: us})
 	var ce *CheckError
-	if !errors.As(err, &ce) || !strings.Contains(ce.Problems[0].Message, "not sold for a client in US") {
+	if !errors.As(err, &ce) || !strings.Contains(ce.Problems[0].Message, "not sold for a client in United States") {
 		t.Fatalf("MYOB for a US client: %v", err)
+	}
+	// The client's own country by name, not its tax rules' code.
+	ie := b
+	ie.Locale, ie.Country = receipt.DefaultLocale(receipt.CountryEU), "IE"
+	_, err = WritePreset(path, PresetMYOBSpend, []Coded{r}, PresetOptions{Books: ie})
+	if !errors.As(err, &ce) || !strings.Contains(ce.Problems[0].Message, "not sold for a client in Ireland (it serves Australia, New Zealand)") {
+		t.Fatalf("MYOB for an Irish client: %v", err)
 	}
 }
 
