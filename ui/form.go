@@ -3,6 +3,7 @@ package ui
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -548,6 +549,14 @@ func inWords(path, v string) string {
 	case "supplier_tax_id":
 		if _, after, ok := strings.Cut(v, ":"); ok {
 			return after
+		}
+	}
+	if slices.ContainsFunc(receipt.Fields, func(f receipt.FieldSpec) bool { return f.Path == path && f.Kind == receipt.KindBool }) {
+		switch v {
+		case "true":
+			return "yes"
+		case "false":
+			return "no"
 		}
 	}
 	return v

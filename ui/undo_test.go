@@ -113,6 +113,11 @@ func TestEditsAreShownInWords(t *testing.T) {
 	if last := u.form.lastEdit.Text; !strings.Contains(last, "NO983164528MVA") || strings.Contains(last, "NO_VAT") {
 		t.Errorf("last edit %q", last)
 	}
+	test.Tap(u.form.rows["tax_inclusive"].check)
+	u.form.flush()
+	if last := u.form.lastEdit.Text; !strings.Contains(last, "Prices include tax: yes") || strings.Contains(last, "true") {
+		t.Errorf("last edit %q", last)
+	}
 	show(u, id)
 	if got := sel.Selected; got != "Credit note" {
 		t.Errorf("shown again as %q", got)
