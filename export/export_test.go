@@ -133,6 +133,15 @@ func TestWorkbookCells(t *testing.T) {
 			fm, _ := f.GetCellFormula(SheetReceipts, "J"+itoa(i+1))
 			v, _ := f.GetCellValue(SheetReceipts, "J"+itoa(i+1))
 			totals = append(totals, r[2]+"|"+fm+"|"+v)
+			// The subtotal's and tax's sums are stored too, for viewers
+			// that show a formula's stored value without recalculating.
+			for _, col := range []string{"H", "I"} {
+				if fm, _ := f.GetCellFormula(SheetReceipts, col+itoa(i+1)); fm != "" {
+					if v, _ := f.GetCellValue(SheetReceipts, col+itoa(i+1)); v == "" {
+						t.Errorf("%s%d holds %s with no stored value", col, i+1, fm)
+					}
+				}
+			}
 		}
 	}
 	want := []string{

@@ -214,6 +214,10 @@ type receiptsSheet struct {
 	row        int // the next row to write
 	currencies []string
 	seen       map[string]bool
+	// subtotals and taxes are the sums per currency of the Subtotal and
+	// Tax columns, stored beside their SUMIF so that a viewer that does
+	// not recalculate shows them as Excel does.
+	subtotals, taxes map[string]decimal.Decimal
 }
 
 func newReceiptsSheet(f *excelize.File, s *styles, opt Options) (*receiptsSheet, error) {
@@ -232,7 +236,7 @@ func newReceiptsSheet(f *excelize.File, s *styles, opt Options) (*receiptsSheet,
 	if err := sw.SetRow("A1", headerCells(ReceiptColumns, s.header)); err != nil {
 		return nil, err
 	}
-	return &receiptsSheet{sw: sw, s: s, opt: opt, row: 2, seen: map[string]bool{}}, nil
+	return &receiptsSheet{sw: sw, s: s, opt: opt, row: 2, seen: map[string]bool{}, subtotals: map[string]decimal.Decimal{}, taxes: map[string]decimal.Decimal{}}, nil
 }
 
 // last is the last receipt row (2 when there are none, so formulas hold).
@@ -258,6 +262,10 @@ func (rs *receiptsSheet) add(row Row, cur string, stats *Stats) ([]posting, erro
 	tax := any(nil)
 	if r.TotalTax.Set || len(r.TaxLines) > 0 {
 		tax = excelize.Cell{StyleID: mon, Value: money(taxOf(r))}
+		rs.taxes[cur] = rs.taxes[cur].Add(taxOf(r))
+	}
+	if r.Subtotal.Set {
+		rs.subtotals[cur] = rs.subtotals[cur].Add(r.Subtotal.Value)
 	}
 	var link any
 	if row.Original != "" {
@@ -306,9 +314,9 @@ func (rs *receiptsSheet) finish(stats *Stats) error {
 		sumif := func(col string) excelize.Cell {
 			return excelize.Cell{StyleID: bm, Formula: fmt.Sprintf(`SUMIF($G$2:$G$%d,"%s",%s$2:%s$%d)`, last, escapeFormula(Neutralize(cur)), col, col, last)}
 		}
-		total := sumif("J")
-		total.Value = money(stats.Totals[cur])
-		cells := []any{nil, nil, excelize.Cell{StyleID: s.bold, Value: Neutralize("Total " + cur)}, nil, nil, nil, s.textCell(cur), sumif("H"), sumif("I"), total}
+		total, subtotal, tax := sumif("J"), sumif("H"), sumif("I")
+		total.Value, subtotal.Value, tax.Value = money(stats.Totals[cur]), money(rs.subtotals[cur]), money(rs.taxes[cur])
+		cells := []any{nil, nil, excelize.Cell{StyleID: s.bold, Value: Neutralize("Total " + cur)}, nil, nil, nil, s.textCell(cur), subtotal, tax, total}
 		if err := rs.sw.SetRow(fmt.Sprintf("A%d", r), cells); err != nil {
 			return err
 		}
