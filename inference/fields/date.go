@@ -99,7 +99,8 @@ func dateCandidates(lines []Line, loc receipt.Locale, repair bool, now time.Time
 				other = !reDateNum.MatchString(above) && !reDateWord.MatchString(above) && (!reTime.MatchString(text) || !HasDigit(above)) &&
 					pk.LabelsAnotherDate(strings.ToUpper(above))
 			}
-			if saysDate(k) {
+			labelled := saysDate(k) && !datedInProse(text, s)
+			if labelled {
 				score += 2
 				why = "the date on a line labelled date"
 			}
@@ -143,7 +144,7 @@ func dateCandidates(lines []Line, loc receipt.Locale, repair bool, now time.Time
 				score -= 10 // any date read as printed wins
 				why = "a date that cannot be as read, with one misread digit or a lost separator put back"
 			}
-			cands = append(cands, dateCand{pd.Date, t, score, conf, &b, why, DateDigitsConf(l), repaired || other, repaired, s, saysDate(k)})
+			cands = append(cands, dateCand{pd.Date, t, score, conf, &b, why, DateDigitsConf(l), repaired || other, repaired, s, labelled})
 		}
 	}
 	return cands
@@ -607,3 +608,21 @@ func saysDate(u string) bool {
 // garbled: on SROIE 076 the line "27/03/2018 No : CS-20243", printed just
 // above a dashed rule, was read as "ne?! )| eso." (19%).
 const garbledLineConf = 0.5
+
+// datedInProse says whether date stands in running text, four words or
+// more in small letters and no label's colon before it ("Our work was carried out in accordance
+// with our engagement letter dated 3 December 2021"): a sentence's date,
+// not a label's.
+func datedInProse(text, date string) bool {
+	at := strings.Index(text, date)
+	if at < 0 || strings.Contains(text[:at], ":") {
+		return false // "N de factura: … Fecha de factura: 22/05/2024" is labelled
+	}
+	n := 0
+	for _, w := range strings.Fields(text[:at]) {
+		if isLowerCase(w) && letterCount(w) >= 2 {
+			n++
+		}
+	}
+	return n >= 4
+}

@@ -236,3 +236,19 @@ func TestTheSalesDateTheTSEStampsPrintAgain(t *testing.T) {
 		t.Errorf("date %s (%s), want 2024-06-15", got, d.Why)
 	}
 }
+
+// A date in running text ("… our engagement letter dated 3 December
+// 2021") is no labelled date, though "dated" labels one on its own line.
+func TestADateInASentenceIsNoLabelledDate(t *testing.T) {
+	uk := receipt.DefaultLocale(receipt.CountryUK)
+	page := lines("Date (tax point): 28 February 2025",
+		"Our work was carried out in accordance with our engagement letter dated 3 December 2021.", "Dated: 4 March 2025",
+		"N de factura: FV-2024/01873 Fecha de factura: 22/05/2024")
+	want := map[string]bool{"2025-02-28": true, "2021-12-03": false, "2025-03-04": true, "2024-05-22": true}
+	for _, c := range dateCandidates(page, uk, false, testNow) {
+		d := c.d.Format("2006-01-02")
+		if w, ok := want[d]; ok && c.labelled != w {
+			t.Errorf("%s labelled %v, want %v", d, c.labelled, w)
+		}
+	}
+}
