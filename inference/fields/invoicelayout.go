@@ -2,6 +2,7 @@ package fields
 
 import (
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -502,7 +503,7 @@ func readInvoiceParties(p invoicePage, r *receipt.Receipt) {
 	} else if name, j, ok := addresseeBlock(lines, r.SupplierName.Value); ok && !r.PayerName.Set {
 		r.PayerName = found(name, lines[j].Conf*confAssumed, boxOf(j), "the address block the invoice is sent to")
 	}
-	if r.PayerName.Set && r.SupplierName.Set && receipt.FoldName(r.PayerName.Value) == receipt.FoldName(r.SupplierName.Value) {
+	if r.PayerName.Set && r.SupplierName.Set && isBuyersName(r.SupplierName.Value, r.PayerName.Value) {
 		r.SupplierName = receipt.Text{} // the buyer's name is no supplier
 	}
 	if label, rest, ok := labelAt(r.SupplierName.Value); ok && rest == "" && label != "SELLER" {
@@ -517,6 +518,17 @@ func readInvoiceParties(p invoicePage, r *receipt.Receipt) {
 	if name, j, ok := sellerByLegalName(lines, r.SupplierName.Value, r.PayerName.Value); ok {
 		r.SupplierName = found(name, lines[j].Conf*confPrinted, boxOf(j), "the seller's name as its letterhead, sender line or footer prints it")
 	}
+}
+
+// isBuyersName says whether a supplier's name is the buyer's: the same, or
+// the buyer's whole name with the next column's label read onto it
+// ("PAPERBARK PHYSIO PTY LTD ACCOUNT ID" beside "Account ID 300412").
+func isBuyersName(supplier, buyer string) bool {
+	if receipt.FoldName(supplier) == receipt.FoldName(buyer) {
+		return true
+	}
+	s, b := packs.Words(supplier), packs.Words(buyer)
+	return letterCount(buyer) >= 8 && len(b) >= 2 && len(s) > len(b) && slices.Equal(s[:len(b)], b)
 }
 
 // excludesTax says whether the words after a total's label make it the

@@ -337,3 +337,21 @@ Consultancy                                       10.617,80
 		})
 	}
 }
+
+// The buyer's name with the next column's label read onto it is the
+// buyer's still; a longer name that starts with the same word is not.
+func TestABuyersNameWithTheNextColumnsLabelIsNoSupplier(t *testing.T) {
+	for _, tc := range []struct {
+		supplier, buyer string
+		want            bool
+	}{
+		{"PAPERBARK PHYSIO PTY LTD ACCOUNT ID", "Paperbark Physio Pty Ltd", true},
+		{"Paperbark Physio Pty Ltd", "PAPERBARK PHYSIO PTY LTD", true},
+		{"PAPERBARK PHYSIOTHERAPY", "Paperbark Physio", false},
+		{"ACME SUPPLIES", "ACME", false},
+	} {
+		if got := isBuyersName(tc.supplier, tc.buyer); got != tc.want {
+			t.Errorf("isBuyersName(%q, %q) = %v, want %v", tc.supplier, tc.buyer, got, tc.want)
+		}
+	}
+}
