@@ -610,19 +610,13 @@ func saysDate(u string) bool {
 const garbledLineConf = 0.5
 
 // datedInProse says whether date stands in running text, four words or
-// more in small letters and no label's colon before it ("Our work was carried out in accordance
-// with our engagement letter dated 3 December 2021"): a sentence's date,
-// not a label's.
+// more in small letters and no label's colon before it ("Our work was
+// carried out in accordance with our engagement letter dated 3 December
+// 2021"): a sentence's date, not a label's.
 func datedInProse(text, date string) bool {
 	at := strings.Index(text, date)
 	if at < 0 || strings.Contains(text[:at], ":") {
 		return false // "N de factura: … Fecha de factura: 22/05/2024" is labelled
 	}
-	n := 0
-	for _, w := range strings.Fields(text[:at]) {
-		if isLowerCase(w) && letterCount(w) >= 2 {
-			n++
-		}
-	}
-	return n >= 4
+	return smallWords(text[:at]) >= 4
 }

@@ -389,14 +389,18 @@ func labelledDate(lines []Line, loc receipt.Locale, label *regexp.Regexp) (time.
 // two words in small letters: the label is words of the sentence ("saldo a
 // 30 gg data fattura, scadenza 18/07/2024" names the due date), not a
 // label of its own.
-func inSentence(before string) bool {
+func inSentence(before string) bool { return smallWords(before) >= 2 }
+
+// smallWords counts the words of two letters or more that s prints in
+// small letters only: running text has many, a label few.
+func smallWords(s string) int {
 	n := 0
-	for _, w := range strings.Fields(before) {
+	for _, w := range strings.Fields(s) {
 		if isLowerCase(w) && letterCount(w) >= 2 {
 			n++
 		}
 	}
-	return n >= 2
+	return n
 }
 
 // numberDatedLine reads "Rechnung Nr. 471102 vom 05.03.2018".

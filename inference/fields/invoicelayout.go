@@ -2,7 +2,6 @@ package fields
 
 import (
 	"regexp"
-	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -528,7 +527,7 @@ func isBuyersName(supplier, buyer string) bool {
 		return true
 	}
 	s, b := packs.Words(supplier), packs.Words(buyer)
-	return letterCount(buyer) >= 8 && len(b) >= 2 && len(s) > len(b) && slices.Equal(s[:len(b)], b)
+	return letterCount(buyer) >= 8 && len(b) >= 2 && len(s) > len(b) && hasWords(s, b)
 }
 
 // excludesTax says whether the words after a total's label make it the

@@ -392,13 +392,13 @@ var (
 	// digit, or after its last.
 	reGluedUnderscores = regexp.MustCompile(`(?:^|\b)_+|_+(?:\b|$)`)
 	reZeroInRate       = regexp.MustCompile(`(\d)[Oo@](\s?%)`)
-	// reSpacedApostrophe is an apostrophe or its typographic forms between
-	// a number's thousands and the rest of an amount with two decimals,
-	// a space read on either side.
 	// reSpaceInLeadingGroup is one or two digits, a space, and an amount
 	// whose first group is a lone 0 before a thousands group.
 	reSpaceInLeadingGroup = regexp.MustCompile(`\b(\d{1,2}) (0[.,']\d{3}[.,]\d{2})\b`)
-	reSpacedApostrophe    = regexp.MustCompile(`\b(\d{1,3}) ?['’‘´` + "`" + `] ?(\d{3}[.,]\d{2})\b`)
+	// reSpacedApostrophe is an apostrophe or its typographic forms between
+	// a number's thousands and the rest of an amount with two decimals,
+	// a space read on either side.
+	reSpacedApostrophe = regexp.MustCompile(`\b(\d{1,3}) ?['’‘´` + "`" + `] ?(\d{3}[.,]\d{2})\b`)
 	// reMarkAfterAmount is an amount with two decimals and one or two
 	// letters glued after it, ending the word.
 	reMarkAfterAmount = regexp.MustCompile(`(\d[.,]\d{2})(\pL{1,2})(\s|$)`)

@@ -106,7 +106,7 @@ func tradingNameGoesOn(lines []Line, heading string, pk *packs.Pack) (string, bo
 	}
 	for _, l := range lines {
 		own := pk.TradingAs(l.Text)
-		if w := packs.Words(own); len(w) > len(head) && slices.Equal(w[:len(head)], head) {
+		if w := packs.Words(own); len(w) > len(head) && hasWords(w, head) {
 			return own, true
 		}
 	}
@@ -758,11 +758,8 @@ func legalNameAt(lines []Line, i int, pk *packs.Pack) string {
 // Industriezeile 36, 4020 Linz"): what follows its legal form holds a
 // house number or a postcode.
 func endAtLegalForm(name string) string {
-	for _, m := range reLegalForm.FindAllStringIndex(name, -1) {
-		end := m[1]
-		if end > 0 && !unicode.IsLetter(rune(name[end-1])) && name[end-1] != '.' {
-			end-- // the match took the mark after the form
-		}
+	for _, m := range reLegalForm.FindAllStringSubmatchIndex(name, -1) {
+		end := m[3] // the form's own end, not the mark the match took after it
 		rest := strings.TrimSpace(name[end:])
 		if after, ok := strings.CutPrefix(rest, ","); ok && strings.ContainsAny(after, "0123456789") {
 			return strings.TrimSpace(name[:end])
