@@ -76,6 +76,9 @@ type Language struct {
 	// DateLinks are the words a written date puts between its day, month
 	// and year ("22 de noviembre de 2025"); nil where it puts none.
 	DateLinks []string `json:"date_links,omitempty"`
+	// DatelineWords are the words a letter's dateline puts between its
+	// place and its date ("Lyon, le 5 décembre 2024", "Berlin, den …").
+	DatelineWords []string `json:"dateline_words,omitempty"`
 	// NameWords are words that end or carry a business's name (RESTAURANT,
 	// BAKERY, GRILL): a heading's next line made of them is the name's.
 	NameWords []string `json:"name_words"`
@@ -1059,6 +1062,20 @@ func AllMonths() map[string]int {
 		}
 	}
 	return out
+}
+
+// AllDatelineWords are every loaded language's DatelineWords, in small
+// letters as written, sorted.
+func AllDatelineWords() []string {
+	mu.RLock()
+	defer mu.RUnlock()
+	seen := map[string]bool{}
+	for _, l := range languages {
+		for _, w := range l.DatelineWords {
+			seen[strings.ToLower(w)] = true
+		}
+	}
+	return slices.Sorted(maps.Keys(seen))
 }
 
 // ScriptTesseractLanguages are the trained data of every loaded language

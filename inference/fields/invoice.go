@@ -4,6 +4,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/shopspring/decimal"
@@ -425,16 +426,27 @@ func numberDatedLine(lines []Line, loc receipt.Locale) (time.Time, int, bool) {
 // whyDateline is the reason of a date read from a letter's dateline.
 const whyDateline = "the date the invoice is dated with, after its place"
 
-// reDateline is a business letter's dateline: a place, a comma, and the
-// date, with the word the language puts before it ("Lyon, le 5 décembre
-// 2024", "Berlin, den 05.12.2024", "Milano, 5 dicembre 2024").
-var reDateline = regexp.MustCompile(`^\s*\p{Lu}[\p{L}'’. \-]{1,40},\s*(?:(?:le|den|am|il|el|op|the)\s+)?(.{6,30})$`)
+// dateline is a business letter's dateline: a place, a comma, and the
+// date, with the word the language puts before it (the packs'
+// dateline_words: "Lyon, le 5 décembre 2024", "Berlin, den 05.12.2024",
+// "Milano, 5 dicembre 2024"), made once from the packs loaded.
+var dateline = sync.OnceValue(func() *regexp.Regexp {
+	words := packs.AllDatelineWords()
+	for i, w := range words {
+		words[i] = regexp.QuoteMeta(w)
+	}
+	links := ""
+	if len(words) > 0 {
+		links = `(?i:(?:` + strings.Join(words, "|") + `)\s+)?`
+	}
+	return regexp.MustCompile(`^\s*\p{Lu}[\p{L}'’. \-]{1,40},\s*` + links + `(.{6,30})$`)
+})
 
 // datelineDate reads the date of the first line that is a dateline and
 // nothing more: the place and the date it was written.
 func datelineDate(lines []Line, loc receipt.Locale) (time.Time, int, bool) {
 	for i, l := range lines {
-		m := reDateline.FindStringSubmatch(strings.TrimSpace(l.Text))
+		m := dateline().FindStringSubmatch(strings.TrimSpace(l.Text))
 		if m == nil {
 			continue
 		}
