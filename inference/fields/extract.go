@@ -48,6 +48,7 @@ func ExtractFields(lines []Line, loc receipt.Locale, now time.Time) receipt.Rece
 	readTaxLines(&r, lines, upper, loc)
 	readAdjustments(&r, lines, upper)
 	pricesWithoutTheTax(&r)
+	pricesWithTheTax(&r)
 	readInvoice(lines, loc, now, &r)
 	return r
 }
@@ -135,6 +136,39 @@ func pricesWithoutTheTax(r *receipt.Receipt) {
 		return // priced with their tax; the subtotal is the tax table's net
 	}
 	r.TaxInclusive = receipt.Field[bool]{Value: false, Set: true, Source: receipt.SourceOCR, Confidence: confLikely}
+}
+
+// pricesWithTheTax ticks "prices include tax" where no label said either
+// way and the page's sums show it: the tax, or the VAT table, printed
+// below the total breaks down what was paid ("Moms 25% udgør" under "I
+// ALT", a German MwSt table under SUMME); the VAT table's rows, net and
+// tax, make the total; or the subtotal and its adjustments make the total
+// without the tax. Never where the subtotal needs the tax added to make it.
+func pricesWithTheTax(r *receipt.Receipt) {
+	tax := r.TotalTax.Value
+	if !r.TotalTax.Set {
+		tax = receipt.TaxLinesTotal(r.TaxLines)
+	}
+	if r.TaxInclusive.Set || !r.Total.Set || !tax.IsPositive() {
+		return
+	}
+	base := r.Subtotal.Value.Add(r.Tip.Value).Sub(r.Discount.Value).Add(r.Rounding.Value)
+	if r.Subtotal.Set && base.Add(tax).Equal(r.Total.Value) {
+		return
+	}
+	var why string
+	gross, table := vatTableGross(r.TaxLines)
+	switch {
+	case r.Total.Box != nil && taxPrintedBelow(*r, r.Total.Box.Y+r.Total.Box.H):
+		why = "the tax is printed below the total, as a part of it"
+	case table && gross.Equal(r.Total.Value):
+		why = "the VAT table's net and tax make the total"
+	case r.Subtotal.Set && base.Equal(r.Total.Value):
+		why = "the subtotal makes the total without the tax added"
+	default:
+		return
+	}
+	r.TaxInclusive = receipt.Field[bool]{Value: true, Set: true, Source: receipt.SourceOCR, Confidence: confLikely, Why: why}
 }
 
 // setText sets a text field read from the page (an empty value leaves it).
