@@ -76,10 +76,7 @@ func runExport(env Env, args []string) int {
 	}
 	defer l.Close()
 	loc := l.Locale()
-	f := library.Filter{}
-	if !*all {
-		f.Statuses = []library.Status{library.StatusConfirmed}
-	}
+	f := clients.ExportFilter(library.Filter{}, *all)
 	if *period != "" {
 		p, err := receipt.ParsePeriod(*period, loc.FYStartMonth)
 		if err != nil {
@@ -107,7 +104,7 @@ func runExport(env Env, args []string) int {
 				fmt.Fprintln(env.Stderr, "shoebox:", err)
 				return 1
 			}
-			if !rec.Receipt.Date.Set {
+			if !rec.Receipt.Date.Set || rec.Status == library.StatusDuplicate {
 				continue
 			}
 			p := receipt.PeriodOf(rec.Receipt.Date.Value, splitBy, loc.FYStartMonth)
@@ -138,6 +135,9 @@ func runExport(env Env, args []string) int {
 			return 1
 		}
 		fmt.Fprintf(env.Stdout, "wrote %s: %d receipts, %d line items%s\n", name, st.Receipts, st.Lines, totalsText(st))
+		if dups := st.DuplicatesText(); dups != "" {
+			fmt.Fprintf(env.Stdout, "  %s: each is a copy of another receipt\n", dups)
+		}
 	}
 	return 0
 }
@@ -235,6 +235,9 @@ func printLeftOut(env Env, st export.Stats) {
 	}
 	if st.Unconfirmed > 0 {
 		fmt.Fprintf(env.Stdout, "%d not confirmed yet: confirm them, or add --all to include them\n", st.Unconfirmed)
+	}
+	if n := len(st.Duplicates); n > 0 {
+		fmt.Fprintf(env.Stdout, "%d marked as duplicates: each is a copy of another receipt\n", n)
 	}
 	var rates []string
 	for _, pr := range st.LeftOut {

@@ -174,7 +174,10 @@ func runList(env Env, args []string) int {
 		if r.Warnings > 0 {
 			notes = append(notes, fmt.Sprintf("%d warning(s)", r.Warnings))
 		}
-		if r.DuplicateOf != 0 {
+		switch {
+		case r.Status == library.StatusDuplicate:
+			notes = append(notes, fmt.Sprintf("copy of #%d, left out of exports", r.DuplicateOf))
+		case r.DuplicateOf != 0:
 			notes = append(notes, fmt.Sprintf("duplicate of #%d?", r.DuplicateOf))
 		}
 		if r.FailReason != "" {

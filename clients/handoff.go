@@ -107,7 +107,7 @@ func CodedRows(l *library.Library, f library.Filter) ([]export.Coded, error) {
 			return nil, fmt.Errorf("receipt %d: %w", rec.ID, err)
 		}
 		row := export.Coded{
-			Row:     export.Row{ID: rec.ID, Status: string(rec.Status), Receipt: rec.Receipt, Findings: rec.Findings, Original: l.OriginalPath(rec), Name: rec.OriginalName, SHA256: rec.SHA256},
+			Row:     export.Row{ID: rec.ID, Status: string(rec.Status), Receipt: rec.Receipt, Findings: rec.Findings, Original: l.OriginalPath(rec), Name: rec.OriginalName, SHA256: rec.SHA256, DuplicateOf: copyOf(rec)},
 			Account: c.Account, TaxCode: c.TaxCode,
 		}
 		for i, lc := range c.Lines {
@@ -145,12 +145,33 @@ func Rows(l *library.Library, f library.Filter) (rows iter.Seq[export.Row], err 
 			if !yield(export.Row{
 				ID: rec.ID, Status: string(rec.Status), Receipt: rec.Receipt, Findings: rec.Findings, Original: l.OriginalPath(rec),
 				Name: rec.OriginalName, SHA256: rec.SHA256, Booked: export.LineCode{Account: coding.Account, TaxCode: coding.TaxCode}, Paid: paid,
+				DuplicateOf: copyOf(rec),
 			}) {
 				return
 			}
 		}
 	}
 	return rows, func() error { return iterErr }
+}
+
+// copyOf is the receipt a person marked rec as a copy of (0: not marked;
+// a probable duplicate is only a guess, and is exported).
+func copyOf(rec library.Record) int64 {
+	if rec.Status == library.StatusDuplicate {
+		return rec.DuplicateOf
+	}
+	return 0
+}
+
+// ExportFilter narrows f, the receipts an export covers, to those the
+// bookkeeper chose: confirmed ones unless all is set. Receipts marked as
+// duplicates stay in, for the writers to leave out and count, so the
+// export says how many copies it left out.
+func ExportFilter(f library.Filter, all bool) library.Filter {
+	if !all {
+		f.Statuses = []library.Status{library.StatusConfirmed, library.StatusDuplicate}
+	}
+	return f
 }
 
 // payments are the statement lines that paid a receipt, sure or confirmed
@@ -223,9 +244,10 @@ func CheckPreset(l *library.Library, p export.Preset, period string) ([]export.P
 	return export.Check(p, rows, export.PresetOptions{Books: books}), nil
 }
 
-// presetInput reads the receipts a preset exports in period, with the books.
+// presetInput reads the receipts a preset exports in period, with the
+// books: those read, and those marked as duplicates (left out and counted).
 func presetInput(l *library.Library, period string) ([]export.Coded, export.Books, error) {
-	f := library.Filter{Statuses: []library.Status{library.StatusExtracted, library.StatusNeedsReview, library.StatusConfirmed}}
+	f := library.Filter{Statuses: []library.Status{library.StatusExtracted, library.StatusNeedsReview, library.StatusConfirmed, library.StatusDuplicate}}
 	if strings.TrimSpace(period) != "" {
 		per, err := receipt.ParsePeriod(strings.TrimSpace(period), l.Locale().FYStartMonth)
 		if err != nil {

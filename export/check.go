@@ -3,6 +3,7 @@ package export
 import (
 	"fmt"
 	"os"
+	"slices"
 	"strings"
 	"unicode/utf8"
 )
@@ -12,7 +13,7 @@ import (
 // the field to jump to.
 type Problem struct {
 	ReceiptID int64  `json:"receipt_id,omitempty"`
-	Field     string `json:"field,omitempty"` // status, supplier_name, date, total, account, tax_code, line_items[i].account, settings
+	Field     string `json:"field,omitempty"` // status, duplicate, supplier_name, date, total, account, tax_code, line_items[i].account, settings
 	Message   string `json:"message"`
 }
 
@@ -24,10 +25,13 @@ func (p Problem) String() string {
 }
 
 // leftOutReason says why a receipt stays out of the preset's file without
-// stopping the rest, and the field it concerns: not confirmed (unless
-// asked for), a refund or a foreign currency the target cannot take. ""
-// when it goes in.
+// stopping the rest, and the field it concerns: marked as a duplicate,
+// not confirmed (unless asked for), a refund or a foreign currency the
+// target cannot take. "" when it goes in.
 func leftOutReason(p Preset, c *Coded, opt PresetOptions) (reason, field string) {
+	if c.isDuplicate() {
+		return fmt.Sprintf("marked as a copy of receipt %d: left out so the purchase is not booked twice", c.DuplicateOf), "duplicate"
+	}
 	if c.Status != "confirmed" && !opt.IncludeUnconfirmed {
 		return fmt.Sprintf("not confirmed yet (%s)", StatusText(c.Status)), "status"
 	}
@@ -61,8 +65,10 @@ func leftOutReason(p Preset, c *Coded, opt PresetOptions) (reason, field string)
 // the file: receipts without a supplier, date or total, lines without an
 // account or with one the chart lacks, missing or unknown tax codes, a
 // supplier name longer than the program takes, too many bills for one
-// file. An empty list means the file can be written.
+// file. An empty list means the file can be written. Receipts marked as
+// duplicates never go in, and are not checked.
 func Check(p Preset, rows []Coded, opt PresetOptions) []Problem {
+	rows = slices.DeleteFunc(slices.Clone(rows), func(c Coded) bool { return c.isDuplicate() })
 	b := opt.Books
 	t := TargetOf(p)
 	var out []Problem

@@ -23,7 +23,8 @@ func LinesPath(path string) string {
 
 // WriteCSV writes the Receipts table to path and the Line items table to
 // LinesPath(path): UTF-8 (with a BOM if opt.BOM), ISO dates, dot decimals,
-// untrusted text neutralised. Both files are written atomically.
+// untrusted text neutralised. Both files are written atomically. Receipts
+// marked as duplicates are left out (Stats.Duplicates).
 func WriteCSV(path string, rows iter.Seq[Row], opt Options) (Stats, error) {
 	stats := Stats{}
 	newCSV := func(w io.Writer, header []string) (cellWriter, *bufio.Writer) {
@@ -48,6 +49,10 @@ func WriteCSV(path string, rows iter.Seq[Row], opt Options) (Stats, error) {
 		cw, bw := newCSV(w, ReceiptColumns)
 		lcw, lbw := newCSV(lw, LineColumns)
 		for row := range rows {
+			if row.isDuplicate() {
+				stats.Duplicates = append(stats.Duplicates, row.ID)
+				continue
+			}
 			r := &row.Receipt
 			cur := currencyOf(r, opt.Locale)
 			date := ""

@@ -7,9 +7,10 @@
 // Books (default account, category accounts, a tax code per rate), one
 // line per tax rate, and holds each file to what its importer takes as
 // the cited table in targets/targets.json says; receipts a file cannot
-// hold are left out with the reason, and what the importer would reject
-// stops the write. Writes are atomic (a CSV pair together); untrusted text
-// never becomes a formula in a workbook or human CSV, while import files
-// keep values verbatim; statuses and flags are in words. It knows nothing
-// of Fyne.
+// hold are left out with the reason, receipts a person marked as copies
+// of others are left out of every file (counted, so the message says so),
+// and what the importer would reject stops the write. Writes are atomic
+// (a CSV pair together); untrusted text never becomes a formula in a
+// workbook or human CSV, while import files keep values verbatim;
+// statuses and flags are in words. It knows nothing of Fyne.
 package export

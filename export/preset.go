@@ -248,10 +248,11 @@ func (e *NothingToExportError) As(target any) bool {
 }
 
 // WritePreset writes the preset's import file (and the originals' zip)
-// atomically. Receipts the file cannot hold (not confirmed, unless asked
-// for; a refund or currency the target cannot take) are left out and
-// listed in Stats.LeftOut; the rest are checked against what the
-// importer rejects, and any problem means nothing is written.
+// atomically. Receipts the file cannot hold (marked as duplicates; not
+// confirmed, unless asked for; a refund or currency the target cannot
+// take) are left out and listed in Stats.LeftOut; the rest are checked
+// against what the importer rejects, and any problem means nothing is
+// written.
 func WritePreset(path string, p Preset, rows []Coded, opt PresetOptions) (Stats, error) {
 	var write func(io.Writer, []Coded, PresetOptions) (Stats, error)
 	switch p {
@@ -290,8 +291,11 @@ func WritePreset(path string, p Preset, rows []Coded, opt PresetOptions) (Stats,
 			in = append(in, convertIfNeeded(p, rows[i], opt))
 			continue
 		}
-		if field == "status" {
+		switch field {
+		case "status":
 			left.Unconfirmed++
+		case "duplicate":
+			left.Duplicates = append(left.Duplicates, rows[i].ID)
 		}
 		left.LeftOut = append(left.LeftOut, Problem{ReceiptID: rows[i].ID, Field: field, Message: reason})
 	}
@@ -319,7 +323,7 @@ func WritePreset(path string, p Preset, rows []Coded, opt PresetOptions) (Stats,
 	if err != nil {
 		return left, err
 	}
-	st.Unconfirmed, st.LeftOut = left.Unconfirmed, left.LeftOut
+	st.Unconfirmed, st.LeftOut, st.Duplicates = left.Unconfirmed, left.LeftOut, left.Duplicates
 	if p == PresetXero || p == PresetQBOBills {
 		seen := map[string]bool{}
 		for i := range in {

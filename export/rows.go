@@ -14,8 +14,8 @@ import (
 
 // Row is one receipt to export.
 type Row struct {
-	ID       int64 // library ID; 0 for receipts read without a library
-	Status   string
+	ID       int64  // library ID; 0 for receipts read without a library
+	Status   string // the library's status; StatusDuplicate rows are left out
 	Receipt  receipt.Receipt
 	Findings []receipt.Finding
 	Original string // path of the original file, linked from the workbook
@@ -29,6 +29,9 @@ type Row struct {
 	// Paid are the bank or card statement lines that paid the receipt
 	// (matched sure or confirmed): a split payment has several.
 	Paid []Payment
+	// DuplicateOf is, for a receipt a person marked as a duplicate, the
+	// receipt it is a copy of.
+	DuplicateOf int64
 }
 
 // Payment is a statement line that paid a receipt, as the workbook shows it.
@@ -60,6 +63,14 @@ func (row Row) FileName() string {
 	return filepath.Base(row.Original)
 }
 
+// StatusDuplicate is the status of a receipt a person marked as a copy of
+// another (the same purchase): every writer leaves it out, so a purchase
+// is never booked or claimed twice, and counts it in Stats.Duplicates.
+const StatusDuplicate = "duplicate"
+
+// isDuplicate: a row a person marked as a copy of another.
+func (row Row) isDuplicate() bool { return row.Status == StatusDuplicate }
+
 // statusText says a library status as a bookkeeper would.
 var statusText = map[string]string{
 	"new":          "not read yet",
@@ -69,6 +80,7 @@ var statusText = map[string]string{
 	"needs_review": "to check",
 	"confirmed":    "confirmed",
 	"failed":       "could not be read",
+	"duplicate":    "marked as a duplicate",
 }
 
 // StatusText is a status in words ("needs_review" is "to check").

@@ -43,6 +43,27 @@ type Stats struct {
 	// NewContacts are the suppliers not in the client's contact list that
 	// the program will add as new contacts on import (Xero, QuickBooks).
 	NewContacts []string
+	// Duplicates are the receipts left out because a person marked each
+	// as a copy of another (StatusDuplicate); an import file lists them in
+	// LeftOut too.
+	Duplicates []int64
+}
+
+// DuplicatesText says which receipts marked as duplicates an export left
+// out ("" for none): "2 receipts marked as duplicates were left out (#7, #9)".
+func (st Stats) DuplicatesText() string {
+	n := len(st.Duplicates)
+	if n == 0 {
+		return ""
+	}
+	ids := make([]string, n)
+	for i, id := range st.Duplicates {
+		ids[i] = fmt.Sprintf("#%d", id)
+	}
+	if n == 1 {
+		return fmt.Sprintf("1 receipt marked as a duplicate was left out (%s)", ids[0])
+	}
+	return fmt.Sprintf("%d receipts marked as duplicates were left out (%s)", n, strings.Join(ids, ", "))
 }
 
 // styles holds the workbook's cell styles.
@@ -181,6 +202,10 @@ func writeWorkbook(w io.Writer, rows iter.Seq[Row], opt Options) (Stats, error) 
 	// Rows stream once: each goes to both sheets and into the summary.
 	sum := newSummary(opt)
 	for row := range rows {
+		if row.isDuplicate() {
+			stats.Duplicates = append(stats.Duplicates, row.ID)
+			continue
+		}
 		cur := currencyOf(&row.Receipt, opt.Locale)
 		booked, err := receipts.add(row, cur, &stats)
 		if err != nil {
@@ -197,7 +222,7 @@ func writeWorkbook(w io.Writer, rows iter.Seq[Row], opt Options) (Stats, error) 
 	if err := lines.finish(); err != nil {
 		return stats, err
 	}
-	if err := writeSummary(f, s, sum, receipts.currencies, receipts.last(), opt); err != nil {
+	if err := writeSummary(f, s, sum, receipts.currencies, receipts.last(), opt, stats); err != nil {
 		return stats, err
 	}
 	f.SetActiveSheet(0)
@@ -404,7 +429,7 @@ func (s *styles) dateCell(r *receipt.Receipt) any {
 // writeSummary writes the Tax summary sheet: one row per currency,
 // period and tax code (or printed tax), a total per currency and its
 // check against the Receipts sheet.
-func writeSummary(f *excelize.File, s *styles, sum *summary, currencies []string, lastReceiptRow int, opt Options) error {
+func writeSummary(f *excelize.File, s *styles, sum *summary, currencies []string, lastReceiptRow int, opt Options, stats Stats) error {
 	ss, err := f.NewStreamWriter(SheetSummary)
 	if err != nil {
 		return err
@@ -489,6 +514,9 @@ func writeSummary(f *excelize.File, s *styles, sum *summary, currencies []string
 		by, opt.Locale.FYStartMonth)
 	if opt.Books != nil {
 		note += " Each receipt is summed under the tax codes it is booked to; tax that cannot be claimed here (another country's, another currency's) is under its code with no tax amount, so the tax may be less than the Receipts sheet's."
+	}
+	if dups := stats.DuplicatesText(); dups != "" {
+		note += " Not on any sheet: " + dups + ", each a copy of a receipt listed."
 	}
 	if err := ss.SetRow(fmt.Sprintf("A%d", r), []any{note}); err != nil {
 		return err

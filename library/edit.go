@@ -8,17 +8,12 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/shopspring/decimal"
-
 	"github.com/shoebox-app/shoebox/packs"
 	"github.com/shoebox-app/shoebox/receipt"
 )
 
 // LowConfidence is the confidence under which a key field sends a receipt to review.
 const LowConfidence = receipt.LowConfidence
-
-// FindDuplicate is the finding code of a probable duplicate.
-const FindDuplicate = "probable_duplicate"
 
 // SupplierKey is the form supplier names are matched by: lower-case letters
 // and digits only, so "SOON HUAT SDN. BHD." and "Soon Huat Sdn Bhd" agree.
@@ -59,7 +54,8 @@ func (l *Library) setStatusTx(tx *sql.Tx, id int64, to Status, who receipt.Sourc
 }
 
 // Enqueue queues receipts for extraction: new and failed ones, and, when
-// again is set, already-read ones (re-extract). It returns how many moved.
+// again is set, already-read ones (re-extract). A receipt marked as a
+// duplicate is not read again. It returns how many moved.
 func (l *Library) Enqueue(ctx context.Context, ids []int64, again bool) (int, error) {
 	n := 0
 	err := l.write(ctx, func(tx *sql.Tx) error {
@@ -70,7 +66,7 @@ func (l *Library) Enqueue(ctx context.Context, ids []int64, again bool) (int, er
 				return fmt.Errorf("receipt %d: %w", id, ErrNotFound)
 			}
 			s := Status(st)
-			if s == StatusQueued || s == StatusExtracting || (!again && s != StatusNew && s != StatusFailed) {
+			if s == StatusQueued || s == StatusExtracting || s == StatusDuplicate || (!again && s != StatusNew && s != StatusFailed) {
 				continue
 			}
 			if err := l.setStatusTx(tx, id, StatusQueued, "user", ""); err != nil {
@@ -129,7 +125,8 @@ func (l *Library) NextQueued(ctx context.Context) (int64, bool, error) {
 }
 
 // NextForReview returns the first receipt after afterID (wrapping round)
-// that is waiting for a person: needs review, then extracted.
+// that is waiting for a person: needs review, then extracted (never one
+// marked as a duplicate).
 func (l *Library) NextForReview(afterID int64) (int64, bool, error) {
 	for _, q := range []string{
 		`SELECT id FROM receipts WHERE status = ? AND id > ? ORDER BY id LIMIT 1`,
@@ -198,6 +195,9 @@ func (l *Library) SaveExtraction(ctx context.Context, id int64, r receipt.Receip
 		findings, err := l.storeReceiptTx(tx, id, r, loc, at)
 		if err != nil {
 			return err
+		}
+		if rec.Status == StatusDuplicate {
+			return nil // a person's word that it is a copy stands whatever a reading brings
 		}
 		to := StatusExtracted
 		if needsReview(r, findings) {
@@ -291,15 +291,15 @@ func changedPaths(a, b *receipt.Receipt) []string {
 	return out
 }
 
-// storeReceiptTx writes the receipt, its findings (validation plus probable
-// duplicate) and the columns lists and queries use.
+// storeReceiptTx writes the receipt, its findings (validation plus
+// duplicates: duplicateFindingsTx) and the columns lists and queries use.
 func (l *Library) storeReceiptTx(tx *sql.Tx, id int64, r receipt.Receipt, loc receipt.Locale, at string) ([]receipt.Finding, error) {
 	findings := receipt.Validate(r, loc, l.now())
 	if findings == nil {
 		findings = []receipt.Finding{}
 	}
-	var nj string
-	if err := tx.QueryRow(`SELECT reading_notes FROM receipts WHERE id = ?`, id).Scan(&nj); err != nil {
+	var nj, status string
+	if err := tx.QueryRow(`SELECT reading_notes, status FROM receipts WHERE id = ?`, id).Scan(&nj, &status); err != nil {
 		return nil, err
 	}
 	var notes []receipt.Finding
@@ -322,58 +322,21 @@ func (l *Library) storeReceiptTx(tx *sql.Tx, id int64, r receipt.Receipt, loc re
 	if f, ok := dateOutOfLine(tx, id, key, r); ok {
 		findings = append(findings, f)
 	}
-	var dupOf any
-	if key != "" && date != "" && total != "" {
-		other, err := probableDuplicate(tx, id, key, date, r.Total.Value, cur)
-		if err != nil {
-			return nil, err
-		}
-		if other != 0 {
-			dupOf = other
-			findings = append(findings, receipt.Finding{
-				Code: FindDuplicate, Severity: receipt.Warning,
-				Fields:  []string{"supplier_name", "date", "total"},
-				Message: fmt.Sprintf("probably the same purchase as receipt %d (same supplier, date and total)", other),
-			})
-		}
+	dupOf, dups, err := duplicateFindingsTx(tx, id, Status(status), key, date, total, cur)
+	if err != nil {
+		return nil, err
 	}
+	findings = append(findings, dups...)
 	data, err := json.Marshal(r)
 	if err != nil {
 		return nil, err
 	}
 	fj, _ := json.Marshal(findings)
-	warnings := 0
-	for _, f := range findings {
-		if f.Severity != receipt.Info {
-			warnings++
-		}
-	}
+	warnings := warningCount(findings)
 	_, err = tx.Exec(`UPDATE receipts SET data = ?, findings = ?, supplier = ?, supplier_key = ?, date = ?, total = ?, currency = ?,
 		category = ?, warnings = ?, duplicate_of = ?, updated_at = ? WHERE id = ?`,
 		string(data), string(fj), r.SupplierName.Value, key, date, total, cur, r.Category.Value, warnings, dupOf, at, id)
 	return findings, err
-}
-
-// probableDuplicate finds an earlier-imported receipt with the same supplier
-// and date whose total is within one minor unit.
-func probableDuplicate(tx *sql.Tx, id int64, key, date string, total decimal.Decimal, cur string) (int64, error) {
-	rows, err := tx.Query(`SELECT id, total FROM receipts WHERE supplier_key = ? AND date = ? AND id != ? AND total != '' ORDER BY id`, key, date, id)
-	if err != nil {
-		return 0, err
-	}
-	defer rows.Close()
-	unit := receipt.MinorUnit(cur)
-	for rows.Next() {
-		var other int64
-		var t string
-		if err := rows.Scan(&other, &t); err != nil {
-			return 0, err
-		}
-		if d, err := decimal.NewFromString(t); err == nil && d.Sub(total).Abs().LessThanOrEqual(unit) {
-			return other, nil
-		}
-	}
-	return 0, rows.Err()
 }
 
 // EditField sets one field from text a person typed, saving at once with
@@ -471,21 +434,26 @@ func (l *Library) RemoveRow(ctx context.Context, id int64, table string, i int) 
 }
 
 // Undo reverts the last field edit a person made to a receipt (itself
-// recorded as an edit) and returns the field it restored.
+// recorded as an edit) and returns the field it restored: a word on a
+// duplicate (DuplicateField) is taken back too.
 func (l *Library) Undo(ctx context.Context, id int64) (string, error) {
-	var field, old string
-	err := l.db.QueryRow(`SELECT field, old FROM history WHERE receipt_id = ? AND who = 'user' AND kind = 'field' ORDER BY id DESC LIMIT 1`, id).Scan(&field, &old)
+	var field, old, new string
+	err := l.db.QueryRow(`SELECT field, old, new FROM history WHERE receipt_id = ? AND who = 'user' AND kind = 'field' ORDER BY id DESC LIMIT 1`, id).Scan(&field, &old, &new)
 	if errors.Is(err, sql.ErrNoRows) {
 		return "", fmt.Errorf("receipt %d has no edit to undo", id)
 	}
 	if err != nil {
 		return "", err
 	}
+	if IsDuplicateField(field) {
+		return field, l.undoJudgement(ctx, Edit{ReceiptID: id, Field: field, Old: old, New: new})
+	}
 	return field, l.editField(ctx, id, field, old, receipt.SourceUser, "undo")
 }
 
 // Confirm marks a receipt as checked by a person and teaches supplier memory
-// its category and tax ID.
+// its category and tax ID. A receipt marked as a duplicate is refused: it
+// is out of the books until a person says it is not one.
 func (l *Library) Confirm(ctx context.Context, id int64) error {
 	return l.write(ctx, func(tx *sql.Tx) error {
 		rec, err := getTx(tx, id)
@@ -494,6 +462,9 @@ func (l *Library) Confirm(ctx context.Context, id int64) error {
 		}
 		if rec.Status == StatusConfirmed {
 			return nil
+		}
+		if rec.Status == StatusDuplicate {
+			return fmt.Errorf("receipt %d is marked as a copy of receipt %d, so it is left out: say it is not a duplicate to confirm it", id, rec.DuplicateOf)
 		}
 		if !CanMove(rec.Status, StatusConfirmed) {
 			return fmt.Errorf("receipt %d is %s: it can be confirmed once it has been read", id, rec.Status)
@@ -558,27 +529,6 @@ func applySupplierMemory(tx *sql.Tx, r *receipt.Receipt) {
 	if !r.SupplierTaxID.Set && value != "" {
 		r.SupplierTaxID = receipt.Of(receipt.TaxID{Scheme: receipt.TaxScheme(scheme), Value: value}, receipt.SourceRule, 0.9)
 	}
-}
-
-// MarkDuplicate records that a person judged id to be a copy of other.
-func (l *Library) MarkDuplicate(ctx context.Context, id, other int64) error {
-	if id == other {
-		return fmt.Errorf("a receipt cannot be a duplicate of itself")
-	}
-	return l.write(ctx, func(tx *sql.Tx) error {
-		if _, err := getTx(tx, other); err != nil {
-			return err
-		}
-		var old sql.NullInt64
-		if err := tx.QueryRow(`SELECT duplicate_of FROM receipts WHERE id = ?`, id).Scan(&old); err != nil {
-			return fmt.Errorf("receipt %d: %w", id, ErrNotFound)
-		}
-		at := l.stamp()
-		if _, err := tx.Exec(`UPDATE receipts SET duplicate_of = ?, updated_at = ? WHERE id = ?`, other, at, id); err != nil {
-			return err
-		}
-		return addHistory(tx, id, at, receipt.SourceUser, "field", "duplicate_of", fmt.Sprint(old.Int64), fmt.Sprint(other))
-	})
 }
 
 // nameFromTaxID names the supplier as the client confirmed it before, when

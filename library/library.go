@@ -32,20 +32,30 @@ const (
 	StatusNeedsReview Status = "needs_review" // read, with findings or unsure fields
 	StatusConfirmed   Status = "confirmed"
 	StatusFailed      Status = "failed"
+	// StatusDuplicate: a person marked the receipt as a copy of another
+	// (Record.DuplicateOf), the same purchase. It is out of the receipts
+	// to check, of bank matching and of every export, and is not read
+	// again; "not a duplicate" puts it back in the status it had.
+	StatusDuplicate Status = "duplicate"
 )
 
-// Statuses lists every Status in lifecycle order.
-var Statuses = []Status{StatusNew, StatusQueued, StatusExtracting, StatusExtracted, StatusNeedsReview, StatusConfirmed, StatusFailed}
+// Statuses lists every Status in lifecycle order (a duplicate is a side
+// track, last).
+var Statuses = []Status{StatusNew, StatusQueued, StatusExtracting, StatusExtracted, StatusNeedsReview, StatusConfirmed, StatusFailed, StatusDuplicate}
 
-// transitions are the allowed status changes.
+// transitions are the allowed status changes. Any receipt but one being
+// read may be marked as a duplicate, and goes back where it was when a
+// person says it is not one (or its original leaves the library);
+// Confirm and Enqueue refuse a duplicate of their own accord.
 var transitions = map[Status][]Status{
-	StatusNew:         {StatusQueued, StatusFailed},
-	StatusQueued:      {StatusExtracting, StatusNew, StatusFailed},
+	StatusNew:         {StatusQueued, StatusFailed, StatusDuplicate},
+	StatusQueued:      {StatusExtracting, StatusNew, StatusFailed, StatusDuplicate},
 	StatusExtracting:  {StatusExtracted, StatusNeedsReview, StatusFailed, StatusQueued},
-	StatusExtracted:   {StatusNeedsReview, StatusConfirmed, StatusQueued},
-	StatusNeedsReview: {StatusExtracted, StatusConfirmed, StatusQueued},
-	StatusConfirmed:   {StatusNeedsReview, StatusQueued},
-	StatusFailed:      {StatusQueued},
+	StatusExtracted:   {StatusNeedsReview, StatusConfirmed, StatusQueued, StatusDuplicate},
+	StatusNeedsReview: {StatusExtracted, StatusConfirmed, StatusQueued, StatusDuplicate},
+	StatusConfirmed:   {StatusNeedsReview, StatusQueued, StatusDuplicate},
+	StatusFailed:      {StatusQueued, StatusDuplicate},
+	StatusDuplicate:   {StatusNew, StatusQueued, StatusExtracted, StatusNeedsReview, StatusConfirmed, StatusFailed},
 }
 
 // CanMove reports whether a receipt may go from one status to another.
@@ -66,7 +76,7 @@ func ParseStatus(s string) (Status, error) {
 			return st, nil
 		}
 	}
-	return "", fmt.Errorf("unknown status %q: use one of new, queued, extracting, extracted, needs_review, confirmed, failed", s)
+	return "", fmt.Errorf("unknown status %q: use one of new, queued, extracting, extracted, needs_review, confirmed, failed, duplicate", s)
 }
 
 // ErrNotFound is returned for an unknown receipt ID.

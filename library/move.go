@@ -69,8 +69,24 @@ func (l *Library) Receive(ctx context.Context, a Arrival) (int64, error) {
 		if _, err := l.storeReceiptTx(tx, id, a.Record.Receipt, l.Locale(), at); err != nil {
 			return err
 		}
+		// A copy's original stays behind: here it is a receipt of its own
+		// again, in the status it had before it was marked.
+		status := a.Record.Status
+		if status == StatusDuplicate {
+			if _, err := tx.Exec(`UPDATE receipts SET engine = ? WHERE id = ?`, a.Record.Engine, id); err != nil {
+				return err
+			}
+			back, err := statusBeforeMarkTx(tx, id)
+			if err != nil {
+				return err
+			}
+			status = back
+			if err := addHistory(tx, id, at, "system", "field", DuplicateField, judgement{other: a.Record.DuplicateOf, copy: true}.String(), ""); err != nil {
+				return err
+			}
+		}
 		if _, err := tx.Exec(`UPDATE receipts SET status = ?, fail_reason = ?, engine = ?, original_name = ? WHERE id = ?`,
-			string(a.Record.Status), a.Record.FailReason, a.Record.Engine, a.Record.OriginalName, id); err != nil {
+			string(status), a.Record.FailReason, a.Record.Engine, a.Record.OriginalName, id); err != nil {
 			return err
 		}
 		if a.Coding.Account != "" || a.Coding.TaxCode != "" {
@@ -111,18 +127,23 @@ func (l *Library) ReadingNotes(id int64) ([]receipt.Finding, error) {
 }
 
 // Release removes a receipt that has moved to another library: its row
-// (with its history and coding), its original and its thumbnail.
+// (with its history and coding), its original and its thumbnail. Receipts
+// marked as its copies go back to the status they had, and no receipt is
+// left linked to it.
 func (l *Library) Release(ctx context.Context, id int64) error {
 	rec, err := l.Get(id)
 	if err != nil {
 		return err
 	}
 	if err := l.write(ctx, func(tx *sql.Tx) error {
-		if _, err := tx.Exec(`UPDATE receipts SET duplicate_of = NULL WHERE duplicate_of = ?`, id); err != nil {
+		linked, err := l.leaveTx(tx, id)
+		if err != nil {
 			return err
 		}
-		_, err := tx.Exec(`DELETE FROM receipts WHERE id = ?`, id)
-		return err
+		if _, err := tx.Exec(`DELETE FROM receipts WHERE id = ?`, id); err != nil {
+			return err
+		}
+		return l.refreshDuplicatesTx(tx, linked...)
 	}); err != nil {
 		return err
 	}

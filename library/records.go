@@ -31,7 +31,11 @@ type Record struct {
 	Engine       string            `json:"engine,omitempty"`
 	Receipt      receipt.Receipt   `json:"receipt"`
 	Findings     []receipt.Finding `json:"findings"`
-	DuplicateOf  int64             `json:"duplicate_of,omitempty"`
+	// DuplicateOf is the receipt this one is a copy of: marked by a person
+	// when Status is StatusDuplicate, else the guess of a probable
+	// duplicate (same supplier, date and total), which a save works out
+	// again.
+	DuplicateOf int64 `json:"duplicate_of,omitempty"`
 }
 
 // Summary is a receipt as a list row shows it.
@@ -47,7 +51,7 @@ type Summary struct {
 	Currency     string          `json:"currency"`
 	Category     string          `json:"category"`
 	Warnings     int             `json:"warnings"`
-	DuplicateOf  int64           `json:"duplicate_of,omitempty"`
+	DuplicateOf  int64           `json:"duplicate_of,omitempty"` // as Record.DuplicateOf
 	FailReason   string          `json:"fail_reason,omitempty"`
 	// Confidence is the least of the key fields' confidences (supplier,
 	// date, total; 0 for one not read), and Confidences each of them.

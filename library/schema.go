@@ -184,6 +184,19 @@ var migrations = []string{
 	// 7: a confirmed supplier's phone number (E.164), which names it on a
 	// later receipt that prints no tax ID (packs.Pack.PhoneKey).
 	`ALTER TABLE suppliers ADD COLUMN phone TEXT NOT NULL DEFAULT '';`,
+	// 8: pairs of receipts a person said are not the same purchase (each
+	// pair once, the lower ID first), which the probable-duplicate guess
+	// then leaves alone whatever is saved later. A receipt a person marked
+	// as a copy has the status "duplicate" and its duplicate_of; a
+	// duplicate_of on any other receipt is the guess, as before.
+	`CREATE TABLE not_duplicates (
+		receipt_id INTEGER NOT NULL REFERENCES receipts(id) ON DELETE CASCADE,
+		other_id   INTEGER NOT NULL REFERENCES receipts(id) ON DELETE CASCADE,
+		at         TEXT NOT NULL,
+		PRIMARY KEY (receipt_id, other_id),
+		CHECK (receipt_id < other_id)
+	);
+	CREATE INDEX not_duplicates_other ON not_duplicates(other_id);`,
 }
 
 // migrate brings the schema up to date. A library that is up to date is

@@ -23,7 +23,7 @@ const undoWindow = 500
 // UndoableEdits returns, newest first, at most n field edits people made
 // that have not been undone, across all receipts: the window's one undo
 // history. Each undo cancels the latest edit of its receipt's field still
-// standing.
+// standing. A word on a duplicate is one of them (DuplicateField).
 func (l *Library) UndoableEdits(n int) ([]Edit, error) {
 	rows, err := l.db.Query(`SELECT id, receipt_id, at, kind, field, old, new FROM (
 		SELECT * FROM history WHERE who = 'user' AND kind IN ('field', 'undo') ORDER BY id DESC LIMIT ?) ORDER BY id`, undoWindow)
@@ -68,6 +68,9 @@ func (l *Library) UndoLatest(ctx context.Context) (e Edit, ok bool, err error) {
 		return Edit{}, false, err
 	}
 	e = edits[0]
+	if IsDuplicateField(e.Field) {
+		return e, true, l.undoJudgement(ctx, e)
+	}
 	rec, err := l.Get(e.ReceiptID)
 	if err != nil {
 		return e, false, err

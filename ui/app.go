@@ -295,6 +295,14 @@ func (u *UI) ConfirmCurrent() {
 		return
 	}
 	u.form.flush()
+	if rec, err := u.svc.Lib.Get(id); err == nil && rec.Status == library.StatusDuplicate {
+		// Nothing to confirm: a copy is out of the books. On to the next.
+		u.say(fmt.Sprintf("#%d is a copy of #%d and left out, so there is nothing to confirm. \"Not a duplicate\" puts it back.", id, rec.DuplicateOf))
+		if next, ok, _ := u.svc.Lib.NextForReview(id); ok {
+			u.Select(next)
+		}
+		return
+	}
 	if err := u.svc.Lib.Confirm(context.Background(), id); err != nil {
 		u.showError(err)
 		return
@@ -341,6 +349,10 @@ func (u *UI) Reextract() {
 		return
 	}
 	u.form.flush()
+	if rec, err := u.svc.Lib.Get(id); err == nil && rec.Status == library.StatusDuplicate {
+		u.say(fmt.Sprintf("#%d is a copy of #%d and left out, so it is not read again. \"Not a duplicate\" puts it back first.", id, rec.DuplicateOf))
+		return
+	}
 	if _, err := u.svc.Lib.Enqueue(context.Background(), []int64{id}, true); err != nil {
 		u.showError(err)
 		return

@@ -33,10 +33,7 @@ func (u *UI) showError(err error) {
 func (u *UI) ExportTo(path, period string, all bool) (export.Stats, error) {
 	u.form.flush()
 	loc := u.svc.Lib.Locale()
-	f := library.Filter{}
-	if !all {
-		f.Statuses = []library.Status{library.StatusConfirmed}
-	}
+	f := clients.ExportFilter(library.Filter{}, all)
 	if strings.TrimSpace(period) != "" {
 		p, err := receipt.ParsePeriod(strings.TrimSpace(period), loc.FYStartMonth)
 		if err != nil {
@@ -136,14 +133,23 @@ func (u *UI) showExport() {
 	}, u.win)
 }
 
-// exportedText says what an export wrote and where: a CSV's line items go
-// to a file of their own beside it.
+// exportedText says what an export wrote and where (a CSV's line items go
+// to a file of their own beside it), and the copies it left out.
 func exportedText(st export.Stats, path string) string {
 	receipts, lines := plain.Count(st.Receipts, "receipt", "receipts"), plain.Count(st.Lines, "line item", "line items")
+	msg := fmt.Sprintf("%s and %s written to\n%s", receipts, lines, path)
 	if strings.EqualFold(filepath.Ext(path), ".csv") {
-		return fmt.Sprintf("%s written to\n%s\nand %s to\n%s", receipts, path, lines, export.LinesPath(path))
+		msg = fmt.Sprintf("%s written to\n%s\nand %s to\n%s", receipts, path, lines, export.LinesPath(path))
 	}
-	return fmt.Sprintf("%s and %s written to\n%s", receipts, lines, path)
+	return msg + duplicatesNote(st)
+}
+
+// duplicatesNote says which receipts an export left out as copies of others.
+func duplicatesNote(st export.Stats) string {
+	if dups := st.DuplicatesText(); dups != "" {
+		return "\n\n" + dups + ": each is a copy of another receipt, so the purchase counts once."
+	}
+	return ""
 }
 
 // settingExportFolder is the folder the last export was saved in.
@@ -263,9 +269,10 @@ func presetWritten(p export.Preset, st export.Stats, path string, attachments bo
 		msg += fmt.Sprintf("\n\n%s not confirmed yet %s left out: confirm %s, or tick \"Include receipts not yet confirmed\".",
 			plain.Count(st.Unconfirmed, "receipt", "receipts"), plain.Word(st.Unconfirmed, "was", "were"), plain.Word(st.Unconfirmed, "it", "them"))
 	}
+	msg += duplicatesNote(st)
 	var other []string
 	for _, pr := range st.LeftOut {
-		if pr.Field != "status" {
+		if pr.Field != "status" && pr.Field != "duplicate" {
 			other = append(other, pr.String())
 		}
 	}

@@ -99,6 +99,10 @@ type form struct {
 	coding *codingRow
 	// paidBy is the statement line that paid the receipt (statements.go).
 	paidBy *widget.Label
+	// markDup marks the receipt as a copy of another; notDup, shown only
+	// while the receipt is linked to another as a duplicate (a guess, or
+	// marked), says it is not one.
+	markDup, notDup *widget.Button
 }
 
 func newForm(u *UI) *form {
@@ -163,10 +167,13 @@ func newForm(u *UI) *form {
 	}
 	f.lines = container.NewVBox()
 	f.coding = newCodingRow(f)
+	f.markDup = widget.NewButton("Mark duplicate…", f.markDuplicate)
+	f.notDup = widget.NewButton("Not a duplicate", f.notDuplicate)
+	f.notDup.Hide()
 	buttons := container.NewGridWithColumns(2,
 		widget.NewButton("Confirm  (Ctrl+Enter)", u.ConfirmCurrent),
 		widget.NewButton("Re-extract", u.Reextract),
-		widget.NewButton("Mark duplicate…", f.markDuplicate),
+		f.markDup, f.notDup,
 		widget.NewButton("Undo  (Ctrl+Z)", u.Undo),
 	)
 	f.steady = &steadyLayout{}
@@ -223,6 +230,7 @@ func (f *form) show(rec library.Record) {
 	defer func() { f.mu.Lock(); f.loading = false; f.mu.Unlock() }()
 
 	f.showTitle(rec)
+	f.showDuplicate(rec)
 	f.paidBy.SetText(statementLineText(f.u.svc.Lib, rec.ID))
 	for _, path := range f.order {
 		row := f.rows[path]
@@ -249,7 +257,11 @@ func (f *form) show(rec library.Record) {
 // showTitle names the receipt over the form and in the window's title, as
 // it now stands (an edited supplier renames it at once).
 func (f *form) showTitle(rec library.Record) {
-	f.title.SetText(fmt.Sprintf("#%d  %s — %s", rec.ID, recordName(rec), statusText(rec.Status)))
+	state := statusText(rec.Status)
+	if rec.Status == library.StatusDuplicate {
+		state = copyText(rec.DuplicateOf)
+	}
+	f.title.SetText(fmt.Sprintf("#%d  %s — %s", rec.ID, recordName(rec), state))
 	f.u.win.SetTitle(fmt.Sprintf("#%d %s — %s", rec.ID, recordName(rec), f.u.baseTitle))
 }
 
@@ -467,6 +479,7 @@ func (f *form) flush() {
 	f.mu.Unlock()
 	if same {
 		f.showTitle(rec)
+		f.showDuplicate(rec)
 		f.markFields(rec)
 		f.u.showLastEdit()
 		if len(errs) > 0 {
@@ -477,7 +490,20 @@ func (f *form) flush() {
 	f.u.changed()
 }
 
+// showDuplicate offers "Not a duplicate" only while the receipt is linked
+// to another as one: Shoebox's guess, or a person's mark.
+func (f *form) showDuplicate(rec library.Record) {
+	if rec.DuplicateOf != 0 {
+		f.notDup.Show()
+	} else {
+		f.notDup.Hide()
+	}
+}
+
+// markDuplicate asks which receipt the one on screen is a copy of and
+// marks it: it leaves the receipts to check and every export.
 func (f *form) markDuplicate() {
+	f.flush()
 	id := f.rec.ID
 	if id == 0 {
 		return
@@ -487,7 +513,11 @@ func (f *form) markDuplicate() {
 	if f.rec.DuplicateOf != 0 {
 		e.SetText(strconv.FormatInt(f.rec.DuplicateOf, 10))
 	}
-	d := dialog.NewForm("Mark as a duplicate", "Mark", "Cancel", []*widget.FormItem{widget.NewFormItem("Same purchase as receipt #", e)}, func(ok bool) {
+	why := widget.NewLabel("This receipt is then left out of the receipts to check and of every export, so the purchase counts once.")
+	why.Wrapping = fyne.TextWrapWord
+	d := dialog.NewForm("Mark as a duplicate", "Mark", "Cancel", []*widget.FormItem{
+		widget.NewFormItem("Same purchase as receipt #", e), widget.NewFormItem("", why),
+	}, func(ok bool) {
 		if !ok {
 			return
 		}
@@ -502,9 +532,36 @@ func (f *form) markDuplicate() {
 		}
 		f.u.Reload()
 		f.u.Select(id)
+		f.u.showLastEdit()
+		f.u.changed()
+		f.u.say(fmt.Sprintf("#%d is marked as a copy of #%d: it is left out of the receipts to check and of exports. Ctrl+Z takes it back.", id, other))
 	}, f.u.win)
 	d.Resize(fyne.NewSize(440, d.MinSize().Height)) // the number box was 35 px wide
 	d.Show()
+}
+
+// notDuplicate says the receipt on screen is not the same purchase as the
+// one it is linked to: Shoebox's guess is dismissed for good, or the mark
+// is taken off and the receipt is back with the others.
+func (f *form) notDuplicate() {
+	f.flush()
+	id, other, marked := f.rec.ID, f.rec.DuplicateOf, f.rec.Status == library.StatusDuplicate
+	if id == 0 || other == 0 {
+		return
+	}
+	if err := f.u.svc.Lib.NotDuplicate(context.Background(), id); err != nil {
+		f.u.showError(err)
+		return
+	}
+	f.u.Reload()
+	f.u.Select(id)
+	f.u.showLastEdit()
+	f.u.changed()
+	msg := fmt.Sprintf("#%d and #%d are different purchases: Shoebox will not take them for duplicates again.", id, other)
+	if marked {
+		msg = fmt.Sprintf("#%d is no longer a copy of #%d: it is back with your receipts and in exports.", id, other)
+	}
+	f.u.say(msg)
 }
 
 // entry returns the input of a top-level field, for tests.
@@ -541,9 +598,20 @@ func moneyText(v string) string {
 
 // inWords is a field's stored value as the form shows it: a kind of
 // document by its name ("Credit note"), a tax ID without its scheme's code
-// (the field's label names the scheme).
+// (the field's label names the scheme), a word on a duplicate as a
+// sentence's end ("copy of #3", "not marked").
 func inWords(path, v string) string {
 	switch path {
+	case library.DuplicateField:
+		if v == "" {
+			return "not marked"
+		}
+		return v
+	case "duplicate_of": // an earlier version's mark: the receipt's number, 0 for none
+		if v == "" || v == "0" {
+			return "not marked"
+		}
+		return "copy of #" + v
 	case "doc_type":
 		return receipt.DocType(v).Name()
 	case "supplier_tax_id":

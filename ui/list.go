@@ -94,11 +94,15 @@ func rowDetail(r library.Summary) string {
 	if r.HasTotal {
 		parts = append(parts, receipt.Money{Amount: r.Total, Currency: r.Currency}.String())
 	}
-	parts = append(parts, statusText(r.Status))
-	if r.DuplicateOf != 0 {
-		parts = append(parts, fmt.Sprintf("duplicate of #%d?", r.DuplicateOf))
-	} else if r.Warnings > 0 && r.Status != library.StatusConfirmed { // a person checked it
-		parts = append(parts, fmt.Sprintf("%d to check", r.Warnings))
+	switch {
+	case r.Status == library.StatusDuplicate:
+		parts = append(parts, copyText(r.DuplicateOf))
+	case r.DuplicateOf != 0:
+		parts = append(parts, statusText(r.Status), fmt.Sprintf("duplicate of #%d?", r.DuplicateOf))
+	case r.Warnings > 0 && r.Status != library.StatusConfirmed: // a person checked it
+		parts = append(parts, statusText(r.Status), fmt.Sprintf("%d to check", r.Warnings))
+	default:
+		parts = append(parts, statusText(r.Status))
 	}
 	return fmt.Sprintf("#%d  %s", r.ID, strings.Join(parts, " · "))
 }
@@ -107,14 +111,25 @@ func statusText(s library.Status) string {
 	return map[library.Status]string{
 		library.StatusNew: "new", library.StatusQueued: "queued", library.StatusExtracting: "reading…",
 		library.StatusExtracted: "ready to confirm", library.StatusNeedsReview: "needs review",
-		library.StatusConfirmed: "confirmed", library.StatusFailed: "failed",
+		library.StatusConfirmed: "confirmed", library.StatusFailed: "failed", library.StatusDuplicate: "duplicate",
 	}[s]
+}
+
+// copyText says that a receipt is marked as a copy of receipt other, which
+// leaves it out of review and exports.
+func copyText(other int64) string {
+	if other == 0 {
+		return "duplicate, left out"
+	}
+	return fmt.Sprintf("copy of #%d, left out", other)
 }
 
 func statusIcon(r library.Summary) fyne.Resource {
 	switch {
 	case r.Status == library.StatusFailed:
 		return theme.ErrorIcon()
+	case r.Status == library.StatusDuplicate:
+		return theme.ContentCopyIcon()
 	case r.DuplicateOf != 0 || r.Warnings > 0 && r.Status != library.StatusConfirmed:
 		return theme.WarningIcon()
 	case r.Status == library.StatusConfirmed:

@@ -16,6 +16,9 @@ import (
 
 // fieldLabel names a field path as the form does ("Total", "Line 2: Line total").
 func fieldLabel(path string) string {
+	if library.IsDuplicateField(path) {
+		return "Duplicate"
+	}
 	for _, f := range receipt.Fields {
 		if f.Path == path {
 			return f.Label
@@ -71,7 +74,11 @@ func (u *UI) Undo() {
 	u.restoreBefore(e)
 	u.Select(e.ReceiptID)
 	u.Reload()
-	u.say(fmt.Sprintf("Undone on #%d: %s is %s again.", e.ReceiptID, fieldLabel(e.Field), shownValue(inWords(e.Field, e.Old))))
+	if library.IsDuplicateField(e.Field) {
+		u.say(fmt.Sprintf("Undone on #%d: %q is taken back.", e.ReceiptID, inWords(e.Field, e.New)))
+	} else {
+		u.say(fmt.Sprintf("Undone on #%d: %s is %s again.", e.ReceiptID, fieldLabel(e.Field), shownValue(inWords(e.Field, e.Old))))
+	}
 	u.showLastEdit()
 	u.changed()
 }
