@@ -1,6 +1,8 @@
 package fields
 
 import (
+	"cmp"
+	"math"
 	"regexp"
 	"slices"
 	"sort"
@@ -71,7 +73,62 @@ func GroupLines(words []inference.Word) []Line {
 		}
 		lines[i].Conf = sum / float64(len(lines[i].Words))
 	}
-	return lines
+	return joinSplitRows(lines)
+}
+
+// splitRowReach is how far apart, in line heights, a label's and its
+// amount's centres may lie across the page and be one row a reader split:
+// a reader puts two regions on one row where their middles share most of
+// their height (centres a third of a height apart); the next row lies a
+// whole height or more away.
+const splitRowReach = 0.75
+
+// joinSplitRows puts back on one line a label and its amount that a
+// photo's tilt or curl set on two, one just above the other: an amount
+// alone on its line, to the right of a line of words without an amount,
+// their centres less than splitRowReach of a line's height apart ("-0.03"
+// over "Rounding", "50.00" over "Cash" on a receipt curled across). Of
+// two pairs that share a line, the closer is joined.
+func joinSplitRows(lines []Line) []Line {
+	type pair struct {
+		label, amount int
+		apart         float64
+	}
+	var pairs []pair
+	for i := 0; i+1 < len(lines); i++ {
+		for _, p := range [][2]int{{i, i + 1}, {i + 1, i}} {
+			label, amount := lines[p[0]], lines[p[1]]
+			if len(amountsIn(label.Text)) > 0 || letterCount(label.Text) < 3 ||
+				len(amountsIn(amount.Text)) != 1 || !reAmountOnly.MatchString(strings.TrimSpace(amount.Text)) ||
+				amount.Box.X < label.Box.X+label.Box.W {
+				continue
+			}
+			h := float64(max(label.Box.H, amount.Box.H))
+			apart := math.Abs(float64(2*label.Box.Y+label.Box.H-2*amount.Box.Y-amount.Box.H)) / 2
+			if h > 0 && apart < splitRowReach*h {
+				pairs = append(pairs, pair{p[0], p[1], apart / h})
+			}
+		}
+	}
+	if len(pairs) == 0 {
+		return lines
+	}
+	slices.SortStableFunc(pairs, func(a, b pair) int { return cmp.Compare(a.apart, b.apart) })
+	joined := make([]bool, len(lines))
+	for _, p := range pairs {
+		if joined[p.label] || joined[p.amount] {
+			continue
+		}
+		joined[p.label], joined[p.amount] = true, true
+		words := append(slices.Clone(lines[p.label].Words), lines[p.amount].Words...)
+		for i := range words {
+			words[i].Line = lines[p.label].Words[0].Line
+		}
+		slices.SortStableFunc(words, func(a, b inference.Word) int { return cmp.Compare(a.Box.X, b.Box.X) })
+		lines[p.label] = GroupLines(words)[0]
+		lines[p.amount] = Line{}
+	}
+	return slices.DeleteFunc(lines, func(l Line) bool { return len(l.Words) == 0 })
 }
 
 // trimEdgeSpecks drops the specks OCR reads at the ends of a line, where a

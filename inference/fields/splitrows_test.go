@@ -1,0 +1,61 @@
+package fields
+
+import (
+	"testing"
+
+	"github.com/shoebox-app/shoebox/inference"
+	"github.com/shoebox-app/shoebox/receipt"
+)
+
+// TestJoinSplitRows: a label and its amount that a curled photo set a
+// little apart are one row again; the next row's amount, an amount to the
+// left, or a line that has its own amount are not joined.
+func TestJoinSplitRows(t *testing.T) {
+	w := func(line int, text string, x, y, width, h int) inference.Word {
+		return inference.Word{Text: text, Line: line, Conf: 0.99, Box: receipt.Box{X: x, Y: y, W: width, H: h}}
+	}
+	for _, tc := range []struct {
+		name  string
+		words []inference.Word
+		want  []string
+	}{
+		{"the amount a little above its label", []inference.Word{
+			w(0, "Total", 386, 827, 63, 16), w(0, "45.43", 761, 817, 70, 20),
+			w(1, "-0.03", 763, 848, 63, 18),
+			w(2, "Rounding", 383, 858, 109, 18),
+			w(3, "50.00", 765, 936, 66, 20),
+			w(4, "Cash", 392, 948, 50, 18),
+			w(5, "4.60", 784, 967, 48, 19),
+			w(6, "Change", 388, 979, 86, 20),
+		}, []string{"Total 45.43", "Rounding -0.03", "Cash 50.00", "Change 4.60"}},
+		{"the next row's amount", []inference.Word{
+			w(0, "TOTAL:", 100, 500, 80, 20),
+			w(1, "12.00", 400, 530, 60, 20),
+		}, []string{"TOTAL:", "12.00"}},
+		{"an amount to the left of the words", []inference.Word{
+			w(0, "12.00", 100, 500, 60, 20),
+			w(1, "Thank you", 300, 510, 120, 20),
+		}, []string{"12.00", "Thank you"}},
+		{"a line with an amount of its own", []inference.Word{
+			w(0, "Subtotal", 100, 500, 90, 20), w(0, "9.00", 200, 500, 50, 20),
+			w(1, "3.00", 400, 510, 50, 20),
+		}, []string{"Subtotal 9.00", "3.00"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			lines := GroupLines(tc.words)
+			var got []string
+			for _, l := range lines {
+				got = append(got, l.Text)
+			}
+			if len(got) != len(tc.want) {
+				t.Fatalf("lines %q, want %q", got, tc.want)
+			}
+			for i := range got {
+				if got[i] != tc.want[i] {
+					t.Errorf("lines %q, want %q", got, tc.want)
+					break
+				}
+			}
+		})
+	}
+}
