@@ -218,6 +218,9 @@ func (c *checker) sums() {
 			if sum, complete := ItemsSum(r); complete && c.near(sum, r.Total.Value, int64(len(r.LineItems))) {
 				break // the items are priced with their tax; the subtotal is the net of the tax table
 			}
+			if NetBelowTotal(&r) {
+				break // "TOTAL 11,50 / BASE IMPONIBLE 10,45 / IVA 10% 1,05 (IVA INCLUIDO)"
+			}
 			c.add(FindSumVsTotal, Warning, fmt.Sprintf("the total %s is the subtotal plus tax, so the prices do not include tax: untick \"tax inclusive\"", c.money(r.Total.Value)), "tax_inclusive", "subtotal", "total_tax", "total")
 		}
 	case !r.TotalTax.Set || !r.TaxInclusive.Set:
@@ -242,6 +245,15 @@ func (c *checker) sums() {
 		want = base
 	}
 	c.add(FindSumVsTotal, Warning, fmt.Sprintf("subtotal and adjustments come to %s but the total is %s", c.money(want), c.money(r.Total.Value)), fields...)
+}
+
+// NetBelowTotal says whether the subtotal was read below the total: under
+// a total it is no running sum of the prices but the net of the tax's
+// breakdown ("TOTAL 11,50 / BASE IMPONIBLE 10,45 / IVA 10% 1,05"), which
+// with the tax makes the total whether or not the prices held the tax.
+func NetBelowTotal(r *Receipt) bool {
+	s, t := r.Subtotal.Box, r.Total.Box
+	return s != nil && t != nil && s.Y > t.Y+t.H/2
 }
 
 // taxLines: each declared rate is plausible for the country, and tax ≈

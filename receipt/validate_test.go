@@ -79,6 +79,16 @@ func TestValidate(t *testing.T) {
 			r.TaxLines = []TaxLine{{Rate: amt("20"), Net: amt("100.00"), Tax: amt("20.00")}}
 		}, nil, nil},
 		{"inclusive sum off", au, func(r *Receipt) { r.Total = amt("120.00") }, []string{FindGSTFraction, FindSumVsTotal}, nil},
+		{"inclusive, a subtotal that needs the tax added", au, func(r *Receipt) {
+			r.LineItems = nil
+			r.Subtotal, r.Total = amt("100.00"), amt("110.00")
+			r.Subtotal.Box, r.Total.Box = &Box{Y: 400, H: 20}, &Box{Y: 430, H: 20}
+		}, []string{FindSumVsTotal}, []string{"tax_inclusive", "subtotal", "total_tax", "total"}},
+		{"inclusive, the net of the tax's breakdown printed under the total", au, func(r *Receipt) {
+			r.LineItems = nil
+			r.Subtotal, r.Total = amt("100.00"), amt("110.00")
+			r.Subtotal.Box, r.Total.Box = &Box{Y: 460, H: 20}, &Box{Y: 430, H: 20}
+		}, nil, nil},
 		{"UK rate 17.5 is implausible", uk, func(r *Receipt) {
 			r.SupplierTaxID = Field[TaxID]{}
 			r.TaxLines = []TaxLine{{Rate: amt("17.5")}}

@@ -132,7 +132,7 @@ func pricesWithoutTheTax(r *receipt.Receipt) {
 	if base.Equal(r.Total.Value) || !base.Add(r.TotalTax.Value).Equal(r.Total.Value) {
 		return
 	}
-	if items, _ := receipt.ItemsSum(*r); items.Equal(r.Total.Value) {
+	if items, _ := receipt.ItemsSum(*r); items.Equal(r.Total.Value) || receipt.NetBelowTotal(r) {
 		return // priced with their tax; the subtotal is the tax table's net
 	}
 	r.TaxInclusive = receipt.Field[bool]{Value: false, Set: true, Source: receipt.SourceOCR, Confidence: confLikely}
