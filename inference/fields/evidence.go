@@ -101,12 +101,22 @@ func lineAt(lines []Line, b *receipt.Box) int {
 	if b == nil {
 		return -1
 	}
+	// The line the value was read from, where it is one of these; else
+	// the one sharing most of its height: on a photo taken askew each
+	// line's box is tall, and a line's box reaches into the next one's
+	// ("COBB CO TAX 2.000% 0.95" into "TOTAL $50.30").
+	best, most := -1, 0
 	for i, l := range lines {
-		if SameLine(l.Box, *b) {
+		if l.Box == *b {
 			return i
 		}
+		if SameLine(l.Box, *b) {
+			if shared := min(l.Box.Y+l.Box.H, b.Y+b.H) - max(l.Box.Y, b.Y); shared > most {
+				best, most = i, shared
+			}
+		}
 	}
-	return -1
+	return best
 }
 
 // SameLine says whether two boxes are on one text line: on one page, most
