@@ -59,3 +59,20 @@ func TestJoinSplitRows(t *testing.T) {
 		})
 	}
 }
+
+// TestLineAtTakesTheValuesOwnLine: on a photo taken askew a line's box
+// reaches into the next; the value's own line is the one its box is.
+func TestLineAtTakesTheValuesOwnLine(t *testing.T) {
+	lines := []Line{
+		{Text: "COBB CO TAX 2.000% 0.95", Box: receipt.Box{X: 360, Y: 944, W: 812, H: 82}},
+		{Text: "TOTAL $50.30", Box: receipt.Box{X: 359, Y: 984, W: 800, H: 86}},
+	}
+	total := lines[1].Box
+	if got := lineAt(lines, &total); got != 1 {
+		t.Errorf("lineAt = %d, want 1 (the total's own line)", got)
+	}
+	near := receipt.Box{X: 370, Y: 990, W: 700, H: 80} // the line read again alone
+	if got := lineAt(lines, &near); got != 1 {
+		t.Errorf("lineAt = %d, want 1 (the line sharing most of its height)", got)
+	}
+}
