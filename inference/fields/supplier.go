@@ -423,6 +423,10 @@ func continuesName(name, next string) bool {
 // of the name's line: "IN-N-OUT BURGER SANTA CLARA 12:48 PM".
 var reTimeAtEnd = regexp.MustCompile(`(?i)\s+([01]?\d|2[0-3]):[0-5]\d(:[0-5]\d)?\s*([AP]\.?M\.?)?\s*$`)
 
+// reLoneDot is a full stop the reading set apart from the word it ends
+// ("SELERA KAMPUNG FOOD SDN . BHD").
+var reLoneDot = regexp.MustCompile(`\s+\.(\s|$)`)
+
 // cleanName takes the specks, registration numbers and "owned by" notes
 // off a line that holds the supplier's name.
 func cleanName(s string, pk *packs.Pack) string {
@@ -451,7 +455,7 @@ func cleanName(s string, pk *packs.Pack) string {
 	for len(fields) > 1 && letterCount(fields[len(fields)-1]) == 0 && fields[len(fields)-1] != "&" && !reShopNumber.MatchString(fields[len(fields)-1]) && !reStoreNumber.MatchString(fields[len(fields)-1]) {
 		fields = fields[:len(fields)-1]
 	}
-	name := strings.Trim(addressAfterLegalForm(strings.Join(fields, " "), pk), " .,:;-*|_")
+	name := strings.Trim(addressAfterLegalForm(reLoneDot.ReplaceAllString(strings.Join(fields, " "), ".$1"), pk), " .,:;-*|_")
 	// A quote mark that opens or ends the name and is never closed or
 	// opened is a speck: "\"BLUE DOOR CAFE".
 	if n := strings.Count(name, `"`) + strings.Count(name, "“") + strings.Count(name, "”"); n == 1 {

@@ -278,6 +278,19 @@ func TestALegalFormReadWithDigitsIsItsLetters(t *testing.T) {
 	}
 }
 
+// A full stop the reading set apart joins the word it ends.
+func TestALoneFullStopJoinsItsWord(t *testing.T) {
+	my, _ := packs.Get("MY")
+	for in, want := range map[string]string{
+		"SELERA KAMPUNG FOOD SDN . BHD": "SELERA KAMPUNG FOOD SDN. BHD",
+		"KEDAI RUNCIT MAJU SDN BHD .":   "KEDAI RUNCIT MAJU SDN BHD",
+	} {
+		if got := cleanName(in, my); got != want {
+			t.Errorf("cleanName(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
 // The name heads the receipt above its first date, total or priced line:
 // a table's guests, an item with its price or one below the first priced
 // line is no name, however the logo above was misread.
