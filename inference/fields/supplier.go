@@ -445,6 +445,9 @@ func cleanName(s string, pk *packs.Pack) string {
 	s = strings.Join(dropLowercaseJunk(strings.Fields(s)), " ")
 	s = mendOpeningParen(reSpacedApostropheS.ReplaceAllString(reQuoteAsQuery.ReplaceAllString(fixLegalSuffix(s), "$1'$2"), "$1$2$3"))
 	fields := mendCutSDN(dropAfterLegalSuffix(mendLegalFormDigits(strings.Fields(s), pk)))
+	for i, f := range fields {
+		fields[i] = mendStoreNumber(f)
+	}
 	// Drop stray marks OCR puts before and after the name: "|", "#000002".
 	for len(fields) > 1 && letterCount(fields[0]) == 0 && (!HasDigit(fields[0]) || strings.HasPrefix(fields[0], "#")) {
 		fields = fields[1:] // "|", "#000002"; a leading number stays: "99 SPEED MART"
@@ -527,6 +530,19 @@ func closeBracketBeforeLegalForm(name string) string {
 // reStoreNumber is a branch's number as a chain prints it after its
 // name: "#199", "#44969-0".
 var reStoreNumber = regexp.MustCompile(`^#\d{1,8}(-\d+)?$`)
+
+// reStoreNumberMisread is a store number with a 1 read as I or l, or a 0
+// as O: "#I18".
+var reStoreNumberMisread = regexp.MustCompile(`^#[\dIlO]{1,8}$`)
+
+// mendStoreNumber reads a store number's letters as the digits they stand
+// for ("PRAIRIE STAR FUEL #I18" is #118), where the rest of it is digits.
+func mendStoreNumber(w string) string {
+	if !reStoreNumberMisread.MatchString(w) || !HasDigit(w) {
+		return w
+	}
+	return strings.NewReplacer("I", "1", "l", "1", "O", "0").Replace(w)
+}
 
 // reShopNumber is a plain number of up to four digits.
 var reShopNumber = regexp.MustCompile(`^\d{1,4}$`)

@@ -278,12 +278,15 @@ func TestALegalFormReadWithDigitsIsItsLetters(t *testing.T) {
 	}
 }
 
-// A full stop the reading set apart joins the word it ends.
+// A full stop the reading set apart joins the word it ends; a store
+// number reads as digits.
 func TestALoneFullStopJoinsItsWord(t *testing.T) {
 	my, _ := packs.Get("MY")
 	for in, want := range map[string]string{
 		"SELERA KAMPUNG FOOD SDN . BHD": "SELERA KAMPUNG FOOD SDN. BHD",
 		"KEDAI RUNCIT MAJU SDN BHD .":   "KEDAI RUNCIT MAJU SDN BHD",
+		"PRAIRIE STAR FUEL #I18":        "PRAIRIE STAR FUEL #118", // a store number's 1 read as I
+		"PRAIRIE STAR FUEL #IO":         "PRAIRIE STAR FUEL #IO",  // no digit: no number
 	} {
 		if got := cleanName(in, my); got != want {
 			t.Errorf("cleanName(%q) = %q, want %q", in, got, want)
