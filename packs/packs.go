@@ -59,6 +59,12 @@ type Language struct {
 	// its reading taken where it only gives the letters back
 	// (RestoresMisread).
 	MisreadLetters map[string]string `json:"misread_letters,omitempty"`
+	// Accents are the language's letters with an accent or umlaut (small
+	// letters: "áéíóúüñ"), which the page reader reads without it
+	// ("Distribucion", "KORNMUHLE"): a name's or address's word that could
+	// have lost one is read again by Tesseract in the language, and its
+	// reading taken where it only puts accents back (RestoresAccents).
+	Accents string `json:"accents,omitempty"`
 	// Elisions are the language's words that end in an apostrophe and
 	// join the next ("D'", "L'", "DELL'"): read apart from it ("D'
 	// IXELLES"), such a word is part of the text, not a speck.
@@ -498,6 +504,11 @@ func checkLanguage(l *Language) error {
 	for m, n := range l.Months {
 		if n < 1 || n > 12 || len(Words(m)) != 1 {
 			return fmt.Errorf("language pack %s: month %q → %d", l.Code, m, n)
+		}
+	}
+	for _, r := range l.Accents {
+		if !unicode.IsLower(r) || Fold(string(r)) == string(unicode.ToUpper(r)) {
+			return fmt.Errorf("language pack %s: accent %q: small letters with an accent or umlaut", l.Code, r)
 		}
 	}
 	for letter, read := range l.MisreadLetters {
@@ -1375,6 +1386,57 @@ func (p *Pack) RestoresMisread(first, second string) bool {
 		}
 	}
 	return true
+}
+
+// MayHaveLostAccents says whether a word, read with no accent, holds a
+// letter that one of the pack's languages writes with one ("Distribucion"
+// may be Distribución): a reading of it may have lost it.
+func (p *Pack) MayHaveLostAccents(word string) bool {
+	if p == nil || Fold(word) != strings.ToUpper(word) {
+		return false
+	}
+	up := strings.ToUpper(word)
+	for _, l := range p.langs {
+		for _, r := range l.Accents {
+			if strings.Contains(up, Fold(string(r))) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// RestoresAccents says whether second is first with accents of the pack's
+// languages put back on letters that had none, and no other change, case
+// kept ("Distribucion", "Distribución"; "KORNMUHLE", "KORNMÜHLE").
+func (p *Pack) RestoresAccents(first, second string) bool {
+	if p == nil {
+		return false
+	}
+	a, b := []rune(first), []rune(second)
+	if len(a) != len(b) || first == second {
+		return false
+	}
+	for i := range a {
+		if a[i] == b[i] {
+			continue
+		}
+		if unicode.IsUpper(a[i]) != unicode.IsUpper(b[i]) || Fold(string(a[i])) != string(unicode.ToUpper(a[i])) ||
+			Fold(string(b[i])) != string(unicode.ToUpper(a[i])) || !p.accented(unicode.ToLower(b[i])) {
+			return false
+		}
+	}
+	return true
+}
+
+// accented says whether r is one of the pack's languages' accented letters.
+func (p *Pack) accented(r rune) bool {
+	for _, l := range p.langs {
+		if strings.ContainsRune(l.Accents, r) {
+			return true
+		}
+	}
+	return false
 }
 
 // readsAs says whether letter is a misread letter of the pack's languages

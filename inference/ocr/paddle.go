@@ -361,11 +361,14 @@ func ppDoubtfulWord(w inference.Word) bool { return w.Conf < ppDoubtfulConf }
 
 // ppDoubtfulWordIn is ppDoubtfulWord on a page printed in country, whose
 // languages may have letters PP-OCR has none of: a word holding the
-// letter PP-OCR reads in their place ("Wroctaw" for Wrocław) is doubtful
-// however sure PP-OCR was (see tesseractSurer).
+// letter PP-OCR reads in their place ("Wroctaw" for Wrocław), or a letter
+// the languages write with an accent PP-OCR leaves off ("Distribucion"),
+// is doubtful however sure PP-OCR was (see tesseractSurer).
 func ppDoubtfulWordIn(country string) func(inference.Word) bool {
 	pk, _ := packs.Get(country)
-	return func(w inference.Word) bool { return ppDoubtfulWord(w) || pk.HasStandIn(w.Text) }
+	return func(w inference.Word) bool {
+		return ppDoubtfulWord(w) || pk.HasStandIn(w.Text) || pk.MayHaveLostAccents(w.Text)
+	}
 }
 
 // tesseractSurerOn is tesseractSurer on a page that prints the spellings
@@ -383,6 +386,11 @@ func tesseractSurerOn(printed fields.PageSpellings, pk *packs.Pack, first, secon
 // page of pack pk takes the place of PP-OCR's first; lacks says which
 // letters PP-OCR's alphabet has none of (nil: none).
 func tesseractSurer(first, second inference.Word, pk *packs.Pack, lacks func(rune) bool) bool {
+	// Accents put back ("Distribucion" read again "Distribución", "Cafe"
+	// "Café"): PP-OCR reads a European page's letters without them.
+	if pk.RestoresAccents(first.Text, second.Text) {
+		return second.Conf >= tesseractRestoresConf
+	}
 	// A word of our lexicon as it stands is no misread (ALAM read again
 	// ALAN, Bukit again Buklt).
 	if fields.KnownWord(first.Text, pk) && !fields.KnownWord(second.Text, pk) {

@@ -195,11 +195,11 @@ func TestTesseractSurerKeepsDigitsAndKnownWords(t *testing.T) {
 	// On a Polish page, a word PP-OCR read surely with the t it reads for ł
 	// is doubtful, and Tesseract's ł is taken where nothing else changed.
 	pl, _ := packs.Get("PL")
-	doubtful := ppDoubtfulWordIn("PL")
-	if !doubtful(inference.Word{Text: "Wroctaw", Conf: 0.99}) || doubtful(inference.Word{Text: "Krakow", Conf: 0.99}) {
-		t.Error("on a Polish page, only a word with t is doubtful for its letters")
+	de, _ := packs.Get("DE")
+	if !ppDoubtfulWordIn("PL")(inference.Word{Text: "Wroctaw", Conf: 0.99}) || !pl.HasStandIn("Wroctaw") || pl.HasStandIn("Krakow") {
+		t.Error("on a Polish page, a word with t is doubtful for its letters, one without is not")
 	}
-	if ppDoubtfulWordIn("DE")(inference.Word{Text: "Wroctaw", Conf: 0.99}) {
+	if de.HasStandIn("Wroctaw") {
 		t.Error("German has no letter PP-OCR reads as t")
 	}
 	for _, c := range []struct {
@@ -217,13 +217,40 @@ func TestTesseractSurerKeepsDigitsAndKnownWords(t *testing.T) {
 		t.Error("Irish Waish read again Walsh was not taken")
 	}
 	// German: ß read as B or R, ü as i.
-	de, _ := packs.Get("DE")
+	de, _ = packs.Get("DE")
 	for _, c := range []struct {
 		first, second string
 		take          bool
 	}{{"WeiB", "Weiß", true}, {"WEIR", "WEIß", true}, {"Miller", "Müller", true}, {"Miller", "Müllex", false}, {"Miller", "Möller", false}} {
 		if got := tesseractSurer(inference.Word{Text: c.first, Conf: 0.99}, inference.Word{Text: c.second, Conf: 0.95}, de, nil); got != c.take {
 			t.Errorf("German %s read again %s: taken %v, want %v", c.first, c.second, got, c.take)
+		}
+	}
+	// Accents the page reader leaves off: a word that could have lost one
+	// is read again, and Tesseract's accents taken at 0.6 and over where
+	// nothing else changed, case kept.
+	es, _ := packs.Get("ES")
+	if !ppDoubtfulWordIn("ES")(inference.Word{Text: "Malaga", Conf: 0.99}) || ppDoubtfulWordIn("ES")(inference.Word{Text: "Málaga", Conf: 0.99}) ||
+		ppDoubtfulWordIn("US")(inference.Word{Text: "Malaga", Conf: 0.99}) {
+		t.Error("on a Spanish page only a word without accents is read again for them; an English page's never")
+	}
+	for _, c := range []struct {
+		pk            *packs.Pack
+		first, second string
+		conf          float64
+		take          bool
+	}{
+		{es, "Distribucion", "Distribución", 0.7, true},
+		{es, "DISTRIBUCION", "DISTRIBUCIÓN", 0.7, true},
+		{es, "Distribucion", "Distribución", 0.5, false},  // Tesseract unsure
+		{es, "Distribucion", "DISTRIBUCIÓN", 0.95, false}, // case changed
+		{es, "Distribucion", "Distribucián", 0.95, false}, // another letter
+		{es, "Cafe", "Café", 0.7, true},
+		{de, "KORNMUHLE", "KORNMÜHLE", 0.7, true},
+		{de, "Cafe", "Café", 0.7, false}, // é is no German letter
+	} {
+		if got := tesseractSurer(inference.Word{Text: c.first, Conf: 0.99}, inference.Word{Text: c.second, Conf: c.conf}, c.pk, nil); got != c.take {
+			t.Errorf("%s %s read again %s at %.2f: taken %v, want %v", c.pk.Country, c.first, c.second, c.conf, got, c.take)
 		}
 	}
 	// Tesseract less sure of the word than of a changed one: only the
