@@ -76,3 +76,25 @@ func TestLineAtTakesTheValuesOwnLine(t *testing.T) {
 		t.Errorf("lineAt = %d, want 1 (the line sharing most of its height)", got)
 	}
 }
+
+// TestSumsReplaceATaxReadAsTheSubtotal: a skewed photo's reading put the
+// tax's amount on the subtotal's label and the total on its own; the
+// closing sums' arithmetic gives the subtotal and the tax back.
+func TestSumsReplaceATaxReadAsTheSubtotal(t *testing.T) {
+	w := func(line int, text string, x, y, width int) inference.Word {
+		return inference.Word{Text: text, Line: line, Conf: 0.99, Box: receipt.Box{X: x, Y: y, W: width, H: 10}}
+	}
+	lines := GroupLines([]inference.Word{
+		w(0, "VILLA", 20, 10, 40), w(0, "RESTAURANT", 70, 10, 80),
+		w(1, "1", 20, 186, 5), w(1, "Veal", 30, 186, 30), w(1, "25.95", 210, 186, 33),
+		w(2, "87.25", 210, 217, 33),
+		w(3, "SUB", 21, 226, 19), w(3, "TOTAL:", 42, 225, 34), w(3, "7.53", 216, 230, 29),
+		w(4, "Tax", 20, 240, 18), w(4, "1:", 40, 240, 10),
+		w(5, "$94.78", 206, 260, 38),
+		w(6, "TOTAL:", 19, 266, 31),
+	})
+	r := ExtractFields(lines, receipt.DefaultLocale(receipt.CountryUS), testNow)
+	if r.Total.Value.String() != "94.78" || r.Subtotal.Value.String() != "87.25" || r.TotalTax.Value.String() != "7.53" {
+		t.Errorf("total %s, subtotal %s, tax %s; want 94.78, 87.25, 7.53", r.Total.Value, r.Subtotal.Value, r.TotalTax.Value)
+	}
+}

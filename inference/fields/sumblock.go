@@ -115,6 +115,16 @@ func applySumBlock(r *receipt.Receipt, lines []Line, upper []string) {
 		// The printed total stands; where the sums make it, their tax is
 		// the receipt's when no tax amount was read on its line ("27.36 /
 		// Subtotal / 2.60 / Tax / Grand Total 29.96").
+		// A skewed photo's reading may put the tax's amount on the
+		// subtotal's label ("87.25 / SUB TOTAL: 7.53 / Tax 1: / TOTAL:
+		// $94.78"): a subtotal that is the sums' tax, and with the tax
+		// read makes no total, is theirs to replace.
+		if r.Total.Value.Equal(sb.total) && !addsTip && r.Subtotal.Set && r.Subtotal.Value.Equal(sb.added) &&
+			!r.Subtotal.Value.Add(r.TotalTax.Value).Equal(r.Total.Value) {
+			r.Subtotal = found(sb.subtotal, sb.at.Conf*confLikely, nil, "the closing sums' arithmetic")
+			r.TotalTax = found(sb.added, sb.at.Conf*confLikely, nil, "the closing sums' arithmetic")
+			return
+		}
 		if r.Total.Value.Equal(sb.total) && !r.TotalTax.Set && !addsTip && (!r.Subtotal.Set || r.Subtotal.Value.Equal(sb.subtotal)) {
 			if !r.Subtotal.Set {
 				r.Subtotal = found(sb.subtotal, sb.at.Conf*confLikely, nil, "the closing sums' arithmetic")
