@@ -276,8 +276,8 @@ func notANameLine(l Line, pk *packs.Pack) bool {
 		return true
 	}
 	words := packs.Words(l.Text)
-	if pk.IsLabelLine(words) {
-		return true // "CARTE BANCAIRE", "Mastercard"
+	if pk.IsLabelLine(words) || documentTitleLine(words, pk) {
+		return true // "CARTE BANCAIRE", "Mastercard", "Fatura Simplificada FS 0214/289341"
 	}
 	if len(words) == 0 || !pk.IsTillWord(words[0]) {
 		return false
@@ -288,6 +288,27 @@ func notANameLine(l Line, pk *packs.Pack) bool {
 		}
 	}
 	return true
+}
+
+// documentTitleLine says whether words are a document's title in the
+// pack's languages (an invoice's or a receipt's) followed by nothing but
+// its number: "Fatura Simplificada FS 0214/289341", "TAX INVOICE 0042".
+func documentTitleLine(words []string, pk *packs.Pack) bool {
+	for _, label := range []string{"INVOICE", "RECEIPT"} {
+		for _, title := range pk.LabelWords(label) {
+			if len(title) == 0 || len(words) <= len(title) || !slices.Equal(words[:len(title)], title) {
+				continue
+			}
+			number := true
+			for _, w := range words[len(title):] {
+				number = number && (HasDigit(w) || len([]rune(w)) <= 3)
+			}
+			if number {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // NoNameAt says whether a line of this reading that a box's middle falls

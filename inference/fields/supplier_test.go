@@ -232,6 +232,7 @@ func TestADisputedWordPrintedAgainSettlesTheDoubt(t *testing.T) {
 func TestTableHeadingsAndTillWordsAreNoName(t *testing.T) {
 	au, _ := packs.Get("AU")
 	fr, _ := packs.Get("FR")
+	pt, _ := packs.Get("PT")
 	for _, tc := range []struct {
 		pk     *packs.Pack
 		line   string
@@ -242,6 +243,8 @@ func TestTableHeadingsAndTillWordsAreNoName(t *testing.T) {
 		{au, "Station: 2", true},
 		{au, "SERVER MEGAN", true},
 		{au, "STATION ELECTRICAL", false},
+		{pt, "Fatura Simplificada FS 0214/289341", true}, // a document's title and number
+		{pt, "Fatura Expresso Lda", false},
 		{au, "TABLE MOUNTAIN RESTAURANT", false},
 	} {
 		if got := notANameLine(Line{Text: tc.line, Conf: 0.99}, tc.pk); got != tc.noName {
