@@ -98,3 +98,15 @@ func TestSumsReplaceATaxReadAsTheSubtotal(t *testing.T) {
 		t.Errorf("total %s, subtotal %s, tax %s; want 94.78, 87.25, 7.53", r.Total.Value, r.Subtotal.Value, r.TotalTax.Value)
 	}
 }
+
+// TestASalePaidInTwoIsNotOnePayment: a grocery paid by food stamps and a
+// debit card prints its amount due as "BALANCE" and its change apart; the
+// closing sums, not the card's part less the change, are the total.
+func TestASalePaidInTwoIsNotOnePayment(t *testing.T) {
+	r := ExtractFields(lines("PIONEER VALLEY MARKET", "03/04/25 4:12 PM", "DOG FOOD 15 LB 21.99 T",
+		"SUBTOTAL 73.92", "TAX 6.25% ON $47.26 2.95", "**** BALANCE 76.87", "EBT SNAP 26.66", "DEBIT ***5520 50.21",
+		"CHANGE 0.00", "EBT FOOD BALANCE $184.37"), receipt.DefaultLocale(receipt.CountryUS), testNow)
+	if r.Total.Value.String() != "76.87" {
+		t.Errorf("total %s (%s), want 76.87", r.Total.Value, r.Total.Why)
+	}
+}

@@ -55,8 +55,12 @@ func findSumBlock(lines []Line, upper []string) (sumBlock, bool) {
 		i int
 	}
 	var amts []amt
+	changeLine := slices.ContainsFunc(upper, func(k string) bool { return strings.Contains(k, "CHANGE") })
 	for i := max(0, sub-1); i < len(lines) && i <= end+3; i++ {
-		if reChange.MatchString(upper[i]) {
+		// The change is no sum; "BALANCE", which names the change on some
+		// tills and the amount due on others, is one where the page prints
+		// its change on a line of its own.
+		if reChange.MatchString(upper[i]) && (!strings.Contains(upper[i], "BALANCE") || strings.Contains(upper[i], "CHANGE") || !changeLine) {
 			continue
 		}
 		for _, v := range amountsIn(lines[i].Text) {
@@ -97,12 +101,14 @@ func saysTotal(k string) bool {
 // the tax the arithmetic names replace readings it contradicts.
 func applySumBlock(r *receipt.Receipt, lines []Line, upper []string) {
 	// A total the rules only guessed (the amount paid, no total label
-	// read) gives way to the arithmetic as an unset one does.
-	guessed := PaidOrUnlabelled(r.Total)
+	// read, or one payment less the change where the sale was paid in two:
+	// "EBT SNAP 26.66 / DEBIT 50.21 / CHANGE 0.00") gives way to the
+	// arithmetic as an unset one does.
 	sb, ok := findSumBlock(lines, upper)
 	if !ok {
 		return
 	}
+	guessed := PaidOrUnlabelled(r.Total) || r.Total.Why == whyCashLessChange && !r.Total.Value.Equal(sb.total)
 	// A total printed and labelled stands, unless it is the arithmetic's
 	// subtotal and the rules took the subtotal for it ("Subtotal $28.48")
 	// or read the labels the other way round ("Amount: $25.34 / Tax $2.28

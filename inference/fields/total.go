@@ -12,6 +12,10 @@ import (
 // whyPaid is the reason given for a total that is the amount paid.
 const whyPaid = "the amount paid, with no change given"
 
+// whyCashLessChange is the why of a total made from the amount handed
+// over less the change, where no total line was read.
+const whyCashLessChange = "cash less change"
+
 // PaidOrUnlabelled says whether a total was only guessed: the amount
 // paid, or an amount on no line labelled total.
 func PaidOrUnlabelled(t receipt.Amount) bool {
@@ -594,7 +598,7 @@ func findTotal(lines []Line, upper []string) receipt.Amount {
 		}
 	}
 	if cash != nil && change != nil && !change.IsNegative() && cash.GreaterThan(*change) {
-		votes.add(cash.Sub(*change), 1.5, confFromPayment, receipt.Box{}, "cash less change")
+		votes.add(cash.Sub(*change), 1.5, confFromPayment, receipt.Box{}, whyCashLessChange)
 	}
 	// A total whose decimal point was lost ("GRAND TOTAL 1000") counts
 	// when the page prints the amount it stands for elsewhere ("SUB TOTAL
