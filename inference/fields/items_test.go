@@ -290,6 +290,11 @@ func TestAMarkGluedToAnAmountIsSetApart(t *testing.T) {
 		"ZU BEZAHLEN 1 ' 062.60": "ZU BEZAHLEN 1'062.60",
 		"TWINT 1 ’062.60":        "TWINT 1'062.60",
 		"2 5.000,00":             "2 5.000,00",
+		// A date cut after its first hyphen or slash; amounts stay.
+		"KASTICKET nr. 1204 24- 12-2024": "KASTICKET nr. 1204 24-12-2024",
+		"Date 5/ 12/24":                  "Date 5/12/24",
+		"2. 12.50":                       "2. 12.50",
+		"ORD #07 -REG #19- 10/03/2018":   "ORD #07 -REG #19- 10/03/2018",
 	} {
 		if got := mendLineText(lines(in))[0].Text; got != want {
 			t.Errorf("%q mended to %q, want %q", in, got, want)

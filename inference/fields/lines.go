@@ -404,6 +404,7 @@ func mendLineText(lines []Line) []Line {
 		t = reFiveAfterCurrency.ReplaceAllString(t, "$1 5$2")
 		t = reSpacedApostrophe.ReplaceAllString(t, "$1'$2")
 		t = reSpaceInLeadingGroup.ReplaceAllString(t, "$1$2")
+		t = reSplitDate.ReplaceAllString(t, "$1$2$3$4$3$5$6")
 		t = reMarkAfterAmount.ReplaceAllStringFunc(t, func(m string) string {
 			sm := reMarkAfterAmount.FindStringSubmatch(m)
 			if mark := strings.ToUpper(sm[2]); mark == "E" || unitWords[mark] {
@@ -452,6 +453,9 @@ var (
 	// reSpaceInLeadingGroup is one or two digits, a space, and an amount
 	// whose first group is a lone 0 before a thousands group.
 	reSpaceInLeadingGroup = regexp.MustCompile(`\b(\d{1,2}) (0[.,']\d{3}[.,]\d{2})\b`)
+	// reSplitDate is a date the reading cut after its first hyphen or
+	// slash: "24- 12-2024" (not a till's "REG #19- 10/03/2018").
+	reSplitDate = regexp.MustCompile(`(^|[\s:])(\d{1,2})([-/]) (\d{1,2})[-/](\d{4}|\d{2})($|[^-/.\d])`)
 	// reSpacedApostrophe is an apostrophe or its typographic forms between
 	// a number's thousands and the rest of an amount with two decimals,
 	// a space read on either side.
