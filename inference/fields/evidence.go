@@ -288,6 +288,10 @@ func assessTotal(r *receipt.Receipt, lines []Line, upper []string, loc receipt.L
 		switch {
 		case gross.Equal(v):
 			support(receipt.EvidenceArithmetic, fmt.Sprintf("the VAT table's rows (net + tax per rate) add up to %s", money(v)))
+		case r.Rounding.Set && gross.Add(r.Rounding.Value).Equal(v):
+			// Cash rounded to five cents ("YHTEENSÄ 24,33 / PYÖRISTYS
+			// +0,02 / MAKSETTAVA 24,35").
+			support(receipt.EvidenceArithmetic, fmt.Sprintf("the VAT table's rows (net + tax per rate) add up to %s, and with the rounding to %s", money(gross), money(v)))
 		case oneDigitApart(gross, v):
 			// A table that covers the whole sale, one digit off the total:
 			// one of the two was misread (both readers read SUMME 19,16

@@ -477,7 +477,8 @@ func vatTableGross(tls []receipt.TaxLine) (decimal.Decimal, bool) {
 // against one reading.
 func mendTotalFromVATTable(r *receipt.Receipt, lines []Line) {
 	gross, ok := vatTableGross(r.TaxLines)
-	if !ok || len(r.TaxLines) < 2 || !r.Total.Set || gross.Equal(r.Total.Value) || !oneDigitApart(gross, r.Total.Value) {
+	if !ok || len(r.TaxLines) < 2 || !r.Total.Set || gross.Equal(r.Total.Value) || !oneDigitApart(gross, r.Total.Value) ||
+		r.Rounding.Set && gross.Add(r.Rounding.Value).Equal(r.Total.Value) { // cash rounded: "24,33 / PYÖRISTYS +0,02 / 24,35"
 		return
 	}
 	for _, l := range lines {

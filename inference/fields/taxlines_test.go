@@ -261,3 +261,17 @@ func TestAWideHeadingKeepsItsShortLabel(t *testing.T) {
 		t.Errorf("a letter far off: %q", got)
 	}
 }
+
+// TestAVATTableBeforeCashRoundingIsNoMisreadTotal: a Finnish till rounds
+// cash to five cents; the VAT table's rows make the sum before it, and
+// with the rounding line the total.
+func TestAVATTableBeforeCashRoundingIsNoMisreadTotal(t *testing.T) {
+	ls := lines("Kuusikon Lähikauppa Oy", "YHTEENSÄ 24,33", "PYÖRISTYS +0,02", "MAKSETTAVA EUR 24,35", "KÄTEINEN 30,00", "TAKAISIN 5,65",
+		"ALV % VEROTON VERO VEROLLINEN", "14,0 15,66 2,19 17,85", "25,5 5,16 1,32 6,48", "14.11.2025 klo 18.03 KASSA 2")
+	loc := receipt.DefaultLocale(receipt.CountryEU)
+	r := ExtractFields(ls, loc, testNow)
+	Assess(&r, ls, loc, testNow)
+	if r.Total.Value.String() != "24.35" || r.Total.Doubt != "" {
+		t.Errorf("total %s (doubt %q), want 24.35 without doubt", r.Total.Value, r.Total.Doubt)
+	}
+}
