@@ -47,6 +47,7 @@ func ExtractFields(lines []Line, loc receipt.Locale, now time.Time) receipt.Rece
 	r.LineItems = items
 	readTaxLines(&r, lines, upper, loc)
 	readAdjustments(&r, lines, upper)
+	mendTotalOneDigitOff(&r, lines, upper)
 	pricesWithoutTheTax(&r)
 	pricesWithTheTax(&r)
 	readInvoice(lines, loc, now, &r)

@@ -110,3 +110,22 @@ func TestASalePaidInTwoIsNotOnePayment(t *testing.T) {
 		t.Errorf("total %s (%s), want 76.87", r.Total.Value, r.Total.Why)
 	}
 }
+
+// TestATotalOneDigitOffTheSumsPrintedAgain: the subtotal less a discount
+// makes an amount printed again below, one digit off the total's reading:
+// the reading gives way; where the tax and rounding make the total read,
+// it stands.
+func TestATotalOneDigitOffTheSumsPrintedAgain(t *testing.T) {
+	nz := receipt.DefaultLocale(receipt.CountryNZ)
+	r := ExtractFields(lines("KAIMAI HARDWARE", "Date: 14/06/2025", "Subtotal 335.64", "TradeClub Member Disc 10% -33.56",
+		"TOTAL (incl GST) 802.08", "GST Content 15% 39.40", "PURCHASE NZ$302.08"), nz, testNow)
+	if r.Total.Value.String() != "302.08" {
+		t.Errorf("total %s (%s), want 302.08", r.Total.Value, r.Total.Why)
+	}
+	my := receipt.DefaultLocale(receipt.CountryMY)
+	r = ExtractFields(lines("TEO HENG STATIONERY", "Date: 18/01/2018", "SUB-TOTAL (EX) 4.60", "TOTAL TAX 0.28", "ROUNDING 0.02",
+		"TOTAL 4.90", "CASH 4.90", "SR 6.00 4.60 0.28"), my, testNow)
+	if r.Total.Value.String() != "4.9" {
+		t.Errorf("total %s (%s), want 4.90", r.Total.Value, r.Total.Why)
+	}
+}

@@ -1,6 +1,7 @@
 package fields
 
 import (
+	"fmt"
 	"maps"
 	"slices"
 	"strings"
@@ -407,4 +408,52 @@ func readAdjustments(r *receipt.Receipt, lines []Line, upper []string) bool {
 		}
 	}
 	return false
+}
+
+// mendTotalOneDigitOff takes the amount the subtotal and the discounts
+// printed between it and the total make (with the rounding, and the tax
+// where the prices do not hold it), where the total's line was read one digit off it and
+// another line prints it: "Subtotal 335.64 / TradeClub Disc -33.56 / TOTAL
+// (incl GST) 802.08 / PURCHASE NZ$302.08". The arithmetic and a second
+// printing outweigh one reading.
+func mendTotalOneDigitOff(r *receipt.Receipt, lines []Line, upper []string) {
+	if !r.Total.Set || !r.Subtotal.Set || r.Total.Value.Equal(r.Subtotal.Value) {
+		return
+	}
+	sub, total := lineAt(lines, r.Subtotal.Box), lineAt(lines, r.Total.Box)
+	if sub < 0 || total <= sub {
+		return
+	}
+	// The discounts together, or one of them alone (a reading may give
+	// one line twice).
+	all := decimal.Zero
+	discounts := []decimal.Decimal{}
+	for i := sub + 1; i < total; i++ {
+		if amts := amountsIn(lines[i].Text); len(amts) > 0 && amts[len(amts)-1].IsNegative() && !reTaxWord.MatchString(upper[i]) {
+			d := amts[len(amts)-1].Neg()
+			all = all.Add(d)
+			if !slices.ContainsFunc(discounts, d.Equal) {
+				discounts = append(discounts, d)
+			}
+		}
+	}
+	if len(discounts) > 1 || len(discounts) == 1 && !all.Equal(discounts[0]) {
+		discounts = append(discounts, all)
+	}
+	for _, discount := range append(discounts, decimal.Zero) {
+		v := r.Subtotal.Value.Sub(discount).Add(r.Rounding.Value)
+		if r.TotalTax.Set && !(r.TaxInclusive.Set && r.TaxInclusive.Value) {
+			v = v.Add(r.TotalTax.Value)
+		}
+		if !v.IsPositive() || !oneDigitApart(v, r.Total.Value) || !printedOn(lines, func(i int) bool { return i <= total }, v.Equal) {
+			continue
+		}
+		b := lines[total].Box
+		r.Total = found(v, lines[total].Conf*confLikely, &b, fmt.Sprintf("the subtotal %s and what is printed under it make %s, printed again below; the total line read one digit off (%s)",
+			r.Subtotal.Value.StringFixed(2), v.StringFixed(2), r.Total.Value.StringFixed(2)))
+		if discount.IsPositive() && !r.Discount.Set {
+			r.Discount = found(discount, lines[total].Conf*confLikely, nil, "the discounts printed between the subtotal and the total")
+		}
+		return
+	}
 }
