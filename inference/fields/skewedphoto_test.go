@@ -1,5 +1,9 @@
 package fields
 
+// Tests of receipts photographed askew or curled, and of their sums: rows
+// the reading split, values on tall skewed lines, sums that a split
+// payment, a misread total or a tax on the wrong label hide.
+
 import (
 	"testing"
 
