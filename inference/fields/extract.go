@@ -51,6 +51,7 @@ func ExtractFields(lines []Line, loc receipt.Locale, now time.Time) receipt.Rece
 	pricesWithoutTheTax(&r)
 	pricesWithTheTax(&r)
 	readInvoice(lines, loc, now, &r)
+	pricesWithoutTheTax(&r) // an invoice's net and tax, read now, make its gross
 	return r
 }
 

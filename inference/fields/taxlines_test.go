@@ -2,6 +2,7 @@ package fields
 
 import (
 	"fmt"
+	"slices"
 	"testing"
 
 	"github.com/shoebox-app/shoebox/inference"
@@ -273,5 +274,21 @@ func TestAVATTableBeforeCashRoundingIsNoMisreadTotal(t *testing.T) {
 	Assess(&r, ls, loc, testNow)
 	if r.Total.Value.String() != "24.35" || r.Total.Doubt != "" {
 		t.Errorf("total %s (doubt %q), want 24.35 without doubt", r.Total.Value, r.Total.Doubt)
+	}
+}
+
+// TestAnInvoicesNetAndTaxOverItsGrossAreNoTaxInclusivePrices: an invoice
+// prints its net, its tax and its gross, then the VAT breakdown below: the
+// prices are net, whatever stands under the gross.
+func TestAnInvoicesNetAndTaxOverItsGrossAreNoTaxInclusivePrices(t *testing.T) {
+	ls := lines("Mustermann GmbH", "RECHNUNG", "Rechnungsnummer: RE-2020-508", "Rechnungsdatum: 21.11.2020",
+		"Pos Menge Einzelpreis Gesamt", "1 2 239,935 479,87", "Nettobetrag 479,87", "MwSt 19% 91,17", "Gesamtbetrag 571,04",
+		"MwSt-Satz Netto MwSt", "19% 479,87 91,17")
+	r := ExtractFields(ls, receipt.DefaultLocale(receipt.CountryEU), testNow)
+	if r.TaxInclusive.Set && r.TaxInclusive.Value {
+		t.Errorf("prices include tax (%s); the invoice's net and tax make its gross", r.TaxInclusive.Why)
+	}
+	if fs := receipt.Validate(r, receipt.DefaultLocale(receipt.CountryEU), testNow); slices.ContainsFunc(fs, func(f receipt.Finding) bool { return f.Code == receipt.FindSumVsTotal }) {
+		t.Errorf("findings %+v", fs)
 	}
 }
