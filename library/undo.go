@@ -3,6 +3,8 @@ package library
 import (
 	"context"
 	"database/sql"
+	"regexp"
+	"strconv"
 	"time"
 
 	"github.com/shoebox-app/shoebox/receipt"
@@ -71,6 +73,9 @@ func (l *Library) UndoLatest(ctx context.Context) (e Edit, ok bool, err error) {
 	if IsDuplicateField(e.Field) {
 		return e, true, l.undoJudgement(ctx, e)
 	}
+	if line, part, ok := codingEdit(e.Field); ok {
+		return e, true, l.undoCoding(ctx, e, line, part)
+	}
 	rec, err := l.Get(e.ReceiptID)
 	if err != nil {
 		return e, false, err
@@ -108,5 +113,49 @@ func (l *Library) RestoreField(ctx context.Context, id int64, path string, befor
 		}
 		_, err = l.storeReceiptTx(tx, id, rec.Receipt, loc, l.stamp())
 		return err
+	})
+}
+
+// reCodingField is a coding change's field in history (codingField):
+// "account", "tax_code", "line_items[2].account".
+var reCodingField = regexp.MustCompile(`^(?:line_items\[(\d+)\]\.)?(account|tax_code)$`)
+
+// codingEdit reads a coding change's field: the line it books
+// (wholeReceipt for the receipt's own) and which part, account or tax code.
+func codingEdit(field string) (line int, part string, ok bool) {
+	m := reCodingField.FindStringSubmatch(field)
+	if m == nil {
+		return 0, "", false
+	}
+	line = wholeReceipt
+	if m[1] != "" {
+		line, _ = strconv.Atoi(m[1])
+	}
+	return line, m[2], true
+}
+
+// undoCoding books a receipt's line back as it was before the edit e, a
+// blank account or tax code included (SetCoding keeps what a blank
+// leaves), and records the undo; a confirmed receipt goes back to review,
+// as after any change to its coding.
+func (l *Library) undoCoding(ctx context.Context, e Edit, line int, part string) error {
+	return l.write(ctx, func(tx *sql.Tx) error {
+		rec, err := getTx(tx, e.ReceiptID)
+		if err != nil {
+			return err
+		}
+		// part is account or tax_code (reCodingField): a column's name.
+		if _, err := tx.Exec(`INSERT INTO receipt_coding (receipt_id, line, `+part+`, source) VALUES (?, ?, ?, ?)
+			ON CONFLICT(receipt_id, line) DO UPDATE SET `+part+` = excluded.`+part+`, source = excluded.source`,
+			e.ReceiptID, line, e.Old, string(receipt.SourceUser)); err != nil {
+			return err
+		}
+		if err := addHistory(tx, e.ReceiptID, l.stamp(), receipt.SourceUser, "undo", e.Field, e.New, e.Old); err != nil {
+			return err
+		}
+		if rec.Status == StatusConfirmed {
+			return l.setStatusTx(tx, e.ReceiptID, StatusNeedsReview, receipt.SourceUser, "")
+		}
+		return nil
 	})
 }

@@ -58,3 +58,43 @@ func TestUndoLatestAcrossReceipts(t *testing.T) {
 		t.Errorf("nothing left to undo: ok %v err %v", ok, err)
 	}
 }
+
+// Undo takes a "Booked to" choice back, to blank where nothing was chosen
+// before, and a second choice back to the first; a line item's too.
+func TestUndoTakesBackACodingChoice(t *testing.T) {
+	l := openTemp(t)
+	if err := l.UseCountryDefaults(ctx, receipt.CountryAU); err != nil {
+		t.Fatal(err)
+	}
+	id := importOne(t, l, 1)
+	r := extracted("Officeworks", receipt.Date(2025, 7, 1), "55.00")
+	r.LineItems = []receipt.LineItem{{Description: receipt.Of("Paper", receipt.SourceOCR, 0.9), LineTotal: receipt.Of(decimal.RequireFromString("55.00"), receipt.SourceOCR, 0.9)}}
+	saveRead(t, l, id, r)
+	must := func(err error) {
+		t.Helper()
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	must(l.SetCoding(ctx, id, -1, "461", ""))
+	must(l.SetCoding(ctx, id, -1, "453", ""))
+	must(l.SetCoding(ctx, id, 0, "", "GST"))
+	account := func() (string, string) {
+		c, err := l.Coding(id)
+		must(err)
+		return c.Account, c.Lines[0].TaxCode
+	}
+	for i, want := range [][2]string{{"453", ""}, {"461", ""}, {"", ""}} {
+		e, ok, err := l.UndoLatest(ctx)
+		must(err)
+		if !ok {
+			t.Fatalf("undo %d: nothing undone", i)
+		}
+		if a, tc := account(); a != want[0] || tc != want[1] {
+			t.Fatalf("after undo %d (%s): account %q, line tax code %q; want %q, %q", i, e.Field, a, tc, want[0], want[1])
+		}
+	}
+	if _, ok, err := l.UndoLatest(ctx); ok || err != nil {
+		t.Errorf("nothing left to undo: ok %v err %v", ok, err)
+	}
+}
