@@ -1368,20 +1368,23 @@ func (p *Pack) HasStandIn(word string) bool {
 // letters the page reader read in place of a misread letter of the pack's
 // languages given back, and no other change ("Wroctaw", "Wrocław").
 func (p *Pack) RestoresMisread(first, second string) bool {
-	if p == nil {
-		return false
-	}
+	return p != nil && onlyLettersChanged(first, second, func(i int, read, letter rune) bool {
+		// A capital opening the word does not turn into a small letter
+		// ("Berlin" is never "ßerlin").
+		return p.readsAs(letter, read) && (i > 0 || !unicode.IsUpper(read) || unicode.IsUpper(letter))
+	})
+}
+
+// onlyLettersChanged says whether second is first, letter for letter,
+// with at least one letter changed and each changed one as allowed says
+// (the letter at index i read, given back as letter).
+func onlyLettersChanged(first, second string, allowed func(i int, read, letter rune) bool) bool {
 	a, b := []rune(first), []rune(second)
 	if len(a) != len(b) || first == second {
 		return false
 	}
 	for i := range a {
-		if a[i] == b[i] {
-			continue
-		}
-		// A capital opening the word does not turn into a small letter
-		// ("Berlin" is never "ßerlin").
-		if !p.readsAs(b[i], a[i]) || i == 0 && unicode.IsUpper(a[i]) && !unicode.IsUpper(b[i]) {
+		if a[i] != b[i] && !allowed(i, a[i], b[i]) {
 			return false
 		}
 	}
@@ -1410,23 +1413,11 @@ func (p *Pack) MayHaveLostAccents(word string) bool {
 // languages put back on letters that had none, and no other change, case
 // kept ("Distribucion", "Distribución"; "KORNMUHLE", "KORNMÜHLE").
 func (p *Pack) RestoresAccents(first, second string) bool {
-	if p == nil {
-		return false
-	}
-	a, b := []rune(first), []rune(second)
-	if len(a) != len(b) || first == second {
-		return false
-	}
-	for i := range a {
-		if a[i] == b[i] {
-			continue
-		}
-		if unicode.IsUpper(a[i]) != unicode.IsUpper(b[i]) || Fold(string(a[i])) != string(unicode.ToUpper(a[i])) ||
-			Fold(string(b[i])) != string(unicode.ToUpper(a[i])) || !p.accented(unicode.ToLower(b[i])) {
-			return false
-		}
-	}
-	return true
+	return p != nil && onlyLettersChanged(first, second, func(_ int, read, letter rune) bool {
+		base := string(unicode.ToUpper(read))
+		return unicode.IsUpper(read) == unicode.IsUpper(letter) && Fold(string(read)) == base &&
+			Fold(string(letter)) == base && p.accented(unicode.ToLower(letter))
+	})
 }
 
 // accented says whether r is one of the pack's languages' accented letters.
