@@ -350,22 +350,8 @@ func markedCopiesTx(tx *sql.Tx, id int64) ([]int64, error) {
 	return idsTx(tx, `SELECT id FROM receipts WHERE duplicate_of = ? AND status = ? ORDER BY id`, id, string(StatusDuplicate))
 }
 
-func idsTx(tx *sql.Tx, q string, args ...any) ([]int64, error) {
-	rows, err := tx.Query(q, args...)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []int64
-	for rows.Next() {
-		var id int64
-		if err := rows.Scan(&id); err != nil {
-			return nil, err
-		}
-		out = append(out, id)
-	}
-	return out, rows.Err()
-}
+// idsTx is ids inside a transaction.
+func idsTx(tx *sql.Tx, q string, args ...any) ([]int64, error) { return idsOf(tx.Query, q, args...) }
 
 // probableDuplicate finds an earlier-imported receipt with the same supplier
 // and date whose total is within one minor unit: not a copy a person

@@ -737,8 +737,12 @@ func (l *Library) RemoveStatement(ctx context.Context, id int64) (StatementInfo,
 }
 
 // ids runs a query that selects one id a row.
-func (l *Library) ids(q string, args ...any) ([]int64, error) {
-	rows, err := l.db.Query(q, args...)
+func (l *Library) ids(q string, args ...any) ([]int64, error) { return idsOf(l.db.Query, q, args...) }
+
+// idsOf runs, with query (a database's or a transaction's), a query that
+// selects one id a row.
+func idsOf(query func(string, ...any) (*sql.Rows, error), q string, args ...any) ([]int64, error) {
+	rows, err := query(q, args...)
 	if err != nil {
 		return nil, err
 	}
