@@ -526,15 +526,8 @@ func (f *form) markDuplicate() {
 			f.u.showError(fmt.Errorf("%q is not a receipt number", e.Text))
 			return
 		}
-		if err := f.u.svc.Lib.MarkDuplicate(context.Background(), id, other); err != nil {
-			f.u.showError(err)
-			return
-		}
-		f.u.Reload()
-		f.u.Select(id)
-		f.u.showLastEdit()
-		f.u.changed()
-		f.u.say(fmt.Sprintf("#%d is marked as a copy of #%d: it is left out of the receipts to check and of exports. Ctrl+Z takes it back.", id, other))
+		f.judged(id, f.u.svc.Lib.MarkDuplicate(context.Background(), id, other),
+			fmt.Sprintf("#%d is marked as a copy of #%d: it is left out of the receipts to check and of exports. Ctrl+Z takes it back.", id, other))
 	}, f.u.win)
 	d.Resize(fyne.NewSize(440, d.MinSize().Height)) // the number box was 35 px wide
 	d.Show()
@@ -549,7 +542,18 @@ func (f *form) notDuplicate() {
 	if id == 0 || other == 0 {
 		return
 	}
-	if err := f.u.svc.Lib.NotDuplicate(context.Background(), id); err != nil {
+	msg := fmt.Sprintf("#%d and #%d are different purchases: Shoebox will not take them for duplicates again.", id, other)
+	if marked {
+		msg = fmt.Sprintf("#%d is no longer a copy of #%d: it is back with your receipts and in exports.", id, other)
+	}
+	f.judged(id, f.u.svc.Lib.NotDuplicate(context.Background(), id), msg)
+}
+
+// judged shows the window after a word on a duplicate about receipt id:
+// the error where it was not taken, else the lists again, the receipt
+// selected, the edit to undo and msg.
+func (f *form) judged(id int64, err error, msg string) {
+	if err != nil {
 		f.u.showError(err)
 		return
 	}
@@ -557,10 +561,6 @@ func (f *form) notDuplicate() {
 	f.u.Select(id)
 	f.u.showLastEdit()
 	f.u.changed()
-	msg := fmt.Sprintf("#%d and #%d are different purchases: Shoebox will not take them for duplicates again.", id, other)
-	if marked {
-		msg = fmt.Sprintf("#%d is no longer a copy of #%d: it is back with your receipts and in exports.", id, other)
-	}
 	f.u.say(msg)
 }
 
